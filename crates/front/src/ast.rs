@@ -1,0 +1,416 @@
+//! The syntax tree the parser builds and the checker consumes.
+//!
+//! Untyped and close to the source: names are strings, types are written
+//! type expressions, and every node carries its [`Span`]. Nodes the parser
+//! could not read are replaced by `Error` variants after a diagnostic, so the
+//! checker can keep going without reporting the same problem twice.
+
+use legalis_ir::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// `[name(args)]` or `[[ns::name(args)]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    /// Full name with namespace, as written (`numthreads`, `vk::binding`).
+    pub name: String,
+    pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+/// A written type: `float4`, `vector<float, 3>`, `Texture2D<float4>`,
+/// `InputPatch<VsOut, 3>`, a struct name. Arrays are in declarators, not here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeExpr {
+    /// The base name (`float4`, `vector`, `Texture2D`, `VsOut`).
+    pub name: String,
+    /// Generic arguments between `<` and `>`.
+    pub args: Vec<GenericArg>,
+    /// Modifiers written before the type that belong to it (`unorm`, `snorm`,
+    /// `row_major`, `column_major`, `const`).
+    pub modifiers: Vec<Modifier>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenericArg {
+    Type(TypeExpr),
+    /// A value argument such as the `3` of `vector<float, 3>`.
+    Value(Expr),
+}
+
+/// Declaration modifiers and qualifiers, as keywords written before a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModifierKind {
+    Static,
+    Const,
+    Uniform,
+    Extern,
+    Volatile,
+    Inline,
+    Precise,
+    GroupShared,
+    In,
+    Out,
+    InOut,
+    // Interpolation.
+    Linear,
+    NoInterpolation,
+    NoPerspective,
+    Centroid,
+    Sample,
+    // Matrix layout.
+    RowMajor,
+    ColumnMajor,
+    // Resource element normalisation.
+    Unorm,
+    Snorm,
+    // Geometry input primitive.
+    Point,
+    Line,
+    Triangle,
+    LineAdj,
+    TriangleAdj,
+    // Mesh outputs and payloads.
+    Vertices,
+    Indices,
+    Primitives,
+    Payload,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modifier {
+    pub kind: ModifierKind,
+    pub span: Span,
+}
+
+/// What follows a `:` after a declarator.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PostAnnotation {
+    /// `: TEXCOORD0`, kept as written.
+    Semantic(Ident),
+    /// `: register(t0, space1)`; `class` is the letter, `index` the number.
+    Register {
+        class: char,
+        index: u32,
+        space: Option<u32>,
+        span: Span,
+    },
+    /// `: packoffset(c0.x)`, kept as text.
+    PackOffset { text: String, span: Span },
+}
+
+/// One declared name with array dimensions, annotations and initializer:
+/// `uv[2] : TEXCOORD0 = {...}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declarator {
+    pub name: Ident,
+    /// One entry per `[...]`; `None` for `[]`.
+    pub array_dims: Vec<Option<Expr>>,
+    pub annotations: Vec<PostAnnotation>,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+/// `modifiers type declarator, declarator;` at any scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarDecl {
+    pub attributes: Vec<Attribute>,
+    pub modifiers: Vec<Modifier>,
+    pub ty: TypeExpr,
+    pub declarators: Vec<Declarator>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDecl {
+    pub name: Ident,
+    /// Fields; nested struct declarations are hoisted into `Item::Struct` by the parser.
+    pub fields: Vec<VarDecl>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub attributes: Vec<Attribute>,
+    pub modifiers: Vec<Modifier>,
+    pub ty: TypeExpr,
+    /// Name, array dimensions, semantic and default value.
+    pub declarator: Declarator,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDecl {
+    pub attributes: Vec<Attribute>,
+    pub modifiers: Vec<Modifier>,
+    /// `void` is spelled as a type named `void`.
+    pub return_type: TypeExpr,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// Annotations after the parameter list (`: SV_Target`).
+    pub return_annotations: Vec<PostAnnotation>,
+    /// `None` for a prototype (`float f(float x);`).
+    pub body: Option<Block>,
+    pub span: Span,
+}
+
+/// `cbuffer Name : register(b0) { fields }` (and `tbuffer`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferBlock {
+    pub attributes: Vec<Attribute>,
+    pub is_tbuffer: bool,
+    pub name: Ident,
+    pub annotations: Vec<PostAnnotation>,
+    pub fields: Vec<VarDecl>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDecl {
+    pub name: Ident,
+    /// `enum class`: members only reachable qualified.
+    pub scoped: bool,
+    /// Underlying type after `:`, if written.
+    pub base: Option<TypeExpr>,
+    pub members: Vec<(Ident, Option<Expr>)>,
+    pub span: Span,
+}
+
+/// `typedef T Name;` and `typealias Name = T;` (array dimensions allowed on typedef).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeAlias {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub array_dims: Vec<Option<Expr>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    Struct(StructDecl),
+    Function(FunctionDecl),
+    Var(VarDecl),
+    Buffer(BufferBlock),
+    Enum(EnumDecl),
+    TypeAlias(TypeAlias),
+}
+
+/// A whole translation unit.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceFile {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwitchCase {
+    /// `None` is `default:`.
+    pub labels: Vec<Option<Expr>>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Var(VarDecl),
+    /// A struct declared inside a function body.
+    Struct(StructDecl),
+    TypeAlias(TypeAlias),
+    Expr(Expr),
+    Block(Block),
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        update: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    Switch {
+        selector: Expr,
+        cases: Vec<SwitchCase>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Discard,
+    /// `;`
+    Empty,
+    /// A statement the parser could not read (already diagnosed).
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// Statement attributes such as `[unroll]`, `[branch]`.
+    pub attributes: Vec<Attribute>,
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    PreInc,
+    PreDec,
+    PostInc,
+    PostDec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+    /// `,` in expressions.
+    Comma,
+}
+
+/// Literal suffix information kept for typing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntSuffix {
+    None,
+    /// `u`
+    U,
+    /// `l` (HLSL: still 32-bit `int`; Slang: `int64_t`)
+    L,
+    /// `ul`, `lu`
+    UL,
+    /// `ll`
+    LL,
+    /// `ull`
+    ULL,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatSuffix {
+    None,
+    /// `f`
+    F,
+    /// `h`
+    H,
+    /// `l` / `lf`
+    L,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// Integer literal; the value is already range-checked to fit `u64`.
+    Int {
+        value: u64,
+        suffix: IntSuffix,
+    },
+    Float {
+        value: f64,
+        suffix: FloatSuffix,
+    },
+    Bool(bool),
+    /// A string literal (only meaningful in attribute arguments).
+    String(String),
+    /// A name, possibly qualified (`Color::Red` is `path = [Color, Red]`).
+    Name(Vec<Ident>),
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `a = b` (`op: None`) and `a += b` (`op: Some(Add)`).
+    Assign {
+        op: Option<BinaryOp>,
+        target: Box<Expr>,
+        value: Box<Expr>,
+    },
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
+    /// `(float4)x`
+    Cast {
+        ty: TypeExpr,
+        array_dims: Vec<Option<Expr>>,
+        expr: Box<Expr>,
+    },
+    /// `f(args)`, `float4(args)`, `Texture2D<float>(...)`: the callee is a
+    /// name or a type; the checker decides.
+    Call {
+        callee: Box<Expr>,
+        args: Vec<Expr>,
+    },
+    /// A type used as a callee (`vector<float, 3>(...)`) where it cannot be a name.
+    TypeRef(TypeExpr),
+    /// `obj.method(args)`
+    MethodCall {
+        object: Box<Expr>,
+        method: Ident,
+        args: Vec<Expr>,
+    },
+    /// `a.b` (member or swizzle).
+    Member {
+        base: Box<Expr>,
+        member: Ident,
+    },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `{ a, b, { c } }`
+    InitList(Vec<Expr>),
+    /// An expression the parser could not read (already diagnosed).
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Self {
+        Expr { kind, span }
+    }
+}

@@ -1,0 +1,131 @@
+//! Every diagnostic code the front end emits, in one place.
+//!
+//! Codes print as `E` + five digits. Ranges: `E10xxx` lexer, `E15xxx`
+//! preprocessor, `E20xxx` parser, `E30xxx` names and types, `E31xxx`
+//! attributes and entry points. Warnings use the same numbering (the
+//! severity is separate). `docs/diagnostics.md` lists them all; a test
+//! checks that list against this file.
+
+// ---- lexer (E10xxx)
+/// A character no token starts with.
+pub const LEX_UNKNOWN_CHARACTER: u32 = 10001;
+/// `/*` without `*/`.
+pub const LEX_UNTERMINATED_COMMENT: u32 = 10002;
+/// `"` without a closing quote on the same line.
+pub const LEX_UNTERMINATED_STRING: u32 = 10003;
+/// An integer literal too large for 64 bits, or a malformed number.
+pub const LEX_BAD_NUMBER: u32 = 10004;
+
+// ---- preprocessor (E15xxx)
+/// `#foo` that is not a known directive.
+pub const PP_UNKNOWN_DIRECTIVE: u32 = 15001;
+/// `#if`/`#ifdef` without `#endif` at the end of the file.
+pub const PP_UNTERMINATED_CONDITIONAL: u32 = 15002;
+/// `#else`, `#elif` or `#endif` without an open `#if`, or `#elif` after `#else`.
+pub const PP_STRAY_CONDITIONAL: u32 = 15003;
+/// An `#if`/`#elif` expression that cannot be evaluated.
+pub const PP_BAD_EXPRESSION: u32 = 15004;
+/// A macro redefined with a different body (warning).
+pub const PP_MACRO_REDEFINED: u32 = 15005;
+/// `#include`: the front end reads one file.
+pub const PP_INCLUDE_UNSUPPORTED: u32 = 15006;
+/// `#error "..."`.
+pub const PP_ERROR_DIRECTIVE: u32 = 15007;
+/// A function-like macro invoked with the wrong number of arguments, or
+/// with an unterminated argument list.
+pub const PP_MACRO_ARGUMENTS: u32 = 15008;
+/// `#pragma` the front end does not know (warning; the pragma has no effect).
+pub const PP_UNKNOWN_PRAGMA: u32 = 15009;
+/// A malformed `#define`, `#undef`, `#ifdef` or `#line` (missing name ...).
+pub const PP_MALFORMED_DIRECTIVE: u32 = 15010;
+/// Macro expansion that exceeds the expansion limit.
+pub const PP_EXPANSION_LIMIT: u32 = 15011;
+/// `#` (stringizing) or `##` (token pasting) in a macro body.
+pub const PP_UNSUPPORTED_OPERATOR: u32 = 15012;
+/// `#warning "..."` (warning).
+pub const PP_WARNING_DIRECTIVE: u32 = 15013;
+
+// ---- parser (E20xxx)
+/// Expected one thing, found another.
+pub const PARSE_EXPECTED: u32 = 20001;
+/// Nesting deeper than the parser's limit.
+pub const PARSE_DEPTH_LIMIT: u32 = 20002;
+/// Syntax Legalis recognises but does not support (generics, interfaces ...).
+pub const PARSE_UNSUPPORTED: u32 = 20003;
+/// A malformed attribute.
+pub const PARSE_BAD_ATTRIBUTE: u32 = 20004;
+/// A malformed `register(...)` or `packoffset(...)` annotation.
+pub const PARSE_BAD_REGISTER: u32 = 20005;
+
+// ---- names and types (E30xxx)
+pub const UNDEFINED_NAME: u32 = 30001;
+pub const UNDEFINED_TYPE: u32 = 30002;
+/// A value of one type where another is required and no implicit conversion exists.
+pub const TYPE_MISMATCH: u32 = 30003;
+/// No overload of a function or intrinsic accepts the arguments.
+pub const NO_MATCHING_OVERLOAD: u32 = 30004;
+/// Several overloads accept the arguments equally well.
+pub const AMBIGUOUS_OVERLOAD: u32 = 30005;
+pub const REDEFINITION: u32 = 30006;
+/// Assignment to something that is not an l-value, or to a `const`.
+pub const NOT_ASSIGNABLE: u32 = 30007;
+pub const WRONG_ARGUMENT_COUNT: u32 = 30008;
+pub const INVALID_SWIZZLE: u32 = 30009;
+pub const NO_SUCH_MEMBER: u32 = 30010;
+pub const NOT_INDEXABLE: u32 = 30011;
+/// Something that must be a compile-time constant is not.
+pub const NOT_CONSTANT: u32 = 30012;
+pub const RECURSION: u32 = 30013;
+/// `break`/`continue` outside a loop or switch.
+pub const MISPLACED_JUMP: u32 = 30014;
+/// A non-void function can reach its end without `return` (warning).
+pub const MISSING_RETURN: u32 = 30015;
+pub const INVALID_CAST: u32 = 30016;
+/// Wrong generic arguments (`vector<float, 5>`, `InputPatch<T>`).
+pub const BAD_GENERIC_ARGUMENTS: u32 = 30017;
+/// A `return` with a value in a void function, or without one in a non-void function.
+pub const BAD_RETURN: u32 = 30018;
+/// A condition that is not a scalar convertible to `bool`.
+pub const BAD_CONDITION: u32 = 30019;
+/// An operator applied to operands it does not accept.
+pub const BAD_OPERANDS: u32 = 30020;
+/// An array size that is zero, negative or too large.
+pub const BAD_ARRAY_SIZE: u32 = 30021;
+/// A modifier where it has no meaning (`groupshared` on a parameter ...).
+pub const BAD_MODIFIER: u32 = 30022;
+/// A `case` label repeated in one `switch`.
+pub const DUPLICATE_CASE: u32 = 30023;
+/// A malformed semantic annotation (`SV_Target99999999999`).
+pub const BAD_SEMANTIC: u32 = 30024;
+/// An initializer list whose shape does not match the declared type.
+pub const BAD_INITIALIZER: u32 = 30025;
+/// A function declared but never defined, and called.
+pub const UNDEFINED_FUNCTION_BODY: u32 = 30026;
+/// Division or modulo by a constant zero in a constant expression.
+pub const CONSTANT_DIVISION_BY_ZERO: u32 = 30027;
+/// Implicit conversion that drops vector components (warning).
+pub const IMPLICIT_TRUNCATION: u32 = 30081;
+
+// ---- attributes and entry points (E31xxx)
+/// An attribute the front end does not know (warning; it has no effect).
+pub const UNKNOWN_ATTRIBUTE: u32 = 31000;
+/// A known attribute with wrong arguments.
+pub const BAD_ATTRIBUTE_ARGUMENTS: u32 = 31001;
+/// `-entry NAME` names no function.
+pub const ENTRY_POINT_NOT_FOUND: u32 = 31002;
+/// `[shader("...")]` with an unknown stage name.
+pub const UNKNOWN_STAGE: u32 = 31003;
+/// The `-stage` given disagrees with the function's `[shader]` attribute.
+pub const STAGE_MISMATCH: u32 = 31004;
+/// An attribute required by the stage is missing (`[numthreads]` on compute ...).
+pub const MISSING_STAGE_ATTRIBUTE: u32 = 31005;
+/// An attribute that does not belong to the entry point's stage (warning).
+pub const ATTRIBUTE_WRONG_STAGE: u32 = 31006;
+/// `[patchconstantfunc("f")]` naming no function.
+pub const PATCH_CONSTANT_FUNC_NOT_FOUND: u32 = 31007;
+/// No `-entry` and no `[shader]` attribute anywhere: nothing to compile (warning).
+pub const NO_ENTRY_POINTS: u32 = 31008;
+/// A parameter or result shape the entry point's stage does not allow.
+pub const BAD_ENTRY_POINT_SIGNATURE: u32 = 31009;
+/// The entry point name is overloaded.
+pub const AMBIGUOUS_ENTRY_POINT: u32 = 31010;

@@ -1,0 +1,59 @@
+//! The Legalis front end: source text to a checked [`legalis_ir::Module`].
+//!
+//! `pp` (preprocessor over `lexer` tokens) → `parse` (recursive descent to
+//! [`ast`]) → `check` (names, types, overloads, HLSL conversions, lowering to
+//! IR). Every stage reports problems as coded [`Diagnostic`]s and keeps going
+//! where it can; nothing here panics on any input.
+
+pub mod ast;
+pub mod check;
+pub mod codes;
+pub mod lexer;
+pub mod parse;
+pub mod pp;
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+
+/// What the caller asks of the front end.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Entry point to check and record; `None` means every function that
+    /// carries a `[shader("...")]` attribute.
+    pub entry: Option<String>,
+    /// Stage of `entry`; overrides its `[shader]` attribute.
+    pub stage: Option<ir::ShaderStage>,
+    /// Command-line macro definitions (`-D NAME=VALUE`).
+    pub defines: Vec<(String, String)>,
+}
+
+/// The result of a front-end run: a module when there were no errors, and
+/// every diagnostic (errors and warnings) in source order.
+#[derive(Debug)]
+pub struct Output {
+    pub module: Option<ir::Module>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Preprocesses, parses and checks `source`, lowering it to IR.
+pub fn compile(source: &str, options: &Options) -> Output {
+    let (file, mut diagnostics) = parse_source(source, &options.defines);
+    let module = check::check(&file, options, &mut diagnostics);
+    diagnostics.sort_by_key(|d| d.primary_span().start);
+    let has_errors = diagnostics.iter().any(Diagnostic::is_error);
+    Output {
+        module: if has_errors { None } else { module },
+        diagnostics,
+    }
+}
+
+/// Preprocesses and parses `source` into a syntax tree, without checking.
+pub fn parse_source(
+    source: &str,
+    defines: &[(String, String)],
+) -> (ast::SourceFile, Vec<Diagnostic>) {
+    let pre = pp::preprocess(source, defines);
+    let mut diagnostics = pre.diagnostics;
+    let file = parse::parse(&pre.tokens, &pre.text, &mut diagnostics);
+    (file, diagnostics)
+}

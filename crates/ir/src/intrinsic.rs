@@ -1,0 +1,123 @@
+//! Built-in functions and methods of built-in objects.
+//!
+//! One flat enum: free functions (`dot`, `TraceRay`) and methods (`Sample`,
+//! `Append`), where a method call passes its object as the first argument.
+//! The front end owns the signatures; this is only the vocabulary.
+
+macro_rules! intrinsics {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, )*) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Intrinsic {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Intrinsic {
+            /// Every intrinsic, in declaration order.
+            pub const ALL: &'static [Intrinsic] = &[ $( Intrinsic::$variant, )* ];
+
+            /// The HLSL spelling (method names without their object).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( Intrinsic::$variant => $name, )*
+                }
+            }
+        }
+    };
+}
+
+intrinsics! {
+    // Math.
+    Abs = "abs", Acos = "acos", All = "all", Any = "any", Asin = "asin",
+    AsDouble = "asdouble", AsFloat = "asfloat", AsInt = "asint", AsUint = "asuint",
+    AsFloat16 = "asfloat16", AsInt16 = "asint16", AsUint16 = "asuint16",
+    Atan = "atan", Atan2 = "atan2", Ceil = "ceil", Clamp = "clamp", Clip = "clip",
+    Cos = "cos", Cosh = "cosh", CountBits = "countbits", Cross = "cross",
+    Ddx = "ddx", DdxCoarse = "ddx_coarse", DdxFine = "ddx_fine",
+    Ddy = "ddy", DdyCoarse = "ddy_coarse", DdyFine = "ddy_fine",
+    Degrees = "degrees", Determinant = "determinant", Distance = "distance", Dot = "dot",
+    Dst = "dst", Exp = "exp", Exp2 = "exp2", F16ToF32 = "f16tof32", F32ToF16 = "f32tof16",
+    FaceForward = "faceforward", FirstBitHigh = "firstbithigh", FirstBitLow = "firstbitlow",
+    Floor = "floor", Fma = "fma", Fmod = "fmod", Frac = "frac", Frexp = "frexp", Fwidth = "fwidth",
+    IsFinite = "isfinite", IsInf = "isinf", IsNan = "isnan", Ldexp = "ldexp", Length = "length",
+    Lerp = "lerp", Lit = "lit", Log = "log", Log10 = "log10", Log2 = "log2", Mad = "mad", Max = "max",
+    Min = "min", Modf = "modf", Msad4 = "msad4", Mul = "mul", Noise = "noise", Normalize = "normalize",
+    Pow = "pow", Radians = "radians", Rcp = "rcp", Reflect = "reflect", Refract = "refract",
+    ReverseBits = "reversebits", Round = "round", Rsqrt = "rsqrt", Saturate = "saturate",
+    Sign = "sign", Sin = "sin", SinCos = "sincos", Sinh = "sinh", SmoothStep = "smoothstep",
+    Sqrt = "sqrt", Step = "step", Tan = "tan", Tanh = "tanh", Transpose = "transpose", Trunc = "trunc",
+    // Synchronisation and atomics.
+    AllMemoryBarrier = "AllMemoryBarrier",
+    AllMemoryBarrierWithGroupSync = "AllMemoryBarrierWithGroupSync",
+    DeviceMemoryBarrier = "DeviceMemoryBarrier",
+    DeviceMemoryBarrierWithGroupSync = "DeviceMemoryBarrierWithGroupSync",
+    GroupMemoryBarrier = "GroupMemoryBarrier",
+    GroupMemoryBarrierWithGroupSync = "GroupMemoryBarrierWithGroupSync",
+    InterlockedAdd = "InterlockedAdd", InterlockedAnd = "InterlockedAnd",
+    InterlockedCompareExchange = "InterlockedCompareExchange",
+    InterlockedCompareStore = "InterlockedCompareStore",
+    InterlockedExchange = "InterlockedExchange", InterlockedMax = "InterlockedMax",
+    InterlockedMin = "InterlockedMin", InterlockedOr = "InterlockedOr", InterlockedXor = "InterlockedXor",
+    // Wave and quad operations.
+    WaveGetLaneCount = "WaveGetLaneCount", WaveGetLaneIndex = "WaveGetLaneIndex",
+    WaveIsFirstLane = "WaveIsFirstLane", WaveActiveAnyTrue = "WaveActiveAnyTrue",
+    WaveActiveAllTrue = "WaveActiveAllTrue", WaveActiveBallot = "WaveActiveBallot",
+    WaveActiveAllEqual = "WaveActiveAllEqual",
+    WaveActiveCountBits = "WaveActiveCountBits", WaveActiveSum = "WaveActiveSum",
+    WaveActiveProduct = "WaveActiveProduct", WaveActiveMin = "WaveActiveMin",
+    WaveActiveMax = "WaveActiveMax", WaveActiveBitAnd = "WaveActiveBitAnd",
+    WaveActiveBitOr = "WaveActiveBitOr", WaveActiveBitXor = "WaveActiveBitXor",
+    WavePrefixSum = "WavePrefixSum", WavePrefixProduct = "WavePrefixProduct",
+    WavePrefixCountBits = "WavePrefixCountBits", WaveReadLaneAt = "WaveReadLaneAt",
+    WaveReadLaneFirst = "WaveReadLaneFirst", QuadReadAcrossX = "QuadReadAcrossX",
+    QuadReadAcrossY = "QuadReadAcrossY", QuadReadAcrossDiagonal = "QuadReadAcrossDiagonal",
+    QuadReadLaneAt = "QuadReadLaneAt",
+    // Fragment-stage intrinsics.
+    GetAttributeAtVertex = "GetAttributeAtVertex",
+    EvaluateAttributeAtSample = "EvaluateAttributeAtSample",
+    EvaluateAttributeAtCentroid = "EvaluateAttributeAtCentroid",
+    EvaluateAttributeSnapped = "EvaluateAttributeSnapped",
+    GetRenderTargetSampleCount = "GetRenderTargetSampleCount",
+    GetRenderTargetSamplePosition = "GetRenderTargetSamplePosition",
+    // Mesh and amplification.
+    SetMeshOutputCounts = "SetMeshOutputCounts", DispatchMesh = "DispatchMesh",
+    // Ray tracing.
+    TraceRay = "TraceRay", CallShader = "CallShader", ReportHit = "ReportHit",
+    IgnoreHit = "IgnoreHit", AcceptHitAndEndSearch = "AcceptHitAndEndSearch",
+    DispatchRaysIndex = "DispatchRaysIndex", DispatchRaysDimensions = "DispatchRaysDimensions",
+    WorldRayOrigin = "WorldRayOrigin", WorldRayDirection = "WorldRayDirection",
+    ObjectRayOrigin = "ObjectRayOrigin", ObjectRayDirection = "ObjectRayDirection",
+    RayTMin = "RayTMin", RayTCurrent = "RayTCurrent", RayFlags = "RayFlags", HitKind = "HitKind",
+    InstanceIndex = "InstanceIndex", InstanceId = "InstanceID", PrimitiveIndex = "PrimitiveIndex",
+    GeometryIndex = "GeometryIndex",
+    ObjectToWorld3x4 = "ObjectToWorld3x4", ObjectToWorld4x3 = "ObjectToWorld4x3",
+    WorldToObject3x4 = "WorldToObject3x4", WorldToObject4x3 = "WorldToObject4x3",
+    ObjectToWorld = "ObjectToWorld", WorldToObject = "WorldToObject",
+    // Methods of textures.
+    Sample = "Sample", SampleBias = "SampleBias", SampleLevel = "SampleLevel",
+    SampleGrad = "SampleGrad", SampleCmp = "SampleCmp", SampleCmpLevelZero = "SampleCmpLevelZero",
+    SampleCmpLevel = "SampleCmpLevel",
+    Gather = "Gather", GatherRed = "GatherRed", GatherGreen = "GatherGreen",
+    GatherBlue = "GatherBlue", GatherAlpha = "GatherAlpha", GatherCmp = "GatherCmp",
+    GatherCmpRed = "GatherCmpRed",
+    CalculateLevelOfDetail = "CalculateLevelOfDetail",
+    CalculateLevelOfDetailUnclamped = "CalculateLevelOfDetailUnclamped",
+    /// `Texture.Load(coord)` and typed/structured `Buffer.Load(index)`.
+    Load = "Load",
+    GetDimensions = "GetDimensions",
+    // Methods of byte-address buffers.
+    Load2 = "Load2", Load3 = "Load3", Load4 = "Load4",
+    Store = "Store", Store2 = "Store2", Store3 = "Store3", Store4 = "Store4",
+    // Methods of structured buffers.
+    IncrementCounter = "IncrementCounter", DecrementCounter = "DecrementCounter",
+    /// `AppendStructuredBuffer.Append(v)` and geometry `Stream.Append(v)`.
+    Append = "Append", Consume = "Consume",
+    /// Geometry output streams.
+    RestartStrip = "RestartStrip",
+}
+
+impl Intrinsic {
+    /// Looks up a free function or method by its HLSL spelling.
+    pub fn from_name(name: &str) -> Option<Intrinsic> {
+        Intrinsic::ALL.iter().copied().find(|i| i.name() == name)
+    }
+}

@@ -1,0 +1,31 @@
+//! The Legalis intermediate representation.
+//!
+//! Plain data in the style of naga: [`Arena`]s addressed by typed
+//! [`Handle`]s, types interned in a [`UniqueArena`] so type equality is handle
+//! equality, a [`Module`] of globals, functions and entry points, and
+//! varyings whose [`Binding`] records how far legalization got (a
+//! [`Semantic`] from the front end, a [`BuiltIn`] or a location afterwards).
+//! [`print::print_module`] renders a module as readable text (`legalis FILE
+//! -dump-ir`); [`verify::verify`] checks the invariants documented on the
+//! fields.
+
+mod arena;
+pub mod diag;
+mod intrinsic;
+mod module;
+pub mod print;
+mod semantic;
+mod span;
+mod stage;
+mod types;
+pub mod verify;
+
+pub use arena::{Arena, Handle, UniqueArena};
+pub use intrinsic::Intrinsic;
+pub use module::*;
+pub use semantic::{
+    Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
+};
+pub use span::Span;
+pub use stage::*;
+pub use types::*;

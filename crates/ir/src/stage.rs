@@ -1,0 +1,147 @@
+//! Shader stages and the stage attributes of an entry point, as typed data.
+
+use crate::{Function, Handle};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ShaderStage {
+    Vertex,
+    Hull,
+    Domain,
+    Geometry,
+    Fragment,
+    Compute,
+    Mesh,
+    Amplification,
+    RayGeneration,
+    Intersection,
+    AnyHit,
+    ClosestHit,
+    Miss,
+    Callable,
+}
+
+impl ShaderStage {
+    pub const ALL: [ShaderStage; 14] = [
+        ShaderStage::Vertex,
+        ShaderStage::Hull,
+        ShaderStage::Domain,
+        ShaderStage::Geometry,
+        ShaderStage::Fragment,
+        ShaderStage::Compute,
+        ShaderStage::Mesh,
+        ShaderStage::Amplification,
+        ShaderStage::RayGeneration,
+        ShaderStage::Intersection,
+        ShaderStage::AnyHit,
+        ShaderStage::ClosestHit,
+        ShaderStage::Miss,
+        ShaderStage::Callable,
+    ];
+
+    /// The canonical name, as `-stage` and `[shader("...")]` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderStage::Vertex => "vertex",
+            ShaderStage::Hull => "hull",
+            ShaderStage::Domain => "domain",
+            ShaderStage::Geometry => "geometry",
+            ShaderStage::Fragment => "fragment",
+            ShaderStage::Compute => "compute",
+            ShaderStage::Mesh => "mesh",
+            ShaderStage::Amplification => "amplification",
+            ShaderStage::RayGeneration => "raygeneration",
+            ShaderStage::Intersection => "intersection",
+            ShaderStage::AnyHit => "anyhit",
+            ShaderStage::ClosestHit => "closesthit",
+            ShaderStage::Miss => "miss",
+            ShaderStage::Callable => "callable",
+        }
+    }
+
+    /// Parses a stage name, accepting the aliases slangc accepts
+    /// (`pixel`, `task`, `raygen`, `tesscontrol`, `tesseval`), case-insensitively.
+    pub fn from_name(name: &str) -> Option<ShaderStage> {
+        let lower = name.to_ascii_lowercase();
+        let stage = match lower.as_str() {
+            "pixel" => ShaderStage::Fragment,
+            "task" => ShaderStage::Amplification,
+            "raygen" => ShaderStage::RayGeneration,
+            "tesscontrol" => ShaderStage::Hull,
+            "tesseval" | "tessevaluation" => ShaderStage::Domain,
+            other => return ShaderStage::ALL.into_iter().find(|s| s.name() == other),
+        };
+        Some(stage)
+    }
+
+    pub fn is_ray_tracing(self) -> bool {
+        matches!(
+            self,
+            ShaderStage::RayGeneration
+                | ShaderStage::Intersection
+                | ShaderStage::AnyHit
+                | ShaderStage::ClosestHit
+                | ShaderStage::Miss
+                | ShaderStage::Callable
+        )
+    }
+}
+
+/// `[domain("...")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessDomain {
+    Tri,
+    Quad,
+    Isoline,
+}
+
+/// `[partitioning("...")]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Partitioning {
+    Integer,
+    FractionalEven,
+    FractionalOdd,
+    Pow2,
+}
+
+/// `[outputtopology("...")]` of hull and mesh shaders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OutputTopology {
+    Point,
+    Line,
+    Triangle,
+    TriangleCw,
+    TriangleCcw,
+}
+
+/// The input primitive of a geometry shader (`triangle VsOut v[3]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InputPrimitive {
+    Point,
+    Line,
+    Triangle,
+    LineAdj,
+    TriangleAdj,
+}
+
+/// Stage attributes written on an entry point, as typed data. The front end
+/// fills what the source says; legalizers read it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EntryPointAttributes {
+    /// `[numthreads(x, y, z)]`.
+    pub workgroup_size: Option<[u32; 3]>,
+    pub domain: Option<TessDomain>,
+    pub partitioning: Option<Partitioning>,
+    pub output_topology: Option<OutputTopology>,
+    /// `[outputcontrolpoints(n)]`.
+    pub output_control_points: Option<u32>,
+    /// `[patchconstantfunc("f")]`, resolved to the function.
+    pub patch_constant_func: Option<Handle<Function>>,
+    /// `[maxtessfactor(f)]`.
+    pub max_tess_factor: Option<f32>,
+    /// `[maxvertexcount(n)]`.
+    pub max_vertex_count: Option<u32>,
+    /// `[instance(n)]`.
+    pub instances: Option<u32>,
+    /// `[earlydepthstencil]`.
+    pub early_depth_stencil: bool,
+}
