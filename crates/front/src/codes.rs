@@ -129,3 +129,6 @@ pub const NO_ENTRY_POINTS: u32 = 31008;
 pub const BAD_ENTRY_POINT_SIGNATURE: u32 = 31009;
 /// The entry point name is overloaded.
 pub const AMBIGUOUS_ENTRY_POINT: u32 = 31010;
+/// An annotation accepted but not applied (`packoffset`, a semantic on a
+/// global) (warning).
+pub const IGNORED_ANNOTATION: u32 = 31011;

@@ -1,0 +1,323 @@
+//! Calls: user functions with overload resolution, type constructors
+//! (`float4(v, 1)`), and initializer lists (`{1, {2, 3}}`).
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, Type, TypeInner};
+
+use super::convert::Value;
+use super::types::Shape;
+use super::{Checker, TypeSymbol, ValueSymbol};
+use crate::{ast, codes};
+
+impl Checker<'_> {
+    pub fn lower_call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Value {
+        match &callee.kind {
+            ast::ExprKind::TypeRef(t) => {
+                let ty = self.resolve_type(t);
+                self.lower_constructor(ty, args, span)
+            }
+            ast::ExprKind::Name(path) if path.len() == 1 => {
+                let name = &path[0].name;
+                match self.lookup_value(name).cloned() {
+                    Some(ValueSymbol::Functions(candidates)) => {
+                        return self.lower_user_call(name, &candidates, args, span);
+                    }
+                    Some(_) => {
+                        self.error(codes::TYPE_MISMATCH, format!("`{name}` is not a function"), callee.span);
+                        return self.error_value(span);
+                    }
+                    None => {}
+                }
+                if super::types::numeric_from_name(name).is_some() || self.lookup_type(name).is_some() {
+                    let t = ast::TypeExpr { name: name.clone(), args: Vec::new(), modifiers: Vec::new(), span: callee.span };
+                    if let Some(TypeSymbol::Enum(_)) = self.lookup_type(name) {
+                        // `MyEnum(3)` converts like a cast.
+                        let ty = self.resolve_type(&t);
+                        return self.lower_constructor(ty, args, span);
+                    }
+                    let ty = self.resolve_type(&t);
+                    return self.lower_constructor(ty, args, span);
+                }
+                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !super::intrinsics::is_method(*f)) {
+                    return self.lower_intrinsic_call(fun, args, span);
+                }
+                self.error(codes::UNDEFINED_NAME, format!("undefined function `{name}`"), callee.span);
+                for a in args {
+                    self.lower_expr(a);
+                }
+                self.error_value(span)
+            }
+            _ => {
+                self.error(codes::TYPE_MISMATCH, "this expression cannot be called", callee.span);
+                self.error_value(span)
+            }
+        }
+    }
+
+    fn lower_user_call(&mut self, name: &str, candidates: &[usize], args: &[ast::Expr], span: Span) -> Value {
+        let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
+        if values.iter().any(|v| v.ty == Some(self.error_ty)) {
+            return self.error_value(span);
+        }
+        let mut best: Vec<(u32, usize)> = Vec::new();
+        for &f in candidates {
+            let Some(cost) = self.call_cost(f, &values) else { continue };
+            match best.first() {
+                Some(&(c, _)) if cost > c => {}
+                Some(&(c, _)) if cost == c => best.push((cost, f)),
+                _ => best = vec![(cost, f)],
+            }
+        }
+        let f = match best.as_slice() {
+            [(_, f)] => *f,
+            [] => {
+                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !super::intrinsics::is_method(*f)) {
+                    return self.lower_intrinsic_values(fun, values, args, span);
+                }
+                let arg_types: Vec<String> =
+                    values.iter().map(|v| self.type_name(v.ty.unwrap_or(self.error_ty))).collect();
+                self.error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    format!("no overload of `{name}` takes arguments ({})", arg_types.join(", ")),
+                    span,
+                );
+                return self.error_value(span);
+            }
+            _ => {
+                self.error(
+                    codes::AMBIGUOUS_OVERLOAD,
+                    format!("call to `{name}` is ambiguous: {} overloads match equally well", best.len()),
+                    span,
+                );
+                return self.error_value(span);
+            }
+        };
+        let params = self.funcs[f].params.clone();
+        let mut lowered = Vec::with_capacity(params.len());
+        for (i, param) in params.iter().enumerate() {
+            let expr = match values.get(i) {
+                Some(&v) => {
+                    if param.direction == ir::ParamDirection::In {
+                        self.coerce(v, param.ty, args[i].span)
+                    } else {
+                        self.require_place(v.expr, args[i].span);
+                        v.expr
+                    }
+                }
+                None => match &param.default {
+                    Some(default) => self.lower_initializer(default, param.ty),
+                    None => return self.error_value(span),
+                },
+            };
+            lowered.push(expr);
+        }
+        if let Some(ctx) = &mut self.ctx {
+            ctx.calls.push((f, span));
+        }
+        let result = self.funcs[f].result;
+        let function = Handle::from_index(f);
+        self.append(ir::Expression::Call { function, args: lowered }, result, span)
+    }
+
+    /// Total conversion cost of calling `f` with `values`, or `None`.
+    fn call_cost(&self, f: usize, values: &[Value]) -> Option<u32> {
+        let info = &self.funcs[f];
+        let required = info.params.iter().take_while(|p| p.default.is_none()).count();
+        if values.len() > info.params.len() || values.len() < required {
+            return None;
+        }
+        let mut total = 0;
+        for (v, p) in values.iter().zip(&info.params) {
+            let ty = v.ty?;
+            total += match p.direction {
+                ir::ParamDirection::In => self.conversion_cost(ty, p.ty)?,
+                _ if ty == p.ty || ty == self.error_ty => 0,
+                _ => return None,
+            };
+        }
+        Some(total)
+    }
+
+    /// `T(args)` for numeric `T`: one argument converts (splat, element-wise
+    /// or truncation); several arguments must supply exactly `T`'s components.
+    pub fn lower_constructor(&mut self, ty: Handle<Type>, args: &[ast::Expr], span: Span) -> Value {
+        if ty == self.error_ty {
+            for a in args {
+                self.lower_expr(a);
+            }
+            return self.error_value(span);
+        }
+        let Some((scalar, shape)) = self.numeric(ty) else {
+            let name = self.type_name(ty);
+            self.error(
+                codes::TYPE_MISMATCH,
+                format!("`{name}` has no constructor; use an initializer list `{{...}}` or a cast"),
+                span,
+            );
+            return self.error_value(span);
+        };
+        if args.len() == 1 {
+            let v = self.lower_value(&args[0]);
+            let from = v.ty.unwrap_or(self.error_ty);
+            if let Some((_, from_shape)) = self.numeric(from) {
+                let fits = match (from_shape, shape) {
+                    (Shape::Scalar, _) => true,
+                    (a, b) if a.component_count() == b.component_count() => true,
+                    (Shape::Vector(n), Shape::Vector(m)) => m <= n,
+                    (Shape::Vector(_) | Shape::Matrix { .. }, Shape::Scalar) => true,
+                    (Shape::Matrix { rows: r1, columns: c1 }, Shape::Matrix { rows: r2, columns: c2 }) => {
+                        r2 <= r1 && c2 <= c1
+                    }
+                    _ => false,
+                };
+                if fits {
+                    return self.convert_to(v, ty, span);
+                }
+            } else if from == self.error_ty {
+                return self.error_value(span);
+            }
+            let name = self.type_name(from);
+            let target = self.type_name(ty);
+            self.error(codes::TYPE_MISMATCH, format!("cannot construct `{target}` from `{name}`"), args[0].span);
+            return self.error_value(span);
+        }
+        let components = self.lower_components(args, scalar, shape, span);
+        match components {
+            Some(components) => self.append(ir::Expression::Construct { components }, Some(ty), span),
+            None => self.error_value(span),
+        }
+    }
+
+    /// Lowers constructor arguments, each converted to `scalar` in its own
+    /// shape, and checks that they supply exactly the target's components.
+    fn lower_components(
+        &mut self,
+        args: &[ast::Expr],
+        scalar: ir::Scalar,
+        shape: Shape,
+        span: Span,
+    ) -> Option<Vec<Handle<ir::Expression>>> {
+        let mut components = Vec::with_capacity(args.len());
+        let mut count = 0;
+        let mut failed = false;
+        for a in args {
+            let v = self.lower_value(a);
+            let from = v.ty.unwrap_or(self.error_ty);
+            match self.numeric(from) {
+                Some((_, s)) => {
+                    count += s.component_count();
+                    let target = self.numeric_ty(scalar, s);
+                    components.push(self.convert_to(v, target, a.span).expr);
+                }
+                None if from == self.error_ty => failed = true,
+                None => {
+                    let name = self.type_name(from);
+                    self.error(codes::TYPE_MISMATCH, format!("a constructor argument must be numeric, found `{name}`"), a.span);
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return None;
+        }
+        if count != shape.component_count() {
+            self.error(
+                codes::WRONG_ARGUMENT_COUNT,
+                format!("constructor needs {} components, the arguments supply {count}", shape.component_count()),
+                span,
+            );
+            return None;
+        }
+        Some(components)
+    }
+
+    /// `{...}` for arrays, structs, vectors and matrices. Nested lists match
+    /// nested aggregates; a flat list of scalars fills the leaves in order.
+    pub fn lower_init_list(&mut self, items: &[ast::Expr], ty: Handle<Type>, span: Span) -> Handle<ir::Expression> {
+        if ty == self.error_ty {
+            return self.error_value(span).expr;
+        }
+        let elements: Option<Vec<Handle<Type>>> = match self.inner(ty).clone() {
+            TypeInner::Array { base, size: ir::ArraySize::Constant(n) } => Some(vec![base; n as usize]),
+            TypeInner::Struct { members } => Some(members.iter().map(|m| m.ty).collect()),
+            _ => None,
+        };
+        if let Some(elements) = elements {
+            if elements.len() == items.len() {
+                let components = items.iter().zip(elements).map(|(item, ety)| self.lower_initializer(item, ety)).collect();
+                return self.append(ir::Expression::Construct { components }, Some(ty), span).expr;
+            }
+            let mut leaves = Vec::new();
+            flatten_init_list(items, &mut leaves);
+            let mut cursor = 0;
+            let out = self.fill_from_leaves(&leaves, &mut cursor, ty, span);
+            if cursor != leaves.len() || out.is_none() {
+                let name = self.type_name(ty);
+                self.error(
+                    codes::BAD_INITIALIZER,
+                    format!("initializer list has {} element(s), which do not fit `{name}`", items.len()),
+                    span,
+                );
+                return self.error_value(span).expr;
+            }
+            return out.unwrap_or_else(|| self.error_value(span).expr);
+        }
+        if let Some((scalar, shape)) = self.numeric(ty) {
+            if items.len() == 1 {
+                return self.lower_initializer(&items[0], ty);
+            }
+            return match self.lower_components(items, scalar, shape, span) {
+                Some(components) => self.append(ir::Expression::Construct { components }, Some(ty), span).expr,
+                None => self.error_value(span).expr,
+            };
+        }
+        let name = self.type_name(ty);
+        self.error(codes::BAD_INITIALIZER, format!("`{name}` cannot be initialized with a list"), span);
+        self.error_value(span).expr
+    }
+
+    /// Builds a value of `ty` from scalar leaves, consuming them in order.
+    fn fill_from_leaves(
+        &mut self,
+        leaves: &[&ast::Expr],
+        cursor: &mut usize,
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Option<Handle<ir::Expression>> {
+        let inner = self.inner(ty).clone();
+        let parts: Vec<Handle<Type>> = match inner {
+            TypeInner::Array { base, size: ir::ArraySize::Constant(n) } => vec![base; n as usize],
+            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            _ => {
+                let (scalar, shape) = self.numeric(ty)?;
+                let n = shape.component_count() as usize;
+                let slice = leaves.get(*cursor..*cursor + n)?;
+                *cursor += n;
+                let scalar_ty = self.scalar_ty(scalar);
+                let mut comps = Vec::with_capacity(n);
+                for leaf in slice {
+                    let v = self.lower_value(leaf);
+                    comps.push(self.coerce(v, scalar_ty, leaf.span));
+                }
+                if n == 1 {
+                    return comps.pop();
+                }
+                return Some(self.append(ir::Expression::Construct { components: comps }, Some(ty), span).expr);
+            }
+        };
+        let mut components = Vec::with_capacity(parts.len());
+        for part in parts {
+            components.push(self.fill_from_leaves(leaves, cursor, part, span)?);
+        }
+        Some(self.append(ir::Expression::Construct { components }, Some(ty), span).expr)
+    }
+}
+
+fn flatten_init_list<'e>(items: &'e [ast::Expr], out: &mut Vec<&'e ast::Expr>) {
+    for item in items {
+        match &item.kind {
+            ast::ExprKind::InitList(inner) => flatten_init_list(inner, out),
+            _ => out.push(item),
+        }
+    }
+}

@@ -1,0 +1,537 @@
+//! Module-scope declarations: structs, enums, type aliases, globals,
+//! `cbuffer` blocks and function signatures, in source order.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, Type, TypeInner};
+
+use super::attrs::{AttrSite, lower_name};
+use super::consteval::ConstValue;
+use super::{Checker, EnumInfo, FuncInfo, ParamSig, TypeSymbol, ValueSymbol};
+use crate::ast::{self, ModifierKind as M};
+use crate::codes;
+
+/// Modifiers of one declaration, sorted into what they mean.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DeclModifiers {
+    pub is_static: bool,
+    pub is_const: bool,
+    pub is_uniform: bool,
+    pub groupshared: bool,
+    pub direction: Option<ir::ParamDirection>,
+    pub interpolation: ir::Interpolation,
+    pub matrix_layout: Option<ir::MatrixLayout>,
+    pub primitive: Option<ir::InputPrimitive>,
+    pub mesh_output: Option<ir::MeshOutputKind>,
+    pub payload: bool,
+}
+
+pub fn sort_modifiers(mods: &[ast::Modifier], type_mods: &[ast::Modifier]) -> (DeclModifiers, Vec<ast::Modifier>) {
+    let mut out = DeclModifiers::default();
+    let mut leftover = Vec::new();
+    for m in mods.iter().chain(type_mods) {
+        match m.kind {
+            M::Static => out.is_static = true,
+            M::Const => out.is_const = true,
+            M::Uniform | M::Extern => out.is_uniform = true,
+            M::GroupShared => out.groupshared = true,
+            M::In => {
+                out.direction = Some(match out.direction {
+                    Some(ir::ParamDirection::Out | ir::ParamDirection::InOut) => ir::ParamDirection::InOut,
+                    _ => ir::ParamDirection::In,
+                })
+            }
+            M::Out => {
+                out.direction = Some(match out.direction {
+                    Some(ir::ParamDirection::In | ir::ParamDirection::InOut) => ir::ParamDirection::InOut,
+                    _ => ir::ParamDirection::Out,
+                })
+            }
+            M::InOut => out.direction = Some(ir::ParamDirection::InOut),
+            M::Linear => out.interpolation.mode = Some(ir::InterpolationMode::Linear),
+            M::NoInterpolation => out.interpolation.mode = Some(ir::InterpolationMode::Flat),
+            M::NoPerspective => out.interpolation.mode = Some(ir::InterpolationMode::NoPerspective),
+            M::Centroid => out.interpolation.sampling = Some(ir::Sampling::Centroid),
+            M::Sample => out.interpolation.sampling = Some(ir::Sampling::Sample),
+            M::RowMajor => out.matrix_layout = Some(ir::MatrixLayout::RowMajor),
+            M::ColumnMajor => out.matrix_layout = Some(ir::MatrixLayout::ColumnMajor),
+            M::Point => out.primitive = Some(ir::InputPrimitive::Point),
+            M::Line => out.primitive = Some(ir::InputPrimitive::Line),
+            M::Triangle => out.primitive = Some(ir::InputPrimitive::Triangle),
+            M::LineAdj => out.primitive = Some(ir::InputPrimitive::LineAdj),
+            M::TriangleAdj => out.primitive = Some(ir::InputPrimitive::TriangleAdj),
+            M::Vertices => out.mesh_output = Some(ir::MeshOutputKind::Vertices),
+            M::Indices => out.mesh_output = Some(ir::MeshOutputKind::Indices),
+            M::Primitives => out.mesh_output = Some(ir::MeshOutputKind::Primitives),
+            M::Payload => out.payload = true,
+            M::Volatile | M::Inline | M::Precise | M::Unorm | M::Snorm => leftover.push(*m),
+        }
+    }
+    (out, leftover)
+}
+
+impl Checker<'_> {
+    pub fn check_items(&mut self, file: &ast::SourceFile) {
+        for (index, item) in file.items.iter().enumerate() {
+            match item {
+                ast::Item::Struct(s) => self.declare_struct(s),
+                ast::Item::Enum(e) => self.declare_enum(e),
+                ast::Item::TypeAlias(a) => self.declare_alias(a),
+                ast::Item::Var(v) => self.declare_global_var(v),
+                ast::Item::Buffer(b) => self.declare_buffer_block(b),
+                ast::Item::Function(f) => self.declare_function(f, index),
+            }
+        }
+    }
+
+    pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
+        let mut members: Vec<ir::StructMember> = Vec::new();
+        for field in &decl.fields {
+            let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
+            self.reject_storage_modifiers(&mods, field.span, "a struct field");
+            let base = self.resolve_type(&field.ty);
+            let acted = self.sort_attributes(&field.attributes, AttrSite::Field);
+            for d in &field.declarators {
+                if let Some(prev) = members.iter().find(|m| m.name == d.name.name) {
+                    let _ = prev;
+                    self.error(
+                        codes::REDEFINITION,
+                        format!("field `{}` is already declared in struct `{}`", d.name.name, decl.name.name),
+                        d.name.span,
+                    );
+                    continue;
+                }
+                if d.init.is_some() {
+                    self.error(codes::BAD_INITIALIZER, "struct fields cannot have initializers", d.span);
+                }
+                let ty = self.apply_array_dims(base, &d.array_dims, None);
+                let io = self.io_attrs(&acted, &d.annotations, mods.interpolation);
+                self.check_value_type(ty, d.name.span, "a struct field");
+                members.push(ir::StructMember {
+                    name: d.name.name.clone(),
+                    ty,
+                    io,
+                    matrix_layout: mods.matrix_layout,
+                    span: d.span,
+                });
+            }
+        }
+        let ty = self.module.types.insert(
+            Type { name: Some(decl.name.name.clone()), inner: TypeInner::Struct { members } },
+            decl.span,
+        );
+        self.declare_type(&decl.name, TypeSymbol::Type(ty));
+    }
+
+    /// Semantic, interpolation and explicit location of a varying declaration.
+    pub fn io_attrs(
+        &mut self,
+        acted: &[&ast::Attribute],
+        annotations: &[ast::PostAnnotation],
+        interpolation: ir::Interpolation,
+    ) -> ir::IoAttrs {
+        let mut io = ir::IoAttrs { interpolation, ..Default::default() };
+        for attr in acted {
+            match lower_name(attr).as_str() {
+                "vk::location" if self.attr_arity(attr, 1, 1) => io.explicit_location = self.attr_u32(attr, 0),
+                "vk::index" if self.attr_arity(attr, 1, 1) => io.explicit_index = self.attr_u32(attr, 0),
+                _ => {}
+            }
+        }
+        for annotation in annotations {
+            match annotation {
+                ast::PostAnnotation::Semantic(ident) => match ir::Semantic::parse(&ident.name) {
+                    Some(semantic) => io.binding = Some(ir::Binding::Semantic(semantic)),
+                    None => self.error(
+                        codes::BAD_SEMANTIC,
+                        format!("semantic `{}` has an index too large", ident.name),
+                        ident.span,
+                    ),
+                },
+                ast::PostAnnotation::Register { span, .. } => self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "`register` has no effect on a varying or struct field",
+                    *span,
+                ),
+                ast::PostAnnotation::PackOffset { span, .. } => self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "`packoffset` has no effect outside a `cbuffer`",
+                    *span,
+                ),
+            }
+        }
+        io
+    }
+
+    /// Storage modifiers that mean nothing on fields and parameters.
+    fn reject_storage_modifiers(&mut self, mods: &super::decl::DeclModifiers, span: Span, what: &str) {
+        if mods.is_static || mods.groupshared {
+            let which = if mods.is_static { "static" } else { "groupshared" };
+            self.error(codes::BAD_MODIFIER, format!("`{which}` is not allowed on {what}"), span);
+        }
+    }
+
+    /// Values may not be `void` and fields may not be opaque stage objects.
+    pub fn check_value_type(&mut self, ty: Handle<Type>, span: Span, what: &str) {
+        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } = self.inner(ty) {
+            let name = self.type_name(ty);
+            self.error(codes::TYPE_MISMATCH, format!("`{name}` cannot be used as {what}"), span);
+        }
+    }
+
+    pub fn declare_enum(&mut self, decl: &ast::EnumDecl) {
+        let ty = match &decl.base {
+            Some(t) => {
+                let ty = self.resolve_type(t);
+                match self.inner(ty) {
+                    TypeInner::Scalar(s) if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) => ty,
+                    _ if ty == self.error_ty => ty,
+                    _ => {
+                        let found = self.type_name(ty);
+                        self.error(
+                            codes::TYPE_MISMATCH,
+                            format!("an enum's underlying type must be an integer type, found `{found}`"),
+                            t.span,
+                        );
+                        self.error_ty
+                    }
+                }
+            }
+            None => self.scalar_ty(ir::Scalar::I32),
+        };
+        let mut members: Vec<(String, i64)> = Vec::new();
+        let mut next = 0i64;
+        let index = self.enums.len();
+        self.enums.push(EnumInfo { name: decl.name.name.clone(), ty, members: Vec::new() });
+        self.declare_type(&decl.name, TypeSymbol::Enum(index));
+        for (name, value) in &decl.members {
+            if let Some(expr) = value {
+                match self.const_eval(expr).map(ConstValue::as_i64) {
+                    Some(Some(v)) => next = v,
+                    Some(None) => self.error(codes::NOT_CONSTANT, "enum values must be integers", expr.span),
+                    None => {}
+                }
+            }
+            if members.iter().any(|(n, _)| *n == name.name) {
+                self.error(codes::REDEFINITION, format!("enum member `{}` is already defined", name.name), name.span);
+            } else {
+                members.push((name.name.clone(), next));
+                // Members are visible while the rest of the enum is evaluated.
+                self.enums[index].members = members.clone();
+                if !decl.scoped {
+                    self.declare_value(name, ValueSymbol::EnumMember { ty, value: next });
+                }
+            }
+            next = next.wrapping_add(1);
+        }
+    }
+
+    pub fn declare_alias(&mut self, alias: &ast::TypeAlias) {
+        let base = self.resolve_type(&alias.ty);
+        let ty = self.apply_array_dims(base, &alias.array_dims, None);
+        self.declare_type(&alias.name, TypeSymbol::Type(ty));
+    }
+
+    pub fn declare_global_var(&mut self, decl: &ast::VarDecl) {
+        let (mods, _) = sort_modifiers(&decl.modifiers, &decl.ty.modifiers);
+        if mods.direction.is_some() || mods.primitive.is_some() || mods.mesh_output.is_some() || mods.payload {
+            self.error(codes::BAD_MODIFIER, "parameter modifiers are not allowed on a global variable", decl.span);
+        }
+        let acted = self.sort_attributes(&decl.attributes, AttrSite::Variable);
+        let vk_binding = self.vk_binding(&acted);
+        let base = self.resolve_type(&decl.ty);
+        for d in &decl.declarators {
+            let init_len = init_list_len(d.init.as_ref());
+            let ty = self.apply_array_dims(base, &d.array_dims, init_len);
+            let space = if mods.groupshared {
+                ir::AddressSpace::Workgroup
+            } else if mods.is_const && !mods.is_uniform {
+                // Slang treats a global `const` as `static const`.
+                ir::AddressSpace::Constant
+            } else if mods.is_static {
+                ir::AddressSpace::Private
+            } else {
+                ir::AddressSpace::Uniform
+            };
+            self.check_global_type(ty, space, d.name.span);
+            let register = self.register_annotation(&d.annotations, space);
+            let (init, constant) = match &d.init {
+                Some(expr) => {
+                    if space == ir::AddressSpace::Uniform || space == ir::AddressSpace::Workgroup {
+                        self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            "the initializer of a uniform or groupshared variable is ignored",
+                            expr.span,
+                        );
+                        (None, None)
+                    } else {
+                        let constant = if space == ir::AddressSpace::Constant {
+                            self.try_const_eval(expr).ok()
+                        } else {
+                            None
+                        };
+                        (Some(self.lower_initializer(expr, ty)), constant)
+                    }
+                }
+                None if space == ir::AddressSpace::Constant => {
+                    self.error(codes::BAD_INITIALIZER, "a constant needs an initializer", d.span);
+                    (None, None)
+                }
+                None => (None, None),
+            };
+            let global = self.module.globals.append(
+                ir::GlobalVariable {
+                    name: d.name.name.clone(),
+                    ty,
+                    space,
+                    binding: ir::ResourceBinding { register, vk_binding },
+                    matrix_layout: mods.matrix_layout,
+                    init,
+                },
+                d.span,
+            );
+            self.declare_value(&d.name, ValueSymbol::Global { handle: global, constant });
+        }
+    }
+
+    fn check_global_type(&mut self, ty: Handle<Type>, space: ir::AddressSpace, span: Span) {
+        let inner = self.inner(ty).clone();
+        let resource = inner_is_resource(&self.module, ty);
+        if resource && space != ir::AddressSpace::Uniform {
+            let name = self.type_name(ty);
+            self.error(codes::BAD_MODIFIER, format!("resource `{name}` cannot be `static`, `const` or `groupshared`"), span);
+        }
+        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } = inner {
+            let name = self.type_name(ty);
+            self.error(codes::TYPE_MISMATCH, format!("`{name}` is only allowed as an entry-point parameter"), span);
+        }
+    }
+
+    /// `[[vk::binding(binding, set)]]`.
+    fn vk_binding(&mut self, acted: &[&ast::Attribute]) -> Option<(u32, u32)> {
+        let attr = acted.iter().find(|a| lower_name(a) == "vk::binding")?;
+        if !self.attr_arity(attr, 1, 2) {
+            return None;
+        }
+        let binding = self.attr_u32(attr, 0)?;
+        let set = if attr.args.len() > 1 { self.attr_u32(attr, 1)? } else { 0 };
+        Some((binding, set))
+    }
+
+    /// `: register(t0, space1)` on a global.
+    fn register_annotation(&mut self, annotations: &[ast::PostAnnotation], space: ir::AddressSpace) -> Option<ir::Register> {
+        let mut out = None;
+        for a in annotations {
+            match a {
+                ast::PostAnnotation::Register { class, index, space: reg_space, span } => {
+                    let class = match class.to_ascii_lowercase() {
+                        't' => ir::RegisterClass::T,
+                        's' => ir::RegisterClass::S,
+                        'u' => ir::RegisterClass::U,
+                        'b' => ir::RegisterClass::B,
+                        'c' => ir::RegisterClass::C,
+                        other => {
+                            self.error(
+                                codes::PARSE_BAD_REGISTER,
+                                format!("unknown register class `{other}`; expected t, s, u, b or c"),
+                                *span,
+                            );
+                            continue;
+                        }
+                    };
+                    if space != ir::AddressSpace::Uniform {
+                        self.warning(codes::IGNORED_ANNOTATION, "`register` has no effect on a non-uniform variable", *span);
+                    }
+                    out = Some(ir::Register { class, index: *index, space: reg_space.unwrap_or(0) });
+                }
+                ast::PostAnnotation::Semantic(ident) => self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    format!("semantic `{}` on a global variable has no effect", ident.name),
+                    ident.span,
+                ),
+                ast::PostAnnotation::PackOffset { span, .. } => self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "`packoffset` has no effect outside a `cbuffer`",
+                    *span,
+                ),
+            }
+        }
+        out
+    }
+
+    pub fn declare_buffer_block(&mut self, block: &ast::BufferBlock) {
+        let acted = self.sort_attributes(&block.attributes, AttrSite::Variable);
+        let vk_binding = self.vk_binding(&acted);
+        let mut members: Vec<ir::StructMember> = Vec::new();
+        for field in &block.fields {
+            let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
+            self.reject_storage_modifiers(&mods, field.span, "a cbuffer member");
+            let base = self.resolve_type(&field.ty);
+            self.sort_attributes(&field.attributes, AttrSite::Variable);
+            for d in &field.declarators {
+                let ty = self.apply_array_dims(base, &d.array_dims, None);
+                for a in &d.annotations {
+                    match a {
+                        ast::PostAnnotation::PackOffset { span, .. } => self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            "`packoffset` is accepted but not applied: members are laid out in declaration order",
+                            *span,
+                        ),
+                        ast::PostAnnotation::Semantic(i) => self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            format!("semantic `{}` on a cbuffer member has no effect", i.name),
+                            i.span,
+                        ),
+                        ast::PostAnnotation::Register { span, .. } => self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            "`register` has no effect on a cbuffer member",
+                            *span,
+                        ),
+                    }
+                }
+                if d.init.is_some() {
+                    self.warning(codes::IGNORED_ANNOTATION, "the initializer of a cbuffer member is ignored", d.span);
+                }
+                members.push(ir::StructMember {
+                    name: d.name.name.clone(),
+                    ty,
+                    io: ir::IoAttrs::default(),
+                    matrix_layout: mods.matrix_layout,
+                    span: d.span,
+                });
+            }
+        }
+        let names: Vec<(String, Span)> = members.iter().map(|m| (m.name.clone(), m.span)).collect();
+        let inner = self.module.types.insert(
+            Type { name: Some(block.name.name.clone()), inner: TypeInner::Struct { members } },
+            block.span,
+        );
+        let ty = if block.is_tbuffer {
+            self.intern(TypeInner::TextureBuffer { inner })
+        } else {
+            self.intern(TypeInner::ConstantBuffer { inner })
+        };
+        let register = self.register_annotation(&block.annotations, ir::AddressSpace::Uniform);
+        let global = self.module.globals.append(
+            ir::GlobalVariable {
+                name: block.name.name.clone(),
+                ty,
+                space: ir::AddressSpace::Uniform,
+                binding: ir::ResourceBinding { register, vk_binding },
+                matrix_layout: None,
+                init: None,
+            },
+            block.span,
+        );
+        for (index, (name, span)) in names.into_iter().enumerate() {
+            let ident = ast::Ident { name, span };
+            self.declare_value(&ident, ValueSymbol::CbufferMember { global, index: index as u32 });
+        }
+    }
+
+    /// Resolves a parameter's type and direction from its modifiers.
+    pub fn param_signature(&mut self, param: &ast::Param) -> (ParamSig, DeclModifiers) {
+        let (mods, _) = sort_modifiers(&param.modifiers, &param.ty.modifiers);
+        self.reject_storage_modifiers(&mods, param.span, "a parameter");
+        let base = self.resolve_type(&param.ty);
+        let mut ty = self.apply_array_dims(base, &param.declarator.array_dims, None);
+        if let Some(kind) = mods.mesh_output {
+            // `out vertices V verts[N]` is `OutputVertices<V, N>`.
+            ty = match *self.inner(ty) {
+                TypeInner::Array { base, size: ir::ArraySize::Constant(count) } => {
+                    self.intern(TypeInner::MeshOutput { kind, element: base, count })
+                }
+                _ => {
+                    self.error(
+                        codes::BAD_MODIFIER,
+                        "a mesh output (`vertices`, `indices`, `primitives`) must be a sized array",
+                        param.span,
+                    );
+                    self.error_ty
+                }
+            };
+        }
+        let direction = mods.direction.unwrap_or(match self.inner(ty) {
+            TypeInner::MeshOutput { .. } => ir::ParamDirection::Out,
+            _ => ir::ParamDirection::In,
+        });
+        let sig = ParamSig { ty, direction, default: param.declarator.init.clone() };
+        (sig, mods)
+    }
+
+    pub fn declare_function(&mut self, decl: &ast::FunctionDecl, item_index: usize) {
+        let result = if decl.return_type.name == "void" && decl.return_type.args.is_empty() {
+            None
+        } else {
+            let ty = self.resolve_type(&decl.return_type);
+            self.check_value_type(ty, decl.return_type.span, "a return type");
+            Some(ty)
+        };
+        let params: Vec<ParamSig> = decl.params.iter().map(|p| self.param_signature(p).0).collect();
+        let existing = match self.lookup_value(&decl.name.name) {
+            Some(ValueSymbol::Functions(list)) => list.clone(),
+            Some(_) => {
+                self.error(
+                    codes::REDEFINITION,
+                    format!("`{}` is already defined as something other than a function", decl.name.name),
+                    decl.name.span,
+                );
+                return;
+            }
+            None => Vec::new(),
+        };
+        let same = existing.iter().copied().find(|&f| {
+            let info = &self.funcs[f];
+            info.params.len() == params.len()
+                && info.params.iter().zip(&params).all(|(a, b)| a.ty == b.ty && a.direction == b.direction)
+        });
+        let body_item = decl.body.as_ref().map(|_| item_index);
+        match same {
+            Some(f) if self.funcs[f].body_item.is_some() && body_item.is_some() => {
+                self.error(
+                    codes::REDEFINITION,
+                    format!("function `{}` with this signature is already defined", decl.name.name),
+                    decl.name.span,
+                );
+            }
+            Some(f) => {
+                if self.funcs[f].result != result {
+                    self.error(
+                        codes::REDEFINITION,
+                        format!("function `{}` is redeclared with a different return type", decl.name.name),
+                        decl.return_type.span,
+                    );
+                }
+                if body_item.is_some() {
+                    self.funcs[f].body_item = body_item;
+                    self.funcs[f].span = decl.span;
+                    self.funcs[f].params = params;
+                }
+            }
+            None => {
+                let index = self.funcs.len();
+                self.funcs.push(FuncInfo { name: decl.name.name.clone(), params, result, body_item, span: decl.span });
+                self.bodies.push(None);
+                self.call_edges.push(Vec::new());
+                let mut list = existing;
+                list.push(index);
+                self.global_values_mut().insert(decl.name.name.clone(), ValueSymbol::Functions(list));
+            }
+        }
+    }
+}
+
+/// The element count of an initializer list, for `T a[] = {...}`.
+fn init_list_len(init: Option<&ast::Expr>) -> Option<u32> {
+    match init.map(|e| &e.kind) {
+        Some(ast::ExprKind::InitList(items)) => Some(items.len() as u32),
+        _ => None,
+    }
+}
+
+/// Whether a type is, or is an array of, an opaque resource.
+pub fn inner_is_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
+    match &module.types[ty].inner {
+        TypeInner::Array { base, .. } => inner_is_resource(module, *base),
+        inner => inner.is_resource(),
+    }
+}

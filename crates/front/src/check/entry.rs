@@ -1,0 +1,345 @@
+//! Entry points: which functions are compiled as which stage, and their
+//! stage attributes (`[numthreads]`, `[domain]`, `[maxvertexcount]` ...) as
+//! typed data, checked against the stage.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, ShaderStage as Stage, Span, TypeInner};
+
+use super::Checker;
+use super::attrs::lower_name;
+use crate::{ast, codes};
+
+impl Checker<'_> {
+    pub fn declare_entry_points(&mut self, file: &ast::SourceFile) {
+        let mut chosen: Vec<(usize, Stage)> = Vec::new();
+        if let Some(name) = self.options.entry.clone() {
+            let candidates: Vec<usize> = (0..self.funcs.len())
+                .filter(|&f| self.funcs[f].name == name && self.funcs[f].body_item.is_some())
+                .collect();
+            match candidates.as_slice() {
+                [] => {
+                    self.error(
+                        codes::ENTRY_POINT_NOT_FOUND,
+                        format!("entry point `{name}` not found: no function of that name is defined"),
+                        Span::UNDEFINED,
+                    );
+                }
+                [f] => {
+                    let decl = function_decl(file, self.funcs[*f].body_item);
+                    let written = decl.and_then(|d| self.shader_attribute(d));
+                    let stage = match (self.options.stage, written) {
+                        (Some(given), Some((w, span))) if given != w => {
+                            self.error(
+                                codes::STAGE_MISMATCH,
+                                format!(
+                                    "`-stage {}` disagrees with the `[shader(\"{}\")]` attribute of `{name}`",
+                                    given.name(),
+                                    w.name()
+                                ),
+                                span,
+                            );
+                            None
+                        }
+                        (Some(given), _) => Some(given),
+                        (None, Some((w, _))) => Some(w),
+                        (None, None) => {
+                            let span = decl.map(|d| d.name.span).unwrap_or(Span::UNDEFINED);
+                            self.error(
+                                codes::MISSING_STAGE_ATTRIBUTE,
+                                format!("entry point `{name}` has no stage: pass `-stage` or add `[shader(\"...\")]`"),
+                                span,
+                            );
+                            None
+                        }
+                    };
+                    if let Some(stage) = stage {
+                        chosen.push((*f, stage));
+                    }
+                }
+                _ => {
+                    let span = function_decl(file, self.funcs[candidates[1]].body_item)
+                        .map(|d| d.name.span)
+                        .unwrap_or(Span::UNDEFINED);
+                    self.error(
+                        codes::AMBIGUOUS_ENTRY_POINT,
+                        format!("entry point `{name}` is overloaded; an entry point must have one definition"),
+                        span,
+                    );
+                }
+            }
+        } else {
+            for f in 0..self.funcs.len() {
+                let Some(decl) = function_decl(file, self.funcs[f].body_item) else { continue };
+                if let Some((stage, _)) = self.shader_attribute(decl) {
+                    chosen.push((f, stage));
+                }
+            }
+            if chosen.is_empty() && !self.failed {
+                self.warning(
+                    codes::NO_ENTRY_POINTS,
+                    "no entry points: no function has a `[shader(\"...\")]` attribute and no `-entry` was given",
+                    Span::UNDEFINED,
+                );
+            }
+        }
+        for (f, stage) in chosen {
+            if let Some(decl) = function_decl(file, self.funcs[f].body_item) {
+                self.declare_entry_point(f, stage, decl);
+            }
+        }
+    }
+
+    /// The stage named by `[shader("...")]`, reporting unknown names.
+    fn shader_attribute(&mut self, decl: &ast::FunctionDecl) -> Option<(Stage, Span)> {
+        let attr = decl.attributes.iter().find(|a| lower_name(a) == "shader")?;
+        if !self.attr_arity(attr, 1, 1) {
+            return None;
+        }
+        let (name, span) = self.attr_string(attr, 0)?;
+        match Stage::from_name(&name) {
+            Some(stage) => Some((stage, span)),
+            None => {
+                let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+                self.error(
+                    codes::UNKNOWN_STAGE,
+                    format!("unknown stage `{name}`; expected one of: {}", all.join(", ")),
+                    span,
+                );
+                None
+            }
+        }
+    }
+
+    fn declare_entry_point(&mut self, f: usize, stage: Stage, decl: &ast::FunctionDecl) {
+        let mut attributes = ir::EntryPointAttributes::default();
+        for attr in &decl.attributes {
+            self.stage_attribute(attr, stage, &mut attributes);
+        }
+        self.require_stage_attributes(stage, &attributes, decl);
+        self.check_entry_signature(f, stage);
+        self.module.entry_points.push(ir::EntryPoint {
+            name: decl.name.name.clone(),
+            stage,
+            function: Handle::from_index(f),
+            attributes,
+            span: decl.name.span,
+        });
+    }
+
+    /// Reads one stage attribute into `out`; warns when the stage does not use it.
+    fn stage_attribute(&mut self, attr: &ast::Attribute, stage: Stage, out: &mut ir::EntryPointAttributes) {
+        use Stage::*;
+        let name = lower_name(attr);
+        let stages: &[Stage] = match name.as_str() {
+            "numthreads" => &[Compute, Mesh, Amplification],
+            "domain" => &[Hull, Domain],
+            "partitioning" | "outputcontrolpoints" | "patchconstantfunc" | "maxtessfactor" => &[Hull],
+            "outputtopology" => &[Hull, Mesh],
+            "maxvertexcount" | "instance" => &[Geometry],
+            "earlydepthstencil" => &[Fragment],
+            _ => return,
+        };
+        if !stages.contains(&stage) {
+            self.warning(
+                codes::ATTRIBUTE_WRONG_STAGE,
+                format!("attribute `{}` has no effect on a {} entry point", attr.name, stage.name()),
+                attr.span,
+            );
+            return;
+        }
+        match name.as_str() {
+            "numthreads" => {
+                if self.attr_arity(attr, 3, 3) {
+                    let dims = [self.attr_u32(attr, 0), self.attr_u32(attr, 1), self.attr_u32(attr, 2)];
+                    if let [Some(x), Some(y), Some(z)] = dims {
+                        if x == 0 || y == 0 || z == 0 {
+                            self.error(codes::BAD_ATTRIBUTE_ARGUMENTS, "`numthreads` extents must be at least 1", attr.span);
+                        } else {
+                            out.workgroup_size = Some([x, y, z]);
+                        }
+                    }
+                }
+            }
+            "domain" => {
+                out.domain = self.enum_attr(attr, &[("tri", ir::TessDomain::Tri), ("quad", ir::TessDomain::Quad), ("isoline", ir::TessDomain::Isoline)])
+            }
+            "partitioning" => {
+                out.partitioning = self.enum_attr(
+                    attr,
+                    &[
+                        ("integer", ir::Partitioning::Integer),
+                        ("fractional_even", ir::Partitioning::FractionalEven),
+                        ("fractional_odd", ir::Partitioning::FractionalOdd),
+                        ("pow2", ir::Partitioning::Pow2),
+                    ],
+                )
+            }
+            "outputtopology" => {
+                let options: &[(&str, ir::OutputTopology)] = if stage == Mesh {
+                    &[("point", ir::OutputTopology::Point), ("line", ir::OutputTopology::Line), ("triangle", ir::OutputTopology::Triangle)]
+                } else {
+                    &[
+                        ("point", ir::OutputTopology::Point),
+                        ("line", ir::OutputTopology::Line),
+                        ("triangle_cw", ir::OutputTopology::TriangleCw),
+                        ("triangle_ccw", ir::OutputTopology::TriangleCcw),
+                    ]
+                };
+                out.output_topology = self.enum_attr(attr, options);
+            }
+            "outputcontrolpoints" => out.output_control_points = self.ranged_attr(attr, 1, 32),
+            "maxvertexcount" => out.max_vertex_count = self.ranged_attr(attr, 1, 1024),
+            "instance" => out.instances = self.ranged_attr(attr, 1, 32),
+            "maxtessfactor" => {
+                if self.attr_arity(attr, 1, 1) {
+                    out.max_tess_factor = self.attr_f32(attr, 0);
+                }
+            }
+            "earlydepthstencil" => {
+                if self.attr_arity(attr, 0, 0) {
+                    out.early_depth_stencil = true;
+                }
+            }
+            "patchconstantfunc" => {
+                if !self.attr_arity(attr, 1, 1) {
+                    return;
+                }
+                let Some((fname, span)) = self.attr_string(attr, 0) else { return };
+                let found: Vec<usize> = (0..self.funcs.len())
+                    .filter(|&f| self.funcs[f].name == fname && self.funcs[f].body_item.is_some())
+                    .collect();
+                match found.as_slice() {
+                    [f] => out.patch_constant_func = Some(Handle::from_index(*f)),
+                    [] => self.error(
+                        codes::PATCH_CONSTANT_FUNC_NOT_FOUND,
+                        format!("patch-constant function `{fname}` is not defined"),
+                        span,
+                    ),
+                    _ => self.error(
+                        codes::AMBIGUOUS_OVERLOAD,
+                        format!("patch-constant function `{fname}` is overloaded"),
+                        span,
+                    ),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn ranged_attr(&mut self, attr: &ast::Attribute, min: u32, max: u32) -> Option<u32> {
+        if !self.attr_arity(attr, 1, 1) {
+            return None;
+        }
+        let v = self.attr_u32(attr, 0)?;
+        if v < min || v > max {
+            self.error(
+                codes::BAD_ATTRIBUTE_ARGUMENTS,
+                format!("`{}` must be from {min} to {max}, found {v}", attr.name),
+                attr.span,
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    fn enum_attr<T: Copy>(&mut self, attr: &ast::Attribute, options: &[(&str, T)]) -> Option<T> {
+        if !self.attr_arity(attr, 1, 1) {
+            return None;
+        }
+        let (value, span) = self.attr_string(attr, 0)?;
+        match options.iter().find(|(n, _)| n.eq_ignore_ascii_case(&value)) {
+            Some((_, v)) => Some(*v),
+            None => {
+                let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                self.error(
+                    codes::BAD_ATTRIBUTE_ARGUMENTS,
+                    format!("`{}` must be one of {}, found \"{value}\"", attr.name, names.join(", ")),
+                    span,
+                );
+                None
+            }
+        }
+    }
+
+    fn require_stage_attributes(&mut self, stage: Stage, a: &ir::EntryPointAttributes, decl: &ast::FunctionDecl) {
+        let mut missing = Vec::new();
+        match stage {
+            Stage::Compute | Stage::Amplification if a.workgroup_size.is_none() => missing.push("[numthreads(x, y, z)]"),
+            Stage::Mesh => {
+                if a.workgroup_size.is_none() {
+                    missing.push("[numthreads(x, y, z)]");
+                }
+                if a.output_topology.is_none() {
+                    missing.push("[outputtopology(\"...\")]");
+                }
+            }
+            Stage::Hull => {
+                for (present, name) in [
+                    (a.domain.is_some(), "[domain(\"...\")]"),
+                    (a.partitioning.is_some(), "[partitioning(\"...\")]"),
+                    (a.output_topology.is_some(), "[outputtopology(\"...\")]"),
+                    (a.output_control_points.is_some(), "[outputcontrolpoints(n)]"),
+                    (a.patch_constant_func.is_some(), "[patchconstantfunc(\"...\")]"),
+                ] {
+                    if !present {
+                        missing.push(name);
+                    }
+                }
+            }
+            Stage::Domain if a.domain.is_none() => missing.push("[domain(\"...\")]"),
+            Stage::Geometry if a.max_vertex_count.is_none() => missing.push("[maxvertexcount(n)]"),
+            _ => {}
+        }
+        // Attributes that were present but malformed were reported already.
+        let reported: Vec<String> = decl.attributes.iter().map(lower_name).collect();
+        for name in missing {
+            let key = name.trim_start_matches('[').split(['(', ']']).next().unwrap_or("").to_string();
+            if reported.contains(&key) {
+                continue;
+            }
+            self.error(
+                codes::MISSING_STAGE_ATTRIBUTE,
+                format!("a {} entry point needs the attribute `{name}`", stage.name()),
+                decl.name.span,
+            );
+        }
+    }
+
+    /// Stage-specific parameter types only where their stage allows them.
+    fn check_entry_signature(&mut self, f: usize, stage: Stage) {
+        let Some(func) = self.bodies[f].as_ref() else { return };
+        let params: Vec<(Handle<ir::Type>, ir::ParamRole, Span, String)> =
+            func.params.iter().map(|p| (p.ty, p.role, p.span, p.name.clone())).collect();
+        for (ty, role, span, name) in params {
+            let allowed: Option<&[Stage]> = match self.inner(ty) {
+                TypeInner::Patch { kind: ir::PatchKind::Input, .. } => Some(&[Stage::Hull]),
+                TypeInner::Patch { kind: ir::PatchKind::Output, .. } => Some(&[Stage::Domain]),
+                TypeInner::Stream { .. } => Some(&[Stage::Geometry]),
+                TypeInner::MeshOutput { .. } => Some(&[Stage::Mesh]),
+                _ => None,
+            };
+            let role_allowed: Option<&[Stage]> = match role {
+                ir::ParamRole::Payload => Some(&[Stage::Mesh]),
+                ir::ParamRole::GeometryInput(_) => Some(&[Stage::Geometry]),
+                _ => None,
+            };
+            for allowed in [allowed, role_allowed].into_iter().flatten() {
+                if !allowed.contains(&stage) {
+                    let ty_name = self.type_name(ty);
+                    self.error(
+                        codes::BAD_ENTRY_POINT_SIGNATURE,
+                        format!("parameter `{name}` of type `{ty_name}` is not allowed in a {} entry point", stage.name()),
+                        span,
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn function_decl(file: &ast::SourceFile, item: Option<usize>) -> Option<&ast::FunctionDecl> {
+    match file.items.get(item?)? {
+        ast::Item::Function(f) => Some(f),
+        _ => None,
+    }
+}

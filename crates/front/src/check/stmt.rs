@@ -1,0 +1,359 @@
+//! Function bodies and statements.
+
+use legalis_ir as ir;
+use legalis_ir::{Span, TypeInner};
+
+use super::attrs::AttrSite;
+use super::decl::sort_modifiers;
+use super::{Checker, FnCtx, ValueSymbol};
+use crate::{ast, codes};
+
+impl Checker<'_> {
+    pub fn lower_bodies(&mut self, file: &ast::SourceFile) {
+        for index in 0..self.funcs.len() {
+            let Some(item) = self.funcs[index].body_item else { continue };
+            if let Some(ast::Item::Function(decl)) = file.items.get(item) {
+                self.lower_function(index, decl);
+            }
+        }
+    }
+
+    fn lower_function(&mut self, index: usize, decl: &ast::FunctionDecl) {
+        let info = self.funcs[index].clone();
+        let acted = self.sort_attributes(&decl.attributes, AttrSite::Function);
+        let _ = acted; // stage attributes are read when entry points are declared
+        let mut params = Vec::with_capacity(decl.params.len());
+        for (param, sig) in decl.params.iter().zip(&info.params) {
+            let (_, mods) = self.param_signature_mods(param);
+            let acted = self.sort_attributes(&param.attributes, AttrSite::Parameter);
+            let io = self.io_attrs(&acted, &param.declarator.annotations, mods.interpolation);
+            let role = if mods.payload {
+                ir::ParamRole::Payload
+            } else if let Some(p) = mods.primitive {
+                ir::ParamRole::GeometryInput(p)
+            } else if mods.is_uniform {
+                ir::ParamRole::Uniform
+            } else {
+                ir::ParamRole::Plain
+            };
+            params.push(ir::FunctionParam {
+                name: param.declarator.name.name.clone(),
+                ty: sig.ty,
+                direction: sig.direction,
+                role,
+                io,
+                span: param.span,
+            });
+        }
+        let result = info.result.map(|ty| {
+            let io = self.io_attrs(&[], &decl.return_annotations, ir::Interpolation::default());
+            ir::FunctionResult { ty, io, span: decl.return_type.span }
+        });
+        let func = ir::Function {
+            name: info.name.clone(),
+            params,
+            result,
+            locals: ir::Arena::new(),
+            expressions: ir::ExpressionArena::default(),
+            body: ir::Block::default(),
+            span: decl.span,
+        };
+        self.ctx = Some(FnCtx { func, result: info.result, loop_depth: 0, switch_depth: 0, calls: Vec::new() });
+        self.push_scope();
+        for (i, param) in decl.params.iter().enumerate() {
+            self.declare_value(&param.declarator.name, ValueSymbol::Param { index: i as u32 });
+        }
+        let mut body = ir::Block::default();
+        if let Some(block) = &decl.body {
+            self.lower_stmts(&block.stmts, &mut body);
+        }
+        self.pop_scope();
+        if info.result.is_some() && !block_terminates(&body) {
+            self.warning(
+                codes::MISSING_RETURN,
+                format!("function `{}` can reach its end without returning a value", info.name),
+                decl.name.span,
+            );
+        }
+        if let Some(ctx) = self.ctx.take() {
+            let mut func = ctx.func;
+            func.body = body;
+            self.bodies[index] = Some(func);
+            self.call_edges[index] = ctx.calls;
+        }
+    }
+
+    fn param_signature_mods(&mut self, param: &ast::Param) -> ((), super::decl::DeclModifiers) {
+        let (mods, _) = sort_modifiers(&param.modifiers, &param.ty.modifiers);
+        ((), mods)
+    }
+
+    pub fn lower_stmts(&mut self, stmts: &[ast::Stmt], out: &mut ir::Block) {
+        for stmt in stmts {
+            self.lower_stmt(stmt, out);
+        }
+    }
+
+    /// Lowers a statement in its own scope (if/loop bodies).
+    fn lower_scoped(&mut self, stmt: &ast::Stmt) -> ir::Block {
+        let mut block = ir::Block::default();
+        self.push_scope();
+        match &stmt.kind {
+            ast::StmtKind::Block(b) => {
+                self.sort_attributes(&stmt.attributes, AttrSite::Statement);
+                self.lower_stmts(&b.stmts, &mut block);
+            }
+            _ => self.lower_stmt(stmt, &mut block),
+        }
+        self.pop_scope();
+        block
+    }
+
+    fn lower_stmt(&mut self, stmt: &ast::Stmt, out: &mut ir::Block) {
+        use ast::StmtKind as S;
+        self.sort_attributes(&stmt.attributes, AttrSite::Statement);
+        let span = stmt.span;
+        match &stmt.kind {
+            S::Var(decl) => self.lower_local_decl(decl, out),
+            S::Struct(s) => self.declare_struct(s),
+            S::TypeAlias(a) => self.declare_alias(a),
+            S::Expr(e) => self.lower_expr_stmt(e, out),
+            S::Block(b) => {
+                self.push_scope();
+                let mut block = ir::Block::default();
+                self.lower_stmts(&b.stmts, &mut block);
+                self.pop_scope();
+                out.push(ir::Statement::Block(block), span);
+            }
+            S::If { cond, then, els } => {
+                let condition = self.lower_condition(cond);
+                let accept = self.lower_scoped(then);
+                let reject = els.as_ref().map(|e| self.lower_scoped(e)).unwrap_or_default();
+                out.push(ir::Statement::If { condition, accept, reject }, span);
+            }
+            S::For { init, cond, update, body } => self.lower_for(init.as_deref(), cond.as_ref(), update.as_ref(), body, span, out),
+            S::While { cond, body } => {
+                let condition = self.lower_condition(cond);
+                let body = self.lower_loop_body(body);
+                out.push(ir::Statement::While { condition, body }, span);
+            }
+            S::DoWhile { body, cond } => {
+                let body = self.lower_loop_body(body);
+                let condition = self.lower_condition(cond);
+                out.push(ir::Statement::DoWhile { body, condition }, span);
+            }
+            S::Switch { selector, cases } => self.lower_switch(selector, cases, span, out),
+            S::Break => {
+                let ok = self.ctx.as_ref().is_some_and(|c| c.loop_depth > 0 || c.switch_depth > 0);
+                if !ok {
+                    self.error(codes::MISPLACED_JUMP, "`break` outside a loop or `switch`", span);
+                }
+                out.push(ir::Statement::Break, span);
+            }
+            S::Continue => {
+                let ok = self.ctx.as_ref().is_some_and(|c| c.loop_depth > 0);
+                if !ok {
+                    self.error(codes::MISPLACED_JUMP, "`continue` outside a loop", span);
+                }
+                out.push(ir::Statement::Continue, span);
+            }
+            S::Return(value) => self.lower_return(value.as_ref(), span, out),
+            S::Discard => out.push(ir::Statement::Discard, span),
+            S::Empty | S::Error => {}
+        }
+    }
+
+    fn lower_local_decl(&mut self, decl: &ast::VarDecl, out: &mut ir::Block) {
+        let (mods, _) = sort_modifiers(&decl.modifiers, &decl.ty.modifiers);
+        if mods.groupshared || mods.is_uniform || mods.direction.is_some() {
+            self.error(codes::BAD_MODIFIER, "this modifier is not allowed on a local variable", decl.span);
+        }
+        self.sort_attributes(&decl.attributes, AttrSite::Variable);
+        let base = self.resolve_type(&decl.ty);
+        for d in &decl.declarators {
+            let init_len = match d.init.as_ref().map(|e| &e.kind) {
+                Some(ast::ExprKind::InitList(items)) => Some(items.len() as u32),
+                _ => None,
+            };
+            let ty = self.apply_array_dims(base, &d.array_dims, init_len);
+            self.check_value_type(ty, d.name.span, "a local variable");
+            if !d.annotations.is_empty() {
+                self.warning(codes::IGNORED_ANNOTATION, "annotations on a local variable have no effect", d.span);
+            }
+            let init = d.init.as_ref().map(|e| self.lower_initializer(e, ty));
+            if mods.is_const && init.is_none() {
+                self.error(codes::BAD_INITIALIZER, "a `const` variable needs an initializer", d.span);
+            }
+            let constant = match (&d.init, mods.is_const) {
+                (Some(e), true) => self.try_const_eval(e).ok(),
+                _ => None,
+            };
+            let local = ir::LocalVariable {
+                name: d.name.name.clone(),
+                ty,
+                is_static: mods.is_static,
+                is_const: mods.is_const,
+            };
+            let Some(ctx) = &mut self.ctx else { return };
+            let handle = ctx.func.locals.append(local, d.span);
+            out.push(ir::Statement::Declare { local: handle, init }, d.span);
+            self.declare_value(&d.name, ValueSymbol::Local { handle, constant });
+        }
+    }
+
+    /// Expression statements: assignments become stores, comma lists become
+    /// several statements.
+    fn lower_expr_stmt(&mut self, e: &ast::Expr, out: &mut ir::Block) {
+        match &e.kind {
+            ast::ExprKind::Binary { op: ast::BinaryOp::Comma, left, right } => {
+                self.lower_expr_stmt(left, out);
+                self.lower_expr_stmt(right, out);
+            }
+            ast::ExprKind::Assign { op, target, value } => {
+                let (target, value) = self.lower_assignment(*op, target, value, e.span);
+                out.push(ir::Statement::Store { target, value }, e.span);
+            }
+            _ => {
+                let v = self.lower_expr(e);
+                out.push(ir::Statement::Expr(v.expr), e.span);
+            }
+        }
+    }
+
+    fn lower_loop_body(&mut self, body: &ast::Stmt) -> ir::Block {
+        if let Some(ctx) = &mut self.ctx {
+            ctx.loop_depth += 1;
+        }
+        let block = self.lower_scoped(body);
+        if let Some(ctx) = &mut self.ctx {
+            ctx.loop_depth -= 1;
+        }
+        block
+    }
+
+    fn lower_for(
+        &mut self,
+        init: Option<&ast::Stmt>,
+        cond: Option<&ast::Expr>,
+        update: Option<&ast::Expr>,
+        body: &ast::Stmt,
+        span: Span,
+        out: &mut ir::Block,
+    ) {
+        self.push_scope();
+        let mut init_block = ir::Block::default();
+        if let Some(init) = init {
+            self.lower_stmt(init, &mut init_block);
+        }
+        let condition = cond.map(|c| self.lower_condition(c));
+        let mut update_block = ir::Block::default();
+        if let Some(u) = update {
+            self.lower_expr_stmt(u, &mut update_block);
+        }
+        let body = self.lower_loop_body(body);
+        self.pop_scope();
+        out.push(ir::Statement::For { init: init_block, condition, update: update_block, body }, span);
+    }
+
+    fn lower_switch(&mut self, selector: &ast::Expr, cases: &[ast::SwitchCase], span: Span, out: &mut ir::Block) {
+        let v = self.lower_value(selector);
+        let ty = v.ty.unwrap_or(self.error_ty);
+        let selector_expr = match self.inner(ty) {
+            TypeInner::Scalar(s) if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) => v.expr,
+            _ if ty == self.error_ty => v.expr,
+            _ => {
+                let name = self.type_name(ty);
+                self.error(codes::TYPE_MISMATCH, format!("a `switch` selector must be an integer, found `{name}`"), selector.span);
+                v.expr
+            }
+        };
+        let mut seen: Vec<ir::SwitchValue> = Vec::new();
+        let mut lowered = Vec::with_capacity(cases.len());
+        if let Some(ctx) = &mut self.ctx {
+            ctx.switch_depth += 1;
+        }
+        for case in cases {
+            let mut values = Vec::new();
+            for label in &case.labels {
+                let value = match label {
+                    None => ir::SwitchValue::Default,
+                    Some(e) => match self.const_eval(e).map(|c| c.as_i64()) {
+                        Some(Some(v)) => ir::SwitchValue::Int(v),
+                        Some(None) => {
+                            self.error(codes::NOT_CONSTANT, "a `case` label must be an integer constant", e.span);
+                            continue;
+                        }
+                        None => continue,
+                    },
+                };
+                if seen.contains(&value) {
+                    let what = match value {
+                        ir::SwitchValue::Default => "`default`".to_string(),
+                        ir::SwitchValue::Int(v) => format!("`case {v}`"),
+                    };
+                    self.error(codes::DUPLICATE_CASE, format!("{what} appears twice in this `switch`"), case.span);
+                }
+                seen.push(value);
+                values.push(value);
+            }
+            self.push_scope();
+            let mut body = ir::Block::default();
+            self.lower_stmts(&case.body, &mut body);
+            self.pop_scope();
+            let fall_through = !block_terminates(&body);
+            lowered.push(ir::SwitchCase { values, body, fall_through });
+        }
+        if let Some(ctx) = &mut self.ctx {
+            ctx.switch_depth -= 1;
+        }
+        out.push(ir::Statement::Switch { selector: selector_expr, cases: lowered }, span);
+    }
+
+    fn lower_return(&mut self, value: Option<&ast::Expr>, span: Span, out: &mut ir::Block) {
+        let result = self.ctx.as_ref().and_then(|c| c.result);
+        let expr = match (value, result) {
+            (Some(e), Some(ty)) => Some(self.lower_initializer(e, ty)),
+            (None, None) => None,
+            (Some(e), None) => {
+                let v = self.lower_expr(e);
+                if v.ty.is_some() {
+                    self.error(codes::BAD_RETURN, "a `void` function cannot return a value", e.span);
+                }
+                // `return f();` with a void `f` evaluates the call.
+                out.push(ir::Statement::Expr(v.expr), e.span);
+                None
+            }
+            (None, Some(ty)) => {
+                let name = self.type_name(ty);
+                self.error(codes::BAD_RETURN, format!("this function must return a `{name}` value"), span);
+                None
+            }
+        };
+        out.push(ir::Statement::Return(expr), span);
+    }
+}
+
+/// Whether control cannot leave the end of `block` normally.
+pub fn block_terminates(block: &ir::Block) -> bool {
+    match block.stmts.last() {
+        Some(ir::Statement::Return(_) | ir::Statement::Discard | ir::Statement::Break | ir::Statement::Continue) => true,
+        Some(ir::Statement::Block(b)) => block_terminates(b),
+        Some(ir::Statement::If { accept, reject, .. }) => block_terminates(accept) && block_terminates(reject),
+        Some(ir::Statement::Switch { cases, .. }) => {
+            cases.iter().any(|c| c.values.contains(&ir::SwitchValue::Default))
+                && cases.iter().all(|c| c.body.stmts.last().is_some_and(|s| matches!(s, ir::Statement::Return(_) | ir::Statement::Discard)))
+        }
+        Some(ir::Statement::For { condition: None, body, .. }) => !contains_break(body),
+        Some(ir::Statement::While { .. } | ir::Statement::DoWhile { .. }) => false,
+        _ => false,
+    }
+}
+
+fn contains_break(block: &ir::Block) -> bool {
+    block.stmts.iter().any(|s| match s {
+        ir::Statement::Break => true,
+        ir::Statement::Block(b) => contains_break(b),
+        ir::Statement::If { accept, reject, .. } => contains_break(accept) || contains_break(reject),
+        _ => false,
+    })
+}
