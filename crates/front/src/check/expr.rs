@@ -10,6 +10,9 @@ use super::types::Shape;
 use super::{Checker, TypeSymbol, ValueSymbol};
 use crate::{ast, codes};
 
+/// Deepest expression tree the checker lowers.
+pub const MAX_EXPR_DEPTH: u32 = 256;
+
 /// Whether an expression can be assigned to, and if not, why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -69,6 +72,26 @@ impl Checker<'_> {
     }
 
     pub fn lower_expr(&mut self, e: &ast::Expr) -> Value {
+        // Long operator chains (`a + b + ... `) are flat in the parser but deep
+        // here; bound the recursion so no input can exhaust the stack.
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            if !self.depth_reported {
+                self.depth_reported = true;
+                self.error(
+                    codes::PARSE_DEPTH_LIMIT,
+                    format!("expression is nested deeper than {MAX_EXPR_DEPTH} levels"),
+                    e.span,
+                );
+            }
+            return self.error_value(e.span);
+        }
+        self.expr_depth += 1;
+        let v = self.lower_expr_inner(e);
+        self.expr_depth -= 1;
+        v
+    }
+
+    fn lower_expr_inner(&mut self, e: &ast::Expr) -> Value {
         use ast::ExprKind as K;
         match &e.kind {
             K::Int { value, suffix } => self.lower_int_literal(*value, *suffix, e.span),

@@ -105,6 +105,9 @@ pub struct Checker<'a> {
     pub ctx: Option<FnCtx>,
     /// Set when an error has been reported.
     pub failed: bool,
+    /// Current expression nesting, bounded by `expr::MAX_EXPR_DEPTH`.
+    pub expr_depth: u32,
+    pub depth_reported: bool,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -152,6 +155,8 @@ impl<'a> Checker<'a> {
             call_edges: Vec::new(),
             ctx: None,
             failed: false,
+            expr_depth: 0,
+            depth_reported: false,
         }
     }
 

@@ -1,0 +1,732 @@
+//! Checker tests: every construct the front end accepts is lowered to the
+//! IR shape it should have, and every rejection carries its code and span.
+
+use legalis_front::{Options, compile};
+use legalis_ir as ir;
+
+/// Compiles `src`; panics with the diagnostics if there were errors.
+fn ok(src: &str) -> ir::Module {
+    ok_with(src, &Options::default())
+}
+
+fn ok_with(src: &str, options: &Options) -> ir::Module {
+    let out = compile(src, options);
+    let errors: Vec<String> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {} `{}`", d.code_str(), d.message, snippet(src, d)))
+        .collect();
+    assert!(errors.is_empty(), "unexpected errors:\n{}", errors.join("\n"));
+    let module = out.module.expect("a module when there are no errors");
+    if let Err(errors) = ir::verify::verify(&module) {
+        panic!("the verifier rejected the module: {errors:?}");
+    }
+    module
+}
+
+fn snippet<'a>(src: &'a str, d: &ir::diag::Diagnostic) -> &'a str {
+    let span = d.primary_span();
+    if span.is_defined() { src.get(span.range()).unwrap_or("<bad span>") } else { "<no span>" }
+}
+
+/// `(code, message, text under the primary span)` of every diagnostic.
+fn diags(src: &str) -> Vec<(String, String, String)> {
+    diags_with(src, &Options::default())
+}
+
+fn diags_with(src: &str, options: &Options) -> Vec<(String, String, String)> {
+    let out = compile(src, options);
+    out.diagnostics.iter().map(|d| (d.code_str(), d.message.clone(), snippet(src, d).to_string())).collect()
+}
+
+/// Asserts exactly one error with `code`, whose message contains `message`
+/// and whose span covers `text`.
+#[track_caller]
+fn error(src: &str, code: &str, message: &str, text: &str) {
+    let out = compile(src, &Options::default());
+    assert!(out.module.is_none(), "expected an error, the module compiled");
+    let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "expected one error, got {:#?}", diags(src));
+    let d = errors[0];
+    assert_eq!(d.code_str(), code, "{d:#?}");
+    assert!(d.message.contains(message), "message `{}` lacks `{message}`", d.message);
+    assert_eq!(snippet(src, d), text, "span of `{}`", d.message);
+}
+
+fn entry<'m>(module: &'m ir::Module, name: &str) -> &'m ir::EntryPoint {
+    module.entry_points.iter().find(|e| e.name == name).expect("entry point")
+}
+
+fn function<'m>(module: &'m ir::Module, name: &str) -> &'m ir::Function {
+    module.functions.iter().map(|(_, f)| f).find(|f| f.name == name).expect("function")
+}
+
+fn struct_members<'m>(module: &'m ir::Module, name: &str) -> &'m [ir::StructMember] {
+    module
+        .types
+        .iter()
+        .find_map(|(_, t)| match &t.inner {
+            ir::TypeInner::Struct { members } if t.name.as_deref() == Some(name) => Some(members.as_slice()),
+            _ => None,
+        })
+        .expect("struct")
+}
+
+fn semantic(io: &ir::IoAttrs) -> String {
+    match &io.binding {
+        Some(ir::Binding::Semantic(s)) => s.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn global<'m>(module: &'m ir::Module, name: &str) -> &'m ir::GlobalVariable {
+    module.globals.iter().map(|(_, g)| g).find(|g| g.name == name).expect("global")
+}
+
+const VS: &str = r#"
+struct VsIn { float3 pos : POSITION; float2 uv : TEXCOORD0; };
+struct VsOut { float4 pos : SV_Position; nointerpolation uint id : BLENDINDICES2; noperspective centroid float2 uv : TEXCOORD1; };
+cbuffer Params : register(b0) { row_major float4x4 mvp; float4 tint; };
+[shader("vertex")]
+VsOut main(VsIn input, uint vid : SV_VertexID)
+{
+    VsOut o;
+    o.pos = mul(float4(input.pos, 1.0), mvp);
+    o.id = vid;
+    o.uv = input.uv * tint.xy;
+    return o;
+}
+"#;
+
+#[test]
+fn struct_fields_keep_semantics_and_interpolation() {
+    let m = ok(VS);
+    let out = struct_members(&m, "VsOut");
+    assert_eq!(semantic(&out[0].io), "SV_Position");
+    assert_eq!(semantic(&out[1].io), "BLENDINDICES2");
+    assert_eq!(out[1].io.interpolation.mode, Some(ir::InterpolationMode::Flat));
+    assert_eq!(out[2].io.interpolation.mode, Some(ir::InterpolationMode::NoPerspective));
+    assert_eq!(out[2].io.interpolation.sampling, Some(ir::Sampling::Centroid));
+    let ep = entry(&m, "main");
+    assert_eq!(ep.stage, ir::ShaderStage::Vertex);
+    let f = &m.functions[ep.function];
+    assert_eq!(semantic(&f.params[1].io), "SV_VertexID");
+}
+
+#[test]
+fn cbuffer_members_are_reached_by_bare_name() {
+    let m = ok(VS);
+    let g = global(&m, "Params");
+    assert_eq!(g.space, ir::AddressSpace::Uniform);
+    assert_eq!(g.binding.register, Some(ir::Register { class: ir::RegisterClass::B, index: 0, space: 0 }));
+    let ir::TypeInner::ConstantBuffer { inner } = m.types[g.ty].inner else { panic!("cbuffer type") };
+    let ir::TypeInner::Struct { members } = &m.types[inner].inner else { panic!("struct") };
+    assert_eq!(members[0].matrix_layout, Some(ir::MatrixLayout::RowMajor));
+    let f = function(&m, "main");
+    let reaches_member = f.expressions.iter().any(|(_, e)| matches!(e, ir::Expression::Member { index: 1, .. }));
+    assert!(reaches_member);
+}
+
+#[test]
+fn params_directions_and_return_semantic() {
+    let m = ok(r#"
+        void helper(in float a, out float b, inout float c) { b = a; c += a; }
+        [shader("fragment")]
+        float4 main(float4 p : SV_Position) : SV_Target { float b; float c = 1; helper(p.x, b, c); return float4(b, c, 0, 1); }
+    "#);
+    let h = function(&m, "helper");
+    let dirs: Vec<_> = h.params.iter().map(|p| p.direction).collect();
+    assert_eq!(dirs, [ir::ParamDirection::In, ir::ParamDirection::Out, ir::ParamDirection::InOut]);
+    let main = function(&m, "main");
+    assert_eq!(semantic(&main.result.as_ref().unwrap().io), "SV_Target");
+    // callee before caller
+    let order: Vec<_> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert_eq!(order, ["helper", "main"]);
+}
+
+#[test]
+fn functions_may_call_functions_defined_later() {
+    let m = ok(r#"
+        float a(float x) { return b(x) * 2; }
+        float b(float x) { return x + 1; }
+        [shader("compute")] [numthreads(1,1,1)] void main() { float y = a(1); }
+    "#);
+    let order: Vec<_> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert_eq!(order, ["b", "a", "main"]);
+}
+
+#[test]
+fn prototypes_are_matched_with_definitions() {
+    ok(r#"
+        float f(float x);
+        [shader("compute")] [numthreads(1,1,1)] void main() { float y = f(1); }
+        float f(float x) { return x; }
+    "#);
+    error(
+        r#"
+        float f(float x);
+        [shader("compute")] [numthreads(1,1,1)] void main() { float y = f(1); }
+        "#,
+        "E30026",
+        "declared but never defined",
+        "f(1)",
+    );
+}
+
+#[test]
+fn globals_with_storage_classes_and_initializers() {
+    let m = ok(r#"
+        static const float k = 2.0;
+        static float3 arr[2] = { {1, 2, 3}, {4, 5, 6} };
+        static const uint flat[] = { 1, 2, 3, 4 };
+        groupshared float cache[64];
+        float4 plainUniform;
+        [shader("compute")] [numthreads(64, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID) { cache[id.x] = k * arr[1].y + flat[3]; }
+    "#);
+    assert_eq!(global(&m, "k").space, ir::AddressSpace::Constant);
+    assert_eq!(global(&m, "arr").space, ir::AddressSpace::Private);
+    assert!(global(&m, "arr").init.is_some());
+    assert_eq!(global(&m, "cache").space, ir::AddressSpace::Workgroup);
+    assert_eq!(global(&m, "plainUniform").space, ir::AddressSpace::Uniform);
+    let flat = global(&m, "flat");
+    assert!(matches!(m.types[flat.ty].inner, ir::TypeInner::Array { size: ir::ArraySize::Constant(4), .. }));
+    assert_eq!(entry(&m, "main").attributes.workgroup_size, Some([64, 1, 1]));
+}
+
+#[test]
+fn resources_with_registers_and_vk_bindings() {
+    let m = ok(r#"
+        Texture2D<float4> tex : register(t0, space1);
+        Texture2DArray texArr : register(t1);
+        TextureCube cube;
+        SamplerState samp : register(s0);
+        SamplerComparisonState shadowSamp;
+        StructuredBuffer<float4> sb;
+        RWStructuredBuffer<uint> rwsb;
+        RWTexture2D<unorm float4> img;
+        ByteAddressBuffer bab;
+        RWByteAddressBuffer rwbab;
+        RaytracingAccelerationStructure scene;
+        [[vk::binding(3, 2)]] Texture2D vkTex;
+        struct P { float4 c; };
+        ConstantBuffer<P> cb : register(b1);
+        [shader("fragment")]
+        float4 main(float2 uv : TEXCOORD0) : SV_Target {
+            float4 a = tex.Sample(samp, uv) + texArr.SampleLevel(samp, float3(uv, 0), 0) + cube.Sample(samp, float3(uv, 1));
+            float s = tex.SampleCmp(shadowSamp, uv, 0.5);
+            rwsb[0] = bab.Load(0) + rwbab.Load4(16).x;
+            rwbab.Store(0, 1u);
+            img[uint2(0, 0)] = sb[1] * cb.c;
+            uint w, h; tex.GetDimensions(w, h);
+            uint mw, mh, levels; tex.GetDimensions(0, mw, mh, levels);
+            return a * s + vkTex.Load(int3(0, 0, 0));
+        }
+    "#);
+    let tex = global(&m, "tex");
+    assert_eq!(tex.binding.register, Some(ir::Register { class: ir::RegisterClass::T, index: 0, space: 1 }));
+    assert_eq!(global(&m, "vkTex").binding.vk_binding, Some((3, 2)));
+    let img = global(&m, "img");
+    assert!(matches!(
+        m.types[img.ty].inner,
+        ir::TypeInner::Texture { access: ir::ResourceAccess::ReadWrite, normalization: Some(ir::Normalization::Unorm), .. }
+    ));
+    assert!(matches!(m.types[global(&m, "scene").ty].inner, ir::TypeInner::AccelerationStructure));
+}
+
+#[test]
+fn typedefs_typealiases_and_enums() {
+    let m = ok(r#"
+        typedef float4 Color;
+        typedef float Weights[4];
+        typealias Vec3 = float3;
+        enum Mode { Off, On = 5, Next };
+        enum class Kind : uint { A, B };
+        [shader("compute")] [numthreads(1,1,1)]
+        void main() {
+            Color c = Color(1, 2, 3, 4);
+            Weights w = { 1, 2, 3, 4 };
+            Vec3 v = c.xyz;
+            int m = Next + Mode::On + Mode.Off;
+            uint k = (uint)Kind::B;
+        }
+    "#);
+    let f = function(&m, "main");
+    let literals: Vec<i64> = f
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ir::Expression::Literal(ir::Literal::Int(v)) => Some(*v),
+            _ => None,
+        })
+        .collect();
+    assert!(literals.contains(&6) && literals.contains(&5), "enum values: {literals:?}");
+}
+
+#[test]
+fn preprocessor_constants_drive_array_sizes() {
+    let m = ok(r#"
+        #define COUNT 4
+        #if COUNT > 2
+        static const int N = COUNT * 2;
+        #else
+        static const int N = 1;
+        #endif
+        #ifdef MISSING
+        this is not code
+        #endif
+        static float values[N];
+        [shader("compute")] [numthreads(COUNT, 1, 1)] void main() { values[0] = 1; }
+    "#);
+    let g = global(&m, "values");
+    assert!(matches!(m.types[g.ty].inner, ir::TypeInner::Array { size: ir::ArraySize::Constant(8), .. }));
+    assert_eq!(entry(&m, "main").attributes.workgroup_size, Some([4, 1, 1]));
+}
+
+#[test]
+fn every_statement_form() {
+    ok(r#"
+        [shader("fragment")]
+        float4 main(float4 p : SV_Position) : SV_Target {
+            float acc = 0;
+            int i;
+            for (i = 0, acc = 1; i < 4; i++, acc += 1) { if (i == 2) continue; acc *= 2; }
+            [unroll] for (int j = 0; j < 3; ++j) acc -= j;
+            while (acc > 10) { acc /= 2; if (acc < 0) break; }
+            do { acc += 1; } while (acc < 3);
+            switch ((int)acc) {
+                case 0: case 1: acc = 5; break;
+                case 2: acc = 6;
+                default: acc = 7; break;
+            }
+            { float shadow = acc; acc = shadow; }
+            if (acc > 100) discard; else acc = acc;
+            ;
+            return float4(acc, acc, acc, 1);
+        }
+    "#);
+}
+
+#[test]
+fn literals_have_the_right_types() {
+    let m = ok(r#"
+        [shader("compute")] [numthreads(1,1,1)]
+        void main() {
+            uint a = 0xFFu; int64_t b = 5ll; uint64_t c = 7ull; half d = 1.5h; double e = 2.0l;
+            float f = 1e3f + .5 + 3.; int g = 012; bool t = true;
+        }
+    "#);
+    let f = function(&m, "main");
+    let lit_types: Vec<String> = f
+        .expressions
+        .iter()
+        .filter(|(_, e)| matches!(e, ir::Expression::Literal(_)))
+        .map(|(h, _)| ir::print::type_name(&m, f.expressions.ty(h).unwrap()))
+        .collect();
+    for want in ["uint", "int64_t", "uint64_t", "half", "double", "float", "int", "bool"] {
+        assert!(lit_types.iter().any(|t| t == want), "no `{want}` literal in {lit_types:?}");
+    }
+}
+
+#[test]
+fn operators_promote_like_hlsl() {
+    let m = ok(r#"
+        [shader("compute")] [numthreads(1,1,1)]
+        void main() {
+            int i = 1; uint u = 2; float f = 3; float3 v = 1;
+            float3 a = v * f + i;
+            uint b = i + u;
+            bool3 c = v > 0.5;
+            int d = (i << 2) | (i & 3) ^ ~i;
+            float e = i ? f : 2;
+            bool l = i && f || !u;
+            v.xy = v.zx;
+            v.rgb += 1;
+        }
+    "#);
+    let f = function(&m, "main");
+    let add_uint = f.expressions.iter().any(|(h, e)| {
+        matches!(e, ir::Expression::Binary { op: ir::BinaryOp::Add, .. })
+            && ir::print::type_name(&m, f.expressions.ty(h).unwrap()) == "uint"
+    });
+    assert!(add_uint, "int + uint is uint");
+}
+
+#[test]
+fn constructors_casts_and_splats() {
+    ok(r#"
+        struct S { float a; int b[2]; };
+        [shader("compute")] [numthreads(1,1,1)]
+        void main() {
+            float4 a = float4(1, float2(2, 3), 4);
+            float4 b = 1;
+            float3 c = (float3)a;
+            int2 d = (int2)b.xy;
+            float2x2 m = float2x2(1, 2, 3, 4);
+            float3x3 n = (float3x3)float4x4(a, a, a, a);
+            matrix<float, 2, 2> mm = m;
+            vector<int, 3> vi = vector<int, 3>(1, 2, 3);
+            S s = (S)0;
+            S t = { 1.0, { 2, 3 } };
+            float x = m._m01 + m._11 + n._m22_m00.x;
+            float4 fromScalar = float4(x.xxx, 1);
+        }
+    "#);
+}
+
+#[test]
+fn intrinsics_are_typed() {
+    ok(r#"
+        [shader("fragment")]
+        float4 main(float4 p : SV_Position, float3 n : NORMAL) : SV_Target {
+            float3 v = normalize(n);
+            float d = dot(v, n) + length(v) + distance(v, n);
+            float3 c = cross(v, n) + lerp(v, n, 0.5) + saturate(v) + clamp(v, 0, 1) + smoothstep(0, 1, v);
+            float m = min(d, 1) + max(1, 2) + abs(-d) + sign(d) + sqrt(d) + rsqrt(d) + pow(d, 2) + exp(d) + exp2(d);
+            m += log(d) + log2(d) + sin(d) + cos(d) + tan(d) + asin(d) + acos(d) + atan(d) + atan2(d, 1);
+            m += frac(d) + floor(d) + ceil(d) + round(d) + trunc(d) + step(0.5, d);
+            float4x4 mat = float4x4(p, p, p, p);
+            float4 r = mul(mat, p) + mul(p, mat) + mul(2, p);
+            float4x4 t = transpose(mat);
+            float det = determinant(mat);
+            bool b = any(v) && all(v);
+            uint bits = asuint(d) + countbits(5u) + firstbithigh(8u) + reversebits(1u) + f32tof16(d);
+            int ib = asint(d);
+            float back = asfloat(bits) + f16tof32(bits);
+            float3 dd = ddx(v) + ddy(v) + fwidth(v);
+            return r + t[0] + det + m + float4(c + dd, back);
+        }
+    "#);
+}
+
+#[test]
+fn stage_intrinsics_are_declared() {
+    ok(r#"
+        struct Payload { float4 color; };
+        struct Attribs { float2 bary; };
+        RaytracingAccelerationStructure scene;
+        RWTexture2D<float4> output;
+        [shader("raygeneration")]
+        void rg() {
+            uint3 idx = DispatchRaysIndex();
+            uint3 dim = DispatchRaysDimensions();
+            RayDesc ray;
+            ray.Origin = float3(0, 0, 0); ray.Direction = float3(0, 0, 1); ray.TMin = 0.01; ray.TMax = 100;
+            Payload payload = (Payload)0;
+            TraceRay(scene, 0, 0xFF, 0, 1, 0, ray, payload);
+            CallShader(0, payload);
+            output[idx.xy] = payload.color;
+        }
+        [shader("intersection")]
+        void isect() { Attribs a; a.bary = float2(0, 0); ReportHit(RayTCurrent(), 0, a); }
+        [shader("anyhit")]
+        void ah(inout Payload p, in BuiltInTriangleIntersectionAttributes attr) { if (attr.barycentrics.x > 0.5) IgnoreHit(); else AcceptHitAndEndSearch(); }
+        [shader("closesthit")]
+        void ch(inout Payload p, in BuiltInTriangleIntersectionAttributes attr) {
+            p.color = float4(WorldRayOrigin() + WorldRayDirection() * RayTCurrent(), InstanceID() + HitKind() + PrimitiveIndex() + InstanceIndex());
+            float3x4 o2w = ObjectToWorld3x4();
+        }
+        [shader("miss")]
+        void ms(inout Payload p) { p.color = 0; }
+        [shader("callable")]
+        void cl(inout Payload p) { p.color = 1; }
+    "#);
+}
+
+#[test]
+fn compute_and_wave_intrinsics() {
+    ok(r#"
+        groupshared uint counter;
+        RWStructuredBuffer<uint> buf;
+        [shader("compute")] [numthreads(8, 8, 1)]
+        void main(uint3 id : SV_DispatchThreadID, uint3 gid : SV_GroupID, uint3 tid : SV_GroupThreadID, uint idx : SV_GroupIndex) {
+            uint original;
+            InterlockedAdd(counter, 1, original);
+            InterlockedMax(buf[0], id.x);
+            GroupMemoryBarrierWithGroupSync();
+            uint s = WaveActiveSum(id.x) + WaveGetLaneIndex() + WavePrefixSum(1u) + WaveReadLaneFirst(idx);
+            bool any = WaveActiveAnyTrue(s > 3);
+            buf[idx] = s + buf.IncrementCounter();
+        }
+    "#);
+}
+
+#[test]
+fn every_stage_with_its_attributes() {
+    let m = ok(r#"
+        struct VsOut { float4 pos : SV_Position; };
+        struct HsOut { float3 pos : POSITION; };
+        struct Pc { float tess[3] : SV_TessFactor; float inside : SV_InsideTessFactor; };
+        Pc patchFn(InputPatch<VsOut, 3> patch, uint pid : SV_PrimitiveID) { Pc p; p.tess[0] = p.tess[1] = p.tess[2] = 1; p.inside = 1; return p; }
+        [shader("hull")] [domain("tri")] [partitioning("fractional_odd")] [outputtopology("triangle_cw")]
+        [outputcontrolpoints(3)] [patchconstantfunc("patchFn")] [maxtessfactor(64.0)]
+        HsOut hs(InputPatch<VsOut, 3> patch, uint i : SV_OutputControlPointID) { HsOut o; o.pos = patch[i].pos.xyz; return o; }
+        [shader("domain")] [domain("tri")]
+        VsOut ds(Pc pc, float3 bary : SV_DomainLocation, const OutputPatch<HsOut, 3> patch) { VsOut o; o.pos = float4(patch[0].pos * bary.x, 1); return o; }
+        [shader("geometry")] [maxvertexcount(3)] [instance(2)]
+        void gs(triangle VsOut input[3], inout TriangleStream<VsOut> stream, uint inst : SV_GSInstanceID) {
+            for (int i = 0; i < 3; i++) stream.Append(input[i]);
+            stream.RestartStrip();
+        }
+        struct MeshPayload { uint base; };
+        struct Prim { uint layer : SV_RenderTargetArrayIndex; };
+        [shader("mesh")] [numthreads(32, 1, 1)] [outputtopology("triangle")]
+        void ms(in payload MeshPayload pl, uint tid : SV_GroupThreadID, out vertices VsOut verts[3], out indices uint3 tris[1], out primitives Prim prims[1]) {
+            SetMeshOutputCounts(3, 1);
+            verts[tid].pos = float4(pl.base, 0, 0, 1);
+            tris[0] = uint3(0, 1, 2);
+            prims[0].layer = 0;
+        }
+        groupshared MeshPayload shared;
+        [shader("amplification")] [numthreads(1, 1, 1)]
+        void as() { shared.base = 1; DispatchMesh(1, 1, 1, shared); }
+        [shader("fragment")] [earlydepthstencil]
+        float4 fs(VsOut i, bool front : SV_IsFrontFace) : SV_Target { return front ? i.pos : 0; }
+    "#);
+    let hs = entry(&m, "hs");
+    assert_eq!(hs.attributes.domain, Some(ir::TessDomain::Tri));
+    assert_eq!(hs.attributes.partitioning, Some(ir::Partitioning::FractionalOdd));
+    assert_eq!(hs.attributes.output_topology, Some(ir::OutputTopology::TriangleCw));
+    assert_eq!(hs.attributes.output_control_points, Some(3));
+    assert_eq!(hs.attributes.max_tess_factor, Some(64.0));
+    let pcf = hs.attributes.patch_constant_func.expect("patch constant function");
+    assert_eq!(m.functions[pcf].name, "patchFn");
+    let gs = entry(&m, "gs");
+    assert_eq!((gs.attributes.max_vertex_count, gs.attributes.instances), (Some(3), Some(2)));
+    let gs_fn = &m.functions[gs.function];
+    assert_eq!(gs_fn.params[0].role, ir::ParamRole::GeometryInput(ir::InputPrimitive::Triangle));
+    let ms = &m.functions[entry(&m, "ms").function];
+    assert_eq!(ms.params[0].role, ir::ParamRole::Payload);
+    assert!(matches!(
+        m.types[ms.params[2].ty].inner,
+        ir::TypeInner::MeshOutput { kind: ir::MeshOutputKind::Vertices, count: 3, .. }
+    ));
+    assert!(entry(&m, "fs").attributes.early_depth_stencil);
+    assert_eq!(m.entry_points.len(), 7);
+}
+
+#[test]
+fn mesh_output_generic_spelling() {
+    let m = ok(r#"
+        struct V { float4 pos : SV_Position; };
+        [shader("mesh")] [numthreads(1, 1, 1)] [outputtopology("triangle")]
+        void ms(OutputVertices<V, 3> verts, OutputIndices<uint3, 1> tris) { SetMeshOutputCounts(3, 1); tris[0] = uint3(0, 1, 2); }
+    "#);
+    let f = &m.functions[entry(&m, "ms").function];
+    assert_eq!(f.params[0].direction, ir::ParamDirection::Out);
+}
+
+#[test]
+fn entry_option_picks_function_and_stage() {
+    let src = "float4 vmain(float4 p : POSITION) : SV_Position { return p; }";
+    let options = Options { entry: Some("vmain".into()), stage: Some(ir::ShaderStage::Vertex), ..Default::default() };
+    let m = ok_with(src, &options);
+    assert_eq!(entry(&m, "vmain").stage, ir::ShaderStage::Vertex);
+    let missing = Options { entry: Some("nope".into()), ..Default::default() };
+    let d = diags_with(src, &missing);
+    assert_eq!(d[0].0, "E31002");
+    let no_stage = Options { entry: Some("vmain".into()), ..Default::default() };
+    let d = diags_with(src, &no_stage);
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31005", "vmain"));
+    let clash = Options { entry: Some("main".into()), stage: Some(ir::ShaderStage::Vertex), ..Default::default() };
+    let d = diags_with("[shader(\"fragment\")] float4 main() : SV_Target { return 0; }", &clash);
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31004", "\"fragment\""));
+}
+
+#[test]
+fn unknown_attribute_is_a_warning() {
+    let src = "[shader(\"compute\")] [numthreads(1,1,1)] [frobnicate(3)] void main() { }";
+    let out = compile(src, &Options::default());
+    assert!(out.module.is_some());
+    let d = diags(src);
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31000", "frobnicate(3)"));
+}
+
+// ---- error paths ----------------------------------------------------------
+
+#[test]
+fn undefined_names_and_types() {
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float x = missing; }", "E30001", "undefined name `missing`", "missing");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { Frob x; }", "E30002", "undefined type `Frob`", "Frob");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { nothing(1); }", "E30001", "undefined function `nothing`", "nothing");
+}
+
+#[test]
+fn type_mismatches() {
+    error(
+        "struct S { float a; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { S s; float4 v = s; }",
+        "E30003",
+        "cannot convert `S` to `float4`",
+        "s",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float2 v = float2(1, 2, 3); }",
+        "E30008",
+        "constructor needs 2 components, the arguments supply 3",
+        "float2(1, 2, 3)",
+    );
+    error(
+        "Texture2D t; [shader(\"compute\")][numthreads(1,1,1)] void main() { float x = t + 1; }",
+        "E30020",
+        "cannot be applied",
+        "t + 1",
+    );
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float f = 1.0; int i = f << 2; }", "E30020", "integer operands", "f << 2");
+}
+
+#[test]
+fn overload_errors() {
+    error(
+        "float f(float a) { return a; } [shader(\"compute\")][numthreads(1,1,1)] void main() { f(1, 2); }",
+        "E30004",
+        "no overload of `f`",
+        "f(1, 2)",
+    );
+    error(
+        "float f(float a, int b) { return a; } float f(int a, float b) { return b; } [shader(\"compute\")][numthreads(1,1,1)] void main() { f(1, 1); }",
+        "E30005",
+        "ambiguous",
+        "f(1, 1)",
+    );
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float3 c = cross(1, 2); }", "E30004", "no overload of `cross`", "cross(1, 2)");
+    error(
+        "Texture2D t; [shader(\"fragment\")] float4 main() : SV_Target { return t.Sample(1); }",
+        "E30004",
+        "`Texture2D<float4>.Sample`",
+        "t.Sample(1)",
+    );
+}
+
+#[test]
+fn redefinitions() {
+    error("struct A { float x; }; struct A { float y; };", "E30006", "already defined", "A");
+    error("struct A { float x; float x; };", "E30006", "field `x` is already declared", "x");
+    error("static float g; static int g;", "E30006", "already defined", "g");
+    error("float f() { return 1; } float f() { return 2; }", "E30006", "already defined", "f");
+}
+
+#[test]
+fn assignment_targets() {
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { const float c = 1; c = 2; }", "E30007", "`const` variable", "c");
+    error("static const float k = 1; [shader(\"compute\")][numthreads(1,1,1)] void main() { k = 2; }", "E30007", "a constant", "k");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; v.xx = 1; }", "E30007", "repeats a component", "v.xx");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { 1 = 2; }", "E30007", "not a variable", "1");
+    error("cbuffer C { float x; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { x = 2; }", "E30007", "constant-buffer member", "x");
+}
+
+#[test]
+fn swizzle_and_member_errors() {
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; float2 a = v.xg; }", "E30009", "cannot be mixed", "xg");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float2 v; float a = v.z; }", "E30009", "out of range", "z");
+    error("struct S { float a; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { S s; float b = s.b; }", "E30010", "`S` has no member `b`", "b");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float f; float g = f[0]; }", "E30011", "`float` cannot be indexed", "f");
+}
+
+#[test]
+fn constants_and_array_sizes() {
+    error("static float a[0];", "E30021", "positive integer", "0");
+    error("static float g = 1; static float a[g];", "E30012", "not a compile-time constant", "g");
+    error("static float a[4 / 0];", "E30027", "division by zero", "4 / 0");
+    error("static const float k;", "E30025", "needs an initializer", "k");
+}
+
+#[test]
+fn control_flow_errors() {
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { break; }", "E30014", "`break` outside", "break;");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { continue; }", "E30014", "`continue` outside", "continue;");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { return 1; }", "E30018", "cannot return a value", "1");
+    error("float f() { return; }", "E30018", "must return a `float`", "return;");
+    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; if (v) {} }", "E30019", "must be a scalar", "v");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { int i = 0; switch (i) { case 1: break; case 1: break; } }",
+        "E30023",
+        "`case 1` appears twice",
+        "case 1: break;",
+    );
+}
+
+#[test]
+fn recursion_is_rejected() {
+    let d = diags("float f(float x) { return g(x); } float g(float x) { return f(x); }");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "E30013");
+    assert!(d[0].1.contains("`f`, `g`"), "{}", d[0].1);
+    let d = diags("float f(float x) { return f(x); }");
+    assert_eq!(d[0].0, "E30013");
+}
+
+#[test]
+fn missing_return_warns() {
+    let d = diags("float f(float x) { if (x > 0) return 1; }");
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30015", "f"));
+}
+
+#[test]
+fn implicit_truncation_warns() {
+    let d = diags("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v = 1; float3 t = v; }");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30081", "v"));
+}
+
+#[test]
+fn generic_argument_errors() {
+    error("vector<float, 5> v;", "E30017", "from 1 to 4", "5");
+    error("InputPatch<float4> p;", "E30017", "takes 2 generic argument(s), found 1", "InputPatch<float4>");
+    error("ConstantBuffer<float4> c;", "E30017", "needs a struct type", "ConstantBuffer<float4>");
+}
+
+#[test]
+fn stage_attribute_errors() {
+    error("[shader(\"compute\")] void main() { }", "E31005", "[numthreads(x, y, z)]", "main");
+    error("[shader(\"compute\")][numthreads(0, 1, 1)] void main() { }", "E31001", "at least 1", "numthreads(0, 1, 1)");
+    error("[shader(\"vertexx\")] void main() { }", "E31003", "unknown stage `vertexx`", "\"vertexx\"");
+    error(
+        "struct O { float4 p : POSITION; }; [shader(\"hull\")][domain(\"tri\")][partitioning(\"integer\")][outputtopology(\"triangle_cw\")][outputcontrolpoints(3)][patchconstantfunc(\"nope\")] O main(InputPatch<O, 3> p) { return p[0]; }",
+        "E31007",
+        "`nope` is not defined",
+        "\"nope\"",
+    );
+    error("[shader(\"domain\")][domain(\"hexagon\")] float4 main() : SV_Position { return 0; }", "E31001", "must be one of", "\"hexagon\"");
+    error("[shader(\"geometry\")] void main() { }", "E31005", "[maxvertexcount(n)]", "main");
+    let d = diags("[shader(\"vertex\")][numthreads(1,1,1)] float4 main() : SV_Position { return 0; }");
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31006", "numthreads(1,1,1)"));
+}
+
+#[test]
+fn stage_objects_outside_their_stage() {
+    error(
+        "struct V { float4 p : SV_Position; }; [shader(\"vertex\")] V main(InputPatch<V, 3> p) { return p[0]; }",
+        "E31009",
+        "not allowed in a vertex entry point",
+        "InputPatch<V, 3> p",
+    );
+    error("TriangleStream<float4> s;", "E30003", "only allowed as an entry-point parameter", "s");
+}
+
+#[test]
+fn unknown_system_value_survives_the_front_end() {
+    // Rejecting unknown SV_ semantics is the legalizers' job (B5): the front
+    // end keeps the spelling so the diagnostic can point at it.
+    let m = ok("[shader(\"fragment\")] float4 main(float4 p : SV_Bogus) : SV_Target { return p; }");
+    let f = function(&m, "main");
+    assert_eq!(
+        f.params[0].io.binding,
+        Some(ir::Binding::Semantic(ir::Semantic::UnknownSystem { name: "SV_Bogus".into(), index: 0 }))
+    );
+}
+
+#[test]
+fn deep_operator_chains_hit_the_depth_limit_not_the_stack() {
+    let terms = vec!["x"; 10_000].join(" + ");
+    let src = format!("float f(float x) {{ return {terms}; }}");
+    let result = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || diags(&src))
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    assert!(result.iter().any(|d| d.0 == "E20002"), "{:?}", &result[..result.len().min(3)]);
+}
