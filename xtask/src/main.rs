@@ -51,7 +51,8 @@ fn usage(message: &str) -> ExitCode {
 }
 
 /// `--locked`: CI must build with the committed `Cargo.lock`, not whatever
-/// the registry offers today.
+/// the registry offers today. `--no-fail-fast`: one run shows every failing
+/// test binary, not just the first.
 fn ci_steps() -> Vec<Vec<OsString>> {
     vec![
         words(&["fmt", "--all", "--", "--check"]),
@@ -64,7 +65,7 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "-D",
             "warnings",
         ]),
-        words(&["test", "--workspace", "--locked"]),
+        words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
     ]
 }
 
