@@ -1,1 +1,109 @@
-fn main() {}
+//! `cargo xtask`: the project's tasks as a plain Rust program, so they run
+//! the same on every machine and need nothing but cargo.
+//!
+//! Each task is a list of cargo commands run from the workspace root; the
+//! first that fails stops the task and its exit status becomes ours.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const HELP: &str = "\
+cargo xtask: Legalis project tasks
+
+Usage: cargo xtask TASK [ARGS...]
+
+Tasks:
+  test [ARGS...]    cargo test --workspace, with ARGS passed on
+                    (e.g. cargo xtask test --no-fail-fast)
+  bench [ARGS...]   the front-end benchmark (criterion):
+                    cargo bench -p legalis-front --bench front, with ARGS passed on
+  ci                what CI runs (.ci/run): cargo fmt --check, clippy with
+                    warnings denied on all targets, then every test
+  help              show this help
+";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    let task = args.next().map(|task| task.to_string_lossy().into_owned());
+    let rest: Vec<OsString> = args.collect();
+    let steps = match task.as_deref() {
+        Some("test") => vec![with_args(&["test", "--workspace"], &rest)],
+        Some("bench") => vec![with_args(
+            &["bench", "-p", "legalis-front", "--bench", "front"],
+            &rest,
+        )],
+        Some("ci") if rest.is_empty() => ci_steps(),
+        Some("help" | "-h" | "--help") => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Some("ci") => return usage("ci takes no arguments"),
+        Some(other) => return usage(&format!("unknown task {other}")),
+        None => return usage("missing TASK"),
+    };
+    run_all(&steps)
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprint!("xtask: error: {message}\n\n{HELP}");
+    ExitCode::from(2)
+}
+
+/// `--locked`: CI must build with the committed `Cargo.lock`, not whatever
+/// the registry offers today. `--no-fail-fast`: one run shows every failing
+/// test binary, not just the first.
+fn ci_steps() -> Vec<Vec<OsString>> {
+    vec![
+        words(&["fmt", "--all", "--", "--check"]),
+        words(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+        words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
+    ]
+}
+
+fn words(words: &[&str]) -> Vec<OsString> {
+    words.iter().map(OsString::from).collect()
+}
+
+fn with_args(command: &[&str], extra: &[OsString]) -> Vec<OsString> {
+    let mut all = words(command);
+    all.extend(extra.iter().cloned());
+    all
+}
+
+fn run_all(steps: &[Vec<OsString>]) -> ExitCode {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let root = workspace_root();
+    for step in steps {
+        let shown: Vec<_> = step.iter().map(|word| word.to_string_lossy()).collect();
+        eprintln!("xtask: cargo {}", shown.join(" "));
+        let status = Command::new(&cargo).args(step).current_dir(&root).status();
+        match status {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                eprintln!("xtask: cargo {} failed ({status})", shown.join(" "));
+                let code = status.code().and_then(|code| u8::try_from(code).ok());
+                return ExitCode::from(code.filter(|&code| code != 0).unwrap_or(1));
+            }
+            Err(error) => {
+                eprintln!("xtask: cannot run cargo: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The workspace root is the folder above this crate, wherever it is cloned.
+fn workspace_root() -> PathBuf {
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}

@@ -1,1 +1,174 @@
-//! placeholder
+//! The Legalis facade: one call from source bytes to IR and diagnostics.
+//!
+//! [`compile`] is what the `legalis` command line, tests and future tools
+//! call. It owns the concerns that come before the front end (bytes to text)
+//! and leaves turning diagnostics into text to [`render`]. Code generation
+//! targets do not exist yet; today the result is the checked IR module.
+
+pub mod codes;
+pub mod render;
+
+use legalis_front as front;
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+
+pub use legalis_ir::ShaderStage;
+
+/// One compilation: a source file and what to do with it.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// Name shown in diagnostics; never opened.
+    pub path: String,
+    pub source: Vec<u8>,
+    /// Entry point to check; `None` means every `[shader("...")]` function.
+    pub entry: Option<String>,
+    /// Stage of `entry`; overrides its `[shader]` attribute.
+    pub stage: Option<ShaderStage>,
+    /// Macro definitions, as `-D NAME=VALUE` gives them.
+    pub defines: Vec<(String, String)>,
+}
+
+/// What a compilation produced.
+#[derive(Debug)]
+pub struct Compiled {
+    /// The checked module; `None` when any error was reported.
+    pub module: Option<ir::Module>,
+    /// Errors and warnings, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text the diagnostics' spans index, for [`render`].
+    pub source_text: String,
+}
+
+impl Compiled {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Decodes the request's source and runs the front end on it.
+pub fn compile(request: &Request) -> Compiled {
+    let text = match decode_source(&request.source) {
+        Ok(text) => text,
+        Err((lossy_text, diagnostic)) => {
+            return Compiled {
+                module: None,
+                diagnostics: vec![diagnostic],
+                source_text: lossy_text,
+            };
+        }
+    };
+    let options = front::Options {
+        entry: request.entry.clone(),
+        stage: request.stage,
+        defines: request.defines.clone(),
+    };
+    let output = front::compile(&text, &options);
+    Compiled {
+        module: output.module,
+        diagnostics: output.diagnostics,
+        source_text: text,
+    }
+}
+
+/// The IR as `-dump-ir` prints it.
+///
+/// Until the IR printer (`legalis_ir::print::print_module`) lands this shows
+/// the module's `Debug` form; the CLI and tests only go through here, so the
+/// switch is one line.
+pub fn dump_ir(module: &ir::Module) -> String {
+    format!("{module:#?}\n")
+}
+
+/// The diagnostic for an input file that cannot be read; it has no span
+/// because there is no text to point into.
+pub fn cannot_read_file(path: &str, error: &std::io::Error) -> Diagnostic {
+    without_span(Diagnostic::error(
+        codes::CANNOT_READ_FILE,
+        format!("cannot read {path}: {error}"),
+        ir::Span::UNDEFINED,
+    ))
+}
+
+/// The diagnostic for an output that cannot be written.
+pub fn cannot_write_output(path: &str, error: &std::io::Error) -> Diagnostic {
+    without_span(Diagnostic::error(
+        codes::CANNOT_WRITE_OUTPUT,
+        format!("cannot write {path}: {error}"),
+        ir::Span::UNDEFINED,
+    ))
+}
+
+fn without_span(mut diagnostic: Diagnostic) -> Diagnostic {
+    diagnostic.labels.clear();
+    diagnostic
+}
+
+/// A UTF-8 byte-order mark; editors on Windows write one, and it is not
+/// part of the program.
+const BOM: &str = "\u{feff}";
+
+/// Bytes to text. On invalid UTF-8, returns a lossy decoding (so the error
+/// renders with its source line) and the diagnostic pointing into it.
+fn decode_source(bytes: &[u8]) -> Result<String, (String, Diagnostic)> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.strip_prefix(BOM).unwrap_or(text).to_string()),
+        Err(error) => {
+            // Bytes before the first invalid one decode identically in the
+            // lossy text, so the offset carries over; the invalid byte
+            // becomes one U+FFFD there.
+            let offset = error.valid_up_to();
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let start = u32::try_from(offset).unwrap_or(u32::MAX);
+            let end = start.saturating_add(char::REPLACEMENT_CHARACTER.len_utf8() as u32);
+            let byte = bytes.get(offset).copied().unwrap_or_default();
+            let diagnostic = Diagnostic::error(
+                codes::INVALID_UTF8,
+                "file is not valid UTF-8",
+                ir::Span::new(start, end),
+            )
+            .with_primary_message(format!("invalid byte 0x{byte:02X}"));
+            Err((lossy, diagnostic))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(source: &[u8]) -> Request {
+        Request {
+            path: "t.slang".into(),
+            source: source.to_vec(),
+            ..Request::default()
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_first_bad_byte_in_lossy_text() {
+        let compiled = compile(&request(b"int x;\n\xFF\xFEint y;"));
+        assert!(compiled.module.is_none());
+        let [diagnostic] = compiled.diagnostics.as_slice() else {
+            panic!("one diagnostic expected: {:?}", compiled.diagnostics);
+        };
+        assert_eq!(diagnostic.code, codes::INVALID_UTF8);
+        let span = diagnostic.primary_span().range();
+        assert_eq!(&compiled.source_text[span], "\u{fffd}");
+        assert_eq!(diagnostic.labels[0].message, "invalid byte 0xFF");
+    }
+
+    #[test]
+    fn byte_order_mark_is_not_part_of_the_text() {
+        let compiled = compile(&request(b"\xEF\xBB\xBF// hi\n"));
+        assert_eq!(compiled.source_text, "// hi\n");
+    }
+
+    #[test]
+    fn read_error_has_no_span() {
+        let error = std::io::Error::from(std::io::ErrorKind::NotFound);
+        let diagnostic = cannot_read_file("a.slang", &error);
+        assert_eq!(diagnostic.code_str(), "E00001");
+        assert!(diagnostic.labels.is_empty());
+        assert!(diagnostic.message.starts_with("cannot read a.slang: "));
+    }
+}

@@ -1,0 +1,12 @@
+//! Diagnostic codes the facade itself emits, before or after the front end.
+//!
+//! `E00xxx` is the facade's range: problems with files and bytes rather than
+//! with shader source. Same format as `legalis_front::codes`, so the test that
+//! keeps `docs/diagnostics.md` honest reads both files.
+
+/// The input file cannot be read (missing, a directory, no permission).
+pub const CANNOT_READ_FILE: u32 = 1;
+/// The input file is not valid UTF-8.
+pub const INVALID_UTF8: u32 = 2;
+/// An output (`-o` or standard output) cannot be written.
+pub const CANNOT_WRITE_OUTPUT: u32 = 3;

@@ -1,0 +1,360 @@
+//! The `legalis` binary as users and scripts see it: exit codes, what goes
+//! to standard output and standard error, and the files it leaves behind.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `legalis` in `dir`, so file names in diagnostics are as given.
+fn legalis(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_legalis"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the legalis binary runs");
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(
+        !run.stderr.contains("panicked"),
+        "legalis panicked:\n{}",
+        run.stderr
+    );
+    run
+}
+
+/// A fresh folder per test, inside the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn scratch_with(name: &str, file: &str, contents: &[u8]) -> PathBuf {
+    let dir = scratch(name);
+    fs::write(dir.join(file), contents).expect("scratch file");
+    dir
+}
+
+fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const COMPUTE: &str = "[shader(\"compute\")]\n[numthreads(1, 1, 1)]\nvoid main() {}\n";
+
+#[test]
+fn help_lists_every_option() {
+    for flag in ["-h", "-help", "--help"] {
+        let run = legalis(&scratch("help"), &[flag]);
+        assert_eq!(run.code, Some(0), "{flag}");
+        for option in [
+            "-entry",
+            "-stage",
+            "-D NAME[=VALUE]",
+            "-dump-ir",
+            "-o OUT",
+            "-enable-machine-readable-diagnostics",
+            "-no-color",
+            "-version",
+            "-target",
+        ] {
+            assert!(
+                run.stdout.contains(option),
+                "{flag} omits {option}:\n{}",
+                run.stdout
+            );
+        }
+    }
+}
+
+#[test]
+fn version_names_the_program() {
+    let run = legalis(&scratch("version"), &["-version"]);
+    assert_eq!(run.code, Some(0));
+    assert!(run.stdout.starts_with("legalis "), "{}", run.stdout);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = scratch_with("usage", "f.slang", COMPUTE.as_bytes());
+    let cases: [(&[&str], &str); 5] = [
+        (&["f.slang", "-bogus"], "unknown option -bogus"),
+        (&[], "missing input FILE"),
+        (&["f.slang", "-entry"], "-entry needs a value"),
+        (&["f.slang", "g.slang"], "two input files"),
+        (
+            &["f.slang", "-target", "glsl"],
+            "-target: no code-generation target is implemented yet; use -dump-ir",
+        ),
+    ];
+    for (args, message) in cases {
+        let run = legalis(&dir, args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(message), "{args:?}:\n{}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn unknown_stage_lists_the_valid_ones() {
+    let dir = scratch_with("stage", "f.slang", COMPUTE.as_bytes());
+    let run = legalis(&dir, &["f.slang", "-stage", "vertx"]);
+    assert_eq!(run.code, Some(2));
+    for stage in [
+        "vertex",
+        "fragment(pixel)",
+        "compute",
+        "hull",
+        "domain",
+        "geometry",
+        "mesh",
+        "amplification",
+        "raygeneration",
+        "intersection",
+        "anyhit",
+        "closesthit",
+        "miss",
+        "callable",
+    ] {
+        assert!(run.stderr.contains(stage), "{stage}:\n{}", run.stderr);
+    }
+}
+
+#[test]
+fn missing_file_is_a_coded_error() {
+    let run = legalis(&scratch("missing"), &["nowhere.slang"]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .starts_with("error[E00001]: cannot read nowhere.slang: "),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn folder_as_input_is_a_coded_error() {
+    let dir = scratch("folder");
+    fs::create_dir(dir.join("shaders")).expect("folder");
+    let run = legalis(&dir, &["shaders"]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("error[E00001]"), "{}", run.stderr);
+}
+
+#[test]
+fn invalid_utf8_is_a_coded_error_with_its_location() {
+    let dir = scratch_with("utf8", "bad.slang", b"int a;\nx \xC3\x28 y;\n");
+    let run = legalis(&dir, &["bad.slang"]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr
+            .starts_with("error[E00002]: file is not valid UTF-8\n"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("bad.slang:2:3"), "{}", run.stderr);
+}
+
+#[test]
+fn machine_readable_diagnostics_are_tab_separated() {
+    let dir = scratch_with("machine", "bad.slang", b"int a;\nx \xC3\x28 y;\n");
+    let run = legalis(&dir, &["bad.slang", "-enable-machine-readable-diagnostics"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "E00002\terror\tbad.slang\t2\t3\t2\t4\tfile is not valid UTF-8\n\
+         E00002\tspan\tbad.slang\t2\t3\t2\t4\tinvalid byte 0xC3\n"
+    );
+}
+
+#[test]
+fn machine_readable_diagnostic_without_location() {
+    let run = legalis(
+        &scratch("machine-missing"),
+        &["nowhere.slang", "-enable-machine-readable-diagnostics"],
+    );
+    assert_eq!(run.code, Some(1));
+    let fields: Vec<&str> = run.stderr.trim_end().split('\t').collect();
+    assert_eq!(
+        fields[..7],
+        ["E00001", "error", "", "0", "0", "0", "0"],
+        "{}",
+        run.stderr
+    );
+    assert!(fields[7].starts_with("cannot read nowhere.slang: "));
+}
+
+#[test]
+fn no_colour_when_standard_error_is_not_a_terminal() {
+    let run = legalis(&scratch("colour"), &["nowhere.slang"]);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
+
+#[test]
+fn dump_ir_to_file_matches_standard_output() {
+    let dir = scratch_with("dump", "f.slang", COMPUTE.as_bytes());
+    let printed = legalis(&dir, &["f.slang", "-dump-ir"]);
+    assert_eq!(printed.code, Some(0), "{}", printed.stderr);
+    assert!(!printed.stdout.is_empty());
+    let written = legalis(&dir, &["f.slang", "-dump-ir", "-o", "f.ir"]);
+    assert_eq!(written.code, Some(0), "{}", written.stderr);
+    assert!(written.stdout.is_empty());
+    assert_eq!(
+        fs::read_to_string(dir.join("f.ir")).unwrap(),
+        printed.stdout
+    );
+    assert_eq!(file_names(&dir), ["f.ir", "f.slang"]);
+}
+
+#[test]
+fn without_dump_ir_only_diagnostics_are_printed() {
+    let dir = scratch_with("check-only", "f.slang", COMPUTE.as_bytes());
+    let run = legalis(&dir, &["f.slang"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn unwritable_output_leaves_no_file() {
+    let dir = scratch_with("unwritable", "f.slang", COMPUTE.as_bytes());
+    fs::create_dir(dir.join("taken")).expect("folder");
+    // Running as root defeats permission bits, so use paths no one can write:
+    // a missing folder, and a folder where the file should go.
+    for output in ["missing/f.ir", "taken"] {
+        let run = legalis(&dir, &["f.slang", "-dump-ir", "-o", output]);
+        assert_eq!(run.code, Some(1), "{output}");
+        assert!(
+            run.stderr
+                .starts_with(&format!("error[E00003]: cannot write {output}: ")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty());
+    }
+    assert_eq!(file_names(&dir), ["f.slang", "taken"]);
+    assert!(file_names(&dir.join("taken")).is_empty());
+}
+
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("readable folder")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Each example's second line is the command that checks it.
+#[test]
+fn every_example_checks_cleanly() {
+    let root = repository_root();
+    let mut checked = 0;
+    for entry in fs::read_dir(root.join("examples")).expect("examples/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|ext| ext != "slang") {
+            continue;
+        }
+        let text = fs::read_to_string(&path).expect("example");
+        let command = text
+            .lines()
+            .nth(1)
+            .and_then(|line| line.strip_prefix("// legalis "));
+        let Some(command) = command else {
+            panic!("{}: line 2 must be `// legalis ARGS`", path.display());
+        };
+        let args: Vec<&str> = command.split_whitespace().collect();
+        let run = legalis(&root, &args);
+        assert_eq!(run.code, Some(0), "{command}:\n{}", run.stderr);
+        assert!(run.stderr.is_empty(), "{command}:\n{}", run.stderr);
+        checked += 1;
+    }
+    assert_eq!(checked, 14, "one example per stage");
+}
+
+// The tests below need the real preprocessor, parser and checker.
+
+#[test]
+fn garbage_is_a_coded_error() {
+    // A real shader cut off before its last closing brace.
+    let vertex = include_str!("../../../examples/vertex.slang").trim_end();
+    let truncated = vertex.strip_suffix('}').unwrap_or(vertex);
+    let inputs: [&[u8]; 4] = [
+        b"float4 main( : {{{ \x01 @@@ ))",
+        truncated.as_bytes(),
+        b"struct S { float4 p : SV_Position; ",
+        b"\0\0\0\0",
+    ];
+    for (index, input) in inputs.into_iter().enumerate() {
+        let dir = scratch_with(&format!("garbage-{index}"), "g.slang", input);
+        let run = legalis(&dir, &["g.slang", "-dump-ir"]);
+        assert_eq!(run.code, Some(1), "input {index}:\n{}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error[E"),
+            "input {index}:\n{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "input {index}");
+    }
+}
+
+#[test]
+fn machine_readable_front_end_error() {
+    let source =
+        "[shader(\"pixel\")]\nfloat4 main() : SV_Target\n{\n    return undefinedThing;\n}\n";
+    let dir = scratch_with("machine-front", "f.slang", source.as_bytes());
+    let run = legalis(&dir, &["f.slang", "-enable-machine-readable-diagnostics"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let first = run.stderr.lines().next().unwrap_or_default();
+    let fields: Vec<&str> = first.split('\t').collect();
+    assert_eq!(
+        fields[..7],
+        ["E30001", "error", "f.slang", "4", "12", "4", "26"],
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn warnings_do_not_fail_the_run() {
+    let source = "[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n[frobnicate]\nvoid main() {}\n";
+    let dir = scratch_with("warning", "f.slang", source.as_bytes());
+    let run = legalis(&dir, &["f.slang"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.starts_with("warning[E31000]"), "{}", run.stderr);
+}
+
+#[test]
+fn defines_reach_the_preprocessor() {
+    let source = format!("#ifndef ENABLED\n#error \"ENABLED is not defined\"\n#endif\n{COMPUTE}");
+    let dir = scratch_with("defines", "f.slang", source.as_bytes());
+    let without = legalis(&dir, &["f.slang"]);
+    assert_eq!(without.code, Some(1), "{}", without.stderr);
+    assert!(
+        without.stderr.contains("error[E15007]"),
+        "{}",
+        without.stderr
+    );
+    for define in [&["-DENABLED"][..], &["-D", "ENABLED=1"]] {
+        let args: Vec<&str> = ["f.slang"].iter().chain(define).copied().collect();
+        let run = legalis(&dir, &args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+    }
+}
