@@ -212,7 +212,11 @@ impl Checker<'_> {
                 self.append(ir::Expression::Param(index), Some(ty), span)
             }
             ValueSymbol::EnumMember { ty, value } => {
-                self.append(ir::Expression::Literal(ir::Literal::Int(value)), Some(ty), span)
+                let literal = match self.inner(ty) {
+                    TypeInner::Scalar(s) if s.kind == ScalarKind::Uint => ir::Literal::Uint(value as u64),
+                    _ => ir::Literal::Int(value),
+                };
+                self.append(ir::Expression::Literal(literal), Some(ty), span)
             }
             ValueSymbol::Functions(_) => {
                 self.error(codes::TYPE_MISMATCH, format!("function `{name}` used as a value; call it"), span);

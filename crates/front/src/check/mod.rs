@@ -88,6 +88,26 @@ pub struct FnCtx {
     pub calls: Vec<(usize, Span)>,
 }
 
+/// `RAY_FLAG_*`, `HIT_KIND_*` and `COMMITTED_*` as HLSL defines them.
+const BUILTIN_UINT_CONSTANTS: &[(&str, i64)] = &[
+    ("RAY_FLAG_NONE", 0x00),
+    ("RAY_FLAG_FORCE_OPAQUE", 0x01),
+    ("RAY_FLAG_FORCE_NON_OPAQUE", 0x02),
+    ("RAY_FLAG_ACCEPT_FIRST_HIT_AND_END_SEARCH", 0x04),
+    ("RAY_FLAG_SKIP_CLOSEST_HIT_SHADER", 0x08),
+    ("RAY_FLAG_CULL_BACK_FACING_TRIANGLES", 0x10),
+    ("RAY_FLAG_CULL_FRONT_FACING_TRIANGLES", 0x20),
+    ("RAY_FLAG_CULL_OPAQUE", 0x40),
+    ("RAY_FLAG_CULL_NON_OPAQUE", 0x80),
+    ("RAY_FLAG_SKIP_TRIANGLES", 0x100),
+    ("RAY_FLAG_SKIP_PROCEDURAL_PRIMITIVES", 0x200),
+    ("HIT_KIND_TRIANGLE_FRONT_FACE", 0xFE),
+    ("HIT_KIND_TRIANGLE_BACK_FACE", 0xFF),
+    ("COMMITTED_NOTHING", 0),
+    ("COMMITTED_TRIANGLE_HIT", 1),
+    ("COMMITTED_PROCEDURAL_PRIMITIVE_HIT", 2),
+];
+
 pub struct Checker<'a> {
     pub options: &'a Options,
     pub module: ir::Module,
@@ -256,8 +276,6 @@ impl<'a> Checker<'a> {
     /// every shader can name.
     fn declare_builtin_types(&mut self) {
         let f32 = self.scalar_ty(ir::Scalar::F32);
-        let u32_ = self.scalar_ty(ir::Scalar::U32);
-        let _ = u32_;
         let float3 = self.numeric_ty(ir::Scalar::F32, types::Shape::Vector(3));
         let float2 = self.numeric_ty(ir::Scalar::F32, types::Shape::Vector(2));
         let member = |name: &str, ty| ir::StructMember {
@@ -282,6 +300,11 @@ impl<'a> Checker<'a> {
             name: Some("BuiltInTriangleIntersectionAttributes".into()),
             inner: ir::TypeInner::Struct { members: vec![member("barycentrics", float2)] },
         };
+        // Ray-tracing flag constants every shader can name.
+        let uint = self.scalar_ty(ir::Scalar::U32);
+        for (name, value) in BUILTIN_UINT_CONSTANTS {
+            self.value_scopes[0].insert(name.to_string(), ValueSymbol::EnumMember { ty: uint, value: *value });
+        }
         for ty in [ray_desc, attrs] {
             let name = ty.name.clone().unwrap_or_default();
             let handle = self.module.types.insert(ty, Span::UNDEFINED);
