@@ -62,12 +62,36 @@ pub fn compile(request: &Request) -> Compiled {
         stage: request.stage,
         defines: request.defines.clone(),
     };
-    let output = front::compile(&text, &options);
+    let output = run_with_large_stack(|| front::compile(&text, &options));
     Compiled {
         module: output.module,
         diagnostics: output.diagnostics,
         source_text: text,
     }
+}
+
+/// Stack for the front end's thread. The parser bounds nesting, but the
+/// tree walks after it recurse over whatever depth the limits allow; a large
+/// reserved stack (only touched pages cost memory) keeps every input far
+/// from the limit whatever thread the caller runs on.
+const FRONT_END_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+fn run_with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("legalis-front".into())
+            .stack_size(FRONT_END_STACK_BYTES)
+            .spawn_scoped(scope, work);
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(value) => value,
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            // No thread could be made (resource limits): nothing to run the
+            // work on; report it as the panic it would be.
+            Err(error) => panic!("cannot start the front-end thread: {error}"),
+        }
+    })
 }
 
 /// The IR as `-dump-ir` prints it.
