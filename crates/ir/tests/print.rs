@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{Func, Tys, array, block, global, member, scalar, sem, strukt, ty, tys, vector};
+use common::{
+    Func, Tys, array, block, entry, global, member, scalar, sem, strukt, texture, ty, tys, vector,
+};
 use ir::{
     AddressSpace, BinaryOp, Binding, BufferKind, EntryPointAttributes, Expression, Handle,
     IncDecOp, Intrinsic, IoAttrs, Literal, Module, ParamDirection, ParamRole, ResourceAccess,
@@ -16,56 +18,6 @@ use legalis_ir as ir;
 fn type_table(module: &Module) -> String {
     let line = |(handle, _)| format!("{handle:?} {}\n", ir::print::type_name(module, handle));
     module.types.iter().map(line).collect()
-}
-
-fn texture(
-    m: &mut Module,
-    dim: TextureDim,
-    access: ResourceAccess,
-    texel: Handle<Type>,
-) -> Handle<Type> {
-    let (arrayed, multisampled, normalization) = (false, false, None);
-    ty(
-        m,
-        TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            access,
-            texel,
-            normalization,
-        },
-    )
-}
-
-fn buffer(m: &mut Module, kind: BufferKind, access: ResourceAccess, element: Option<Handle<Type>>) {
-    let normalization = None;
-    ty(
-        m,
-        TypeInner::Buffer {
-            kind,
-            access,
-            element,
-            normalization,
-        },
-    );
-}
-
-fn entry(
-    m: &mut Module,
-    name: &str,
-    stage: ShaderStage,
-    function: Handle<ir::Function>,
-    attributes: EntryPointAttributes,
-) {
-    let (name, span) = (name.to_string(), ir::Span::UNDEFINED);
-    m.entry_points.push(ir::EntryPoint {
-        name,
-        stage,
-        function,
-        attributes,
-        span,
-    });
 }
 
 #[test]
@@ -124,6 +76,8 @@ fn numeric_and_array_types_spell_as_hlsl() {
 
 #[test]
 fn resource_types_spell_as_hlsl() {
+    use ResourceAccess::{RasterizerOrdered as Ordered, Read, ReadWrite as Rw};
+    use ir::Normalization::{Snorm, Unorm};
     let mut m = Module::default();
     let float = scalar(&mut m, Scalar::F32);
     let float4 = vector(&mut m, 4, Scalar::F32);
@@ -131,109 +85,58 @@ fn resource_types_spell_as_hlsl() {
     let half = scalar(&mut m, Scalar::F16);
     let uint3 = vector(&mut m, 3, Scalar::U32);
     let s = strukt(&mut m, "S", vec![member("a", float, IoAttrs::default())]);
-    texture(&mut m, TextureDim::D1, ResourceAccess::Read, float4);
-    texture(&mut m, TextureDim::D2, ResourceAccess::Read, float4);
-    texture(&mut m, TextureDim::D3, ResourceAccess::ReadWrite, uint);
-    texture(&mut m, TextureDim::Cube, ResourceAccess::Read, half);
-    texture(
-        &mut m,
-        TextureDim::D2,
-        ResourceAccess::RasterizerOrdered,
-        float4,
-    );
-    let (dim, access, texel) = (TextureDim::D2, ResourceAccess::Read, float4);
-    let (arrayed, multisampled, normalization) = (true, true, None);
-    ty(
-        &mut m,
-        TypeInner::Texture {
+    // (dim, access, texel, arrayed, multisampled, normalization)
+    let textures = [
+        (TextureDim::D1, Read, float4, false, false, None),
+        (TextureDim::D2, Read, float4, false, false, None),
+        (TextureDim::D3, Rw, uint, false, false, None),
+        (TextureDim::Cube, Read, half, false, false, None),
+        (TextureDim::D2, Ordered, float4, false, false, None),
+        (TextureDim::D2, Read, float4, true, true, None),
+        (TextureDim::Cube, Rw, float4, true, false, Some(Unorm)),
+    ];
+    for (dim, access, texel, arrayed, multisampled, normalization) in textures {
+        let inner = TypeInner::Texture {
             dim,
             arrayed,
             multisampled,
             access,
             texel,
             normalization,
-        },
-    );
-    let (dim, access, multisampled) = (TextureDim::Cube, ResourceAccess::ReadWrite, false);
-    let normalization = Some(ir::Normalization::Unorm);
-    ty(
-        &mut m,
-        TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            access,
-            texel,
-            normalization,
-        },
-    );
+        };
+        ty(&mut m, inner);
+    }
     ty(&mut m, TypeInner::Sampler { comparison: false });
     ty(&mut m, TypeInner::Sampler { comparison: true });
-    buffer(
-        &mut m,
-        BufferKind::Typed,
-        ResourceAccess::Read,
-        Some(float4),
-    );
-    let (kind, access, element) = (BufferKind::Typed, ResourceAccess::ReadWrite, Some(float));
-    let normalization = Some(ir::Normalization::Snorm);
-    ty(
-        &mut m,
-        TypeInner::Buffer {
-            kind,
-            access,
-            element,
-            normalization,
-        },
-    );
-    buffer(
-        &mut m,
-        BufferKind::Structured,
-        ResourceAccess::Read,
-        Some(s),
-    );
-    buffer(
-        &mut m,
-        BufferKind::Structured,
-        ResourceAccess::ReadWrite,
-        Some(s),
-    );
-    buffer(
-        &mut m,
-        BufferKind::Structured,
-        ResourceAccess::RasterizerOrdered,
-        Some(s),
-    );
-    buffer(
-        &mut m,
-        BufferKind::Append,
-        ResourceAccess::ReadWrite,
-        Some(s),
-    );
-    buffer(
-        &mut m,
-        BufferKind::Consume,
-        ResourceAccess::ReadWrite,
-        Some(s),
-    );
-    buffer(&mut m, BufferKind::ByteAddress, ResourceAccess::Read, None);
-    buffer(
-        &mut m,
-        BufferKind::ByteAddress,
-        ResourceAccess::ReadWrite,
-        None,
-    );
+    let elements = array(&mut m, float4, 4);
+    // (kind, access, element, normalization)
+    let buffers = [
+        (BufferKind::Typed, Read, Some(float4), None),
+        (BufferKind::Typed, Rw, Some(float), Some(Snorm)),
+        (BufferKind::Structured, Read, Some(s), None),
+        (BufferKind::Structured, Rw, Some(s), None),
+        (BufferKind::Structured, Ordered, Some(s), None),
+        (BufferKind::Append, Rw, Some(s), None),
+        (BufferKind::Consume, Rw, Some(s), None),
+        (BufferKind::ByteAddress, Read, None, None),
+        (BufferKind::ByteAddress, Rw, None, None),
+        (BufferKind::Structured, Read, Some(elements), None),
+    ];
+    for (kind, access, element, normalization) in buffers {
+        ty(
+            &mut m,
+            TypeInner::Buffer {
+                kind,
+                access,
+                element,
+                normalization,
+            },
+        );
+    }
     ty(&mut m, TypeInner::ConstantBuffer { inner: s });
     ty(&mut m, TypeInner::TextureBuffer { inner: s });
     ty(&mut m, TypeInner::AccelerationStructure);
     shader_io_types(&mut m, s, uint3);
-    let elements = array(&mut m, float4, 4);
-    buffer(
-        &mut m,
-        BufferKind::Structured,
-        ResourceAccess::Read,
-        Some(elements),
-    );
     insta::assert_snapshot!(type_table(&m), @r"
     [0] float
     [1] float4
@@ -250,28 +153,28 @@ fn resource_types_spell_as_hlsl() {
     [12] RWTextureCubeArray<unorm float4>
     [13] SamplerState
     [14] SamplerComparisonState
-    [15] Buffer<float4>
-    [16] RWBuffer<snorm float>
-    [17] StructuredBuffer<S>
-    [18] RWStructuredBuffer<S>
-    [19] RasterizerOrderedStructuredBuffer<S>
-    [20] AppendStructuredBuffer<S>
-    [21] ConsumeStructuredBuffer<S>
-    [22] ByteAddressBuffer
-    [23] RWByteAddressBuffer
-    [24] ConstantBuffer<S>
-    [25] TextureBuffer<S>
-    [26] RaytracingAccelerationStructure
-    [27] InputPatch<S, 3>
-    [28] OutputPatch<S, 4>
-    [29] PointStream<S>
-    [30] LineStream<S>
-    [31] TriangleStream<S>
-    [32] OutputVertices<S, 64>
-    [33] OutputIndices<uint3, 126>
-    [34] OutputPrimitives<S, 126>
-    [35] float4[4]
-    [36] StructuredBuffer<float4[4]>
+    [15] float4[4]
+    [16] Buffer<float4>
+    [17] RWBuffer<snorm float>
+    [18] StructuredBuffer<S>
+    [19] RWStructuredBuffer<S>
+    [20] RasterizerOrderedStructuredBuffer<S>
+    [21] AppendStructuredBuffer<S>
+    [22] ConsumeStructuredBuffer<S>
+    [23] ByteAddressBuffer
+    [24] RWByteAddressBuffer
+    [25] StructuredBuffer<float4[4]>
+    [26] ConstantBuffer<S>
+    [27] TextureBuffer<S>
+    [28] RaytracingAccelerationStructure
+    [29] InputPatch<S, 3>
+    [30] OutputPatch<S, 4>
+    [31] PointStream<S>
+    [32] LineStream<S>
+    [33] TriangleStream<S>
+    [34] OutputVertices<S, 64>
+    [35] OutputIndices<uint3, 126>
+    [36] OutputPrimitives<S, 126>
     ");
 }
 
@@ -379,16 +282,6 @@ fn struct_members_show_every_varying_attribute() {
         patch,
         per_primitive,
     });
-    let (location, component, index, patch, per_primitive) = (0, 0, None, false, false);
-    let interpolation = ir::Interpolation::default();
-    let plain = io(Binding::Location {
-        location,
-        component,
-        index,
-        interpolation,
-        patch,
-        per_primitive,
-    });
     let members = vec![
         member("pos", t.float4, sem("SV_Position")),
         member("id", t.uint, flat),
@@ -398,7 +291,7 @@ fn struct_members_show_every_varying_attribute() {
         member("odd", t.float4, sem("SV_Position1")),
         member("clip", clip, builtin),
         member("fog", t.float, full),
-        member("depth", t.float, plain),
+        member("depth", t.float, common::location(0)),
         member("plain", t.int, IoAttrs::default()),
     ];
     strukt(&mut m, "VsOut", members);

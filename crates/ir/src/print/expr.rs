@@ -78,7 +78,8 @@ impl Writer<'_> {
         self.active[handle.index()] = false;
     }
 
-    /// Expressions built from operators, calls and constructors.
+    /// Operator expressions; everything else that is not a leaf goes on to
+    /// `application`.
     fn compound(&mut self, handle: Handle<Expression>, ty: Option<Handle<Type>>) {
         let exprs = self.exprs;
         match &exprs[handle] {
@@ -106,6 +107,15 @@ impl Writer<'_> {
                 self.out.push_str(" : ");
                 self.operand(*reject, Position::Operand);
             }
+            _ => self.application(handle, ty),
+        }
+    }
+
+    /// Conversions, constructors, calls and assignments: forms that apply
+    /// something to a list of operands or to a place.
+    fn application(&mut self, handle: Handle<Expression>, ty: Option<Handle<Type>>) {
+        let exprs = self.exprs;
+        match &exprs[handle] {
             Expression::Convert { expr } => {
                 self.out.push_str(&self.optional_type_name(ty));
                 self.out.push('(');
@@ -153,14 +163,8 @@ impl Writer<'_> {
                 self.operand(*target, Position::Postfix);
                 self.out.push_str(suffix);
             }
-            // Leaves are printed by `expr`.
-            Expression::Literal(_)
-            | Expression::Global(_)
-            | Expression::Local(_)
-            | Expression::Param(_)
-            | Expression::Member { .. }
-            | Expression::Index { .. }
-            | Expression::Swizzle { .. } => {}
+            // Leaves and accesses are printed by `expr`, operators by `compound`.
+            _ => {}
         }
     }
 

@@ -83,6 +83,21 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
             Some(name) => name.clone(),
             None => "<anonymous struct>".to_string(),
         },
+        TypeInner::Texture { .. } | TypeInner::Buffer { .. } => resource_name(&t.inner, arg),
+        TypeInner::Sampler { comparison: false } => "SamplerState".to_string(),
+        TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
+        TypeInner::ConstantBuffer { inner } => format!("ConstantBuffer<{}>", arg(*inner)),
+        TypeInner::TextureBuffer { inner } => format!("TextureBuffer<{}>", arg(*inner)),
+        TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
+        TypeInner::Patch { .. } | TypeInner::Stream { .. } | TypeInner::MeshOutput { .. } => {
+            stage_io_name(&t.inner, arg)
+        }
+    }
+}
+
+/// `Texture2DMSArray<float4>`, `RWStructuredBuffer<S>`, `ByteAddressBuffer` ...
+fn resource_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> String {
+    match inner {
         TypeInner::Texture {
             dim,
             arrayed,
@@ -102,8 +117,6 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
             let texel = normalized(*normalization, arg(*texel));
             format!("{}Texture{dim}{ms}{array}<{texel}>", access_prefix(*access))
         }
-        TypeInner::Sampler { comparison: false } => "SamplerState".to_string(),
-        TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
         TypeInner::Buffer {
             kind,
             access,
@@ -125,9 +138,14 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
                 (None, _) => format!("{name}<<missing element>>"),
             }
         }
-        TypeInner::ConstantBuffer { inner } => format!("ConstantBuffer<{}>", arg(*inner)),
-        TypeInner::TextureBuffer { inner } => format!("TextureBuffer<{}>", arg(*inner)),
-        TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
+        // `element_name` sends only textures and buffers here.
+        _ => String::new(),
+    }
+}
+
+/// `InputPatch<T, 3>`, `TriangleStream<T>`, `OutputVertices<T, 64>`.
+fn stage_io_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> String {
+    match inner {
         TypeInner::Patch {
             kind,
             element,
@@ -159,6 +177,8 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
             };
             format!("{kind}<{}, {count}>", arg(*element))
         }
+        // `element_name` sends only patches, streams and mesh outputs here.
+        _ => String::new(),
     }
 }
 

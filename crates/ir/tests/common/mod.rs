@@ -76,6 +76,25 @@ pub fn tys(module: &mut Module) -> Tys {
     }
 }
 
+/// A 2D-style texture without array, multisampling or normalization.
+pub fn texture(
+    module: &mut Module,
+    dim: ir::TextureDim,
+    access: ir::ResourceAccess,
+    texel: Handle<Type>,
+) -> Handle<Type> {
+    let (arrayed, multisampled, normalization) = (false, false, None);
+    let inner = TypeInner::Texture {
+        dim,
+        arrayed,
+        multisampled,
+        access,
+        texel,
+        normalization,
+    };
+    ty(module, inner)
+}
+
 pub fn strukt(module: &mut Module, name: &str, members: Vec<StructMember>) -> Handle<Type> {
     let inner = TypeInner::Struct { members };
     let name = Some(name.to_string());
@@ -98,6 +117,51 @@ pub fn sem(text: &str) -> IoAttrs {
         binding: Some(ir::Binding::Semantic(ir::Semantic::parse(text).unwrap())),
         ..IoAttrs::default()
     }
+}
+
+/// Varying attributes bound to a builtin.
+pub fn builtin(value: ir::SystemValue) -> IoAttrs {
+    let builtin = ir::BuiltIn {
+        value,
+        array_index: None,
+    };
+    IoAttrs {
+        binding: Some(ir::Binding::BuiltIn(builtin)),
+        ..IoAttrs::default()
+    }
+}
+
+/// Varying attributes bound to a plain location.
+pub fn location(location: u32) -> IoAttrs {
+    let binding = ir::Binding::Location {
+        location,
+        component: 0,
+        index: None,
+        interpolation: ir::Interpolation::default(),
+        patch: false,
+        per_primitive: false,
+    };
+    IoAttrs {
+        binding: Some(binding),
+        ..IoAttrs::default()
+    }
+}
+
+pub fn entry(
+    module: &mut Module,
+    name: &str,
+    stage: ir::ShaderStage,
+    function: Handle<Function>,
+    attributes: ir::EntryPointAttributes,
+) {
+    let (name, span) = (name.to_string(), Span::UNDEFINED);
+    module.entry_points.push(ir::EntryPoint {
+        name,
+        stage,
+        function,
+        attributes,
+        span,
+    });
 }
 
 pub fn global(
@@ -471,11 +535,6 @@ fn vertex_main(
     let result = f.e(Expression::Local(out), vs_out);
     f.stmt(Statement::Return(Some(result)));
     let function = f.finish(m);
-    m.entry_points.push(ir::EntryPoint {
-        name: "main".to_string(),
-        stage: ir::ShaderStage::Vertex,
-        function,
-        attributes: ir::EntryPointAttributes::default(),
-        span: Span::UNDEFINED,
-    });
+    let attributes = ir::EntryPointAttributes::default();
+    entry(m, "main", ir::ShaderStage::Vertex, function, attributes);
 }
