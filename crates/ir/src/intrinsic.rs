@@ -121,3 +121,45 @@ impl Intrinsic {
         Intrinsic::ALL.iter().copied().find(|i| i.name() == name)
     }
 }
+
+impl Intrinsic {
+    /// Whether the intrinsic is a method of a built-in object
+    /// (`tex.Sample(s, uv)`, `buf.Store(a, v)`, `stream.Append(v)`), whose
+    /// object is then the first argument.
+    pub fn is_method(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            Sample
+                | SampleBias
+                | SampleLevel
+                | SampleGrad
+                | SampleCmp
+                | SampleCmpLevelZero
+                | SampleCmpLevel
+                | Gather
+                | GatherRed
+                | GatherGreen
+                | GatherBlue
+                | GatherAlpha
+                | GatherCmp
+                | GatherCmpRed
+                | CalculateLevelOfDetail
+                | CalculateLevelOfDetailUnclamped
+                | Load
+                | GetDimensions
+                | Load2
+                | Load3
+                | Load4
+                | Store
+                | Store2
+                | Store3
+                | Store4
+                | IncrementCounter
+                | DecrementCounter
+                | Append
+                | Consume
+                | RestartStrip
+        )
+    }
+}
