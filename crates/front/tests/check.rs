@@ -17,7 +17,11 @@ fn ok_with(src: &str, options: &Options) -> ir::Module {
         .filter(|d| d.is_error())
         .map(|d| format!("{} {} `{}`", d.code_str(), d.message, snippet(src, d)))
         .collect();
-    assert!(errors.is_empty(), "unexpected errors:\n{}", errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "unexpected errors:\n{}",
+        errors.join("\n")
+    );
     let module = out.module.expect("a module when there are no errors");
     if let Err(errors) = ir::verify::verify(&module) {
         panic!("the verifier rejected the module: {errors:?}");
@@ -27,7 +31,11 @@ fn ok_with(src: &str, options: &Options) -> ir::Module {
 
 fn snippet<'a>(src: &'a str, d: &ir::diag::Diagnostic) -> &'a str {
     let span = d.primary_span();
-    if span.is_defined() { src.get(span.range()).unwrap_or("<bad span>") } else { "<no span>" }
+    if span.is_defined() {
+        src.get(span.range()).unwrap_or("<bad span>")
+    } else {
+        "<no span>"
+    }
 }
 
 /// `(code, message, text under the primary span)` of every diagnostic.
@@ -37,7 +45,10 @@ fn diags(src: &str) -> Vec<(String, String, String)> {
 
 fn diags_with(src: &str, options: &Options) -> Vec<(String, String, String)> {
     let out = compile(src, options);
-    out.diagnostics.iter().map(|d| (d.code_str(), d.message.clone(), snippet(src, d).to_string())).collect()
+    out.diagnostics
+        .iter()
+        .map(|d| (d.code_str(), d.message.clone(), snippet(src, d).to_string()))
+        .collect()
 }
 
 /// Asserts exactly one error with `code`, whose message contains `message`
@@ -45,21 +56,37 @@ fn diags_with(src: &str, options: &Options) -> Vec<(String, String, String)> {
 #[track_caller]
 fn error(src: &str, code: &str, message: &str, text: &str) {
     let out = compile(src, &Options::default());
-    assert!(out.module.is_none(), "expected an error, the module compiled");
+    assert!(
+        out.module.is_none(),
+        "expected an error, the module compiled"
+    );
     let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "expected one error, got {:#?}", diags(src));
     let d = errors[0];
     assert_eq!(d.code_str(), code, "{d:#?}");
-    assert!(d.message.contains(message), "message `{}` lacks `{message}`", d.message);
+    assert!(
+        d.message.contains(message),
+        "message `{}` lacks `{message}`",
+        d.message
+    );
     assert_eq!(snippet(src, d), text, "span of `{}`", d.message);
 }
 
 fn entry<'m>(module: &'m ir::Module, name: &str) -> &'m ir::EntryPoint {
-    module.entry_points.iter().find(|e| e.name == name).expect("entry point")
+    module
+        .entry_points
+        .iter()
+        .find(|e| e.name == name)
+        .expect("entry point")
 }
 
 fn function<'m>(module: &'m ir::Module, name: &str) -> &'m ir::Function {
-    module.functions.iter().map(|(_, f)| f).find(|f| f.name == name).expect("function")
+    module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .find(|f| f.name == name)
+        .expect("function")
 }
 
 fn struct_members<'m>(module: &'m ir::Module, name: &str) -> &'m [ir::StructMember] {
@@ -67,7 +94,9 @@ fn struct_members<'m>(module: &'m ir::Module, name: &str) -> &'m [ir::StructMemb
         .types
         .iter()
         .find_map(|(_, t)| match &t.inner {
-            ir::TypeInner::Struct { members } if t.name.as_deref() == Some(name) => Some(members.as_slice()),
+            ir::TypeInner::Struct { members } if t.name.as_deref() == Some(name) => {
+                Some(members.as_slice())
+            }
             _ => None,
         })
         .expect("struct")
@@ -81,7 +110,12 @@ fn semantic(io: &ir::IoAttrs) -> String {
 }
 
 fn global<'m>(module: &'m ir::Module, name: &str) -> &'m ir::GlobalVariable {
-    module.globals.iter().map(|(_, g)| g).find(|g| g.name == name).expect("global")
+    module
+        .globals
+        .iter()
+        .map(|(_, g)| g)
+        .find(|g| g.name == name)
+        .expect("global")
 }
 
 const VS: &str = r#"
@@ -105,9 +139,18 @@ fn struct_fields_keep_semantics_and_interpolation() {
     let out = struct_members(&m, "VsOut");
     assert_eq!(semantic(&out[0].io), "SV_Position");
     assert_eq!(semantic(&out[1].io), "BLENDINDICES2");
-    assert_eq!(out[1].io.interpolation.mode, Some(ir::InterpolationMode::Flat));
-    assert_eq!(out[2].io.interpolation.mode, Some(ir::InterpolationMode::NoPerspective));
-    assert_eq!(out[2].io.interpolation.sampling, Some(ir::Sampling::Centroid));
+    assert_eq!(
+        out[1].io.interpolation.mode,
+        Some(ir::InterpolationMode::Flat)
+    );
+    assert_eq!(
+        out[2].io.interpolation.mode,
+        Some(ir::InterpolationMode::NoPerspective)
+    );
+    assert_eq!(
+        out[2].io.interpolation.sampling,
+        Some(ir::Sampling::Centroid)
+    );
     let ep = entry(&m, "main");
     assert_eq!(ep.stage, ir::ShaderStage::Vertex);
     let f = &m.functions[ep.function];
@@ -119,12 +162,26 @@ fn cbuffer_members_are_reached_by_bare_name() {
     let m = ok(VS);
     let g = global(&m, "Params");
     assert_eq!(g.space, ir::AddressSpace::Uniform);
-    assert_eq!(g.binding.register, Some(ir::Register { class: ir::RegisterClass::B, index: 0, space: 0 }));
-    let ir::TypeInner::ConstantBuffer { inner } = m.types[g.ty].inner else { panic!("cbuffer type") };
-    let ir::TypeInner::Struct { members } = &m.types[inner].inner else { panic!("struct") };
+    assert_eq!(
+        g.binding.register,
+        Some(ir::Register {
+            class: ir::RegisterClass::B,
+            index: 0,
+            space: 0
+        })
+    );
+    let ir::TypeInner::ConstantBuffer { inner } = m.types[g.ty].inner else {
+        panic!("cbuffer type")
+    };
+    let ir::TypeInner::Struct { members } = &m.types[inner].inner else {
+        panic!("struct")
+    };
     assert_eq!(members[0].matrix_layout, Some(ir::MatrixLayout::RowMajor));
     let f = function(&m, "main");
-    let reaches_member = f.expressions.iter().any(|(_, e)| matches!(e, ir::Expression::Member { index: 1, .. }));
+    let reaches_member = f
+        .expressions
+        .iter()
+        .any(|(_, e)| matches!(e, ir::Expression::Member { index: 1, .. }));
     assert!(reaches_member);
 }
 
@@ -137,7 +194,14 @@ fn params_directions_and_return_semantic() {
     "#);
     let h = function(&m, "helper");
     let dirs: Vec<_> = h.params.iter().map(|p| p.direction).collect();
-    assert_eq!(dirs, [ir::ParamDirection::In, ir::ParamDirection::Out, ir::ParamDirection::InOut]);
+    assert_eq!(
+        dirs,
+        [
+            ir::ParamDirection::In,
+            ir::ParamDirection::Out,
+            ir::ParamDirection::InOut
+        ]
+    );
     let main = function(&m, "main");
     assert_eq!(semantic(&main.result.as_ref().unwrap().io), "SV_Target");
     // callee before caller
@@ -191,8 +255,17 @@ fn globals_with_storage_classes_and_initializers() {
     assert_eq!(global(&m, "cache").space, ir::AddressSpace::Workgroup);
     assert_eq!(global(&m, "plainUniform").space, ir::AddressSpace::Uniform);
     let flat = global(&m, "flat");
-    assert!(matches!(m.types[flat.ty].inner, ir::TypeInner::Array { size: ir::ArraySize::Constant(4), .. }));
-    assert_eq!(entry(&m, "main").attributes.workgroup_size, Some([64, 1, 1]));
+    assert!(matches!(
+        m.types[flat.ty].inner,
+        ir::TypeInner::Array {
+            size: ir::ArraySize::Constant(4),
+            ..
+        }
+    ));
+    assert_eq!(
+        entry(&m, "main").attributes.workgroup_size,
+        Some([64, 1, 1])
+    );
 }
 
 #[test]
@@ -225,14 +298,28 @@ fn resources_with_registers_and_vk_bindings() {
         }
     "#);
     let tex = global(&m, "tex");
-    assert_eq!(tex.binding.register, Some(ir::Register { class: ir::RegisterClass::T, index: 0, space: 1 }));
+    assert_eq!(
+        tex.binding.register,
+        Some(ir::Register {
+            class: ir::RegisterClass::T,
+            index: 0,
+            space: 1
+        })
+    );
     assert_eq!(global(&m, "vkTex").binding.vk_binding, Some((3, 2)));
     let img = global(&m, "img");
     assert!(matches!(
         m.types[img.ty].inner,
-        ir::TypeInner::Texture { access: ir::ResourceAccess::ReadWrite, normalization: Some(ir::Normalization::Unorm), .. }
+        ir::TypeInner::Texture {
+            access: ir::ResourceAccess::ReadWrite,
+            normalization: Some(ir::Normalization::Unorm),
+            ..
+        }
     ));
-    assert!(matches!(m.types[global(&m, "scene").ty].inner, ir::TypeInner::AccelerationStructure));
+    assert!(matches!(
+        m.types[global(&m, "scene").ty].inner,
+        ir::TypeInner::AccelerationStructure
+    ));
 }
 
 #[test]
@@ -261,7 +348,10 @@ fn typedefs_typealiases_and_enums() {
             _ => None,
         })
         .collect();
-    assert!(literals.contains(&6) && literals.contains(&5), "enum values: {literals:?}");
+    assert!(
+        literals.contains(&6) && literals.contains(&5),
+        "enum values: {literals:?}"
+    );
 }
 
 #[test]
@@ -280,7 +370,13 @@ fn preprocessor_constants_drive_array_sizes() {
         [shader("compute")] [numthreads(COUNT, 1, 1)] void main() { values[0] = 1; }
     "#);
     let g = global(&m, "values");
-    assert!(matches!(m.types[g.ty].inner, ir::TypeInner::Array { size: ir::ArraySize::Constant(8), .. }));
+    assert!(matches!(
+        m.types[g.ty].inner,
+        ir::TypeInner::Array {
+            size: ir::ArraySize::Constant(8),
+            ..
+        }
+    ));
     assert_eq!(entry(&m, "main").attributes.workgroup_size, Some([4, 1, 1]));
 }
 
@@ -324,8 +420,13 @@ fn literals_have_the_right_types() {
         .filter(|(_, e)| matches!(e, ir::Expression::Literal(_)))
         .map(|(h, _)| ir::print::type_name(&m, f.expressions.ty(h).unwrap()))
         .collect();
-    for want in ["uint", "int64_t", "uint64_t", "half", "double", "float", "int", "bool"] {
-        assert!(lit_types.iter().any(|t| t == want), "no `{want}` literal in {lit_types:?}");
+    for want in [
+        "uint", "int64_t", "uint64_t", "half", "double", "float", "int", "bool",
+    ] {
+        assert!(
+            lit_types.iter().any(|t| t == want),
+            "no `{want}` literal in {lit_types:?}"
+        );
     }
 }
 
@@ -347,8 +448,13 @@ fn operators_promote_like_hlsl() {
     "#);
     let f = function(&m, "main");
     let add_uint = f.expressions.iter().any(|(h, e)| {
-        matches!(e, ir::Expression::Binary { op: ir::BinaryOp::Add, .. })
-            && ir::print::type_name(&m, f.expressions.ty(h).unwrap()) == "uint"
+        matches!(
+            e,
+            ir::Expression::Binary {
+                op: ir::BinaryOp::Add,
+                ..
+            }
+        ) && ir::print::type_name(&m, f.expressions.ty(h).unwrap()) == "uint"
     });
     assert!(add_uint, "int + uint is uint");
 }
@@ -486,21 +592,40 @@ fn every_stage_with_its_attributes() {
     "#);
     let hs = entry(&m, "hs");
     assert_eq!(hs.attributes.domain, Some(ir::TessDomain::Tri));
-    assert_eq!(hs.attributes.partitioning, Some(ir::Partitioning::FractionalOdd));
-    assert_eq!(hs.attributes.output_topology, Some(ir::OutputTopology::TriangleCw));
+    assert_eq!(
+        hs.attributes.partitioning,
+        Some(ir::Partitioning::FractionalOdd)
+    );
+    assert_eq!(
+        hs.attributes.output_topology,
+        Some(ir::OutputTopology::TriangleCw)
+    );
     assert_eq!(hs.attributes.output_control_points, Some(3));
     assert_eq!(hs.attributes.max_tess_factor, Some(64.0));
-    let pcf = hs.attributes.patch_constant_func.expect("patch constant function");
+    let pcf = hs
+        .attributes
+        .patch_constant_func
+        .expect("patch constant function");
     assert_eq!(m.functions[pcf].name, "patchFn");
     let gs = entry(&m, "gs");
-    assert_eq!((gs.attributes.max_vertex_count, gs.attributes.instances), (Some(3), Some(2)));
+    assert_eq!(
+        (gs.attributes.max_vertex_count, gs.attributes.instances),
+        (Some(3), Some(2))
+    );
     let gs_fn = &m.functions[gs.function];
-    assert_eq!(gs_fn.params[0].role, ir::ParamRole::GeometryInput(ir::InputPrimitive::Triangle));
+    assert_eq!(
+        gs_fn.params[0].role,
+        ir::ParamRole::GeometryInput(ir::InputPrimitive::Triangle)
+    );
     let ms = &m.functions[entry(&m, "ms").function];
     assert_eq!(ms.params[0].role, ir::ParamRole::Payload);
     assert!(matches!(
         m.types[ms.params[2].ty].inner,
-        ir::TypeInner::MeshOutput { kind: ir::MeshOutputKind::Vertices, count: 3, .. }
+        ir::TypeInner::MeshOutput {
+            kind: ir::MeshOutputKind::Vertices,
+            count: 3,
+            ..
+        }
     ));
     assert!(entry(&m, "fs").attributes.early_depth_stencil);
     assert_eq!(m.entry_points.len(), 7);
@@ -520,18 +645,38 @@ fn mesh_output_generic_spelling() {
 #[test]
 fn entry_option_picks_function_and_stage() {
     let src = "float4 vmain(float4 p : POSITION) : SV_Position { return p; }";
-    let options = Options { entry: Some("vmain".into()), stage: Some(ir::ShaderStage::Vertex), ..Default::default() };
+    let options = Options {
+        entry: Some("vmain".into()),
+        stage: Some(ir::ShaderStage::Vertex),
+        ..Default::default()
+    };
     let m = ok_with(src, &options);
     assert_eq!(entry(&m, "vmain").stage, ir::ShaderStage::Vertex);
-    let missing = Options { entry: Some("nope".into()), ..Default::default() };
+    let missing = Options {
+        entry: Some("nope".into()),
+        ..Default::default()
+    };
     let d = diags_with(src, &missing);
     assert_eq!(d[0].0, "E31002");
-    let no_stage = Options { entry: Some("vmain".into()), ..Default::default() };
+    let no_stage = Options {
+        entry: Some("vmain".into()),
+        ..Default::default()
+    };
     let d = diags_with(src, &no_stage);
     assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31005", "vmain"));
-    let clash = Options { entry: Some("main".into()), stage: Some(ir::ShaderStage::Vertex), ..Default::default() };
-    let d = diags_with("[shader(\"fragment\")] float4 main() : SV_Target { return 0; }", &clash);
-    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31004", "\"fragment\""));
+    let clash = Options {
+        entry: Some("main".into()),
+        stage: Some(ir::ShaderStage::Vertex),
+        ..Default::default()
+    };
+    let d = diags_with(
+        "[shader(\"fragment\")] float4 main() : SV_Target { return 0; }",
+        &clash,
+    );
+    assert_eq!(
+        (d[0].0.as_str(), d[0].2.as_str()),
+        ("E31004", "\"fragment\"")
+    );
 }
 
 #[test]
@@ -541,16 +686,34 @@ fn unknown_attribute_is_a_warning() {
     assert!(out.module.is_some());
     let d = diags(src);
     assert_eq!(d.len(), 1);
-    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31000", "frobnicate(3)"));
+    assert_eq!(
+        (d[0].0.as_str(), d[0].2.as_str()),
+        ("E31000", "frobnicate(3)")
+    );
 }
 
 // ---- error paths ----------------------------------------------------------
 
 #[test]
 fn undefined_names_and_types() {
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float x = missing; }", "E30001", "undefined name `missing`", "missing");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { Frob x; }", "E30002", "undefined type `Frob`", "Frob");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { nothing(1); }", "E30001", "undefined function `nothing`", "nothing");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float x = missing; }",
+        "E30001",
+        "undefined name `missing`",
+        "missing",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { Frob x; }",
+        "E30002",
+        "undefined type `Frob`",
+        "Frob",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { nothing(1); }",
+        "E30001",
+        "undefined function `nothing`",
+        "nothing",
+    );
 }
 
 #[test]
@@ -573,7 +736,12 @@ fn type_mismatches() {
         "cannot be applied",
         "t + 1",
     );
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float f = 1.0; int i = f << 2; }", "E30020", "integer operands", "f << 2");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float f = 1.0; int i = f << 2; }",
+        "E30020",
+        "integer operands",
+        "f << 2",
+    );
 }
 
 #[test]
@@ -590,7 +758,12 @@ fn overload_errors() {
         "ambiguous",
         "f(1, 1)",
     );
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float3 c = cross(1, 2); }", "E30004", "no overload of `cross`", "cross(1, 2)");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float3 c = cross(1, 2); }",
+        "E30004",
+        "no overload of `cross`",
+        "cross(1, 2)",
+    );
     error(
         "Texture2D t; [shader(\"fragment\")] float4 main() : SV_Target { return t.Sample(1); }",
         "E30004",
@@ -601,44 +774,149 @@ fn overload_errors() {
 
 #[test]
 fn redefinitions() {
-    error("struct A { float x; }; struct A { float y; };", "E30006", "already defined", "A");
-    error("struct A { float x; float x; };", "E30006", "field `x` is already declared", "x");
-    error("static float g; static int g;", "E30006", "already defined", "g");
-    error("float f() { return 1; } float f() { return 2; }", "E30006", "already defined", "f");
+    error(
+        "struct A { float x; }; struct A { float y; };",
+        "E30006",
+        "already defined",
+        "A",
+    );
+    error(
+        "struct A { float x; float x; };",
+        "E30006",
+        "field `x` is already declared",
+        "x",
+    );
+    error(
+        "static float g; static int g;",
+        "E30006",
+        "already defined",
+        "g",
+    );
+    error(
+        "float f() { return 1; } float f() { return 2; }",
+        "E30006",
+        "already defined",
+        "f",
+    );
 }
 
 #[test]
 fn assignment_targets() {
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { const float c = 1; c = 2; }", "E30007", "`const` variable", "c");
-    error("static const float k = 1; [shader(\"compute\")][numthreads(1,1,1)] void main() { k = 2; }", "E30007", "a constant", "k");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; v.xx = 1; }", "E30007", "repeats a component", "v.xx");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { 1 = 2; }", "E30007", "not a variable", "1");
-    error("cbuffer C { float x; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { x = 2; }", "E30007", "constant-buffer member", "x");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { const float c = 1; c = 2; }",
+        "E30007",
+        "`const` variable",
+        "c",
+    );
+    error(
+        "static const float k = 1; [shader(\"compute\")][numthreads(1,1,1)] void main() { k = 2; }",
+        "E30007",
+        "a constant",
+        "k",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; v.xx = 1; }",
+        "E30007",
+        "repeats a component",
+        "v.xx",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { 1 = 2; }",
+        "E30007",
+        "not a variable",
+        "1",
+    );
+    error(
+        "cbuffer C { float x; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { x = 2; }",
+        "E30007",
+        "constant-buffer member",
+        "x",
+    );
 }
 
 #[test]
 fn swizzle_and_member_errors() {
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; float2 a = v.xg; }", "E30009", "cannot be mixed", "xg");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float2 v; float a = v.z; }", "E30009", "out of range", "z");
-    error("struct S { float a; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { S s; float b = s.b; }", "E30010", "`S` has no member `b`", "b");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float f; float g = f[0]; }", "E30011", "`float` cannot be indexed", "f");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; float2 a = v.xg; }",
+        "E30009",
+        "cannot be mixed",
+        "xg",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float2 v; float a = v.z; }",
+        "E30009",
+        "out of range",
+        "z",
+    );
+    error(
+        "struct S { float a; }; [shader(\"compute\")][numthreads(1,1,1)] void main() { S s; float b = s.b; }",
+        "E30010",
+        "`S` has no member `b`",
+        "b",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float f; float g = f[0]; }",
+        "E30011",
+        "`float` cannot be indexed",
+        "f",
+    );
 }
 
 #[test]
 fn constants_and_array_sizes() {
     error("static float a[0];", "E30021", "positive integer", "0");
-    error("static float g = 1; static float a[g];", "E30012", "not a compile-time constant", "g");
-    error("static float a[4 / 0];", "E30027", "division by zero", "4 / 0");
-    error("static const float k;", "E30025", "needs an initializer", "k");
+    error(
+        "static float g = 1; static float a[g];",
+        "E30012",
+        "not a compile-time constant",
+        "g",
+    );
+    error(
+        "static float a[4 / 0];",
+        "E30027",
+        "division by zero",
+        "4 / 0",
+    );
+    error(
+        "static const float k;",
+        "E30025",
+        "needs an initializer",
+        "k",
+    );
 }
 
 #[test]
 fn control_flow_errors() {
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { break; }", "E30014", "`break` outside", "break;");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { continue; }", "E30014", "`continue` outside", "continue;");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { return 1; }", "E30018", "cannot return a value", "1");
-    error("float f() { return; }", "E30018", "must return a `float`", "return;");
-    error("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; if (v) {} }", "E30019", "must be a scalar", "v");
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { break; }",
+        "E30014",
+        "`break` outside",
+        "break;",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { continue; }",
+        "E30014",
+        "`continue` outside",
+        "continue;",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { return 1; }",
+        "E30018",
+        "cannot return a value",
+        "1",
+    );
+    error(
+        "float f() { return; }",
+        "E30018",
+        "must return a `float`",
+        "return;",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v; if (v) {} }",
+        "E30019",
+        "must be a scalar",
+        "v",
+    );
     error(
         "[shader(\"compute\")][numthreads(1,1,1)] void main() { int i = 0; switch (i) { case 1: break; case 1: break; } }",
         "E30023",
@@ -666,7 +944,9 @@ fn missing_return_warns() {
 
 #[test]
 fn implicit_truncation_warns() {
-    let d = diags("[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v = 1; float3 t = v; }");
+    let d = diags(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { float4 v = 1; float3 t = v; }",
+    );
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30081", "v"));
 }
@@ -674,25 +954,64 @@ fn implicit_truncation_warns() {
 #[test]
 fn generic_argument_errors() {
     error("vector<float, 5> v;", "E30017", "from 1 to 4", "5");
-    error("InputPatch<float4> p;", "E30017", "takes 2 generic argument(s), found 1", "InputPatch<float4>");
-    error("ConstantBuffer<float4> c;", "E30017", "needs a struct type", "ConstantBuffer<float4>");
+    error(
+        "InputPatch<float4> p;",
+        "E30017",
+        "takes 2 generic argument(s), found 1",
+        "InputPatch<float4>",
+    );
+    error(
+        "ConstantBuffer<float4> c;",
+        "E30017",
+        "needs a struct type",
+        "ConstantBuffer<float4>",
+    );
 }
 
 #[test]
 fn stage_attribute_errors() {
-    error("[shader(\"compute\")] void main() { }", "E31005", "[numthreads(x, y, z)]", "main");
-    error("[shader(\"compute\")][numthreads(0, 1, 1)] void main() { }", "E31001", "at least 1", "numthreads(0, 1, 1)");
-    error("[shader(\"vertexx\")] void main() { }", "E31003", "unknown stage `vertexx`", "\"vertexx\"");
+    error(
+        "[shader(\"compute\")] void main() { }",
+        "E31005",
+        "[numthreads(x, y, z)]",
+        "main",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(0, 1, 1)] void main() { }",
+        "E31001",
+        "at least 1",
+        "numthreads(0, 1, 1)",
+    );
+    error(
+        "[shader(\"vertexx\")] void main() { }",
+        "E31003",
+        "unknown stage `vertexx`",
+        "\"vertexx\"",
+    );
     error(
         "struct O { float4 p : POSITION; }; [shader(\"hull\")][domain(\"tri\")][partitioning(\"integer\")][outputtopology(\"triangle_cw\")][outputcontrolpoints(3)][patchconstantfunc(\"nope\")] O main(InputPatch<O, 3> p) { return p[0]; }",
         "E31007",
         "`nope` is not defined",
         "\"nope\"",
     );
-    error("[shader(\"domain\")][domain(\"hexagon\")] float4 main() : SV_Position { return 0; }", "E31001", "must be one of", "\"hexagon\"");
-    error("[shader(\"geometry\")] void main() { }", "E31005", "[maxvertexcount(n)]", "main");
-    let d = diags("[shader(\"vertex\")][numthreads(1,1,1)] float4 main() : SV_Position { return 0; }");
-    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31006", "numthreads(1,1,1)"));
+    error(
+        "[shader(\"domain\")][domain(\"hexagon\")] float4 main() : SV_Position { return 0; }",
+        "E31001",
+        "must be one of",
+        "\"hexagon\"",
+    );
+    error(
+        "[shader(\"geometry\")] void main() { }",
+        "E31005",
+        "[maxvertexcount(n)]",
+        "main",
+    );
+    let d =
+        diags("[shader(\"vertex\")][numthreads(1,1,1)] float4 main() : SV_Position { return 0; }");
+    assert_eq!(
+        (d[0].0.as_str(), d[0].2.as_str()),
+        ("E31006", "numthreads(1,1,1)")
+    );
 }
 
 #[test]
@@ -703,7 +1022,12 @@ fn stage_objects_outside_their_stage() {
         "not allowed in a vertex entry point",
         "InputPatch<V, 3> p",
     );
-    error("TriangleStream<float4> s;", "E30003", "only allowed as an entry-point parameter", "s");
+    error(
+        "TriangleStream<float4> s;",
+        "E30003",
+        "only allowed as an entry-point parameter",
+        "s",
+    );
 }
 
 #[test]
@@ -714,7 +1038,10 @@ fn unknown_system_value_survives_the_front_end() {
     let f = function(&m, "main");
     assert_eq!(
         f.params[0].io.binding,
-        Some(ir::Binding::Semantic(ir::Semantic::UnknownSystem { name: "SV_Bogus".into(), index: 0 }))
+        Some(ir::Binding::Semantic(ir::Semantic::UnknownSystem {
+            name: "SV_Bogus".into(),
+            index: 0
+        }))
     );
 }
 
@@ -728,5 +1055,9 @@ fn deep_operator_chains_hit_the_depth_limit_not_the_stack() {
         .expect("thread")
         .join()
         .expect("no stack overflow");
-    assert!(result.iter().any(|d| d.0 == "E20002"), "{:?}", &result[..result.len().min(3)]);
+    assert!(
+        result.iter().any(|d| d.0 == "E20002"),
+        "{:?}",
+        &result[..result.len().min(3)]
+    );
 }

@@ -96,11 +96,8 @@ fn run_with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 
 /// The IR as `-dump-ir` prints it.
 ///
-/// Until the IR printer (`legalis_ir::print::print_module`) lands this shows
-/// the module's `Debug` form; the CLI and tests only go through here, so the
-/// switch is one line.
 pub fn dump_ir(module: &ir::Module) -> String {
-    format!("{module:#?}\n")
+    ir::print::print_module(module)
 }
 
 /// The diagnostic for an input file that cannot be read; it has no span

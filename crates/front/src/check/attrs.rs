@@ -19,8 +19,21 @@ pub enum AttrSite {
 
 /// Optimisation hints with no effect on meaning; accepted silently.
 const HINTS: &[&str] = &[
-    "unroll", "loop", "branch", "flatten", "fastopt", "allow_uav_condition", "forcecase", "call",
-    "noinline", "forceinline", "inline", "rootsignature", "wavesize", "mutating", "__readnone",
+    "unroll",
+    "loop",
+    "branch",
+    "flatten",
+    "fastopt",
+    "allow_uav_condition",
+    "forcecase",
+    "call",
+    "noinline",
+    "forceinline",
+    "inline",
+    "rootsignature",
+    "wavesize",
+    "mutating",
+    "__readnone",
 ];
 
 /// Attributes the checker acts on, by site.
@@ -71,7 +84,11 @@ pub fn lower_name(attr: &ast::Attribute) -> String {
 impl Checker<'_> {
     /// Warns about attributes that are unknown at `site` or not applied;
     /// returns the attributes the caller must act on.
-    pub fn sort_attributes<'b>(&mut self, attrs: &'b [ast::Attribute], site: AttrSite) -> Vec<&'b ast::Attribute> {
+    pub fn sort_attributes<'b>(
+        &mut self,
+        attrs: &'b [ast::Attribute],
+        site: AttrSite,
+    ) -> Vec<&'b ast::Attribute> {
         let mut acted = Vec::new();
         for attr in attrs {
             let name = lower_name(attr);
@@ -82,7 +99,10 @@ impl Checker<'_> {
             } else if NOT_APPLIED.contains(&name.as_str()) {
                 self.warning(
                     codes::IGNORED_ANNOTATION,
-                    format!("attribute `{}` is accepted but not applied by Legalis yet", attr.name),
+                    format!(
+                        "attribute `{}` is accepted but not applied by Legalis yet",
+                        attr.name
+                    ),
                     attr.span,
                 );
             } else if is_known_elsewhere(&name) {
@@ -106,10 +126,17 @@ impl Checker<'_> {
     pub fn attr_arity(&mut self, attr: &ast::Attribute, min: usize, max: usize) -> bool {
         let n = attr.args.len();
         if n < min || n > max {
-            let wanted = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            let wanted = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
             self.error(
                 codes::BAD_ATTRIBUTE_ARGUMENTS,
-                format!("attribute `{}` takes {wanted} argument(s), found {n}", attr.name),
+                format!(
+                    "attribute `{}` takes {wanted} argument(s), found {n}",
+                    attr.name
+                ),
                 attr.span,
             );
             return false;
@@ -126,7 +153,11 @@ impl Checker<'_> {
             _ => {
                 self.error(
                     codes::BAD_ATTRIBUTE_ARGUMENTS,
-                    format!("argument {} of `{}` must be a non-negative integer, found {value}", index + 1, attr.name),
+                    format!(
+                        "argument {} of `{}` must be a non-negative integer, found {value}",
+                        index + 1,
+                        attr.name
+                    ),
                     arg.span,
                 );
                 None
@@ -151,14 +182,22 @@ impl Checker<'_> {
     }
 
     /// A string argument (`[shader("vertex")]`).
-    pub fn attr_string(&mut self, attr: &ast::Attribute, index: usize) -> Option<(String, legalis_ir::Span)> {
+    pub fn attr_string(
+        &mut self,
+        attr: &ast::Attribute,
+        index: usize,
+    ) -> Option<(String, legalis_ir::Span)> {
         let arg = attr.args.get(index)?;
         match &arg.kind {
             ast::ExprKind::String(s) => Some((s.clone(), arg.span)),
             _ => {
                 self.error(
                     codes::BAD_ATTRIBUTE_ARGUMENTS,
-                    format!("argument {} of `{}` must be a string literal", index + 1, attr.name),
+                    format!(
+                        "argument {} of `{}` must be a string literal",
+                        index + 1,
+                        attr.name
+                    ),
                     arg.span,
                 );
                 None
@@ -168,5 +207,7 @@ impl Checker<'_> {
 }
 
 fn is_known_elsewhere(name: &str) -> bool {
-    [AttrSite::Function, AttrSite::Variable, AttrSite::Parameter].iter().any(|&s| acted_on(s, name))
+    [AttrSite::Function, AttrSite::Variable, AttrSite::Parameter]
+        .iter()
+        .any(|&s| acted_on(s, name))
 }

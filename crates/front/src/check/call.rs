@@ -23,13 +23,24 @@ impl Checker<'_> {
                         return self.lower_user_call(name, &candidates, args, span);
                     }
                     Some(_) => {
-                        self.error(codes::TYPE_MISMATCH, format!("`{name}` is not a function"), callee.span);
+                        self.error(
+                            codes::TYPE_MISMATCH,
+                            format!("`{name}` is not a function"),
+                            callee.span,
+                        );
                         return self.error_value(span);
                     }
                     None => {}
                 }
-                if super::types::numeric_from_name(name).is_some() || self.lookup_type(name).is_some() {
-                    let t = ast::TypeExpr { name: name.clone(), args: Vec::new(), modifiers: Vec::new(), span: callee.span };
+                if super::types::numeric_from_name(name).is_some()
+                    || self.lookup_type(name).is_some()
+                {
+                    let t = ast::TypeExpr {
+                        name: name.clone(),
+                        args: Vec::new(),
+                        modifiers: Vec::new(),
+                        span: callee.span,
+                    };
                     if let Some(TypeSymbol::Enum(_)) = self.lookup_type(name) {
                         // `MyEnum(3)` converts like a cast.
                         let ty = self.resolve_type(&t);
@@ -38,30 +49,46 @@ impl Checker<'_> {
                     let ty = self.resolve_type(&t);
                     return self.lower_constructor(ty, args, span);
                 }
-                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !super::intrinsics::is_method(*f)) {
+                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !f.is_method()) {
                     return self.lower_intrinsic_call(fun, args, span);
                 }
-                self.error(codes::UNDEFINED_NAME, format!("undefined function `{name}`"), callee.span);
+                self.error(
+                    codes::UNDEFINED_NAME,
+                    format!("undefined function `{name}`"),
+                    callee.span,
+                );
                 for a in args {
                     self.lower_expr(a);
                 }
                 self.error_value(span)
             }
             _ => {
-                self.error(codes::TYPE_MISMATCH, "this expression cannot be called", callee.span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    "this expression cannot be called",
+                    callee.span,
+                );
                 self.error_value(span)
             }
         }
     }
 
-    fn lower_user_call(&mut self, name: &str, candidates: &[usize], args: &[ast::Expr], span: Span) -> Value {
+    fn lower_user_call(
+        &mut self,
+        name: &str,
+        candidates: &[usize],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
         let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
         if values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
         let mut best: Vec<(u32, usize)> = Vec::new();
         for &f in candidates {
-            let Some(cost) = self.call_cost(f, &values) else { continue };
+            let Some(cost) = self.call_cost(f, &values) else {
+                continue;
+            };
             match best.first() {
                 Some(&(c, _)) if cost > c => {}
                 Some(&(c, _)) if cost == c => best.push((cost, f)),
@@ -71,14 +98,19 @@ impl Checker<'_> {
         let f = match best.as_slice() {
             [(_, f)] => *f,
             [] => {
-                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !super::intrinsics::is_method(*f)) {
+                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !f.is_method()) {
                     return self.lower_intrinsic_values(fun, values, args, span);
                 }
-                let arg_types: Vec<String> =
-                    values.iter().map(|v| self.type_name(v.ty.unwrap_or(self.error_ty))).collect();
+                let arg_types: Vec<String> = values
+                    .iter()
+                    .map(|v| self.type_name(v.ty.unwrap_or(self.error_ty)))
+                    .collect();
                 self.error(
                     codes::NO_MATCHING_OVERLOAD,
-                    format!("no overload of `{name}` takes arguments ({})", arg_types.join(", ")),
+                    format!(
+                        "no overload of `{name}` takes arguments ({})",
+                        arg_types.join(", ")
+                    ),
                     span,
                 );
                 return self.error_value(span);
@@ -86,7 +118,10 @@ impl Checker<'_> {
             _ => {
                 self.error(
                     codes::AMBIGUOUS_OVERLOAD,
-                    format!("call to `{name}` is ambiguous: {} overloads match equally well", best.len()),
+                    format!(
+                        "call to `{name}` is ambiguous: {} overloads match equally well",
+                        best.len()
+                    ),
                     span,
                 );
                 return self.error_value(span);
@@ -116,13 +151,24 @@ impl Checker<'_> {
         }
         let result = self.funcs[f].result;
         let function = Handle::from_index(f);
-        self.append(ir::Expression::Call { function, args: lowered }, result, span)
+        self.append(
+            ir::Expression::Call {
+                function,
+                args: lowered,
+            },
+            result,
+            span,
+        )
     }
 
     /// Total conversion cost of calling `f` with `values`, or `None`.
     fn call_cost(&self, f: usize, values: &[Value]) -> Option<u32> {
         let info = &self.funcs[f];
-        let required = info.params.iter().take_while(|p| p.default.is_none()).count();
+        let required = info
+            .params
+            .iter()
+            .take_while(|p| p.default.is_none())
+            .count();
         if values.len() > info.params.len() || values.len() < required {
             return None;
         }
@@ -165,9 +211,16 @@ impl Checker<'_> {
                     (a, b) if a.component_count() == b.component_count() => true,
                     (Shape::Vector(n), Shape::Vector(m)) => m <= n,
                     (Shape::Vector(_) | Shape::Matrix { .. }, Shape::Scalar) => true,
-                    (Shape::Matrix { rows: r1, columns: c1 }, Shape::Matrix { rows: r2, columns: c2 }) => {
-                        r2 <= r1 && c2 <= c1
-                    }
+                    (
+                        Shape::Matrix {
+                            rows: r1,
+                            columns: c1,
+                        },
+                        Shape::Matrix {
+                            rows: r2,
+                            columns: c2,
+                        },
+                    ) => r2 <= r1 && c2 <= c1,
                     _ => false,
                 };
                 if fits {
@@ -178,12 +231,18 @@ impl Checker<'_> {
             }
             let name = self.type_name(from);
             let target = self.type_name(ty);
-            self.error(codes::TYPE_MISMATCH, format!("cannot construct `{target}` from `{name}`"), args[0].span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                format!("cannot construct `{target}` from `{name}`"),
+                args[0].span,
+            );
             return self.error_value(span);
         }
         let components = self.lower_components(args, scalar, shape, span);
         match components {
-            Some(components) => self.append(ir::Expression::Construct { components }, Some(ty), span),
+            Some(components) => {
+                self.append(ir::Expression::Construct { components }, Some(ty), span)
+            }
             None => self.error_value(span),
         }
     }
@@ -212,7 +271,11 @@ impl Checker<'_> {
                 None if from == self.error_ty => failed = true,
                 None => {
                     let name = self.type_name(from);
-                    self.error(codes::TYPE_MISMATCH, format!("a constructor argument must be numeric, found `{name}`"), a.span);
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        format!("a constructor argument must be numeric, found `{name}`"),
+                        a.span,
+                    );
                     failed = true;
                 }
             }
@@ -223,7 +286,10 @@ impl Checker<'_> {
         if count != shape.component_count() {
             self.error(
                 codes::WRONG_ARGUMENT_COUNT,
-                format!("constructor needs {} components, the arguments supply {count}", shape.component_count()),
+                format!(
+                    "constructor needs {} components, the arguments supply {count}",
+                    shape.component_count()
+                ),
                 span,
             );
             return None;
@@ -233,19 +299,33 @@ impl Checker<'_> {
 
     /// `{...}` for arrays, structs, vectors and matrices. Nested lists match
     /// nested aggregates; a flat list of scalars fills the leaves in order.
-    pub fn lower_init_list(&mut self, items: &[ast::Expr], ty: Handle<Type>, span: Span) -> Handle<ir::Expression> {
+    pub fn lower_init_list(
+        &mut self,
+        items: &[ast::Expr],
+        ty: Handle<Type>,
+        span: Span,
+    ) -> Handle<ir::Expression> {
         if ty == self.error_ty {
             return self.error_value(span).expr;
         }
         let elements: Option<Vec<Handle<Type>>> = match self.inner(ty).clone() {
-            TypeInner::Array { base, size: ir::ArraySize::Constant(n) } => Some(vec![base; n as usize]),
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => Some(vec![base; n as usize]),
             TypeInner::Struct { members } => Some(members.iter().map(|m| m.ty).collect()),
             _ => None,
         };
         if let Some(elements) = elements {
             if elements.len() == items.len() {
-                let components = items.iter().zip(elements).map(|(item, ety)| self.lower_initializer(item, ety)).collect();
-                return self.append(ir::Expression::Construct { components }, Some(ty), span).expr;
+                let components = items
+                    .iter()
+                    .zip(elements)
+                    .map(|(item, ety)| self.lower_initializer(item, ety))
+                    .collect();
+                return self
+                    .append(ir::Expression::Construct { components }, Some(ty), span)
+                    .expr;
             }
             let mut leaves = Vec::new();
             flatten_init_list(items, &mut leaves);
@@ -255,7 +335,10 @@ impl Checker<'_> {
                 let name = self.type_name(ty);
                 self.error(
                     codes::BAD_INITIALIZER,
-                    format!("initializer list has {} element(s), which do not fit `{name}`", items.len()),
+                    format!(
+                        "initializer list has {} element(s), which do not fit `{name}`",
+                        items.len()
+                    ),
                     span,
                 );
                 return self.error_value(span).expr;
@@ -267,12 +350,19 @@ impl Checker<'_> {
                 return self.lower_initializer(&items[0], ty);
             }
             return match self.lower_components(items, scalar, shape, span) {
-                Some(components) => self.append(ir::Expression::Construct { components }, Some(ty), span).expr,
+                Some(components) => {
+                    self.append(ir::Expression::Construct { components }, Some(ty), span)
+                        .expr
+                }
                 None => self.error_value(span).expr,
             };
         }
         let name = self.type_name(ty);
-        self.error(codes::BAD_INITIALIZER, format!("`{name}` cannot be initialized with a list"), span);
+        self.error(
+            codes::BAD_INITIALIZER,
+            format!("`{name}` cannot be initialized with a list"),
+            span,
+        );
         self.error_value(span).expr
     }
 
@@ -286,7 +376,10 @@ impl Checker<'_> {
     ) -> Option<Handle<ir::Expression>> {
         let inner = self.inner(ty).clone();
         let parts: Vec<Handle<Type>> = match inner {
-            TypeInner::Array { base, size: ir::ArraySize::Constant(n) } => vec![base; n as usize],
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => vec![base; n as usize],
             TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
             _ => {
                 let (scalar, shape) = self.numeric(ty)?;
@@ -302,14 +395,24 @@ impl Checker<'_> {
                 if n == 1 {
                     return comps.pop();
                 }
-                return Some(self.append(ir::Expression::Construct { components: comps }, Some(ty), span).expr);
+                return Some(
+                    self.append(
+                        ir::Expression::Construct { components: comps },
+                        Some(ty),
+                        span,
+                    )
+                    .expr,
+                );
             }
         };
         let mut components = Vec::with_capacity(parts.len());
         for part in parts {
             components.push(self.fill_from_leaves(leaves, cursor, part, span)?);
         }
-        Some(self.append(ir::Expression::Construct { components }, Some(ty), span).expr)
+        Some(
+            self.append(ir::Expression::Construct { components }, Some(ty), span)
+                .expr,
+        )
     }
 }
 

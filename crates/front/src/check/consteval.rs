@@ -73,14 +73,23 @@ impl Checker<'_> {
 
     /// Evaluates without reporting: `Err(None)` means "already reported or
     /// not worth reporting", `Err(Some(..))` carries the diagnostic.
-    pub fn try_const_eval(&self, expr: &ast::Expr) -> Result<ConstValue, Option<(u32, String, legalis_ir::Span)>> {
+    pub fn try_const_eval(
+        &self,
+        expr: &ast::Expr,
+    ) -> Result<ConstValue, Option<(u32, String, legalis_ir::Span)>> {
         use ast::ExprKind as K;
         let not_const = || {
-            Err(Some((codes::NOT_CONSTANT, "expression is not a compile-time constant".to_string(), expr.span)))
+            Err(Some((
+                codes::NOT_CONSTANT,
+                "expression is not a compile-time constant".to_string(),
+                expr.span,
+            )))
         };
         match &expr.kind {
             K::Int { value, suffix } => Ok(match suffix {
-                ast::IntSuffix::U | ast::IntSuffix::UL | ast::IntSuffix::ULL => ConstValue::Uint(*value),
+                ast::IntSuffix::U | ast::IntSuffix::UL | ast::IntSuffix::ULL => {
+                    ConstValue::Uint(*value)
+                }
                 _ => match i64::try_from(*value) {
                     Ok(v) => ConstValue::Int(v),
                     Err(_) => ConstValue::Uint(*value),
@@ -90,8 +99,12 @@ impl Checker<'_> {
             K::Bool(b) => Ok(ConstValue::Bool(*b)),
             K::Name(path) => match self.lookup_value_path(path) {
                 Some(ValueSymbol::EnumMember { value, .. }) => Ok(ConstValue::Int(value)),
-                Some(ValueSymbol::Global { constant: Some(v), .. }) => Ok(v),
-                Some(ValueSymbol::Local { constant: Some(v), .. }) => Ok(v),
+                Some(ValueSymbol::Global {
+                    constant: Some(v), ..
+                }) => Ok(v),
+                Some(ValueSymbol::Local {
+                    constant: Some(v), ..
+                }) => Ok(v),
                 Some(_) => not_const(),
                 None => Err(Some((
                     codes::UNDEFINED_NAME,
@@ -105,7 +118,9 @@ impl Checker<'_> {
                     (ast::UnaryOp::Plus, v) => v,
                     (ast::UnaryOp::Neg, ConstValue::Float(f)) => ConstValue::Float(-f),
                     (ast::UnaryOp::Neg, ConstValue::Uint(u)) => ConstValue::Uint(u.wrapping_neg()),
-                    (ast::UnaryOp::Neg, v) => ConstValue::Int(v.as_i64().unwrap_or(0).wrapping_neg()),
+                    (ast::UnaryOp::Neg, v) => {
+                        ConstValue::Int(v.as_i64().unwrap_or(0).wrapping_neg())
+                    }
                     (ast::UnaryOp::Not, v) => ConstValue::Bool(!v.truthy()),
                     (ast::UnaryOp::BitNot, ConstValue::Uint(u)) => ConstValue::Uint(!u),
                     (ast::UnaryOp::BitNot, ConstValue::Int(i)) => ConstValue::Int(!i),
@@ -131,10 +146,16 @@ impl Checker<'_> {
                     self.try_const_eval(els)
                 }
             }
-            K::Cast { ty, array_dims, expr: inner } if array_dims.is_empty() => {
+            K::Cast {
+                ty,
+                array_dims,
+                expr: inner,
+            } if array_dims.is_empty() => {
                 let v = self.try_const_eval(inner)?;
                 match super::types::numeric_from_name(&ty.name) {
-                    Some((scalar, super::types::Shape::Scalar)) => Ok(convert_const(v, scalar.kind)),
+                    Some((scalar, super::types::Shape::Scalar)) => {
+                        Ok(convert_const(v, scalar.kind))
+                    }
                     _ => not_const(),
                 }
             }
@@ -159,7 +180,10 @@ impl Checker<'_> {
 }
 
 pub fn path_text(path: &[ast::Ident]) -> String {
-    path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join("::")
+    path.iter()
+        .map(|i| i.name.as_str())
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 fn convert_const(v: ConstValue, kind: legalis_ir::ScalarKind) -> ConstValue {
@@ -183,8 +207,8 @@ fn convert_const(v: ConstValue, kind: legalis_ir::ScalarKind) -> ConstValue {
 /// Binary operators on constants with HLSL promotion: float beats unsigned
 /// beats signed; bools act as ints.
 fn const_binary(op: ast::BinaryOp, l: ConstValue, r: ConstValue) -> Result<ConstValue, String> {
-    use ast::BinaryOp as B;
     use ConstValue as C;
+    use ast::BinaryOp as B;
     let is_float = matches!(l, C::Float(_)) || matches!(r, C::Float(_));
     let is_uint = matches!(l, C::Uint(_)) || matches!(r, C::Uint(_));
     match op {
@@ -217,7 +241,9 @@ fn const_binary(op: ast::BinaryOp, l: ConstValue, r: ConstValue) -> Result<Const
             B::Add => C::Uint(a.wrapping_add(b)),
             B::Sub => C::Uint(a.wrapping_sub(b)),
             B::Mul => C::Uint(a.wrapping_mul(b)),
-            B::Div | B::Rem if b == 0 => return Err("division by zero in a constant expression".to_string()),
+            B::Div | B::Rem if b == 0 => {
+                return Err("division by zero in a constant expression".to_string());
+            }
             B::Div => C::Uint(a / b),
             B::Rem => C::Uint(a % b),
             B::Shl => C::Uint(a.wrapping_shl(b as u32)),
@@ -240,7 +266,9 @@ fn const_binary(op: ast::BinaryOp, l: ConstValue, r: ConstValue) -> Result<Const
         B::Add => C::Int(a.wrapping_add(b)),
         B::Sub => C::Int(a.wrapping_sub(b)),
         B::Mul => C::Int(a.wrapping_mul(b)),
-        B::Div | B::Rem if b == 0 => return Err("division by zero in a constant expression".to_string()),
+        B::Div | B::Rem if b == 0 => {
+            return Err("division by zero in a constant expression".to_string());
+        }
         B::Div => C::Int(a.wrapping_div(b)),
         B::Rem => C::Int(a.wrapping_rem(b)),
         B::Shl => C::Int(a.wrapping_shl(b as u32)),

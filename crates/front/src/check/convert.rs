@@ -40,8 +40,10 @@ fn scalar_cost(from: Scalar, to: Scalar) -> u32 {
         0
     } else if from.kind == to.kind && to.width > from.width {
         COST_PROMOTION
-    } else if matches!(from.kind, ScalarKind::Sint | ScalarKind::Uint | ScalarKind::Bool)
-        && to.kind == ScalarKind::Float
+    } else if matches!(
+        from.kind,
+        ScalarKind::Sint | ScalarKind::Uint | ScalarKind::Bool
+    ) && to.kind == ScalarKind::Float
     {
         COST_INT_TO_FLOAT
     } else if rank(to) > rank(from) {
@@ -54,7 +56,11 @@ fn scalar_cost(from: Scalar, to: Scalar) -> u32 {
 /// The scalar both operands convert to.
 pub fn common_scalar(a: Scalar, b: Scalar) -> Scalar {
     let pick = if rank(a) >= rank(b) { a } else { b };
-    if pick.kind == ScalarKind::Bool { Scalar::I32 } else { pick }
+    if pick.kind == ScalarKind::Bool {
+        Scalar::I32
+    } else {
+        pick
+    }
 }
 
 impl Checker<'_> {
@@ -74,11 +80,16 @@ impl Checker<'_> {
             (Shape::Scalar, _) => COST_SPLAT,
             (Shape::Vector(n), Shape::Vector(m)) if m < n => COST_TRUNCATION,
             (Shape::Vector(_), Shape::Scalar) => COST_TRUNCATION,
-            (Shape::Matrix { rows: r1, columns: c1 }, Shape::Matrix { rows: r2, columns: c2 })
-                if r2 <= r1 && c2 <= c1 =>
-            {
-                COST_TRUNCATION
-            }
+            (
+                Shape::Matrix {
+                    rows: r1,
+                    columns: c1,
+                },
+                Shape::Matrix {
+                    rows: r2,
+                    columns: c2,
+                },
+            ) if r2 <= r1 && c2 <= c1 => COST_TRUNCATION,
             (Shape::Matrix { .. }, Shape::Scalar) => COST_TRUNCATION,
             // HLSL lets a vector and a 1xN / Nx1 matrix of the same size convert.
             (Shape::Vector(n), Shape::Matrix { rows, columns })
@@ -100,7 +111,11 @@ impl Checker<'_> {
     /// warns (`E30081`). Returns the converted expression.
     pub fn coerce(&mut self, value: Value, to: Handle<Type>, span: Span) -> Handle<ir::Expression> {
         let Some(from) = value.ty else {
-            self.error(codes::TYPE_MISMATCH, "a `void` expression has no value", span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                "a `void` expression has no value",
+                span,
+            );
             return value.expr;
         };
         if from == to {
@@ -119,11 +134,16 @@ impl Checker<'_> {
                 if from == self.error_ty || to == self.error_ty {
                     return value.expr;
                 }
-                self.exprs().append(ir::Expression::Convert { expr: value.expr }, Some(to), span)
+                self.exprs()
+                    .append(ir::Expression::Convert { expr: value.expr }, Some(to), span)
             }
             None => {
                 let (a, b) = (self.type_name(from), self.type_name(to));
-                self.error(codes::TYPE_MISMATCH, format!("cannot convert `{a}` to `{b}`"), span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("cannot convert `{a}` to `{b}`"),
+                    span,
+                );
                 value.expr
             }
         }
@@ -133,9 +153,14 @@ impl Checker<'_> {
     /// adaptation that the caller has validated).
     pub fn convert_to(&mut self, value: Value, to: Handle<Type>, span: Span) -> Value {
         if value.ty == Some(to) || value.ty == Some(self.error_ty) || to == self.error_ty {
-            return Value { expr: value.expr, ty: Some(to) };
+            return Value {
+                expr: value.expr,
+                ty: Some(to),
+            };
         }
-        let expr = self.exprs().append(ir::Expression::Convert { expr: value.expr }, Some(to), span);
+        let expr =
+            self.exprs()
+                .append(ir::Expression::Convert { expr: value.expr }, Some(to), span);
         Value { expr, ty: Some(to) }
     }
 
@@ -148,14 +173,32 @@ impl Checker<'_> {
             (Shape::Vector(n), Shape::Vector(m)) => {
                 self.warning(
                     codes::IMPLICIT_TRUNCATION,
-                    format!("implicit truncation of a vector: operands have {n} and {m} components"),
+                    format!(
+                        "implicit truncation of a vector: operands have {n} and {m} components"
+                    ),
                     span,
                 );
                 Shape::Vector(n.min(m))
             }
-            (Shape::Matrix { rows: r1, columns: c1 }, Shape::Matrix { rows: r2, columns: c2 }) => {
-                self.warning(codes::IMPLICIT_TRUNCATION, "implicit truncation of a matrix operand", span);
-                Shape::Matrix { rows: r1.min(r2), columns: c1.min(c2) }
+            (
+                Shape::Matrix {
+                    rows: r1,
+                    columns: c1,
+                },
+                Shape::Matrix {
+                    rows: r2,
+                    columns: c2,
+                },
+            ) => {
+                self.warning(
+                    codes::IMPLICIT_TRUNCATION,
+                    "implicit truncation of a matrix operand",
+                    span,
+                );
+                Shape::Matrix {
+                    rows: r1.min(r2),
+                    columns: c1.min(c2),
+                }
             }
             _ => return None,
         })

@@ -25,7 +25,10 @@ pub struct DeclModifiers {
     pub payload: bool,
 }
 
-pub fn sort_modifiers(mods: &[ast::Modifier], type_mods: &[ast::Modifier]) -> (DeclModifiers, Vec<ast::Modifier>) {
+pub fn sort_modifiers(
+    mods: &[ast::Modifier],
+    type_mods: &[ast::Modifier],
+) -> (DeclModifiers, Vec<ast::Modifier>) {
     let mut out = DeclModifiers::default();
     let mut leftover = Vec::new();
     for m in mods.iter().chain(type_mods) {
@@ -36,13 +39,17 @@ pub fn sort_modifiers(mods: &[ast::Modifier], type_mods: &[ast::Modifier]) -> (D
             M::GroupShared => out.groupshared = true,
             M::In => {
                 out.direction = Some(match out.direction {
-                    Some(ir::ParamDirection::Out | ir::ParamDirection::InOut) => ir::ParamDirection::InOut,
+                    Some(ir::ParamDirection::Out | ir::ParamDirection::InOut) => {
+                        ir::ParamDirection::InOut
+                    }
                     _ => ir::ParamDirection::In,
                 })
             }
             M::Out => {
                 out.direction = Some(match out.direction {
-                    Some(ir::ParamDirection::In | ir::ParamDirection::InOut) => ir::ParamDirection::InOut,
+                    Some(ir::ParamDirection::In | ir::ParamDirection::InOut) => {
+                        ir::ParamDirection::InOut
+                    }
                     _ => ir::ParamDirection::Out,
                 })
             }
@@ -95,13 +102,20 @@ impl Checker<'_> {
                     let _ = prev;
                     self.error(
                         codes::REDEFINITION,
-                        format!("field `{}` is already declared in struct `{}`", d.name.name, decl.name.name),
+                        format!(
+                            "field `{}` is already declared in struct `{}`",
+                            d.name.name, decl.name.name
+                        ),
                         d.name.span,
                     );
                     continue;
                 }
                 if d.init.is_some() {
-                    self.error(codes::BAD_INITIALIZER, "struct fields cannot have initializers", d.span);
+                    self.error(
+                        codes::BAD_INITIALIZER,
+                        "struct fields cannot have initializers",
+                        d.span,
+                    );
                 }
                 let ty = self.apply_array_dims(base, &d.array_dims, None);
                 let io = self.io_attrs(&acted, &d.annotations, mods.interpolation);
@@ -116,7 +130,10 @@ impl Checker<'_> {
             }
         }
         let ty = self.module.types.insert(
-            Type { name: Some(decl.name.name.clone()), inner: TypeInner::Struct { members } },
+            Type {
+                name: Some(decl.name.name.clone()),
+                inner: TypeInner::Struct { members },
+            },
             decl.span,
         );
         self.declare_type(&decl.name, TypeSymbol::Type(ty));
@@ -129,11 +146,18 @@ impl Checker<'_> {
         annotations: &[ast::PostAnnotation],
         interpolation: ir::Interpolation,
     ) -> ir::IoAttrs {
-        let mut io = ir::IoAttrs { interpolation, ..Default::default() };
+        let mut io = ir::IoAttrs {
+            interpolation,
+            ..Default::default()
+        };
         for attr in acted {
             match lower_name(attr).as_str() {
-                "vk::location" if self.attr_arity(attr, 1, 1) => io.explicit_location = self.attr_u32(attr, 0),
-                "vk::index" if self.attr_arity(attr, 1, 1) => io.explicit_index = self.attr_u32(attr, 0),
+                "vk::location" if self.attr_arity(attr, 1, 1) => {
+                    io.explicit_location = self.attr_u32(attr, 0)
+                }
+                "vk::index" if self.attr_arity(attr, 1, 1) => {
+                    io.explicit_index = self.attr_u32(attr, 0)
+                }
                 _ => {}
             }
         }
@@ -163,18 +187,37 @@ impl Checker<'_> {
     }
 
     /// Storage modifiers that mean nothing on fields and parameters.
-    fn reject_storage_modifiers(&mut self, mods: &super::decl::DeclModifiers, span: Span, what: &str) {
+    fn reject_storage_modifiers(
+        &mut self,
+        mods: &super::decl::DeclModifiers,
+        span: Span,
+        what: &str,
+    ) {
         if mods.is_static || mods.groupshared {
-            let which = if mods.is_static { "static" } else { "groupshared" };
-            self.error(codes::BAD_MODIFIER, format!("`{which}` is not allowed on {what}"), span);
+            let which = if mods.is_static {
+                "static"
+            } else {
+                "groupshared"
+            };
+            self.error(
+                codes::BAD_MODIFIER,
+                format!("`{which}` is not allowed on {what}"),
+                span,
+            );
         }
     }
 
     /// Values may not be `void` and fields may not be opaque stage objects.
     pub fn check_value_type(&mut self, ty: Handle<Type>, span: Span, what: &str) {
-        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } = self.inner(ty) {
+        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } =
+            self.inner(ty)
+        {
             let name = self.type_name(ty);
-            self.error(codes::TYPE_MISMATCH, format!("`{name}` cannot be used as {what}"), span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                format!("`{name}` cannot be used as {what}"),
+                span,
+            );
         }
     }
 
@@ -183,13 +226,19 @@ impl Checker<'_> {
             Some(t) => {
                 let ty = self.resolve_type(t);
                 match self.inner(ty) {
-                    TypeInner::Scalar(s) if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) => ty,
+                    TypeInner::Scalar(s)
+                        if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) =>
+                    {
+                        ty
+                    }
                     _ if ty == self.error_ty => ty,
                     _ => {
                         let found = self.type_name(ty);
                         self.error(
                             codes::TYPE_MISMATCH,
-                            format!("an enum's underlying type must be an integer type, found `{found}`"),
+                            format!(
+                                "an enum's underlying type must be an integer type, found `{found}`"
+                            ),
                             t.span,
                         );
                         self.error_ty
@@ -201,18 +250,30 @@ impl Checker<'_> {
         let mut members: Vec<(String, i64)> = Vec::new();
         let mut next = 0i64;
         let index = self.enums.len();
-        self.enums.push(EnumInfo { name: decl.name.name.clone(), ty, members: Vec::new() });
+        self.enums.push(EnumInfo {
+            name: decl.name.name.clone(),
+            ty,
+            members: Vec::new(),
+        });
         self.declare_type(&decl.name, TypeSymbol::Enum(index));
         for (name, value) in &decl.members {
             if let Some(expr) = value {
                 match self.const_eval(expr).map(ConstValue::as_i64) {
                     Some(Some(v)) => next = v,
-                    Some(None) => self.error(codes::NOT_CONSTANT, "enum values must be integers", expr.span),
+                    Some(None) => self.error(
+                        codes::NOT_CONSTANT,
+                        "enum values must be integers",
+                        expr.span,
+                    ),
                     None => {}
                 }
             }
             if members.iter().any(|(n, _)| *n == name.name) {
-                self.error(codes::REDEFINITION, format!("enum member `{}` is already defined", name.name), name.span);
+                self.error(
+                    codes::REDEFINITION,
+                    format!("enum member `{}` is already defined", name.name),
+                    name.span,
+                );
             } else {
                 members.push((name.name.clone(), next));
                 // Members are visible while the rest of the enum is evaluated.
@@ -233,8 +294,16 @@ impl Checker<'_> {
 
     pub fn declare_global_var(&mut self, decl: &ast::VarDecl) {
         let (mods, _) = sort_modifiers(&decl.modifiers, &decl.ty.modifiers);
-        if mods.direction.is_some() || mods.primitive.is_some() || mods.mesh_output.is_some() || mods.payload {
-            self.error(codes::BAD_MODIFIER, "parameter modifiers are not allowed on a global variable", decl.span);
+        if mods.direction.is_some()
+            || mods.primitive.is_some()
+            || mods.mesh_output.is_some()
+            || mods.payload
+        {
+            self.error(
+                codes::BAD_MODIFIER,
+                "parameter modifiers are not allowed on a global variable",
+                decl.span,
+            );
         }
         let acted = self.sort_attributes(&decl.attributes, AttrSite::Variable);
         let vk_binding = self.vk_binding(&acted);
@@ -273,7 +342,11 @@ impl Checker<'_> {
                     }
                 }
                 None if space == ir::AddressSpace::Constant => {
-                    self.error(codes::BAD_INITIALIZER, "a constant needs an initializer", d.span);
+                    self.error(
+                        codes::BAD_INITIALIZER,
+                        "a constant needs an initializer",
+                        d.span,
+                    );
                     (None, None)
                 }
                 None => (None, None),
@@ -283,13 +356,22 @@ impl Checker<'_> {
                     name: d.name.name.clone(),
                     ty,
                     space,
-                    binding: ir::ResourceBinding { register, vk_binding },
+                    binding: ir::ResourceBinding {
+                        register,
+                        vk_binding,
+                    },
                     matrix_layout: mods.matrix_layout,
                     init,
                 },
                 d.span,
             );
-            self.declare_value(&d.name, ValueSymbol::Global { handle: global, constant });
+            self.declare_value(
+                &d.name,
+                ValueSymbol::Global {
+                    handle: global,
+                    constant,
+                },
+            );
         }
     }
 
@@ -298,11 +380,21 @@ impl Checker<'_> {
         let resource = inner_is_resource(&self.module, ty);
         if resource && space != ir::AddressSpace::Uniform {
             let name = self.type_name(ty);
-            self.error(codes::BAD_MODIFIER, format!("resource `{name}` cannot be `static`, `const` or `groupshared`"), span);
+            self.error(
+                codes::BAD_MODIFIER,
+                format!("resource `{name}` cannot be `static`, `const` or `groupshared`"),
+                span,
+            );
         }
-        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } = inner {
+        if let TypeInner::Stream { .. } | TypeInner::Patch { .. } | TypeInner::MeshOutput { .. } =
+            inner
+        {
             let name = self.type_name(ty);
-            self.error(codes::TYPE_MISMATCH, format!("`{name}` is only allowed as an entry-point parameter"), span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                format!("`{name}` is only allowed as an entry-point parameter"),
+                span,
+            );
         }
     }
 
@@ -313,16 +405,29 @@ impl Checker<'_> {
             return None;
         }
         let binding = self.attr_u32(attr, 0)?;
-        let set = if attr.args.len() > 1 { self.attr_u32(attr, 1)? } else { 0 };
+        let set = if attr.args.len() > 1 {
+            self.attr_u32(attr, 1)?
+        } else {
+            0
+        };
         Some((binding, set))
     }
 
     /// `: register(t0, space1)` on a global.
-    fn register_annotation(&mut self, annotations: &[ast::PostAnnotation], space: ir::AddressSpace) -> Option<ir::Register> {
+    fn register_annotation(
+        &mut self,
+        annotations: &[ast::PostAnnotation],
+        space: ir::AddressSpace,
+    ) -> Option<ir::Register> {
         let mut out = None;
         for a in annotations {
             match a {
-                ast::PostAnnotation::Register { class, index, space: reg_space, span } => {
+                ast::PostAnnotation::Register {
+                    class,
+                    index,
+                    space: reg_space,
+                    span,
+                } => {
                     let class = match class.to_ascii_lowercase() {
                         't' => ir::RegisterClass::T,
                         's' => ir::RegisterClass::S,
@@ -332,20 +437,33 @@ impl Checker<'_> {
                         other => {
                             self.error(
                                 codes::PARSE_BAD_REGISTER,
-                                format!("unknown register class `{other}`; expected t, s, u, b or c"),
+                                format!(
+                                    "unknown register class `{other}`; expected t, s, u, b or c"
+                                ),
                                 *span,
                             );
                             continue;
                         }
                     };
                     if space != ir::AddressSpace::Uniform {
-                        self.warning(codes::IGNORED_ANNOTATION, "`register` has no effect on a non-uniform variable", *span);
+                        self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            "`register` has no effect on a non-uniform variable",
+                            *span,
+                        );
                     }
-                    out = Some(ir::Register { class, index: *index, space: reg_space.unwrap_or(0) });
+                    out = Some(ir::Register {
+                        class,
+                        index: *index,
+                        space: reg_space.unwrap_or(0),
+                    });
                 }
                 ast::PostAnnotation::Semantic(ident) => self.warning(
                     codes::IGNORED_ANNOTATION,
-                    format!("semantic `{}` on a global variable has no effect", ident.name),
+                    format!(
+                        "semantic `{}` on a global variable has no effect",
+                        ident.name
+                    ),
                     ident.span,
                 ),
                 ast::PostAnnotation::PackOffset { span, .. } => self.warning(
@@ -389,7 +507,11 @@ impl Checker<'_> {
                     }
                 }
                 if d.init.is_some() {
-                    self.warning(codes::IGNORED_ANNOTATION, "the initializer of a cbuffer member is ignored", d.span);
+                    self.warning(
+                        codes::IGNORED_ANNOTATION,
+                        "the initializer of a cbuffer member is ignored",
+                        d.span,
+                    );
                 }
                 members.push(ir::StructMember {
                     name: d.name.name.clone(),
@@ -402,7 +524,10 @@ impl Checker<'_> {
         }
         let names: Vec<(String, Span)> = members.iter().map(|m| (m.name.clone(), m.span)).collect();
         let inner = self.module.types.insert(
-            Type { name: Some(block.name.name.clone()), inner: TypeInner::Struct { members } },
+            Type {
+                name: Some(block.name.name.clone()),
+                inner: TypeInner::Struct { members },
+            },
             block.span,
         );
         let ty = if block.is_tbuffer {
@@ -416,7 +541,10 @@ impl Checker<'_> {
                 name: block.name.name.clone(),
                 ty,
                 space: ir::AddressSpace::Uniform,
-                binding: ir::ResourceBinding { register, vk_binding },
+                binding: ir::ResourceBinding {
+                    register,
+                    vk_binding,
+                },
                 matrix_layout: None,
                 init: None,
             },
@@ -424,7 +552,13 @@ impl Checker<'_> {
         );
         for (index, (name, span)) in names.into_iter().enumerate() {
             let ident = ast::Ident { name, span };
-            self.declare_value(&ident, ValueSymbol::CbufferMember { global, index: index as u32 });
+            self.declare_value(
+                &ident,
+                ValueSymbol::CbufferMember {
+                    global,
+                    index: index as u32,
+                },
+            );
         }
     }
 
@@ -437,9 +571,14 @@ impl Checker<'_> {
         if let Some(kind) = mods.mesh_output {
             // `out vertices V verts[N]` is `OutputVertices<V, N>`.
             ty = match *self.inner(ty) {
-                TypeInner::Array { base, size: ir::ArraySize::Constant(count) } => {
-                    self.intern(TypeInner::MeshOutput { kind, element: base, count })
-                }
+                TypeInner::Array {
+                    base,
+                    size: ir::ArraySize::Constant(count),
+                } => self.intern(TypeInner::MeshOutput {
+                    kind,
+                    element: base,
+                    count,
+                }),
                 _ => {
                     self.error(
                         codes::BAD_MODIFIER,
@@ -454,7 +593,11 @@ impl Checker<'_> {
             TypeInner::MeshOutput { .. } => ir::ParamDirection::Out,
             _ => ir::ParamDirection::In,
         });
-        let sig = ParamSig { ty, direction, default: param.declarator.init.clone() };
+        let sig = ParamSig {
+            ty,
+            direction,
+            default: param.declarator.init.clone(),
+        };
         (sig, mods)
     }
 
@@ -466,13 +609,20 @@ impl Checker<'_> {
             self.check_value_type(ty, decl.return_type.span, "a return type");
             Some(ty)
         };
-        let params: Vec<ParamSig> = decl.params.iter().map(|p| self.param_signature(p).0).collect();
+        let params: Vec<ParamSig> = decl
+            .params
+            .iter()
+            .map(|p| self.param_signature(p).0)
+            .collect();
         let existing = match self.lookup_value(&decl.name.name) {
             Some(ValueSymbol::Functions(list)) => list.clone(),
             Some(_) => {
                 self.error(
                     codes::REDEFINITION,
-                    format!("`{}` is already defined as something other than a function", decl.name.name),
+                    format!(
+                        "`{}` is already defined as something other than a function",
+                        decl.name.name
+                    ),
                     decl.name.span,
                 );
                 return;
@@ -482,14 +632,21 @@ impl Checker<'_> {
         let same = existing.iter().copied().find(|&f| {
             let info = &self.funcs[f];
             info.params.len() == params.len()
-                && info.params.iter().zip(&params).all(|(a, b)| a.ty == b.ty && a.direction == b.direction)
+                && info
+                    .params
+                    .iter()
+                    .zip(&params)
+                    .all(|(a, b)| a.ty == b.ty && a.direction == b.direction)
         });
         let body_item = decl.body.as_ref().map(|_| item_index);
         match same {
             Some(f) if self.funcs[f].body_item.is_some() && body_item.is_some() => {
                 self.error(
                     codes::REDEFINITION,
-                    format!("function `{}` with this signature is already defined", decl.name.name),
+                    format!(
+                        "function `{}` with this signature is already defined",
+                        decl.name.name
+                    ),
                     decl.name.span,
                 );
             }
@@ -497,7 +654,10 @@ impl Checker<'_> {
                 if self.funcs[f].result != result {
                     self.error(
                         codes::REDEFINITION,
-                        format!("function `{}` is redeclared with a different return type", decl.name.name),
+                        format!(
+                            "function `{}` is redeclared with a different return type",
+                            decl.name.name
+                        ),
                         decl.return_type.span,
                     );
                 }
@@ -509,12 +669,19 @@ impl Checker<'_> {
             }
             None => {
                 let index = self.funcs.len();
-                self.funcs.push(FuncInfo { name: decl.name.name.clone(), params, result, body_item, span: decl.span });
+                self.funcs.push(FuncInfo {
+                    name: decl.name.name.clone(),
+                    params,
+                    result,
+                    body_item,
+                    span: decl.span,
+                });
                 self.bodies.push(None);
                 self.call_edges.push(Vec::new());
                 let mut list = existing;
                 list.push(index);
-                self.global_values_mut().insert(decl.name.name.clone(), ValueSymbol::Functions(list));
+                self.global_values_mut()
+                    .insert(decl.name.name.clone(), ValueSymbol::Functions(list));
             }
         }
     }

@@ -20,7 +20,9 @@ impl Checker<'_> {
                 [] => {
                     self.error(
                         codes::ENTRY_POINT_NOT_FOUND,
-                        format!("entry point `{name}` not found: no function of that name is defined"),
+                        format!(
+                            "entry point `{name}` not found: no function of that name is defined"
+                        ),
                         Span::UNDEFINED,
                     );
                 }
@@ -69,7 +71,9 @@ impl Checker<'_> {
             }
         } else {
             for f in 0..self.funcs.len() {
-                let Some(decl) = function_decl(file, self.funcs[f].body_item) else { continue };
+                let Some(decl) = function_decl(file, self.funcs[f].body_item) else {
+                    continue;
+                };
                 if let Some((stage, _)) = self.shader_attribute(decl) {
                     chosen.push((f, stage));
                 }
@@ -102,7 +106,10 @@ impl Checker<'_> {
                 let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
                 self.error(
                     codes::UNKNOWN_STAGE,
-                    format!("unknown stage `{name}`; expected one of: {}", all.join(", ")),
+                    format!(
+                        "unknown stage `{name}`; expected one of: {}",
+                        all.join(", ")
+                    ),
                     span,
                 );
                 None
@@ -127,13 +134,20 @@ impl Checker<'_> {
     }
 
     /// Reads one stage attribute into `out`; warns when the stage does not use it.
-    fn stage_attribute(&mut self, attr: &ast::Attribute, stage: Stage, out: &mut ir::EntryPointAttributes) {
+    fn stage_attribute(
+        &mut self,
+        attr: &ast::Attribute,
+        stage: Stage,
+        out: &mut ir::EntryPointAttributes,
+    ) {
         use Stage::*;
         let name = lower_name(attr);
         let stages: &[Stage] = match name.as_str() {
             "numthreads" => &[Compute, Mesh, Amplification],
             "domain" => &[Hull, Domain],
-            "partitioning" | "outputcontrolpoints" | "patchconstantfunc" | "maxtessfactor" => &[Hull],
+            "partitioning" | "outputcontrolpoints" | "patchconstantfunc" | "maxtessfactor" => {
+                &[Hull]
+            }
             "outputtopology" => &[Hull, Mesh],
             "maxvertexcount" | "instance" => &[Geometry],
             "earlydepthstencil" => &[Fragment],
@@ -142,7 +156,11 @@ impl Checker<'_> {
         if !stages.contains(&stage) {
             self.warning(
                 codes::ATTRIBUTE_WRONG_STAGE,
-                format!("attribute `{}` has no effect on a {} entry point", attr.name, stage.name()),
+                format!(
+                    "attribute `{}` has no effect on a {} entry point",
+                    attr.name,
+                    stage.name()
+                ),
                 attr.span,
             );
             return;
@@ -150,10 +168,18 @@ impl Checker<'_> {
         match name.as_str() {
             "numthreads" => {
                 if self.attr_arity(attr, 3, 3) {
-                    let dims = [self.attr_u32(attr, 0), self.attr_u32(attr, 1), self.attr_u32(attr, 2)];
+                    let dims = [
+                        self.attr_u32(attr, 0),
+                        self.attr_u32(attr, 1),
+                        self.attr_u32(attr, 2),
+                    ];
                     if let [Some(x), Some(y), Some(z)] = dims {
                         if x == 0 || y == 0 || z == 0 {
-                            self.error(codes::BAD_ATTRIBUTE_ARGUMENTS, "`numthreads` extents must be at least 1", attr.span);
+                            self.error(
+                                codes::BAD_ATTRIBUTE_ARGUMENTS,
+                                "`numthreads` extents must be at least 1",
+                                attr.span,
+                            );
                         } else {
                             out.workgroup_size = Some([x, y, z]);
                         }
@@ -161,7 +187,14 @@ impl Checker<'_> {
                 }
             }
             "domain" => {
-                out.domain = self.enum_attr(attr, &[("tri", ir::TessDomain::Tri), ("quad", ir::TessDomain::Quad), ("isoline", ir::TessDomain::Isoline)])
+                out.domain = self.enum_attr(
+                    attr,
+                    &[
+                        ("tri", ir::TessDomain::Tri),
+                        ("quad", ir::TessDomain::Quad),
+                        ("isoline", ir::TessDomain::Isoline),
+                    ],
+                )
             }
             "partitioning" => {
                 out.partitioning = self.enum_attr(
@@ -176,7 +209,11 @@ impl Checker<'_> {
             }
             "outputtopology" => {
                 let options: &[(&str, ir::OutputTopology)] = if stage == Mesh {
-                    &[("point", ir::OutputTopology::Point), ("line", ir::OutputTopology::Line), ("triangle", ir::OutputTopology::Triangle)]
+                    &[
+                        ("point", ir::OutputTopology::Point),
+                        ("line", ir::OutputTopology::Line),
+                        ("triangle", ir::OutputTopology::Triangle),
+                    ]
                 } else {
                     &[
                         ("point", ir::OutputTopology::Point),
@@ -204,7 +241,9 @@ impl Checker<'_> {
                 if !self.attr_arity(attr, 1, 1) {
                     return;
                 }
-                let Some((fname, span)) = self.attr_string(attr, 0) else { return };
+                let Some((fname, span)) = self.attr_string(attr, 0) else {
+                    return;
+                };
                 let found: Vec<usize> = (0..self.funcs.len())
                     .filter(|&f| self.funcs[f].name == fname && self.funcs[f].body_item.is_some())
                     .collect();
@@ -253,7 +292,11 @@ impl Checker<'_> {
                 let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
                 self.error(
                     codes::BAD_ATTRIBUTE_ARGUMENTS,
-                    format!("`{}` must be one of {}, found \"{value}\"", attr.name, names.join(", ")),
+                    format!(
+                        "`{}` must be one of {}, found \"{value}\"",
+                        attr.name,
+                        names.join(", ")
+                    ),
                     span,
                 );
                 None
@@ -261,10 +304,17 @@ impl Checker<'_> {
         }
     }
 
-    fn require_stage_attributes(&mut self, stage: Stage, a: &ir::EntryPointAttributes, decl: &ast::FunctionDecl) {
+    fn require_stage_attributes(
+        &mut self,
+        stage: Stage,
+        a: &ir::EntryPointAttributes,
+        decl: &ast::FunctionDecl,
+    ) {
         let mut missing = Vec::new();
         match stage {
-            Stage::Compute | Stage::Amplification if a.workgroup_size.is_none() => missing.push("[numthreads(x, y, z)]"),
+            Stage::Compute | Stage::Amplification if a.workgroup_size.is_none() => {
+                missing.push("[numthreads(x, y, z)]")
+            }
             Stage::Mesh => {
                 if a.workgroup_size.is_none() {
                     missing.push("[numthreads(x, y, z)]");
@@ -278,8 +328,14 @@ impl Checker<'_> {
                     (a.domain.is_some(), "[domain(\"...\")]"),
                     (a.partitioning.is_some(), "[partitioning(\"...\")]"),
                     (a.output_topology.is_some(), "[outputtopology(\"...\")]"),
-                    (a.output_control_points.is_some(), "[outputcontrolpoints(n)]"),
-                    (a.patch_constant_func.is_some(), "[patchconstantfunc(\"...\")]"),
+                    (
+                        a.output_control_points.is_some(),
+                        "[outputcontrolpoints(n)]",
+                    ),
+                    (
+                        a.patch_constant_func.is_some(),
+                        "[patchconstantfunc(\"...\")]",
+                    ),
                 ] {
                     if !present {
                         missing.push(name);
@@ -293,13 +349,21 @@ impl Checker<'_> {
         // Attributes that were present but malformed were reported already.
         let reported: Vec<String> = decl.attributes.iter().map(lower_name).collect();
         for name in missing {
-            let key = name.trim_start_matches('[').split(['(', ']']).next().unwrap_or("").to_string();
+            let key = name
+                .trim_start_matches('[')
+                .split(['(', ']'])
+                .next()
+                .unwrap_or("")
+                .to_string();
             if reported.contains(&key) {
                 continue;
             }
             self.error(
                 codes::MISSING_STAGE_ATTRIBUTE,
-                format!("a {} entry point needs the attribute `{name}`", stage.name()),
+                format!(
+                    "a {} entry point needs the attribute `{name}`",
+                    stage.name()
+                ),
                 decl.name.span,
             );
         }
@@ -307,13 +371,24 @@ impl Checker<'_> {
 
     /// Stage-specific parameter types only where their stage allows them.
     fn check_entry_signature(&mut self, f: usize, stage: Stage) {
-        let Some(func) = self.bodies[f].as_ref() else { return };
-        let params: Vec<(Handle<ir::Type>, ir::ParamRole, Span, String)> =
-            func.params.iter().map(|p| (p.ty, p.role, p.span, p.name.clone())).collect();
+        let Some(func) = self.bodies[f].as_ref() else {
+            return;
+        };
+        let params: Vec<(Handle<ir::Type>, ir::ParamRole, Span, String)> = func
+            .params
+            .iter()
+            .map(|p| (p.ty, p.role, p.span, p.name.clone()))
+            .collect();
         for (ty, role, span, name) in params {
             let allowed: Option<&[Stage]> = match self.inner(ty) {
-                TypeInner::Patch { kind: ir::PatchKind::Input, .. } => Some(&[Stage::Hull]),
-                TypeInner::Patch { kind: ir::PatchKind::Output, .. } => Some(&[Stage::Domain]),
+                TypeInner::Patch {
+                    kind: ir::PatchKind::Input,
+                    ..
+                } => Some(&[Stage::Hull]),
+                TypeInner::Patch {
+                    kind: ir::PatchKind::Output,
+                    ..
+                } => Some(&[Stage::Domain]),
                 TypeInner::Stream { .. } => Some(&[Stage::Geometry]),
                 TypeInner::MeshOutput { .. } => Some(&[Stage::Mesh]),
                 _ => None,

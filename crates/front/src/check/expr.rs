@@ -37,7 +37,11 @@ impl Checker<'_> {
     pub fn lower_value(&mut self, e: &ast::Expr) -> Value {
         let v = self.lower_expr(e);
         if v.ty.is_none() {
-            self.error(codes::TYPE_MISMATCH, "this call returns `void` and has no value", e.span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                "this call returns `void` and has no value",
+                e.span,
+            );
             return self.error_value(e.span);
         }
         v
@@ -65,7 +69,11 @@ impl Checker<'_> {
             _ if ty == self.error_ty => v.expr,
             _ => {
                 let name = self.type_name(ty);
-                self.error(codes::BAD_CONDITION, format!("a condition must be a scalar, found `{name}`"), e.span);
+                self.error(
+                    codes::BAD_CONDITION,
+                    format!("a condition must be a scalar, found `{name}`"),
+                    e.span,
+                );
                 v.expr
             }
         }
@@ -102,19 +110,35 @@ impl Checker<'_> {
                     _ => Scalar::F32,
                 };
                 let ty = self.scalar_ty(scalar);
-                self.append(ir::Expression::Literal(ir::Literal::Float(*value)), Some(ty), e.span)
+                self.append(
+                    ir::Expression::Literal(ir::Literal::Float(*value)),
+                    Some(ty),
+                    e.span,
+                )
             }
             K::Bool(b) => {
                 let ty = self.bool_ty();
-                self.append(ir::Expression::Literal(ir::Literal::Bool(*b)), Some(ty), e.span)
+                self.append(
+                    ir::Expression::Literal(ir::Literal::Bool(*b)),
+                    Some(ty),
+                    e.span,
+                )
             }
             K::String(_) => {
-                self.error(codes::TYPE_MISMATCH, "string literals are only allowed in attribute arguments", e.span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    "string literals are only allowed in attribute arguments",
+                    e.span,
+                );
                 self.error_value(e.span)
             }
             K::Name(path) => self.lower_name(path, e.span),
             K::Unary { op, expr } => self.lower_unary(*op, expr, e.span),
-            K::Binary { op: ast::BinaryOp::Comma, left, right } => {
+            K::Binary {
+                op: ast::BinaryOp::Comma,
+                left,
+                right,
+            } => {
                 self.error(
                     codes::PARSE_UNSUPPORTED,
                     "the comma operator is only supported in expression statements and `for` updates",
@@ -134,21 +158,37 @@ impl Checker<'_> {
                 self.append(ir::Expression::Assign { target, value }, ty, e.span)
             }
             K::Ternary { cond, then, els } => self.lower_ternary(cond, then, els, e.span),
-            K::Cast { ty, array_dims, expr } => {
+            K::Cast {
+                ty,
+                array_dims,
+                expr,
+            } => {
                 let base = self.resolve_type(ty);
                 let target = self.apply_array_dims(base, array_dims, None);
                 self.lower_cast(expr, target, e.span)
             }
             K::Call { callee, args } => self.lower_call(callee, args, e.span),
             K::TypeRef(t) => {
-                self.error(codes::TYPE_MISMATCH, format!("type `{}` used as a value", t.name), e.span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("type `{}` used as a value", t.name),
+                    e.span,
+                );
                 self.error_value(e.span)
             }
-            K::MethodCall { object, method, args } => self.lower_method_call(object, method, args, e.span),
+            K::MethodCall {
+                object,
+                method,
+                args,
+            } => self.lower_method_call(object, method, args, e.span),
             K::Member { base, member } => self.lower_member(base, member, e.span),
             K::Index { base, index } => self.lower_index(base, index, e.span),
             K::InitList(_) => {
-                self.error(codes::BAD_INITIALIZER, "an initializer list is only allowed as a variable's initializer", e.span);
+                self.error(
+                    codes::BAD_INITIALIZER,
+                    "an initializer list is only allowed as a variable's initializer",
+                    e.span,
+                );
                 self.error_value(e.span)
             }
             K::Error => self.error_value(e.span),
@@ -160,7 +200,9 @@ impl Checker<'_> {
         let (scalar, lit) = match suffix {
             S::U if value <= u32::MAX as u64 => (Scalar::U32, ir::Literal::Uint(value)),
             S::U | S::UL | S::ULL => (Scalar::U64, ir::Literal::Uint(value)),
-            S::L | S::LL if value <= i64::MAX as u64 => (Scalar::I64, ir::Literal::Int(value as i64)),
+            S::L | S::LL if value <= i64::MAX as u64 => {
+                (Scalar::I64, ir::Literal::Int(value as i64))
+            }
             S::L | S::LL => (Scalar::U64, ir::Literal::Uint(value)),
             S::None if value <= i32::MAX as u64 => (Scalar::I32, ir::Literal::Int(value as i64)),
             // Like C: a decimal that does not fit `int` takes the next type that fits.
@@ -176,9 +218,17 @@ impl Checker<'_> {
         let Some(symbol) = self.lookup_value_path(path) else {
             let text = path_text(path);
             if path.len() == 1 && self.lookup_type(&text).is_some() {
-                self.error(codes::TYPE_MISMATCH, format!("type `{text}` used as a value"), span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("type `{text}` used as a value"),
+                    span,
+                );
             } else {
-                self.error(codes::UNDEFINED_NAME, format!("undefined name `{text}`"), span);
+                self.error(
+                    codes::UNDEFINED_NAME,
+                    format!("undefined name `{text}`"),
+                    span,
+                );
             }
             return self.error_value(span);
         };
@@ -195,7 +245,14 @@ impl Checker<'_> {
                 let block_ty = self.module.globals[global].ty;
                 let base = self.append(ir::Expression::Global(global), Some(block_ty), span);
                 let ty = self.member_type(block_ty, index).unwrap_or(self.error_ty);
-                self.append(ir::Expression::Member { base: base.expr, index }, Some(ty), span)
+                self.append(
+                    ir::Expression::Member {
+                        base: base.expr,
+                        index,
+                    },
+                    Some(ty),
+                    span,
+                )
             }
             ValueSymbol::Local { handle, .. } => {
                 let ty = match &self.ctx {
@@ -213,13 +270,19 @@ impl Checker<'_> {
             }
             ValueSymbol::EnumMember { ty, value } => {
                 let literal = match self.inner(ty) {
-                    TypeInner::Scalar(s) if s.kind == ScalarKind::Uint => ir::Literal::Uint(value as u64),
+                    TypeInner::Scalar(s) if s.kind == ScalarKind::Uint => {
+                        ir::Literal::Uint(value as u64)
+                    }
                     _ => ir::Literal::Int(value),
                 };
                 self.append(ir::Expression::Literal(literal), Some(ty), span)
             }
             ValueSymbol::Functions(_) => {
-                self.error(codes::TYPE_MISMATCH, format!("function `{name}` used as a value; call it"), span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("function `{name}` used as a value; call it"),
+                    span,
+                );
                 self.error_value(span)
             }
         }
@@ -252,15 +315,27 @@ impl Checker<'_> {
         }
         let Some((scalar, _)) = self.numeric(ty) else {
             let name = self.type_name(ty);
-            self.error(codes::BAD_OPERANDS, format!("operator cannot be applied to `{name}`"), span);
+            self.error(
+                codes::BAD_OPERANDS,
+                format!("operator cannot be applied to `{name}`"),
+                span,
+            );
             return self.error_value(span);
         };
         if let Some(op) = inc_dec {
             self.require_place(v.expr, operand.span);
             if scalar.kind == ScalarKind::Bool {
-                self.error(codes::BAD_OPERANDS, "`++`/`--` cannot be applied to `bool`", span);
+                self.error(
+                    codes::BAD_OPERANDS,
+                    "`++`/`--` cannot be applied to `bool`",
+                    span,
+                );
             }
-            return self.append(ir::Expression::IncDec { op, target: v.expr }, Some(ty), span);
+            return self.append(
+                ir::Expression::IncDec { op, target: v.expr },
+                Some(ty),
+                span,
+            );
         }
         match op {
             U::Plus => v,
@@ -271,27 +346,59 @@ impl Checker<'_> {
                 } else {
                     v
                 };
-                self.append(ir::Expression::Unary { op: ir::UnaryOp::Negate, expr: v.expr }, v.ty, span)
+                self.append(
+                    ir::Expression::Unary {
+                        op: ir::UnaryOp::Negate,
+                        expr: v.expr,
+                    },
+                    v.ty,
+                    span,
+                )
             }
             U::Not => {
                 let bool_ty = self.with_scalar(ty, Scalar::BOOL);
                 let v = self.convert_to(v, bool_ty, span);
-                self.append(ir::Expression::Unary { op: ir::UnaryOp::LogicalNot, expr: v.expr }, Some(bool_ty), span)
+                self.append(
+                    ir::Expression::Unary {
+                        op: ir::UnaryOp::LogicalNot,
+                        expr: v.expr,
+                    },
+                    Some(bool_ty),
+                    span,
+                )
             }
             U::BitNot => {
                 if !matches!(scalar.kind, ScalarKind::Sint | ScalarKind::Uint) {
                     let name = self.type_name(ty);
-                    self.error(codes::BAD_OPERANDS, format!("`~` needs an integer operand, found `{name}`"), span);
+                    self.error(
+                        codes::BAD_OPERANDS,
+                        format!("`~` needs an integer operand, found `{name}`"),
+                        span,
+                    );
                     return self.error_value(span);
                 }
-                self.append(ir::Expression::Unary { op: ir::UnaryOp::BitwiseNot, expr: v.expr }, Some(ty), span)
+                self.append(
+                    ir::Expression::Unary {
+                        op: ir::UnaryOp::BitwiseNot,
+                        expr: v.expr,
+                    },
+                    Some(ty),
+                    span,
+                )
             }
             _ => v,
         }
     }
 
     /// Types and lowers `l op r` with HLSL promotion.
-    pub fn lower_binary(&mut self, op: ast::BinaryOp, l: Value, r: Value, spans: (Span, Span), span: Span) -> Value {
+    pub fn lower_binary(
+        &mut self,
+        op: ast::BinaryOp,
+        l: Value,
+        r: Value,
+        spans: (Span, Span),
+        span: Span,
+    ) -> Value {
         use ast::BinaryOp as B;
         let (lt, rt) = (l.ty.unwrap_or(self.error_ty), r.ty.unwrap_or(self.error_ty));
         if lt == self.error_ty || rt == self.error_ty {
@@ -301,7 +408,10 @@ impl Checker<'_> {
             let (a, b) = (self.type_name(lt), self.type_name(rt));
             self.error(
                 codes::BAD_OPERANDS,
-                format!("operator `{}` cannot be applied to `{a}` and `{b}`", binary_symbol(op)),
+                format!(
+                    "operator `{}` cannot be applied to `{a}` and `{b}`",
+                    binary_symbol(op)
+                ),
                 span,
             );
             return self.error_value(span);
@@ -310,7 +420,10 @@ impl Checker<'_> {
             let (a, b) = (self.type_name(lt), self.type_name(rt));
             self.error(
                 codes::BAD_OPERANDS,
-                format!("operator `{}` cannot combine `{a}` and `{b}`", binary_symbol(op)),
+                format!(
+                    "operator `{}` cannot combine `{a}` and `{b}`",
+                    binary_symbol(op)
+                ),
                 span,
             );
             return self.error_value(span);
@@ -319,7 +432,11 @@ impl Checker<'_> {
         let (operand_scalar, result_scalar) = match op {
             B::And | B::Or => (Scalar::BOOL, Scalar::BOOL),
             B::Lt | B::Le | B::Gt | B::Ge | B::Eq | B::Ne => {
-                let s = if ls == Scalar::BOOL && rs == Scalar::BOOL { Scalar::BOOL } else { common_scalar(ls, rs) };
+                let s = if ls == Scalar::BOOL && rs == Scalar::BOOL {
+                    Scalar::BOOL
+                } else {
+                    common_scalar(ls, rs)
+                };
                 (s, Scalar::BOOL)
             }
             B::BitAnd | B::BitOr | B::BitXor if ls == Scalar::BOOL && rs == Scalar::BOOL => {
@@ -331,13 +448,20 @@ impl Checker<'_> {
                     let (a, b) = (self.type_name(lt), self.type_name(rt));
                     self.error(
                         codes::BAD_OPERANDS,
-                        format!("operator `{}` needs integer operands, found `{a}` and `{b}`", binary_symbol(op)),
+                        format!(
+                            "operator `{}` needs integer operands, found `{a}` and `{b}`",
+                            binary_symbol(op)
+                        ),
                         span,
                     );
                     return self.error_value(span);
                 }
                 // Shifts keep the left operand's type.
-                let s = if matches!(op, B::Shl | B::Shr) && ls != Scalar::BOOL { ls } else { s };
+                let s = if matches!(op, B::Shl | B::Shr) && ls != Scalar::BOOL {
+                    ls
+                } else {
+                    s
+                };
                 (s, s)
             }
             _ => {
@@ -347,7 +471,11 @@ impl Checker<'_> {
         };
         let operand_ty = self.numeric_ty(operand_scalar, shape);
         let right_ty = if matches!(op, B::Shl | B::Shr) {
-            let rs = if rs.kind == ScalarKind::Float || rs == Scalar::BOOL { Scalar::I32 } else { rs };
+            let rs = if rs.kind == ScalarKind::Float || rs == Scalar::BOOL {
+                Scalar::I32
+            } else {
+                rs
+            };
             self.numeric_ty(rs, shape)
         } else {
             operand_ty
@@ -355,7 +483,15 @@ impl Checker<'_> {
         let result_ty = self.numeric_ty(result_scalar, shape);
         let left = self.convert_to(l, operand_ty, spans.0);
         let right = self.convert_to(r, right_ty, spans.1);
-        self.append(ir::Expression::Binary { op: ir_op, left: left.expr, right: right.expr }, Some(result_ty), span)
+        self.append(
+            ir::Expression::Binary {
+                op: ir_op,
+                left: left.expr,
+                right: right.expr,
+            },
+            Some(result_ty),
+            span,
+        )
     }
 
     /// Lowers the target and the converted value of `target op= value`.
@@ -383,7 +519,13 @@ impl Checker<'_> {
         (t.expr, value)
     }
 
-    fn lower_ternary(&mut self, cond: &ast::Expr, then: &ast::Expr, els: &ast::Expr, span: Span) -> Value {
+    fn lower_ternary(
+        &mut self,
+        cond: &ast::Expr,
+        then: &ast::Expr,
+        els: &ast::Expr,
+        span: Span,
+    ) -> Value {
         let c = self.lower_value(cond);
         let a = self.lower_value(then);
         let b = self.lower_value(els);
@@ -405,7 +547,11 @@ impl Checker<'_> {
                 },
                 _ => {
                     let (x, y) = (self.type_name(at), self.type_name(bt));
-                    self.error(codes::TYPE_MISMATCH, format!("the branches of `?:` have different types `{x}` and `{y}`"), span);
+                    self.error(
+                        codes::TYPE_MISMATCH,
+                        format!("the branches of `?:` have different types `{x}` and `{y}`"),
+                        span,
+                    );
                     return self.error_value(span);
                 }
             }
@@ -420,7 +566,15 @@ impl Checker<'_> {
         let condition = self.coerce(c, cond_ty, cond.span);
         let accept = self.coerce(a, result_ty, then.span);
         let reject = self.coerce(b, result_ty, els.span);
-        self.append(ir::Expression::Select { condition, accept, reject }, Some(result_ty), span)
+        self.append(
+            ir::Expression::Select {
+                condition,
+                accept,
+                reject,
+            },
+            Some(result_ty),
+            span,
+        )
     }
 
     /// `(T)x`: any numeric conversion, splat or truncation; `(S)0` zero-fills a struct.
@@ -431,12 +585,18 @@ impl Checker<'_> {
         }
         if let ast::ExprKind::InitList(items) = &operand.kind {
             let expr = self.lower_init_list(items, target, span);
-            return Value { expr, ty: Some(target) };
+            return Value {
+                expr,
+                ty: Some(target),
+            };
         }
         let v = self.lower_value(operand);
         let from = v.ty.unwrap_or(self.error_ty);
         if from == target || from == self.error_ty {
-            return Value { expr: v.expr, ty: Some(target) };
+            return Value {
+                expr: v.expr,
+                ty: Some(target),
+            };
         }
         match (self.numeric(from), self.numeric(target)) {
             (Some((_, fs)), Some((_, ts))) => {
@@ -444,10 +604,19 @@ impl Checker<'_> {
                     (a, b) if a.component_count() == b.component_count() => true,
                     (Shape::Scalar, _) => true,
                     (Shape::Vector(n), Shape::Vector(m)) => m <= n,
-                    (Shape::Vector(_), Shape::Scalar) | (Shape::Matrix { .. }, Shape::Scalar) => true,
-                    (Shape::Matrix { rows: r1, columns: c1 }, Shape::Matrix { rows: r2, columns: c2 }) => {
-                        r2 <= r1 && c2 <= c1
+                    (Shape::Vector(_), Shape::Scalar) | (Shape::Matrix { .. }, Shape::Scalar) => {
+                        true
                     }
+                    (
+                        Shape::Matrix {
+                            rows: r1,
+                            columns: c1,
+                        },
+                        Shape::Matrix {
+                            rows: r2,
+                            columns: c2,
+                        },
+                    ) => r2 <= r1 && c2 <= c1,
                     _ => false,
                 };
                 if ok {
@@ -456,13 +625,20 @@ impl Checker<'_> {
             }
             (Some((_, Shape::Scalar)), None) if self.is_zero_literal(operand) => {
                 if let Some(expr) = self.zero_value(target, span) {
-                    return Value { expr, ty: Some(target) };
+                    return Value {
+                        expr,
+                        ty: Some(target),
+                    };
                 }
             }
             _ => {}
         }
         let (a, b) = (self.type_name(from), self.type_name(target));
-        self.error(codes::INVALID_CAST, format!("cannot cast `{a}` to `{b}`"), span);
+        self.error(
+            codes::INVALID_CAST,
+            format!("cannot cast `{a}` to `{b}`"),
+            span,
+        );
         self.error_value(span)
     }
 
@@ -480,26 +656,41 @@ impl Checker<'_> {
                     ScalarKind::Uint => ir::Literal::Uint(0),
                     ScalarKind::Float => ir::Literal::Float(0.0),
                 };
-                Some(self.append(ir::Expression::Literal(lit), Some(ty), span).expr)
+                Some(
+                    self.append(ir::Expression::Literal(lit), Some(ty), span)
+                        .expr,
+                )
             }
             TypeInner::Vector { scalar, .. } | TypeInner::Matrix { scalar, .. } => {
                 let s = self.scalar_ty(scalar);
                 let zero = self.zero_value(s, span)?;
-                Some(self.append(ir::Expression::Convert { expr: zero }, Some(ty), span).expr)
+                Some(
+                    self.append(ir::Expression::Convert { expr: zero }, Some(ty), span)
+                        .expr,
+                )
             }
-            TypeInner::Array { base, size: ir::ArraySize::Constant(n) } => {
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => {
                 let mut components = Vec::with_capacity(n as usize);
                 for _ in 0..n {
                     components.push(self.zero_value(base, span)?);
                 }
-                Some(self.append(ir::Expression::Construct { components }, Some(ty), span).expr)
+                Some(
+                    self.append(ir::Expression::Construct { components }, Some(ty), span)
+                        .expr,
+                )
             }
             TypeInner::Struct { members } => {
                 let mut components = Vec::with_capacity(members.len());
                 for m in members {
                     components.push(self.zero_value(m.ty, span)?);
                 }
-                Some(self.append(ir::Expression::Construct { components }, Some(ty), span).expr)
+                Some(
+                    self.append(ir::Expression::Construct { components }, Some(ty), span)
+                        .expr,
+                )
             }
             _ => None,
         }
@@ -513,10 +704,18 @@ impl Checker<'_> {
         match self.place(expr) {
             Place::Writable => {}
             Place::ReadOnly(why) => {
-                self.error(codes::NOT_ASSIGNABLE, format!("cannot assign to {why}"), span);
+                self.error(
+                    codes::NOT_ASSIGNABLE,
+                    format!("cannot assign to {why}"),
+                    span,
+                );
             }
             Place::NotAPlace => {
-                self.error(codes::NOT_ASSIGNABLE, "cannot assign to this expression: it is not a variable", span);
+                self.error(
+                    codes::NOT_ASSIGNABLE,
+                    "cannot assign to this expression: it is not a variable",
+                    span,
+                );
             }
         }
     }
@@ -554,9 +753,13 @@ impl Checker<'_> {
                 self.place(*base)
             }
             ir::Expression::Index { base, .. } => {
-                let Some(base_ty) = exprs.ty(*base) else { return Place::NotAPlace };
+                let Some(base_ty) = exprs.ty(*base) else {
+                    return Place::NotAPlace;
+                };
                 match self.inner(base_ty) {
-                    TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => self.place(*base),
+                    TypeInner::Array { .. }
+                    | TypeInner::Vector { .. }
+                    | TypeInner::Matrix { .. } => self.place(*base),
                     TypeInner::Texture { access, .. } | TypeInner::Buffer { access, .. } => {
                         if *access == ir::ResourceAccess::Read {
                             Place::ReadOnly("an element of a read-only resource")
@@ -565,7 +768,10 @@ impl Checker<'_> {
                         }
                     }
                     TypeInner::MeshOutput { .. } => Place::Writable,
-                    TypeInner::Patch { kind: ir::PatchKind::Input, .. } => Place::ReadOnly("an input patch"),
+                    TypeInner::Patch {
+                        kind: ir::PatchKind::Input,
+                        ..
+                    } => Place::ReadOnly("an input patch"),
                     TypeInner::Patch { .. } => Place::ReadOnly("an output patch"),
                     _ => Place::NotAPlace,
                 }
@@ -591,7 +797,9 @@ impl Checker<'_> {
         }
         let struct_ty = match self.inner(ty) {
             TypeInner::Struct { .. } => Some(ty),
-            TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => Some(*inner),
+            TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                Some(*inner)
+            }
             _ => None,
         };
         if let Some(st) = struct_ty {
@@ -599,27 +807,50 @@ impl Checker<'_> {
                 if let Some(index) = members.iter().position(|m| m.name == member.name) {
                     let field_ty = members[index].ty;
                     let index = index as u32;
-                    return self.append(ir::Expression::Member { base: b.expr, index }, Some(field_ty), span);
+                    return self.append(
+                        ir::Expression::Member {
+                            base: b.expr,
+                            index,
+                        },
+                        Some(field_ty),
+                        span,
+                    );
                 }
             }
             let name = self.type_name(st);
-            self.error(codes::NO_SUCH_MEMBER, format!("`{name}` has no member `{}`", member.name), member.span);
+            self.error(
+                codes::NO_SUCH_MEMBER,
+                format!("`{name}` has no member `{}`", member.name),
+                member.span,
+            );
             return self.error_value(span);
         }
         match self.numeric(ty) {
-            Some((scalar, Shape::Scalar | Shape::Vector(_))) => self.lower_swizzle(b, scalar, member, span),
+            Some((scalar, Shape::Scalar | Shape::Vector(_))) => {
+                self.lower_swizzle(b, scalar, member, span)
+            }
             Some((scalar, Shape::Matrix { rows, columns })) => {
                 self.lower_matrix_swizzle(b, scalar, (rows, columns), member, span)
             }
             None => {
                 let name = self.type_name(ty);
-                self.error(codes::NO_SUCH_MEMBER, format!("`{name}` has no member `{}`", member.name), member.span);
+                self.error(
+                    codes::NO_SUCH_MEMBER,
+                    format!("`{name}` has no member `{}`", member.name),
+                    member.span,
+                );
                 self.error_value(span)
             }
         }
     }
 
-    fn lower_swizzle(&mut self, base: Value, scalar: Scalar, member: &ast::Ident, span: Span) -> Value {
+    fn lower_swizzle(
+        &mut self,
+        base: Value,
+        scalar: Scalar,
+        member: &ast::Ident,
+        span: Span,
+    ) -> Value {
         let size = match self.numeric(base.ty.unwrap_or(self.error_ty)) {
             Some((_, Shape::Vector(n))) => n,
             _ => 1,
@@ -627,9 +858,20 @@ impl Checker<'_> {
         match parse_swizzle(&member.name, size) {
             Ok(components) => {
                 let n = components.len() as u8;
-                let shape = if n == 1 { Shape::Scalar } else { Shape::Vector(n) };
+                let shape = if n == 1 {
+                    Shape::Scalar
+                } else {
+                    Shape::Vector(n)
+                };
                 let ty = self.numeric_ty(scalar, shape);
-                self.append(ir::Expression::Swizzle { base: base.expr, components }, Some(ty), span)
+                self.append(
+                    ir::Expression::Swizzle {
+                        base: base.expr,
+                        components,
+                    },
+                    Some(ty),
+                    span,
+                )
             }
             Err(message) => {
                 self.error(codes::INVALID_SWIZZLE, message, member.span);
@@ -650,33 +892,72 @@ impl Checker<'_> {
         let Some(elements) = parse_matrix_swizzle(&member.name, rows, columns) else {
             self.error(
                 codes::INVALID_SWIZZLE,
-                format!("`{}` is not a valid matrix element selector for a {rows}x{columns} matrix", member.name),
+                format!(
+                    "`{}` is not a valid matrix element selector for a {rows}x{columns} matrix",
+                    member.name
+                ),
                 member.span,
             );
             return self.error_value(span);
         };
         let scalar_ty = self.scalar_ty(scalar);
-        let row_ty = self.numeric_ty(scalar, if columns == 1 { Shape::Scalar } else { Shape::Vector(columns) });
+        let row_ty = self.numeric_ty(
+            scalar,
+            if columns == 1 {
+                Shape::Scalar
+            } else {
+                Shape::Vector(columns)
+            },
+        );
         let int_ty = self.scalar_ty(Scalar::I32);
         let mut parts = Vec::new();
         for (i, (r, c)) in elements.iter().enumerate() {
             // The base expression is reused only for the first element; the
             // rest re-read it through a fresh copy of the same tree.
-            let base_expr = if i == 0 { base.expr } else { self.copy_expr(base.expr) };
-            let ri = self.append(ir::Expression::Literal(ir::Literal::Int(*r as i64)), Some(int_ty), span);
-            let row = self.append(ir::Expression::Index { base: base_expr, index: ri.expr }, Some(row_ty), span);
+            let base_expr = if i == 0 {
+                base.expr
+            } else {
+                self.copy_expr(base.expr)
+            };
+            let ri = self.append(
+                ir::Expression::Literal(ir::Literal::Int(*r as i64)),
+                Some(int_ty),
+                span,
+            );
+            let row = self.append(
+                ir::Expression::Index {
+                    base: base_expr,
+                    index: ri.expr,
+                },
+                Some(row_ty),
+                span,
+            );
             let elem = if columns == 1 {
                 row
             } else {
-                self.append(ir::Expression::Swizzle { base: row.expr, components: vec![*c] }, Some(scalar_ty), span)
+                self.append(
+                    ir::Expression::Swizzle {
+                        base: row.expr,
+                        components: vec![*c],
+                    },
+                    Some(scalar_ty),
+                    span,
+                )
             };
             parts.push(elem.expr);
         }
         if parts.len() == 1 {
-            return Value { expr: parts[0], ty: Some(scalar_ty) };
+            return Value {
+                expr: parts[0],
+                ty: Some(scalar_ty),
+            };
         }
         let ty = self.numeric_ty(scalar, Shape::Vector(parts.len() as u8));
-        self.append(ir::Expression::Construct { components: parts }, Some(ty), span)
+        self.append(
+            ir::Expression::Construct { components: parts },
+            Some(ty),
+            span,
+        )
     }
 
     /// Deep-copies an expression tree within the current arena, so that a
@@ -688,28 +969,58 @@ impl Checker<'_> {
         };
         use ir::Expression as E;
         let node = match node {
-            E::Member { base, index } => E::Member { base: self.copy_expr(base), index },
-            E::Index { base, index } => E::Index { base: self.copy_expr(base), index: self.copy_expr(index) },
-            E::Swizzle { base, components } => E::Swizzle { base: self.copy_expr(base), components },
-            E::Unary { op, expr } => E::Unary { op, expr: self.copy_expr(expr) },
-            E::Binary { op, left, right } => E::Binary { op, left: self.copy_expr(left), right: self.copy_expr(right) },
-            E::Select { condition, accept, reject } => E::Select {
+            E::Member { base, index } => E::Member {
+                base: self.copy_expr(base),
+                index,
+            },
+            E::Index { base, index } => E::Index {
+                base: self.copy_expr(base),
+                index: self.copy_expr(index),
+            },
+            E::Swizzle { base, components } => E::Swizzle {
+                base: self.copy_expr(base),
+                components,
+            },
+            E::Unary { op, expr } => E::Unary {
+                op,
+                expr: self.copy_expr(expr),
+            },
+            E::Binary { op, left, right } => E::Binary {
+                op,
+                left: self.copy_expr(left),
+                right: self.copy_expr(right),
+            },
+            E::Select {
+                condition,
+                accept,
+                reject,
+            } => E::Select {
                 condition: self.copy_expr(condition),
                 accept: self.copy_expr(accept),
                 reject: self.copy_expr(reject),
             },
-            E::Convert { expr } => E::Convert { expr: self.copy_expr(expr) },
-            E::Construct { components } => {
-                E::Construct { components: components.into_iter().map(|c| self.copy_expr(c)).collect() }
-            }
-            E::Call { function, args } => {
-                E::Call { function, args: args.into_iter().map(|a| self.copy_expr(a)).collect() }
-            }
-            E::Intrinsic { fun, args } => {
-                E::Intrinsic { fun, args: args.into_iter().map(|a| self.copy_expr(a)).collect() }
-            }
-            E::Assign { target, value } => E::Assign { target: self.copy_expr(target), value: self.copy_expr(value) },
-            E::IncDec { op, target } => E::IncDec { op, target: self.copy_expr(target) },
+            E::Convert { expr } => E::Convert {
+                expr: self.copy_expr(expr),
+            },
+            E::Construct { components } => E::Construct {
+                components: components.into_iter().map(|c| self.copy_expr(c)).collect(),
+            },
+            E::Call { function, args } => E::Call {
+                function,
+                args: args.into_iter().map(|a| self.copy_expr(a)).collect(),
+            },
+            E::Intrinsic { fun, args } => E::Intrinsic {
+                fun,
+                args: args.into_iter().map(|a| self.copy_expr(a)).collect(),
+            },
+            E::Assign { target, value } => E::Assign {
+                target: self.copy_expr(target),
+                value: self.copy_expr(value),
+            },
+            E::IncDec { op, target } => E::IncDec {
+                op,
+                target: self.copy_expr(target),
+            },
             leaf @ (E::Literal(_) | E::Global(_) | E::Local(_) | E::Param(_)) => leaf,
         };
         self.exprs().append(node, ty, span)
@@ -726,42 +1037,83 @@ impl Checker<'_> {
         let (elem, coord_dims) = match self.inner(bt).clone() {
             TypeInner::Array { base, .. } => (base, 1),
             TypeInner::Vector { scalar, .. } => (self.scalar_ty(scalar), 1),
-            TypeInner::Matrix { columns, scalar, .. } => {
-                let shape = if columns == 1 { Shape::Scalar } else { Shape::Vector(columns) };
+            TypeInner::Matrix {
+                columns, scalar, ..
+            } => {
+                let shape = if columns == 1 {
+                    Shape::Scalar
+                } else {
+                    Shape::Vector(columns)
+                };
                 (self.numeric_ty(scalar, shape), 1)
             }
-            TypeInner::Texture { dim, arrayed, texel, multisampled: false, .. } => {
-                (texel, coord_count(dim) + arrayed as u8)
+            TypeInner::Texture {
+                dim,
+                arrayed,
+                texel,
+                multisampled: false,
+                ..
+            } => (texel, coord_count(dim) + arrayed as u8),
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Typed | ir::BufferKind::Structured,
+                element: Some(e),
+                ..
+            } => (e, 1),
+            TypeInner::Patch { element, .. } | TypeInner::MeshOutput { element, .. } => {
+                (element, 1)
             }
-            TypeInner::Buffer { kind: ir::BufferKind::Typed | ir::BufferKind::Structured, element: Some(e), .. } => {
-                (e, 1)
-            }
-            TypeInner::Patch { element, .. } | TypeInner::MeshOutput { element, .. } => (element, 1),
             _ => {
                 let name = self.type_name(bt);
-                self.error(codes::NOT_INDEXABLE, format!("`{name}` cannot be indexed"), base.span);
+                self.error(
+                    codes::NOT_INDEXABLE,
+                    format!("`{name}` cannot be indexed"),
+                    base.span,
+                );
                 return self.error_value(span);
             }
         };
         let index_expr = self.index_operand(i, coord_dims, index.span);
-        self.append(ir::Expression::Index { base: b.expr, index: index_expr }, Some(elem), span)
+        self.append(
+            ir::Expression::Index {
+                base: b.expr,
+                index: index_expr,
+            },
+            Some(elem),
+            span,
+        )
     }
 
     /// An index: an integer scalar, or for textures an integer vector of
     /// `dims` components. Floats and bools convert to `int`/`uint`.
     pub fn index_operand(&mut self, i: Value, dims: u8, span: Span) -> Handle<ir::Expression> {
         let it = i.ty.unwrap_or(self.error_ty);
-        let shape = if dims == 1 { Shape::Scalar } else { Shape::Vector(dims) };
+        let shape = if dims == 1 {
+            Shape::Scalar
+        } else {
+            Shape::Vector(dims)
+        };
         match self.numeric(it) {
-            Some((s, sh)) if sh == shape && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) => i.expr,
+            Some((s, sh))
+                if sh == shape && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) =>
+            {
+                i.expr
+            }
             Some((s, _)) => {
-                let scalar = if s.kind == ScalarKind::Uint { s } else { Scalar::U32 };
+                let scalar = if s.kind == ScalarKind::Uint {
+                    s
+                } else {
+                    Scalar::U32
+                };
                 let target = self.numeric_ty(scalar, shape);
                 self.coerce(i, target, span)
             }
             None => {
                 let name = self.type_name(it);
-                self.error(codes::TYPE_MISMATCH, format!("an index must be an integer, found `{name}`"), span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("an index must be an integer, found `{name}`"),
+                    span,
+                );
                 i.expr
             }
         }
@@ -797,8 +1149,15 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
     for b in text.bytes() {
         let c = set.iter().position(|&s| s == b).unwrap_or(0) as u8;
         if c >= size {
-            let kind = if size == 1 { "a scalar".to_string() } else { format!("a {size}-component vector") };
-            return Err(format!("invalid swizzle `{text}`: component `{}` is out of range for {kind}", b as char));
+            let kind = if size == 1 {
+                "a scalar".to_string()
+            } else {
+                format!("a {size}-component vector")
+            };
+            return Err(format!(
+                "invalid swizzle `{text}`: component `{}` is out of range for {kind}",
+                b as char
+            ));
         }
         out.push(c);
     }
@@ -820,7 +1179,11 @@ fn parse_matrix_swizzle(text: &str, rows: u8, columns: u8) -> Option<Vec<(u8, u8
             return None;
         }
         let (r, c) = (bytes[0].wrapping_sub(b'0'), bytes[1].wrapping_sub(b'0'));
-        let (r, c) = if zero_based { (r, c) } else { (r.wrapping_sub(1), c.wrapping_sub(1)) };
+        let (r, c) = if zero_based {
+            (r, c)
+        } else {
+            (r.wrapping_sub(1), c.wrapping_sub(1))
+        };
         if r >= rows || c >= columns {
             return None;
         }
@@ -871,15 +1234,25 @@ mod tests {
         assert_eq!(parse_swizzle("xyz", 4), Ok(vec![0, 1, 2]));
         assert_eq!(parse_swizzle("bgra", 4), Ok(vec![2, 1, 0, 3]));
         assert_eq!(parse_swizzle("xxx", 1), Ok(vec![0, 0, 0]));
-        assert!(parse_swizzle("xg", 4).unwrap_err().contains("cannot be mixed"));
+        assert!(
+            parse_swizzle("xg", 4)
+                .unwrap_err()
+                .contains("cannot be mixed")
+        );
         assert!(parse_swizzle("z", 2).unwrap_err().contains("out of range"));
         assert!(parse_swizzle("xyzwx", 4).is_err());
     }
 
     #[test]
     fn matrix_selectors() {
-        assert_eq!(parse_matrix_swizzle("_m00_m12", 3, 3), Some(vec![(0, 0), (1, 2)]));
-        assert_eq!(parse_matrix_swizzle("_11_44", 4, 4), Some(vec![(0, 0), (3, 3)]));
+        assert_eq!(
+            parse_matrix_swizzle("_m00_m12", 3, 3),
+            Some(vec![(0, 0), (1, 2)])
+        );
+        assert_eq!(
+            parse_matrix_swizzle("_11_44", 4, 4),
+            Some(vec![(0, 0), (3, 3)])
+        );
         assert_eq!(parse_matrix_swizzle("_m33", 3, 3), None);
         assert_eq!(parse_matrix_swizzle("_m0", 3, 3), None);
     }

@@ -13,43 +13,6 @@ use super::convert::{Value, common_scalar};
 use super::types::Shape;
 use crate::{ast, codes};
 
-/// Methods of built-in objects; they are not callable as free functions.
-pub fn is_method(fun: I) -> bool {
-    matches!(
-        fun,
-        I::Sample
-            | I::SampleBias
-            | I::SampleLevel
-            | I::SampleGrad
-            | I::SampleCmp
-            | I::SampleCmpLevelZero
-            | I::SampleCmpLevel
-            | I::Gather
-            | I::GatherRed
-            | I::GatherGreen
-            | I::GatherBlue
-            | I::GatherAlpha
-            | I::GatherCmp
-            | I::GatherCmpRed
-            | I::CalculateLevelOfDetail
-            | I::CalculateLevelOfDetailUnclamped
-            | I::Load
-            | I::GetDimensions
-            | I::Load2
-            | I::Load3
-            | I::Load4
-            | I::Store
-            | I::Store2
-            | I::Store3
-            | I::Store4
-            | I::IncrementCounter
-            | I::DecrementCounter
-            | I::Append
-            | I::Consume
-            | I::RestartStrip
-    )
-}
-
 /// How one argument is passed.
 #[derive(Clone, Copy, Debug)]
 pub enum Arg {
@@ -77,11 +40,20 @@ impl Checker<'_> {
     }
 
     /// Checks already-lowered arguments against `fun`'s rule and builds the call.
-    pub fn lower_intrinsic_values(&mut self, fun: I, values: Vec<Value>, args: &[ast::Expr], span: Span) -> Value {
+    pub fn lower_intrinsic_values(
+        &mut self,
+        fun: I,
+        values: Vec<Value>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
         if values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
-        let types: Vec<Handle<Type>> = values.iter().map(|v| v.ty.unwrap_or(self.error_ty)).collect();
+        let types: Vec<Handle<Type>> = values
+            .iter()
+            .map(|v| v.ty.unwrap_or(self.error_ty))
+            .collect();
         let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
         match self.intrinsic_signature(fun, &types) {
             Ok(sig) => self.apply_signature(fun, sig, values, &spans, span),
@@ -89,7 +61,11 @@ impl Checker<'_> {
                 let arg_types: Vec<String> = types.iter().map(|&t| self.type_name(t)).collect();
                 self.error(
                     codes::NO_MATCHING_OVERLOAD,
-                    format!("no overload of `{}` takes ({}): {message}", fun.name(), arg_types.join(", ")),
+                    format!(
+                        "no overload of `{}` takes ({}): {message}",
+                        fun.name(),
+                        arg_types.join(", ")
+                    ),
                     span,
                 );
                 self.error_value(span)
@@ -98,7 +74,14 @@ impl Checker<'_> {
     }
 
     /// Converts arguments as the signature says and appends the call.
-    pub fn apply_signature(&mut self, fun: I, sig: Signature, values: Vec<Value>, spans: &[Span], span: Span) -> Value {
+    pub fn apply_signature(
+        &mut self,
+        fun: I,
+        sig: Signature,
+        values: Vec<Value>,
+        spans: &[Span],
+        span: Span,
+    ) -> Value {
         let mut args = Vec::with_capacity(values.len());
         for (i, (v, mode)) in values.into_iter().zip(sig.args).enumerate() {
             let arg_span = spans.get(i).copied().unwrap_or(span);
@@ -107,8 +90,15 @@ impl Checker<'_> {
                 Arg::Out(ty) => {
                     self.require_place(v.expr, arg_span);
                     if v.ty != Some(ty) {
-                        let (a, b) = (self.type_name(v.ty.unwrap_or(self.error_ty)), self.type_name(ty));
-                        self.error(codes::TYPE_MISMATCH, format!("`out` argument must be `{b}`, found `{a}`"), arg_span);
+                        let (a, b) = (
+                            self.type_name(v.ty.unwrap_or(self.error_ty)),
+                            self.type_name(ty),
+                        );
+                        self.error(
+                            codes::TYPE_MISMATCH,
+                            format!("`out` argument must be `{b}`, found `{a}`"),
+                            arg_span,
+                        );
                     }
                     v.expr
                 }
@@ -145,12 +135,17 @@ impl Checker<'_> {
     }
 
     fn numeric_or_err(&self, ty: Handle<Type>) -> Result<(Scalar, Shape), String> {
-        self.numeric(ty).ok_or_else(|| format!("`{}` is not a number", self.type_name(ty)))
+        self.numeric(ty)
+            .ok_or_else(|| format!("`{}` is not a number", self.type_name(ty)))
     }
 
     /// The common type of component-wise arguments; `float_only` turns
     /// integer elements into `float`.
-    fn common_type(&mut self, types: &[Handle<Type>], float_only: bool) -> Result<Handle<Type>, String> {
+    fn common_type(
+        &mut self,
+        types: &[Handle<Type>],
+        float_only: bool,
+    ) -> Result<Handle<Type>, String> {
         let mut acc: Option<(Scalar, Shape)> = None;
         for &t in types {
             let (s, sh) = self.numeric_or_err(t)?;
@@ -180,55 +175,124 @@ impl Checker<'_> {
 
     /// Component-wise: all arguments take the common type; result is it too
     /// (or `result` with that shape).
-    fn map_rule(&mut self, types: &[Handle<Type>], n: usize, float_only: bool) -> Result<Signature, String> {
+    fn map_rule(
+        &mut self,
+        types: &[Handle<Type>],
+        n: usize,
+        float_only: bool,
+    ) -> Result<Signature, String> {
         Self::arity(types, n)?;
         let ty = self.common_type(types, float_only)?;
-        Ok(Signature { args: vec![Arg::In(ty); n], result: Some(ty) })
+        Ok(Signature {
+            args: vec![Arg::In(ty); n],
+            result: Some(ty),
+        })
     }
 
     fn with_result_scalar(&mut self, sig: Signature, scalar: Scalar) -> Signature {
         let result = sig.result.map(|t| self.with_scalar(t, scalar));
-        Signature { args: sig.args, result }
+        Signature {
+            args: sig.args,
+            result,
+        }
     }
 
-    fn reduce_rule(&mut self, types: &[Handle<Type>], n: usize, float_only: bool) -> Result<Signature, String> {
+    fn reduce_rule(
+        &mut self,
+        types: &[Handle<Type>],
+        n: usize,
+        float_only: bool,
+    ) -> Result<Signature, String> {
         let sig = self.map_rule(types, n, float_only)?;
         let result = match sig.result.and_then(|t| self.numeric(t)) {
             Some((s, _)) => Some(self.scalar_ty(s)),
             None => None,
         };
-        Ok(Signature { args: sig.args, result })
+        Ok(Signature {
+            args: sig.args,
+            result,
+        })
     }
 
-    fn math_signature(&mut self, fun: I, types: &[Handle<Type>]) -> Result<Option<Signature>, String> {
+    fn math_signature(
+        &mut self,
+        fun: I,
+        types: &[Handle<Type>],
+    ) -> Result<Option<Signature>, String> {
         let sig = match fun {
-            I::Acos | I::Asin | I::Atan | I::Ceil | I::Cos | I::Cosh | I::Degrees | I::Exp | I::Exp2 | I::Floor
-            | I::Frac | I::Log | I::Log10 | I::Log2 | I::Radians | I::Rcp | I::Round | I::Rsqrt | I::Saturate
-            | I::Sin | I::Sinh | I::Sqrt | I::Tan | I::Tanh | I::Trunc | I::Ddx | I::DdxCoarse | I::DdxFine
-            | I::Ddy | I::DdyCoarse | I::DdyFine | I::Fwidth | I::Normalize | I::Noise => {
+            I::Acos
+            | I::Asin
+            | I::Atan
+            | I::Ceil
+            | I::Cos
+            | I::Cosh
+            | I::Degrees
+            | I::Exp
+            | I::Exp2
+            | I::Floor
+            | I::Frac
+            | I::Log
+            | I::Log10
+            | I::Log2
+            | I::Radians
+            | I::Rcp
+            | I::Round
+            | I::Rsqrt
+            | I::Saturate
+            | I::Sin
+            | I::Sinh
+            | I::Sqrt
+            | I::Tan
+            | I::Tanh
+            | I::Trunc
+            | I::Ddx
+            | I::DdxCoarse
+            | I::DdxFine
+            | I::Ddy
+            | I::DdyCoarse
+            | I::DdyFine
+            | I::Fwidth
+            | I::Normalize
+            | I::Noise => {
                 let sig = self.map_rule(types, 1, true)?;
-                if fun == I::Noise { self.reduce_rule(types, 1, true)? } else { sig }
+                if fun == I::Noise {
+                    self.reduce_rule(types, 1, true)?
+                } else {
+                    sig
+                }
             }
             I::Abs => self.map_rule(types, 1, false)?,
             I::Sign => {
                 let sig = self.map_rule(types, 1, false)?;
                 self.with_result_scalar(sig, Scalar::I32)
             }
-            I::Atan2 | I::Fmod | I::Pow | I::Step | I::Ldexp | I::Reflect => self.map_rule(types, 2, true)?,
+            I::Atan2 | I::Fmod | I::Pow | I::Step | I::Ldexp | I::Reflect => {
+                self.map_rule(types, 2, true)?
+            }
             I::Min | I::Max => self.map_rule(types, 2, false)?,
             I::Clamp | I::Mad => self.map_rule(types, 3, false)?,
             I::Lerp | I::SmoothStep | I::FaceForward => self.map_rule(types, 3, true)?,
             I::Fma => {
                 let sig = self.map_rule(types, 3, true)?;
-                let args = sig.args.iter().map(|_| Arg::In(self.with_scalar_of(sig.result, Scalar::F64))).collect();
-                Signature { args, result: Some(self.with_scalar_of(sig.result, Scalar::F64)) }
+                let args = sig
+                    .args
+                    .iter()
+                    .map(|_| Arg::In(self.with_scalar_of(sig.result, Scalar::F64)))
+                    .collect();
+                Signature {
+                    args,
+                    result: Some(self.with_scalar_of(sig.result, Scalar::F64)),
+                }
             }
             I::Refract => {
                 Self::arity(types, 3)?;
                 let v = self.common_type(&types[..2], true)?;
                 let (s, _) = self.numeric_or_err(v)?;
                 let eta = self.scalar_ty(s);
-                Signature { args: vec![Arg::In(v), Arg::In(v), Arg::In(eta)], result: Some(v) }
+                Signature {
+                    args: vec![Arg::In(v), Arg::In(v), Arg::In(eta)],
+                    result: Some(v),
+                }
             }
             I::Dot => self.reduce_rule(types, 2, false)?,
             I::Length => self.reduce_rule(types, 1, true)?,
@@ -236,7 +300,10 @@ impl Checker<'_> {
             I::Any | I::All => {
                 Self::arity(types, 1)?;
                 self.numeric_or_err(types[0])?;
-                Signature { args: vec![Arg::Any], result: Some(self.bool_ty()) }
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(self.bool_ty()),
+                }
             }
             I::IsNan | I::IsInf | I::IsFinite => {
                 let sig = self.map_rule(types, 1, true)?;
@@ -244,30 +311,54 @@ impl Checker<'_> {
             }
             I::Clip => {
                 let sig = self.map_rule(types, 1, true)?;
-                Signature { args: sig.args, result: None }
+                Signature {
+                    args: sig.args,
+                    result: None,
+                }
             }
             I::Cross => {
                 Self::arity(types, 2)?;
                 let ty = self.common_type(types, true)?;
                 match self.numeric(ty) {
-                    Some((_, Shape::Vector(3))) => Signature { args: vec![Arg::In(ty); 2], result: Some(ty) },
+                    Some((_, Shape::Vector(3))) => Signature {
+                        args: vec![Arg::In(ty); 2],
+                        result: Some(ty),
+                    },
                     _ => return Err("`cross` takes two 3-component vectors".into()),
                 }
             }
             I::Determinant | I::Transpose => {
                 Self::arity(types, 1)?;
                 let (s, shape) = self.numeric_or_err(types[0])?;
-                let Shape::Matrix { rows, columns } = shape else { return Err("expected a matrix".into()) };
+                let Shape::Matrix { rows, columns } = shape else {
+                    return Err("expected a matrix".into());
+                };
                 if fun == I::Determinant {
                     if rows != columns {
                         return Err("`determinant` needs a square matrix".into());
                     }
-                    let s = if s.kind == ScalarKind::Float { s } else { Scalar::F32 };
+                    let s = if s.kind == ScalarKind::Float {
+                        s
+                    } else {
+                        Scalar::F32
+                    };
                     let m = self.numeric_ty(s, shape);
-                    Signature { args: vec![Arg::In(m)], result: Some(self.scalar_ty(s)) }
+                    Signature {
+                        args: vec![Arg::In(m)],
+                        result: Some(self.scalar_ty(s)),
+                    }
                 } else {
-                    let t = self.numeric_ty(s, Shape::Matrix { rows: columns, columns: rows });
-                    Signature { args: vec![Arg::Any], result: Some(t) }
+                    let t = self.numeric_ty(
+                        s,
+                        Shape::Matrix {
+                            rows: columns,
+                            columns: rows,
+                        },
+                    );
+                    Signature {
+                        args: vec![Arg::Any],
+                        result: Some(t),
+                    }
                 }
             }
             I::Mul => self.mul_signature(types)?,
@@ -283,7 +374,10 @@ impl Checker<'_> {
                     I::CountBits => Scalar::U32,
                     _ => arg_scalar,
                 };
-                Signature { args: vec![Arg::In(arg)], result: Some(self.numeric_ty(result_scalar, shape)) }
+                Signature {
+                    args: vec![Arg::In(arg)],
+                    result: Some(self.numeric_ty(result_scalar, shape)),
+                }
             }
             I::AsUint | I::AsInt | I::AsFloat | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
                 return self.bitcast_signature(fun, types).map(Some);
@@ -293,42 +387,67 @@ impl Checker<'_> {
                 let u = self.common_type(types, false)?;
                 let (_, shape) = self.numeric_or_err(u)?;
                 let arg = self.numeric_ty(Scalar::U32, shape);
-                Signature { args: vec![Arg::In(arg); 2], result: Some(self.numeric_ty(Scalar::F64, shape)) }
+                Signature {
+                    args: vec![Arg::In(arg); 2],
+                    result: Some(self.numeric_ty(Scalar::F64, shape)),
+                }
             }
             I::F32ToF16 | I::F16ToF32 => {
                 Self::arity(types, 1)?;
                 let (_, shape) = self.numeric_or_err(types[0])?;
-                let (from, to) = if fun == I::F32ToF16 { (Scalar::F32, Scalar::U32) } else { (Scalar::U32, Scalar::F32) };
+                let (from, to) = if fun == I::F32ToF16 {
+                    (Scalar::F32, Scalar::U32)
+                } else {
+                    (Scalar::U32, Scalar::F32)
+                };
                 let arg = self.numeric_ty(from, shape);
-                Signature { args: vec![Arg::In(arg)], result: Some(self.numeric_ty(to, shape)) }
+                Signature {
+                    args: vec![Arg::In(arg)],
+                    result: Some(self.numeric_ty(to, shape)),
+                }
             }
             I::SinCos => {
                 Self::arity(types, 3)?;
                 let ty = self.common_type(&types[..1], true)?;
-                Signature { args: vec![Arg::In(ty), Arg::Out(ty), Arg::Out(ty)], result: None }
+                Signature {
+                    args: vec![Arg::In(ty), Arg::Out(ty), Arg::Out(ty)],
+                    result: None,
+                }
             }
             I::Modf | I::Frexp => {
                 Self::arity(types, 2)?;
                 let ty = self.common_type(&types[..1], true)?;
-                Signature { args: vec![Arg::In(ty), Arg::Out(ty)], result: Some(ty) }
+                Signature {
+                    args: vec![Arg::In(ty), Arg::Out(ty)],
+                    result: Some(ty),
+                }
             }
             I::Lit => {
                 Self::arity(types, 3)?;
                 let f = self.scalar_ty(Scalar::F32);
                 let f4 = self.numeric_ty(Scalar::F32, Shape::Vector(4));
-                Signature { args: vec![Arg::In(f); 3], result: Some(f4) }
+                Signature {
+                    args: vec![Arg::In(f); 3],
+                    result: Some(f4),
+                }
             }
             I::Dst => {
                 Self::arity(types, 2)?;
                 let f4 = self.numeric_ty(Scalar::F32, Shape::Vector(4));
-                Signature { args: vec![Arg::In(f4); 2], result: Some(f4) }
+                Signature {
+                    args: vec![Arg::In(f4); 2],
+                    result: Some(f4),
+                }
             }
             I::Msad4 => {
                 Self::arity(types, 3)?;
                 let u = self.scalar_ty(Scalar::U32);
                 let u2 = self.numeric_ty(Scalar::U32, Shape::Vector(2));
                 let u4 = self.numeric_ty(Scalar::U32, Shape::Vector(4));
-                Signature { args: vec![Arg::In(u), Arg::In(u2), Arg::In(u4)], result: Some(u4) }
+                Signature {
+                    args: vec![Arg::In(u), Arg::In(u2), Arg::In(u4)],
+                    result: Some(u4),
+                }
             }
             _ => return Ok(None),
         };
@@ -348,7 +467,10 @@ impl Checker<'_> {
         if fun == I::AsUint && types.len() == 3 {
             let d = self.scalar_ty(Scalar::F64);
             let u = self.scalar_ty(Scalar::U32);
-            return Ok(Signature { args: vec![Arg::In(d), Arg::Out(u), Arg::Out(u)], result: None });
+            return Ok(Signature {
+                args: vec![Arg::In(d), Arg::Out(u), Arg::Out(u)],
+                result: None,
+            });
         }
         Self::arity(types, 1)?;
         let (s, shape) = self.numeric_or_err(types[0])?;
@@ -361,9 +483,16 @@ impl Checker<'_> {
             _ => Scalar::U16,
         };
         if s.width != to.width || s.kind == ScalarKind::Bool {
-            return Err(format!("`{}` needs {}-bit numeric elements", fun.name(), to.width * 8));
+            return Err(format!(
+                "`{}` needs {}-bit numeric elements",
+                fun.name(),
+                to.width * 8
+            ));
         }
-        Ok(Signature { args: vec![Arg::Any], result: Some(self.numeric_ty(to, shape)) })
+        Ok(Signature {
+            args: vec![Arg::Any],
+            result: Some(self.numeric_ty(to, shape)),
+        })
     }
 
     /// `mul(a, b)`: scalar scaling, dot product, row-vector × matrix,
@@ -378,7 +507,9 @@ impl Checker<'_> {
             (Shape::Vector(n), Shape::Vector(m)) if n == m => Shape::Scalar,
             (Shape::Vector(n), Shape::Matrix { rows, columns }) if n == rows => vec_shape(columns),
             (Shape::Matrix { rows, columns }, Shape::Vector(n)) if n == columns => vec_shape(rows),
-            (Shape::Matrix { rows, columns: k1 }, Shape::Matrix { rows: k2, columns }) if k1 == k2 => {
+            (Shape::Matrix { rows, columns: k1 }, Shape::Matrix { rows: k2, columns })
+                if k1 == k2 =>
+            {
                 if rows == 1 && columns == 1 {
                     Shape::Scalar
                 } else {
@@ -389,10 +520,17 @@ impl Checker<'_> {
         };
         let ta = self.numeric_ty(s, a);
         let tb = self.numeric_ty(s, b);
-        Ok(Signature { args: vec![Arg::In(ta), Arg::In(tb)], result: Some(self.numeric_ty(s, result)) })
+        Ok(Signature {
+            args: vec![Arg::In(ta), Arg::In(tb)],
+            result: Some(self.numeric_ty(s, result)),
+        })
     }
 
-    fn sync_and_wave_signature(&mut self, fun: I, types: &[Handle<Type>]) -> Result<Option<Signature>, String> {
+    fn sync_and_wave_signature(
+        &mut self,
+        fun: I,
+        types: &[Handle<Type>],
+    ) -> Result<Option<Signature>, String> {
         let uint = self.scalar_ty(Scalar::U32);
         let sig = match fun {
             I::AllMemoryBarrier
@@ -402,7 +540,10 @@ impl Checker<'_> {
             | I::GroupMemoryBarrier
             | I::GroupMemoryBarrierWithGroupSync => {
                 Self::arity(types, 0)?;
-                Signature { args: Vec::new(), result: None }
+                Signature {
+                    args: Vec::new(),
+                    result: None,
+                }
             }
             I::InterlockedAdd
             | I::InterlockedAnd
@@ -424,22 +565,37 @@ impl Checker<'_> {
             I::InterlockedCompareExchange => {
                 Self::arity(types, 4)?;
                 let dest = self.atomic_dest(types[0])?;
-                Signature { args: vec![Arg::OutAny, Arg::In(dest), Arg::In(dest), Arg::Out(dest)], result: None }
+                Signature {
+                    args: vec![Arg::OutAny, Arg::In(dest), Arg::In(dest), Arg::Out(dest)],
+                    result: None,
+                }
             }
             I::InterlockedCompareStore => {
                 Self::arity(types, 3)?;
                 let dest = self.atomic_dest(types[0])?;
-                Signature { args: vec![Arg::OutAny, Arg::In(dest), Arg::In(dest)], result: None }
+                Signature {
+                    args: vec![Arg::OutAny, Arg::In(dest), Arg::In(dest)],
+                    result: None,
+                }
             }
             I::WaveGetLaneCount | I::WaveGetLaneIndex => {
                 Self::arity(types, 0)?;
-                Signature { args: Vec::new(), result: Some(uint) }
+                Signature {
+                    args: Vec::new(),
+                    result: Some(uint),
+                }
             }
             I::WaveIsFirstLane => {
                 Self::arity(types, 0)?;
-                Signature { args: Vec::new(), result: Some(self.bool_ty()) }
+                Signature {
+                    args: Vec::new(),
+                    result: Some(self.bool_ty()),
+                }
             }
-            I::WaveActiveAnyTrue | I::WaveActiveAllTrue | I::WaveActiveBallot | I::WaveActiveCountBits
+            I::WaveActiveAnyTrue
+            | I::WaveActiveAllTrue
+            | I::WaveActiveBallot
+            | I::WaveActiveCountBits
             | I::WavePrefixCountBits => {
                 Self::arity(types, 1)?;
                 let b = self.bool_ty();
@@ -448,14 +604,27 @@ impl Checker<'_> {
                     I::WaveActiveBallot => self.numeric_ty(Scalar::U32, Shape::Vector(4)),
                     _ => uint,
                 };
-                Signature { args: vec![Arg::In(b)], result: Some(result) }
+                Signature {
+                    args: vec![Arg::In(b)],
+                    result: Some(result),
+                }
             }
-            I::WaveActiveSum | I::WaveActiveProduct | I::WaveActiveMin | I::WaveActiveMax | I::WavePrefixSum
-            | I::WavePrefixProduct | I::WaveReadLaneFirst | I::QuadReadAcrossX | I::QuadReadAcrossY
+            I::WaveActiveSum
+            | I::WaveActiveProduct
+            | I::WaveActiveMin
+            | I::WaveActiveMax
+            | I::WavePrefixSum
+            | I::WavePrefixProduct
+            | I::WaveReadLaneFirst
+            | I::QuadReadAcrossX
+            | I::QuadReadAcrossY
             | I::QuadReadAcrossDiagonal => {
                 Self::arity(types, 1)?;
                 self.numeric_or_err(types[0])?;
-                Signature { args: vec![Arg::Any], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(types[0]),
+                }
             }
             I::WaveActiveBitAnd | I::WaveActiveBitOr | I::WaveActiveBitXor => {
                 Self::arity(types, 1)?;
@@ -463,17 +632,26 @@ impl Checker<'_> {
                 if !matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) {
                     return Err("expected integer elements".into());
                 }
-                Signature { args: vec![Arg::Any], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(types[0]),
+                }
             }
             I::WaveActiveAllEqual => {
                 Self::arity(types, 1)?;
                 let (_, shape) = self.numeric_or_err(types[0])?;
-                Signature { args: vec![Arg::Any], result: Some(self.numeric_ty(Scalar::BOOL, shape)) }
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(self.numeric_ty(Scalar::BOOL, shape)),
+                }
             }
             I::WaveReadLaneAt | I::QuadReadLaneAt => {
                 Self::arity(types, 2)?;
                 self.numeric_or_err(types[0])?;
-                Signature { args: vec![Arg::Any, Arg::In(uint)], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any, Arg::In(uint)],
+                    result: Some(types[0]),
+                }
             }
             _ => return Ok(None),
         };
@@ -483,30 +661,50 @@ impl Checker<'_> {
     /// The destination of an atomic: a 32- or 64-bit integer.
     fn atomic_dest(&self, ty: Handle<Type>) -> Result<Handle<Type>, String> {
         match *self.inner(ty) {
-            TypeInner::Scalar(s) if matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) && s.width >= 4 => Ok(ty),
+            TypeInner::Scalar(s)
+                if matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) && s.width >= 4 =>
+            {
+                Ok(ty)
+            }
             _ => Err("the destination must be an `int` or `uint` variable".into()),
         }
     }
 
-    fn stage_signature(&mut self, fun: I, types: &[Handle<Type>]) -> Result<Option<Signature>, String> {
+    fn stage_signature(
+        &mut self,
+        fun: I,
+        types: &[Handle<Type>],
+    ) -> Result<Option<Signature>, String> {
         let uint = self.scalar_ty(Scalar::U32);
         let float = self.scalar_ty(Scalar::F32);
         let uint3 = self.numeric_ty(Scalar::U32, Shape::Vector(3));
         let float3 = self.numeric_ty(Scalar::F32, Shape::Vector(3));
-        let none = |result| Signature { args: Vec::new(), result };
+        let none = |result| Signature {
+            args: Vec::new(),
+            result,
+        };
         let sig = match fun {
             I::GetAttributeAtVertex | I::EvaluateAttributeAtSample => {
                 Self::arity(types, 2)?;
-                Signature { args: vec![Arg::Any, Arg::In(uint)], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any, Arg::In(uint)],
+                    result: Some(types[0]),
+                }
             }
             I::EvaluateAttributeAtCentroid => {
                 Self::arity(types, 1)?;
-                Signature { args: vec![Arg::Any], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(types[0]),
+                }
             }
             I::EvaluateAttributeSnapped => {
                 Self::arity(types, 2)?;
                 let int2 = self.numeric_ty(Scalar::I32, Shape::Vector(2));
-                Signature { args: vec![Arg::Any, Arg::In(int2)], result: Some(types[0]) }
+                Signature {
+                    args: vec![Arg::Any, Arg::In(int2)],
+                    result: Some(types[0]),
+                }
             }
             I::GetRenderTargetSampleCount => {
                 Self::arity(types, 0)?;
@@ -516,16 +714,25 @@ impl Checker<'_> {
                 Self::arity(types, 1)?;
                 let int = self.scalar_ty(Scalar::I32);
                 let float2 = self.numeric_ty(Scalar::F32, Shape::Vector(2));
-                Signature { args: vec![Arg::In(int)], result: Some(float2) }
+                Signature {
+                    args: vec![Arg::In(int)],
+                    result: Some(float2),
+                }
             }
             I::SetMeshOutputCounts => {
                 Self::arity(types, 2)?;
-                Signature { args: vec![Arg::In(uint); 2], result: None }
+                Signature {
+                    args: vec![Arg::In(uint); 2],
+                    result: None,
+                }
             }
             I::DispatchMesh => {
                 Self::arity(types, 4)?;
                 self.require_struct(types[3], "the payload")?;
-                Signature { args: vec![Arg::In(uint), Arg::In(uint), Arg::In(uint), Arg::Any], result: None }
+                Signature {
+                    args: vec![Arg::In(uint), Arg::In(uint), Arg::In(uint), Arg::Any],
+                    result: None,
+                }
             }
             I::TraceRay => {
                 Self::arity(types, 8)?;
@@ -544,12 +751,18 @@ impl Checker<'_> {
             I::CallShader => {
                 Self::arity(types, 2)?;
                 self.require_struct(types[1], "the callable data")?;
-                Signature { args: vec![Arg::In(uint), Arg::OutAny], result: None }
+                Signature {
+                    args: vec![Arg::In(uint), Arg::OutAny],
+                    result: None,
+                }
             }
             I::ReportHit => {
                 Self::arity(types, 3)?;
                 self.require_struct(types[2], "the hit attributes")?;
-                Signature { args: vec![Arg::In(float), Arg::In(uint), Arg::Any], result: Some(self.bool_ty()) }
+                Signature {
+                    args: vec![Arg::In(float), Arg::In(uint), Arg::Any],
+                    result: Some(self.bool_ty()),
+                }
             }
             I::IgnoreHit | I::AcceptHitAndEndSearch => {
                 Self::arity(types, 0)?;
@@ -559,7 +772,10 @@ impl Checker<'_> {
                 Self::arity(types, 0)?;
                 none(Some(uint3))
             }
-            I::WorldRayOrigin | I::WorldRayDirection | I::ObjectRayOrigin | I::ObjectRayDirection => {
+            I::WorldRayOrigin
+            | I::WorldRayDirection
+            | I::ObjectRayOrigin
+            | I::ObjectRayDirection => {
                 Self::arity(types, 0)?;
                 none(Some(float3))
             }
@@ -567,17 +783,34 @@ impl Checker<'_> {
                 Self::arity(types, 0)?;
                 none(Some(float))
             }
-            I::RayFlags | I::HitKind | I::InstanceIndex | I::InstanceId | I::PrimitiveIndex | I::GeometryIndex => {
+            I::RayFlags
+            | I::HitKind
+            | I::InstanceIndex
+            | I::InstanceId
+            | I::PrimitiveIndex
+            | I::GeometryIndex => {
                 Self::arity(types, 0)?;
                 none(Some(uint))
             }
             I::ObjectToWorld3x4 | I::WorldToObject3x4 | I::ObjectToWorld | I::WorldToObject => {
                 Self::arity(types, 0)?;
-                none(Some(self.numeric_ty(Scalar::F32, Shape::Matrix { rows: 3, columns: 4 })))
+                none(Some(self.numeric_ty(
+                    Scalar::F32,
+                    Shape::Matrix {
+                        rows: 3,
+                        columns: 4,
+                    },
+                )))
             }
             I::ObjectToWorld4x3 | I::WorldToObject4x3 => {
                 Self::arity(types, 0)?;
-                none(Some(self.numeric_ty(Scalar::F32, Shape::Matrix { rows: 4, columns: 3 })))
+                none(Some(self.numeric_ty(
+                    Scalar::F32,
+                    Shape::Matrix {
+                        rows: 4,
+                        columns: 3,
+                    },
+                )))
             }
             _ => return Ok(None),
         };
@@ -587,11 +820,18 @@ impl Checker<'_> {
     fn require_struct(&self, ty: Handle<Type>, what: &str) -> Result<(), String> {
         match self.inner(ty) {
             TypeInner::Struct { .. } => Ok(()),
-            _ => Err(format!("{what} must be a struct, found `{}`", self.type_name(ty))),
+            _ => Err(format!(
+                "{what} must be a struct, found `{}`",
+                self.type_name(ty)
+            )),
         }
     }
 }
 
 fn vec_shape(n: u8) -> Shape {
-    if n == 1 { Shape::Scalar } else { Shape::Vector(n) }
+    if n == 1 {
+        Shape::Scalar
+    } else {
+        Shape::Vector(n)
+    }
 }

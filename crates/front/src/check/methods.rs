@@ -14,26 +14,59 @@ use super::types::Shape;
 use crate::{ast, codes};
 
 impl Checker<'_> {
-    pub fn lower_method_call(&mut self, object: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Value {
+    pub fn lower_method_call(
+        &mut self,
+        object: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
         let obj = self.lower_value(object);
         let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
         let obj_ty = obj.ty.unwrap_or(self.error_ty);
         if obj_ty == self.error_ty || values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
-        let Some(fun) = I::from_name(&method.name).filter(|f| super::intrinsics::is_method(*f)) else {
+        let Some(fun) = I::from_name(&method.name).filter(|f| f.is_method()) else {
             return self.no_method(obj_ty, method);
         };
-        let types: Vec<Handle<Type>> = values.iter().map(|v| v.ty.unwrap_or(self.error_ty)).collect();
+        let types: Vec<Handle<Type>> = values
+            .iter()
+            .map(|v| v.ty.unwrap_or(self.error_ty))
+            .collect();
         let result = match self.inner(obj_ty).clone() {
-            TypeInner::Texture { dim, arrayed, multisampled, access, texel, .. } => {
-                let tex = TextureInfo { dim, arrayed, multisampled, access, texel };
+            TypeInner::Texture {
+                dim,
+                arrayed,
+                multisampled,
+                access,
+                texel,
+                ..
+            } => {
+                let tex = TextureInfo {
+                    dim,
+                    arrayed,
+                    multisampled,
+                    access,
+                    texel,
+                };
                 self.texture_method(fun, &tex, &types)
             }
-            TypeInner::Buffer { kind, access, element, .. } => self.buffer_method(fun, kind, access, element, &types),
+            TypeInner::Buffer {
+                kind,
+                access,
+                element,
+                ..
+            } => self.buffer_method(fun, kind, access, element, &types),
             TypeInner::Stream { element, .. } => match fun {
-                I::Append if types.len() == 1 => Ok(Some(Signature { args: vec![Arg::In(element)], result: None })),
-                I::RestartStrip if types.is_empty() => Ok(Some(Signature { args: Vec::new(), result: None })),
+                I::Append if types.len() == 1 => Ok(Some(Signature {
+                    args: vec![Arg::In(element)],
+                    result: None,
+                })),
+                I::RestartStrip if types.is_empty() => Ok(Some(Signature {
+                    args: Vec::new(),
+                    result: None,
+                })),
                 I::Append | I::RestartStrip => Err("wrong number of arguments".to_string()),
                 _ => Ok(None),
             },
@@ -47,7 +80,11 @@ impl Checker<'_> {
                 let obj_name = self.type_name(obj_ty);
                 self.error(
                     codes::NO_MATCHING_OVERLOAD,
-                    format!("no overload of `{obj_name}.{}` takes ({}): {message}", method.name, names.join(", ")),
+                    format!(
+                        "no overload of `{obj_name}.{}` takes ({}): {message}",
+                        method.name,
+                        names.join(", ")
+                    ),
                     span,
                 );
                 return self.error_value(span);
@@ -64,16 +101,34 @@ impl Checker<'_> {
 
     fn no_method(&mut self, ty: Handle<Type>, method: &ast::Ident) -> Value {
         let name = self.type_name(ty);
-        self.error(codes::NO_SUCH_MEMBER, format!("`{name}` has no method `{}`", method.name), method.span);
+        self.error(
+            codes::NO_SUCH_MEMBER,
+            format!("`{name}` has no method `{}`", method.name),
+            method.span,
+        );
         self.error_value(method.span)
     }
 
     fn float_vec(&mut self, n: u8) -> Handle<Type> {
-        self.numeric_ty(Scalar::F32, if n == 1 { Shape::Scalar } else { Shape::Vector(n) })
+        self.numeric_ty(
+            Scalar::F32,
+            if n == 1 {
+                Shape::Scalar
+            } else {
+                Shape::Vector(n)
+            },
+        )
     }
 
     fn int_vec(&mut self, n: u8) -> Handle<Type> {
-        self.numeric_ty(Scalar::I32, if n == 1 { Shape::Scalar } else { Shape::Vector(n) })
+        self.numeric_ty(
+            Scalar::I32,
+            if n == 1 {
+                Shape::Scalar
+            } else {
+                Shape::Vector(n)
+            },
+        )
     }
 
     fn sampler_arg(&self, ty: Handle<Type>, comparison: bool) -> Result<(), String> {
@@ -84,49 +139,91 @@ impl Checker<'_> {
         }
     }
 
-    fn texture_method(&mut self, fun: I, tex: &TextureInfo, types: &[Handle<Type>]) -> Result<Option<Signature>, String> {
+    fn texture_method(
+        &mut self,
+        fun: I,
+        tex: &TextureInfo,
+        types: &[Handle<Type>],
+    ) -> Result<Option<Signature>, String> {
         let dims = coord_count(tex.dim);
         let coord = self.float_vec(dims + tex.arrayed as u8);
-        let offset_dims = if tex.dim == ir::TextureDim::Cube { 0 } else { dims };
+        let offset_dims = if tex.dim == ir::TextureDim::Cube {
+            0
+        } else {
+            dims
+        };
         let offset = self.int_vec(offset_dims.max(1));
         let float = self.scalar_ty(Scalar::F32);
-        let texel_scalar = self.numeric(tex.texel).map(|(s, _)| s).unwrap_or(Scalar::F32);
+        let texel_scalar = self
+            .numeric(tex.texel)
+            .map(|(s, _)| s)
+            .unwrap_or(Scalar::F32);
         let n = types.len();
         let sampled = tex.access == ir::ResourceAccess::Read && !tex.multisampled;
         // Fixed leading arguments, then how many optional ones may follow.
         let (fixed, optional, result): (Vec<Arg>, Vec<Arg>, Option<Handle<Type>>) = match fun {
             I::Sample if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, false)?;
-                (vec![Arg::Any, Arg::In(coord)], vec![Arg::In(offset), Arg::In(float)], Some(tex.texel))
+                (
+                    vec![Arg::Any, Arg::In(coord)],
+                    vec![Arg::In(offset), Arg::In(float)],
+                    Some(tex.texel),
+                )
             }
             I::SampleBias | I::SampleLevel if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, false)?;
-                (vec![Arg::Any, Arg::In(coord), Arg::In(float)], vec![Arg::In(offset)], Some(tex.texel))
+                (
+                    vec![Arg::Any, Arg::In(coord), Arg::In(float)],
+                    vec![Arg::In(offset)],
+                    Some(tex.texel),
+                )
             }
             I::SampleGrad if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, false)?;
                 let grad = self.float_vec(dims);
-                (vec![Arg::Any, Arg::In(coord), Arg::In(grad), Arg::In(grad)], vec![Arg::In(offset)], Some(tex.texel))
+                (
+                    vec![Arg::Any, Arg::In(coord), Arg::In(grad), Arg::In(grad)],
+                    vec![Arg::In(offset)],
+                    Some(tex.texel),
+                )
             }
             I::SampleCmp | I::SampleCmpLevelZero if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, true)?;
-                (vec![Arg::Any, Arg::In(coord), Arg::In(float)], vec![Arg::In(offset)], Some(float))
+                (
+                    vec![Arg::Any, Arg::In(coord), Arg::In(float)],
+                    vec![Arg::In(offset)],
+                    Some(float),
+                )
             }
             I::SampleCmpLevel if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, true)?;
-                (vec![Arg::Any, Arg::In(coord), Arg::In(float), Arg::In(float)], vec![Arg::In(offset)], Some(float))
+                (
+                    vec![Arg::Any, Arg::In(coord), Arg::In(float), Arg::In(float)],
+                    vec![Arg::In(offset)],
+                    Some(float),
+                )
             }
             I::Gather | I::GatherRed | I::GatherGreen | I::GatherBlue | I::GatherAlpha
                 if sampled && tex.dim != ir::TextureDim::D1 && tex.dim != ir::TextureDim::D3 =>
             {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, false)?;
                 let four = self.numeric_ty(texel_scalar, Shape::Vector(4));
-                (vec![Arg::Any, Arg::In(coord)], vec![Arg::In(offset)], Some(four))
+                (
+                    vec![Arg::Any, Arg::In(coord)],
+                    vec![Arg::In(offset)],
+                    Some(four),
+                )
             }
-            I::GatherCmp | I::GatherCmpRed if sampled && tex.dim != ir::TextureDim::D1 && tex.dim != ir::TextureDim::D3 => {
+            I::GatherCmp | I::GatherCmpRed
+                if sampled && tex.dim != ir::TextureDim::D1 && tex.dim != ir::TextureDim::D3 =>
+            {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, true)?;
                 let four = self.float_vec(4);
-                (vec![Arg::Any, Arg::In(coord), Arg::In(float)], vec![Arg::In(offset)], Some(four))
+                (
+                    vec![Arg::Any, Arg::In(coord), Arg::In(float)],
+                    vec![Arg::In(offset)],
+                    Some(four),
+                )
             }
             I::CalculateLevelOfDetail | I::CalculateLevelOfDetailUnclamped if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, false)?;
@@ -138,7 +235,11 @@ impl Checker<'_> {
                 if tex.multisampled {
                     let c = self.int_vec(base);
                     let int = self.scalar_ty(Scalar::I32);
-                    (vec![Arg::In(c), Arg::In(int)], vec![Arg::In(offset)], Some(tex.texel))
+                    (
+                        vec![Arg::In(c), Arg::In(int)],
+                        vec![Arg::In(offset)],
+                        Some(tex.texel),
+                    )
                 } else if tex.access == ir::ResourceAccess::Read {
                     let c = self.int_vec(base + 1);
                     (vec![Arg::In(c)], vec![Arg::In(offset)], Some(tex.texel))
@@ -162,7 +263,11 @@ impl Checker<'_> {
             _ => return Ok(None),
         };
         if n < fixed.len() || n > fixed.len() + optional.len() {
-            return Err(format!("expected {} to {} arguments, found {n}", fixed.len(), fixed.len() + optional.len()));
+            return Err(format!(
+                "expected {} to {} arguments, found {n}",
+                fixed.len(),
+                fixed.len() + optional.len()
+            ));
         }
         let mut args = fixed;
         args.extend(optional.into_iter().take(n - args.len()));
@@ -171,18 +276,35 @@ impl Checker<'_> {
 
     /// `GetDimensions`: `outs` `out` scalars, or (when `mip_form` is the
     /// argument count) a `uint` mip level followed by `out` scalars.
-    fn get_dimensions(&mut self, types: &[Handle<Type>], outs: usize, mip_form: Option<usize>) -> Result<Signature, String> {
+    fn get_dimensions(
+        &mut self,
+        types: &[Handle<Type>],
+        outs: usize,
+        mip_form: Option<usize>,
+    ) -> Result<Signature, String> {
         let with_mip = mip_form == Some(types.len());
         if types.len() != outs && !with_mip {
             let also = mip_form.map(|m| format!(" or {m}")).unwrap_or_default();
-            return Err(format!("expected {outs}{also} arguments, found {}", types.len()));
+            return Err(format!(
+                "expected {outs}{also} arguments, found {}",
+                types.len()
+            ));
         }
         let uint = self.scalar_ty(Scalar::U32);
         let mut args = Vec::with_capacity(types.len());
         for (i, &t) in types.iter().enumerate() {
             match *self.inner(t) {
-                TypeInner::Scalar(s) if matches!(s.kind, ScalarKind::Uint | ScalarKind::Float | ScalarKind::Sint) => {
-                    args.push(if i == 0 && with_mip { Arg::In(uint) } else { Arg::OutAny });
+                TypeInner::Scalar(s)
+                    if matches!(
+                        s.kind,
+                        ScalarKind::Uint | ScalarKind::Float | ScalarKind::Sint
+                    ) =>
+                {
+                    args.push(if i == 0 && with_mip {
+                        Arg::In(uint)
+                    } else {
+                        Arg::OutAny
+                    });
                 }
                 _ => return Err("dimensions are written to `uint` or `float` variables".into()),
             }
@@ -204,7 +326,10 @@ impl Checker<'_> {
         let writable = access != ir::ResourceAccess::Read;
         let n = types.len();
         let sig = match (fun, kind, element) {
-            (I::Load, K::Typed | K::Structured, Some(e)) if n == 1 => Signature { args: vec![Arg::In(int)], result: Some(e) },
+            (I::Load, K::Typed | K::Structured, Some(e)) if n == 1 => Signature {
+                args: vec![Arg::In(int)],
+                result: Some(e),
+            },
             (I::Load | I::Load2 | I::Load3 | I::Load4, K::ByteAddress, _) if n == 1 => {
                 let width = match fun {
                     I::Load => 1,
@@ -212,27 +337,71 @@ impl Checker<'_> {
                     I::Load3 => 3,
                     _ => 4,
                 };
-                let result = self.numeric_ty(Scalar::U32, if width == 1 { Shape::Scalar } else { Shape::Vector(width) });
-                Signature { args: vec![Arg::In(uint)], result: Some(result) }
+                let result = self.numeric_ty(
+                    Scalar::U32,
+                    if width == 1 {
+                        Shape::Scalar
+                    } else {
+                        Shape::Vector(width)
+                    },
+                );
+                Signature {
+                    args: vec![Arg::In(uint)],
+                    result: Some(result),
+                }
             }
-            (I::Store | I::Store2 | I::Store3 | I::Store4, K::ByteAddress, _) if writable && n == 2 => {
+            (I::Store | I::Store2 | I::Store3 | I::Store4, K::ByteAddress, _)
+                if writable && n == 2 =>
+            {
                 let width = match fun {
                     I::Store => 1,
                     I::Store2 => 2,
                     I::Store3 => 3,
                     _ => 4,
                 };
-                let value = self.numeric_ty(Scalar::U32, if width == 1 { Shape::Scalar } else { Shape::Vector(width) });
-                Signature { args: vec![Arg::In(uint), Arg::In(value)], result: None }
+                let value = self.numeric_ty(
+                    Scalar::U32,
+                    if width == 1 {
+                        Shape::Scalar
+                    } else {
+                        Shape::Vector(width)
+                    },
+                );
+                Signature {
+                    args: vec![Arg::In(uint), Arg::In(value)],
+                    result: None,
+                }
             }
             (I::IncrementCounter | I::DecrementCounter, K::Structured, _) if writable && n == 0 => {
-                Signature { args: Vec::new(), result: Some(uint) }
+                Signature {
+                    args: Vec::new(),
+                    result: Some(uint),
+                }
             }
-            (I::Append, K::Append, Some(e)) if n == 1 => Signature { args: vec![Arg::In(e)], result: None },
-            (I::Consume, K::Consume, Some(e)) if n == 0 => Signature { args: Vec::new(), result: Some(e) },
-            (I::GetDimensions, K::Structured | K::Append | K::Consume, _) => self.get_dimensions(types, 2, None)?,
+            (I::Append, K::Append, Some(e)) if n == 1 => Signature {
+                args: vec![Arg::In(e)],
+                result: None,
+            },
+            (I::Consume, K::Consume, Some(e)) if n == 0 => Signature {
+                args: Vec::new(),
+                result: Some(e),
+            },
+            (I::GetDimensions, K::Structured | K::Append | K::Consume, _) => {
+                self.get_dimensions(types, 2, None)?
+            }
             (I::GetDimensions, _, _) => self.get_dimensions(types, 1, None)?,
-            (I::Load | I::Load2 | I::Load3 | I::Load4 | I::Store | I::Store2 | I::Store3 | I::Store4, _, _)
+            (
+                I::Load
+                | I::Load2
+                | I::Load3
+                | I::Load4
+                | I::Store
+                | I::Store2
+                | I::Store3
+                | I::Store4,
+                _,
+                _,
+            )
             | (I::IncrementCounter | I::DecrementCounter | I::Append | I::Consume, _, _)
                 if self.method_exists(fun, kind, writable) =>
             {

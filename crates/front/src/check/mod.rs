@@ -41,12 +41,26 @@ pub enum TypeSymbol {
 /// What a value name resolves to.
 #[derive(Clone, Debug)]
 pub enum ValueSymbol {
-    Global { handle: Handle<ir::GlobalVariable>, constant: Option<ConstValue> },
+    Global {
+        handle: Handle<ir::GlobalVariable>,
+        constant: Option<ConstValue>,
+    },
     /// A member of a `cbuffer` block, reachable by its bare name.
-    CbufferMember { global: Handle<ir::GlobalVariable>, index: u32 },
-    Local { handle: Handle<ir::LocalVariable>, constant: Option<ConstValue> },
-    Param { index: u32 },
-    EnumMember { ty: Handle<Type>, value: i64 },
+    CbufferMember {
+        global: Handle<ir::GlobalVariable>,
+        index: u32,
+    },
+    Local {
+        handle: Handle<ir::LocalVariable>,
+        constant: Option<ConstValue>,
+    },
+    Param {
+        index: u32,
+    },
+    EnumMember {
+        ty: Handle<Type>,
+        value: i64,
+    },
     /// An overload set: indices into `Checker::funcs`.
     Functions(Vec<usize>),
 }
@@ -132,7 +146,9 @@ pub struct Checker<'a> {
 
 impl std::fmt::Debug for Checker<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Checker").field("funcs", &self.funcs.len()).finish_non_exhaustive()
+        f.debug_struct("Checker")
+            .field("funcs", &self.funcs.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -159,7 +175,12 @@ impl<'a> Checker<'a> {
     fn new(options: &'a Options, diagnostics: &'a mut Vec<Diagnostic>) -> Self {
         let mut module = ir::Module::default();
         let error_ty = module.types.insert(
-            Type { name: Some("<error>".into()), inner: ir::TypeInner::Struct { members: Vec::new() } },
+            Type {
+                name: Some("<error>".into()),
+                inner: ir::TypeInner::Struct {
+                    members: Vec::new(),
+                },
+            },
             Span::UNDEFINED,
         );
         Checker {
@@ -182,11 +203,13 @@ impl<'a> Checker<'a> {
 
     pub fn error(&mut self, code: u32, message: impl Into<String>, span: Span) {
         self.failed = true;
-        self.diagnostics.push(Diagnostic::error(code, message, span));
+        self.diagnostics
+            .push(Diagnostic::error(code, message, span));
     }
 
     pub fn warning(&mut self, code: u32, message: impl Into<String>, span: Span) {
-        self.diagnostics.push(Diagnostic::warning(code, message, span));
+        self.diagnostics
+            .push(Diagnostic::warning(code, message, span));
     }
 
     pub fn push_diagnostic(&mut self, diagnostic: Diagnostic) {
@@ -209,7 +232,10 @@ impl<'a> Checker<'a> {
     }
 
     pub fn lookup_type(&self, name: &str) -> Option<TypeSymbol> {
-        self.type_scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.type_scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
     }
 
     pub fn lookup_value(&self, name: &str) -> Option<&ValueSymbol> {
@@ -221,7 +247,9 @@ impl<'a> Checker<'a> {
         match path {
             [one] => self.lookup_value(&one.name).cloned(),
             [ty, member] => {
-                let TypeSymbol::Enum(e) = self.lookup_type(&ty.name)? else { return None };
+                let TypeSymbol::Enum(e) = self.lookup_type(&ty.name)? else {
+                    return None;
+                };
                 let info = &self.enums[e];
                 let value = info.members.iter().find(|(n, _)| *n == member.name)?.1;
                 Some(ValueSymbol::EnumMember { ty: info.ty, value })
@@ -233,9 +261,16 @@ impl<'a> Checker<'a> {
     /// Declares a value in the innermost scope; reports a redefinition in the
     /// same scope. Function overloads are merged by the caller.
     pub fn declare_value(&mut self, name: &ast::Ident, symbol: ValueSymbol) {
-        let scope = self.value_scopes.last_mut().expect("there is always a scope");
+        let scope = self
+            .value_scopes
+            .last_mut()
+            .expect("there is always a scope");
         if scope.contains_key(&name.name) {
-            self.error(crate::codes::REDEFINITION, format!("`{}` is already defined in this scope", name.name), name.span);
+            self.error(
+                crate::codes::REDEFINITION,
+                format!("`{}` is already defined in this scope", name.name),
+                name.span,
+            );
             return;
         }
         scope.insert(name.name.clone(), symbol);
@@ -243,9 +278,16 @@ impl<'a> Checker<'a> {
 
     pub fn declare_type(&mut self, name: &ast::Ident, symbol: TypeSymbol) {
         let builtin = types::numeric_from_name(&name.name).is_some();
-        let scope = self.type_scopes.last_mut().expect("there is always a scope");
+        let scope = self
+            .type_scopes
+            .last_mut()
+            .expect("there is always a scope");
         if builtin || scope.contains_key(&name.name) {
-            self.error(crate::codes::REDEFINITION, format!("type `{}` is already defined", name.name), name.span);
+            self.error(
+                crate::codes::REDEFINITION,
+                format!("type `{}` is already defined", name.name),
+                name.span,
+            );
             return;
         }
         scope.insert(name.name.clone(), symbol);
@@ -298,12 +340,20 @@ impl<'a> Checker<'a> {
         };
         let attrs = ir::Type {
             name: Some("BuiltInTriangleIntersectionAttributes".into()),
-            inner: ir::TypeInner::Struct { members: vec![member("barycentrics", float2)] },
+            inner: ir::TypeInner::Struct {
+                members: vec![member("barycentrics", float2)],
+            },
         };
         // Ray-tracing flag constants every shader can name.
         let uint = self.scalar_ty(ir::Scalar::U32);
         for (name, value) in BUILTIN_UINT_CONSTANTS {
-            self.value_scopes[0].insert(name.to_string(), ValueSymbol::EnumMember { ty: uint, value: *value });
+            self.value_scopes[0].insert(
+                name.to_string(),
+                ValueSymbol::EnumMember {
+                    ty: uint,
+                    value: *value,
+                },
+            );
         }
         for ty in [ray_desc, attrs] {
             let name = ty.name.clone().unwrap_or_default();

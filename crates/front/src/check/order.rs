@@ -34,13 +34,22 @@ impl Checker<'_> {
         for scc in petgraph::algo::tarjan_scc(&graph) {
             let recursive = scc.len() > 1 || graph.contains_edge(scc[0], scc[0]);
             if recursive {
-                let mut names: Vec<(usize, String)> = scc.iter().map(|&node| (graph[node], self.funcs[graph[node]].name.clone())).collect();
+                let mut names: Vec<(usize, String)> = scc
+                    .iter()
+                    .map(|&node| (graph[node], self.funcs[graph[node]].name.clone()))
+                    .collect();
                 names.sort();
                 let first = names[0].0;
-                let list: Vec<String> = names.into_iter().map(|(_, name)| format!("`{name}`")).collect();
+                let list: Vec<String> = names
+                    .into_iter()
+                    .map(|(_, name)| format!("`{name}`"))
+                    .collect();
                 self.error(
                     codes::RECURSION,
-                    format!("recursion is not allowed in shaders: {} call each other", list.join(", ")),
+                    format!(
+                        "recursion is not allowed in shaders: {} call each other",
+                        list.join(", ")
+                    ),
                     self.funcs[first].span,
                 );
             }
@@ -73,22 +82,31 @@ impl Checker<'_> {
     fn rebuild_function_arena(&mut self, order: &[usize]) {
         let mut new_handle: Vec<Option<Handle<ir::Function>>> = vec![None; self.funcs.len()];
         for &f in order {
-            let Some(func) = self.bodies[f].take() else { continue };
+            let Some(func) = self.bodies[f].take() else {
+                continue;
+            };
             let span = func.span;
             new_handle[f] = Some(self.module.functions.append(func, span));
         }
         let remap = |h: Handle<ir::Function>| new_handle[h.index()].unwrap_or(h);
         for (_, func) in self.module.functions.iter_mut() {
-            let handles: Vec<Handle<ir::Expression>> = func.expressions.iter().map(|(h, _)| h).collect();
+            let handles: Vec<Handle<ir::Expression>> =
+                func.expressions.iter().map(|(h, _)| h).collect();
             for h in handles {
                 if let ir::Expression::Call { function, .. } = func.expressions.get_mut(h) {
                     *function = remap(*function);
                 }
             }
         }
-        let handles: Vec<Handle<ir::Expression>> = self.module.global_expressions.iter().map(|(h, _)| h).collect();
+        let handles: Vec<Handle<ir::Expression>> = self
+            .module
+            .global_expressions
+            .iter()
+            .map(|(h, _)| h)
+            .collect();
         for h in handles {
-            if let ir::Expression::Call { function, .. } = self.module.global_expressions.get_mut(h) {
+            if let ir::Expression::Call { function, .. } = self.module.global_expressions.get_mut(h)
+            {
                 *function = remap(*function);
             }
         }

@@ -11,7 +11,9 @@ use crate::{ast, codes};
 impl Checker<'_> {
     pub fn lower_bodies(&mut self, file: &ast::SourceFile) {
         for index in 0..self.funcs.len() {
-            let Some(item) = self.funcs[index].body_item else { continue };
+            let Some(item) = self.funcs[index].body_item else {
+                continue;
+            };
             if let Some(ast::Item::Function(decl)) = file.items.get(item) {
                 self.lower_function(index, decl);
             }
@@ -47,7 +49,11 @@ impl Checker<'_> {
         }
         let result = info.result.map(|ty| {
             let io = self.io_attrs(&[], &decl.return_annotations, ir::Interpolation::default());
-            ir::FunctionResult { ty, io, span: decl.return_type.span }
+            ir::FunctionResult {
+                ty,
+                io,
+                span: decl.return_type.span,
+            }
         });
         let func = ir::Function {
             name: info.name.clone(),
@@ -58,10 +64,19 @@ impl Checker<'_> {
             body: ir::Block::default(),
             span: decl.span,
         };
-        self.ctx = Some(FnCtx { func, result: info.result, loop_depth: 0, switch_depth: 0, calls: Vec::new() });
+        self.ctx = Some(FnCtx {
+            func,
+            result: info.result,
+            loop_depth: 0,
+            switch_depth: 0,
+            calls: Vec::new(),
+        });
         self.push_scope();
         for (i, param) in decl.params.iter().enumerate() {
-            self.declare_value(&param.declarator.name, ValueSymbol::Param { index: i as u32 });
+            self.declare_value(
+                &param.declarator.name,
+                ValueSymbol::Param { index: i as u32 },
+            );
         }
         let mut body = ir::Block::default();
         if let Some(block) = &decl.body {
@@ -71,7 +86,10 @@ impl Checker<'_> {
         if info.result.is_some() && !block_terminates(&body) {
             self.warning(
                 codes::MISSING_RETURN,
-                format!("function `{}` can reach its end without returning a value", info.name),
+                format!(
+                    "function `{}` can reach its end without returning a value",
+                    info.name
+                ),
                 decl.name.span,
             );
         }
@@ -128,10 +146,32 @@ impl Checker<'_> {
             S::If { cond, then, els } => {
                 let condition = self.lower_condition(cond);
                 let accept = self.lower_scoped(then);
-                let reject = els.as_ref().map(|e| self.lower_scoped(e)).unwrap_or_default();
-                out.push(ir::Statement::If { condition, accept, reject }, span);
+                let reject = els
+                    .as_ref()
+                    .map(|e| self.lower_scoped(e))
+                    .unwrap_or_default();
+                out.push(
+                    ir::Statement::If {
+                        condition,
+                        accept,
+                        reject,
+                    },
+                    span,
+                );
             }
-            S::For { init, cond, update, body } => self.lower_for(init.as_deref(), cond.as_ref(), update.as_ref(), body, span, out),
+            S::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.lower_for(
+                init.as_deref(),
+                cond.as_ref(),
+                update.as_ref(),
+                body,
+                span,
+                out,
+            ),
             S::While { cond, body } => {
                 let condition = self.lower_condition(cond);
                 let body = self.lower_loop_body(body);
@@ -144,9 +184,16 @@ impl Checker<'_> {
             }
             S::Switch { selector, cases } => self.lower_switch(selector, cases, span, out),
             S::Break => {
-                let ok = self.ctx.as_ref().is_some_and(|c| c.loop_depth > 0 || c.switch_depth > 0);
+                let ok = self
+                    .ctx
+                    .as_ref()
+                    .is_some_and(|c| c.loop_depth > 0 || c.switch_depth > 0);
                 if !ok {
-                    self.error(codes::MISPLACED_JUMP, "`break` outside a loop or `switch`", span);
+                    self.error(
+                        codes::MISPLACED_JUMP,
+                        "`break` outside a loop or `switch`",
+                        span,
+                    );
                 }
                 out.push(ir::Statement::Break, span);
             }
@@ -166,7 +213,11 @@ impl Checker<'_> {
     fn lower_local_decl(&mut self, decl: &ast::VarDecl, out: &mut ir::Block) {
         let (mods, _) = sort_modifiers(&decl.modifiers, &decl.ty.modifiers);
         if mods.groupshared || mods.is_uniform || mods.direction.is_some() {
-            self.error(codes::BAD_MODIFIER, "this modifier is not allowed on a local variable", decl.span);
+            self.error(
+                codes::BAD_MODIFIER,
+                "this modifier is not allowed on a local variable",
+                decl.span,
+            );
         }
         self.sort_attributes(&decl.attributes, AttrSite::Variable);
         let base = self.resolve_type(&decl.ty);
@@ -178,11 +229,19 @@ impl Checker<'_> {
             let ty = self.apply_array_dims(base, &d.array_dims, init_len);
             self.check_value_type(ty, d.name.span, "a local variable");
             if !d.annotations.is_empty() {
-                self.warning(codes::IGNORED_ANNOTATION, "annotations on a local variable have no effect", d.span);
+                self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "annotations on a local variable have no effect",
+                    d.span,
+                );
             }
             let init = d.init.as_ref().map(|e| self.lower_initializer(e, ty));
             if mods.is_const && init.is_none() {
-                self.error(codes::BAD_INITIALIZER, "a `const` variable needs an initializer", d.span);
+                self.error(
+                    codes::BAD_INITIALIZER,
+                    "a `const` variable needs an initializer",
+                    d.span,
+                );
             }
             let constant = match (&d.init, mods.is_const) {
                 (Some(e), true) => self.try_const_eval(e).ok(),
@@ -196,7 +255,13 @@ impl Checker<'_> {
             };
             let Some(ctx) = &mut self.ctx else { return };
             let handle = ctx.func.locals.append(local, d.span);
-            out.push(ir::Statement::Declare { local: handle, init }, d.span);
+            out.push(
+                ir::Statement::Declare {
+                    local: handle,
+                    init,
+                },
+                d.span,
+            );
             self.declare_value(&d.name, ValueSymbol::Local { handle, constant });
         }
     }
@@ -205,7 +270,11 @@ impl Checker<'_> {
     /// several statements.
     fn lower_expr_stmt(&mut self, e: &ast::Expr, out: &mut ir::Block) {
         match &e.kind {
-            ast::ExprKind::Binary { op: ast::BinaryOp::Comma, left, right } => {
+            ast::ExprKind::Binary {
+                op: ast::BinaryOp::Comma,
+                left,
+                right,
+            } => {
                 self.lower_expr_stmt(left, out);
                 self.lower_expr_stmt(right, out);
             }
@@ -252,18 +321,40 @@ impl Checker<'_> {
         }
         let body = self.lower_loop_body(body);
         self.pop_scope();
-        out.push(ir::Statement::For { init: init_block, condition, update: update_block, body }, span);
+        out.push(
+            ir::Statement::For {
+                init: init_block,
+                condition,
+                update: update_block,
+                body,
+            },
+            span,
+        );
     }
 
-    fn lower_switch(&mut self, selector: &ast::Expr, cases: &[ast::SwitchCase], span: Span, out: &mut ir::Block) {
+    fn lower_switch(
+        &mut self,
+        selector: &ast::Expr,
+        cases: &[ast::SwitchCase],
+        span: Span,
+        out: &mut ir::Block,
+    ) {
         let v = self.lower_value(selector);
         let ty = v.ty.unwrap_or(self.error_ty);
         let selector_expr = match self.inner(ty) {
-            TypeInner::Scalar(s) if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) => v.expr,
+            TypeInner::Scalar(s)
+                if matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint) =>
+            {
+                v.expr
+            }
             _ if ty == self.error_ty => v.expr,
             _ => {
                 let name = self.type_name(ty);
-                self.error(codes::TYPE_MISMATCH, format!("a `switch` selector must be an integer, found `{name}`"), selector.span);
+                self.error(
+                    codes::TYPE_MISMATCH,
+                    format!("a `switch` selector must be an integer, found `{name}`"),
+                    selector.span,
+                );
                 v.expr
             }
         };
@@ -280,7 +371,11 @@ impl Checker<'_> {
                     Some(e) => match self.const_eval(e).map(|c| c.as_i64()) {
                         Some(Some(v)) => ir::SwitchValue::Int(v),
                         Some(None) => {
-                            self.error(codes::NOT_CONSTANT, "a `case` label must be an integer constant", e.span);
+                            self.error(
+                                codes::NOT_CONSTANT,
+                                "a `case` label must be an integer constant",
+                                e.span,
+                            );
                             continue;
                         }
                         None => continue,
@@ -291,7 +386,11 @@ impl Checker<'_> {
                         ir::SwitchValue::Default => "`default`".to_string(),
                         ir::SwitchValue::Int(v) => format!("`case {v}`"),
                     };
-                    self.error(codes::DUPLICATE_CASE, format!("{what} appears twice in this `switch`"), case.span);
+                    self.error(
+                        codes::DUPLICATE_CASE,
+                        format!("{what} appears twice in this `switch`"),
+                        case.span,
+                    );
                 }
                 seen.push(value);
                 values.push(value);
@@ -301,12 +400,22 @@ impl Checker<'_> {
             self.lower_stmts(&case.body, &mut body);
             self.pop_scope();
             let fall_through = !block_terminates(&body);
-            lowered.push(ir::SwitchCase { values, body, fall_through });
+            lowered.push(ir::SwitchCase {
+                values,
+                body,
+                fall_through,
+            });
         }
         if let Some(ctx) = &mut self.ctx {
             ctx.switch_depth -= 1;
         }
-        out.push(ir::Statement::Switch { selector: selector_expr, cases: lowered }, span);
+        out.push(
+            ir::Statement::Switch {
+                selector: selector_expr,
+                cases: lowered,
+            },
+            span,
+        );
     }
 
     fn lower_return(&mut self, value: Option<&ast::Expr>, span: Span, out: &mut ir::Block) {
@@ -317,7 +426,11 @@ impl Checker<'_> {
             (Some(e), None) => {
                 let v = self.lower_expr(e);
                 if v.ty.is_some() {
-                    self.error(codes::BAD_RETURN, "a `void` function cannot return a value", e.span);
+                    self.error(
+                        codes::BAD_RETURN,
+                        "a `void` function cannot return a value",
+                        e.span,
+                    );
                 }
                 // `return f();` with a void `f` evaluates the call.
                 out.push(ir::Statement::Expr(v.expr), e.span);
@@ -325,7 +438,11 @@ impl Checker<'_> {
             }
             (None, Some(ty)) => {
                 let name = self.type_name(ty);
-                self.error(codes::BAD_RETURN, format!("this function must return a `{name}` value"), span);
+                self.error(
+                    codes::BAD_RETURN,
+                    format!("this function must return a `{name}` value"),
+                    span,
+                );
                 None
             }
         };
@@ -336,14 +453,31 @@ impl Checker<'_> {
 /// Whether control cannot leave the end of `block` normally.
 pub fn block_terminates(block: &ir::Block) -> bool {
     match block.stmts.last() {
-        Some(ir::Statement::Return(_) | ir::Statement::Discard | ir::Statement::Break | ir::Statement::Continue) => true,
+        Some(
+            ir::Statement::Return(_)
+            | ir::Statement::Discard
+            | ir::Statement::Break
+            | ir::Statement::Continue,
+        ) => true,
         Some(ir::Statement::Block(b)) => block_terminates(b),
-        Some(ir::Statement::If { accept, reject, .. }) => block_terminates(accept) && block_terminates(reject),
-        Some(ir::Statement::Switch { cases, .. }) => {
-            cases.iter().any(|c| c.values.contains(&ir::SwitchValue::Default))
-                && cases.iter().all(|c| c.body.stmts.last().is_some_and(|s| matches!(s, ir::Statement::Return(_) | ir::Statement::Discard)))
+        Some(ir::Statement::If { accept, reject, .. }) => {
+            block_terminates(accept) && block_terminates(reject)
         }
-        Some(ir::Statement::For { condition: None, body, .. }) => !contains_break(body),
+        Some(ir::Statement::Switch { cases, .. }) => {
+            cases
+                .iter()
+                .any(|c| c.values.contains(&ir::SwitchValue::Default))
+                && cases.iter().all(|c| {
+                    c.body.stmts.last().is_some_and(|s| {
+                        matches!(s, ir::Statement::Return(_) | ir::Statement::Discard)
+                    })
+                })
+        }
+        Some(ir::Statement::For {
+            condition: None,
+            body,
+            ..
+        }) => !contains_break(body),
         Some(ir::Statement::While { .. } | ir::Statement::DoWhile { .. }) => false,
         _ => false,
     }
@@ -353,7 +487,9 @@ fn contains_break(block: &ir::Block) -> bool {
     block.stmts.iter().any(|s| match s {
         ir::Statement::Break => true,
         ir::Statement::Block(b) => contains_break(b),
-        ir::Statement::If { accept, reject, .. } => contains_break(accept) || contains_break(reject),
+        ir::Statement::If { accept, reject, .. } => {
+            contains_break(accept) || contains_break(reject)
+        }
         _ => false,
     })
 }

@@ -64,12 +64,21 @@ pub fn numeric_from_name(name: &str) -> Option<(Scalar, Shape)> {
     }
     let size = digit(*bytes.last()?)?;
     let scalar = scalar_from_name(&name[..name.len() - 1])?;
-    Some((scalar, if size == 1 { Shape::Scalar } else { Shape::Vector(size) }))
+    Some((
+        scalar,
+        if size == 1 {
+            Shape::Scalar
+        } else {
+            Shape::Vector(size)
+        },
+    ))
 }
 
 impl Checker<'_> {
     pub fn intern(&mut self, inner: TypeInner) -> Handle<Type> {
-        self.module.types.insert(Type { name: None, inner }, Span::UNDEFINED)
+        self.module
+            .types
+            .insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
     pub fn scalar_ty(&mut self, scalar: Scalar) -> Handle<Type> {
@@ -80,9 +89,11 @@ impl Checker<'_> {
         match shape {
             Shape::Scalar => self.intern(TypeInner::Scalar(scalar)),
             Shape::Vector(size) => self.intern(TypeInner::Vector { size, scalar }),
-            Shape::Matrix { rows, columns } => {
-                self.intern(TypeInner::Matrix { rows, columns, scalar })
-            }
+            Shape::Matrix { rows, columns } => self.intern(TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            }),
         }
     }
 
@@ -99,9 +110,11 @@ impl Checker<'_> {
         match *self.inner(ty) {
             TypeInner::Scalar(s) => Some((s, Shape::Scalar)),
             TypeInner::Vector { size, scalar } => Some((scalar, Shape::Vector(size))),
-            TypeInner::Matrix { rows, columns, scalar } => {
-                Some((scalar, Shape::Matrix { rows, columns }))
-            }
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => Some((scalar, Shape::Matrix { rows, columns })),
             _ => None,
         }
     }
@@ -191,7 +204,11 @@ impl Checker<'_> {
             return Some(ty);
         }
         if texpr.name == "void" {
-            self.error(codes::TYPE_MISMATCH, "`void` is only allowed as a function's return type", texpr.span);
+            self.error(
+                codes::TYPE_MISMATCH,
+                "`void` is only allowed as a function's return type",
+                texpr.span,
+            );
             return None;
         }
         if !texpr.args.is_empty() && self.lookup_type(name).is_some() {
@@ -202,7 +219,11 @@ impl Checker<'_> {
             );
             return None;
         }
-        self.error(codes::UNDEFINED_TYPE, format!("undefined type `{name}`"), texpr.span);
+        self.error(
+            codes::UNDEFINED_TYPE,
+            format!("undefined type `{name}`"),
+            texpr.span,
+        );
         None
     }
 
@@ -251,7 +272,9 @@ impl Checker<'_> {
             "StructuredBuffer" => Some(BufferKind::Structured),
             "ByteAddressBuffer" => Some(BufferKind::ByteAddress),
             "AppendStructuredBuffer" if access == ResourceAccess::Read => Some(BufferKind::Append),
-            "ConsumeStructuredBuffer" if access == ResourceAccess::Read => Some(BufferKind::Consume),
+            "ConsumeStructuredBuffer" if access == ResourceAccess::Read => {
+                Some(BufferKind::Consume)
+            }
             _ => None,
         };
         if let Some(kind) = buffer {
@@ -273,7 +296,12 @@ impl Checker<'_> {
                     (Some(self.type_arg(texpr, 0)?), None)
                 }
             };
-            return Some(Some(self.intern(TypeInner::Buffer { kind, access, element, normalization })));
+            return Some(Some(self.intern(TypeInner::Buffer {
+                kind,
+                access,
+                element,
+                normalization,
+            })));
         }
         if access != ResourceAccess::Read {
             return Some(None);
@@ -297,7 +325,10 @@ impl Checker<'_> {
                 if !matches!(self.inner(inner), TypeInner::Struct { .. }) {
                     self.error(
                         codes::BAD_GENERIC_ARGUMENTS,
-                        format!("`{name}` needs a struct type, found `{}`", self.type_name(inner)),
+                        format!(
+                            "`{name}` needs a struct type, found `{}`",
+                            self.type_name(inner)
+                        ),
                         texpr.span,
                     );
                     return None;
@@ -315,12 +346,22 @@ impl Checker<'_> {
                 self.expect_args(texpr, 2, 2)?;
                 let scalar = self.scalar_arg(texpr, 0)?;
                 let n = self.count_arg(texpr, 1, 1, 4)?;
-                let shape = if n == 1 { Shape::Scalar } else { Shape::Vector(n as u8) };
+                let shape = if n == 1 {
+                    Shape::Scalar
+                } else {
+                    Shape::Vector(n as u8)
+                };
                 self.numeric_ty(scalar, shape)
             }
             "matrix" => {
                 if texpr.args.is_empty() {
-                    return Some(Some(self.numeric_ty(Scalar::F32, Shape::Matrix { rows: 4, columns: 4 })));
+                    return Some(Some(self.numeric_ty(
+                        Scalar::F32,
+                        Shape::Matrix {
+                            rows: 4,
+                            columns: 4,
+                        },
+                    )));
                 }
                 self.expect_args(texpr, 3, 3)?;
                 let scalar = self.scalar_arg(texpr, 0)?;
@@ -332,8 +373,16 @@ impl Checker<'_> {
                 self.expect_args(texpr, 2, 2)?;
                 let element = self.type_arg(texpr, 0)?;
                 let count = self.count_arg(texpr, 1, 1, 32)?;
-                let kind = if name == "InputPatch" { PatchKind::Input } else { PatchKind::Output };
-                self.intern(TypeInner::Patch { kind, element, count })
+                let kind = if name == "InputPatch" {
+                    PatchKind::Input
+                } else {
+                    PatchKind::Output
+                };
+                self.intern(TypeInner::Patch {
+                    kind,
+                    element,
+                    count,
+                })
             }
             "PointStream" | "LineStream" | "TriangleStream" => {
                 self.expect_args(texpr, 1, 1)?;
@@ -354,7 +403,11 @@ impl Checker<'_> {
                     "OutputIndices" => MeshOutputKind::Indices,
                     _ => MeshOutputKind::Primitives,
                 };
-                self.intern(TypeInner::MeshOutput { kind, element, count })
+                self.intern(TypeInner::MeshOutput {
+                    kind,
+                    element,
+                    count,
+                })
             }
             _ => return Some(None),
         };
@@ -362,17 +415,28 @@ impl Checker<'_> {
     }
 
     fn no_such_type(&mut self, texpr: &ast::TypeExpr) -> Option<Option<Handle<Type>>> {
-        self.error(codes::UNDEFINED_TYPE, format!("undefined type `{}`", texpr.name), texpr.span);
+        self.error(
+            codes::UNDEFINED_TYPE,
+            format!("undefined type `{}`", texpr.name),
+            texpr.span,
+        );
         None
     }
 
     fn expect_args(&mut self, texpr: &ast::TypeExpr, min: usize, max: usize) -> Option<()> {
         let n = texpr.args.len();
         if n < min || n > max {
-            let wanted = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            let wanted = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
             self.error(
                 codes::BAD_GENERIC_ARGUMENTS,
-                format!("`{}` takes {wanted} generic argument(s), found {n}", texpr.name),
+                format!(
+                    "`{}` takes {wanted} generic argument(s), found {n}",
+                    texpr.name
+                ),
                 texpr.span,
             );
             return None;
@@ -402,7 +466,11 @@ impl Checker<'_> {
                 }
                 self.error(
                     codes::BAD_GENERIC_ARGUMENTS,
-                    format!("generic argument {} of `{}` must be a type", index + 1, texpr.name),
+                    format!(
+                        "generic argument {} of `{}` must be a type",
+                        index + 1,
+                        texpr.name
+                    ),
                     e.span,
                 );
                 None
@@ -418,7 +486,10 @@ impl Checker<'_> {
                 let found = self.type_name(ty);
                 self.error(
                     codes::BAD_GENERIC_ARGUMENTS,
-                    format!("`{}` needs a scalar element type, found `{found}`", texpr.name),
+                    format!(
+                        "`{}` needs a scalar element type, found `{found}`",
+                        texpr.name
+                    ),
                     texpr.span,
                 );
                 None
@@ -426,17 +497,30 @@ impl Checker<'_> {
         }
     }
 
-    fn count_arg(&mut self, texpr: &ast::TypeExpr, index: usize, min: i64, max: i64) -> Option<u32> {
+    fn count_arg(
+        &mut self,
+        texpr: &ast::TypeExpr,
+        index: usize,
+        min: i64,
+        max: i64,
+    ) -> Option<u32> {
         let expr = match &texpr.args[index] {
             ast::GenericArg::Value(e) => e.clone(),
             ast::GenericArg::Type(t) if t.args.is_empty() => ast::Expr::new(
-                ast::ExprKind::Name(vec![ast::Ident { name: t.name.clone(), span: t.span }]),
+                ast::ExprKind::Name(vec![ast::Ident {
+                    name: t.name.clone(),
+                    span: t.span,
+                }]),
                 t.span,
             ),
             ast::GenericArg::Type(t) => {
                 self.error(
                     codes::BAD_GENERIC_ARGUMENTS,
-                    format!("generic argument {} of `{}` must be a constant", index + 1, texpr.name),
+                    format!(
+                        "generic argument {} of `{}` must be a constant",
+                        index + 1,
+                        texpr.name
+                    ),
                     t.span,
                 );
                 return None;
@@ -501,7 +585,10 @@ impl Checker<'_> {
                 let found = self.type_name(texel);
                 self.error(
                     codes::BAD_GENERIC_ARGUMENTS,
-                    format!("`{}` needs a scalar or vector element type, found `{found}`", texpr.name),
+                    format!(
+                        "`{}` needs a scalar or vector element type, found `{found}`",
+                        texpr.name
+                    ),
                     texpr.span,
                 );
                 None
@@ -521,14 +608,32 @@ mod tests {
 
     #[test]
     fn numeric_names() {
-        assert_eq!(numeric_from_name("float4"), Some((Scalar::F32, Shape::Vector(4))));
-        assert_eq!(numeric_from_name("float1"), Some((Scalar::F32, Shape::Scalar)));
+        assert_eq!(
+            numeric_from_name("float4"),
+            Some((Scalar::F32, Shape::Vector(4)))
+        );
+        assert_eq!(
+            numeric_from_name("float1"),
+            Some((Scalar::F32, Shape::Scalar))
+        );
         assert_eq!(
             numeric_from_name("half3x2"),
-            Some((Scalar::F16, Shape::Matrix { rows: 3, columns: 2 }))
+            Some((
+                Scalar::F16,
+                Shape::Matrix {
+                    rows: 3,
+                    columns: 2
+                }
+            ))
         );
-        assert_eq!(numeric_from_name("uint64_t2"), Some((Scalar::U64, Shape::Vector(2))));
-        assert_eq!(numeric_from_name("min16float4"), Some((Scalar::F16, Shape::Vector(4))));
+        assert_eq!(
+            numeric_from_name("uint64_t2"),
+            Some((Scalar::U64, Shape::Vector(2)))
+        );
+        assert_eq!(
+            numeric_from_name("min16float4"),
+            Some((Scalar::F16, Shape::Vector(4)))
+        );
         assert_eq!(numeric_from_name("float5"), None);
         assert_eq!(numeric_from_name("float4x5"), None);
         assert_eq!(numeric_from_name("Float4"), None);
