@@ -18,7 +18,7 @@ use crate::codes;
 use crate::lexer::{self, Token, TokenKind};
 use expand::{Mode, SourceCursor};
 use legalis_ir::Span;
-use legalis_ir::diag::Diagnostic;
+use legalis_ir::diag::{Diagnostic, Severity};
 use macros::is_lex_error;
 use state::{Ctx, Origin, PTok, gap_before};
 
@@ -104,9 +104,9 @@ enum CondState {
 }
 
 #[derive(Debug)]
-struct Cond {
-    /// `#if`, `#ifdef` or `#ifndef`, for messages.
-    keyword: &'static str,
+struct Cond<'s> {
+    /// `if`, `ifdef` or `ifndef`, for messages.
+    keyword: &'s str,
     open: Span,
     state: CondState,
     else_span: Option<Span>,
@@ -118,7 +118,7 @@ struct Preprocessor<'s> {
     raw: &'s [Token],
     line_start: &'s [bool],
     ctx: Ctx,
-    conds: Vec<Cond>,
+    conds: Vec<Cond<'s>>,
     out: Vec<Token>,
 }
 
@@ -195,17 +195,15 @@ impl<'s> Preprocessor<'s> {
             args: &self.raw[i + 2..end],
         };
         match (name_tok.kind, line.name) {
-            (TokenKind::Ident, "if") => self.open_if(line, "if"),
-            (TokenKind::Ident, "ifdef") => self.open_if(line, "ifdef"),
-            (TokenKind::Ident, "ifndef") => self.open_if(line, "ifndef"),
+            (TokenKind::Ident, "if" | "ifdef" | "ifndef") => self.open_if(line),
             (TokenKind::Ident, "elif") => self.elif(line),
             (TokenKind::Ident, "else") => self.else_(line),
             (TokenKind::Ident, "endif") => self.endif(line),
             _ if !self.active() => {}
             (TokenKind::Ident, "define") => self.define(line),
             (TokenKind::Ident, "undef") => self.undef(line),
-            (TokenKind::Ident, "error") => self.message(line, true),
-            (TokenKind::Ident, "warning") => self.message(line, false),
+            (TokenKind::Ident, "error") => self.message(line, Severity::Error),
+            (TokenKind::Ident, "warning") => self.message(line, Severity::Warning),
             (TokenKind::Ident, "pragma") => self.pragma(line),
             (TokenKind::Ident, "line") => self.line_directive(line),
             // GNU line markers (`# 12 "file.hlsl"`), as `#line`.
@@ -227,16 +225,16 @@ impl<'s> Preprocessor<'s> {
         end
     }
 
-    fn open_if(&mut self, line: Line<'_>, keyword: &'static str) {
+    fn open_if(&mut self, line: Line<'s>) {
         let state = if !self.active() {
             CondState::Skipped
-        } else if self.condition(line, keyword) {
+        } else if self.condition(line) {
             CondState::Taking
         } else {
             CondState::Seeking
         };
         self.conds.push(Cond {
-            keyword,
+            keyword: line.name,
             open: line.span,
             state,
             else_span: None,
@@ -245,7 +243,8 @@ impl<'s> Preprocessor<'s> {
 
     /// The value of the condition of an `#if`, `#ifdef`, `#ifndef` or
     /// `#elif` in an active position; false after reporting when malformed.
-    fn condition(&mut self, line: Line<'_>, keyword: &str) -> bool {
+    fn condition(&mut self, line: Line<'_>) -> bool {
+        let keyword = line.name;
         if keyword == "ifdef" || keyword == "ifndef" {
             let Some(name) = line.args.first().filter(|t| t.kind == TokenKind::Ident) else {
                 let message = format!("`#{keyword}` needs a macro name");
@@ -290,16 +289,10 @@ impl<'s> Preprocessor<'s> {
         };
         let (state, else_span) = (top.state, top.else_span);
         let next = if let Some(else_span) = else_span {
-            let diag = Diagnostic::error(
-                codes::PP_STRAY_CONDITIONAL,
-                "`#elif` after `#else`",
-                line.span,
-            )
-            .with_label(else_span, "the `#else`");
-            self.ctx.report(diag);
+            self.report_after_else(line, else_span);
             stop_taking(state)
         } else if state == CondState::Seeking {
-            if self.condition(line, "elif") {
+            if self.condition(line) {
                 CondState::Taking
             } else {
                 CondState::Seeking
@@ -321,13 +314,7 @@ impl<'s> Preprocessor<'s> {
         };
         if let Some(first) = top.else_span {
             top.state = stop_taking(top.state);
-            let diag = Diagnostic::error(
-                codes::PP_STRAY_CONDITIONAL,
-                "`#else` after `#else`",
-                line.span,
-            )
-            .with_label(first, "the first `#else`");
-            self.ctx.report(diag);
+            self.report_after_else(line, first);
             return;
         }
         top.else_span = Some(line.span);
@@ -335,6 +322,14 @@ impl<'s> Preprocessor<'s> {
             CondState::Seeking => CondState::Taking,
             state => stop_taking(state),
         };
+    }
+
+    /// `#elif` or `#else` after the `#else` at `else_span`.
+    fn report_after_else(&mut self, line: Line<'_>, else_span: Span) {
+        let message = format!("`#{}` after `#else`", line.name);
+        let diag = Diagnostic::error(codes::PP_STRAY_CONDITIONAL, message, line.span)
+            .with_label(else_span, "the `#else`");
+        self.ctx.report(diag);
     }
 
     fn endif(&mut self, line: Line<'_>) {
@@ -395,7 +390,7 @@ impl<'s> Preprocessor<'s> {
     }
 
     /// `#error` and `#warning`: the rest of the line is the message.
-    fn message(&mut self, line: Line<'_>, is_error: bool) {
+    fn message(&mut self, line: Line<'_>, severity: Severity) {
         let text = match (line.args.first(), line.args.last()) {
             (Some(first), Some(last)) => self
                 .source
@@ -409,7 +404,7 @@ impl<'s> Preprocessor<'s> {
             .split_ascii_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
-        let diag = if is_error {
+        let diag = if severity == Severity::Error {
             let message = format!("#error: {text}");
             Diagnostic::error(codes::PP_ERROR_DIRECTIVE, message, line.span)
         } else {
