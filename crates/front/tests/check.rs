@@ -63,7 +63,11 @@ fn errors_only(src: &str) -> Vec<(String, String, String)> {
 #[test]
 fn a_clean_module_holds_no_error_type() {
     let m = ok("[shader(\"compute\")][numthreads(1,1,1)] void main() { }");
-    assert!(m.types.iter().all(|(_, t)| t.name.as_deref() != Some("<error>")));
+    assert!(
+        m.types
+            .iter()
+            .all(|(_, t)| t.name.as_deref() != Some("<error>"))
+    );
 }
 
 /// Asserts exactly one error with `code`, whose message contains `message`
@@ -952,7 +956,9 @@ fn recursion_is_rejected() {
 
 #[test]
 fn missing_return_warns() {
-    let d = diags("[shader(\"compute\")][numthreads(1,1,1)] void main() { } float f(float x) { if (x > 0) return 1; }");
+    let d = diags(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { } float f(float x) { if (x > 0) return 1; }",
+    );
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30015", "f"));
 }

@@ -207,7 +207,12 @@ impl<'a> Checker<'a> {
         if diagnostic.is_error() && !self.failed {
             self.failed = true;
             self.error_ty = self.module.types.insert(
-                Type { name: Some("<error>".into()), inner: ir::TypeInner::Struct { members: Vec::new() } },
+                Type {
+                    name: Some("<error>".into()),
+                    inner: ir::TypeInner::Struct {
+                        members: Vec::new(),
+                    },
+                },
                 Span::UNDEFINED,
             );
         }
@@ -309,36 +314,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `RayDesc` and `BuiltInTriangleIntersectionAttributes` are structs
-    /// every shader can name.
+    /// Names every shader can use without declaring them.
     fn declare_builtin_types(&mut self) {
-        let f32 = self.scalar_ty(ir::Scalar::F32);
-        let float3 = self.numeric_ty(ir::Scalar::F32, types::Shape::Vector(3));
-        let float2 = self.numeric_ty(ir::Scalar::F32, types::Shape::Vector(2));
-        let member = |name: &str, ty| ir::StructMember {
-            name: name.into(),
-            ty,
-            io: ir::IoAttrs::default(),
-            matrix_layout: None,
-            span: Span::UNDEFINED,
-        };
-        let ray_desc = ir::Type {
-            name: Some("RayDesc".into()),
-            inner: ir::TypeInner::Struct {
-                members: vec![
-                    member("Origin", float3),
-                    member("TMin", f32),
-                    member("Direction", float3),
-                    member("TMax", f32),
-                ],
-            },
-        };
-        let attrs = ir::Type {
-            name: Some("BuiltInTriangleIntersectionAttributes".into()),
-            inner: ir::TypeInner::Struct {
-                members: vec![member("barycentrics", float2)],
-            },
-        };
         // Ray-tracing flag constants every shader can name.
         let uint = self.scalar_ty(ir::Scalar::U32);
         for (name, value) in BUILTIN_UINT_CONSTANTS {
@@ -350,11 +327,49 @@ impl<'a> Checker<'a> {
                 },
             );
         }
-        for ty in [ray_desc, attrs] {
-            let name = ty.name.clone().unwrap_or_default();
-            let handle = self.module.types.insert(ty, Span::UNDEFINED);
-            self.type_scopes[0].insert(name, TypeSymbol::Type(handle));
-        }
+    }
+
+    /// `RayDesc` and `BuiltInTriangleIntersectionAttributes`: structs every
+    /// shader can name, added to the module only when used, so they do not
+    /// appear in modules that never mention them.
+    pub fn builtin_struct(&mut self, name: &str) -> Option<Handle<Type>> {
+        let float = |c: &mut Self, n| {
+            c.numeric_ty(
+                ir::Scalar::F32,
+                if n == 1 {
+                    types::Shape::Scalar
+                } else {
+                    types::Shape::Vector(n)
+                },
+            )
+        };
+        let fields: Vec<(&str, Handle<Type>)> = match name {
+            "RayDesc" => vec![
+                ("Origin", float(self, 3)),
+                ("TMin", float(self, 1)),
+                ("Direction", float(self, 3)),
+                ("TMax", float(self, 1)),
+            ],
+            "BuiltInTriangleIntersectionAttributes" => vec![("barycentrics", float(self, 2))],
+            _ => return None,
+        };
+        let members = fields
+            .into_iter()
+            .map(|(field, ty)| ir::StructMember {
+                name: field.into(),
+                ty,
+                io: ir::IoAttrs::default(),
+                matrix_layout: None,
+                span: Span::UNDEFINED,
+            })
+            .collect();
+        let ty = Type {
+            name: Some(name.into()),
+            inner: ir::TypeInner::Struct { members },
+        };
+        let handle = self.module.types.insert(ty, Span::UNDEFINED);
+        self.type_scopes[0].insert(name.into(), TypeSymbol::Type(handle));
+        Some(handle)
     }
 
     fn finish(mut self) -> Option<ir::Module> {

@@ -104,7 +104,9 @@ impl Checker<'_> {
     /// The type behind `ty`; the error type (and any handle not yet in the
     /// arena) reads as an empty struct, which matches no rule.
     pub fn inner(&self, ty: Handle<Type>) -> &TypeInner {
-        static ERROR: TypeInner = TypeInner::Struct { members: Vec::new() };
+        static ERROR: TypeInner = TypeInner::Struct {
+            members: Vec::new(),
+        };
         self.module.types.try_get(ty).map_or(&ERROR, |t| &t.inner)
     }
 
@@ -201,6 +203,9 @@ impl Checker<'_> {
                     TypeSymbol::Type(ty) => ty,
                     TypeSymbol::Enum(e) => self.enums[e].ty,
                 });
+            }
+            if let Some(ty) = self.builtin_struct(name) {
+                return Some(ty);
             }
         }
         if let Some(ty) = self.resolve_builtin_generic(texpr)? {
