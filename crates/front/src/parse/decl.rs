@@ -132,8 +132,10 @@ impl Parser<'_> {
         self.bump();
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let mut elements = Vec::new();
+        let mut height = 0;
         while !matches!(self.kind(), TokenKind::RBrace | TokenKind::Eof) {
             elements.push(self.initializer());
+            height = self.height.max(height);
             if !self.eat(TokenKind::Comma) {
                 break;
             }
@@ -143,6 +145,7 @@ impl Parser<'_> {
         }
         self.gt_closes = saved;
         self.leave();
+        self.set_height(height + 1);
         Expr::new(ExprKind::InitList(elements), self.span_from(start))
     }
 

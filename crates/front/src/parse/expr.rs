@@ -185,6 +185,7 @@ impl Parser<'_> {
             }
             self.bump();
             let start = lhs.span;
+            let lhs_height = self.height;
             let kind = match infix {
                 Infix::Comma => {
                     let right = self.expr_bp(COMMA + 1);
@@ -212,16 +213,20 @@ impl Parser<'_> {
                 }
                 Infix::Ternary => self.ternary_rest(lhs),
             };
+            self.set_height(lhs_height.max(self.height) + 1);
             lhs = Expr::new(kind, self.span_from(start));
         }
         lhs
     }
 
     /// After `cond ?`: the branches.
+    /// Leaves the height of the taller branch.
     fn ternary_rest(&mut self, cond: Expr) -> ExprKind {
         let then = self.nested_expr();
+        let then_height = self.height;
         self.expect(TokenKind::Colon, "`:`");
         let els = self.expr_bp(TERNARY);
+        self.height = self.height.max(then_height);
         ExprKind::Ternary {
             cond: boxed(cond),
             then: boxed(then),
@@ -239,6 +244,7 @@ impl Parser<'_> {
             self.bump();
             let operand = self.unary();
             self.leave();
+            self.set_height(self.height + 1);
             let kind = ExprKind::Unary {
                 op,
                 expr: boxed(operand),
@@ -249,6 +255,11 @@ impl Parser<'_> {
             return self.cast();
         }
         let primary = self.primary();
+        if primary.kind == ExprKind::Error {
+            // Nothing to apply postfix operators to; reading `[` or `(` as
+            // one here would turn one mistake into a chain of them.
+            return primary;
+        }
         self.postfix(primary)
     }
 
@@ -291,6 +302,7 @@ impl Parser<'_> {
         self.expect(TokenKind::RParen, "`)`");
         let operand = self.unary();
         self.leave();
+        self.set_height(self.height + 1);
         let kind = ExprKind::Cast {
             ty,
             array_dims,
@@ -299,8 +311,11 @@ impl Parser<'_> {
         Expr::new(kind, self.span_from(start))
     }
 
+    /// A literal, name, generic type or parenthesised expression; a leaf
+    /// has height 1.
     fn primary(&mut self) -> Expr {
         let tok = self.peek();
+        self.height = 1;
         match tok.kind {
             TokenKind::IntLit => {
                 self.bump();
@@ -362,10 +377,15 @@ impl Parser<'_> {
     fn postfix(&mut self, mut expr: Expr) -> Expr {
         loop {
             let start = expr.span;
+            let height = self.height;
+            // Operands inside the operator (index, arguments) set their own
+            // height; the new node stands on the taller of them and `expr`.
+            self.height = 0;
             let kind = match self.kind() {
                 TokenKind::Dot => {
                     self.bump();
                     let Some(member) = self.ident("member name") else {
+                        self.height = height;
                         return expr;
                     };
                     if self.at(TokenKind::LParen) {
@@ -409,20 +429,26 @@ impl Parser<'_> {
                         expr: boxed(expr),
                     }
                 }
-                _ => return expr,
+                _ => {
+                    self.height = height;
+                    return expr;
+                }
             };
+            self.set_height(height.max(self.height) + 1);
             expr = Expr::new(kind, self.span_from(start));
         }
     }
 
-    /// `( args )` at the cursor.
+    /// `( args )` at the cursor; leaves the height of the tallest argument.
     pub(super) fn call_args(&mut self) -> Vec<Expr> {
         self.bump();
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let mut args = Vec::new();
+        let mut height = 0;
         if !self.eat(TokenKind::RParen) {
             loop {
                 args.push(self.assign_expr());
+                height = height.max(self.height);
                 if self.eat(TokenKind::Comma) {
                     continue;
                 }
@@ -432,6 +458,7 @@ impl Parser<'_> {
                 break;
             }
         }
+        self.height = height;
         self.gt_closes = saved;
         args
     }

@@ -24,7 +24,10 @@
 //! parser reports `E20002` once, makes the rest of the input look like the
 //! end of the file so that every open construct unwinds at once, and then
 //! skips to the end of the enclosing item. Nothing recurses without counting,
-//! so no input can overflow the stack.
+//! so no input can overflow the stack. Expression trees are also kept below
+//! [`MAX_EXPR_HEIGHT`], which left-nested chains (`a + b + c ...`) reach
+//! without nesting the parser, so the passes that walk the tree cannot
+//! overflow either.
 //!
 //! ## Types versus expressions
 //!
@@ -53,6 +56,11 @@ use crate::{
 
 /// How deeply statements, expressions, initializer lists and types may nest.
 pub const MAX_DEPTH: u32 = 128;
+
+/// How high an expression tree may be, counting the operators of
+/// left-nested chains, which cost no nesting: room for the long sums that
+/// generated code writes, and a bound for the passes that walk the tree.
+pub const MAX_EXPR_HEIGHT: u32 = 1024;
 
 /// Parses a token stream that ends with one `Eof` into a syntax tree,
 /// appending syntax diagnostics to `diagnostics`. Never panics.
@@ -100,6 +108,8 @@ struct Parser<'a> {
     /// `>` closes a generic argument list rather than comparing.
     gt_closes: bool,
     depth: u32,
+    /// Height of the expression tree read last (a leaf is 1).
+    height: u32,
     /// The nesting limit was hit: the cursor reports end of file until the
     /// item loop skips the rest of the item.
     bailing: bool,
@@ -127,6 +137,7 @@ impl<'a> Parser<'a> {
             split_shr: false,
             gt_closes: false,
             depth: 0,
+            height: 0,
             bailing: false,
             recovering: false,
             error_count: 0,
@@ -325,16 +336,7 @@ impl<'a> Parser<'a> {
     /// starting to bail out) when that would pass [`MAX_DEPTH`].
     fn enter(&mut self) -> bool {
         if self.depth >= MAX_DEPTH {
-            if !self.bailing {
-                let span = self.peek().span;
-                self.error(
-                    codes::PARSE_DEPTH_LIMIT,
-                    format!("nesting is deeper than {MAX_DEPTH} levels"),
-                    span,
-                );
-                self.bailing = true;
-                self.recovering = true;
-            }
+            self.too_deep(format!("nesting is deeper than {MAX_DEPTH} levels"));
             return false;
         }
         self.depth += 1;
@@ -343,6 +345,32 @@ impl<'a> Parser<'a> {
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Records the height of the expression just read. Left-nested chains
+    /// (`a + b + c`, `a[0][1]`) are built by loops and cost no nesting, but
+    /// the tree they make is walked recursively by later passes (and by
+    /// `Drop`), so its height is bounded too.
+    fn set_height(&mut self, height: u32) {
+        self.height = height;
+        if height > MAX_EXPR_HEIGHT {
+            self.too_deep(format!(
+                "expression is deeper than {MAX_EXPR_HEIGHT} nested operations"
+            ));
+        }
+    }
+
+    /// Reports `E20002` and starts bailing out: the cursor reads end of file
+    /// until the item loop skips the rest of the item.
+    fn too_deep(&mut self, message: String) {
+        // Past a syntax error the depth is more likely the error's doing
+        // than the program's: bail out quietly then.
+        if !self.bailing && !self.recovering {
+            let span = self.peek().span;
+            self.error(codes::PARSE_DEPTH_LIMIT, message, span);
+        }
+        self.bailing = true;
+        self.recovering = true;
     }
 
     // ---- recovery
