@@ -1288,3 +1288,78 @@ float after;
         ",
     );
 }
+
+// ---- spans
+
+#[test]
+fn spans_cover_their_source_text() {
+    let src = r#"[numthreads(8, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    [unroll] for (int i = 0; i < 2; i++) { x = (a + b) * -c[i].y; }
+}
+Texture2D<vector<float, 4>> t : register(t0, space1);
+"#;
+    let (file, diagnostics) = parse_text(src);
+    assert!(diagnostics.is_empty());
+    let text = |span: Span| &src[span.range()];
+    let [Item::Function(main), Item::Var(tex)] = file.items.as_slice() else {
+        panic!("{:?}", file.items);
+    };
+    assert!(text(main.span).starts_with("[numthreads(8, 1, 1)]\nvoid main("));
+    assert!(text(main.span).ends_with("}\n}"));
+    assert_eq!(text(main.attributes[0].span), "numthreads(8, 1, 1)");
+    assert_eq!(text(main.name.span), "main");
+    let param = &main.params[0];
+    assert_eq!(text(param.span), "uint3 id : SV_DispatchThreadID");
+    assert_eq!(text(param.ty.span), "uint3");
+    assert_eq!(text(param.declarator.span), "id : SV_DispatchThreadID");
+    let PostAnnotation::Semantic(semantic) = &param.declarator.annotations[0] else {
+        panic!();
+    };
+    assert_eq!(text(semantic.span), "SV_DispatchThreadID");
+
+    let body = main.body.as_ref().unwrap();
+    let for_stmt = &body.stmts[0];
+    assert!(text(body.span).starts_with('{') && text(body.span).ends_with('}'));
+    assert!(text(for_stmt.span).starts_with("[unroll] for (int i = 0;"));
+    assert!(text(for_stmt.span).ends_with("-c[i].y; }"));
+    let StmtKind::For {
+        init, cond, body, ..
+    } = &for_stmt.kind
+    else {
+        panic!();
+    };
+    assert_eq!(text(init.as_ref().unwrap().span), "int i = 0;");
+    assert_eq!(text(cond.as_ref().unwrap().span), "i < 2");
+    let StmtKind::Block(block) = &body.kind else {
+        panic!()
+    };
+    let StmtKind::Expr(assign) = &block.stmts[0].kind else {
+        panic!()
+    };
+    assert_eq!(text(block.stmts[0].span), "x = (a + b) * -c[i].y;");
+    assert_eq!(text(assign.span), "x = (a + b) * -c[i].y");
+    let ExprKind::Assign { value, .. } = &assign.kind else {
+        panic!()
+    };
+    assert_eq!(text(value.span), "(a + b) * -c[i].y");
+    let ExprKind::Binary { left, right, .. } = &value.kind else {
+        panic!()
+    };
+    assert_eq!(text(left.span), "(a + b)");
+    assert_eq!(text(right.span), "-c[i].y");
+
+    assert_eq!(
+        text(tex.span),
+        "Texture2D<vector<float, 4>> t : register(t0, space1);"
+    );
+    assert_eq!(text(tex.ty.span), "Texture2D<vector<float, 4>>");
+    let GenericArg::Type(inner) = &tex.ty.args[0] else {
+        panic!()
+    };
+    assert_eq!(text(inner.span), "vector<float, 4>");
+    let PostAnnotation::Register { span, .. } = &tex.declarators[0].annotations[0] else {
+        panic!();
+    };
+    assert_eq!(text(*span), "register(t0, space1)");
+}

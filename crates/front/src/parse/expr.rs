@@ -332,8 +332,11 @@ impl Parser<'_> {
             }
             TokenKind::LParen => {
                 self.bump();
-                let inner = self.nested_expr();
+                let mut inner = self.nested_expr();
                 self.expect(TokenKind::RParen, "`)`");
+                // The tree has no parenthesis node; the span keeps them so
+                // that an operator with this operand spans its whole text.
+                inner.span = self.span_from(tok.span);
                 inner
             }
             TokenKind::Ident => self.name_or_type(tok),

@@ -304,9 +304,11 @@ impl Parser<'_> {
                 true
             }
             TokenKind::Shr => {
-                let tok = self.peek();
+                let mut first = self.peek();
+                first.kind = TokenKind::Gt;
+                first.span.end = (first.span.start + 1).min(first.span.end);
                 self.split_shr = true;
-                self.prev = tok;
+                self.prev = first;
                 true
             }
             _ => false,
