@@ -5,25 +5,14 @@
 
 use std::fmt::Write as _;
 
-use legalis_front::{
-    ast::*,
-    lexer::{Token, TokenKind, lex_raw},
-    parse::parse,
-};
+use legalis_front::{ast::*, parse::parse_raw};
 use legalis_ir::{Span, diag::Diagnostic};
 
 // ---- harness
 
 fn parse_text(src: &str) -> (SourceFile, Vec<Diagnostic>) {
-    let mut tokens = lex_raw(src, 0);
-    let end = src.len() as u32;
-    tokens.push(Token {
-        kind: TokenKind::Eof,
-        span: Span::new(end, end),
-        text: Span::new(end, end),
-    });
     let mut diagnostics = Vec::new();
-    let file = parse(&tokens, src, &mut diagnostics);
+    let file = parse_raw(src, &mut diagnostics);
     (file, diagnostics)
 }
 
@@ -66,24 +55,29 @@ fn check_with_diagnostics(src: &str, expected: &str) {
     compare(&actual, expected);
 }
 
-/// Parses `void f() { STMT }` and compares the rendering of the body.
+/// Parses `void f() { BODY }`, requiring no diagnostics, and returns the body.
 #[track_caller]
-fn check_stmts(body: &str, expected: &str) {
+fn parse_body(body: &str) -> Block {
     let src = format!("void f() {{\n{body}\n}}");
-    let (file, diagnostics) = parse_text(&src);
+    let (mut file, diagnostics) = parse_text(&src);
     assert!(
         diagnostics.is_empty(),
         "unexpected diagnostics:\n{}",
         render_diagnostics(&diagnostics)
     );
-    let Some(Item::Function(FunctionDecl {
-        body: Some(block), ..
-    })) = file.items.first()
-    else {
-        panic!("no function parsed: {file:?}");
-    };
+    match file.items.pop() {
+        Some(Item::Function(FunctionDecl {
+            body: Some(block), ..
+        })) if file.items.is_empty() => block,
+        other => panic!("not one function: {other:?}"),
+    }
+}
+
+/// Parses `void f() { BODY }` and compares the rendering of the body.
+#[track_caller]
+fn check_stmts(body: &str, expected: &str) {
     let mut out = String::new();
-    for stmt in &block.stmts {
+    for stmt in &parse_body(body).stmts {
         render_stmt(&mut out, stmt, 0);
     }
     compare(&out, expected);
@@ -98,21 +92,8 @@ fn check_exprs(exprs: &str, expected: &str) {
         .filter(|l| !l.trim().is_empty())
         .map(|l| format!("{};\n", l.trim()))
         .collect();
-    let src = format!("void f() {{\n{body}}}");
-    let (file, diagnostics) = parse_text(&src);
-    assert!(
-        diagnostics.is_empty(),
-        "unexpected diagnostics:\n{}",
-        render_diagnostics(&diagnostics)
-    );
-    let Some(Item::Function(FunctionDecl {
-        body: Some(block), ..
-    })) = file.items.first()
-    else {
-        panic!("no function parsed: {file:?}");
-    };
     let mut out = String::new();
-    for stmt in &block.stmts {
+    for stmt in &parse_body(&body).stmts {
         let StmtKind::Expr(expr) = &stmt.kind else {
             panic!("not an expression statement: {stmt:?}");
         };

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use legalis_front::{
     ast::{Item, SourceFile, StmtKind},
     lexer::{Token, TokenKind, lex_raw},
-    parse::parse,
+    parse::{parse, parse_raw},
 };
 use legalis_ir::{Span, diag::Diagnostic};
 
@@ -25,7 +25,9 @@ fn parse_tokens(src: &str, mut tokens: Vec<Token>) -> (SourceFile, Vec<Diagnosti
 }
 
 fn parse_text(src: &str) -> (SourceFile, Vec<Diagnostic>) {
-    parse_tokens(src, lex_raw(src, 0))
+    let mut diagnostics = Vec::new();
+    let file = parse_raw(src, &mut diagnostics);
+    (file, diagnostics)
 }
 
 /// One line per diagnostic: code, span, the spanned text, message.
@@ -424,4 +426,15 @@ fn every_prefix_parses_without_panicking_and_reports_incompleteness() {
             assert!(d.primary_span().end <= text.len() as u32, "{d:?}");
         }
     }
+}
+
+#[test]
+fn a_truncated_file_after_an_unsupported_construct_is_still_reported() {
+    check(
+        "import foo;\nvoid f() { x = 1;",
+        r#"
+        E20003 0..6 "import": `import` declaration is not supported
+        E20001 29..29 "": expected `}`, found end of file
+        "#,
+    );
 }

@@ -4,21 +4,13 @@
 
 use legalis_front::{
     ast::{Item, SourceFile},
-    lexer::{Token, TokenKind, lex_raw},
-    parse::{MAX_DEPTH, MAX_EXPR_HEIGHT, parse},
+    parse::{MAX_DEPTH, MAX_EXPR_HEIGHT, parse_raw},
 };
 use legalis_ir::{Span, diag::Diagnostic};
 
 fn parse_text(src: &str) -> (SourceFile, Vec<Diagnostic>) {
-    let mut tokens = lex_raw(src, 0);
-    let end = src.len() as u32;
-    tokens.push(Token {
-        kind: TokenKind::Eof,
-        span: Span::new(end, end),
-        text: Span::new(end, end),
-    });
     let mut diagnostics = Vec::new();
-    let file = parse(&tokens, src, &mut diagnostics);
+    let file = parse_raw(src, &mut diagnostics);
     (file, diagnostics)
 }
 

@@ -378,73 +378,73 @@ impl Parser<'_> {
 
     /// Member access, method calls, indexing, calls, `++`/`--`, in a loop.
     fn postfix(&mut self, mut expr: Expr) -> Expr {
-        loop {
+        while matches!(
+            self.kind(),
+            TokenKind::Dot
+                | TokenKind::LBracket
+                | TokenKind::LParen
+                | TokenKind::PlusPlus
+                | TokenKind::MinusMinus
+        ) {
             let start = expr.span;
             let height = self.height;
             // Operands inside the operator (index, arguments) set their own
             // height; the new node stands on the taller of them and `expr`.
             self.height = 0;
-            let kind = match self.kind() {
-                TokenKind::Dot => {
-                    self.bump();
-                    let Some(member) = self.ident("member name") else {
-                        self.height = height;
-                        return expr;
-                    };
-                    if self.at(TokenKind::LParen) {
-                        let args = self.call_args();
-                        ExprKind::MethodCall {
-                            object: boxed(expr),
-                            method: member,
-                            args,
-                        }
-                    } else {
-                        ExprKind::Member {
-                            base: boxed(expr),
-                            member,
-                        }
-                    }
-                }
-                TokenKind::LBracket => {
-                    self.bump();
-                    let index = self.nested_expr();
-                    self.expect(TokenKind::RBracket, "`]`");
-                    ExprKind::Index {
-                        base: boxed(expr),
-                        index: boxed(index),
-                    }
-                }
-                TokenKind::LParen => {
-                    let args = self.call_args();
-                    ExprKind::Call {
-                        callee: boxed(expr),
-                        args,
-                    }
-                }
-                TokenKind::PlusPlus | TokenKind::MinusMinus => {
-                    let op = if self.bump().kind == TokenKind::PlusPlus {
-                        UnaryOp::PostInc
-                    } else {
-                        UnaryOp::PostDec
-                    };
-                    ExprKind::Unary {
-                        op,
-                        expr: boxed(expr),
-                    }
-                }
-                _ => {
-                    self.height = height;
-                    return expr;
-                }
-            };
+            let kind = self.postfix_op(expr);
             self.set_height(height.max(self.height) + 1);
             expr = Expr::new(kind, self.span_from(start));
+        }
+        expr
+    }
+
+    /// One postfix operator applied to `base`, at the operator's token.
+    fn postfix_op(&mut self, base: Expr) -> ExprKind {
+        let base = boxed(base);
+        match self.bump().kind {
+            TokenKind::Dot => {
+                let Some(member) = self.ident("member name") else {
+                    return ExprKind::Error;
+                };
+                if self.at(TokenKind::LParen) {
+                    let args = self.call_args();
+                    ExprKind::MethodCall {
+                        object: base,
+                        method: member,
+                        args,
+                    }
+                } else {
+                    ExprKind::Member { base, member }
+                }
+            }
+            TokenKind::LBracket => {
+                let index = boxed(self.nested_expr());
+                self.expect(TokenKind::RBracket, "`]`");
+                ExprKind::Index { base, index }
+            }
+            TokenKind::LParen => {
+                let args = self.call_args_rest();
+                ExprKind::Call { callee: base, args }
+            }
+            TokenKind::PlusPlus => ExprKind::Unary {
+                op: UnaryOp::PostInc,
+                expr: base,
+            },
+            _ => ExprKind::Unary {
+                op: UnaryOp::PostDec,
+                expr: base,
+            },
         }
     }
 
     /// `( args )` at the cursor; leaves the height of the tallest argument.
     pub(super) fn call_args(&mut self) -> Vec<Expr> {
         self.bump();
+        self.call_args_rest()
+    }
+
+    /// Arguments after the `(`, through the `)`.
+    fn call_args_rest(&mut self) -> Vec<Expr> {
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let mut args = Vec::new();
         let mut height = 0;

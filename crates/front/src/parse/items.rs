@@ -386,14 +386,7 @@ impl Parser<'_> {
         let start = self.bump().span;
         let ty = self.type_expr();
         let name = self.alias_name();
-        let array_dims = self.array_dims();
-        self.expect(TokenKind::Semi, "`;`");
-        TypeAlias {
-            name,
-            ty,
-            array_dims,
-            span: self.span_from(start),
-        }
+        self.alias_rest(start, name, ty)
     }
 
     /// `typealias Name = type;`
@@ -402,6 +395,11 @@ impl Parser<'_> {
         let name = self.alias_name();
         self.expect(TokenKind::Eq, "`=`");
         let ty = self.type_expr();
+        self.alias_rest(start, name, ty)
+    }
+
+    /// Array dimensions and `;` after an alias's name and type.
+    fn alias_rest(&mut self, start: Span, name: Ident, ty: TypeExpr) -> TypeAlias {
         let array_dims = self.array_dims();
         self.expect(TokenKind::Semi, "`;`");
         TypeAlias {

@@ -87,6 +87,21 @@ pub fn parse(tokens: &[Token], text: &str, diagnostics: &mut Vec<Diagnostic>) ->
     file
 }
 
+/// Lexes `text` without preprocessing and parses it. For text with no
+/// directives and no macros (tests, tools) this is what the preprocessor
+/// would hand [`parse`]; lexer problems are left to the preprocessor and not
+/// reported here.
+pub fn parse_raw(text: &str, diagnostics: &mut Vec<Diagnostic>) -> ast::SourceFile {
+    let mut tokens = crate::lexer::lex_raw(text, 0);
+    let end = u32::try_from(text.len()).unwrap_or(u32::MAX);
+    tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+        text: Span::new(end, end),
+    });
+    parse(&tokens, text, diagnostics)
+}
+
 /// Where resynchronisation after an error may stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SyncLevel {
@@ -115,8 +130,8 @@ struct Parser<'a> {
     bailing: bool,
     /// An error was reported and the enclosing list has not resynchronised.
     recovering: bool,
-    /// Syntax errors reported so far.
-    error_count: usize,
+    /// `E20001` errors reported so far.
+    syntax_errors: usize,
     /// Struct, typedef, typealias and enum names declared so far.
     type_names: HashSet<&'a str>,
     diagnostics: Vec<Diagnostic>,
@@ -140,7 +155,7 @@ impl<'a> Parser<'a> {
             height: 0,
             bailing: false,
             recovering: false,
-            error_count: 0,
+            syntax_errors: 0,
             type_names: HashSet::new(),
             diagnostics: Vec::new(),
         }
@@ -301,33 +316,31 @@ impl<'a> Parser<'a> {
             tok.kind,
             TokenKind::Unknown | TokenKind::UnterminatedComment | TokenKind::UnterminatedString
         );
-        let late_eof = tok.kind == TokenKind::Eof && self.error_count > 0;
-        if !self.recovering && !lexed_badly && !late_eof {
+        let late_eof = tok.kind == TokenKind::Eof && self.syntax_errors > 0;
+        if !self.recovering && !self.bailing && !lexed_badly && !late_eof {
             let found = self.describe(tok);
             self.diagnostics.push(Diagnostic::error(
                 codes::PARSE_EXPECTED,
                 format!("expected {what}, found {found}"),
                 tok.span,
             ));
-            self.error_count += 1;
+            self.syntax_errors += 1;
         }
         self.recovering = true;
     }
 
     /// Reports recognised but unsupported syntax (`E20003`).
     fn unsupported(&mut self, what: &str, span: Span) {
-        self.diagnostics.push(Diagnostic::error(
+        self.error(
             codes::PARSE_UNSUPPORTED,
             format!("{what} is not supported"),
             span,
-        ));
-        self.error_count += 1;
+        );
     }
 
     fn error(&mut self, code: u32, message: String, span: Span) {
         self.diagnostics
             .push(Diagnostic::error(code, message, span));
-        self.error_count += 1;
     }
 
     // ---- nesting
@@ -378,7 +391,8 @@ impl<'a> Parser<'a> {
     /// Ends recovery: skips what is left of a broken statement (or item)
     /// unless the last token consumed already ended one.
     fn resync(&mut self, level: SyncLevel) {
-        if !self.recovering {
+        // While bailing out, everything unwinds to the item loop unread.
+        if !self.recovering || self.bailing {
             return;
         }
         self.recovering = false;
