@@ -1166,6 +1166,8 @@ void f() {
     (float)x++;
     (x) - y;
     (x)(y);
+    (Later)z;
+    (Later)1;
     (float4(1, 2, 3, 4)).x;
     float4(v, 1);
     vector<float, 3>(1, 2, 3);
@@ -1191,6 +1193,8 @@ void f() {
               expr (cast float (post++ x))
               expr (- x y)
               expr (call x y)
+              expr (cast Later z)
+              expr (cast Later 1)
               expr (. (call float4 1 2 3 4) x)
               expr (call float4 v 1)
               expr (call <vector<float, #3>> 1 2 3)

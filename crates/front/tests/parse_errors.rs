@@ -222,6 +222,19 @@ fn one_mistake_is_one_diagnostic() {
         "void f() { while (true) { if (a) } }",
         "[[vk::binding(0)] SamplerState s;",
         "void f() { a = b ? c; }",
+        "void f() { return dot(c; float3(1, 2, 3)); } float g;",
+        "void f() { x = a[1; 2]; y = 1; }",
+        "void f() { if (x y) { z = 1; } w = 2; }",
+        "void f() { for (int i = 0; i < 2 3; i++) { z = 1; } }",
+        "static float x[2] = { 1 2, 3 }; float g;",
+        "[shader(\"vertex\" 1)] float4 main() : SV_Position { return 0; }",
+        "float f(float x) { return x;\n[shader(\"pixel\")] float4 main() : SV_Target { return 0; }",
+        "float f(float x) return x; }\nfloat g;",
+        "void f() { switch (a) case 1: break; } }",
+        "void f() { switch (a) { 0: x = 1; break; case 1: break; } }",
+        "{ float a; } float b;",
+        "struct { float a; } float b;",
+        "struct S { float a; \ncbuffer C { float b; }",
     ] {
         let (_, diagnostics) = parse_text(src);
         assert_eq!(diagnostics.len(), 1, "{src}\n{}", render(src, &diagnostics));
@@ -437,4 +450,38 @@ fn a_truncated_file_after_an_unsupported_construct_is_still_reported() {
         E20001 29..29 "": expected `}`, found end of file
         "#,
     );
+}
+
+#[test]
+fn a_missing_closing_brace_ends_the_body_before_the_next_function() {
+    let src = "float f(float x) { return x;\n[shader(\"pixel\")]\nfloat4 main() : SV_Target { return 0; }";
+    let (file, diagnostics) = parse_text(src);
+    assert_eq!(
+        render(src, &diagnostics),
+        "E20001 29..30 \"[\": expected `}`, found `[`\n"
+    );
+    let [Item::Function(f), Item::Function(main)] = file.items.as_slice() else {
+        panic!("{:?}", file.items);
+    };
+    assert_eq!(f.body.as_ref().unwrap().stmts.len(), 1);
+    assert_eq!(main.name.name, "main");
+    assert_eq!(main.attributes[0].name, "shader");
+}
+
+#[test]
+fn a_missing_opening_brace_still_reads_the_body() {
+    let src = "float f(float x) return x * 2; }\nfloat g;";
+    let (file, diagnostics) = parse_text(src);
+    assert_eq!(
+        render(src, &diagnostics),
+        "E20001 17..23 \"return\": expected `{` or `;`, found `return`\n"
+    );
+    let [Item::Function(f), Item::Var(g)] = file.items.as_slice() else {
+        panic!("{:?}", file.items);
+    };
+    assert!(matches!(
+        f.body.as_ref().unwrap().stmts[0].kind,
+        StmtKind::Return(Some(_))
+    ));
+    assert_eq!(g.declarators[0].name.name, "g");
 }

@@ -13,6 +13,7 @@ impl Parser<'_> {
         let mut attributes = Vec::new();
         while self.at(TokenKind::LBracket) {
             let double = self.nth_kind(1) == TokenKind::LBracket;
+            let outer = self.pos;
             self.bump();
             if double {
                 self.bump();
@@ -23,9 +24,10 @@ impl Parser<'_> {
                     break;
                 }
             }
-            self.expect(TokenKind::RBracket, "`]`");
+            let inner = if double { outer + 1 } else { outer };
+            self.expect_close(TokenKind::RBracket, "`]`", inner);
             if double {
-                self.expect(TokenKind::RBracket, "`]`");
+                self.expect_close(TokenKind::RBracket, "`]`", outer);
             }
         }
         attributes

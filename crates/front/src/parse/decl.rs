@@ -108,8 +108,9 @@ impl Parser<'_> {
                 dims.push(None);
                 continue;
             }
+            let open = self.pos - 1;
             let size = self.nested_expr();
-            self.expect(TokenKind::RBracket, "`]`");
+            self.expect_close(TokenKind::RBracket, "`]`", open);
             dims.push(Some(size));
         }
         dims
@@ -129,6 +130,7 @@ impl Parser<'_> {
         if !self.enter() {
             return Expr::new(ExprKind::Error, start);
         }
+        let open = self.pos;
         self.bump();
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let mut elements = Vec::new();
@@ -142,6 +144,7 @@ impl Parser<'_> {
         }
         if !self.eat(TokenKind::RBrace) {
             self.error_expected("`,` or `}`");
+            self.close_group(open);
         }
         self.gt_closes = saved;
         self.leave();
@@ -176,13 +179,14 @@ impl Parser<'_> {
     /// `register(t0)` / `register(t0, space1)`; `None` after an `E20005`.
     fn register(&mut self) -> Option<PostAnnotation> {
         let start = self.bump().span;
+        let open = self.pos;
         self.bump();
         let slot = self.peek();
         let class_index = (slot.kind == TokenKind::Ident)
             .then(|| split_register(self.token_text(slot)))
             .flatten();
         let Some((class, index)) = class_index else {
-            return self.bad_register(slot.span, "a register such as `t0` or `b1`");
+            return self.bad_register(slot.span, "a register such as `t0` or `b1`", open);
         };
         self.bump();
         let mut space = None;
@@ -193,13 +197,13 @@ impl Parser<'_> {
                 .flatten()
                 .and_then(parse_decimal_u32);
             let Some(number) = number else {
-                return self.bad_register(tok.span, "a register space such as `space1`");
+                return self.bad_register(tok.span, "a register space such as `space1`", open);
             };
             self.bump();
             space = Some(number);
         }
         if !self.at(TokenKind::RParen) {
-            return self.bad_register(self.peek().span, "`)`");
+            return self.bad_register(self.peek().span, "`)`", open);
         }
         self.bump();
         Some(PostAnnotation::Register {
@@ -213,6 +217,7 @@ impl Parser<'_> {
     /// `packoffset(c4)` / `packoffset(c0.y)`; `None` after an `E20005`.
     fn packoffset(&mut self) -> Option<PostAnnotation> {
         let start = self.bump().span;
+        let open = self.pos;
         self.bump();
         let reg = self.peek();
         let reg_text = self.token_text(reg);
@@ -222,7 +227,7 @@ impl Parser<'_> {
                 .and_then(parse_decimal_u32)
                 .is_some();
         if !valid_reg {
-            return self.bad_register(reg.span, "a constant register such as `c4`");
+            return self.bad_register(reg.span, "a constant register such as `c4`", open);
         }
         self.bump();
         let mut text = reg_text.to_string();
@@ -230,14 +235,14 @@ impl Parser<'_> {
             let comp = self.peek();
             let comp_text = self.token_text(comp);
             if comp.kind != TokenKind::Ident || !matches!(comp_text, "x" | "y" | "z" | "w") {
-                return self.bad_register(comp.span, "a component `x`, `y`, `z` or `w`");
+                return self.bad_register(comp.span, "a component `x`, `y`, `z` or `w`", open);
             }
             self.bump();
             text.push('.');
             text.push_str(comp_text);
         }
         if !self.at(TokenKind::RParen) {
-            return self.bad_register(self.peek().span, "`)`");
+            return self.bad_register(self.peek().span, "`)`", open);
         }
         self.bump();
         Some(PostAnnotation::PackOffset {
@@ -247,15 +252,15 @@ impl Parser<'_> {
     }
 
     /// Reports a malformed `register`/`packoffset` argument and skips past
-    /// the closing `)`.
-    fn bad_register(&mut self, span: Span, expected: &str) -> Option<PostAnnotation> {
+    /// the `)` that closes the `(` at token `open`.
+    fn bad_register(&mut self, span: Span, expected: &str, open: usize) -> Option<PostAnnotation> {
         let found = self.describe(self.peek());
         self.error(
             codes::PARSE_BAD_REGISTER,
             format!("malformed register annotation: expected {expected}, found {found}"),
             span,
         );
-        self.skip_to_close(TokenKind::LParen, TokenKind::RParen);
+        self.close_group(open);
         None
     }
 }

@@ -264,11 +264,20 @@ impl Parser<'_> {
     }
 
     /// At `(`: whether `(Type)` or `(Type[n])` follows, then something that
-    /// can begin an operand.
+    /// can begin an operand. `(name)` followed by a name or a literal can
+    /// only be a cast, so there the name need not be a known type.
     fn cast_ahead(&self) -> bool {
         let Some(word) = self.nth_word(1) else {
             return false;
         };
+        if self.nth_kind(2) == TokenKind::RParen
+            && matches!(
+                self.nth_kind(3),
+                TokenKind::Ident | TokenKind::IntLit | TokenKind::FloatLit
+            )
+        {
+            return true;
+        }
         let typelike = self.is_type_name(word)
             || matches!(
                 word,
@@ -294,12 +303,13 @@ impl Parser<'_> {
         if !self.enter() {
             return Expr::new(ExprKind::Error, start);
         }
+        let open = self.pos;
         self.bump();
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let ty = self.type_expr();
         let array_dims = self.array_dims();
         self.gt_closes = saved;
-        self.expect(TokenKind::RParen, "`)`");
+        self.expect_close(TokenKind::RParen, "`)`", open);
         let operand = self.unary();
         self.leave();
         self.set_height(self.height + 1);
@@ -331,9 +341,10 @@ impl Parser<'_> {
                 Expr::new(ExprKind::String(value), tok.span)
             }
             TokenKind::LParen => {
+                let open = self.pos;
                 self.bump();
                 let mut inner = self.nested_expr();
-                self.expect(TokenKind::RParen, "`)`");
+                self.expect_close(TokenKind::RParen, "`)`", open);
                 // The tree has no parenthesis node; the span keeps them so
                 // that an operator with this operand spans its whole text.
                 inner.span = self.span_from(tok.span);
@@ -418,8 +429,9 @@ impl Parser<'_> {
                 }
             }
             TokenKind::LBracket => {
+                let open = self.pos - 1;
                 let index = boxed(self.nested_expr());
-                self.expect(TokenKind::RBracket, "`]`");
+                self.expect_close(TokenKind::RBracket, "`]`", open);
                 ExprKind::Index { base, index }
             }
             TokenKind::LParen => {
@@ -445,6 +457,7 @@ impl Parser<'_> {
 
     /// Arguments after the `(`, through the `)`.
     fn call_args_rest(&mut self) -> Vec<Expr> {
+        let open = self.pos - 1;
         let saved = std::mem::replace(&mut self.gt_closes, false);
         let mut args = Vec::new();
         let mut height = 0;
@@ -457,6 +470,7 @@ impl Parser<'_> {
                 }
                 if !self.eat(TokenKind::RParen) {
                     self.error_expected("`,` or `)`");
+                    self.close_group(open);
                 }
                 break;
             }

@@ -6,13 +6,18 @@ use legalis_ir::Span;
 
 use crate::{
     ast::{
-        Attribute, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier, Param, SourceFile,
-        StructDecl, TypeAlias, TypeExpr, VarDecl,
+        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier, Param,
+        SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
     },
     lexer::TokenKind,
 };
 
 use super::{Parser, SyncLevel};
+
+/// Keywords that start an item but never a struct or buffer member.
+fn ends_member_list(word: &str) -> bool {
+    matches!(word, "cbuffer" | "tbuffer" | "enum") || unsupported_item_keyword(word).is_some()
+}
 
 /// Item keywords of Slang that Legalis does not support, with how the
 /// diagnostic names them.
@@ -42,6 +47,10 @@ impl Parser<'_> {
                     self.bump();
                     continue;
                 }
+                TokenKind::LBrace | TokenKind::RBrace => {
+                    self.stray_brace();
+                    continue;
+                }
                 _ => {}
             }
             let start = self.pos;
@@ -49,10 +58,23 @@ impl Parser<'_> {
             if self.bailing {
                 self.skip_bailed_item(start);
             } else if self.pos == start {
-                self.bump();
+                self.skip_junk();
             }
         }
         SourceFile { items }
+    }
+
+    /// A brace between items: reported, unless an earlier error explains
+    /// it (a broken item whose braces came apart), and skipped with its
+    /// group; what follows a lone brace is skipped up to the next item.
+    fn stray_brace(&mut self) {
+        if self.diagnostics.is_empty() {
+            self.error_expected("declaration");
+        }
+        self.recovering = true;
+        if !self.skip_group() {
+            self.skip_junk();
+        }
     }
 
     fn item(&mut self, items: &mut Vec<Item>) {
@@ -123,11 +145,11 @@ impl Parser<'_> {
         let return_annotations = self.annotations();
         let body = if self.at(TokenKind::LBrace) {
             Some(self.block())
-        } else {
-            if !self.eat(TokenKind::Semi) {
-                self.error_expected("`{` or `;`");
-            }
+        } else if self.eat(TokenKind::Semi) {
             None
+        } else {
+            self.error_expected("`{` or `;`");
+            self.body_without_brace()
         };
         FunctionDecl {
             attributes,
@@ -141,8 +163,29 @@ impl Parser<'_> {
         }
     }
 
+    /// After a complete function head, statements without the `{`: read
+    /// them as the body (up to a `}`), so they are not taken for items.
+    fn body_without_brace(&mut self) -> Option<Block> {
+        let starts_statement = self.at_declaration()
+            || self
+                .nth_word(0)
+                .is_some_and(|w| matches!(w, "return" | "if" | "for" | "while" | "do" | "switch"));
+        if !starts_statement {
+            return None;
+        }
+        let start = self.peek().span;
+        let mut stmts = Vec::new();
+        self.statement_list(&mut stmts, |_| false);
+        self.eat(TokenKind::RBrace);
+        Some(Block {
+            stmts,
+            span: self.span_from(start),
+        })
+    }
+
     /// `( params )` at the cursor; `(void)` is an empty list.
     fn params(&mut self) -> Vec<Param> {
+        let open = self.pos;
         self.bump();
         let mut params = Vec::new();
         if self.eat(TokenKind::RParen) {
@@ -161,7 +204,7 @@ impl Parser<'_> {
             if !self.eat(TokenKind::RParen) {
                 self.error_expected("`,` or `)`");
                 // The closing `)` resynchronises: the body is still read.
-                if self.skip_to_close(TokenKind::LParen, TokenKind::RParen) {
+                if self.close_group(open) {
                     self.recovering = false;
                 }
             }
@@ -200,7 +243,14 @@ impl Parser<'_> {
         structs: &mut Vec<StructDecl>,
     ) -> Option<VarDecl> {
         self.bump();
-        let name = self.ident("struct name")?;
+        let Some(name) = self.ident("struct name") else {
+            // Read the body anyway, so that its fields are not taken for
+            // items; without a name it declares nothing.
+            if self.at(TokenKind::LBrace) {
+                self.member_list(&mut Vec::new());
+            }
+            return None;
+        };
         self.declare_type_name();
         if self.at(TokenKind::Lt) {
             self.unsupported("generic struct", name.span);
@@ -271,10 +321,15 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
+            if self.nth_word(0).is_some_and(ends_member_list) {
+                // A keyword only an item can start with: the `}` is missing.
+                // End the body here so the item is read as one.
+                break;
+            }
             let before = self.pos;
             self.member(&mut fields, structs);
             if self.pos == before && !self.bailing {
-                self.bump();
+                self.skip_junk();
             }
         }
         if !self.eat(TokenKind::RBrace) {

@@ -13,9 +13,17 @@
 //! syntax errors are not reported until the enclosing list (block, switch
 //! case, struct body, file) resynchronises at a `;` or `}` it owns, or at a
 //! keyword that starts a statement or an item. Nodes that could not be read
-//! become `Error` variants, so the checker stays quiet about them. An
-//! unexpected end of file after an earlier error is not reported again: it
-//! is nearly always the same mistake seen from the other end.
+//! become `Error` variants, so the checker stays quiet about them.
+//!
+//! Delimiters are matched once up front, so a list that goes wrong inside
+//! `( )`, `[ ]` or `{ }` resumes after its close, and resynchronisation steps
+//! over whole groups. A few likely slips are read as what was meant: a
+//! function head inside a body ends the body (HLSL has no local functions),
+//! statements after a function head are its body even without the `{`, a
+//! `switch` body starting with `case` is read without its `{`, and a keyword
+//! only an item can start with ends a struct body. An unexpected end of file
+//! or a stray brace after an earlier error is not reported again: it is
+//! nearly always the same mistake seen from the other end.
 //!
 //! ## Nesting limit
 //!
@@ -132,6 +140,11 @@ struct Parser<'a> {
     recovering: bool,
     /// `E20001` errors reported so far.
     syntax_errors: usize,
+    /// The last token was skipped as junk, not read as the end of anything.
+    junk_skipped: bool,
+    /// For each opening delimiter, the index of its closer (see
+    /// [`match_delimiters`]).
+    matching: Vec<u32>,
     /// Struct, typedef, typealias and enum names declared so far.
     type_names: HashSet<&'a str>,
     diagnostics: Vec<Diagnostic>,
@@ -156,6 +169,8 @@ impl<'a> Parser<'a> {
             bailing: false,
             recovering: false,
             syntax_errors: 0,
+            junk_skipped: false,
+            matching: match_delimiters(tokens),
             type_names: HashSet::new(),
             diagnostics: Vec::new(),
         }
@@ -229,6 +244,7 @@ impl<'a> Parser<'a> {
             self.pos += 1;
         }
         self.prev = tok;
+        self.junk_skipped = false;
         tok
     }
 
@@ -255,6 +271,17 @@ impl<'a> Parser<'a> {
             self.error_expected(what);
         }
         found
+    }
+
+    /// Consumes the `close` of the group opened at token `open`, or reports
+    /// "expected `what`" and moves past that group's close if it has one.
+    fn expect_close(&mut self, close: TokenKind, what: &str, open: usize) -> bool {
+        if self.eat(close) {
+            return true;
+        }
+        self.error_expected(what);
+        self.close_group(open);
+        false
     }
 
     fn ident_of(&self, tok: Token) -> ast::Ident {
@@ -396,25 +423,24 @@ impl<'a> Parser<'a> {
             return;
         }
         self.recovering = false;
+        let junk = std::mem::take(&mut self.junk_skipped);
         let synced = match self.prev.kind {
             TokenKind::Semi | TokenKind::RBrace => true,
             TokenKind::LBrace => level == SyncLevel::Stmt,
             _ => false,
         };
-        if synced {
+        if synced && !junk {
             return;
         }
-        let mut braces = 0u32;
         loop {
             let tok = self.peek();
             match tok.kind {
                 TokenKind::Eof => return,
-                TokenKind::Semi if braces == 0 => {
+                TokenKind::Semi => {
                     self.bump();
                     return;
                 }
-                TokenKind::LBrace => braces += 1,
-                TokenKind::RBrace if braces == 0 => {
+                TokenKind::RBrace => {
                     // A stray `}` between items closes nothing: drop it here
                     // rather than report it as a second error.
                     if level == SyncLevel::Item {
@@ -422,14 +448,9 @@ impl<'a> Parser<'a> {
                     }
                     return;
                 }
-                TokenKind::RBrace => {
-                    braces -= 1;
-                    if braces == 0 {
-                        self.bump();
-                        return;
-                    }
-                }
-                TokenKind::Ident if braces == 0 && self.starts_construct(tok, level) => return,
+                TokenKind::LBrace if self.skip_group() => return,
+                TokenKind::LParen | TokenKind::LBracket if self.skip_group() => continue,
+                TokenKind::Ident if self.starts_construct(tok, level) => return,
                 _ => {}
             }
             self.bump();
@@ -474,53 +495,60 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Steps over a token nothing could read (after reporting it), so that a
+    /// loop always moves; resynchronisation then does not take it for the
+    /// end of a statement.
+    fn skip_junk(&mut self) {
+        self.bump();
+        self.junk_skipped = true;
+    }
+
+    /// For an opening delimiter `n` tokens ahead, the offset of its close.
+    fn matching_offset(&self, n: usize) -> Option<usize> {
+        if self.bailing {
+            return None;
+        }
+        let close = *self.matching.get(self.pos + n)?;
+        (close != NO_MATCH).then(|| close as usize - self.pos)
+    }
+
+    /// At an opening delimiter with a matching close: moves past the close.
+    fn skip_group(&mut self) -> bool {
+        let close = self.matching[self.pos];
+        if close == NO_MATCH || self.bailing || self.split_shr {
+            return false;
+        }
+        self.pos = close as usize;
+        self.bump();
+        true
+    }
+
+    /// Inside a group opened by the token at `open`, after an error: moves
+    /// past the group's close if it has one ahead. Lists use this to come
+    /// back in step with the text after a malformed element.
+    fn close_group(&mut self, open: usize) -> bool {
+        let close = self.matching.get(open).copied().unwrap_or(NO_MATCH);
+        if close == NO_MATCH || (close as usize) < self.pos || self.bailing {
+            return false;
+        }
+        self.split_shr = false;
+        self.pos = close as usize;
+        self.bump();
+        true
+    }
+
     /// Skips a construct the parser does not read: up to and including the
-    /// first `;` outside braces, or the `}` that closes the first brace
-    /// group, whichever comes first.
+    /// first `;`, or the first brace group, whichever comes first.
     fn skip_construct(&mut self) {
-        let mut braces = 0u32;
         loop {
             match self.kind() {
-                TokenKind::Eof => return,
-                TokenKind::Semi if braces == 0 => {
+                TokenKind::Eof | TokenKind::RBrace => return,
+                TokenKind::Semi => {
                     self.bump();
                     return;
                 }
-                TokenKind::LBrace => braces += 1,
-                TokenKind::RBrace if braces == 0 => return,
-                TokenKind::RBrace => {
-                    braces -= 1;
-                    if braces == 0 {
-                        self.bump();
-                        return;
-                    }
-                }
-                _ => {}
-            }
-            self.bump();
-        }
-    }
-
-    /// Skips to just past `close` at nesting zero of `open`/`close`, stopping
-    /// early (without consuming) at `;`, `{`, `}` or the end of the file.
-    /// Returns whether `close` was found.
-    fn skip_to_close(&mut self, open: TokenKind, close: TokenKind) -> bool {
-        let mut nested = 0u32;
-        loop {
-            let kind = self.kind();
-            if kind == close {
-                self.bump();
-                if nested == 0 {
-                    return true;
-                }
-                nested -= 1;
-                continue;
-            }
-            match kind {
-                TokenKind::Eof | TokenKind::Semi | TokenKind::LBrace | TokenKind::RBrace => {
-                    return false;
-                }
-                _ if kind == open => nested += 1,
+                TokenKind::LBrace if self.skip_group() => return,
+                TokenKind::LParen | TokenKind::LBracket if self.skip_group() => continue,
                 _ => {}
             }
             self.bump();
@@ -528,7 +556,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After bailing out of an item that started at token `start`, moves past
-    /// its end: the first `;` outside braces or the brace group's close.
+    /// its end: the first `;` or brace group of the item.
     fn skip_bailed_item(&mut self, start: usize) {
         self.bailing = false;
         self.split_shr = false;
@@ -536,7 +564,7 @@ impl<'a> Parser<'a> {
         self.pos = start;
         self.skip_construct();
         if self.pos < here {
-            // The item's own braces did not balance before where parsing
+            // The item's own delimiters did not balance before where parsing
             // stopped; never move backwards.
             self.pos = here;
             self.skip_construct();
@@ -545,3 +573,39 @@ impl<'a> Parser<'a> {
         self.depth = 0;
     }
 }
+
+/// `matching[i]` for a token that opens `(`, `[` or `{`: the index of the
+/// token that closes it, or [`NO_MATCH`]. A closer that does not fit the
+/// innermost opener closes the nearest of the four innermost openers it
+/// fits, leaving those inside unmatched; one that fits none is left alone.
+fn match_delimiters(tokens: &[Token]) -> Vec<u32> {
+    let mut matching = vec![NO_MATCH; tokens.len()];
+    let mut open: Vec<(usize, TokenKind)> = Vec::new();
+    for (index, tok) in tokens.iter().enumerate() {
+        let opener = match tok.kind {
+            TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => {
+                open.push((index, tok.kind));
+                continue;
+            }
+            TokenKind::RParen => TokenKind::LParen,
+            TokenKind::RBracket => TokenKind::LBracket,
+            TokenKind::RBrace => TokenKind::LBrace,
+            _ => continue,
+        };
+        // Looking only a few openers down keeps this linear on any input.
+        let nearest = open
+            .iter()
+            .rev()
+            .take(4)
+            .position(|&(_, kind)| kind == opener);
+        if let Some(up) = nearest {
+            let depth = open.len() - 1 - up;
+            let (start, _) = open[depth];
+            matching[start] = u32::try_from(index).unwrap_or(NO_MATCH);
+            open.truncate(depth);
+        }
+    }
+    matching
+}
+
+const NO_MATCH: u32 = u32::MAX;

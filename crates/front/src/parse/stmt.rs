@@ -27,10 +27,16 @@ impl Parser<'_> {
 
     /// Statements up to `}`, end of file, or a token `stop` accepts;
     /// resynchronises after each statement that had an error.
-    fn statement_list(&mut self, stmts: &mut Vec<Stmt>, stop: impl Fn(&Self) -> bool) {
+    pub(super) fn statement_list(&mut self, stmts: &mut Vec<Stmt>, stop: impl Fn(&Self) -> bool) {
         loop {
             self.resync(SyncLevel::Stmt);
             if matches!(self.kind(), TokenKind::RBrace | TokenKind::Eof) || stop(self) {
+                return;
+            }
+            if self.at_function_definition() {
+                // HLSL has no local functions: the enclosing body lacks its
+                // `}`. End it here so the function is read as an item.
+                self.error_expected("`}`");
                 return;
             }
             let before = self.pos;
@@ -38,7 +44,7 @@ impl Parser<'_> {
             if self.pos == before && !self.bailing {
                 // Nothing consumed: the statement reported an error at this
                 // token; step over it so the loop always moves.
-                self.bump();
+                self.skip_junk();
             }
         }
     }
@@ -118,6 +124,30 @@ impl Parser<'_> {
         }
     }
 
+    /// Whether a function definition starts here: attributes, a declaration
+    /// head, a parameter list, then `{` or `:`.
+    fn at_function_definition(&self) -> bool {
+        let mut i = 0;
+        while self.nth_kind(i) == TokenKind::LBracket {
+            match self.matching_offset(i) {
+                Some(close) => i = close + 1,
+                None => return false,
+            }
+        }
+        let Some(name) = self.scan_decl_name(i) else {
+            return false;
+        };
+        if self.nth_kind(name + 1) != TokenKind::LParen {
+            return false;
+        }
+        self.matching_offset(name + 1).is_some_and(|close| {
+            matches!(
+                self.nth_kind(close + 1),
+                TokenKind::LBrace | TokenKind::Colon
+            )
+        })
+    }
+
     /// Whether a local declaration starts here: a modifier, or a type
     /// followed by a name.
     pub(super) fn at_declaration(&self) -> bool {
@@ -149,9 +179,10 @@ impl Parser<'_> {
 
     /// `( expression )` after `if`, `while`, `switch`.
     fn paren_cond(&mut self) -> crate::ast::Expr {
+        let open = self.pos;
         self.expect(TokenKind::LParen, "`(`");
         let cond = self.nested_expr();
-        self.expect(TokenKind::RParen, "`)`");
+        self.expect_close(TokenKind::RParen, "`)`", open);
         cond
     }
 
@@ -165,6 +196,7 @@ impl Parser<'_> {
 
     fn for_stmt(&mut self) -> StmtKind {
         self.bump();
+        let open = self.pos;
         self.expect(TokenKind::LParen, "`(`");
         let init = if self.eat(TokenKind::Semi) {
             None
@@ -184,7 +216,7 @@ impl Parser<'_> {
         let cond = (!self.at(TokenKind::Semi)).then(|| self.nested_expr());
         self.expect(TokenKind::Semi, "`;`");
         let update = (!self.at(TokenKind::RParen)).then(|| self.nested_expr());
-        self.expect(TokenKind::RParen, "`)`");
+        self.expect_close(TokenKind::RParen, "`)`", open);
         let body = Box::new(self.statement());
         StmtKind::For {
             init,
@@ -216,14 +248,16 @@ impl Parser<'_> {
         self.bump();
         let selector = self.paren_cond();
         let mut cases = Vec::new();
-        if self.at(TokenKind::LBrace) {
-            self.bump();
-            self.switch_cases(&mut cases);
-            if !self.eat(TokenKind::RBrace) {
-                self.error_expected("`}`");
-            }
-        } else {
+        if !self.eat(TokenKind::LBrace) {
             self.error_expected("`{`");
+            if !self.at_word("case") && !self.at_word("default") {
+                return StmtKind::Switch { selector, cases };
+            }
+            // The labels show the body is here without its `{`.
+        }
+        self.switch_cases(&mut cases);
+        if !self.eat(TokenKind::RBrace) {
+            self.error_expected("`}`");
         }
         StmtKind::Switch { selector, cases }
     }
@@ -236,14 +270,16 @@ impl Parser<'_> {
                 return;
             }
             if !at_label(self) {
-                // Statements before the first label can never run; read one
-                // (its errors are already covered by this one) and go on.
+                // Code before the first label can never run: report it once
+                // and skip to a label.
                 self.error_expected("`case` or `default`");
-                let before = self.pos;
-                self.statement();
-                if self.pos == before {
-                    self.bump();
+                while !at_label(self) && !matches!(self.kind(), TokenKind::RBrace | TokenKind::Eof)
+                {
+                    if !self.skip_group() {
+                        self.bump();
+                    }
                 }
+                self.recovering = false;
                 continue;
             }
             let start = self.peek().span;

@@ -379,12 +379,17 @@ impl Parser<'_> {
     /// Whether a declaration head starts `i` tokens ahead: modifier words,
     /// a type, then a name. Decides both "is this statement a declaration"
     /// and "is this contextual word a modifier".
-    pub(super) fn scan_decl_head(&self, mut i: usize) -> bool {
+    pub(super) fn scan_decl_head(&self, i: usize) -> bool {
+        self.scan_decl_name(i).is_some()
+    }
+
+    /// Like [`Parser::scan_decl_head`], giving the offset of the name.
+    pub(super) fn scan_decl_name(&self, mut i: usize) -> Option<usize> {
         while self.nth_word(i).is_some_and(is_always_modifier) {
             i += 1;
         }
-        self.scan_type(i)
-            .is_some_and(|end| self.nth_kind(end) == TokenKind::Ident)
+        let end = self.scan_type(i)?;
+        (self.nth_kind(end) == TokenKind::Ident).then_some(end)
     }
 }
 
