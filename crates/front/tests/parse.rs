@@ -131,17 +131,6 @@ fn compare(actual: &str, expected: &str) {
     let actual = normalise(actual);
     let expected = normalise(expected);
     if actual != expected {
-        if std::env::var_os("LEGALIS_BLESS").is_some() {
-            let caller = std::panic::Location::caller();
-            let record = format!("{}\n{}\n{actual}\n\u{0}\n", caller.file(), caller.line());
-            let path = std::env::temp_dir().join("legalis-bless.txt");
-            let mut file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .unwrap();
-            std::io::Write::write_all(&mut file, record.as_bytes()).unwrap();
-        }
         panic!("rendering differs\n--- expected\n{expected}\n--- actual\n{actual}\n");
     }
 }
@@ -1347,4 +1336,190 @@ Texture2D<vector<float, 4>> t : register(t0, space1);
         panic!();
     };
     assert_eq!(text(*span), "register(t0, space1)");
+}
+
+// ---- whole shaders
+
+/// Entry points of every stage family, written the way real shaders are.
+const STAGES: &str = r#"struct VsOut { float4 pos : SV_Position; float3 wpos : POSITION; };
+struct HsOut { float3 pos : POSITION; };
+struct PatchConst { float edges[3] : SV_TessFactor; float inside : SV_InsideTessFactor; };
+
+PatchConst PatchFn(InputPatch<VsOut, 3> ip, uint pid : SV_PrimitiveID)
+{
+    PatchConst pc;
+    [unroll] for (uint i = 0; i < 3; i++) pc.edges[i] = 4.0;
+    pc.inside = 4.0;
+    return pc;
+}
+
+[domain("tri")]
+[partitioning("fractional_odd")]
+[outputtopology("triangle_cw")]
+[outputcontrolpoints(3)]
+[patchconstantfunc("PatchFn")]
+[maxtessfactor(64.0)]
+HsOut hs_main(InputPatch<VsOut, 3> ip, uint cpid : SV_OutputControlPointID, uint pid : SV_PrimitiveID)
+{
+    HsOut o;
+    o.pos = ip[cpid].wpos;
+    return o;
+}
+
+[domain("tri")]
+VsOut ds_main(PatchConst pc, float3 bary : SV_DomainLocation, const OutputPatch<HsOut, 3> patch)
+{
+    VsOut o = (VsOut)0;
+    o.wpos = patch[0].pos * bary.x + patch[1].pos * bary.y + patch[2].pos * bary.z;
+    o.pos = float4(o.wpos, 1);
+    return o;
+}
+
+struct GsOut { float4 pos : SV_Position; uint layer : SV_RenderTargetArrayIndex; };
+
+[maxvertexcount(3)]
+[instance(2)]
+void gs_main(triangle VsOut tri[3], uint iid : SV_GSInstanceID, inout TriangleStream<GsOut> stream)
+{
+    for (int i = 0; i < 3; ++i)
+    {
+        GsOut o;
+        o.pos = tri[i].pos;
+        o.layer = iid;
+        stream.Append(o);
+    }
+    stream.RestartStrip();
+}
+
+struct MeshVertex { float4 pos : SV_Position; float3 color : COLOR0; };
+struct MeshPrim { uint layer : SV_RenderTargetArrayIndex; bool cull : SV_CullPrimitive; };
+struct Payload { uint ids[32]; };
+groupshared Payload s_payload;
+
+[numthreads(32, 1, 1)]
+[outputtopology("triangle")]
+void ms_main(uint gtid : SV_GroupThreadID, in payload Payload pl,
+             out vertices MeshVertex verts[64], out indices uint3 tris[126],
+             out primitives MeshPrim prims[126])
+{
+    SetMeshOutputCounts(64, 126);
+    if (gtid < 64) { verts[gtid].pos = float4(0, 0, 0, 1); verts[gtid].color = (float3)pl.ids[gtid % 32]; }
+    if (gtid < 126) { tris[gtid] = uint3(0, 1, 2); prims[gtid].cull = false; }
+}
+
+[numthreads(32, 1, 1)]
+void as_main(uint tid : SV_DispatchThreadID)
+{
+    s_payload.ids[tid] = tid;
+    DispatchMesh(1, 1, 1, s_payload);
+}
+
+struct RayPayload { float4 color; };
+RaytracingAccelerationStructure scene : register(t0);
+RWTexture2D<float4> output : register(u0);
+
+[shader("raygeneration")]
+void rg_main()
+{
+    uint2 idx = DispatchRaysIndex().xy;
+    RayDesc ray;
+    ray.Origin = float3(idx, 0);
+    ray.Direction = float3(0, 0, 1);
+    ray.TMin = 0.001;
+    ray.TMax = 1e4;
+    RayPayload payload = { float4(0, 0, 0, 0) };
+    TraceRay(scene, RAY_FLAG_NONE, 0xFF, 0, 1, 0, ray, payload);
+    output[idx] = payload.color;
+}
+
+[shader("closesthit")]
+void ch_main(inout RayPayload payload, in BuiltInTriangleIntersectionAttributes attr)
+{
+    float3 bary = float3(1 - attr.barycentrics.x - attr.barycentrics.y, attr.barycentrics.xy);
+    payload.color = float4(bary, 1);
+}
+
+[shader("miss")]
+void miss_main(inout RayPayload payload) { payload.color = float4(0, 0, 1, 1); }
+
+ByteAddressBuffer raw : register(t1);
+AppendStructuredBuffer<uint> appendBuf;
+static const uint kMask = ~0u >> 1;
+float4 ps(float4 p : SV_Position, uint cov : SV_Coverage, float3 b : SV_Barycentrics) : SV_Target
+{
+    uint v = raw.Load(4 * (uint)p.x);
+    int2 q = int2(p.xy) >> 1;
+    bool ok = v > 3 && q.x >= 0 || !(cov & 1);
+    v = ok ? v << 2 : v >> 2;
+    v >>= 1; v <<= 1; v ^= kMask; v |= 1; v &= 7; v %= 5;
+    float x = GetAttributeAtVertex(b, 0).x;
+    matrix<float, 2, 2> m = { 1, 0, 0, 1 };
+    float2x2 n = mul(m, (float2x2)1);
+    do { v--; } while (v > 0 && v != 5);
+    return float4(x, n[0][0], v, -1.0e-3f);
+}
+"#;
+
+#[test]
+fn shaders_of_every_stage_parse_cleanly() {
+    let (file, diagnostics) = parse_text(STAGES);
+    assert!(
+        diagnostics.is_empty(),
+        "{}",
+        render_diagnostics(&diagnostics)
+    );
+    let functions: Vec<&FunctionDecl> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Function(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let names: Vec<&str> = functions.iter().map(|f| f.name.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "PatchFn",
+            "hs_main",
+            "ds_main",
+            "gs_main",
+            "ms_main",
+            "as_main",
+            "rg_main",
+            "ch_main",
+            "miss_main",
+            "ps"
+        ]
+    );
+    let hull = functions[1];
+    let attrs: Vec<&str> = hull.attributes.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        attrs,
+        [
+            "domain",
+            "partitioning",
+            "outputtopology",
+            "outputcontrolpoints",
+            "patchconstantfunc",
+            "maxtessfactor"
+        ]
+    );
+    let mesh = functions[4];
+    let mesh_mods: Vec<String> = mesh
+        .params
+        .iter()
+        .map(|p| render_mods(&p.modifiers))
+        .collect();
+    assert_eq!(
+        mesh_mods,
+        [
+            "",
+            "in payload ",
+            "out vertices ",
+            "out indices ",
+            "out primitives "
+        ]
+    );
+    assert_eq!(file.items.len(), 24);
 }

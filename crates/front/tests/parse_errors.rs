@@ -231,6 +231,7 @@ fn one_mistake_is_one_diagnostic() {
         "float f(float x) { return x;\n[shader(\"pixel\")] float4 main() : SV_Target { return 0; }",
         "float f(float x) return x; }\nfloat g;",
         "void f() { switch (a) case 1: break; } }",
+        "void f() { switch (a) ; { case 1: break; } }",
         "void f() { switch (a) { 0: x = 1; break; case 1: break; } }",
         "{ float a; } float b;",
         "struct { float a; } float b;",

@@ -189,8 +189,8 @@ impl<'a> Parser<'a> {
         }
         let tok = self.tokens[self.pos];
         if self.split_shr {
-            let start = (tok.span.start + 1).min(tok.span.end);
-            let text_start = (tok.text.start + 1).min(tok.text.end);
+            let start = tok.span.start.saturating_add(1).min(tok.span.end);
+            let text_start = tok.text.start.saturating_add(1).min(tok.text.end);
             return Token {
                 kind: TokenKind::Gt,
                 span: Span::new(start, tok.span.end),

@@ -250,10 +250,16 @@ impl Parser<'_> {
         let mut cases = Vec::new();
         if !self.eat(TokenKind::LBrace) {
             self.error_expected("`{`");
-            if !self.at_word("case") && !self.at_word("default") {
+            let label_at = |p: &Self, n| matches!(p.nth_word(n), Some("case" | "default"));
+            if self.nth_kind(1) == TokenKind::LBrace || label_at(self, 1) {
+                // One stray token before the body.
+                self.skip_junk();
+            }
+            self.eat(TokenKind::LBrace);
+            if !label_at(self, 0) {
                 return StmtKind::Switch { selector, cases };
             }
-            // The labels show the body is here without its `{`.
+            // The labels show the body is here, with or without its `{`.
         }
         self.switch_cases(&mut cases);
         if !self.eat(TokenKind::RBrace) {

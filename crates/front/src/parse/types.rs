@@ -306,7 +306,7 @@ impl Parser<'_> {
             TokenKind::Shr => {
                 let mut first = self.peek();
                 first.kind = TokenKind::Gt;
-                first.span.end = (first.span.start + 1).min(first.span.end);
+                first.span.end = first.span.start.saturating_add(1).min(first.span.end);
                 self.split_shr = true;
                 self.prev = first;
                 true
