@@ -588,6 +588,23 @@ struct Empty {}
 }
 
 #[test]
+fn a_struct_without_its_semicolon_before_a_function_returning_it() {
+    check(
+        "struct S { float a; }\nS make() { S s; return s; }\nstruct T { int b; } t;",
+        r"
+            struct S
+              field float a
+            fn S make()
+              var S s
+              return s
+            struct T
+              field int b
+            var T t
+        ",
+    );
+}
+
+#[test]
 fn nested_structs_are_hoisted_before_their_parent() {
     check(
         r"

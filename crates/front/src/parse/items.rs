@@ -284,6 +284,18 @@ impl Parser<'_> {
             span: name.span,
         };
         structs.push(StructDecl { name, fields, span });
+        self.vars_after_struct(attributes, ty, start)
+    }
+
+    /// `s, t[2];` after a struct's `}`. The `;` after a struct is optional,
+    /// so a name starts declarators only when what follows it fits one
+    /// (`struct S {...} S make() {...}` declares a function, not `S`).
+    fn vars_after_struct(
+        &mut self,
+        attributes: Vec<Attribute>,
+        ty: TypeExpr,
+        start: Span,
+    ) -> Option<VarDecl> {
         let declares_var = self.at(TokenKind::Ident)
             && matches!(
                 self.nth_kind(1),
