@@ -34,8 +34,8 @@
 //! skips to the end of the enclosing item. Nothing recurses without counting,
 //! so no input can overflow the stack. Expression trees are also kept below
 //! [`MAX_EXPR_HEIGHT`], which left-nested chains (`a + b + c ...`) reach
-//! without nesting the parser, so the passes that walk the tree cannot
-//! overflow either.
+//! without nesting the parser, so the passes that walk the tree recursively
+//! (and `Drop`) see a bounded height.
 //!
 //! ## Types versus expressions
 //!
@@ -43,7 +43,22 @@
 //! knows the builtin type names and every struct, typedef, typealias and
 //! enum name declared earlier in the file. Contextual modifier words (`line`,
 //! `point`, `sample`, `vertices` ...) are modifiers only when a type and a
-//! name follow them; elsewhere they are ordinary identifiers.
+//! name follow them; elsewhere they are ordinary identifiers. `(name)` before
+//! a name or a literal is a cast whatever `name` is, since nothing else can
+//! be meant.
+//!
+//! ## What the tree looks like
+//!
+//! - A name that is missing (an unnamed prototype parameter, or after an
+//!   error) is an [`ast::Ident`] with an empty name and an empty span; a
+//!   type that could not be read is a [`ast::TypeExpr`] with an empty name.
+//! - `unorm`, `snorm`, `row_major` and `column_major` before a declaration
+//!   go to the type's modifiers; `const` and the other qualifiers go to the
+//!   declaration's. Inside generic arguments, casts and typedefs, where
+//!   there is no declaration, `const` belongs to the type too.
+//! - Structs declared inside a struct or buffer come out as items (or
+//!   statements) of their own just before it.
+//! - A parenthesised expression's span includes its parentheses.
 
 mod attr;
 mod decl;
