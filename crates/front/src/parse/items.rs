@@ -1,0 +1,489 @@
+//! Top-level items: structs, functions, global variables, `cbuffer` and
+//! `tbuffer` blocks, enums and type aliases, and the Slang constructs that
+//! are recognised only to be rejected with `E20003`.
+
+use legalis_ir::Span;
+
+use crate::{
+    ast::{
+        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier, Param,
+        SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
+    },
+    lexer::TokenKind,
+};
+
+use super::{Parser, SyncLevel};
+
+/// Keywords that start an item but never a struct or buffer member.
+fn ends_member_list(word: &str) -> bool {
+    matches!(word, "cbuffer" | "tbuffer" | "enum") || unsupported_item_keyword(word).is_some()
+}
+
+/// Item keywords of Slang that Legalis does not support, with how the
+/// diagnostic names them.
+pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
+    let what = match word {
+        "interface" => "`interface` declaration",
+        "extension" => "`extension` declaration",
+        "__generic" => "`__generic` declaration",
+        "import" => "`import` declaration",
+        "__include" => "`__include` declaration",
+        "implementing" => "`implementing` declaration",
+        "namespace" => "`namespace` declaration",
+        _ => return None,
+    };
+    Some(what)
+}
+
+impl Parser<'_> {
+    pub(super) fn source_file(&mut self) -> SourceFile {
+        let mut items = Vec::new();
+        loop {
+            self.resync(SyncLevel::Item);
+            match self.kind() {
+                TokenKind::Eof => break,
+                TokenKind::Semi => {
+                    // Slang and DXC accept stray `;` between items.
+                    self.bump();
+                    continue;
+                }
+                TokenKind::LBrace | TokenKind::RBrace => {
+                    self.stray_brace();
+                    continue;
+                }
+                _ => {}
+            }
+            let start = self.pos;
+            self.item(&mut items);
+            if self.bailing {
+                self.skip_bailed_item(start);
+            } else if self.pos == start {
+                self.skip_junk();
+            }
+        }
+        SourceFile { items }
+    }
+
+    /// A brace between items: reported, unless an earlier error explains
+    /// it (a broken item whose braces came apart), and skipped with its
+    /// group; what follows a lone brace is skipped up to the next item.
+    fn stray_brace(&mut self) {
+        if self.diagnostics.is_empty() {
+            self.error_expected("declaration");
+        }
+        self.recovering = true;
+        if !self.skip_group() {
+            self.skip_junk();
+        }
+    }
+
+    fn item(&mut self, items: &mut Vec<Item>) {
+        let start = self.peek().span;
+        let attributes = self.attributes();
+        let Some(word) = self.nth_word(0) else {
+            self.error_expected("declaration");
+            return;
+        };
+        if let Some(what) = unsupported_item_keyword(word) {
+            let span = self.peek().span;
+            self.unsupported(what, span);
+            self.skip_construct();
+            return;
+        }
+        match word {
+            "struct" => {
+                let mut structs = Vec::new();
+                let var = self.struct_decl(attributes, start, &mut structs);
+                items.extend(structs.into_iter().map(Item::Struct));
+                items.extend(var.map(Item::Var));
+            }
+            "cbuffer" | "tbuffer" => {
+                let mut structs = Vec::new();
+                let buffer = self.buffer_block(attributes, start, &mut structs);
+                items.extend(structs.into_iter().map(Item::Struct));
+                items.extend(buffer.map(Item::Buffer));
+            }
+            "typedef" => items.push(Item::TypeAlias(self.typedef())),
+            "typealias" => items.push(Item::TypeAlias(self.typealias())),
+            "enum" => items.extend(self.enum_decl().map(Item::Enum)),
+            _ => self.decl_or_function(attributes, start, items),
+        }
+    }
+
+    /// A global variable or a function: both start `modifiers type name`.
+    fn decl_or_function(&mut self, attributes: Vec<Attribute>, start: Span, items: &mut Vec<Item>) {
+        let (modifiers, ty) = self.decl_head();
+        if ty.name.is_empty() {
+            return;
+        }
+        let Some(name) = self.ident("name") else {
+            return;
+        };
+        if self.at(TokenKind::Lt) {
+            self.unsupported("generic function", name.span);
+            self.skip_construct();
+            return;
+        }
+        if self.at(TokenKind::LParen) {
+            let function = self.function(attributes, modifiers, ty, name, start);
+            items.push(Item::Function(function));
+        } else {
+            let var = self.var_decl_rest(attributes, modifiers, ty, name, start);
+            items.push(Item::Var(var));
+        }
+    }
+
+    fn function(
+        &mut self,
+        attributes: Vec<Attribute>,
+        modifiers: Vec<Modifier>,
+        return_type: TypeExpr,
+        name: Ident,
+        start: Span,
+    ) -> FunctionDecl {
+        let params = self.params();
+        let return_annotations = self.annotations();
+        let body = if self.at(TokenKind::LBrace) {
+            Some(self.block())
+        } else if self.eat(TokenKind::Semi) {
+            None
+        } else {
+            self.error_expected("`{` or `;`");
+            self.body_without_brace()
+        };
+        FunctionDecl {
+            attributes,
+            modifiers,
+            return_type,
+            name,
+            params,
+            return_annotations,
+            body,
+            span: self.span_from(start),
+        }
+    }
+
+    /// After a complete function head, statements without the `{`: read
+    /// them as the body (up to a `}`), so they are not taken for items.
+    fn body_without_brace(&mut self) -> Option<Block> {
+        let starts_statement = self.at_declaration()
+            || self
+                .nth_word(0)
+                .is_some_and(|w| matches!(w, "return" | "if" | "for" | "while" | "do" | "switch"));
+        if !starts_statement {
+            return None;
+        }
+        let start = self.peek().span;
+        let mut stmts = Vec::new();
+        self.statement_list(&mut stmts, |_| false);
+        self.eat(TokenKind::RBrace);
+        Some(Block {
+            stmts,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `( params )` at the cursor; `(void)` is an empty list.
+    fn params(&mut self) -> Vec<Param> {
+        let open = self.pos;
+        self.bump();
+        let mut params = Vec::new();
+        if self.eat(TokenKind::RParen) {
+            return params;
+        }
+        if self.at_word("void") && self.nth_kind(1) == TokenKind::RParen {
+            self.bump();
+            self.bump();
+            return params;
+        }
+        loop {
+            params.push(self.param());
+            if self.eat(TokenKind::Comma) {
+                continue;
+            }
+            if !self.eat(TokenKind::RParen) {
+                self.error_expected("`,` or `)`");
+                // The closing `)` resynchronises: the body is still read.
+                if self.close_group(open) {
+                    self.recovering = false;
+                }
+            }
+            return params;
+        }
+    }
+
+    fn param(&mut self) -> Param {
+        let start = self.peek().span;
+        let attributes = self.attributes();
+        let (modifiers, ty) = self.decl_head();
+        let name = if matches!(self.kind(), TokenKind::Comma | TokenKind::RParen) {
+            // Unnamed, as in a prototype `float f(float);`.
+            self.missing_ident()
+        } else {
+            self.ident("parameter name")
+                .unwrap_or_else(|| self.missing_ident())
+        };
+        let declarator = self.declarator_rest(name);
+        Param {
+            attributes,
+            modifiers,
+            ty,
+            declarator,
+            span: self.span_from(start),
+        }
+    }
+
+    /// `struct Name { members }` at the cursor. The struct and any nested
+    /// ones go to `structs`, innermost first; a variable declared after the
+    /// closing brace (`struct S { ... } s;`) is returned.
+    pub(super) fn struct_decl(
+        &mut self,
+        attributes: Vec<Attribute>,
+        start: Span,
+        structs: &mut Vec<StructDecl>,
+    ) -> Option<VarDecl> {
+        self.bump();
+        let Some(name) = self.ident("struct name") else {
+            // Read the body anyway, so that its fields are not taken for
+            // items; without a name it declares nothing.
+            if self.at(TokenKind::LBrace) {
+                self.member_list(&mut Vec::new());
+            }
+            return None;
+        };
+        self.declare_type_name();
+        if self.at(TokenKind::Lt) {
+            self.unsupported("generic struct", name.span);
+            self.skip_construct();
+            return None;
+        }
+        if self.at(TokenKind::Colon) {
+            let span = self.peek().span;
+            self.unsupported("struct inheritance", span);
+            while !matches!(
+                self.kind(),
+                TokenKind::LBrace | TokenKind::Semi | TokenKind::RBrace | TokenKind::Eof
+            ) {
+                self.bump();
+            }
+        }
+        if self.eat(TokenKind::Semi) {
+            // A forward declaration only declares the name.
+            return None;
+        }
+        if !self.at(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        let fields = self.member_list(structs);
+        let span = self.span_from(start);
+        let ty = TypeExpr {
+            name: name.name.clone(),
+            args: Vec::new(),
+            modifiers: Vec::new(),
+            span: name.span,
+        };
+        structs.push(StructDecl { name, fields, span });
+        self.vars_after_struct(attributes, ty, start)
+    }
+
+    /// `s, t[2];` after a struct's `}`. The `;` after a struct is optional,
+    /// so a name starts declarators only when what follows it fits one
+    /// (`struct S {...} S make() {...}` declares a function, not `S`).
+    fn vars_after_struct(
+        &mut self,
+        attributes: Vec<Attribute>,
+        ty: TypeExpr,
+        start: Span,
+    ) -> Option<VarDecl> {
+        let declares_var = self.at(TokenKind::Ident)
+            && matches!(
+                self.nth_kind(1),
+                TokenKind::Semi
+                    | TokenKind::Comma
+                    | TokenKind::Eq
+                    | TokenKind::LBracket
+                    | TokenKind::Colon
+            );
+        if !declares_var {
+            self.eat(TokenKind::Semi);
+            return None;
+        }
+        let var_name = self.ident("name")?;
+        Some(self.var_decl_rest(attributes, Vec::new(), ty, var_name, start))
+    }
+
+    /// Records the identifier just consumed as a type name.
+    fn declare_type_name(&mut self) {
+        let name = self.token_text(self.prev);
+        self.type_names.insert(name);
+    }
+
+    /// `{ fields }` of a struct or buffer; nested structs go to `structs`.
+    fn member_list(&mut self, structs: &mut Vec<StructDecl>) -> Vec<VarDecl> {
+        self.bump();
+        let mut fields = Vec::new();
+        loop {
+            self.resync(SyncLevel::Stmt);
+            match self.kind() {
+                TokenKind::RBrace | TokenKind::Eof => break,
+                TokenKind::Semi => {
+                    self.bump();
+                    continue;
+                }
+                _ => {}
+            }
+            if self.nth_word(0).is_some_and(ends_member_list) {
+                // A keyword only an item can start with: the `}` is missing.
+                // End the body here so the item is read as one.
+                break;
+            }
+            let before = self.pos;
+            self.member(&mut fields, structs);
+            if self.pos == before && !self.bailing {
+                self.skip_junk();
+            }
+        }
+        if !self.eat(TokenKind::RBrace) {
+            self.error_expected("`}`");
+        }
+        fields
+    }
+
+    fn member(&mut self, fields: &mut Vec<VarDecl>, structs: &mut Vec<StructDecl>) {
+        let start = self.peek().span;
+        let attributes = self.attributes();
+        match self.nth_word(0) {
+            Some("struct") => {
+                fields.extend(self.struct_decl(attributes, start, structs));
+                return;
+            }
+            Some(word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias")) => {
+                let what = match word {
+                    "__init" => "struct constructor (`__init`)",
+                    "property" => "`property` member",
+                    "__subscript" => "`__subscript` member",
+                    _ => "type alias in a struct",
+                };
+                let span = self.peek().span;
+                self.unsupported(what, span);
+                self.skip_construct();
+                return;
+            }
+            _ => {}
+        }
+        let (modifiers, ty) = self.decl_head();
+        if ty.name.is_empty() {
+            return;
+        }
+        let Some(name) = self.ident("field name") else {
+            return;
+        };
+        if matches!(self.kind(), TokenKind::LParen | TokenKind::Lt) {
+            self.unsupported("member function", name.span);
+            self.skip_construct();
+            return;
+        }
+        fields.push(self.var_decl_rest(attributes, modifiers, ty, name, start));
+    }
+
+    /// `cbuffer Name : register(b0) { fields }` (or `tbuffer`).
+    fn buffer_block(
+        &mut self,
+        attributes: Vec<Attribute>,
+        start: Span,
+        structs: &mut Vec<StructDecl>,
+    ) -> Option<BufferBlock> {
+        let keyword = self.bump();
+        let is_tbuffer = self.token_text(keyword) == "tbuffer";
+        let name = self.ident("buffer name")?;
+        let annotations = self.annotations();
+        if !self.at(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        let fields = self.member_list(structs);
+        Some(BufferBlock {
+            attributes,
+            is_tbuffer,
+            name,
+            annotations,
+            fields,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `enum [class] Name [: type] { A, B = 3, C }`.
+    fn enum_decl(&mut self) -> Option<EnumDecl> {
+        let start = self.bump().span;
+        let scoped = self.eat_word("class") || self.eat_word("struct");
+        let name = self.ident("enum name")?;
+        self.declare_type_name();
+        let base = self.eat(TokenKind::Colon).then(|| self.type_expr());
+        if !self.at(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        self.bump();
+        let mut members = Vec::new();
+        while !matches!(self.kind(), TokenKind::RBrace | TokenKind::Eof) {
+            let Some(member) = self.ident("enumerator name") else {
+                break;
+            };
+            let value = self.eat(TokenKind::Eq).then(|| self.ternary_expr());
+            members.push((member, value));
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        if !self.eat(TokenKind::RBrace) {
+            self.error_expected("`,` or `}`");
+        }
+        Some(EnumDecl {
+            name,
+            scoped,
+            base,
+            members,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `typedef type Name[dims];`
+    pub(super) fn typedef(&mut self) -> TypeAlias {
+        let start = self.bump().span;
+        let ty = self.type_expr();
+        let name = self.alias_name();
+        self.alias_rest(start, name, ty)
+    }
+
+    /// `typealias Name = type;`
+    fn typealias(&mut self) -> TypeAlias {
+        let start = self.bump().span;
+        let name = self.alias_name();
+        self.expect(TokenKind::Eq, "`=`");
+        let ty = self.type_expr();
+        self.alias_rest(start, name, ty)
+    }
+
+    /// Array dimensions and `;` after an alias's name and type.
+    fn alias_rest(&mut self, start: Span, name: Ident, ty: TypeExpr) -> TypeAlias {
+        let array_dims = self.array_dims();
+        self.expect(TokenKind::Semi, "`;`");
+        TypeAlias {
+            name,
+            ty,
+            array_dims,
+            span: self.span_from(start),
+        }
+    }
+
+    fn alias_name(&mut self) -> Ident {
+        match self.ident("type name") {
+            Some(name) => {
+                self.declare_type_name();
+                name
+            }
+            None => self.missing_ident(),
+        }
+    }
+}
