@@ -161,15 +161,13 @@ impl Checker<'_> {
             }
             K::Call { callee, args } if args.len() == 1 => {
                 // Scalar constructor-style casts: `uint(3)`.
-                if let K::Name(path) = &callee.kind {
-                    if path.len() == 1 {
-                        if let Some((scalar, super::types::Shape::Scalar)) =
-                            super::types::numeric_from_name(&path[0].name)
-                        {
-                            let v = self.try_const_eval(&args[0])?;
-                            return Ok(convert_const(v, scalar.kind));
-                        }
-                    }
+                if let K::Name(path) = &callee.kind
+                    && path.len() == 1
+                    && let Some((scalar, super::types::Shape::Scalar)) =
+                        super::types::numeric_from_name(&path[0].name)
+                {
+                    let v = self.try_const_eval(&args[0])?;
+                    return Ok(convert_const(v, scalar.kind));
                 }
                 not_const()
             }

@@ -166,23 +166,21 @@ impl Checker<'_> {
             return;
         }
         match name.as_str() {
-            "numthreads" => {
-                if self.attr_arity(attr, 3, 3) {
-                    let dims = [
-                        self.attr_u32(attr, 0),
-                        self.attr_u32(attr, 1),
-                        self.attr_u32(attr, 2),
-                    ];
-                    if let [Some(x), Some(y), Some(z)] = dims {
-                        if x == 0 || y == 0 || z == 0 {
-                            self.error(
-                                codes::BAD_ATTRIBUTE_ARGUMENTS,
-                                "`numthreads` extents must be at least 1",
-                                attr.span,
-                            );
-                        } else {
-                            out.workgroup_size = Some([x, y, z]);
-                        }
+            "numthreads" if self.attr_arity(attr, 3, 3) => {
+                let dims = [
+                    self.attr_u32(attr, 0),
+                    self.attr_u32(attr, 1),
+                    self.attr_u32(attr, 2),
+                ];
+                if let [Some(x), Some(y), Some(z)] = dims {
+                    if x == 0 || y == 0 || z == 0 {
+                        self.error(
+                            codes::BAD_ATTRIBUTE_ARGUMENTS,
+                            "`numthreads` extents must be at least 1",
+                            attr.span,
+                        );
+                    } else {
+                        out.workgroup_size = Some([x, y, z]);
                     }
                 }
             }
@@ -227,15 +225,11 @@ impl Checker<'_> {
             "outputcontrolpoints" => out.output_control_points = self.ranged_attr(attr, 1, 32),
             "maxvertexcount" => out.max_vertex_count = self.ranged_attr(attr, 1, 1024),
             "instance" => out.instances = self.ranged_attr(attr, 1, 32),
-            "maxtessfactor" => {
-                if self.attr_arity(attr, 1, 1) {
-                    out.max_tess_factor = self.attr_f32(attr, 0);
-                }
+            "maxtessfactor" if self.attr_arity(attr, 1, 1) => {
+                out.max_tess_factor = self.attr_f32(attr, 0);
             }
-            "earlydepthstencil" => {
-                if self.attr_arity(attr, 0, 0) {
-                    out.early_depth_stencil = true;
-                }
+            "earlydepthstencil" if self.attr_arity(attr, 0, 0) => {
+                out.early_depth_stencil = true;
             }
             "patchconstantfunc" => {
                 if !self.attr_arity(attr, 1, 1) {

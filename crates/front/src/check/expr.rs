@@ -18,7 +18,8 @@ pub const MAX_EXPR_DEPTH: u32 = 256;
 pub enum Place {
     Writable,
     ReadOnly(&'static str),
-    NotAPlace,
+    /// A value that is not stored anywhere (a literal, a call result ...).
+    Value,
 }
 
 impl Checker<'_> {
@@ -710,7 +711,7 @@ impl Checker<'_> {
                     span,
                 );
             }
-            Place::NotAPlace => {
+            Place::Value => {
                 self.error(
                     codes::NOT_ASSIGNABLE,
                     "cannot assign to this expression: it is not a variable",
@@ -754,7 +755,7 @@ impl Checker<'_> {
             }
             ir::Expression::Index { base, .. } => {
                 let Some(base_ty) = exprs.ty(*base) else {
-                    return Place::NotAPlace;
+                    return Place::Value;
                 };
                 match self.inner(base_ty) {
                     TypeInner::Array { .. }
@@ -773,22 +774,22 @@ impl Checker<'_> {
                         ..
                     } => Place::ReadOnly("an input patch"),
                     TypeInner::Patch { .. } => Place::ReadOnly("an output patch"),
-                    _ => Place::NotAPlace,
+                    _ => Place::Value,
                 }
             }
-            _ => Place::NotAPlace,
+            _ => Place::Value,
         }
     }
 
     fn lower_member(&mut self, base: &ast::Expr, member: &ast::Ident, span: Span) -> Value {
         // `Enum.Member`
-        if let ast::ExprKind::Name(path) = &base.kind {
-            if path.len() == 1 && self.lookup_value(&path[0].name).is_none() {
-                if let Some(TypeSymbol::Enum(_)) = self.lookup_type(&path[0].name) {
-                    let full = [path[0].clone(), member.clone()];
-                    return self.lower_name(&full, span);
-                }
-            }
+        if let ast::ExprKind::Name(path) = &base.kind
+            && path.len() == 1
+            && self.lookup_value(&path[0].name).is_none()
+            && let Some(TypeSymbol::Enum(_)) = self.lookup_type(&path[0].name)
+        {
+            let full = [path[0].clone(), member.clone()];
+            return self.lower_name(&full, span);
         }
         let b = self.lower_value(base);
         let ty = b.ty.unwrap_or(self.error_ty);
@@ -803,19 +804,19 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some(st) = struct_ty {
-            if let TypeInner::Struct { members } = self.inner(st) {
-                if let Some(index) = members.iter().position(|m| m.name == member.name) {
-                    let field_ty = members[index].ty;
-                    let index = index as u32;
-                    return self.append(
-                        ir::Expression::Member {
-                            base: b.expr,
-                            index,
-                        },
-                        Some(field_ty),
-                        span,
-                    );
-                }
+            if let TypeInner::Struct { members } = self.inner(st)
+                && let Some(index) = members.iter().position(|m| m.name == member.name)
+            {
+                let field_ty = members[index].ty;
+                let index = index as u32;
+                return self.append(
+                    ir::Expression::Member {
+                        base: b.expr,
+                        index,
+                    },
+                    Some(field_ty),
+                    span,
+                );
             }
             let name = self.type_name(st);
             self.error(

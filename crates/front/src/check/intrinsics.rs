@@ -204,10 +204,10 @@ impl Checker<'_> {
         float_only: bool,
     ) -> Result<Signature, String> {
         let sig = self.map_rule(types, n, float_only)?;
-        let result = match sig.result.and_then(|t| self.numeric(t)) {
-            Some((s, _)) => Some(self.scalar_ty(s)),
-            None => None,
-        };
+        let result = sig
+            .result
+            .and_then(|t| self.numeric(t))
+            .map(|(s, _)| self.scalar_ty(s));
         Ok(Signature {
             args: sig.args,
             result,

@@ -460,17 +460,17 @@ impl Checker<'_> {
             }
             ast::GenericArg::Value(e) => {
                 // A bare name parsed as a value may still be a type.
-                if let ast::ExprKind::Name(path) = &e.kind {
-                    if path.len() == 1 {
-                        let t = ast::TypeExpr {
-                            name: path[0].name.clone(),
-                            args: Vec::new(),
-                            modifiers: Vec::new(),
-                            span: e.span,
-                        };
-                        let ty = self.resolve_type(&t);
-                        return (ty != self.error_ty).then_some(ty);
-                    }
+                if let ast::ExprKind::Name(path) = &e.kind
+                    && path.len() == 1
+                {
+                    let t = ast::TypeExpr {
+                        name: path[0].name.clone(),
+                        args: Vec::new(),
+                        modifiers: Vec::new(),
+                        span: e.span,
+                    };
+                    let ty = self.resolve_type(&t);
+                    return (ty != self.error_ty).then_some(ty);
                 }
                 self.error(
                     codes::BAD_GENERIC_ARGUMENTS,

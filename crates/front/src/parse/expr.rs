@@ -15,10 +15,7 @@ use crate::{
     lexer::{Token, TokenKind},
 };
 
-use super::{
-    Parser,
-    number::{int_problem, parse_float_text, parse_int_text},
-};
+use super::{Parser, number::int_problem};
 
 /// Binding powers, loosest first.
 const COMMA: u8 = 1;
@@ -482,7 +479,7 @@ impl Parser<'_> {
 
     fn int_literal(&mut self, tok: Token) -> Expr {
         let text = self.token_text(tok);
-        match parse_int_text(text) {
+        match crate::literal::int_literal_value(text) {
             Some((value, suffix)) => Expr::new(ExprKind::Int { value, suffix }, tok.span),
             None => {
                 let problem = int_problem(text);
@@ -498,7 +495,7 @@ impl Parser<'_> {
 
     fn float_literal(&mut self, tok: Token) -> Expr {
         let text = self.token_text(tok);
-        match parse_float_text(text) {
+        match crate::literal::float_literal_value(text) {
             Some((value, suffix)) => Expr::new(ExprKind::Float { value, suffix }, tok.span),
             None => {
                 self.error(
