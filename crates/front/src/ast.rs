@@ -54,6 +54,8 @@ pub enum ModifierKind {
     Inline,
     Precise,
     GroupShared,
+    /// `globallycoherent` on a read-write resource.
+    GloballyCoherent,
     In,
     Out,
     InOut,

@@ -377,6 +377,11 @@ pub enum AddressSpace {
     /// Uniform data: resources, `cbuffer` blocks, and plain non-static globals
     /// (HLSL's `$Globals`).
     Uniform,
+    /// A stage input made by legalization (a flattened varying or a builtin);
+    /// its `io` says which.
+    Input,
+    /// A stage output made by legalization; its `io` says which.
+    Output,
 }
 
 /// The register class of `register(t0)`, `register(s1)`, `register(u2)`, `register(b3)`.
@@ -415,6 +420,11 @@ pub struct GlobalVariable {
     pub matrix_layout: Option<MatrixLayout>,
     /// Initializer, in [`Module::global_expressions`].
     pub init: Option<Handle<Expression>>,
+    /// `globallycoherent` on a read-write resource.
+    pub globally_coherent: bool,
+    /// For `Input`/`Output` globals: the builtin or location (and
+    /// interpolation) legalization gave them. `None` for every other space.
+    pub io: Option<IoAttrs>,
 }
 
 #[derive(Clone, Debug)]

@@ -17,6 +17,7 @@ pub struct DeclModifiers {
     pub is_const: bool,
     pub is_uniform: bool,
     pub groupshared: bool,
+    pub globally_coherent: bool,
     pub direction: Option<ir::ParamDirection>,
     pub interpolation: ir::Interpolation,
     pub matrix_layout: Option<ir::MatrixLayout>,
@@ -37,6 +38,7 @@ pub fn sort_modifiers(
             M::Const => out.is_const = true,
             M::Uniform | M::Extern => out.is_uniform = true,
             M::GroupShared => out.groupshared = true,
+            M::GloballyCoherent => out.globally_coherent = true,
             M::In => {
                 out.direction = Some(match out.direction {
                     Some(ir::ParamDirection::Out | ir::ParamDirection::InOut) => {
@@ -322,6 +324,13 @@ impl Checker<'_> {
                 ir::AddressSpace::Uniform
             };
             self.check_global_type(ty, space, d.name.span);
+            if mods.globally_coherent && !is_read_write_resource(&self.module, ty) {
+                self.error(
+                    codes::BAD_MODIFIER,
+                    "`globallycoherent` applies only to read-write resources",
+                    d.name.span,
+                );
+            }
             let register = self.register_annotation(&d.annotations, space);
             let (init, constant) = match &d.init {
                 Some(expr) => {
@@ -362,6 +371,8 @@ impl Checker<'_> {
                     },
                     matrix_layout: mods.matrix_layout,
                     init,
+                    globally_coherent: mods.globally_coherent,
+                    io: None,
                 },
                 d.span,
             );
@@ -547,6 +558,8 @@ impl Checker<'_> {
                 },
                 matrix_layout: None,
                 init: None,
+                globally_coherent: false,
+                io: None,
             },
             block.span,
         );
@@ -692,6 +705,17 @@ fn init_list_len(init: Option<&ast::Expr>) -> Option<u32> {
     match init.map(|e| &e.kind) {
         Some(ast::ExprKind::InitList(items)) => Some(items.len() as u32),
         _ => None,
+    }
+}
+
+/// Whether a type is, or is an array of, a read-write texture or buffer.
+fn is_read_write_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Array { base, .. }) => is_read_write_resource(module, *base),
+        Some(TypeInner::Texture { access, .. } | TypeInner::Buffer { access, .. }) => {
+            *access != ir::ResourceAccess::Read
+        }
+        _ => false,
     }
 }
 

@@ -725,7 +725,10 @@ impl Checker<'_> {
         let exprs = self.exprs_ref();
         match &exprs[expr] {
             ir::Expression::Global(g) => match self.module.globals[*g].space {
-                ir::AddressSpace::Private | ir::AddressSpace::Workgroup => Place::Writable,
+                ir::AddressSpace::Private
+                | ir::AddressSpace::Workgroup
+                | ir::AddressSpace::Output => Place::Writable,
+                ir::AddressSpace::Input => Place::ReadOnly("a stage input"),
                 ir::AddressSpace::Constant => Place::ReadOnly("a constant"),
                 ir::AddressSpace::Uniform => Place::ReadOnly("a uniform (read-only) variable"),
             },

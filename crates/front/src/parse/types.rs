@@ -140,6 +140,7 @@ pub(super) fn modifier_kind(word: &str) -> Option<(ModifierKind, ModifierClass)>
         "inline" => (M::Inline, Always),
         "precise" => (M::Precise, Always),
         "groupshared" => (M::GroupShared, Always),
+        "globallycoherent" => (M::GloballyCoherent, Always),
         "in" => (M::In, Always),
         "out" => (M::Out, Always),
         "inout" => (M::InOut, Always),

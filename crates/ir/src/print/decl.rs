@@ -53,7 +53,15 @@ impl<'a> Writer<'a> {
             AddressSpace::Constant => "static const ",
             AddressSpace::Workgroup => "groupshared ",
             AddressSpace::Uniform => "uniform ",
+            AddressSpace::Input => "in ",
+            AddressSpace::Output => "out ",
         });
+        if global.globally_coherent {
+            self.out.push_str("globallycoherent ");
+        }
+        if let Some(io) = &global.io {
+            self.out.push_str(&io_prefix(io));
+        }
         self.out.push_str(matrix_layout(global.matrix_layout));
         let decl = self.declarator(global.ty, &self.names.global(handle));
         self.out.push_str(&decl);
@@ -70,6 +78,9 @@ impl<'a> Writer<'a> {
                 let _ = write!(self.out, ", space{}", register.space);
             }
             self.out.push(')');
+        }
+        if let Some(io) = &global.io {
+            self.out.push_str(&binding_suffix(io));
         }
         if let Some(init) = global.init {
             self.out.push_str(" = ");

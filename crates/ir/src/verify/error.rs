@@ -72,6 +72,8 @@ pub enum Site {
 pub enum NotPlaceReason {
     /// A `static const` global.
     ConstantGlobal(String),
+    /// A stage input global.
+    StageInput(String),
     ConstLocal(String),
     /// A swizzle that names a component twice (`v.xx = ...`).
     RepeatedSwizzle,
@@ -93,6 +95,10 @@ pub enum PlaceContext {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ErrorKind {
+    /// An `Input`/`Output` global without `io`, or `io` on another space.
+    InterfaceIo {
+        interface: bool,
+    },
     // Handles.
     BadType(Handle<Type>),
     /// A type refers to itself or to a later type; interning builds types
@@ -229,6 +235,7 @@ impl fmt::Display for NotPlaceReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotPlaceReason::ConstantGlobal(name) => write!(f, "global `{name}` is constant"),
+            NotPlaceReason::StageInput(name) => write!(f, "global `{name}` is a stage input"),
             NotPlaceReason::ConstLocal(name) => write!(f, "local `{name}` is const"),
             NotPlaceReason::RepeatedSwizzle => write!(f, "the swizzle repeats a component"),
             NotPlaceReason::ReadOnly(ty) => write!(f, "`{ty}` is read-only"),
@@ -241,6 +248,15 @@ impl fmt::Display for NotPlaceReason {
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ErrorKind::InterfaceIo { interface: true } => {
+                write!(
+                    f,
+                    "a stage input or output has no builtin or location (`io`)"
+                )
+            }
+            ErrorKind::InterfaceIo { interface: false } => {
+                write!(f, "only stage inputs and outputs carry `io`")
+            }
             ErrorKind::BadType(h) => write!(f, "type handle {h:?} is out of range"),
             ErrorKind::TypeNotBefore(h) => write!(
                 f,

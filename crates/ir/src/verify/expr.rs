@@ -314,6 +314,9 @@ impl<'a> ExprContext<'a> {
             Some(g) if g.space == crate::AddressSpace::Constant => {
                 Some(NotPlaceReason::ConstantGlobal(g.name.clone()))
             }
+            Some(g) if g.space == crate::AddressSpace::Input => {
+                Some(NotPlaceReason::StageInput(g.name.clone()))
+            }
             _ => None,
         }
     }

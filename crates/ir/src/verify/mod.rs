@@ -20,7 +20,7 @@ pub use error::{ErrorKind, NotPlaceReason, PlaceContext, Scope, Site, VerifyErro
 
 use std::collections::HashSet;
 
-use crate::{Module, Span};
+use crate::{AddressSpace, Module, Span};
 use expr::{ExprContext, Uses};
 
 /// Checks every invariant of `module`; `Err` lists all violations found.
@@ -95,6 +95,10 @@ fn check_globals(module: &Module, errors: &mut Vec<VerifyError>) {
         let span = module.globals.span(handle);
         if !module.types.contains(global.ty) {
             report.push(Site::Whole, ErrorKind::BadType(global.ty), span);
+        }
+        let interface = matches!(global.space, AddressSpace::Input | AddressSpace::Output);
+        if interface != global.io.is_some() {
+            report.push(Site::Whole, ErrorKind::InterfaceIo { interface }, span);
         }
         if let Some(init) = global.init {
             let at = (Site::Whole, span);

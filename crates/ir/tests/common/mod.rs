@@ -177,6 +177,8 @@ pub fn global(
         binding: ResourceBinding::default(),
         matrix_layout: None,
         init: None,
+        globally_coherent: false,
+        io: None,
     };
     module.globals.append(global, Span::UNDEFINED)
 }
