@@ -1,0 +1,1290 @@
+//! Parser tests: every supported construct, checked through a compact
+//! rendering of the syntax tree (one line per item or statement,
+//! S-expressions for expressions). Error paths live in `parse_errors.rs`,
+//! nesting and size limits in `parse_limits.rs`.
+
+use std::fmt::Write as _;
+
+use legalis_front::{
+    ast::*,
+    lexer::{Token, TokenKind, lex_raw},
+    parse::parse,
+};
+use legalis_ir::{Span, diag::Diagnostic};
+
+// ---- harness
+
+fn parse_text(src: &str) -> (SourceFile, Vec<Diagnostic>) {
+    let mut tokens = lex_raw(src, 0);
+    let end = src.len() as u32;
+    tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+        text: Span::new(end, end),
+    });
+    let mut diagnostics = Vec::new();
+    let file = parse(&tokens, src, &mut diagnostics);
+    (file, diagnostics)
+}
+
+fn render_diagnostics(diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        let span = d.primary_span();
+        writeln!(
+            out,
+            "{} {}..{} {}",
+            d.code_str(),
+            span.start,
+            span.end,
+            d.message
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// Parses `src`, requires no diagnostics, and compares the rendering with
+/// `expected` (leading and trailing blank lines and common indentation are
+/// ignored).
+#[track_caller]
+fn check(src: &str, expected: &str) {
+    let (file, diagnostics) = parse_text(src);
+    assert!(
+        diagnostics.is_empty(),
+        "unexpected diagnostics:\n{}",
+        render_diagnostics(&diagnostics)
+    );
+    compare(&render_file(&file), expected);
+}
+
+/// Parses `src` and compares the diagnostics and the rendering.
+#[track_caller]
+fn check_with_diagnostics(src: &str, expected: &str) {
+    let (file, diagnostics) = parse_text(src);
+    let actual = format!("{}{}", render_diagnostics(&diagnostics), render_file(&file));
+    compare(&actual, expected);
+}
+
+/// Parses `void f() { STMT }` and compares the rendering of the body.
+#[track_caller]
+fn check_stmts(body: &str, expected: &str) {
+    let src = format!("void f() {{\n{body}\n}}");
+    let (file, diagnostics) = parse_text(&src);
+    assert!(
+        diagnostics.is_empty(),
+        "unexpected diagnostics:\n{}",
+        render_diagnostics(&diagnostics)
+    );
+    let Some(Item::Function(FunctionDecl {
+        body: Some(block), ..
+    })) = file.items.first()
+    else {
+        panic!("no function parsed: {file:?}");
+    };
+    let mut out = String::new();
+    for stmt in &block.stmts {
+        render_stmt(&mut out, stmt, 0);
+    }
+    compare(&out, expected);
+}
+
+/// Parses each line of `exprs` as an expression statement and compares
+/// one rendered expression per line.
+#[track_caller]
+fn check_exprs(exprs: &str, expected: &str) {
+    let body: String = exprs
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{};\n", l.trim()))
+        .collect();
+    let src = format!("void f() {{\n{body}}}");
+    let (file, diagnostics) = parse_text(&src);
+    assert!(
+        diagnostics.is_empty(),
+        "unexpected diagnostics:\n{}",
+        render_diagnostics(&diagnostics)
+    );
+    let Some(Item::Function(FunctionDecl {
+        body: Some(block), ..
+    })) = file.items.first()
+    else {
+        panic!("no function parsed: {file:?}");
+    };
+    let mut out = String::new();
+    for stmt in &block.stmts {
+        let StmtKind::Expr(expr) = &stmt.kind else {
+            panic!("not an expression statement: {stmt:?}");
+        };
+        writeln!(out, "{}", render_expr(expr)).unwrap();
+    }
+    compare(&out, expected);
+}
+
+fn normalise(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| !l.trim().is_empty())
+        .unwrap_or(lines.len());
+    let last = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty())
+        .map_or(0, |i| i + 1);
+    let lines = &lines[first..last.max(first)];
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or("").trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[track_caller]
+fn compare(actual: &str, expected: &str) {
+    let actual = normalise(actual);
+    let expected = normalise(expected);
+    if actual != expected {
+        if std::env::var_os("LEGALIS_BLESS").is_some() {
+            let caller = std::panic::Location::caller();
+            let record = format!("{}\n{}\n{actual}\n\u{0}\n", caller.file(), caller.line());
+            let path = std::env::temp_dir().join("legalis-bless.txt");
+            let mut file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .unwrap();
+            std::io::Write::write_all(&mut file, record.as_bytes()).unwrap();
+        }
+        panic!("rendering differs\n--- expected\n{expected}\n--- actual\n{actual}\n");
+    }
+}
+
+// ---- rendering
+
+fn render_file(file: &SourceFile) -> String {
+    let mut out = String::new();
+    for item in &file.items {
+        render_item(&mut out, item);
+    }
+    out
+}
+
+fn line(out: &mut String, indent: usize, text: &str) {
+    writeln!(out, "{:indent$}{text}", "", indent = indent * 2).unwrap();
+}
+
+fn render_item(out: &mut String, item: &Item) {
+    match item {
+        Item::Struct(s) => render_struct(out, s, 0),
+        Item::Function(f) => {
+            let params: Vec<String> = f.params.iter().map(render_param).collect();
+            let head = format!(
+                "fn {}{}{} {}({}){}",
+                render_attrs(&f.attributes),
+                render_mods(&f.modifiers),
+                render_type(&f.return_type),
+                f.name.name,
+                params.join(", "),
+                render_annotations(&f.return_annotations),
+            );
+            match &f.body {
+                Some(body) => {
+                    line(out, 0, &head);
+                    for stmt in &body.stmts {
+                        render_stmt(out, stmt, 1);
+                    }
+                }
+                None => line(out, 0, &format!("{head};")),
+            }
+        }
+        Item::Var(v) => line(out, 0, &format!("var {}", render_var(v))),
+        Item::Buffer(b) => {
+            let keyword = if b.is_tbuffer { "tbuffer" } else { "cbuffer" };
+            let head = format!(
+                "{keyword} {}{}{}",
+                render_attrs(&b.attributes),
+                b.name.name,
+                render_annotations(&b.annotations)
+            );
+            line(out, 0, &head);
+            for field in &b.fields {
+                line(out, 1, &format!("field {}", render_var(field)));
+            }
+        }
+        Item::Enum(e) => line(out, 0, &render_enum(e)),
+        Item::TypeAlias(t) => line(out, 0, &render_alias(t)),
+    }
+}
+
+fn render_struct(out: &mut String, s: &StructDecl, indent: usize) {
+    line(out, indent, &format!("struct {}", s.name.name));
+    for field in &s.fields {
+        line(out, indent + 1, &format!("field {}", render_var(field)));
+    }
+}
+
+fn render_enum(e: &EnumDecl) -> String {
+    let members: Vec<String> = e
+        .members
+        .iter()
+        .map(|(name, value)| match value {
+            Some(v) => format!("{} = {}", name.name, render_expr(v)),
+            None => name.name.clone(),
+        })
+        .collect();
+    format!(
+        "enum {}{}{} {{ {} }}",
+        if e.scoped { "class " } else { "" },
+        e.name.name,
+        e.base
+            .as_ref()
+            .map(|b| format!(" : {}", render_type(b)))
+            .unwrap_or_default(),
+        members.join(", ")
+    )
+}
+
+fn render_alias(t: &TypeAlias) -> String {
+    format!(
+        "typedef {} = {}{}",
+        t.name.name,
+        render_type(&t.ty),
+        render_dims(&t.array_dims)
+    )
+}
+
+fn render_attrs(attrs: &[Attribute]) -> String {
+    attrs
+        .iter()
+        .map(|a| {
+            if a.args.is_empty() {
+                format!("[{}] ", a.name)
+            } else {
+                let args: Vec<String> = a.args.iter().map(render_expr).collect();
+                format!("[{}({})] ", a.name, args.join(", "))
+            }
+        })
+        .collect()
+}
+
+fn render_mods(mods: &[Modifier]) -> String {
+    mods.iter()
+        .map(|m| format!("{:?} ", m.kind).to_lowercase())
+        .collect()
+}
+
+fn render_type(ty: &TypeExpr) -> String {
+    let mut s = render_mods(&ty.modifiers);
+    s.push_str(if ty.name.is_empty() {
+        "<no type>"
+    } else {
+        &ty.name
+    });
+    if !ty.args.is_empty() {
+        let args: Vec<String> = ty
+            .args
+            .iter()
+            .map(|a| match a {
+                GenericArg::Type(t) => render_type(t),
+                GenericArg::Value(v) => format!("#{}", render_expr(v)),
+            })
+            .collect();
+        write!(s, "<{}>", args.join(", ")).unwrap();
+    }
+    s
+}
+
+fn render_dims(dims: &[Option<Expr>]) -> String {
+    dims.iter()
+        .map(|d| match d {
+            Some(e) => format!("[{}]", render_expr(e)),
+            None => "[]".to_string(),
+        })
+        .collect()
+}
+
+fn render_annotations(annotations: &[PostAnnotation]) -> String {
+    annotations
+        .iter()
+        .map(|a| match a {
+            PostAnnotation::Semantic(s) => format!(" : {}", s.name),
+            PostAnnotation::Register {
+                class,
+                index,
+                space,
+                ..
+            } => match space {
+                Some(space) => format!(" : register({class}{index}, space{space})"),
+                None => format!(" : register({class}{index})"),
+            },
+            PostAnnotation::PackOffset { text, .. } => format!(" : packoffset({text})"),
+        })
+        .collect()
+}
+
+fn render_declarator(d: &Declarator) -> String {
+    let mut s = format!(
+        "{}{}{}",
+        if d.name.name.is_empty() {
+            "<unnamed>"
+        } else {
+            &d.name.name
+        },
+        render_dims(&d.array_dims),
+        render_annotations(&d.annotations)
+    );
+    if let Some(init) = &d.init {
+        write!(s, " = {}", render_expr(init)).unwrap();
+    }
+    s
+}
+
+fn render_var(v: &VarDecl) -> String {
+    let declarators: Vec<String> = v.declarators.iter().map(render_declarator).collect();
+    format!(
+        "{}{}{} {}",
+        render_attrs(&v.attributes),
+        render_mods(&v.modifiers),
+        render_type(&v.ty),
+        declarators.join(", ")
+    )
+}
+
+fn render_param(p: &Param) -> String {
+    format!(
+        "{}{}{} {}",
+        render_attrs(&p.attributes),
+        render_mods(&p.modifiers),
+        render_type(&p.ty),
+        render_declarator(&p.declarator)
+    )
+}
+
+fn render_stmt(out: &mut String, stmt: &Stmt, indent: usize) {
+    let attrs = render_attrs(&stmt.attributes);
+    match &stmt.kind {
+        StmtKind::Var(v) => line(out, indent, &format!("{attrs}var {}", render_var(v))),
+        StmtKind::Struct(s) => render_struct(out, s, indent),
+        StmtKind::TypeAlias(t) => line(out, indent, &render_alias(t)),
+        StmtKind::Expr(e) => line(out, indent, &format!("{attrs}expr {}", render_expr(e))),
+        StmtKind::Block(b) => {
+            line(out, indent, &format!("{attrs}block"));
+            for s in &b.stmts {
+                render_stmt(out, s, indent + 1);
+            }
+        }
+        StmtKind::If { cond, then, els } => {
+            line(out, indent, &format!("{attrs}if {}", render_expr(cond)));
+            render_stmt(out, then, indent + 1);
+            if let Some(els) = els {
+                line(out, indent, "else");
+                render_stmt(out, els, indent + 1);
+            }
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            let init = init.as_ref().map(|s| inline_stmt(s)).unwrap_or_default();
+            let cond = cond.as_ref().map(render_expr).unwrap_or_default();
+            let update = update.as_ref().map(render_expr).unwrap_or_default();
+            line(
+                out,
+                indent,
+                &format!("{attrs}for ({init}; {cond}; {update})"),
+            );
+            render_stmt(out, body, indent + 1);
+        }
+        StmtKind::While { cond, body } => {
+            line(out, indent, &format!("{attrs}while {}", render_expr(cond)));
+            render_stmt(out, body, indent + 1);
+        }
+        StmtKind::DoWhile { body, cond } => {
+            line(out, indent, &format!("{attrs}do"));
+            render_stmt(out, body, indent + 1);
+            line(out, indent, &format!("while {}", render_expr(cond)));
+        }
+        StmtKind::Switch { selector, cases } => {
+            line(
+                out,
+                indent,
+                &format!("{attrs}switch {}", render_expr(selector)),
+            );
+            for case in cases {
+                let labels: Vec<String> = case
+                    .labels
+                    .iter()
+                    .map(|l| match l {
+                        Some(e) => format!("case {}", render_expr(e)),
+                        None => "default".to_string(),
+                    })
+                    .collect();
+                line(out, indent + 1, &format!("{}:", labels.join(", ")));
+                for s in &case.body {
+                    render_stmt(out, s, indent + 2);
+                }
+            }
+        }
+        StmtKind::Break => line(out, indent, &format!("{attrs}break")),
+        StmtKind::Continue => line(out, indent, &format!("{attrs}continue")),
+        StmtKind::Return(None) => line(out, indent, &format!("{attrs}return")),
+        StmtKind::Return(Some(e)) => {
+            line(out, indent, &format!("{attrs}return {}", render_expr(e)))
+        }
+        StmtKind::Discard => line(out, indent, &format!("{attrs}discard")),
+        StmtKind::Empty => line(out, indent, &format!("{attrs}empty")),
+        StmtKind::Error => line(out, indent, &format!("{attrs}<error>")),
+    }
+}
+
+fn inline_stmt(stmt: &Stmt) -> String {
+    let mut out = String::new();
+    render_stmt(&mut out, stmt, 0);
+    out.trim_end().replace('\n', " / ")
+}
+
+fn unary_name(op: UnaryOp) -> &'static str {
+    match op {
+        UnaryOp::Neg => "neg",
+        UnaryOp::Plus => "plus",
+        UnaryOp::Not => "!",
+        UnaryOp::BitNot => "~",
+        UnaryOp::PreInc => "pre++",
+        UnaryOp::PreDec => "pre--",
+        UnaryOp::PostInc => "post++",
+        UnaryOp::PostDec => "post--",
+    }
+}
+
+fn binary_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Rem => "%",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitXor => "^",
+        BinaryOp::BitOr => "|",
+        BinaryOp::And => "&&",
+        BinaryOp::Or => "||",
+        BinaryOp::Comma => ",",
+    }
+}
+
+fn render_list(items: &[Expr]) -> String {
+    items
+        .iter()
+        .map(|e| format!(" {}", render_expr(e)))
+        .collect()
+}
+
+fn render_expr(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Int { value, suffix } => {
+            let suffix = match suffix {
+                IntSuffix::None => "",
+                IntSuffix::U => "u",
+                IntSuffix::L => "l",
+                IntSuffix::UL => "ul",
+                IntSuffix::LL => "ll",
+                IntSuffix::ULL => "ull",
+            };
+            format!("{value}{suffix}")
+        }
+        ExprKind::Float { value, suffix } => {
+            let suffix = match suffix {
+                FloatSuffix::None => "",
+                FloatSuffix::F => "f",
+                FloatSuffix::H => "h",
+                FloatSuffix::L => "l",
+            };
+            format!("{value:?}{suffix}")
+        }
+        ExprKind::Bool(b) => b.to_string(),
+        ExprKind::String(s) => format!("{s:?}"),
+        ExprKind::Name(path) => path
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join("::"),
+        ExprKind::Unary { op, expr } => format!("({} {})", unary_name(*op), render_expr(expr)),
+        ExprKind::Binary { op, left, right } => {
+            format!(
+                "({} {} {})",
+                binary_name(*op),
+                render_expr(left),
+                render_expr(right)
+            )
+        }
+        ExprKind::Assign { op, target, value } => {
+            let op = op.map(binary_name).unwrap_or_default();
+            format!("({op}= {} {})", render_expr(target), render_expr(value))
+        }
+        ExprKind::Ternary { cond, then, els } => format!(
+            "(? {} {} {})",
+            render_expr(cond),
+            render_expr(then),
+            render_expr(els)
+        ),
+        ExprKind::Cast {
+            ty,
+            array_dims,
+            expr,
+        } => format!(
+            "(cast {}{} {})",
+            render_type(ty),
+            render_dims(array_dims),
+            render_expr(expr)
+        ),
+        ExprKind::Call { callee, args } => {
+            format!("(call {}{})", render_expr(callee), render_list(args))
+        }
+        ExprKind::TypeRef(ty) => format!("<{}>", render_type(ty)),
+        ExprKind::MethodCall {
+            object,
+            method,
+            args,
+        } => format!(
+            "(.{}() {}{})",
+            method.name,
+            render_expr(object),
+            render_list(args)
+        ),
+        ExprKind::Member { base, member } => format!("(. {} {})", render_expr(base), member.name),
+        ExprKind::Index { base, index } => {
+            format!("([] {} {})", render_expr(base), render_expr(index))
+        }
+        ExprKind::InitList(items) => {
+            let items: Vec<String> = items.iter().map(render_expr).collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        ExprKind::Error => "<error>".to_string(),
+    }
+}
+
+// ---- items
+
+#[test]
+fn struct_fields_with_semantics_modifiers_and_attributes() {
+    check(
+        r"
+struct VsOut {
+    float4 pos : SV_Position;
+    nointerpolation uint id : BLENDINDICES0;
+    noperspective float2 a : TEXCOORD0;
+    linear centroid float2 b : TEXCOORD1;
+    sample float c : TEXCOORD2;
+    row_major float4x4 m : TEXCOORD3;
+    column_major float3x3 n;
+    float weights[4] : TEXCOORD7, extra[2][3];
+    [[vk::location(5)]] float4 color : COLOR0;
+};
+struct NoSemicolon { float x; }
+struct Empty {}
+",
+        r"
+            struct VsOut
+              field float4 pos : SV_Position
+              field nointerpolation uint id : BLENDINDICES0
+              field noperspective float2 a : TEXCOORD0
+              field linear centroid float2 b : TEXCOORD1
+              field sample float c : TEXCOORD2
+              field rowmajor float4x4 m : TEXCOORD3
+              field columnmajor float3x3 n
+              field float weights[4] : TEXCOORD7, extra[2][3]
+              field [vk::location(5)] float4 color : COLOR0
+            struct NoSemicolon
+              field float x
+            struct Empty
+        ",
+    );
+}
+
+#[test]
+fn nested_structs_are_hoisted_before_their_parent() {
+    check(
+        r"
+struct Outer {
+    struct Inner { struct Deepest { int d; } deep; float a; } inner;
+    struct Unused { int u; };
+    float b;
+}
+struct S { float x; } s, t[2];
+",
+        r"
+            struct Deepest
+              field int d
+            struct Inner
+              field Deepest deep
+              field float a
+            struct Unused
+              field int u
+            struct Outer
+              field Inner inner
+              field float b
+            struct S
+              field float x
+            var S s, t[2]
+        ",
+    );
+}
+
+#[test]
+fn struct_declared_in_a_function_body() {
+    check_stmts(
+        r"
+struct Local { struct In { int i; } in_; float x; };
+struct P { float y; } p = { 1 };
+Local l;
+",
+        r"
+            struct In
+              field int i
+            struct Local
+              field In in_
+              field float x
+            struct P
+              field float y
+            var P p = {1}
+            var Local l
+        ",
+    );
+}
+
+#[test]
+fn function_attributes_are_generic() {
+    check(
+        r#"
+[shader("vertex")] [numthreads(8, 8, 1)] void a() {}
+[domain("tri")] [partitioning("fractional_odd")] [outputtopology("triangle_cw")]
+[outputcontrolpoints(3)] [patchconstantfunc("PatchFn")] [maxtessfactor(64.0)]
+void b() {}
+[maxvertexcount(3)] [instance(2)] void c() {}
+[earlydepthstencil] [vk::location(2)] [[vk::binding(0, 1)]] [[vk::a, vk::b(2)]] void d() {}
+"#,
+        r#"
+            fn [shader("vertex")] [numthreads(8, 8, 1)] void a()
+            fn [domain("tri")] [partitioning("fractional_odd")] [outputtopology("triangle_cw")] [outputcontrolpoints(3)] [patchconstantfunc("PatchFn")] [maxtessfactor(64.0)] void b()
+            fn [maxvertexcount(3)] [instance(2)] void c()
+            fn [earlydepthstencil] [vk::location(2)] [vk::binding(0, 1)] [vk::a] [vk::b(2)] void d()
+        "#,
+    );
+}
+
+#[test]
+fn parameter_modifiers_semantics_and_defaults() {
+    check(
+        r"
+float4 main(in float4 pos : SV_Position, out float4 color : SV_Target0,
+            inout uint n, uniform float4x4 mvp, const float k = 2.0,
+            nointerpolation float a : TEXCOORD0, linear sample float b : TEXCOORD1,
+            [[vk::location(3)]] float4 c : COLOR, float arr[3] : TEXCOORD2) : SV_Target
+{ return pos; }
+",
+        r"
+            fn float4 main(in float4 pos : SV_Position, out float4 color : SV_Target0, inout uint n, uniform float4x4 mvp, const float k = 2.0, nointerpolation float a : TEXCOORD0, linear sample float b : TEXCOORD1, [vk::location(3)] float4 c : COLOR, float arr[3] : TEXCOORD2) : SV_Target
+              return pos
+        ",
+    );
+}
+
+#[test]
+fn geometry_and_mesh_parameter_modifiers() {
+    check(
+        r"
+void g1(point VsOut p[1], inout PointStream<GsOut> s) {}
+void g2(line VsOut p[2], lineadj VsOut q[4]) {}
+void g3(triangle VsOut p[3], triangleadj VsOut q[6], inout TriangleStream<GsOut> s) {}
+void m(out vertices V verts[64], out indices uint3 tris[126],
+       out primitives P prims[126], in payload Payload pl) {}
+void h(InputPatch<VsOut, 3> ip, OutputPatch<HsOut, 4> op) {}
+void v(OutputVertices<V, 64> ov, OutputIndices<uint3, 126> oi, OutputPrimitives<P, 126> op) {}
+",
+        r"
+            fn void g1(point VsOut p[1], inout PointStream<GsOut> s)
+            fn void g2(line VsOut p[2], lineadj VsOut q[4])
+            fn void g3(triangle VsOut p[3], triangleadj VsOut q[6], inout TriangleStream<GsOut> s)
+            fn void m(out vertices V verts[64], out indices uint3 tris[126], out primitives P prims[126], in payload Payload pl)
+            fn void h(InputPatch<VsOut, #3> ip, OutputPatch<HsOut, #4> op)
+            fn void v(OutputVertices<V, #64> ov, OutputIndices<uint3, #126> oi, OutputPrimitives<P, #126> op)
+        ",
+    );
+}
+
+#[test]
+fn contextual_modifier_words_are_identifiers_elsewhere() {
+    check(
+        r"
+float line(float point) { float sample = point; sample += 1; return sample; }
+float f(float vertices, line l) { line x; triangle = vertices; return indices.payload; }
+",
+        r"
+            fn float line(float point)
+              var float sample = point
+              expr (+= sample 1)
+              return sample
+            fn float f(float vertices, line l)
+              var line x
+              expr (= triangle vertices)
+              return (. indices payload)
+        ",
+    );
+}
+
+#[test]
+fn prototypes_unnamed_parameters_and_void_lists() {
+    check(
+        r"
+float f(float);
+float g(float, int i);
+void h(void);
+float4 main(void) : SV_Target;
+",
+        r"
+            fn float f(float <unnamed>);
+            fn float g(float <unnamed>, int i);
+            fn void h();
+            fn float4 main() : SV_Target;
+        ",
+    );
+}
+
+#[test]
+fn global_variables() {
+    check(
+        r"
+static const float k = 1;
+groupshared float s[64];
+static float3 arr[2] = { {1, 2, 3}, {4, 5, 6}, };
+float a, b[2], c = 3;
+Texture2D<float4> tex : register(t0, space1);
+Texture2D plain : register(T3);
+[[vk::binding(0, 1)]] SamplerState samp : register(s0);
+RWTexture2D<unorm float4> img : register(u1);
+RWTexture2D<snorm float2> img2;
+ConstantBuffer<Params> cb : register(b1);
+StructuredBuffer<S> sb;
+uniform float4 tint;
+extern float e;
+precise float p;
+",
+        r"
+            var static const float k = 1
+            var groupshared float s[64]
+            var static float3 arr[2] = {{1, 2, 3}, {4, 5, 6}}
+            var float a, b[2], c = 3
+            var Texture2D<float4> tex : register(t0, space1)
+            var Texture2D plain : register(t3)
+            var [vk::binding(0, 1)] SamplerState samp : register(s0)
+            var RWTexture2D<unorm float4> img : register(u1)
+            var RWTexture2D<snorm float2> img2
+            var ConstantBuffer<Params> cb : register(b1)
+            var StructuredBuffer<S> sb
+            var uniform float4 tint
+            var extern float e
+            var precise float p
+        ",
+    );
+}
+
+#[test]
+fn constant_and_texture_buffers() {
+    check(
+        r"
+cbuffer Params : register(b0) {
+    float4x4 mvp;
+    float4 tint : packoffset(c4);
+    float alpha : packoffset(c5.y);
+    row_major float3x4 m;
+};
+tbuffer TB : register(t2, space3) { float4 t; }
+[[vk::binding(3)]] cbuffer NoReg { struct Light { float3 dir; } light; }
+",
+        r"
+            cbuffer Params : register(b0)
+              field float4x4 mvp
+              field float4 tint : packoffset(c4)
+              field float alpha : packoffset(c5.y)
+              field rowmajor float3x4 m
+            tbuffer TB : register(t2, space3)
+              field float4 t
+            struct Light
+              field float3 dir
+            cbuffer [vk::binding(3)] NoReg
+              field Light light
+        ",
+    );
+}
+
+#[test]
+fn typedefs_typealiases_and_enums() {
+    check(
+        r"
+typedef float4 Color;
+typedef float Arr[4];
+typedef const row_major float4x4 Mat;
+typealias Color2 = vector<float, 4>;
+enum E { A, B = 3, C };
+enum class Scoped : uint { X = 1 << 2, Y, };
+enum Empty {}
+Color c;
+Arr a;
+Scoped s = Scoped::Y;
+",
+        r"
+            typedef Color = float4
+            typedef Arr = float[4]
+            typedef Mat = const rowmajor float4x4
+            typedef Color2 = vector<float, #4>
+            enum E { A, B = 3, C }
+            enum class Scoped : uint { X = (<< 1 2), Y }
+            enum Empty {  }
+            var Color c
+            var Arr a
+            var Scoped s = Scoped::Y
+        ",
+    );
+}
+
+#[test]
+fn type_expressions() {
+    check(
+        r"
+float4 a; half3 b; uint2 c; int64_t d; float16_t e; min16float2 f; float4x4 g;
+vector<float, 3> h; matrix<float, 2, 2> i; vector<float, N + 1> j;
+Texture2D k; Texture2D<float4> l; StructuredBuffer<S> m; RayDesc n;
+BuiltInTriangleIntersectionAttributes o; MyStruct p;
+StructuredBuffer<vector<float, 4>> q;
+Texture2D<vector<float, 4> > r;
+RWStructuredBuffer<matrix<float, 4, 4>> s2;
+vector<float, (4 > 3) ? 3 : 2> t;
+vector<float, 1 << 2> u;
+StructuredBuffer<const float> v;
+",
+        r"
+            var float4 a
+            var half3 b
+            var uint2 c
+            var int64_t d
+            var float16_t e
+            var min16float2 f
+            var float4x4 g
+            var vector<float, #3> h
+            var matrix<float, #2, #2> i
+            var vector<float, #(+ N 1)> j
+            var Texture2D k
+            var Texture2D<float4> l
+            var StructuredBuffer<S> m
+            var RayDesc n
+            var BuiltInTriangleIntersectionAttributes o
+            var MyStruct p
+            var StructuredBuffer<vector<float, #4>> q
+            var Texture2D<vector<float, #4>> r
+            var RWStructuredBuffer<matrix<float, #4, #4>> s2
+            var vector<float, #(? (> 4 3) 3 2)> t
+            var vector<float, #(<< 1 2)> u
+            var StructuredBuffer<const float> v
+        ",
+    );
+}
+
+// ---- statements
+
+#[test]
+fn declarations_in_statements() {
+    check_stmts(
+        r"
+const float k = 1;
+static int counter;
+float a = 1, b[2] = {1, 2}, c;
+float4 v = float4(1, 2, 3, 4);
+float3x3 m = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+vector<float, 3> w = vector<float, 3>(1, 2, 3);
+struct S { float x; };
+S s = (S)0;
+typedef float2 F2;
+F2 z;
+",
+        r"
+            var const float k = 1
+            var static int counter
+            var float a = 1, b[2] = {1, 2}, c
+            var float4 v = (call float4 1 2 3 4)
+            var float3x3 m = {1, 0, 0, 0, 1, 0, 0, 0, 1}
+            var vector<float, #3> w = (call <vector<float, #3>> 1 2 3)
+            struct S
+              field float x
+            var S s = (cast S 0)
+            typedef F2 = float2
+            var F2 z
+        ",
+    );
+}
+
+#[test]
+fn control_flow() {
+    check_stmts(
+        r"
+if (a) b = 1; else if (c) { b = 2; } else b = 3;
+for (int i = 0, j = 1; i < 4; i++, j--) { continue; }
+for (i = 0; ; ) break;
+for (;;) ;
+while (x > 0) x--;
+do { x++; } while (x < 10);
+switch (s) {
+    case 0:
+    case 1: a = 1; break;
+    case E::B: { a = 2; }
+    default: a = 3;
+}
+switch (t) {}
+return;
+discard;
+{ ; }
+return a, b;
+",
+        r"
+            if a
+              expr (= b 1)
+            else
+              if c
+                block
+                  expr (= b 2)
+              else
+                expr (= b 3)
+            for (var int i = 0, j = 1; (< i 4); (, (post++ i) (post-- j)))
+              block
+                continue
+            for (expr (= i 0); ; )
+              break
+            for (; ; )
+              empty
+            while (> x 0)
+              expr (post-- x)
+            do
+              block
+                expr (post++ x)
+            while (< x 10)
+            switch s
+              case 0, case 1:
+                expr (= a 1)
+                break
+              case E::B:
+                block
+                  expr (= a 2)
+              default:
+                expr (= a 3)
+            switch t
+            return
+            discard
+            block
+              empty
+            return (, a b)
+        ",
+    );
+}
+
+#[test]
+fn statement_attributes() {
+    check_stmts(
+        r"
+[unroll] for (;;) {}
+[unroll(4)] for (;;) {}
+[loop] while (a) {}
+[branch] if (a) {}
+[flatten] if (a) {} else {}
+[fastopt] [allow_uav_condition] while (b) {}
+[forcecase] switch (a) { default: break; }
+[call] switch (a) { default: break; }
+",
+        r"
+            [unroll] for (; ; )
+              block
+            [unroll(4)] for (; ; )
+              block
+            [loop] while a
+              block
+            [branch] if a
+              block
+            [flatten] if a
+              block
+            else
+              block
+            [fastopt] [allow_uav_condition] while b
+              block
+            [forcecase] switch a
+              default:
+                break
+            [call] switch a
+              default:
+                break
+        ",
+    );
+}
+
+// ---- expressions
+
+#[test]
+fn precedence_and_associativity() {
+    check_exprs(
+        r"
+a + b * c - d / e % f
+a << 1 + 2 >> 3
+a < b == c > d
+a & b ^ c | d && e || f
+a = b = c
+a += b -= c
+x *= 2; x /= 2; x %= 2; x <<= 1; x >>= 1; x &= 1; x |= 1; x ^= 1
+c ? a : b ? d : e
+a = c ? 1 : 2
+a || b ? c, d : e
+-a * !b + ~c - +d
+++a + --b
+a++ + b--
+- -a
+(a, b), c
+",
+        r"
+            (- (+ a (* b c)) (% (/ d e) f))
+            (>> (<< a (+ 1 2)) 3)
+            (== (< a b) (> c d))
+            (|| (&& (| (^ (& a b) c) d) e) f)
+            (= a (= b c))
+            (+= a (-= b c))
+            (*= x 2)
+            (/= x 2)
+            (%= x 2)
+            (<<= x 1)
+            (>>= x 1)
+            (&= x 1)
+            (|= x 1)
+            (^= x 1)
+            (? c a (? b d e))
+            (= a (? c 1 2))
+            (? (|| a b) (, c d) e)
+            (- (+ (* (neg a) (! b)) (~ c)) (plus d))
+            (+ (pre++ a) (pre-- b))
+            (+ (post++ a) (post-- b))
+            (neg (neg a))
+            (, (, a b) c)
+        ",
+    );
+}
+
+#[test]
+fn postfix_member_index_and_calls() {
+    check_exprs(
+        r"
+v.xyz
+s.a.b[2].c
+m[1][2]
+f()
+f(a, b + 1)
+tex.Sample(samp, uv).rgb
+buf.Load(i)[0]
+E::A
+Outer::Inner::C
+i++
+arr[i++]--
+",
+        r"
+            (. v xyz)
+            (. ([] (. (. s a) b) 2) c)
+            ([] ([] m 1) 2)
+            (call f)
+            (call f a (+ b 1))
+            (. (.Sample() tex samp uv) rgb)
+            ([] (.Load() buf i) 0)
+            E::A
+            Outer::Inner::C
+            (post++ i)
+            (post-- ([] arr (post++ i)))
+        ",
+    );
+}
+
+#[test]
+fn literals() {
+    check_exprs(
+        r#"
+42
+0x2A
+052
+7u
+7l
+7ul
+7ll
+7ull
+18446744073709551615
+1.5
+1.
+.5f
+1e3
+2.5e-1h
+1.0l
+true
+false
+"str\"ing"
+"#,
+        r#"
+            42
+            42
+            42
+            7u
+            7l
+            7ul
+            7ll
+            7ull
+            18446744073709551615
+            1.5
+            1.0
+            0.5f
+            1000.0
+            0.25h
+            1.0l
+            true
+            false
+            "str\"ing"
+        "#,
+    );
+}
+
+#[test]
+fn casts_constructors_and_parentheses() {
+    check(
+        r"
+struct MyStruct { float a; };
+typedef int Int2[2];
+void f() {
+    (float)x;
+    (float4)v;
+    (MyStruct)0;
+    (int[2])a;
+    (vector<float, 3>)v;
+    (const float)x;
+    (float) - x;
+    (float)(x);
+    (float)x.y;
+    (float)x++;
+    (x) - y;
+    (x)(y);
+    (float4(1, 2, 3, 4)).x;
+    float4(v, 1);
+    vector<float, 3>(1, 2, 3);
+    Texture2D<float>(t);
+    (uint)-1;
+    (void)x;
+}
+",
+        r"
+            struct MyStruct
+              field float a
+            typedef Int2 = int[2]
+            fn void f()
+              expr (cast float x)
+              expr (cast float4 v)
+              expr (cast MyStruct 0)
+              expr (cast int[2] a)
+              expr (cast vector<float, #3> v)
+              expr (cast const float x)
+              expr (cast float (neg x))
+              expr (cast float x)
+              expr (cast float (. x y))
+              expr (cast float (post++ x))
+              expr (- x y)
+              expr (call x y)
+              expr (. (call float4 1 2 3 4) x)
+              expr (call float4 v 1)
+              expr (call <vector<float, #3>> 1 2 3)
+              expr (call <Texture2D<float>> t)
+              expr (cast uint (neg 1))
+              expr (cast void x)
+        ",
+    );
+}
+
+#[test]
+fn generic_value_arguments_stop_at_the_closing_angle() {
+    check_exprs(
+        r"
+vector<float, 2>(1, 2) > 0
+vector<int, 1 + 1>(a, b)
+matrix<float, 2, 2>(1, 0, 0, 1)
+a < b
+a > b
+a >> b
+",
+        r"
+            (> (call <vector<float, #2>> 1 2) 0)
+            (call <vector<int, #(+ 1 1)>> a b)
+            (call <matrix<float, #2, #2>> 1 0 0 1)
+            (< a b)
+            (> a b)
+            (>> a b)
+        ",
+    );
+}
+
+// ---- unsupported Slang
+
+#[test]
+fn unsupported_slang_constructs_are_reported_and_skipped() {
+    check_with_diagnostics(
+        r"
+import foo;
+interface IFoo { float f(); }
+extension float { float twice() { return this * 2; } }
+__generic<T> T id(T x) { return x; }
+T id2<T>(T x) { return x; }
+namespace N { struct Hidden { int h; }; }
+struct WithMethods {
+    float a;
+    float get() { return a; }
+    __init(float x) { a = x; }
+    property float p { get { return a; } }
+    void proto();
+    float b;
+};
+struct Gen<T> { T t; };
+struct Derived : IFoo { float d; };
+float after;
+",
+        r"
+            E20003 1..7 `import` declaration is not supported
+            E20003 13..22 `interface` declaration is not supported
+            E20003 43..52 `extension` declaration is not supported
+            E20003 98..107 `__generic` declaration is not supported
+            E20003 137..140 generic function is not supported
+            E20003 163..172 `namespace` declaration is not supported
+            E20003 249..252 member function is not supported
+            E20003 273..279 struct constructor (`__init`) is not supported
+            E20003 304..312 `property` member is not supported
+            E20003 352..357 member function is not supported
+            E20003 384..387 generic struct is not supported
+            E20003 416..417 struct inheritance is not supported
+            struct WithMethods
+              field float a
+              field float b
+            struct Derived
+              field float d
+            var float after
+        ",
+    );
+}
