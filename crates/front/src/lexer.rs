@@ -21,10 +21,10 @@ pub enum TokenKind {
     #[regex(r"[0-9]+[uUlL]*")]
     #[regex(r"0[xX][0-9a-fA-F]+[uUlL]*")]
     IntLit,
-    /// Float with optional exponent and `f`/`h`/`l` suffix.
-    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?[fFhHlL]?")]
-    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?[fFhHlL]?")]
-    #[regex(r"[0-9]+[eE][+-]?[0-9]+[fFhHlL]?")]
+    /// Float with optional exponent and `f`/`h`/`l`/`lf` suffix.
+    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?([fFhHlL]|[lL][fF])?")]
+    #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?([fFhHlL]|[lL][fF])?")]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+([fFhHlL]|[lL][fF])?")]
     FloatLit,
     #[regex(r#""([^"\\\n]|\\.)*""#)]
     StringLit,

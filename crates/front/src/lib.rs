@@ -9,6 +9,7 @@ pub mod ast;
 pub mod check;
 pub mod codes;
 pub mod lexer;
+pub mod literal;
 pub mod parse;
 pub mod pp;
 
