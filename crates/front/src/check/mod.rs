@@ -187,7 +187,9 @@ impl<'a> Checker<'a> {
             options,
             module,
             diagnostics,
-            error_ty,
+            // A handle no real type has; the error type is only added to the
+            // module when an error is reported, so a clean module never holds it.
+            error_ty: Handle::from_index(u32::MAX as usize),
             type_scopes: vec![HashMap::new()],
             value_scopes: vec![HashMap::new()],
             enums: Vec::new(),
@@ -213,8 +215,12 @@ impl<'a> Checker<'a> {
     }
 
     pub fn push_diagnostic(&mut self, diagnostic: Diagnostic) {
-        if diagnostic.is_error() {
+        if diagnostic.is_error() && !self.failed {
             self.failed = true;
+            self.error_ty = self.module.types.insert(
+                Type { name: Some("<error>".into()), inner: ir::TypeInner::Struct { members: Vec::new() } },
+                Span::UNDEFINED,
+            );
         }
         self.diagnostics.push(diagnostic);
     }

@@ -101,8 +101,11 @@ impl Checker<'_> {
         self.scalar_ty(Scalar::BOOL)
     }
 
+    /// The type behind `ty`; the error type (and any handle not yet in the
+    /// arena) reads as an empty struct, which matches no rule.
     pub fn inner(&self, ty: Handle<Type>) -> &TypeInner {
-        &self.module.types[ty].inner
+        static ERROR: TypeInner = TypeInner::Struct { members: Vec::new() };
+        self.module.types.try_get(ty).map_or(&ERROR, |t| &t.inner)
     }
 
     /// Scalar and shape of a numeric type.
