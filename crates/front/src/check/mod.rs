@@ -173,16 +173,7 @@ pub fn check(
 
 impl<'a> Checker<'a> {
     fn new(options: &'a Options, diagnostics: &'a mut Vec<Diagnostic>) -> Self {
-        let mut module = ir::Module::default();
-        let error_ty = module.types.insert(
-            Type {
-                name: Some("<error>".into()),
-                inner: ir::TypeInner::Struct {
-                    members: Vec::new(),
-                },
-            },
-            Span::UNDEFINED,
-        );
+        let module = ir::Module::default();
         Checker {
             options,
             module,
