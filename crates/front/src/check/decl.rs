@@ -697,8 +697,9 @@ fn init_list_len(init: Option<&ast::Expr>) -> Option<u32> {
 
 /// Whether a type is, or is an array of, an opaque resource.
 pub fn inner_is_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
-    match &module.types[ty].inner {
-        TypeInner::Array { base, .. } => inner_is_resource(module, *base),
-        inner => inner.is_resource(),
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Array { base, .. }) => inner_is_resource(module, *base),
+        Some(inner) => inner.is_resource(),
+        None => false,
     }
 }

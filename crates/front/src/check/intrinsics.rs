@@ -739,7 +739,7 @@ impl Checker<'_> {
                 if !matches!(self.inner(types[0]), TypeInner::AccelerationStructure) {
                     return Err("argument 1 must be a `RaytracingAccelerationStructure`".into());
                 }
-                if self.module.types[types[6]].name.as_deref() != Some("RayDesc") {
+                if self.module.types.try_get(types[6]).and_then(|t| t.name.as_deref()) != Some("RayDesc") {
                     return Err("argument 7 must be a `RayDesc`".into());
                 }
                 self.require_struct(types[7], "the payload")?;

@@ -195,9 +195,7 @@ impl<'a> Checker<'a> {
     }
 
     pub fn error(&mut self, code: u32, message: impl Into<String>, span: Span) {
-        self.failed = true;
-        self.diagnostics
-            .push(Diagnostic::error(code, message, span));
+        self.push_diagnostic(Diagnostic::error(code, message, span));
     }
 
     pub fn warning(&mut self, code: u32, message: impl Into<String>, span: Span) {
