@@ -40,7 +40,9 @@ pub const PP_UNKNOWN_PRAGMA: u32 = 15009;
 pub const PP_MALFORMED_DIRECTIVE: u32 = 15010;
 /// Macro expansion that exceeds the expansion limit.
 pub const PP_EXPANSION_LIMIT: u32 = 15011;
-/// `#` (stringizing) or `##` (token pasting) in a macro body.
+/// A `#` or `##` in a macro body that cannot be applied: `#` not before a
+/// parameter, `##` at either end of the body, or a paste whose two halves do
+/// not spell one token.
 pub const PP_UNSUPPORTED_OPERATOR: u32 = 15012;
 /// `#warning "..."` (warning).
 pub const PP_WARNING_DIRECTIVE: u32 = 15013;
