@@ -130,9 +130,13 @@ pub struct VarDecl {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct StructDecl {
+    /// Attributes written on the struct (`[raypayload]`).
+    pub attributes: Vec<Attribute>,
     pub name: Ident,
     /// Fields; nested struct declarations are hoisted into `Item::Struct` by the parser.
     pub fields: Vec<VarDecl>,
+    /// Member functions (HLSL 2021 / Slang); `static` ones have no `this`.
+    pub methods: Vec<FunctionDecl>,
     pub span: Span,
 }
 
@@ -192,8 +196,17 @@ pub struct TypeAlias {
     pub span: Span,
 }
 
+/// `namespace N { items }`; items inside are named `N::item` from outside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamespaceDecl {
+    pub name: Ident,
+    pub items: Vec<Item>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
+    Namespace(NamespaceDecl),
     Struct(StructDecl),
     Function(FunctionDecl),
     Var(VarDecl),

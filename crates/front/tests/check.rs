@@ -1082,3 +1082,213 @@ fn deep_operator_chains_hit_the_depth_limit_not_the_stack() {
         &result[..result.len().min(3)]
     );
 }
+
+// ---- constructs found by the front-end corpus --------------------------------
+
+#[test]
+fn namespaces_qualify_and_resolve_names() {
+    let m = ok(r#"
+        namespace Util {
+            static const float Scale = 2.0;
+            struct Pair { float a; float b; };
+            float twice(float x) { return x * Scale; }
+            namespace Inner { float thrice(float x) { return twice(x) + x; } }
+        }
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main() {
+            Util::Pair p;
+            p.a = Util::twice(1.0);
+            p.b = Util::Inner::thrice(p.a) * Util::Scale;
+        }
+    "#);
+    let names: Vec<_> = m.functions.iter().map(|(_, f)| f.name.as_str()).collect();
+    assert_eq!(names, ["Util::twice", "Util::Inner::thrice", "main"]);
+    assert!(
+        m.types
+            .iter()
+            .any(|(_, t)| t.name.as_deref() == Some("Util::Pair"))
+    );
+    error(
+        "namespace N { float f() { return 1; } } [shader(\"compute\")][numthreads(1,1,1)] void main() { float x = M::f(); }",
+        "E30001",
+        "undefined function `M::f`",
+        "M::f",
+    );
+}
+
+#[test]
+fn struct_member_functions() {
+    let m = ok(r#"
+        struct Counter {
+            uint value;
+            uint step;
+            [mutating] void reset() { value = 0; }
+            void bump() { value += step; }
+            uint peek() { return value + twice(step); }
+            uint twice(uint x) { return x * 2; }
+            static Counter make(uint s) { Counter c; c.value = 0; c.step = s; return c; }
+        };
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main() {
+            Counter c = Counter::make(3);
+            c.bump();
+            uint v = c.peek();
+            c.reset();
+        }
+    "#);
+    let f = |name: &str| function(&m, name);
+    assert_eq!(
+        f("Counter::reset").params[0].direction,
+        ir::ParamDirection::InOut
+    );
+    assert_eq!(
+        f("Counter::bump").params[0].direction,
+        ir::ParamDirection::InOut
+    );
+    assert_eq!(
+        f("Counter::peek").params[0].direction,
+        ir::ParamDirection::In
+    );
+    assert_eq!(f("Counter::peek").params[0].name, "this");
+    assert!(f("Counter::make").params.iter().all(|p| p.name != "this"));
+    error(
+        "struct S { float x; float get() { return x; } }; [shader(\"compute\")][numthreads(1,1,1)] void main() { S s; float y = s.nope(); }",
+        "E30010",
+        "`S` has no method `nope`",
+        "nope",
+    );
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { struct L { float x; float g() { return x; } }; }",
+        "E20003",
+        "inside a function are not supported",
+        "g",
+    );
+}
+
+#[test]
+fn slang_interfaces_and_generics_are_rejected_with_a_code() {
+    let d = errors_only("interface I { float f(); }; float g<T : I>(T t) { return t.f(); }");
+    assert!(!d.is_empty());
+    assert!(d.iter().all(|e| e.0 == "E20003"), "{d:?}");
+}
+
+#[test]
+fn hlsl_2021_and_bindless_helpers() {
+    ok(r#"
+        Texture2D textures[] : register(t0, space1);
+        SamplerState samp;
+        globallycoherent RWByteAddressBuffer counters;
+        [shader("fragment")]
+        float4 main(nointerpolation uint index : MATERIAL, float2 uv : TEXCOORD0) : SV_Target {
+            uint slot;
+            counters.InterlockedAdd(0, 1, slot);
+            counters.InterlockedMax(4, index);
+            float4 c = textures[NonUniformResourceIndex(index)].Sample(samp, uv);
+            float3 sign3 = select(c.rgb >= 0.5, 1.0, -1.0);
+            static const float3x3 basis = { {1, 0, 0}, {0, 1, 0}, {0, 0, 1} };
+            return float4(mul(basis, sign3), c.a);
+        }
+    "#);
+    error(
+        "globallycoherent float g;",
+        "E30022",
+        "only to read-write resources",
+        "g",
+    );
+    error(
+        "ByteAddressBuffer b; [shader(\"compute\")][numthreads(1,1,1)] void main() { uint o; b.InterlockedAdd(0, 1, o); }",
+        "E30010",
+        "has no method `InterlockedAdd`",
+        "InterlockedAdd",
+    );
+}
+
+#[test]
+fn struct_attributes_are_accepted_or_warned() {
+    let d = diags("[raypayload] struct P { float4 c; }; [frob] struct Q { float x; };");
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(d.iter().any(|x| x.0 == "E31000" && x.2 == "frob"), "{d:?}");
+    assert!(d.iter().any(|x| x.0 == "E31008"), "{d:?}");
+}
+
+#[test]
+fn vk_location_index_and_every_geometry_input() {
+    let m = ok(r#"
+        struct O { [[vk::location(2)]] float4 c : SV_Target0; [[vk::location(2), vk::index(1)]] float4 d : SV_Target1; };
+        [shader("fragment")] O fs(float4 p : SV_Position) { O o; o.c = p; o.d = p; return o; }
+        struct V { float4 p : SV_Position; };
+        [shader("geometry")] [maxvertexcount(1)] void gp(point V v[1], inout PointStream<V> s) { s.Append(v[0]); }
+        [shader("geometry")] [maxvertexcount(2)] void gl(line V v[2], inout LineStream<V> s) { s.Append(v[1]); }
+        [shader("geometry")] [maxvertexcount(2)] void gla(lineadj V v[4], inout LineStream<V> s) { s.Append(v[3]); }
+        [shader("geometry")] [maxvertexcount(3)] void gta(triangleadj V v[6], inout TriangleStream<V> s) { s.Append(v[5]); }
+    "#);
+    let o = struct_members(&m, "O");
+    assert_eq!(
+        (o[0].io.explicit_location, o[0].io.explicit_index),
+        (Some(2), None)
+    );
+    assert_eq!(
+        (o[1].io.explicit_location, o[1].io.explicit_index),
+        (Some(2), Some(1))
+    );
+    let roles: Vec<_> = ["gp", "gl", "gla", "gta"]
+        .iter()
+        .map(|n| m.functions[entry(&m, n).function].params[0].role)
+        .collect();
+    use ir::InputPrimitive as P;
+    assert_eq!(
+        roles,
+        [P::Point, P::Line, P::LineAdj, P::TriangleAdj].map(ir::ParamRole::GeometryInput)
+    );
+}
+
+#[test]
+fn small_scalar_types_and_fragment_intrinsics() {
+    let m = ok(r#"
+        struct PsIn { nointerpolation float3 color : COLOR; };
+        [shader("fragment")]
+        float4 main(PsIn i) : SV_Target {
+            int8_t a = 1; uint8_t b = 2; int16_t c = 3; uint16_t d = 4; float16_t h = 0.5;
+            min16float m = 1.0; min16uint mu = 2; int64_t big = 1ll << 40;
+            float3 v0 = GetAttributeAtVertex(i.color, 0);
+            float3 v1 = GetAttributeAtVertex(i.color, 1);
+            return float4(v0 + v1, float(a + b + c + d) * h * m + mu + float(big));
+        }
+    "#);
+    let f = function(&m, "main");
+    let uses_vertex_attr = f
+        .expressions
+        .iter()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ir::Expression::Intrinsic {
+                    fun: ir::Intrinsic::GetAttributeAtVertex,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(uses_vertex_attr, 2);
+}
+
+#[test]
+fn default_arguments_and_uniform_parameters() {
+    let m = ok(r#"
+        float scale(float x, float by = 2.0) { return x * by; }
+        [shader("vertex")]
+        float4 main(float4 p : POSITION, uniform float4x4 world) : SV_Position { return mul(world, p) * scale(1.0); }
+    "#);
+    let main = function(&m, "main");
+    assert_eq!(main.params[1].role, ir::ParamRole::Uniform);
+}
+
+#[test]
+fn includes_are_a_coded_error() {
+    error(
+        "#include \"common.hlsl\"\nfloat4 x;",
+        "E15006",
+        "#include is not supported",
+        "#include \"common.hlsl\"",
+    );
+}

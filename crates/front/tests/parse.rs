@@ -189,6 +189,13 @@ fn render_item(out: &mut String, item: &Item) {
         }
         Item::Enum(e) => line(out, 0, &render_enum(e)),
         Item::TypeAlias(t) => line(out, 0, &render_alias(t)),
+        Item::Namespace(n) => {
+            line(out, 0, &format!("namespace {}", n.name.name));
+            for item in &n.items {
+                render_item(out, item);
+            }
+            line(out, 0, &format!("end namespace {}", n.name.name));
+        }
     }
 }
 
@@ -196,6 +203,17 @@ fn render_struct(out: &mut String, s: &StructDecl, indent: usize) {
     line(out, indent, &format!("struct {}", s.name.name));
     for field in &s.fields {
         line(out, indent + 1, &format!("field {}", render_var(field)));
+    }
+    for method in &s.methods {
+        let body = if method.body.is_some() { "{...}" } else { ";" };
+        let head = format!(
+            "method {}{} {}({} params) {body}",
+            render_mods(&method.modifiers),
+            render_type(&method.return_type),
+            method.name.name,
+            method.params.len()
+        );
+        line(out, indent + 1, &head);
     }
 }
 
@@ -1244,7 +1262,6 @@ interface IFoo { float f(); }
 extension float { float twice() { return this * 2; } }
 __generic<T> T id(T x) { return x; }
 T id2<T>(T x) { return x; }
-namespace N { struct Hidden { int h; }; }
 struct WithMethods {
     float a;
     float get() { return a; }
@@ -1263,19 +1280,42 @@ float after;
             E20003 43..52 `extension` declaration is not supported
             E20003 98..107 `__generic` declaration is not supported
             E20003 137..140 generic function is not supported
-            E20003 163..172 `namespace` declaration is not supported
-            E20003 249..252 member function is not supported
-            E20003 273..279 struct constructor (`__init`) is not supported
-            E20003 304..312 `property` member is not supported
-            E20003 352..357 member function is not supported
-            E20003 384..387 generic struct is not supported
-            E20003 416..417 struct inheritance is not supported
+            E20003 231..237 struct constructor (`__init`) is not supported
+            E20003 262..270 `property` member is not supported
+            E20003 342..345 generic struct is not supported
+            E20003 374..375 struct inheritance is not supported
             struct WithMethods
               field float a
               field float b
+              method float get(0 params) {...}
+              method void proto(0 params) ;
             struct Derived
               field float d
             var float after
+        ",
+    );
+}
+
+#[test]
+fn namespaces_nest_and_qualified_types_parse() {
+    check(
+        r"
+namespace A { struct S { int x; }; namespace B { float f(); } }
+A::S make();
+void g() { A::S s; A::B::f(); }
+",
+        r"
+            namespace A
+            struct S
+              field int x
+            namespace B
+            fn float f();
+            end namespace B
+            end namespace A
+            fn A::S make();
+            fn void g()
+              var A::S s
+              expr (call A::B::f)
         ",
     );
 }

@@ -113,12 +113,37 @@ intrinsics! {
     Append = "Append", Consume = "Consume",
     /// Geometry output streams.
     RestartStrip = "RestartStrip",
+    // Atomic methods of `RWByteAddressBuffer` (address, value[, out original]).
+    BufferInterlockedAdd = "InterlockedAdd", BufferInterlockedAnd = "InterlockedAnd",
+    BufferInterlockedOr = "InterlockedOr", BufferInterlockedXor = "InterlockedXor",
+    BufferInterlockedMin = "InterlockedMin", BufferInterlockedMax = "InterlockedMax",
+    BufferInterlockedExchange = "InterlockedExchange",
+    BufferInterlockedCompareExchange = "InterlockedCompareExchange",
+    BufferInterlockedCompareStore = "InterlockedCompareStore",
+    /// Marks a resource-array index as divergent; yields the index.
+    NonUniformResourceIndex = "NonUniformResourceIndex",
 }
 
 impl Intrinsic {
     /// Looks up a free function or method by its HLSL spelling.
     pub fn from_name(name: &str) -> Option<Intrinsic> {
         Intrinsic::ALL.iter().copied().find(|i| i.name() == name)
+    }
+
+    /// The free function spelled `name` (not a method).
+    pub fn function_from_name(name: &str) -> Option<Intrinsic> {
+        Intrinsic::ALL
+            .iter()
+            .copied()
+            .find(|i| i.name() == name && !i.is_method())
+    }
+
+    /// The method spelled `name` (`tex.Sample`, `buf.InterlockedAdd`).
+    pub fn method_from_name(name: &str) -> Option<Intrinsic> {
+        Intrinsic::ALL
+            .iter()
+            .copied()
+            .find(|i| i.name() == name && i.is_method())
     }
 }
 
@@ -160,6 +185,15 @@ impl Intrinsic {
                 | Append
                 | Consume
                 | RestartStrip
+                | BufferInterlockedAdd
+                | BufferInterlockedAnd
+                | BufferInterlockedOr
+                | BufferInterlockedXor
+                | BufferInterlockedMin
+                | BufferInterlockedMax
+                | BufferInterlockedExchange
+                | BufferInterlockedCompareExchange
+                | BufferInterlockedCompareStore
         )
     }
 }

@@ -15,6 +15,7 @@ pub enum AttrSite {
     Variable,
     Parameter,
     Field,
+    Struct,
 }
 
 /// Optimisation hints with no effect on meaning; accepted silently.
@@ -34,6 +35,8 @@ const HINTS: &[&str] = &[
     "wavesize",
     "mutating",
     "__readnone",
+    // DXR payload access qualifiers only feed the D3D validator.
+    "raypayload",
 ];
 
 /// Attributes the checker acts on, by site.
@@ -55,7 +58,7 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
         ),
         AttrSite::Variable => matches!(name, "vk::binding"),
         AttrSite::Parameter | AttrSite::Field => matches!(name, "vk::location" | "vk::index"),
-        AttrSite::Statement => false,
+        AttrSite::Statement | AttrSite::Struct => false,
     }
 }
 

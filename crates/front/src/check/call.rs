@@ -16,11 +16,12 @@ impl Checker<'_> {
                 let ty = self.resolve_type(t);
                 self.lower_constructor(ty, args, span)
             }
-            ast::ExprKind::Name(path) if path.len() == 1 => {
-                let name = &path[0].name;
+            ast::ExprKind::Name(path) => {
+                let name = &super::consteval::path_text(path);
                 match self.lookup_value(name).cloned() {
                     Some(ValueSymbol::Functions(candidates)) => {
-                        return self.lower_user_call(name, &candidates, args, span);
+                        let this = self.implicit_this(&candidates, callee.span);
+                        return self.lower_user_call(name, &candidates, this, args, span);
                     }
                     Some(_) => {
                         self.error(
@@ -49,8 +50,20 @@ impl Checker<'_> {
                     let ty = self.resolve_type(&t);
                     return self.lower_constructor(ty, args, span);
                 }
-                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !f.is_method()) {
+                if let Some(fun) = ir::Intrinsic::function_from_name(name) {
                     return self.lower_intrinsic_call(fun, args, span);
+                }
+                if name == "select" {
+                    // HLSL 2021 `select(c, a, b)`: the component-wise `c ? a : b`.
+                    if let [cond, then, els] = args {
+                        return self.lower_ternary(cond, then, els, span);
+                    }
+                    self.error(
+                        codes::WRONG_ARGUMENT_COUNT,
+                        format!("`select` takes 3 arguments, found {}", args.len()),
+                        span,
+                    );
+                    return self.error_value(span);
                 }
                 self.error(
                     codes::UNDEFINED_NAME,
@@ -73,14 +86,26 @@ impl Checker<'_> {
         }
     }
 
-    fn lower_user_call(
+    /// A call of a user function from the overload set `candidates`;
+    /// `this` is the object of a member-function call, passed first.
+    pub fn lower_user_call(
         &mut self,
         name: &str,
         candidates: &[usize],
+        this: Option<(Value, Span)>,
         args: &[ast::Expr],
         span: Span,
     ) -> Value {
-        let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
+        let mut values: Vec<Value> = Vec::with_capacity(args.len() + 1);
+        let mut spans: Vec<Span> = Vec::with_capacity(args.len() + 1);
+        if let Some((v, s)) = this {
+            values.push(v);
+            spans.push(s);
+        }
+        for a in args {
+            values.push(self.lower_value(a));
+            spans.push(a.span);
+        }
         if values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
@@ -98,7 +123,9 @@ impl Checker<'_> {
         let f = match best.as_slice() {
             [(_, f)] => *f,
             [] => {
-                if let Some(fun) = ir::Intrinsic::from_name(name).filter(|f| !f.is_method()) {
+                if let Some(fun) = ir::Intrinsic::function_from_name(name)
+                    && this.is_none()
+                {
                     return self.lower_intrinsic_values(fun, values, args, span);
                 }
                 let arg_types: Vec<String> = values
@@ -133,9 +160,9 @@ impl Checker<'_> {
             let expr = match values.get(i) {
                 Some(&v) => {
                     if param.direction == ir::ParamDirection::In {
-                        self.coerce(v, param.ty, args[i].span)
+                        self.coerce(v, param.ty, spans[i])
                     } else {
-                        self.require_place(v.expr, args[i].span);
+                        self.require_place(v.expr, spans[i]);
                         v.expr
                     }
                 }
@@ -159,6 +186,20 @@ impl Checker<'_> {
             result,
             span,
         )
+    }
+
+    /// Inside a member function, a bare call of a sibling member function
+    /// passes the same `this`.
+    fn implicit_this(&mut self, candidates: &[usize], span: Span) -> Option<(Value, Span)> {
+        let this_ty = self.ctx.as_ref()?.this_ty?;
+        if !candidates
+            .iter()
+            .any(|&f| self.funcs[f].this_ty == Some(this_ty))
+        {
+            return None;
+        }
+        let this = self.append(ir::Expression::Param(0), Some(this_ty), span);
+        Some((this, span))
     }
 
     /// Total conversion cost of calling `f` with `values`, or `None`.
@@ -346,8 +387,30 @@ impl Checker<'_> {
             return out.unwrap_or_else(|| self.error_value(span).expr);
         }
         if let Some((scalar, shape)) = self.numeric(ty) {
-            if items.len() == 1 {
+            if items.len() == 1 && !matches!(items[0].kind, ast::ExprKind::InitList(_)) {
                 return self.lower_initializer(&items[0], ty);
+            }
+            if items
+                .iter()
+                .any(|i| matches!(i.kind, ast::ExprKind::InitList(_)))
+            {
+                // `float3x3 m = { {1, 0, 0}, {0, 1, 0}, {0, 0, 1} };`
+                let mut leaves = Vec::new();
+                flatten_init_list(items, &mut leaves);
+                let mut cursor = 0;
+                let out = self.fill_from_leaves(&leaves, &mut cursor, ty, span);
+                return match out {
+                    Some(expr) if cursor == leaves.len() => expr,
+                    _ => {
+                        let name = self.type_name(ty);
+                        self.error(
+                            codes::BAD_INITIALIZER,
+                            format!("initializer list does not fit `{name}`"),
+                            span,
+                        );
+                        self.error_value(span).expr
+                    }
+                };
             }
             return match self.lower_components(items, scalar, shape, span) {
                 Some(components) => {

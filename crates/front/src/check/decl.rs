@@ -6,7 +6,7 @@ use legalis_ir::{Handle, Span, Type, TypeInner};
 
 use super::attrs::{AttrSite, lower_name};
 use super::consteval::ConstValue;
-use super::{Checker, EnumInfo, FuncInfo, ParamSig, TypeSymbol, ValueSymbol};
+use super::{BodyRef, Checker, EnumInfo, FuncInfo, ParamSig, TypeSymbol, ValueSymbol};
 use crate::ast::{self, ModifierKind as M};
 use crate::codes;
 
@@ -79,10 +79,16 @@ pub fn sort_modifiers(
 }
 
 impl Checker<'_> {
-    pub fn check_items(&mut self, file: &ast::SourceFile) {
-        for (index, item) in file.items.iter().enumerate() {
-            match item {
-                ast::Item::Struct(s) => self.declare_struct(s),
+    pub fn check_items(&mut self, items: &[super::FlatItem<'_>]) {
+        for (index, flat) in items.iter().enumerate() {
+            self.namespace.clone_from(&flat.namespace);
+            match flat.item {
+                // Flattened away by `flatten_items`.
+                ast::Item::Namespace(_) => {}
+                ast::Item::Struct(s) => {
+                    self.declare_struct(s);
+                    self.declare_methods(s, index);
+                }
                 ast::Item::Enum(e) => self.declare_enum(e),
                 ast::Item::TypeAlias(a) => self.declare_alias(a),
                 ast::Item::Var(v) => self.declare_global_var(v),
@@ -93,6 +99,7 @@ impl Checker<'_> {
     }
 
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
+        self.sort_attributes(&decl.attributes, AttrSite::Struct);
         let mut members: Vec<ir::StructMember> = Vec::new();
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
@@ -133,7 +140,7 @@ impl Checker<'_> {
         }
         let ty = self.module.types.insert(
             Type {
-                name: Some(decl.name.name.clone()),
+                name: Some(self.qualified(&decl.name.name)),
                 inner: TypeInner::Struct { members },
             },
             decl.span,
@@ -362,7 +369,7 @@ impl Checker<'_> {
             };
             let global = self.module.globals.append(
                 ir::GlobalVariable {
-                    name: d.name.name.clone(),
+                    name: self.qualified(&d.name.name),
                     ty,
                     space,
                     binding: ir::ResourceBinding {
@@ -536,7 +543,7 @@ impl Checker<'_> {
         let names: Vec<(String, Span)> = members.iter().map(|m| (m.name.clone(), m.span)).collect();
         let inner = self.module.types.insert(
             Type {
-                name: Some(block.name.name.clone()),
+                name: Some(self.qualified(&block.name.name)),
                 inner: TypeInner::Struct { members },
             },
             block.span,
@@ -549,7 +556,7 @@ impl Checker<'_> {
         let register = self.register_annotation(&block.annotations, ir::AddressSpace::Uniform);
         let global = self.module.globals.append(
             ir::GlobalVariable {
-                name: block.name.name.clone(),
+                name: self.qualified(&block.name.name),
                 ty,
                 space: ir::AddressSpace::Uniform,
                 binding: ir::ResourceBinding {
@@ -615,6 +622,63 @@ impl Checker<'_> {
     }
 
     pub fn declare_function(&mut self, decl: &ast::FunctionDecl, item_index: usize) {
+        let body = BodyRef {
+            item: item_index,
+            method: None,
+        };
+        self.declare_function_at(decl, body, None);
+    }
+
+    /// Declares the member functions of a module-scope struct as functions
+    /// named `S::f`; a non-static one takes `this` as parameter 0, `inout`
+    /// when it is `[mutating]` or assigns to a field.
+    fn declare_methods(&mut self, decl: &ast::StructDecl, item_index: usize) {
+        if decl.methods.is_empty() {
+            return;
+        }
+        let Some(TypeSymbol::Type(ty)) = self.lookup_type(&decl.name.name) else {
+            return;
+        };
+        let scope = self.qualified(&decl.name.name);
+        let outer = std::mem::replace(&mut self.namespace, scope);
+        for (m, method) in decl.methods.iter().enumerate() {
+            let is_static = method
+                .modifiers
+                .iter()
+                .any(|md| md.kind == ast::ModifierKind::Static);
+            let this = (!is_static).then(|| {
+                let mutating = method
+                    .attributes
+                    .iter()
+                    .any(|a| a.name.eq_ignore_ascii_case("mutating"))
+                    || super::mutation::assigns_field(method, decl);
+                let direction = if mutating {
+                    ir::ParamDirection::InOut
+                } else {
+                    ir::ParamDirection::In
+                };
+                ParamSig {
+                    ty,
+                    direction,
+                    default: None,
+                }
+            });
+            let body = BodyRef {
+                item: item_index,
+                method: Some(m),
+            };
+            self.declare_function_at(method, body, this);
+        }
+        self.namespace = outer;
+    }
+
+    fn declare_function_at(
+        &mut self,
+        decl: &ast::FunctionDecl,
+        body: BodyRef,
+        this: Option<ParamSig>,
+    ) {
+        let this_ty = this.as_ref().map(|p| p.ty);
         let result = if decl.return_type.name == "void" && decl.return_type.args.is_empty() {
             None
         } else {
@@ -622,12 +686,17 @@ impl Checker<'_> {
             self.check_value_type(ty, decl.return_type.span, "a return type");
             Some(ty)
         };
-        let params: Vec<ParamSig> = decl
-            .params
-            .iter()
-            .map(|p| self.param_signature(p).0)
+        let params: Vec<ParamSig> = this
+            .into_iter()
+            .chain(
+                decl.params
+                    .iter()
+                    .map(|p| self.param_signature(p).0)
+                    .collect::<Vec<_>>(),
+            )
             .collect();
-        let existing = match self.lookup_value(&decl.name.name) {
+        let key = self.qualified(&decl.name.name);
+        let existing = match self.global_values_mut().get(&key) {
             Some(ValueSymbol::Functions(list)) => list.clone(),
             Some(_) => {
                 self.error(
@@ -651,7 +720,7 @@ impl Checker<'_> {
                     .zip(&params)
                     .all(|(a, b)| a.ty == b.ty && a.direction == b.direction)
         });
-        let body_item = decl.body.as_ref().map(|_| item_index);
+        let body_item = decl.body.as_ref().map(|_| body);
         match same {
             Some(f) if self.funcs[f].body_item.is_some() && body_item.is_some() => {
                 self.error(
@@ -683,18 +752,20 @@ impl Checker<'_> {
             None => {
                 let index = self.funcs.len();
                 self.funcs.push(FuncInfo {
-                    name: decl.name.name.clone(),
+                    name: key.clone(),
                     params,
                     result,
                     body_item,
                     span: decl.span,
+                    scope: self.namespace.clone(),
+                    this_ty,
                 });
                 self.bodies.push(None);
                 self.call_edges.push(Vec::new());
                 let mut list = existing;
                 list.push(index);
                 self.global_values_mut()
-                    .insert(decl.name.name.clone(), ValueSymbol::Functions(list));
+                    .insert(key, ValueSymbol::Functions(list));
             }
         }
     }

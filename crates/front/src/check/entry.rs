@@ -10,7 +10,7 @@ use super::attrs::lower_name;
 use crate::{ast, codes};
 
 impl Checker<'_> {
-    pub fn declare_entry_points(&mut self, file: &ast::SourceFile) {
+    pub fn declare_entry_points(&mut self, file: &[super::FlatItem<'_>]) {
         let mut chosen: Vec<(usize, Stage)> = Vec::new();
         if let Some(name) = self.options.entry.clone() {
             let candidates: Vec<usize> = (0..self.funcs.len())
@@ -406,9 +406,10 @@ impl Checker<'_> {
     }
 }
 
-fn function_decl(file: &ast::SourceFile, item: Option<usize>) -> Option<&ast::FunctionDecl> {
-    match file.items.get(item?)? {
-        ast::Item::Function(f) => Some(f),
-        _ => None,
-    }
+fn function_decl<'a>(
+    items: &[super::FlatItem<'a>],
+    body: Option<super::BodyRef>,
+) -> Option<&'a ast::FunctionDecl> {
+    // Member functions are never entry points.
+    body.filter(|b| b.method.is_none())?.decl(items)
 }

@@ -278,6 +278,31 @@ impl Checker<'_> {
                 };
                 self.append(ir::Expression::Literal(literal), Some(ty), span)
             }
+            ValueSymbol::This => {
+                let ty = self
+                    .ctx
+                    .as_ref()
+                    .and_then(|c| c.this_ty)
+                    .unwrap_or(self.error_ty);
+                self.append(ir::Expression::Param(0), Some(ty), span)
+            }
+            ValueSymbol::ThisField { index } => {
+                let this_ty = self
+                    .ctx
+                    .as_ref()
+                    .and_then(|c| c.this_ty)
+                    .unwrap_or(self.error_ty);
+                let this = self.append(ir::Expression::Param(0), Some(this_ty), span);
+                let ty = self.member_type(this_ty, index).unwrap_or(self.error_ty);
+                self.append(
+                    ir::Expression::Member {
+                        base: this.expr,
+                        index,
+                    },
+                    Some(ty),
+                    span,
+                )
+            }
             ValueSymbol::Functions(_) => {
                 self.error(
                     codes::TYPE_MISMATCH,
@@ -520,7 +545,7 @@ impl Checker<'_> {
         (t.expr, value)
     }
 
-    fn lower_ternary(
+    pub fn lower_ternary(
         &mut self,
         cond: &ast::Expr,
         then: &ast::Expr,

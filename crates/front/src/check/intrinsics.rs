@@ -578,6 +578,20 @@ impl Checker<'_> {
                     result: None,
                 }
             }
+            I::NonUniformResourceIndex => {
+                Self::arity(types, 1)?;
+                match self.numeric(types[0]) {
+                    Some((s, Shape::Scalar))
+                        if matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint) =>
+                    {
+                        Signature {
+                            args: vec![Arg::Any],
+                            result: Some(types[0]),
+                        }
+                    }
+                    _ => return Err("the index must be an integer scalar".into()),
+                }
+            }
             I::WaveGetLaneCount | I::WaveGetLaneIndex => {
                 Self::arity(types, 0)?;
                 Signature {

@@ -22,12 +22,17 @@ impl Checker<'_> {
         span: Span,
     ) -> Value {
         let obj = self.lower_value(object);
+        if let Some(ty) = obj.ty
+            && let TypeInner::Struct { .. } = self.inner(ty)
+        {
+            return self.lower_struct_method_call(obj, object.span, ty, method, args, span);
+        }
         let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
         let obj_ty = obj.ty.unwrap_or(self.error_ty);
         if obj_ty == self.error_ty || values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
-        let Some(fun) = I::from_name(&method.name).filter(|f| f.is_method()) else {
+        let Some(fun) = I::method_from_name(&method.name) else {
             return self.no_method(obj_ty, method);
         };
         let types: Vec<Handle<Type>> = values
@@ -97,6 +102,35 @@ impl Checker<'_> {
         let mut sig = sig;
         sig.args.insert(0, Arg::Any);
         self.apply_signature(fun, sig, all_values, &all_spans, span)
+    }
+
+    /// `s.f(args)` on a struct with member functions: `S::f(s, args)`.
+    fn lower_struct_method_call(
+        &mut self,
+        obj: Value,
+        obj_span: Span,
+        ty: Handle<Type>,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
+        let type_name = self.module.types[ty].name.clone().unwrap_or_default();
+        let key = format!("{type_name}::{}", method.name);
+        let candidates: Vec<usize> = match self.global_value(&key) {
+            Some(super::ValueSymbol::Functions(list)) => list
+                .iter()
+                .copied()
+                .filter(|&f| self.funcs[f].this_ty == Some(ty))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if candidates.is_empty() {
+            for a in args {
+                self.lower_expr(a);
+            }
+            return self.no_method(ty, method);
+        }
+        self.lower_user_call(&key, &candidates, Some((obj, obj_span)), args, span)
     }
 
     fn no_method(&mut self, ty: Handle<Type>, method: &ast::Ident) -> Value {
@@ -386,25 +420,40 @@ impl Checker<'_> {
                 args: Vec::new(),
                 result: Some(e),
             },
+            (
+                I::BufferInterlockedAdd
+                | I::BufferInterlockedAnd
+                | I::BufferInterlockedOr
+                | I::BufferInterlockedXor
+                | I::BufferInterlockedMin
+                | I::BufferInterlockedMax
+                | I::BufferInterlockedExchange,
+                K::ByteAddress,
+                _,
+            ) if writable && (n == 2 || n == 3) => {
+                let mut args = vec![Arg::In(uint), Arg::In(uint)];
+                if n == 3 {
+                    args.push(Arg::Out(uint));
+                }
+                Signature { args, result: None }
+            }
+            (I::BufferInterlockedCompareExchange, K::ByteAddress, _) if writable && n == 4 => {
+                Signature {
+                    args: vec![Arg::In(uint), Arg::In(uint), Arg::In(uint), Arg::Out(uint)],
+                    result: None,
+                }
+            }
+            (I::BufferInterlockedCompareStore, K::ByteAddress, _) if writable && n == 3 => {
+                Signature {
+                    args: vec![Arg::In(uint), Arg::In(uint), Arg::In(uint)],
+                    result: None,
+                }
+            }
             (I::GetDimensions, K::Structured | K::Append | K::Consume, _) => {
                 self.get_dimensions(types, 2, None)?
             }
             (I::GetDimensions, _, _) => self.get_dimensions(types, 1, None)?,
-            (
-                I::Load
-                | I::Load2
-                | I::Load3
-                | I::Load4
-                | I::Store
-                | I::Store2
-                | I::Store3
-                | I::Store4,
-                _,
-                _,
-            )
-            | (I::IncrementCounter | I::DecrementCounter | I::Append | I::Consume, _, _)
-                if self.method_exists(fun, kind, writable) =>
-            {
+            _ if self.method_exists(fun, kind, writable) => {
                 return Err("wrong number of arguments".into());
             }
             _ => return Ok(None),
@@ -421,6 +470,15 @@ impl Checker<'_> {
             I::IncrementCounter | I::DecrementCounter => kind == K::Structured && writable,
             I::Append => kind == K::Append,
             I::Consume => kind == K::Consume,
+            I::BufferInterlockedAdd
+            | I::BufferInterlockedAnd
+            | I::BufferInterlockedOr
+            | I::BufferInterlockedXor
+            | I::BufferInterlockedMin
+            | I::BufferInterlockedMax
+            | I::BufferInterlockedExchange
+            | I::BufferInterlockedCompareExchange
+            | I::BufferInterlockedCompareStore => kind == K::ByteAddress && writable,
             _ => false,
         }
     }

@@ -17,6 +17,7 @@ mod entry;
 mod expr;
 mod intrinsics;
 mod methods;
+mod mutation;
 mod order;
 mod stmt;
 pub mod types;
@@ -29,6 +30,38 @@ use legalis_ir::{Handle, Span, Type};
 
 use crate::{Options, ast};
 use consteval::ConstValue;
+
+/// An item with the namespace it is declared in (`A::B`, empty at file
+/// scope). Namespaces are flattened so items can be addressed by index.
+#[derive(Clone, Debug)]
+pub struct FlatItem<'a> {
+    pub namespace: String,
+    pub item: &'a ast::Item,
+}
+
+fn flatten_items(file: &ast::SourceFile) -> Vec<FlatItem<'_>> {
+    fn walk<'a>(items: &'a [ast::Item], prefix: &str, out: &mut Vec<FlatItem<'a>>) {
+        for item in items {
+            match item {
+                ast::Item::Namespace(ns) => {
+                    let inner = if prefix.is_empty() {
+                        ns.name.name.clone()
+                    } else {
+                        format!("{prefix}::{}", ns.name.name)
+                    };
+                    walk(&ns.items, &inner, out);
+                }
+                _ => out.push(FlatItem {
+                    namespace: prefix.to_string(),
+                    item,
+                }),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, "", &mut out);
+    out
+}
 
 /// What a type name resolves to.
 #[derive(Clone, Copy, Debug)]
@@ -63,6 +96,12 @@ pub enum ValueSymbol {
     },
     /// An overload set: indices into `Checker::funcs`.
     Functions(Vec<usize>),
+    /// A field of `this`, named bare inside a member function.
+    ThisField {
+        index: u32,
+    },
+    /// `this` inside a member function (parameter 0).
+    This,
 }
 
 #[derive(Clone, Debug)]
@@ -86,9 +125,33 @@ pub struct FuncInfo {
     pub name: String,
     pub params: Vec<ParamSig>,
     pub result: Option<Handle<Type>>,
-    /// Index of the defining item in the source file, once seen.
-    pub body_item: Option<usize>,
+    /// Where the definition is, once seen.
+    pub body_item: Option<BodyRef>,
     pub span: Span,
+    /// The namespace names in the body resolve from (`N`, or `N::S` for a
+    /// member function of `S`).
+    pub scope: String,
+    /// For a non-static member function: the struct `this` is; `this` is
+    /// then parameter 0.
+    pub this_ty: Option<Handle<Type>>,
+}
+
+/// Where a function's definition is: a flat item, or a member function of
+/// the struct that item declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BodyRef {
+    pub item: usize,
+    pub method: Option<usize>,
+}
+
+impl BodyRef {
+    pub fn decl<'a>(self, items: &[FlatItem<'a>]) -> Option<&'a ast::FunctionDecl> {
+        match (items.get(self.item)?.item, self.method) {
+            (ast::Item::Function(f), None) => Some(f),
+            (ast::Item::Struct(s), Some(m)) => s.methods.get(m),
+            _ => None,
+        }
+    }
 }
 
 /// State while lowering one function body.
@@ -100,6 +163,8 @@ pub struct FnCtx {
     pub switch_depth: u32,
     /// Indices into `Checker::funcs` of the functions this one calls, with the call span.
     pub calls: Vec<(usize, Span)>,
+    /// In a non-static member function: the struct of `this` (parameter 0).
+    pub this_ty: Option<Handle<Type>>,
 }
 
 /// `RAY_FLAG_*`, `HIT_KIND_*` and `COMMITTED_*` as HLSL defines them.
@@ -139,6 +204,8 @@ pub struct Checker<'a> {
     pub ctx: Option<FnCtx>,
     /// Set when an error has been reported.
     pub failed: bool,
+    /// The namespace being checked (`A::B`; empty at file scope).
+    pub namespace: String,
     /// Current expression nesting, bounded by `expr::MAX_EXPR_DEPTH`.
     pub expr_depth: u32,
     pub depth_reported: bool,
@@ -163,11 +230,13 @@ pub fn check(
     if diagnostics.iter().any(Diagnostic::is_error) {
         return None;
     }
+    let items = flatten_items(file);
     let mut checker = Checker::new(options, diagnostics);
     checker.declare_builtin_types();
-    checker.check_items(file);
-    checker.lower_bodies(file);
-    checker.declare_entry_points(file);
+    checker.check_items(&items);
+    checker.lower_bodies(&items);
+    checker.namespace.clear();
+    checker.declare_entry_points(&items);
     checker.finish()
 }
 
@@ -189,6 +258,7 @@ impl<'a> Checker<'a> {
             call_edges: Vec::new(),
             ctx: None,
             failed: false,
+            namespace: String::new(),
             expr_depth: 0,
             depth_reported: false,
         }
@@ -232,65 +302,104 @@ impl<'a> Checker<'a> {
     }
 
     pub fn lookup_type(&self, name: &str) -> Option<TypeSymbol> {
-        self.type_scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(name).copied())
+        if let Some(found) = self.type_scopes[1..].iter().rev().find_map(|s| s.get(name)) {
+            return Some(*found);
+        }
+        self.in_namespaces(name, |key| self.type_scopes[0].get(key).copied())
     }
 
     pub fn lookup_value(&self, name: &str) -> Option<&ValueSymbol> {
-        self.value_scopes.iter().rev().find_map(|s| s.get(name))
+        if let Some(found) = self.value_scopes[1..]
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+        {
+            return Some(found);
+        }
+        self.in_namespaces(name, |key| self.value_scopes[0].get(key))
     }
 
-    /// Resolves `a`, `E::A` and `E.A`-style paths (the last through member access elsewhere).
-    pub fn lookup_value_path(&self, path: &[ast::Ident]) -> Option<ValueSymbol> {
-        match path {
-            [one] => self.lookup_value(&one.name).cloned(),
-            [ty, member] => {
-                let TypeSymbol::Enum(e) = self.lookup_type(&ty.name)? else {
-                    return None;
-                };
-                let info = &self.enums[e];
-                let value = info.members.iter().find(|(n, _)| *n == member.name)?.1;
-                Some(ValueSymbol::EnumMember { ty: info.ty, value })
+    /// Looks `name` up as seen from the current namespace: `A::B::name`,
+    /// then `A::name`, then `name`.
+    fn in_namespaces<T>(&self, name: &str, get: impl Fn(&str) -> Option<T>) -> Option<T> {
+        let mut prefix = self.namespace.as_str();
+        loop {
+            if prefix.is_empty() {
+                return get(name);
             }
-            _ => None,
+            if let Some(found) = get(&format!("{prefix}::{name}")) {
+                return Some(found);
+            }
+            prefix = prefix.rsplit_once("::").map_or("", |(outer, _)| outer);
         }
     }
 
+    /// The module-scope key of a name declared now: qualified inside a namespace.
+    pub fn qualified(&self, name: &str) -> String {
+        if self.namespace.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}::{name}", self.namespace)
+        }
+    }
+
+    /// Resolves `a`, `N::a` and `E::A` / `N::E::A` paths.
+    pub fn lookup_value_path(&self, path: &[ast::Ident]) -> Option<ValueSymbol> {
+        let (last, outer) = path.split_last()?;
+        if !outer.is_empty() {
+            let ty_name = consteval::path_text(outer);
+            if let Some(TypeSymbol::Enum(e)) = self.lookup_type(&ty_name) {
+                let info = &self.enums[e];
+                let value = info.members.iter().find(|(n, _)| *n == last.name)?.1;
+                return Some(ValueSymbol::EnumMember { ty: info.ty, value });
+            }
+        }
+        self.lookup_value(&consteval::path_text(path)).cloned()
+    }
+
     /// Declares a value in the innermost scope; reports a redefinition in the
-    /// same scope. Function overloads are merged by the caller.
+    /// same scope. Function overloads are merged by the caller. At module
+    /// scope the name is qualified by the current namespace.
     pub fn declare_value(&mut self, name: &ast::Ident, symbol: ValueSymbol) {
+        let key = self.scope_key(self.value_scopes.len(), &name.name);
         let scope = self
             .value_scopes
             .last_mut()
             .expect("there is always a scope");
-        if scope.contains_key(&name.name) {
-            self.error(
-                crate::codes::REDEFINITION,
-                format!("`{}` is already defined in this scope", name.name),
-                name.span,
-            );
+        if scope.contains_key(&key) {
+            let message = format!("`{}` is already defined in this scope", name.name);
+            self.error(crate::codes::REDEFINITION, message, name.span);
             return;
         }
-        scope.insert(name.name.clone(), symbol);
+        scope.insert(key, symbol);
     }
 
     pub fn declare_type(&mut self, name: &ast::Ident, symbol: TypeSymbol) {
         let builtin = types::numeric_from_name(&name.name).is_some();
+        let key = self.scope_key(self.type_scopes.len(), &name.name);
         let scope = self
             .type_scopes
             .last_mut()
             .expect("there is always a scope");
-        if builtin || scope.contains_key(&name.name) {
-            self.error(
-                crate::codes::REDEFINITION,
-                format!("type `{}` is already defined", name.name),
-                name.span,
-            );
+        if builtin || scope.contains_key(&key) {
+            let message = format!("type `{}` is already defined", name.name);
+            self.error(crate::codes::REDEFINITION, message, name.span);
             return;
         }
-        scope.insert(name.name.clone(), symbol);
+        scope.insert(key, symbol);
+    }
+
+    fn scope_key(&self, depth: usize, name: &str) -> String {
+        if depth == 1 {
+            self.qualified(name)
+        } else {
+            name.to_string()
+        }
+    }
+
+    /// The module-scope symbol with exactly this (qualified) key.
+    pub fn global_value(&self, key: &str) -> Option<&ValueSymbol> {
+        self.value_scopes[0].get(key)
     }
 
     /// Adds a value symbol to the outermost (module) scope, for overload sets.

@@ -9,12 +9,13 @@ use super::{Checker, FnCtx, ValueSymbol};
 use crate::{ast, codes};
 
 impl Checker<'_> {
-    pub fn lower_bodies(&mut self, file: &ast::SourceFile) {
+    pub fn lower_bodies(&mut self, items: &[super::FlatItem<'_>]) {
         for index in 0..self.funcs.len() {
-            let Some(item) = self.funcs[index].body_item else {
+            let Some(body) = self.funcs[index].body_item else {
                 continue;
             };
-            if let Some(ast::Item::Function(decl)) = file.items.get(item) {
+            if let Some(decl) = body.decl(items) {
+                self.namespace.clone_from(&self.funcs[index].scope);
                 self.lower_function(index, decl);
             }
         }
@@ -24,8 +25,19 @@ impl Checker<'_> {
         let info = self.funcs[index].clone();
         let acted = self.sort_attributes(&decl.attributes, AttrSite::Function);
         let _ = acted; // stage attributes are read when entry points are declared
-        let mut params = Vec::with_capacity(decl.params.len());
-        for (param, sig) in decl.params.iter().zip(&info.params) {
+        let mut params = Vec::with_capacity(info.params.len());
+        let this_count = usize::from(info.this_ty.is_some());
+        if let Some(this_ty) = info.this_ty {
+            params.push(ir::FunctionParam {
+                name: "this".into(),
+                ty: this_ty,
+                direction: info.params[0].direction,
+                role: ir::ParamRole::Plain,
+                io: ir::IoAttrs::default(),
+                span: decl.name.span,
+            });
+        }
+        for (param, sig) in decl.params.iter().zip(&info.params[this_count..]) {
             let (_, mods) = self.param_signature_mods(param);
             let acted = self.sort_attributes(&param.attributes, AttrSite::Parameter);
             let io = self.io_attrs(&acted, &param.declarator.annotations, mods.interpolation);
@@ -70,18 +82,28 @@ impl Checker<'_> {
             loop_depth: 0,
             switch_depth: 0,
             calls: Vec::new(),
+            this_ty: info.this_ty,
         });
+        // Fields of `this` are visible by bare name; parameters and locals
+        // shadow them.
+        self.push_scope();
+        if let Some(this_ty) = info.this_ty {
+            self.declare_this_fields(this_ty, decl.name.span);
+        }
         self.push_scope();
         for (i, param) in decl.params.iter().enumerate() {
             self.declare_value(
                 &param.declarator.name,
-                ValueSymbol::Param { index: i as u32 },
+                ValueSymbol::Param {
+                    index: (i + this_count) as u32,
+                },
             );
         }
         let mut body = ir::Block::default();
         if let Some(block) = &decl.body {
             self.lower_stmts(&block.stmts, &mut body);
         }
+        self.pop_scope();
         self.pop_scope();
         if info.result.is_some() && !block_terminates(&body) {
             self.warning(
@@ -99,6 +121,27 @@ impl Checker<'_> {
             self.bodies[index] = Some(func);
             self.call_edges[index] = ctx.calls;
         }
+    }
+
+    fn declare_this_fields(&mut self, this_ty: legalis_ir::Handle<legalis_ir::Type>, span: Span) {
+        let names: Vec<String> = match self.inner(this_ty) {
+            TypeInner::Struct { members } => members.iter().map(|m| m.name.clone()).collect(),
+            _ => Vec::new(),
+        };
+        for (index, name) in names.into_iter().enumerate() {
+            let ident = ast::Ident { name, span };
+            self.declare_value(
+                &ident,
+                ValueSymbol::ThisField {
+                    index: index as u32,
+                },
+            );
+        }
+        let this = ast::Ident {
+            name: "this".into(),
+            span,
+        };
+        self.declare_value(&this, ValueSymbol::This);
     }
 
     fn param_signature_mods(&mut self, param: &ast::Param) -> ((), super::decl::DeclModifiers) {
@@ -133,7 +176,16 @@ impl Checker<'_> {
         let span = stmt.span;
         match &stmt.kind {
             S::Var(decl) => self.lower_local_decl(decl, out),
-            S::Struct(s) => self.declare_struct(s),
+            S::Struct(s) => {
+                self.declare_struct(s);
+                if let Some(method) = s.methods.first() {
+                    self.error(
+                        codes::PARSE_UNSUPPORTED,
+                        "member functions of a struct declared inside a function are not supported",
+                        method.name.span,
+                    );
+                }
+            }
             S::TypeAlias(a) => self.declare_alias(a),
             S::Expr(e) => self.lower_expr_stmt(e, out),
             S::Block(b) => {

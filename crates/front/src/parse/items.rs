@@ -6,8 +6,8 @@ use legalis_ir::Span;
 
 use crate::{
     ast::{
-        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier, Param,
-        SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
+        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier,
+        NamespaceDecl, Param, SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
     },
     lexer::TokenKind,
 };
@@ -29,7 +29,6 @@ pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
         "import" => "`import` declaration",
         "__include" => "`__include` declaration",
         "implementing" => "`implementing` declaration",
-        "namespace" => "`namespace` declaration",
         _ => return None,
     };
     Some(what)
@@ -62,6 +61,52 @@ impl Parser<'_> {
             }
         }
         SourceFile { items }
+    }
+
+    /// `namespace N { items }`.
+    fn namespace_decl(&mut self, start: Span) -> Option<NamespaceDecl> {
+        self.bump();
+        let name = self.ident("namespace name")?;
+        if !self.eat(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        if !self.enter() {
+            return None;
+        }
+        let mut items = Vec::new();
+        loop {
+            match self.kind() {
+                TokenKind::Eof => {
+                    self.error_expected("`}`");
+                    break;
+                }
+                TokenKind::RBrace => {
+                    self.bump();
+                    break;
+                }
+                TokenKind::Semi => {
+                    self.bump();
+                    continue;
+                }
+                _ => {}
+            }
+            let before = self.pos;
+            self.item(&mut items);
+            if self.bailing {
+                break;
+            }
+            if self.pos == before {
+                self.skip_junk();
+            }
+            self.resync(SyncLevel::Stmt);
+        }
+        self.leave();
+        Some(NamespaceDecl {
+            name,
+            items,
+            span: self.span_from(start),
+        })
     }
 
     /// A brace between items: reported, unless an earlier error explains
@@ -103,6 +148,7 @@ impl Parser<'_> {
                 items.extend(structs.into_iter().map(Item::Struct));
                 items.extend(buffer.map(Item::Buffer));
             }
+            "namespace" => items.extend(self.namespace_decl(start).map(Item::Namespace)),
             "typedef" => items.push(Item::TypeAlias(self.typedef())),
             "typealias" => items.push(Item::TypeAlias(self.typealias())),
             "enum" => items.extend(self.enum_decl().map(Item::Enum)),
@@ -247,7 +293,7 @@ impl Parser<'_> {
             // Read the body anyway, so that its fields are not taken for
             // items; without a name it declares nothing.
             if self.at(TokenKind::LBrace) {
-                self.member_list(&mut Vec::new());
+                self.member_list(&mut Vec::new(), None);
             }
             return None;
         };
@@ -275,7 +321,8 @@ impl Parser<'_> {
             self.error_expected("`{`");
             return None;
         }
-        let fields = self.member_list(structs);
+        let mut methods = Vec::new();
+        let fields = self.member_list(structs, Some(&mut methods));
         let span = self.span_from(start);
         let ty = TypeExpr {
             name: name.name.clone(),
@@ -283,7 +330,13 @@ impl Parser<'_> {
             modifiers: Vec::new(),
             span: name.span,
         };
-        structs.push(StructDecl { name, fields, span });
+        structs.push(StructDecl {
+            attributes: attributes.clone(),
+            name,
+            fields,
+            methods,
+            span,
+        });
         self.vars_after_struct(attributes, ty, start)
     }
 
@@ -320,7 +373,13 @@ impl Parser<'_> {
     }
 
     /// `{ fields }` of a struct or buffer; nested structs go to `structs`.
-    fn member_list(&mut self, structs: &mut Vec<StructDecl>) -> Vec<VarDecl> {
+    /// Member functions go to `methods`; where there is none (a `cbuffer`)
+    /// they are reported as unsupported.
+    fn member_list(
+        &mut self,
+        structs: &mut Vec<StructDecl>,
+        mut methods: Option<&mut Vec<FunctionDecl>>,
+    ) -> Vec<VarDecl> {
         self.bump();
         let mut fields = Vec::new();
         loop {
@@ -339,7 +398,7 @@ impl Parser<'_> {
                 break;
             }
             let before = self.pos;
-            self.member(&mut fields, structs);
+            self.member(&mut fields, structs, methods.as_deref_mut());
             if self.pos == before && !self.bailing {
                 self.skip_junk();
             }
@@ -350,7 +409,12 @@ impl Parser<'_> {
         fields
     }
 
-    fn member(&mut self, fields: &mut Vec<VarDecl>, structs: &mut Vec<StructDecl>) {
+    fn member(
+        &mut self,
+        fields: &mut Vec<VarDecl>,
+        structs: &mut Vec<StructDecl>,
+        methods: Option<&mut Vec<FunctionDecl>>,
+    ) {
         let start = self.peek().span;
         let attributes = self.attributes();
         match self.nth_word(0) {
@@ -379,10 +443,23 @@ impl Parser<'_> {
         let Some(name) = self.ident("field name") else {
             return;
         };
-        if matches!(self.kind(), TokenKind::LParen | TokenKind::Lt) {
-            self.unsupported("member function", name.span);
-            self.skip_construct();
-            return;
+        match (self.kind(), methods) {
+            (TokenKind::LParen, Some(methods)) => {
+                let function = self.function(attributes, modifiers, ty, name, start);
+                methods.push(function);
+                return;
+            }
+            (TokenKind::Lt, Some(_)) => {
+                self.unsupported("generic member function", name.span);
+                self.skip_construct();
+                return;
+            }
+            (TokenKind::LParen | TokenKind::Lt, None) => {
+                self.unsupported("member function in a buffer block", name.span);
+                self.skip_construct();
+                return;
+            }
+            _ => {}
         }
         fields.push(self.var_decl_rest(attributes, modifiers, ty, name, start));
     }
@@ -402,7 +479,7 @@ impl Parser<'_> {
             self.error_expected("`{`");
             return None;
         }
-        let fields = self.member_list(structs);
+        let fields = self.member_list(structs, None);
         Some(BufferBlock {
             attributes,
             is_tbuffer,

@@ -231,7 +231,14 @@ impl Parser<'_> {
             };
         }
         let name_tok = self.bump();
-        let name = self.token_text(name_tok).to_string();
+        let mut name = self.token_text(name_tok).to_string();
+        // `N::S`: a type inside a namespace.
+        while self.at(TokenKind::ColonColon) && self.nth_kind(1) == TokenKind::Ident {
+            self.bump();
+            let part = self.bump();
+            name.push_str("::");
+            name.push_str(self.token_text(part));
+        }
         let mut args = Vec::new();
         if self.eat(TokenKind::Lt) {
             args = self.generic_args();
@@ -327,6 +334,10 @@ impl Parser<'_> {
         }
         let name = self.nth_word(i)?;
         i += 1;
+        while self.nth_kind(i) == TokenKind::ColonColon && self.nth_kind(i + 1) == TokenKind::Ident
+        {
+            i += 2;
+        }
         if self.nth_kind(i) == TokenKind::Lt && self.is_type_name(name) {
             i = self.scan_angles(i)?;
         }
