@@ -1041,7 +1041,7 @@ fn stage_objects_outside_their_stage() {
         "struct V { float4 p : SV_Position; }; [shader(\"vertex\")] V main(InputPatch<V, 3> p) { return p[0]; }",
         "E31009",
         "not allowed in a vertex entry point",
-        "InputPatch<V, 3> p",
+        "p",
     );
     error(
         "TriangleStream<float4> s;",

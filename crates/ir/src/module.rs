@@ -344,6 +344,7 @@ pub struct FunctionParam {
     pub direction: ParamDirection,
     pub role: ParamRole,
     pub io: IoAttrs,
+    /// The parameter's name in the source; diagnostics about it point here.
     pub span: Span,
 }
 

@@ -166,6 +166,7 @@ pub struct StructMember {
     /// struct is used as a varying.
     pub io: IoAttrs,
     pub matrix_layout: Option<MatrixLayout>,
+    /// The field's name in the source; diagnostics about the field point here.
     pub span: Span,
 }
 

@@ -134,7 +134,7 @@ impl Checker<'_> {
                     ty,
                     io,
                     matrix_layout: mods.matrix_layout,
-                    span: d.span,
+                    span: d.name.span,
                 });
             }
         }

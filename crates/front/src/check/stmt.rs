@@ -56,7 +56,7 @@ impl Checker<'_> {
                 direction: sig.direction,
                 role,
                 io,
-                span: param.span,
+                span: param.declarator.name.span,
             });
         }
         let result = info.result.map(|ty| {

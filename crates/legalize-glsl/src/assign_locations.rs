@@ -1,0 +1,120 @@
+//! Location numbering of plain varyings (B1): per direction, explicit
+//! `[[vk::location]]` and semantic-indexed (`SV_Target2`) locations are
+//! reserved first; every other leaf takes the lowest free run of locations
+//! in declaration order. Two leaves claiming one location is an error.
+
+use legalis_ir as ir;
+use legalis_ir::ScalarKind;
+use legalis_ir::diag::Diagnostic;
+use legalis_sysval::Direction;
+
+use crate::codes;
+use crate::map_system_values::RawLeaf;
+use crate::plan::{Reason, Target, location_count};
+
+pub fn assign_locations(
+    module: &ir::Module,
+    stage: ir::ShaderStage,
+    leaves: &mut [RawLeaf],
+) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for direction in [Direction::Input, Direction::Output] {
+        let mut taken: Vec<(u32, u32, usize)> = Vec::new();
+        // Reserved first.
+        for (i, leaf) in leaves.iter().enumerate() {
+            if leaf.direction != direction || leaf.target.is_some() {
+                continue;
+            }
+            if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
+                let count = location_count(module, leaf.ty);
+                if let Some(&(_, _, other)) = taken
+                    .iter()
+                    .find(|(s, c, _)| overlaps(*s, *c, location, count))
+                {
+                    errors.push(
+                        Diagnostic::error(
+                            codes::LOCATION_CONFLICT,
+                            format!(
+                                "`{}` and `{}` both use location {location}",
+                                leaves[other].path, leaf.path
+                            ),
+                            leaf.span,
+                        )
+                        .with_label(leaves[other].span, "the other one"),
+                    );
+                }
+                taken.push((location, count, i));
+            }
+        }
+        for (i, leaf) in leaves.iter_mut().enumerate() {
+            if leaf.direction != direction || leaf.target.is_some() {
+                continue;
+            }
+            let count = location_count(module, leaf.ty);
+            let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
+                (Some(l), _) => (l, Reason::ExplicitLocation),
+                (None, Some(l)) => (l, Reason::SemanticIndex),
+                (None, None) => {
+                    let l = lowest_free(&taken, count);
+                    taken.push((l, count, i));
+                    (l, Reason::NextFreeLocation)
+                }
+            };
+            let interpolation = interpolation_for(module, stage, leaf);
+            let target = Target::Location {
+                location,
+                count,
+                index: leaf.io.explicit_index,
+                interpolation,
+            };
+            leaf.target = Some((target, reason));
+        }
+    }
+    errors
+}
+
+fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {
+    a < b.saturating_add(b_count) && b < a.saturating_add(a_count)
+}
+
+fn lowest_free(taken: &[(u32, u32, usize)], count: u32) -> u32 {
+    let mut candidate = 0u32;
+    loop {
+        match taken
+            .iter()
+            .find(|(s, c, _)| overlaps(*s, *c, candidate, count))
+        {
+            Some((s, c, _)) => candidate = s.saturating_add(*c),
+            None => return candidate,
+        }
+    }
+}
+
+/// Integer varyings between the vertex and fragment stages must be `flat`
+/// in Vulkan; the user's interpolation is kept otherwise.
+fn interpolation_for(
+    module: &ir::Module,
+    stage: ir::ShaderStage,
+    leaf: &RawLeaf,
+) -> ir::Interpolation {
+    let mut interpolation = leaf.io.interpolation;
+    let crosses_rasterizer = matches!(
+        (stage, leaf.direction),
+        (ir::ShaderStage::Fragment, Direction::Input)
+            | (ir::ShaderStage::Vertex, Direction::Output)
+    );
+    if crosses_rasterizer && is_integer(module, leaf.ty) {
+        interpolation.mode = Some(ir::InterpolationMode::Flat);
+    }
+    interpolation
+}
+
+fn is_integer(module: &ir::Module, ty: ir::Handle<ir::Type>) -> bool {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Array { base, .. }) => is_integer(module, *base),
+        Some(inner) => inner
+            .scalar()
+            .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)),
+        None => false,
+    }
+}

@@ -1,0 +1,72 @@
+//! A small helper for building a function's expressions and statements
+//! with their types, used by the rewrite passes.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, Type};
+
+#[derive(Debug)]
+pub struct FunctionBuilder {
+    pub func: ir::Function,
+}
+
+impl FunctionBuilder {
+    pub fn new(name: &str, span: Span) -> Self {
+        FunctionBuilder {
+            func: ir::Function {
+                name: name.to_string(),
+                params: Vec::new(),
+                result: None,
+                locals: ir::Arena::new(),
+                expressions: ir::ExpressionArena::default(),
+                body: ir::Block::default(),
+                span,
+            },
+        }
+    }
+
+    pub fn expr(
+        &mut self,
+        expr: ir::Expression,
+        ty: Option<Handle<Type>>,
+    ) -> Handle<ir::Expression> {
+        self.func.expressions.append(expr, ty, Span::UNDEFINED)
+    }
+
+    pub fn local(&mut self, name: &str, ty: Handle<Type>) -> Handle<ir::LocalVariable> {
+        let var = ir::LocalVariable {
+            name: name.to_string(),
+            ty,
+            is_static: false,
+            is_const: false,
+        };
+        self.func.locals.append(var, Span::UNDEFINED)
+    }
+
+    pub fn push(&mut self, stmt: ir::Statement) {
+        self.func.body.push(stmt, Span::UNDEFINED);
+    }
+
+    /// `root.m0.m1...`: a chain of member accesses with their field types.
+    pub fn members(
+        &mut self,
+        module: &ir::Module,
+        root: Handle<ir::Expression>,
+        root_ty: Handle<Type>,
+        members: &[u32],
+    ) -> (Handle<ir::Expression>, Handle<Type>) {
+        let mut expr = root;
+        let mut ty = root_ty;
+        for &index in members {
+            let field_ty = match module.types.try_get(ty).map(|t| &t.inner) {
+                Some(ir::TypeInner::Struct { members }) => {
+                    members.get(index as usize).map(|m| m.ty)
+                }
+                _ => None,
+            };
+            let Some(field_ty) = field_ty else { break };
+            expr = self.expr(ir::Expression::Member { base: expr, index }, Some(field_ty));
+            ty = field_ty;
+        }
+        (expr, ty)
+    }
+}

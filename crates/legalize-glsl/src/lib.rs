@@ -1,0 +1,187 @@
+//! The GLSL/SPIR-V entry-point legalizer.
+//!
+//! For one entry point it first computes a [`Plan`] — where every leaf of
+//! every parameter and of the result goes, and why — then rewrites a copy of
+//! the module, one pass per file:
+//!
+//! - `map_system_values.rs`: leaves, system-value table rows, and the
+//!   `E49999` rejection of unknown `SV_*` semantics (B5);
+//! - `assign_locations.rs`: location numbering (B1);
+//! - `flatten_varyings.rs`: one interface global per leaf and a
+//!   parameterless entry function (B1);
+//! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
+//!   vertex/instance rebasing (B3, B4, B6);
+//! - `prune_unreachable.rs`: only what the entry point uses remains.
+//!
+//! The legalizer never prints; the result is IR plus the plan, the GLSL
+//! version and the extensions the rows used.
+
+mod adapt_builtins;
+mod assign_locations;
+mod builder;
+mod flatten_varyings;
+mod map_system_values;
+pub mod plan;
+mod prune_unreachable;
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+
+pub use plan::{Leaf, Plan, Reason, Root, Target};
+
+/// Diagnostic codes of the GLSL/SPIR-V legalizer (`E49xxx`).
+pub mod codes {
+    pub use legalis_sysval::codes::{NOT_IN_STAGE, NOT_SUPPORTED_YET};
+    /// An `SV_*` semantic that is not a system value (B5).
+    pub const UNKNOWN_SYSTEM_VALUE: u32 = 49999;
+    /// A stage the GLSL legalizer does not handle yet.
+    pub const UNSUPPORTED_STAGE: u32 = 49992;
+    /// Two varyings claim the same location.
+    pub const LOCATION_CONFLICT: u32 = 49993;
+    /// A varying of a shape the legalizer does not handle yet (arrays of
+    /// structs, opaque types).
+    pub const UNSUPPORTED_SHAPE: u32 = 49994;
+    /// A compute parameter without a system-value semantic.
+    pub const USER_VARYING_IN_COMPUTE: u32 = 49995;
+    /// `-entry`/`-stage` chose no entry point of the module.
+    pub const NO_ENTRY_POINT: u32 = 49996;
+    /// The legalized module failed the IR verifier: a bug in Legalis.
+    pub const INTERNAL_VERIFY: u32 = 49000;
+}
+
+/// A legalized module: its one entry point is parameterless, stage inputs
+/// and outputs are `Input`/`Output` globals with builtins or locations.
+#[derive(Debug)]
+pub struct Legalized {
+    pub module: ir::Module,
+    pub plan: Plan,
+    /// The lowest GLSL version the rows need (at least 450).
+    pub version: u32,
+    /// `#extension`s the rows need, sorted.
+    pub extensions: Vec<String>,
+}
+
+/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V.
+pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Vec<Diagnostic>> {
+    let Some(entry) = module.entry_points.get(entry_point) else {
+        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
+        return Err(vec![Diagnostic::error(
+            codes::NO_ENTRY_POINT,
+            message,
+            ir::Span::UNDEFINED,
+        )]);
+    };
+    if !matches!(
+        entry.stage,
+        ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
+    ) {
+        let message = format!(
+            "{} entry points are not supported by the GLSL legalizer yet",
+            entry.stage.name()
+        );
+        return Err(vec![Diagnostic::error(
+            codes::UNSUPPORTED_STAGE,
+            message,
+            entry.span,
+        )]);
+    }
+    let func = &module.functions[entry.function];
+    let mut leaves = map_system_values::collect_leaves(module, func)?;
+    let errors = map_system_values::map_leaves(entry.stage, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let plan = make_plan(entry, leaves);
+    let mut out = module.clone();
+    flatten_varyings::apply(&mut out, entry_point, &plan);
+    prune_unreachable::apply(&mut out);
+    if let Err(errors) = ir::verify::verify(&out) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "internal error: the legalized module is invalid: {}",
+            text.join("; ")
+        );
+        return Err(vec![Diagnostic::error(
+            codes::INTERNAL_VERIFY,
+            message,
+            entry.span,
+        )]);
+    }
+    let (version, extensions) = requirements(&plan);
+    Ok(Legalized {
+        module: out,
+        plan,
+        version,
+        extensions,
+    })
+}
+
+fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
+    let leaves = leaves
+        .into_iter()
+        .filter_map(|raw| {
+            let (target, reason) = raw.target?;
+            let global_name = match &target {
+                Target::BuiltIn { row, .. } => row.glsl_name.to_string(),
+                _ => interface_name(&entry.name, &raw.path, raw.direction),
+            };
+            Some(Leaf {
+                path: raw.path,
+                root: raw.root,
+                members: raw.members,
+                direction: raw.direction,
+                ty: raw.ty,
+                global_name,
+                target,
+                reason,
+                span: raw.span,
+            })
+        })
+        .collect();
+    Plan {
+        entry: entry.name.clone(),
+        stage: entry.stage,
+        leaves,
+    }
+}
+
+/// Inputs are named after their path (`input.pos` → `input_pos`), outputs
+/// after the entry point too (`return.color` → `entryPointParam_main_color`),
+/// as the reference names them.
+fn interface_name(entry: &str, path: &str, direction: legalis_sysval::Direction) -> String {
+    let flat = path.replace('.', "_");
+    match direction {
+        legalis_sysval::Direction::Input => flat,
+        legalis_sysval::Direction::Output => {
+            let rest = flat
+                .strip_prefix("return")
+                .unwrap_or(&flat)
+                .trim_start_matches('_');
+            if rest.is_empty() {
+                format!("entryPointParam_{entry}")
+            } else {
+                format!("entryPointParam_{entry}_{rest}")
+            }
+        }
+    }
+}
+
+fn requirements(plan: &Plan) -> (u32, Vec<String>) {
+    let mut version = 450;
+    let mut extensions: Vec<String> = Vec::new();
+    for leaf in &plan.leaves {
+        if let Target::BuiltIn { row, .. } = &leaf.target {
+            version = version.max(row.min_version);
+            if let Some(ext) = row.extension {
+                extensions.push(ext.to_string());
+            }
+        }
+    }
+    extensions.sort();
+    extensions.dedup();
+    (version, extensions)
+}

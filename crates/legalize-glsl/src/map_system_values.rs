@@ -1,0 +1,253 @@
+//! Collects the leaves of an entry point's signature and decides, from the
+//! system-value table, which are builtins and which are plain varyings.
+//! An unknown `SV_*` semantic is rejected here with `E49999` at its
+//! declaration (B5); a known one the stage cannot use gets the table's code.
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{Handle, Semantic, Span, Type, TypeInner};
+use legalis_sysval::{Direction, GlslMapping};
+
+use crate::codes;
+use crate::plan::{Reason, Root, Target};
+
+/// A leaf before locations are assigned.
+#[derive(Clone, Debug)]
+pub struct RawLeaf {
+    pub path: String,
+    pub root: Root,
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    pub ty: Handle<Type>,
+    pub io: ir::IoAttrs,
+    pub span: Span,
+    /// `None` until locations are assigned; builtins and uniforms are decided here.
+    pub target: Option<(Target, Reason)>,
+    /// For `SV_Target2`-style leaves: the location the semantic index fixes.
+    pub fixed_location: Option<u32>,
+}
+
+/// Every leaf of the entry point, in declaration order: parameters first,
+/// then the result.
+pub fn collect_leaves(
+    module: &ir::Module,
+    func: &ir::Function,
+) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
+    let mut leaves = Vec::new();
+    let mut errors = Vec::new();
+    for (index, param) in func.params.iter().enumerate() {
+        let root = Root::Param(index as u32);
+        let uniform = param.role == ir::ParamRole::Uniform || is_resource(module, param.ty);
+        if uniform {
+            leaves.push(RawLeaf {
+                path: param.name.clone(),
+                root,
+                members: Vec::new(),
+                direction: Direction::Input,
+                ty: param.ty,
+                io: param.io.clone(),
+                span: param.span,
+                target: Some((Target::Uniform, Reason::TableRow)),
+                fixed_location: None,
+            });
+            continue;
+        }
+        let directions: &[Direction] = match param.direction {
+            ir::ParamDirection::In => &[Direction::Input],
+            ir::ParamDirection::Out => &[Direction::Output],
+            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
+        };
+        for &direction in directions {
+            let start = Walk {
+                root: root.clone(),
+                direction,
+                path: param.name.clone(),
+                members: Vec::new(),
+            };
+            walk(
+                module,
+                start,
+                param.ty,
+                &param.io,
+                param.span,
+                &mut leaves,
+                &mut errors,
+            );
+        }
+    }
+    if let Some(result) = &func.result {
+        let start = Walk {
+            root: Root::Result,
+            direction: Direction::Output,
+            path: "return".into(),
+            members: Vec::new(),
+        };
+        walk(
+            module,
+            start,
+            result.ty,
+            &result.io,
+            result.span,
+            &mut leaves,
+            &mut errors,
+        );
+    }
+    if errors.is_empty() {
+        Ok(leaves)
+    } else {
+        Err(errors)
+    }
+}
+
+struct Walk {
+    root: Root,
+    direction: Direction,
+    path: String,
+    members: Vec<u32>,
+}
+
+/// Flattens structs into their fields; anything else is one leaf.
+fn walk(
+    module: &ir::Module,
+    at: Walk,
+    ty: Handle<Type>,
+    io: &ir::IoAttrs,
+    span: Span,
+    leaves: &mut Vec<RawLeaf>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Struct { members }) => {
+            for (index, member) in members.iter().enumerate() {
+                let mut member_io = member.io.clone();
+                if member_io.interpolation.is_default() {
+                    member_io.interpolation = io.interpolation;
+                }
+                let mut path = at.members.clone();
+                path.push(index as u32);
+                let next = Walk {
+                    root: at.root.clone(),
+                    direction: at.direction,
+                    path: format!("{}.{}", at.path, member.name),
+                    members: path,
+                };
+                walk(module, next, member.ty, &member_io, member.span, leaves, errors);
+            }
+        }
+        Some(TypeInner::Array { base, .. }) if is_struct(module, *base) => errors.push(Diagnostic::error(
+            codes::UNSUPPORTED_SHAPE,
+            format!("`{}`: arrays of structs as varyings are not supported by the GLSL legalizer yet", at.path),
+            span,
+        )),
+        Some(TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. }) => {
+            leaves.push(RawLeaf {
+                path: at.path,
+                root: at.root,
+                members: at.members,
+                direction: at.direction,
+                ty,
+                io: io.clone(),
+                span,
+                target: None,
+                fixed_location: None,
+            });
+        }
+        _ => {
+            let name = ir::print::type_name(module, ty);
+            errors.push(Diagnostic::error(
+                codes::UNSUPPORTED_SHAPE,
+                format!("`{}` of type `{name}` is not supported as a varying by the GLSL legalizer yet", at.path),
+                span,
+            ));
+        }
+    }
+}
+
+fn is_struct(module: &ir::Module, ty: Handle<Type>) -> bool {
+    matches!(
+        module.types.try_get(ty).map(|t| &t.inner),
+        Some(TypeInner::Struct { .. })
+    )
+}
+
+fn is_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Array { base, .. }) => is_resource(module, *base),
+        Some(inner) => inner.is_resource(),
+        None => false,
+    }
+}
+
+/// Decides builtins from the table; records fixed locations of
+/// `SV_Target`-style leaves. Leaves left undecided get locations later.
+pub fn map_leaves(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for leaf in leaves.iter_mut().filter(|l| l.target.is_none()) {
+        let semantic = match &leaf.io.binding {
+            Some(ir::Binding::Semantic(s)) => Some(s.clone()),
+            _ => None,
+        };
+        match semantic {
+            Some(Semantic::UnknownSystem { name, .. }) => errors.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_SYSTEM_VALUE,
+                    "unknown system-value semantic",
+                    leaf.span,
+                )
+                .with_primary_message(format!("unknown system-value semantic '{name}'")),
+            ),
+            Some(Semantic::System { value, index }) => {
+                match legalis_sysval::glsl(value, stage, leaf.direction) {
+                    GlslMapping::BuiltIn(row) => {
+                        leaf.target = Some((Target::BuiltIn { value, row }, Reason::TableRow))
+                    }
+                    GlslMapping::Location { by_index } => {
+                        if by_index {
+                            leaf.fixed_location = Some(index);
+                        }
+                    }
+                    GlslMapping::Unsupported { code } => {
+                        errors.push(unsupported(code, value, stage, leaf))
+                    }
+                }
+            }
+            Some(Semantic::User { .. }) | None => {
+                if matches!(stage, ir::ShaderStage::Compute) {
+                    errors.push(Diagnostic::error(
+                        codes::USER_VARYING_IN_COMPUTE,
+                        format!(
+                            "compute entry-point parameter `{}` needs a system-value semantic",
+                            leaf.path
+                        ),
+                        leaf.span,
+                    ));
+                }
+            }
+        }
+    }
+    errors
+}
+
+fn unsupported(
+    code: u32,
+    value: ir::SystemValue,
+    stage: ir::ShaderStage,
+    leaf: &RawLeaf,
+) -> Diagnostic {
+    let what = if code == legalis_sysval::codes::NOT_IN_STAGE {
+        format!(
+            "system value `{}` is not available as a {} {}",
+            value.name(),
+            stage.name(),
+            leaf.direction.name()
+        )
+    } else {
+        format!(
+            "system value `{}` as a {} {} is not supported by the GLSL target yet",
+            value.name(),
+            stage.name(),
+            leaf.direction.name()
+        )
+    };
+    Diagnostic::error(code, what, leaf.span)
+}

@@ -1,0 +1,88 @@
+//! The legalization plan: for every leaf of every entry-point parameter and
+//! of the result (`input.pos`, `return.color`, `iid`), where it goes and
+//! why. Plain data, computed before any rewrite; the rewrite passes only
+//! apply it, and `--trace-legalization` prints it.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, SystemValue, Type, TypeInner};
+use legalis_sysval::{Direction, GlslBuiltin};
+
+/// Where a leaf lives in the entry point's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    Param(u32),
+    Result,
+}
+
+/// Why a leaf went where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A row of the system-value table.
+    TableRow,
+    /// `[[vk::location(n)]]`.
+    ExplicitLocation,
+    /// The semantic index decides (`SV_Target2` → location 2).
+    SemanticIndex,
+    /// The next location not yet taken, in declaration order.
+    NextFreeLocation,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    BuiltIn {
+        value: SystemValue,
+        row: GlslBuiltin,
+    },
+    Location {
+        location: u32,
+        /// Locations the leaf occupies (arrays, matrices, 64-bit vectors).
+        count: u32,
+        index: Option<u32>,
+        interpolation: ir::Interpolation,
+    },
+    /// An entry-point `uniform` parameter: becomes a uniform global.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    /// `input.pos`, `return.color`, `iid`.
+    pub path: String,
+    pub root: Root,
+    /// Member indices from the root to the leaf.
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    /// The leaf's type as declared.
+    pub ty: Handle<Type>,
+    /// Name of the interface global made for it.
+    pub global_name: String,
+    pub target: Target,
+    pub reason: Reason,
+    /// The declaration in the source (diagnostics point here).
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub entry: String,
+    pub stage: ir::ShaderStage,
+    pub leaves: Vec<Leaf>,
+}
+
+/// Locations a value of `ty` occupies as a varying: one per vector or
+/// scalar, two for 64-bit vectors of more than two components, one per
+/// column for matrices (HLSL `floatRxC` is a GLSL `matCxR` of C columns),
+/// times the element count for arrays.
+pub fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(_)) => 1,
+        Some(TypeInner::Vector { size, scalar }) if scalar.width == 8 && *size > 2 => 2,
+        Some(TypeInner::Vector { .. }) => 1,
+        Some(TypeInner::Matrix { columns, .. }) => u32::from(*columns),
+        Some(TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        }) => n.saturating_mul(location_count(module, *base)),
+        _ => 1,
+    }
+}

@@ -1,0 +1,248 @@
+//! Keeps only what the entry point uses: functions reachable from it and
+//! the globals those functions (and the kept globals' initializers) name.
+//! A module may hold several entry points and their resources; emitting
+//! another stage's `groupshared` variables or fragment-only code into a
+//! vertex shader would be invalid, and unused declarations would churn every
+//! snapshot when a helper is added.
+
+use legalis_ir as ir;
+use legalis_ir::Handle;
+
+pub fn apply(module: &mut ir::Module) {
+    let (keep_functions, keep_globals) = reachable(module);
+    let function_map = rebuild_functions(module, &keep_functions);
+    let global_map = rebuild_globals(module, &keep_globals, &function_map);
+    for (_, func) in module.functions.iter_mut() {
+        let handles: Vec<Handle<ir::Expression>> =
+            func.expressions.iter().map(|(h, _)| h).collect();
+        for h in handles {
+            remap_expression(func.expressions.get_mut(h), &function_map, &global_map);
+        }
+    }
+    for ep in &mut module.entry_points {
+        ep.function = function_map[ep.function.index()].unwrap_or(ep.function);
+        if let Some(pcf) = ep.attributes.patch_constant_func {
+            ep.attributes.patch_constant_func = function_map[pcf.index()];
+        }
+    }
+}
+
+/// Functions and globals reachable from the entry points, to a fixpoint
+/// (a global's initializer may call a function or name another global).
+fn reachable(module: &ir::Module) -> (Vec<bool>, Vec<bool>) {
+    let mut functions = vec![false; module.functions.len()];
+    let mut globals = vec![false; module.globals.len()];
+    let mut function_stack: Vec<Handle<ir::Function>> = Vec::new();
+    for ep in &module.entry_points {
+        function_stack.push(ep.function);
+        function_stack.extend(ep.attributes.patch_constant_func);
+    }
+    let mut global_stack: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+    loop {
+        if let Some(f) = function_stack.pop() {
+            if std::mem::replace(&mut functions[f.index()], true) {
+                continue;
+            }
+            for (_, expr) in module.functions[f].expressions.iter() {
+                note_uses(expr, &mut function_stack, &mut global_stack);
+            }
+        } else if let Some(g) = global_stack.pop() {
+            if std::mem::replace(&mut globals[g.index()], true) {
+                continue;
+            }
+            if let Some(init) = module.globals[g].init {
+                walk_tree(&module.global_expressions, init, &mut |expr| {
+                    note_uses(expr, &mut function_stack, &mut global_stack)
+                });
+            }
+        } else {
+            return (functions, globals);
+        }
+    }
+}
+
+fn note_uses(
+    expr: &ir::Expression,
+    functions: &mut Vec<Handle<ir::Function>>,
+    globals: &mut Vec<Handle<ir::GlobalVariable>>,
+) {
+    match expr {
+        ir::Expression::Call { function, .. } => functions.push(*function),
+        ir::Expression::Global(g) => globals.push(*g),
+        _ => {}
+    }
+}
+
+/// Visits every node of the tree rooted at `root`.
+fn walk_tree(
+    arena: &ir::ExpressionArena,
+    root: Handle<ir::Expression>,
+    visit: &mut impl FnMut(&ir::Expression),
+) {
+    let mut stack = vec![root];
+    while let Some(h) = stack.pop() {
+        let expr = &arena[h];
+        visit(expr);
+        stack.extend(children(expr));
+    }
+}
+
+fn children(expr: &ir::Expression) -> Vec<Handle<ir::Expression>> {
+    use ir::Expression as E;
+    match expr {
+        E::Literal(_) | E::Global(_) | E::Local(_) | E::Param(_) => Vec::new(),
+        E::Member { base, .. } | E::Swizzle { base, .. } => vec![*base],
+        E::Index { base, index } => vec![*base, *index],
+        E::Unary { expr, .. } | E::Convert { expr } => vec![*expr],
+        E::Binary { left, right, .. } => vec![*left, *right],
+        E::Select {
+            condition,
+            accept,
+            reject,
+        } => vec![*condition, *accept, *reject],
+        E::Construct { components } => components.clone(),
+        E::Call { args, .. } | E::Intrinsic { args, .. } => args.clone(),
+        E::Assign { target, value } => vec![*target, *value],
+        E::IncDec { target, .. } => vec![*target],
+    }
+}
+
+fn rebuild_functions(module: &mut ir::Module, keep: &[bool]) -> Vec<Option<Handle<ir::Function>>> {
+    let old = std::mem::take(&mut module.functions);
+    let (funcs, spans) = old.into_parts();
+    let mut map = vec![None; funcs.len()];
+    for (i, (func, span)) in funcs.into_iter().zip(spans).enumerate() {
+        if keep[i] {
+            map[i] = Some(module.functions.append(func, span));
+        }
+    }
+    map
+}
+
+fn rebuild_globals(
+    module: &mut ir::Module,
+    keep: &[bool],
+    function_map: &[Option<Handle<ir::Function>>],
+) -> Vec<Option<Handle<ir::GlobalVariable>>> {
+    let old = std::mem::take(&mut module.globals);
+    let old_exprs = std::mem::take(&mut module.global_expressions);
+    let (globals, spans) = old.into_parts();
+    // Handles of kept globals are known before initializers are copied, so
+    // an initializer can name a later global.
+    let mut map = vec![None; globals.len()];
+    let mut next = 0;
+    for (i, kept) in keep.iter().enumerate() {
+        if *kept {
+            map[i] = Some(Handle::from_index(next));
+            next += 1;
+        }
+    }
+    for (i, (mut global, span)) in globals.into_iter().zip(spans).enumerate() {
+        if !keep[i] {
+            continue;
+        }
+        global.init = global.init.map(|init| {
+            copy_tree(
+                &old_exprs,
+                init,
+                &mut module.global_expressions,
+                function_map,
+                &map,
+            )
+        });
+        module.globals.append(global, span);
+    }
+    map
+}
+
+/// Copies a tree into another arena, remapping function and global handles.
+fn copy_tree(
+    from: &ir::ExpressionArena,
+    root: Handle<ir::Expression>,
+    to: &mut ir::ExpressionArena,
+    functions: &[Option<Handle<ir::Function>>],
+    globals: &[Option<Handle<ir::GlobalVariable>>],
+) -> Handle<ir::Expression> {
+    use ir::Expression as E;
+    let mut node = from[root].clone();
+    let copy = |h: Handle<ir::Expression>, to: &mut ir::ExpressionArena| {
+        copy_tree(from, h, to, functions, globals)
+    };
+    node = match node {
+        E::Member { base, index } => E::Member {
+            base: copy(base, to),
+            index,
+        },
+        E::Swizzle { base, components } => E::Swizzle {
+            base: copy(base, to),
+            components,
+        },
+        E::Index { base, index } => E::Index {
+            base: copy(base, to),
+            index: copy(index, to),
+        },
+        E::Unary { op, expr } => E::Unary {
+            op,
+            expr: copy(expr, to),
+        },
+        E::Convert { expr } => E::Convert {
+            expr: copy(expr, to),
+        },
+        E::Binary { op, left, right } => E::Binary {
+            op,
+            left: copy(left, to),
+            right: copy(right, to),
+        },
+        E::Select {
+            condition,
+            accept,
+            reject,
+        } => E::Select {
+            condition: copy(condition, to),
+            accept: copy(accept, to),
+            reject: copy(reject, to),
+        },
+        E::Construct { components } => E::Construct {
+            components: components.into_iter().map(|c| copy(c, to)).collect(),
+        },
+        E::Call { function, args } => E::Call {
+            function,
+            args: args.into_iter().map(|a| copy(a, to)).collect(),
+        },
+        E::Intrinsic { fun, args } => E::Intrinsic {
+            fun,
+            args: args.into_iter().map(|a| copy(a, to)).collect(),
+        },
+        E::Assign { target, value } => E::Assign {
+            target: copy(target, to),
+            value: copy(value, to),
+        },
+        E::IncDec { op, target } => E::IncDec {
+            op,
+            target: copy(target, to),
+        },
+        leaf => leaf,
+    };
+    remap_expression(&mut node, functions, globals);
+    to.append(node, from.ty(root), from.span(root))
+}
+
+fn remap_expression(
+    expr: &mut ir::Expression,
+    functions: &[Option<Handle<ir::Function>>],
+    globals: &[Option<Handle<ir::GlobalVariable>>],
+) {
+    match expr {
+        ir::Expression::Call { function, .. } => {
+            if let Some(Some(new)) = functions.get(function.index()) {
+                *function = *new;
+            }
+        }
+        ir::Expression::Global(g) => {
+            if let Some(Some(new)) = globals.get(g.index()) {
+                *g = *new;
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,68 @@
+//! THE system-value table, as data.
+//!
+//! One question, answered per target column: how does system value `sv`
+//! read (`Direction::Input`) or written (`Direction::Output`) by an entry
+//! point of `stage` reach the target? The answer is a row ([`GlslMapping`]
+//! for the GLSL/SPIR-V family today; Metal, WGSL and CUDA columns come with
+//! their targets) or `Unsupported` with a diagnostic code. The matches are
+//! exhaustive with no `_` arm over [`SystemValue`], so a new system value
+//! does not compile until every column decides.
+//!
+//! Legalizers, front-end checks and generated docs all read this table;
+//! nothing else spells a builtin.
+
+mod glsl;
+
+pub use glsl::{GlslBuiltin, GlslMapping, Rebase, glsl};
+
+use legalis_ir::{Scalar, ScalarKind};
+
+/// Whether the entry point reads or writes the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    Input,
+    Output,
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Input => "input",
+            Direction::Output => "output",
+        }
+    }
+}
+
+/// The type a target builtin has, independent of how the user declared it;
+/// legalizers convert between the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltinType {
+    Scalar(Scalar),
+    Vector(Scalar, u8),
+    /// An array of scalars; `None` is unsized (`gl_ClipDistance[]`).
+    Array(Scalar, Option<u32>),
+}
+
+impl BuiltinType {
+    pub const FLOAT: BuiltinType = BuiltinType::Scalar(Scalar::F32);
+    pub const FLOAT4: BuiltinType = BuiltinType::Vector(Scalar::F32, 4);
+    pub const INT: BuiltinType = BuiltinType::Scalar(Scalar::I32);
+    pub const UINT: BuiltinType = BuiltinType::Scalar(Scalar::U32);
+    pub const UINT3: BuiltinType = BuiltinType::Vector(Scalar::U32, 3);
+    pub const BOOL: BuiltinType = BuiltinType::Scalar(Scalar::BOOL);
+
+    pub fn scalar_kind(self) -> ScalarKind {
+        match self {
+            BuiltinType::Scalar(s) | BuiltinType::Vector(s, _) | BuiltinType::Array(s, _) => s.kind,
+        }
+    }
+}
+
+/// Diagnostic codes the table hands to legalizers.
+pub mod codes {
+    /// The system value exists but this stage/direction cannot use it
+    /// (`SV_DispatchThreadID` on a vertex input ...).
+    pub const NOT_IN_STAGE: u32 = 49990;
+    /// The target has no way to express the system value yet.
+    pub const NOT_SUPPORTED_YET: u32 = 49991;
+}
