@@ -215,9 +215,10 @@ fn find_directive<'a>(line: &'a str, prefixes: &[&'a str]) -> Option<FoundDirect
     })
 }
 
-/// The kind and the text after the colon, or `None` when `rest` does not
-/// start a directive. A malformed count is a kind with an error.
-fn split_kind(rest: &str) -> Option<(Result<CheckKind, String>, &str)> {
+/// The kind and the text after the colon, or `None` when `rest` (the text
+/// right after a prefix) does not start a directive. A malformed count is a
+/// kind with an error.
+pub fn split_kind(rest: &str) -> Option<(Result<CheckKind, String>, &str)> {
     if let Some(after) = rest.strip_prefix(':') {
         return Some((Ok(CheckKind::Plain), after));
     }
