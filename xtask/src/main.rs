@@ -1,8 +1,12 @@
 //! `cargo xtask`: the project's tasks as a plain Rust program, so they run
 //! the same on every machine and need nothing but cargo.
 //!
-//! Each task is a list of cargo commands run from the workspace root; the
+//! Most tasks are a list of cargo commands run from the workspace root; the
 //! first that fails stops the task and its exit status becomes ours.
+//! `test legalize` runs the characterization suite in this process through
+//! `legalis-testkit` (see `legalize.rs`).
+
+mod legalize;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -16,6 +20,9 @@ Usage: cargo xtask TASK [ARGS...]
 Tasks:
   test [ARGS...]    cargo test --workspace, with ARGS passed on
                     (e.g. cargo xtask test --no-fail-fast)
+  test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
+                    the characterization suite (tests/legalize by default);
+                    see `cargo xtask test legalize --help`
   bench [ARGS...]   the front-end benchmark (criterion):
                     cargo bench -p legalis-front --bench front, with ARGS passed on
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
@@ -28,6 +35,9 @@ fn main() -> ExitCode {
     let task = args.next().map(|task| task.to_string_lossy().into_owned());
     let rest: Vec<OsString> = args.collect();
     let steps = match task.as_deref() {
+        Some("test") if rest.first().is_some_and(|a| a == "legalize") => {
+            return legalize::main(&rest[1..], &workspace_root());
+        }
         Some("test") => vec![with_args(&["test", "--workspace"], &rest)],
         Some("bench") => vec![with_args(
             &["bench", "-p", "legalis-front", "--bench", "front"],

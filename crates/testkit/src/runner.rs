@@ -1,0 +1,456 @@
+//! Runs test files: compile per directive, check, validate, snapshot.
+//!
+//! For each `//TEST` directive of a file the runner invokes a [`Compiler`]
+//! on the file with the directive's arguments, then:
+//! - `filecheck=P`: runs the file's `//P...:` checks over the output
+//!   (stdout, then stderr, as the reference's runner feeds FileCheck);
+//! - `diag=P`: adds `-enable-machine-readable-diagnostics` and matches the
+//!   file's caret annotations against the diagnostics;
+//! - hands a successful output to the [`Validator`], if one is given (a
+//!   rejection fails the directive whatever the checks say);
+//! - compares the whole output with its insta snapshot
+//!   `<snapshot dir>/<file stem>@<n>.snap`, `n` counting the file's
+//!   directives from 1 (with `CI=true` insta writes nothing and fails on a
+//!   difference; elsewhere it leaves a `.snap.new` for `cargo insta review`).
+//!
+//! It prints `PASS`/`FAIL`/`SKIP file:line directive` per directive, the
+//! reasons under each failure, and returns the counts for the closing
+//! `N passed, M failed` line.
+
+use std::io::{self, Write};
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::diag;
+use crate::directives::{self, Directive, DirectiveKind, TestFile};
+use crate::filecheck::CheckFile;
+
+/// What one compiler invocation produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompileOutput {
+    pub stdout: String,
+    pub stderr: String,
+    /// `None` when the process was killed by a signal or could not start.
+    pub exit_code: Option<i32>,
+}
+
+/// Anything that compiles a test file with the directive's arguments.
+pub trait Compiler {
+    fn run(&self, file: &Path, args: &[String]) -> CompileOutput;
+}
+
+/// A compiler run as a process: `program prefix_args... FILE ARGS...`, in
+/// the test file's folder with the bare file name, so diagnostics and
+/// snapshots never contain machine paths. Serves the reference
+/// (`python3 .../slangc.py`) and, until it compiles in-process, the
+/// `legalis` binary.
+#[derive(Debug, Clone)]
+pub struct CommandCompiler {
+    pub program: PathBuf,
+    pub prefix_args: Vec<String>,
+}
+
+impl CommandCompiler {
+    /// From a command line split into words; `None` when it is empty.
+    pub fn from_words(words: &[String]) -> Option<CommandCompiler> {
+        let (program, prefix_args) = words.split_first()?;
+        Some(CommandCompiler {
+            program: PathBuf::from(program),
+            prefix_args: prefix_args.to_vec(),
+        })
+    }
+}
+
+impl Compiler for CommandCompiler {
+    fn run(&self, file: &Path, args: &[String]) -> CompileOutput {
+        let folder = file
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let name = file.file_name().unwrap_or(file.as_os_str());
+        let result = Command::new(&self.program)
+            .args(&self.prefix_args)
+            .arg(name)
+            .args(args)
+            .current_dir(folder)
+            .stdin(Stdio::null())
+            .output();
+        match result {
+            Ok(output) => CompileOutput {
+                stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+                exit_code: output.status.code(),
+            },
+            Err(error) => CompileOutput {
+                stdout: String::new(),
+                stderr: format!("cannot run {}: {error}", self.program.display()),
+                exit_code: None,
+            },
+        }
+    }
+}
+
+/// The downstream validator of a successful output (glslang + spirv-val,
+/// naga...). The `legalis-validate` crate provides the real ones; the runner
+/// only needs this trait.
+pub trait Validator {
+    /// `target` and `stage` are the directive's `-target` and `-stage`.
+    fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String>;
+}
+
+/// What to do with directive kinds the harness cannot run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnsupportedPolicy {
+    /// The project's own suite: an unsupported directive is a failure.
+    Fail,
+    /// A foreign folder: report it as skipped.
+    Skip,
+}
+
+/// How to run a folder.
+pub struct Options<'a> {
+    pub compiler: &'a dyn Compiler,
+    /// Where validation plugs in; `None` runs no validator.
+    pub validator: Option<&'a dyn Validator>,
+    /// Folder of the `.snap` files; `None` compares no snapshots.
+    pub snapshot_dir: Option<PathBuf>,
+    /// The project's own tests must carry a `//META:` block and directives.
+    pub require_meta: bool,
+    pub unsupported: UnsupportedPolicy,
+    /// Only files whose path contains this text.
+    pub filter: Option<String>,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("snapshot_dir", &self.snapshot_dir)
+            .field("require_meta", &self.require_meta)
+            .field("unsupported", &self.unsupported)
+            .field("filter", &self.filter)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Directive counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+}
+
+impl Summary {
+    fn add(&mut self, other: Summary) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped += other.skipped;
+    }
+
+    /// `N passed, M failed[, K skipped]`.
+    pub fn line(&self) -> String {
+        let mut line = format!("{} passed, {} failed", self.passed, self.failed);
+        if self.skipped > 0 {
+            line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        line
+    }
+}
+
+/// The test files (`.slang`, `.hlsl`) of `dir`, sorted, filtered.
+pub fn test_files(dir: &Path, filter: Option<&str>) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_test = path
+            .extension()
+            .is_some_and(|ext| ext == "slang" || ext == "hlsl");
+        let wanted = filter.is_none_or(|f| path.to_string_lossy().contains(f));
+        if path.is_file() && is_test && wanted {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Runs every test file of `dir`, printing to `out`.
+pub fn run_dir(dir: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    for file in test_files(dir, options.filter.as_deref())? {
+        summary.add(run_file(&file, options, out)?);
+    }
+    Ok(summary)
+}
+
+/// Runs one test file's directives, printing to `out`.
+pub fn run_file(path: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::Result<Summary> {
+    let shown = path.display().to_string();
+    let mut summary = Summary::default();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) => {
+            writeln!(out, "FAIL {shown}: cannot read: {error}")?;
+            summary.failed += 1;
+            return Ok(summary);
+        }
+    };
+    let test = match directives::parse(&text) {
+        Ok(test) => test,
+        Err(errors) => {
+            for error in errors {
+                writeln!(
+                    out,
+                    "FAIL {shown}:{} malformed directive: {}",
+                    error.line, error.message
+                )?;
+                summary.failed += 1;
+            }
+            return Ok(summary);
+        }
+    };
+    if let Some(problem) = suite_problem(&test, options) {
+        writeln!(out, "FAIL {shown}:1 {problem}")?;
+        summary.failed += 1;
+        return Ok(summary);
+    }
+    let file = FileRun {
+        path,
+        shown: &shown,
+        text: &text,
+        test: &test,
+        options,
+    };
+    for (index, directive) in test.directives.iter().enumerate() {
+        let outcome = file.directive(index + 1, directive);
+        outcome.print(&shown, directive, out)?;
+        match outcome {
+            Outcome::Pass => summary.passed += 1,
+            Outcome::Fail(_) => summary.failed += 1,
+            Outcome::Skip(_) => summary.skipped += 1,
+        }
+    }
+    Ok(summary)
+}
+
+/// What the project's own suite demands beyond well-formed directives.
+fn suite_problem(test: &TestFile, options: &Options<'_>) -> Option<&'static str> {
+    if !options.require_meta {
+        return None;
+    }
+    if test.meta.is_none() {
+        return Some("missing //META: block at the top of the file");
+    }
+    if test.directives.is_empty() {
+        return Some("no //TEST or //DIAGNOSTIC_TEST directive");
+    }
+    None
+}
+
+enum Outcome {
+    Pass,
+    Fail(Vec<String>),
+    Skip(String),
+}
+
+impl Outcome {
+    fn print(&self, shown: &str, directive: &Directive, out: &mut dyn Write) -> io::Result<()> {
+        let head = format!("{shown}:{} {}", directive.line, directive.text);
+        match self {
+            Outcome::Pass => writeln!(out, "PASS {head}"),
+            Outcome::Skip(reason) => writeln!(out, "SKIP {head}: {reason}"),
+            Outcome::Fail(reasons) => {
+                writeln!(out, "FAIL {head}")?;
+                for reason in reasons {
+                    for line in reason.trim_end().lines() {
+                        writeln!(out, "    {line}")?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One file being run.
+struct FileRun<'a> {
+    path: &'a Path,
+    shown: &'a str,
+    text: &'a str,
+    test: &'a TestFile,
+    options: &'a Options<'a>,
+}
+
+impl FileRun<'_> {
+    fn directive(&self, number: usize, directive: &Directive) -> Outcome {
+        let mut args = directive.args.clone();
+        let mut reasons = Vec::new();
+        match &directive.kind {
+            DirectiveKind::Disabled => Outcome::Skip("disabled".to_string()),
+            DirectiveKind::Unsupported { reason } => match self.options.unsupported {
+                UnsupportedPolicy::Skip => Outcome::Skip(reason.clone()),
+                UnsupportedPolicy::Fail => Outcome::Fail(vec![reason.clone()]),
+            },
+            DirectiveKind::FileCheck { prefix } => {
+                let output = self.options.compiler.run(self.path, &args);
+                reasons.extend(self.filecheck(prefix, &output));
+                reasons.extend(self.validate(&args, &output));
+                reasons.extend(self.snapshot(number, directive, &output));
+                outcome(reasons, Some(&output))
+            }
+            DirectiveKind::Diagnostic { prefix, exhaustive } => {
+                if !args.iter().any(|a| a == MACHINE_DIAGNOSTICS) {
+                    args.push(MACHINE_DIAGNOSTICS.to_string());
+                }
+                let output = self.options.compiler.run(self.path, &args);
+                reasons.extend(self.carets(prefix, *exhaustive, &output));
+                reasons.extend(self.snapshot(number, directive, &output));
+                // A diagnostic test expects the compiler to fail: no note.
+                outcome(reasons, None)
+            }
+        }
+    }
+
+    fn filecheck(&self, prefix: &str, output: &CompileOutput) -> Vec<String> {
+        let file = match CheckFile::parse(self.shown, self.text, &[prefix]) {
+            Ok(file) => file,
+            Err(errors) => return errors.iter().map(|e| e.to_string()).collect(),
+        };
+        let input = format!("{}{}", output.stdout, output.stderr);
+        match file.check("<compiler output>", &input) {
+            Ok(()) => Vec::new(),
+            Err(failures) => failures.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    fn carets(&self, prefix: &str, exhaustive: bool, output: &CompileOutput) -> Vec<String> {
+        let text = format!("{}{}", output.stdout, output.stderr);
+        let (diagnostics, _) = diag::parse(&text);
+        let annotations: Vec<_> = self.test.annotations_for(prefix).collect();
+        let name = self
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(self.shown);
+        match diag::check(self.shown, name, &annotations, &diagnostics, exhaustive) {
+            Ok(()) => Vec::new(),
+            Err(report) => vec![report],
+        }
+    }
+
+    fn validate(&self, args: &[String], output: &CompileOutput) -> Option<String> {
+        let validator = self.options.validator?;
+        if output.exit_code != Some(0) {
+            return None;
+        }
+        let target = option_value(args, "-target")?;
+        let stage = option_value(args, "-stage");
+        validator
+            .validate(target, stage, &output.stdout)
+            .err()
+            .map(|error| format!("the {target} validator rejects the output:\n{error}"))
+    }
+
+    fn snapshot(
+        &self,
+        number: usize,
+        directive: &Directive,
+        output: &CompileOutput,
+    ) -> Option<String> {
+        let dir = self.options.snapshot_dir.as_ref()?;
+        let stem = self.path.file_stem()?.to_string_lossy();
+        let name = format!("{stem}@{number}");
+        // insta reads a relative snapshot path as relative to the file of
+        // the assertion (this one), not to the working folder.
+        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.clone());
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(&dir);
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_description(format!(
+            "{}:{} {}",
+            self.shown, directive.line, directive.text
+        ));
+        settings.set_input_file(self.path);
+        settings.set_omit_expression(true);
+        let contents = whole_output(output);
+        let compared = settings.bind(|| {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                insta::assert_snapshot!(name.clone(), contents)
+            }))
+        });
+        compared.err().map(|_| {
+            format!(
+                "snapshot {}/{name}.snap does not match the output (insta's diff is printed above; \
+                 review with `cargo insta review`)",
+                dir.display()
+            )
+        })
+    }
+}
+
+const MACHINE_DIAGNOSTICS: &str = "-enable-machine-readable-diagnostics";
+
+/// Failures, with the compiler's exit status and stderr when it failed, as
+/// that usually explains the rest.
+fn outcome(mut reasons: Vec<String>, output: Option<&CompileOutput>) -> Outcome {
+    if reasons.is_empty() {
+        return Outcome::Pass;
+    }
+    if let Some(output) = output.filter(|o| o.exit_code != Some(0)) {
+        let status = output
+            .exit_code
+            .map_or("no exit status".to_string(), |c| format!("exit status {c}"));
+        let stderr: Vec<&str> = output.stderr.lines().take(12).collect();
+        reasons.push(format!(
+            "note: the compiler ended with {status}; its stderr begins:\n{}",
+            stderr.join("\n")
+        ));
+    }
+    Outcome::Fail(reasons)
+}
+
+fn option_value<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1).map(String::as_str)
+}
+
+/// What a snapshot pins: stdout, then stderr and a non-zero exit status
+/// when there are any.
+pub fn whole_output(output: &CompileOutput) -> String {
+    let mut text = output.stdout.clone();
+    let mut section = |title: &str, body: &str| {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&format!("--- {title} ---\n{body}"));
+    };
+    if !output.stderr.is_empty() {
+        section("stderr", &output.stderr);
+    }
+    match output.exit_code {
+        Some(0) => {}
+        Some(code) => section(&format!("exit status {code}"), ""),
+        None => section("no exit status", ""),
+    }
+    text
+}
+
+/// insta reports a snapshot difference by panicking; the runner catches
+/// that panic and reports the failure itself, so the default hook's
+/// "thread panicked" line is noise. This hook drops exactly those and
+/// passes every other panic to the previous hook.
+pub fn quiet_snapshot_panics() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if !message.starts_with("snapshot assertion for") {
+            previous(info);
+        }
+    }));
+}

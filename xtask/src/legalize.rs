@@ -1,0 +1,203 @@
+//! `cargo xtask test legalize`: runs a folder of reference-format test
+//! files through `legalis-testkit`.
+//!
+//! The project's suite (`tests/legalize`, the default) is strict: every file
+//! needs its `//META:` block, unsupported directive kinds fail, and outputs
+//! are compared with the insta snapshots in `snapshots/legalize/`. A folder
+//! named with `--dir` is foreign (the reference's own tests, say): META is
+//! optional, kinds the harness cannot run are reported as skipped, and its
+//! snapshots, unless `--no-snapshots`, live in `<dir>/snapshots/`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use legalis_testkit::runner::{self, CommandCompiler, Options, UnsupportedPolicy};
+
+const HELP: &str = "\
+cargo xtask test legalize: run characterization tests
+
+Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
+
+  --filter PAT     only test files whose path contains PAT
+  --dir PATH       run the tests in PATH instead of tests/legalize (a foreign
+                   folder: META optional, unsupported directives skipped)
+  --compiler CMD   the compiler command, split on spaces, run as
+                   `CMD FILE ARGS...` in the test's folder (default: the
+                   legalis binary, built first), e.g.
+                   --compiler \"python3 ../shared/tools/slang-reference/slangc.py\"
+  --no-snapshots   do not compare outputs with insta snapshots
+
+Prints PASS/FAIL/SKIP per directive and `N passed, M failed`.
+Exit status: 0 all passed, 1 a failure (or no test found), 2 usage error.
+";
+
+#[derive(Debug, Default)]
+struct Args {
+    filter: Option<String>,
+    dir: Option<PathBuf>,
+    compiler: Option<String>,
+    no_snapshots: bool,
+}
+
+pub fn main(args: &[OsString], root: &Path) -> ExitCode {
+    let args = match parse_args(args) {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => return usage(&message),
+    };
+    let invoked_from = std::env::current_dir().unwrap_or_else(|_| root.to_path_buf());
+    // Tests run from the root so that the paths they print and the snapshot
+    // metadata are repository-relative, never machine paths.
+    if let Err(error) = std::env::set_current_dir(root) {
+        eprintln!("xtask: cannot enter {}: {error}", root.display());
+        return ExitCode::FAILURE;
+    }
+    let dir = match &args.dir {
+        Some(dir) => shown_path(&invoked_from.join(dir), root),
+        None => PathBuf::from("tests/legalize"),
+    };
+    if !dir.is_dir() {
+        return usage(&format!("no test folder {}", dir.display()));
+    }
+    let compiler = match &args.compiler {
+        Some(command) => compiler_from_command(command, &invoked_from),
+        None => legalis_binary(root),
+    };
+    let Some(compiler) = compiler else {
+        return ExitCode::FAILURE;
+    };
+    run(&args, &dir, root, &compiler)
+}
+
+fn run(args: &Args, dir: &Path, root: &Path, compiler: &CommandCompiler) -> ExitCode {
+    let foreign = args.dir.is_some();
+    let snapshot_dir = match (args.no_snapshots, foreign) {
+        (true, _) => None,
+        (false, true) => Some(root.join(dir).join("snapshots")),
+        (false, false) => Some(root.join("snapshots/legalize")),
+    };
+    let options = Options {
+        compiler,
+        // The wiring point for downstream validation: pass the validators of
+        // `legalis-validate` here once that crate lands.
+        validator: None,
+        snapshot_dir,
+        require_meta: !foreign,
+        unsupported: if foreign {
+            UnsupportedPolicy::Skip
+        } else {
+            UnsupportedPolicy::Fail
+        },
+        filter: args.filter.clone(),
+    };
+    runner::quiet_snapshot_panics();
+    let mut stdout = std::io::stdout();
+    let summary = match runner::run_dir(dir, &options, &mut stdout) {
+        Ok(summary) => summary,
+        Err(error) => {
+            eprintln!("xtask: cannot read {}: {error}", dir.display());
+            return ExitCode::from(2);
+        }
+    };
+    let total = summary.passed + summary.failed + summary.skipped;
+    if total == 0 {
+        eprintln!("xtask: no test directive found in {}", dir.display());
+    }
+    println!("{}", summary.line());
+    if summary.failed == 0 && total > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn parse_args(args: &[OsString]) -> Result<Option<Args>, String> {
+    let mut parsed = Args::default();
+    let mut iter = args.iter().map(|a| a.to_string_lossy().into_owned());
+    while let Some(arg) = iter.next() {
+        let mut value = |name: &str| iter.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--filter" => parsed.filter = Some(value("--filter")?),
+            "--dir" => parsed.dir = Some(PathBuf::from(value("--dir")?)),
+            "--compiler" => parsed.compiler = Some(value("--compiler")?),
+            "--no-snapshots" => parsed.no_snapshots = true,
+            "-h" | "--help" => return Ok(None),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    if parsed
+        .compiler
+        .as_deref()
+        .is_some_and(|c| c.trim().is_empty())
+    {
+        return Err("--compiler needs a command".to_string());
+    }
+    Ok(Some(parsed))
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprint!("xtask: error: {message}\n\n{HELP}");
+    ExitCode::from(2)
+}
+
+/// Repository-relative when inside the repository, absolute otherwise.
+fn shown_path(path: &Path, root: &Path) -> PathBuf {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match path.strip_prefix(&root) {
+        Ok(relative) if !relative.as_os_str().is_empty() => relative.to_path_buf(),
+        _ => path,
+    }
+}
+
+/// The words of `--compiler`; words naming existing files relative to where
+/// xtask was invoked become absolute, because tests run in their own folder.
+fn compiler_from_command(command: &str, invoked_from: &Path) -> Option<CommandCompiler> {
+    let words: Vec<String> = command
+        .split_whitespace()
+        .map(|word| {
+            let candidate = invoked_from.join(word);
+            if word.contains('/') && candidate.exists() {
+                candidate.to_string_lossy().into_owned()
+            } else {
+                word.to_string()
+            }
+        })
+        .collect();
+    CommandCompiler::from_words(&words)
+}
+
+/// Builds the `legalis` binary (debug) and runs it as a process; the
+/// in-process compiler replaces this once the facade can emit targets.
+fn legalis_binary(root: &Path) -> Option<CommandCompiler> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(cargo)
+        .args([
+            "build",
+            "--quiet",
+            "--package",
+            "legalis",
+            "--bin",
+            "legalis",
+        ])
+        .current_dir(root)
+        .status();
+    if !status.is_ok_and(|s| s.success()) {
+        eprintln!("xtask: building the legalis binary failed");
+        return None;
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(|dir| root.join(dir))
+        .unwrap_or_else(|| root.join("target"));
+    let program = target
+        .join("debug")
+        .join(format!("legalis{}", std::env::consts::EXE_SUFFIX));
+    Some(CommandCompiler {
+        program,
+        prefix_args: Vec::new(),
+    })
+}
