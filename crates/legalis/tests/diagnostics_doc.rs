@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-const CODE_FILES: [(&str, &str); 2] = [
+const CODE_FILES: [(&str, &str); 4] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
@@ -14,6 +14,14 @@ const CODE_FILES: [(&str, &str); 2] = [
     (
         "crates/front/src/codes.rs",
         include_str!("../../front/src/codes.rs"),
+    ),
+    (
+        "crates/sysval/src/codes.rs",
+        include_str!("../../sysval/src/codes.rs"),
+    ),
+    (
+        "crates/legalize-glsl/src/codes.rs",
+        include_str!("../../legalize-glsl/src/codes.rs"),
     ),
 ];
 const DOC: &str = include_str!("../../../docs/diagnostics.md");

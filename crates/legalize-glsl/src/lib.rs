@@ -29,25 +29,7 @@ use legalis_ir::diag::Diagnostic;
 
 pub use plan::{Leaf, Plan, Reason, Root, Target};
 
-/// Diagnostic codes of the GLSL/SPIR-V legalizer (`E49xxx`).
-pub mod codes {
-    pub use legalis_sysval::codes::{NOT_IN_STAGE, NOT_SUPPORTED_YET};
-    /// An `SV_*` semantic that is not a system value (B5).
-    pub const UNKNOWN_SYSTEM_VALUE: u32 = 49999;
-    /// A stage the GLSL legalizer does not handle yet.
-    pub const UNSUPPORTED_STAGE: u32 = 49992;
-    /// Two varyings claim the same location.
-    pub const LOCATION_CONFLICT: u32 = 49993;
-    /// A varying of a shape the legalizer does not handle yet (arrays of
-    /// structs, opaque types).
-    pub const UNSUPPORTED_SHAPE: u32 = 49994;
-    /// A compute parameter without a system-value semantic.
-    pub const USER_VARYING_IN_COMPUTE: u32 = 49995;
-    /// `-entry`/`-stage` chose no entry point of the module.
-    pub const NO_ENTRY_POINT: u32 = 49996;
-    /// The legalized module failed the IR verifier: a bug in Legalis.
-    pub const INTERNAL_VERIFY: u32 = 49000;
-}
+pub mod codes;
 
 /// A legalized module: its one entry point is parameterless, stage inputs
 /// and outputs are `Input`/`Output` globals with builtins or locations.
