@@ -1,0 +1,389 @@
+//! The GLSL/SPIR-V legalizer on small entry points: the plan (where each
+//! leaf goes and why), the rewritten module, and every rejection with its
+//! code and span.
+
+use legalis_ir as ir;
+use legalis_legalize_glsl::{Legalized, Reason, Target, legalize};
+use legalis_sysval::Direction;
+
+fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
+    let options = legalis_front::Options {
+        entry: Some(entry.into()),
+        stage: Some(stage),
+        ..Default::default()
+    };
+    let out = legalis_front::compile(src, &options);
+    out.module
+        .unwrap_or_else(|| panic!("front end: {:#?}", out.diagnostics))
+}
+
+fn ok(src: &str, entry: &str, stage: ir::ShaderStage) -> Legalized {
+    let module = front(src, entry, stage);
+    let legalized = legalize(&module, 0).unwrap_or_else(|e| panic!("{e:#?}"));
+    ir::verify::verify(&legalized.module).expect("the verifier accepts the legalized module");
+    legalized
+}
+
+/// `(code, message, text under the primary span)` of the single error.
+fn err(src: &str, entry: &str, stage: ir::ShaderStage) -> Vec<(String, String, String)> {
+    let module = front(src, entry, stage);
+    let errors = legalize(&module, 0).expect_err("legalization fails");
+    errors
+        .iter()
+        .map(|d| {
+            let span = d.primary_span();
+            let text = if span.is_defined() {
+                src[span.range()].to_string()
+            } else {
+                String::new()
+            };
+            (d.code_str(), d.message.clone(), text)
+        })
+        .collect()
+}
+
+/// `path -> (direction, where)` for every leaf, e.g. `input.uv in loc 1`.
+fn summary(l: &Legalized) -> Vec<String> {
+    l.plan
+        .leaves
+        .iter()
+        .map(|leaf| {
+            let dir = match leaf.direction {
+                Direction::Input => "in",
+                Direction::Output => "out",
+            };
+            let place = match &leaf.target {
+                Target::BuiltIn { row, .. } => row.glsl_name.to_string(),
+                Target::Location {
+                    location,
+                    interpolation,
+                    ..
+                } => {
+                    let flat = if interpolation.mode == Some(ir::InterpolationMode::Flat) {
+                        " flat"
+                    } else {
+                        ""
+                    };
+                    format!("loc {location}{flat}")
+                }
+                Target::Uniform => "uniform".into(),
+            };
+            format!(
+                "{} {dir} {place} {} {:?}",
+                leaf.path, leaf.global_name, leaf.reason
+            )
+        })
+        .collect()
+}
+
+const VS: &str = r#"
+struct VsIn { float3 pos : POSITION; float3 normal : NORMAL; float2 uv : TEXCOORD0; };
+struct VsOut { float4 pos : SV_Position; float3 normal : NORMAL; float2 uv : TEXCOORD0; uint id : ID; };
+VsOut main(VsIn input, uint vid : SV_VertexID)
+{
+    VsOut o;
+    o.pos = float4(input.pos, 1);
+    o.normal = input.normal;
+    o.uv = input.uv;
+    o.id = vid;
+    return o;
+}
+"#;
+
+#[test]
+fn b1_struct_fields_flatten_with_sequential_locations() {
+    let l = ok(VS, "main", ir::ShaderStage::Vertex);
+    assert_eq!(
+        summary(&l),
+        [
+            "input.pos in loc 0 input_pos NextFreeLocation",
+            "input.normal in loc 1 input_normal NextFreeLocation",
+            "input.uv in loc 2 input_uv NextFreeLocation",
+            "vid in gl_VertexIndex gl_VertexIndex TableRow",
+            "return.pos out gl_Position gl_Position TableRow",
+            "return.normal out loc 0 entryPointParam_main_normal NextFreeLocation",
+            "return.uv out loc 1 entryPointParam_main_uv NextFreeLocation",
+            "return.id out loc 2 flat entryPointParam_main_id NextFreeLocation",
+        ]
+    );
+    let ep = &l.module.entry_points[0];
+    let main = &l.module.functions[ep.function];
+    assert!(main.params.is_empty() && main.result.is_none());
+    assert_eq!(l.module.entry_points.len(), 1);
+}
+
+#[test]
+fn b1_no_semantic_survives_on_the_interface() {
+    let l = ok(VS, "main", ir::ShaderStage::Vertex);
+    for (_, g) in l.module.globals.iter() {
+        if matches!(g.space, ir::AddressSpace::Input | ir::AddressSpace::Output) {
+            let binding = g.io.as_ref().and_then(|io| io.binding.clone());
+            assert!(
+                !matches!(binding, Some(ir::Binding::Semantic(_)) | None),
+                "{}: {binding:?}",
+                g.name
+            );
+        }
+    }
+}
+
+#[test]
+fn b6_vertex_index_is_rebased_and_needs_460() {
+    let l = ok(VS, "main", ir::ShaderStage::Vertex);
+    assert_eq!(l.version, 460);
+    let text = ir::print::print_module(&l.module);
+    assert!(
+        text.contains("uint(gl_VertexIndex - gl_BaseVertex)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn explicit_and_indexed_locations_are_reserved_first() {
+    let l = ok(
+        r#"
+        struct PsOut { float4 a : SV_Target2; float4 b : SV_Target0; [[vk::location(1)]] float4 c : SV_Target5; };
+        struct PsIn { float2 uv : TEXCOORD; [[vk::location(0)]] float4 color : COLOR; nointerpolation int4 ids : IDS; float4 pos : SV_Position; };
+        PsOut main(PsIn i) { PsOut o; o.a = i.color; o.b = float4(i.uv, 0, 1); o.c = i.ids; return o; }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "i.uv in loc 1 i_uv NextFreeLocation",
+            "i.color in loc 0 i_color ExplicitLocation",
+            "i.ids in loc 2 flat i_ids NextFreeLocation",
+            "i.pos in gl_FragCoord gl_FragCoord TableRow",
+            "return.a out loc 2 entryPointParam_main_a SemanticIndex",
+            "return.b out loc 0 entryPointParam_main_b SemanticIndex",
+            "return.c out loc 1 entryPointParam_main_c ExplicitLocation",
+        ]
+    );
+}
+
+#[test]
+fn wide_varyings_take_several_locations() {
+    let l = ok(
+        r#"
+        struct O { float4 pos : SV_Position; float4x4 m : MATRIX; float2 pair[3] : PAIRS; double4 d : WIDE; float last : LAST; };
+        O main(float4 p : POSITION) { O o = (O)0; o.pos = p; return o; }
+        "#,
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    let locations: Vec<(String, u32)> = l
+        .plan
+        .leaves
+        .iter()
+        .filter_map(|leaf| match leaf.target {
+            Target::Location { location, .. } if leaf.direction == Direction::Output => {
+                Some((leaf.path.clone(), location))
+            }
+            _ => None,
+        })
+        .collect();
+    let want = [
+        ("return.m", 0),
+        ("return.pair", 4),
+        ("return.d", 7),
+        ("return.last", 9),
+    ];
+    assert_eq!(locations, want.map(|(p, l)| (p.to_string(), l)));
+}
+
+#[test]
+fn b3_compute_ids_and_narrowing() {
+    let l = ok(
+        r#"
+        RWStructuredBuffer<uint> o;
+        [numthreads(4, 4, 1)]
+        void main(uint3 d : SV_DispatchThreadID, uint3 g : SV_GroupID, uint2 t : SV_GroupThreadID, uint i : SV_GroupIndex, uint x : SV_DispatchThreadID) {
+            o[i] = d.x + g.y + t.x + x;
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Compute,
+    );
+    let text = ir::print::print_module(&l.module);
+    for want in [
+        "d_value = gl_GlobalInvocationID;",
+        "g_value = gl_WorkGroupID;",
+        "t_value = uint2(gl_LocalInvocationID);",
+        "i_value = gl_LocalInvocationIndex;",
+        "x_value = uint(gl_GlobalInvocationID);",
+    ] {
+        assert!(text.contains(want), "missing `{want}` in\n{text}");
+    }
+    // Both SV_DispatchThreadID parameters share one builtin global.
+    assert_eq!(
+        text.matches("global in uint3 gl_GlobalInvocationID")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(l.version, 450);
+}
+
+#[test]
+fn b4_fragment_position_and_face() {
+    let l = ok(
+        r#"
+        float4 main(float4 p : SV_Position, bool front : SV_IsFrontFace, float2 uv : TEXCOORD) : SV_Target { return front ? p : float4(uv, 0, 1); }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "p in gl_FragCoord gl_FragCoord TableRow",
+            "front in gl_FrontFacing gl_FrontFacing TableRow",
+            "uv in loc 0 uv NextFreeLocation",
+            "return out loc 0 entryPointParam_main SemanticIndex",
+        ]
+    );
+}
+
+#[test]
+fn out_and_inout_parameters_and_uniforms() {
+    let l = ok(
+        r#"
+        Texture2D tex; SamplerState s;
+        void main(float2 uv : TEXCOORD, uniform float4 tint, out float4 color : SV_Target0, out float depth : SV_Depth) {
+            color = tex.Sample(s, uv) * tint;
+            depth = 0.5;
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "uv in loc 0 uv NextFreeLocation",
+            "tint in uniform tint TableRow",
+            "color out loc 0 entryPointParam_main_color SemanticIndex",
+            "depth out gl_FragDepth gl_FragDepth TableRow",
+        ]
+    );
+}
+
+#[test]
+fn other_entry_points_and_their_globals_are_pruned() {
+    let src = r#"
+        groupshared float cache[64];
+        RWStructuredBuffer<float> data;
+        float helper(float x) { return x * 2; }
+        [shader("compute")] [numthreads(64, 1, 1)]
+        void cs(uint i : SV_GroupIndex) { cache[i] = data[i]; GroupMemoryBarrierWithGroupSync(); data[i] = helper(cache[63 - i]); }
+        [shader("vertex")]
+        float4 vs(float4 p : POSITION) : SV_Position { return p; }
+    "#;
+    let l = ok(src, "vs", ir::ShaderStage::Vertex);
+    let names: Vec<&str> = l
+        .module
+        .globals
+        .iter()
+        .map(|(_, g)| g.name.as_str())
+        .collect();
+    assert!(
+        !names.contains(&"cache") && !names.contains(&"data"),
+        "{names:?}"
+    );
+    let functions: Vec<&str> = l
+        .module
+        .functions
+        .iter()
+        .map(|(_, f)| f.name.as_str())
+        .collect();
+    assert_eq!(functions, ["vs", "vs_entry"]);
+}
+
+#[test]
+fn b5_unknown_system_value_points_at_the_declaration() {
+    let e = err(
+        "struct I { float4 extra : SV_Bogus; }; float4 main(I i) : SV_Position { return i.extra; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(
+        e,
+        [(
+            "E49999".into(),
+            "unknown system-value semantic".into(),
+            "extra".into()
+        )]
+    );
+    let e = err(
+        "float4 main(float4 p : SV_Postion) : SV_Position { return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(e[0].0, "E49999");
+    assert_eq!(e[0].2, "p");
+}
+
+#[test]
+fn system_values_outside_their_stage() {
+    let e = err(
+        "float4 main(uint3 id : SV_DispatchThreadID) : SV_Position { return id.x; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(e[0].0, "E49990");
+    assert!(
+        e[0].1
+            .contains("`SV_DispatchThreadID` is not available as a vertex input"),
+        "{}",
+        e[0].1
+    );
+    let e = err(
+        "float4 main(float4 p : POSITION, out float c : SV_ClipDistance0) : SV_Position { c = 0; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"));
+    let e = err(
+        "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
+        "main",
+        ir::ShaderStage::Compute,
+    );
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49995", "id"));
+}
+
+#[test]
+fn location_conflicts_name_both_sides() {
+    let e = err(
+        "struct O { [[vk::location(0)]] float4 a : SV_Target0; [[vk::location(0)]] float4 b : SV_Target1; }; O main() { O o = (O)0; return o; }",
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert_eq!(e[0].0, "E49993");
+    assert!(
+        e[0].1
+            .contains("`return.a` and `return.b` both use location 0"),
+        "{}",
+        e[0].1
+    );
+}
+
+#[test]
+fn unsupported_shapes_and_stages_are_coded() {
+    let e = err(
+        "struct V { float4 c : COLOR; }; struct O { float4 p : SV_Position; V v[2] : VS; }; O main() { O o = (O)0; return o; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(e[0].0, "E49994");
+    let module = front(
+        "struct V { float4 p : SV_Position; }; [maxvertexcount(1)] void main(point V v[1], inout PointStream<V> s) { s.Append(v[0]); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let e = legalize(&module, 0).expect_err("geometry is later");
+    assert_eq!(e[0].code_str(), "E49992");
+    let e = legalize(&module, 5).expect_err("no such entry point");
+    assert_eq!(e[0].code_str(), "E49996");
+}
