@@ -3,7 +3,7 @@
 //! code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_glsl::{Legalized, Reason, Target, legalize};
+use legalis_legalize_glsl::{Legalized, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
