@@ -1,0 +1,88 @@
+//! The GLSL writer: Vulkan GLSL text (`#version 450` unless a construct
+//! needs more) from a legalized module.
+//!
+//! Contract with the legalizer: the chosen entry point's function has no
+//! parameters and no result (it is printed as `void main()`); its stage
+//! inputs and outputs are `Input`/`Output` globals whose `io` binding is a
+//! `BuiltIn` (the global's name is already the GLSL spelling, e.g.
+//! `gl_Position`; it is used, never declared) or a `Location` (declared as
+//! `layout(location = N) in|out T name;`). Everything else in the module is
+//! printed as written; a construct this writer cannot express returns
+//! [`Error::Unsupported`] with the span of what caused it, never a panic or
+//! silently wrong text.
+//!
+//! Conventions (matching the reference compiler, see `writer.rs` for the
+//! matrix convention and `resources.rs` for descriptor bindings): HLSL
+//! `floatRxC` is GLSL `matRxC` whose GLSL columns are the HLSL rows, so
+//! `mul(a, b)` prints as `(b * a)` and uniform/buffer blocks default to
+//! `layout(row_major)`.
+
+mod expr;
+mod intrinsics;
+mod keywords;
+mod resources;
+mod writer;
+
+use std::fmt;
+
+use legalis_ir as ir;
+
+/// What the caller (the legalizer's plan) asks of the writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The `#version`; raised when an emitted construct needs more.
+    pub version: u32,
+    /// Extensions the legalizer requires (`GL_EXT_fragment_shader_barycentric`
+    /// ...); merged with the writer's own, sorted and de-duplicated.
+    pub extensions: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            version: 450,
+            extensions: Vec::new(),
+        }
+    }
+}
+
+/// Why a module could not be written as GLSL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A construct GLSL output does not support (yet), at its source span.
+    Unsupported { what: String, span: ir::Span },
+    /// The module was not legalized for GLSL: the entry point still has
+    /// parameters or a result, or a stage global has no builtin or location.
+    NotLegalized { what: String, span: ir::Span },
+    /// `entry_point` is not an index into `module.entry_points`.
+    NoSuchEntryPoint { index: usize },
+}
+
+impl Error {
+    /// The source span the error points at, where it has one.
+    pub fn span(&self) -> Option<ir::Span> {
+        match self {
+            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::NoSuchEntryPoint { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported { what, .. } => write!(f, "GLSL output does not support {what}"),
+            Error::NotLegalized { what, .. } => {
+                write!(f, "the module is not legalized for GLSL: {what}")
+            }
+            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Writes entry point `entry_point` of `module` as one GLSL translation unit.
+pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
+    writer::Writer::new(module, entry_point, options)?.write()
+}

@@ -1,0 +1,913 @@
+//! The GLSL writer: naming, types, declarations, functions and statements.
+//!
+//! Matrix convention (the reference's choice, kept so outputs compare): an
+//! HLSL `floatRxC` is printed as GLSL `matRxC`, i.e. R GLSL columns of C
+//! components, so GLSL column `i` holds HLSL row `i`. Indexing `m[i]`,
+//! constructors (HLSL row-major scalar order is GLSL column-major order) and
+//! `transpose`/`determinant` then carry over unchanged; `mul(a, b)` becomes
+//! `(b * a)`; HLSL's default `column_major` packing becomes GLSL
+//! `row_major` blocks (`layout(row_major) uniform; layout(row_major)
+//! buffer;`), and an explicit HLSL `row_major` becomes `column_major`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{AddressSpace, Expression, Handle, ScalarKind, Span, Statement, TypeInner};
+
+use super::keywords::RESERVED;
+use super::{Error, Options};
+
+pub(super) type Result<T> = std::result::Result<T, Error>;
+
+pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
+    Err(Error::Unsupported {
+        what: what.into(),
+        span,
+    })
+}
+
+/// Expressions and names of the function (or initializer list) being printed.
+pub(super) struct Ctx<'a> {
+    /// The function, `None` for module initializers.
+    pub func: Option<&'a ir::Function>,
+    pub exprs: &'a ir::ExpressionArena,
+    pub locals: HashMap<Handle<ir::LocalVariable>, String>,
+    pub params: Vec<String>,
+}
+
+/// A GLSL identifier for `name`: keywords get a trailing `_`, `gl_` names a
+/// leading `_`, runs of `_` collapse (GLSL reserves `__`), other characters
+/// become `_`.
+pub(super) fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, '_');
+    }
+    if s.starts_with("gl_") || s.starts_with("_hlsl_") {
+        s.insert(0, 'u');
+    }
+    if RESERVED.contains(&s.as_str()) {
+        s.push('_');
+    }
+    s
+}
+
+pub(super) struct Writer<'a> {
+    pub module: &'a ir::Module,
+    pub entry: &'a ir::EntryPoint,
+    pub version: u32,
+    pub extensions: BTreeSet<String>,
+    /// Helper functions by name, printed before user functions.
+    pub helpers: BTreeMap<String, String>,
+    pub used_names: HashSet<String>,
+    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: HashMap<Handle<ir::Function>, String>,
+    pub struct_names: HashMap<Handle<ir::Type>, String>,
+    pub bindings: HashMap<Handle<ir::GlobalVariable>, (u32, u32)>,
+    /// Binding of the `_Globals` block of plain uniforms, when there is one.
+    pub globals_block_binding: Option<(u32, u32)>,
+    pub functions: Vec<Handle<ir::Function>>,
+    pub globals: Vec<Handle<ir::GlobalVariable>>,
+    /// Structs whose names the output uses, so only those are declared.
+    pub printed_structs: BTreeSet<Handle<ir::Type>>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
+        let entry = module
+            .entry_points
+            .get(entry_point)
+            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+        let func = &module.functions[entry.function];
+        if !func.params.is_empty() || func.result.is_some() {
+            return Err(Error::NotLegalized {
+                what: format!(
+                    "entry point `{}` still has parameters or a result",
+                    entry.name
+                ),
+                span: entry.span,
+            });
+        }
+        let mut w = Writer {
+            module,
+            entry,
+            version: options.version,
+            extensions: options.extensions.iter().cloned().collect(),
+            helpers: BTreeMap::new(),
+            used_names: ["main", "_globals", "_Globals"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
+            global_names: HashMap::new(),
+            function_names: HashMap::new(),
+            struct_names: HashMap::new(),
+            bindings: HashMap::new(),
+            globals_block_binding: None,
+            functions: Vec::new(),
+            globals: Vec::new(),
+            printed_structs: BTreeSet::new(),
+        };
+        w.collect_reachable();
+        w.assign_names();
+        let (bindings, globals_block) = super::resources::assign_bindings(module);
+        w.bindings = bindings;
+        w.globals_block_binding = globals_block;
+        Ok(w)
+    }
+
+    /// A fresh module-level name derived from `base`.
+    pub fn unique(used: &mut HashSet<String>, base: &str) -> String {
+        let base = sanitize(base);
+        let mut name = base.clone();
+        let mut n = 1;
+        while !used.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// Functions reachable from the entry point (callees first, in arena
+    /// order) and the globals they or the used initializers touch.
+    fn collect_reachable(&mut self) {
+        let module = self.module;
+        let mut funcs = BTreeSet::from([self.entry.function]);
+        let mut globals = BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut global_work = Vec::new();
+        let scan = |exprs: &ir::ExpressionArena,
+                    funcs: &mut BTreeSet<Handle<ir::Function>>,
+                    work: &mut Vec<Handle<ir::Function>>,
+                    global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
+            for (_, e) in exprs.iter() {
+                match e {
+                    Expression::Call { function, .. } if funcs.insert(*function) => {
+                        work.push(*function)
+                    }
+                    Expression::Global(g) => global_work.push(*g),
+                    _ => {}
+                }
+            }
+        };
+        loop {
+            if let Some(f) = work.pop() {
+                scan(
+                    &module.functions[f].expressions,
+                    &mut funcs,
+                    &mut work,
+                    &mut global_work,
+                );
+            } else if let Some(g) = global_work.pop() {
+                if globals.insert(g)
+                    && let Some(init) = module.globals[g].init
+                {
+                    {
+                        let mut sub = Vec::new();
+                        collect_subtree(&module.global_expressions, init, &mut sub);
+                        for e in sub {
+                            match &module.global_expressions[e] {
+                                Expression::Call { function, .. } if funcs.insert(*function) => {
+                                    work.push(*function)
+                                }
+                                Expression::Global(g) => global_work.push(*g),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+        self.functions = funcs.into_iter().collect();
+        self.globals = globals.into_iter().collect();
+    }
+
+    fn assign_names(&mut self) {
+        let module = self.module;
+        // Globals first: a cbuffer keeps its name over its own block struct.
+        for &g in &self.globals {
+            let var = &module.globals[g];
+            let name = match &var.io {
+                Some(ir::IoAttrs {
+                    binding: Some(ir::Binding::BuiltIn(_)),
+                    ..
+                }) => var.name.clone(),
+                _ => Self::unique(&mut self.used_names, &var.name),
+            };
+            self.global_names.insert(g, name);
+        }
+        for (h, ty) in module.types.iter() {
+            if let (TypeInner::Struct { .. }, Some(name)) = (&ty.inner, &ty.name) {
+                let n = Self::unique(&mut self.used_names, name);
+                self.struct_names.insert(h, n);
+            }
+        }
+        for &f in &self.functions {
+            let name = if f == self.entry.function {
+                "main".to_string()
+            } else {
+                Self::unique(&mut self.used_names, &module.functions[f].name)
+            };
+            self.function_names.insert(f, name);
+        }
+    }
+
+    pub fn write(mut self) -> Result<String> {
+        let mut body = String::new();
+        self.write_stage_layout(&mut body)?;
+        let decls = self.write_globals()?;
+        let mut funcs = String::new();
+        for f in self.functions.clone() {
+            self.write_function(f, &mut funcs)?;
+        }
+        let structs = self.write_structs()?;
+        let mut out = String::new();
+        writeln!(out, "#version {}", self.version).ok();
+        for ext in &self.extensions {
+            writeln!(out, "#extension {ext} : require").ok();
+        }
+        out.push_str("layout(row_major) uniform;\nlayout(row_major) buffer;\n");
+        out.push_str(&body);
+        out.push_str(&structs);
+        out.push_str(&decls);
+        for text in self.helpers.values() {
+            out.push('\n');
+            out.push_str(text);
+        }
+        out.push_str(&funcs);
+        Ok(out)
+    }
+
+    fn write_stage_layout(&mut self, out: &mut String) -> Result<()> {
+        use ir::ShaderStage as S;
+        let attrs = &self.entry.attributes;
+        match self.entry.stage {
+            S::Compute => {
+                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+                writeln!(
+                    out,
+                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
+                )
+                .ok();
+            }
+            S::Fragment if attrs.early_depth_stencil => {
+                out.push_str("layout(early_fragment_tests) in;\n");
+            }
+            S::Vertex | S::Fragment => {}
+            other => {
+                return unsupported(
+                    format!(
+                        "{} entry points (their stage layout comes with their legalizer)",
+                        other.name()
+                    ),
+                    self.entry.span,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    // ---- types ----
+
+    /// The GLSL spelling of a type, split into the name and the array suffix
+    /// (`float` and `[3][2]`), so declarations can put the name between.
+    pub fn type_parts(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<(String, String)> {
+        match &self.module.types[ty].inner {
+            TypeInner::Array { base, size } => {
+                let (name, inner) = self.type_parts(*base, span)?;
+                let dim = match size {
+                    ir::ArraySize::Constant(n) => format!("[{n}]"),
+                    ir::ArraySize::Unsized => "[]".to_string(),
+                };
+                Ok((name, format!("{dim}{inner}")))
+            }
+            _ => Ok((self.value_type(ty, span)?, String::new())),
+        }
+    }
+
+    pub fn type_name(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        let (name, suffix) = self.type_parts(ty, span)?;
+        Ok(name + &suffix)
+    }
+
+    fn value_type(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Scalar(s) => self.scalar_name(*s, span),
+            TypeInner::Vector { size, scalar } => {
+                let prefix = self.vector_prefix(*scalar, span)?;
+                Ok(format!("{prefix}vec{size}"))
+            }
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => {
+                let prefix = match (scalar.kind, scalar.width) {
+                    (ScalarKind::Float, 4) => "",
+                    (ScalarKind::Float, 8) => "d",
+                    (ScalarKind::Float, 2) => {
+                        self.require("GL_EXT_shader_explicit_arithmetic_types_float16");
+                        "f16"
+                    }
+                    _ => return unsupported(format!("`{}` matrices", scalar.name()), span),
+                };
+                Ok(format!("{prefix}mat{rows}x{columns}"))
+            }
+            TypeInner::Struct { .. } => {
+                self.printed_structs.insert(ty);
+                Ok(self.struct_names[&ty].clone())
+            }
+            _ => super::resources::opaque_type_name(self, ty, span),
+        }
+    }
+
+    pub fn scalar_name(&mut self, s: ir::Scalar, span: Span) -> Result<String> {
+        let (name, ext) = match (s.kind, s.width) {
+            (ScalarKind::Bool, _) => ("bool", None),
+            (ScalarKind::Sint, 4) => ("int", None),
+            (ScalarKind::Uint, 4) => ("uint", None),
+            (ScalarKind::Float, 4) => ("float", None),
+            (ScalarKind::Float, 8) => ("double", None),
+            (ScalarKind::Sint, 1) => ("int8_t", Some("int8")),
+            (ScalarKind::Uint, 1) => ("uint8_t", Some("int8")),
+            (ScalarKind::Sint, 2) => ("int16_t", Some("int16")),
+            (ScalarKind::Uint, 2) => ("uint16_t", Some("int16")),
+            (ScalarKind::Sint, 8) => ("int64_t", Some("int64")),
+            (ScalarKind::Uint, 8) => ("uint64_t", Some("int64")),
+            (ScalarKind::Float, 2) => ("float16_t", Some("float16")),
+            _ => return unsupported(format!("the scalar type `{}`", s.name()), span),
+        };
+        if let Some(ext) = ext {
+            self.require(&format!("GL_EXT_shader_explicit_arithmetic_types_{ext}"));
+        }
+        Ok(name.to_string())
+    }
+
+    fn vector_prefix(&mut self, s: ir::Scalar, span: Span) -> Result<&'static str> {
+        self.scalar_name(s, span)?;
+        Ok(match (s.kind, s.width) {
+            (ScalarKind::Bool, _) => "b",
+            (ScalarKind::Sint, 4) => "i",
+            (ScalarKind::Uint, 4) => "u",
+            (ScalarKind::Float, 4) => "",
+            (ScalarKind::Float, 8) => "d",
+            (ScalarKind::Sint, 1) => "i8",
+            (ScalarKind::Uint, 1) => "u8",
+            (ScalarKind::Sint, 2) => "i16",
+            (ScalarKind::Uint, 2) => "u16",
+            (ScalarKind::Sint, 8) => "i64",
+            (ScalarKind::Uint, 8) => "u64",
+            _ => "f16",
+        })
+    }
+
+    pub fn require(&mut self, ext: &str) {
+        self.extensions.insert(ext.to_string());
+    }
+
+    pub fn inner(&self, ty: Handle<ir::Type>) -> &'a TypeInner {
+        &self.module.types[ty].inner
+    }
+
+    /// The type of an expression; `void` calls have none.
+    pub fn expr_ty(&self, ctx: &Ctx, e: Handle<Expression>) -> Result<Handle<ir::Type>> {
+        match ctx.exprs.ty(e) {
+            Some(t) => Ok(t),
+            None => unsupported("a `void` value used in an expression", ctx.exprs.span(e)),
+        }
+    }
+
+    // ---- structs ----
+
+    /// Declares the structs that printed code names, members before users.
+    fn write_structs(&mut self) -> Result<String> {
+        let mut out = String::new();
+        let mut done = HashSet::new();
+        let named: Vec<Handle<ir::Type>> = self.used_struct_types();
+        for ty in named {
+            self.write_struct(ty, &mut done, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Structs whose names were printed, in declaration order.
+    fn used_struct_types(&self) -> Vec<Handle<ir::Type>> {
+        self.printed_structs.iter().copied().collect()
+    }
+
+    fn write_struct(
+        &mut self,
+        ty: Handle<ir::Type>,
+        done: &mut HashSet<Handle<ir::Type>>,
+        out: &mut String,
+    ) -> Result<()> {
+        if !done.insert(ty) {
+            return Ok(());
+        }
+        let TypeInner::Struct { members } = self.inner(ty) else {
+            return Ok(());
+        };
+        for m in members {
+            let mut base = m.ty;
+            while let TypeInner::Array { base: b, .. } = self.inner(base) {
+                base = *b;
+            }
+            if matches!(self.inner(base), TypeInner::Struct { .. }) {
+                self.write_struct(base, done, out)?;
+            }
+        }
+        let body = self.member_list(ty, "    ")?;
+        writeln!(out, "struct {}\n{{\n{body}}};\n", self.struct_names[&ty]).ok();
+        Ok(())
+    }
+
+    /// `T name;` lines for the members of struct `ty`, with the matrix
+    /// layout flipped per the convention above.
+    pub fn member_list(&mut self, ty: Handle<ir::Type>, indent: &str) -> Result<String> {
+        let TypeInner::Struct { members } = self.inner(ty) else {
+            return unsupported("a block over a non-struct type", self.module.types.span(ty));
+        };
+        let mut out = String::new();
+        for (i, m) in members.iter().enumerate() {
+            let (name, suffix) = self.type_parts(m.ty, m.span)?;
+            let layout = match m.matrix_layout {
+                Some(ir::MatrixLayout::RowMajor) => "layout(column_major) ",
+                Some(ir::MatrixLayout::ColumnMajor) => "layout(row_major) ",
+                None => "",
+            };
+            let member = self.member_name(ty, i as u32);
+            writeln!(out, "{indent}{layout}{name} {member}{suffix};").ok();
+        }
+        Ok(out)
+    }
+
+    /// Member names are scoped to their struct, so only keywords and
+    /// reserved spellings need renaming.
+    pub fn member_name(&self, ty: Handle<ir::Type>, index: u32) -> String {
+        match self.inner(ty) {
+            TypeInner::Struct { members } => members
+                .get(index as usize)
+                .map(|m| sanitize(&m.name))
+                .unwrap_or_else(|| format!("m{index}")),
+            _ => format!("m{index}"),
+        }
+    }
+
+    // ---- globals ----
+
+    fn write_globals(&mut self) -> Result<String> {
+        let mut out = String::new();
+        let mut uniforms = Vec::new();
+        for g in self.globals.clone() {
+            let var = &self.module.globals[g];
+            let span = self.module.globals.span(g);
+            let name = self.global_names[&g].clone();
+            match var.space {
+                AddressSpace::Uniform if self.inner(var.ty).is_resource() => {
+                    self.declare_resource(g, &mut out)?
+                }
+                AddressSpace::Uniform => uniforms.push(g),
+                AddressSpace::Private => {
+                    let (t, s) = self.type_parts(var.ty, span)?;
+                    writeln!(out, "{t} {name}{s};").ok();
+                }
+                AddressSpace::Constant => {
+                    let (t, s) = self.type_parts(var.ty, span)?;
+                    let Some(init) = var.init else {
+                        return unsupported("a `static const` without initializer", span);
+                    };
+                    let ctx = self.global_ctx();
+                    let value = self.expr(&ctx, init)?;
+                    writeln!(out, "const {t} {name}{s} = {value};").ok();
+                }
+                AddressSpace::Workgroup => {
+                    let (t, s) = self.type_parts(var.ty, span)?;
+                    writeln!(out, "shared {t} {name}{s};").ok();
+                }
+                AddressSpace::Input | AddressSpace::Output => self.declare_stage_io(g, &mut out)?,
+            }
+        }
+        if !uniforms.is_empty() {
+            let (set, binding) = self.globals_block_binding.unwrap_or((0, 0));
+            writeln!(
+                out,
+                "layout(std140, set = {set}, binding = {binding}) uniform _Globals\n{{"
+            )
+            .ok();
+            for g in uniforms {
+                let var = &self.module.globals[g];
+                let (t, s) = self.type_parts(var.ty, self.module.globals.span(g))?;
+                writeln!(out, "    {t} {}{s};", self.global_names[&g]).ok();
+            }
+            out.push_str("} _globals;\n");
+        }
+        Ok(out)
+    }
+
+    pub fn global_ctx(&self) -> Ctx<'a> {
+        Ctx {
+            func: None,
+            exprs: &self.module.global_expressions,
+            locals: HashMap::new(),
+            params: Vec::new(),
+        }
+    }
+
+    /// `layout(location = N ...) [interpolation] in|out T name;` for a
+    /// location varying; builtins are used, never declared.
+    fn declare_stage_io(&mut self, g: Handle<ir::GlobalVariable>, out: &mut String) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let binding = var.io.as_ref().and_then(|io| io.binding.as_ref());
+        let (location, component, index, interpolation) = match binding {
+            Some(ir::Binding::BuiltIn(_)) => return Ok(()),
+            Some(
+                ir::Binding::Location { patch: true, .. }
+                | ir::Binding::Location {
+                    per_primitive: true,
+                    ..
+                },
+            ) => return unsupported("`patch` and per-primitive varyings", span),
+            Some(ir::Binding::Location {
+                location,
+                component,
+                index,
+                interpolation,
+                ..
+            }) => (*location, *component, *index, *interpolation),
+            _ => {
+                return Err(Error::NotLegalized {
+                    what: format!("stage variable `{}` has no builtin or location", var.name),
+                    span,
+                });
+            }
+        };
+        let mut layout = format!("location = {location}");
+        if component != 0 {
+            write!(layout, ", component = {component}").ok();
+        }
+        if let Some(i) = index {
+            write!(layout, ", index = {i}").ok();
+        }
+        let input = var.space == AddressSpace::Input;
+        let interpolated = (input && self.entry.stage == ir::ShaderStage::Fragment)
+            || (!input && self.entry.stage != ir::ShaderStage::Fragment);
+        let mut quals = String::new();
+        if interpolated {
+            let integer = self
+                .inner(var.ty)
+                .scalar()
+                .is_some_and(|s| s.kind != ScalarKind::Float || s.width == 8);
+            match interpolation.mode {
+                Some(ir::InterpolationMode::Flat) => quals.push_str("flat "),
+                _ if integer && input => quals.push_str("flat "),
+                Some(ir::InterpolationMode::NoPerspective) => quals.push_str("noperspective "),
+                _ => {}
+            }
+            match interpolation.sampling {
+                Some(ir::Sampling::Centroid) => quals.push_str("centroid "),
+                Some(ir::Sampling::Sample) => quals.push_str("sample "),
+                None => {}
+            }
+        }
+        let (t, s) = self.type_parts(var.ty, span)?;
+        let dir = if input { "in" } else { "out" };
+        writeln!(
+            out,
+            "layout({layout}) {quals}{dir} {t} {}{s};",
+            self.global_names[&g]
+        )
+        .ok();
+        Ok(())
+    }
+
+    // ---- functions ----
+
+    fn write_function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+        let func = &self.module.functions[f];
+        let mut used = self.used_names.clone();
+        let mut ctx = Ctx {
+            func: Some(func),
+            exprs: &func.expressions,
+            locals: HashMap::new(),
+            params: Vec::new(),
+        };
+        let mut params = Vec::new();
+        for p in &func.params {
+            let name = Self::unique(&mut used, &p.name);
+            let (t, s) = self.type_parts(p.ty, p.span)?;
+            if self.inner(p.ty).is_resource()
+                && !matches!(
+                    self.inner(p.ty),
+                    TypeInner::Texture { .. } | TypeInner::Sampler { .. }
+                )
+            {
+                return unsupported("buffer parameters (GLSL cannot pass blocks)", p.span);
+            }
+            let dir = match p.direction {
+                ir::ParamDirection::In => "",
+                ir::ParamDirection::Out => "out ",
+                ir::ParamDirection::InOut => "inout ",
+            };
+            params.push(format!("{dir}{t} {name}{s}"));
+            ctx.params.push(name);
+        }
+        for (h, local) in func.locals.iter() {
+            ctx.locals.insert(h, Self::unique(&mut used, &local.name));
+        }
+        let result = match &func.result {
+            Some(r) => self.type_name(r.ty, r.span)?,
+            None => "void".to_string(),
+        };
+        let name = &self.function_names[&f];
+        writeln!(out, "\n{result} {name}({})\n{{", params.join(", ")).ok();
+        if f == self.entry.function {
+            self.write_private_inits(out)?;
+        }
+        self.write_block(&ctx, &func.body, 1, out)?;
+        out.push_str("}\n");
+        Ok(())
+    }
+
+    /// GLSL global initializers must be constant, HLSL `static` ones need not
+    /// be: they run at the top of `main`, in declaration order.
+    fn write_private_inits(&mut self, out: &mut String) -> Result<()> {
+        let ctx = self.global_ctx();
+        for g in self.globals.clone() {
+            let var = &self.module.globals[g];
+            if let (AddressSpace::Private, Some(init)) = (var.space, var.init) {
+                let value = self.expr(&ctx, init)?;
+                writeln!(out, "    {} = {value};", self.global_names[&g]).ok();
+            }
+        }
+        Ok(())
+    }
+
+    pub fn write_block(
+        &mut self,
+        ctx: &Ctx,
+        block: &ir::Block,
+        level: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        for (stmt, span) in block.iter() {
+            self.write_stmt(ctx, stmt, span, level, out)?;
+        }
+        Ok(())
+    }
+
+    fn write_stmt(
+        &mut self,
+        ctx: &Ctx,
+        stmt: &Statement,
+        span: Span,
+        level: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let ind = "    ".repeat(level);
+        match stmt {
+            Statement::Declare { .. } | Statement::Store { .. } | Statement::Expr(_) => {
+                let text = self.simple_stmt(ctx, stmt, span)?;
+                writeln!(out, "{ind}{text};").ok();
+            }
+            Statement::Block(b) => {
+                writeln!(out, "{ind}{{").ok();
+                self.write_block(ctx, b, level + 1, out)?;
+                writeln!(out, "{ind}}}").ok();
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.expr(ctx, *condition)?;
+                writeln!(out, "{ind}if ({c})\n{ind}{{").ok();
+                self.write_block(ctx, accept, level + 1, out)?;
+                if !reject.is_empty() {
+                    writeln!(out, "{ind}}}\n{ind}else\n{ind}{{").ok();
+                    self.write_block(ctx, reject, level + 1, out)?;
+                }
+                writeln!(out, "{ind}}}").ok();
+            }
+            Statement::For { .. } => self.write_for(ctx, stmt, span, level, out)?,
+            Statement::While { condition, body } => {
+                let c = self.expr(ctx, *condition)?;
+                writeln!(out, "{ind}while ({c})\n{ind}{{").ok();
+                self.write_block(ctx, body, level + 1, out)?;
+                writeln!(out, "{ind}}}").ok();
+            }
+            Statement::DoWhile { body, condition } => {
+                writeln!(out, "{ind}do\n{ind}{{").ok();
+                self.write_block(ctx, body, level + 1, out)?;
+                let c = self.expr(ctx, *condition)?;
+                writeln!(out, "{ind}}} while ({c});").ok();
+            }
+            Statement::Switch { selector, cases } => {
+                self.write_switch(ctx, *selector, cases, level, out)?
+            }
+            Statement::Break => writeln!(out, "{ind}break;").unwrap_or(()),
+            Statement::Continue => writeln!(out, "{ind}continue;").unwrap_or(()),
+            Statement::Discard => writeln!(out, "{ind}discard;").unwrap_or(()),
+            Statement::Return(None) => writeln!(out, "{ind}return;").unwrap_or(()),
+            Statement::Return(Some(e)) => {
+                let v = self.expr(ctx, *e)?;
+                writeln!(out, "{ind}return {v};").ok();
+            }
+        }
+        Ok(())
+    }
+
+    /// Declarations, stores and expression statements without the `;`,
+    /// so `for` headers can reuse them.
+    fn simple_stmt(&mut self, ctx: &Ctx, stmt: &Statement, span: Span) -> Result<String> {
+        match stmt {
+            Statement::Declare { local, init } => {
+                let func_local = self.local_decl(ctx, *local, span)?;
+                match init {
+                    Some(e) => Ok(format!("{func_local} = {}", self.expr(ctx, *e)?)),
+                    None => Ok(func_local),
+                }
+            }
+            Statement::Store { target, value } => self.store(ctx, *target, *value),
+            Statement::Expr(e) => self.expr_stmt(ctx, *e),
+            _ => unsupported("this statement in a `for` header", span),
+        }
+    }
+
+    fn local_decl(
+        &mut self,
+        ctx: &Ctx,
+        local: Handle<ir::LocalVariable>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(var) = ctx.func.and_then(|f| f.locals.try_get(local)) else {
+            return unsupported("a local outside its function", span);
+        };
+        if var.is_static {
+            return unsupported("`static` local variables", span);
+        }
+        let (t, s) = self.type_parts(var.ty, span)?;
+        Ok(format!("{t} {}{s}", ctx.locals[&local]))
+    }
+
+    fn write_for(
+        &mut self,
+        ctx: &Ctx,
+        stmt: &Statement,
+        span: Span,
+        level: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let Statement::For {
+            init,
+            condition,
+            update,
+            body,
+        } = stmt
+        else {
+            return Ok(());
+        };
+        let ind = "    ".repeat(level);
+        let simple = |s: &Statement| {
+            matches!(
+                s,
+                Statement::Declare { .. } | Statement::Store { .. } | Statement::Expr(_)
+            )
+        };
+        let (header_init, inner_level) = if init.stmts.len() <= 1 && init.stmts.iter().all(simple) {
+            let text = match init.iter().next() {
+                Some((s, sp)) => self.simple_stmt(ctx, s, sp)?,
+                None => String::new(),
+            };
+            (text, level)
+        } else {
+            // Several init statements: scope them in a block around the loop.
+            writeln!(out, "{ind}{{").ok();
+            self.write_block(ctx, init, level + 1, out)?;
+            (String::new(), level + 1)
+        };
+        let mut updates = Vec::new();
+        for (s, sp) in update.iter() {
+            match s {
+                Statement::Store { .. } | Statement::Expr(_) => {
+                    updates.push(self.simple_stmt(ctx, s, sp)?)
+                }
+                _ => return unsupported("this statement in a `for` update", sp),
+            }
+        }
+        let c = match condition {
+            Some(c) => self.expr(ctx, *c)?,
+            None => String::new(),
+        };
+        let ind2 = "    ".repeat(inner_level);
+        writeln!(
+            out,
+            "{ind2}for ({header_init}; {c}; {})\n{ind2}{{",
+            updates.join(", ")
+        )
+        .ok();
+        self.write_block(ctx, body, inner_level + 1, out)?;
+        writeln!(out, "{ind2}}}").ok();
+        if inner_level != level {
+            writeln!(out, "{ind}}}").ok();
+        }
+        let _ = span;
+        Ok(())
+    }
+
+    fn write_switch(
+        &mut self,
+        ctx: &Ctx,
+        selector: Handle<Expression>,
+        cases: &[ir::SwitchCase],
+        level: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let ind = "    ".repeat(level);
+        let sel_ty = self.expr_ty(ctx, selector)?;
+        let mut sel = self.expr(ctx, selector)?;
+        // Case labels must have the selector's type; other widths go via int.
+        let suffix = match self.inner(sel_ty).scalar() {
+            Some(ir::Scalar {
+                kind: ScalarKind::Uint,
+                width: 4,
+            }) => "u",
+            Some(ir::Scalar {
+                kind: ScalarKind::Sint,
+                width: 4,
+            }) => "",
+            _ => {
+                sel = format!("int({sel})");
+                ""
+            }
+        };
+        writeln!(out, "{ind}switch ({sel})\n{ind}{{").ok();
+        for (i, case) in cases.iter().enumerate() {
+            for v in &case.values {
+                match v {
+                    ir::SwitchValue::Int(n) => writeln!(out, "{ind}case {n}{suffix}:").ok(),
+                    ir::SwitchValue::Default => writeln!(out, "{ind}default:").ok(),
+                };
+            }
+            writeln!(out, "{ind}{{").ok();
+            self.write_block(ctx, &case.body, level + 1, out)?;
+            writeln!(out, "{ind}}}").ok();
+            let ends = matches!(
+                case.body.stmts.last(),
+                Some(
+                    Statement::Break
+                        | Statement::Return(_)
+                        | Statement::Continue
+                        | Statement::Discard
+                )
+            );
+            if (!case.fall_through && !ends) || i + 1 == cases.len() {
+                writeln!(out, "{ind}    break;").ok();
+            }
+        }
+        writeln!(out, "{ind}}}").ok();
+        Ok(())
+    }
+}
+
+/// Every expression in the tree rooted at `root`.
+pub(super) fn collect_subtree(
+    exprs: &ir::ExpressionArena,
+    root: Handle<Expression>,
+    out: &mut Vec<Handle<Expression>>,
+) {
+    out.push(root);
+    for child in children(&exprs[root]) {
+        collect_subtree(exprs, child, out);
+    }
+}
+
+pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
+    match e {
+        Expression::Literal(_)
+        | Expression::Global(_)
+        | Expression::Local(_)
+        | Expression::Param(_) => Vec::new(),
+        Expression::Member { base, .. } | Expression::Swizzle { base, .. } => vec![*base],
+        Expression::Index { base, index } => vec![*base, *index],
+        Expression::Unary { expr, .. } | Expression::Convert { expr } => vec![*expr],
+        Expression::Binary { left, right, .. } => vec![*left, *right],
+        Expression::Select {
+            condition,
+            accept,
+            reject,
+        } => vec![*condition, *accept, *reject],
+        Expression::Construct { components } => components.clone(),
+        Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => args.clone(),
+        Expression::Assign { target, value } => vec![*target, *value],
+        Expression::IncDec { target, .. } => vec![*target],
+    }
+}

@@ -1,0 +1,196 @@
+//! Downstream validators for Legalis outputs, as a small library for tests
+//! and the characterization harness.
+//!
+//! GLSL is compiled to SPIR-V by glslang (Vulkan 1.3 rules, SPIR-V 1.6) and
+//! that SPIR-V is checked by the SPIRV-Tools validator. Every error string
+//! carries the tool's own message, so a failing test shows what the real
+//! validator said rather than a paraphrase.
+
+use legalis_ir::ShaderStage;
+use spirv_tools::val::Validator as _;
+
+pub use spirv_tools::TargetEnv;
+
+/// Compiles Vulkan GLSL for `stage` to SPIR-V 1.6 words with glslang.
+pub fn glsl_to_spirv(source: &str, stage: ShaderStage) -> Result<Vec<u32>, String> {
+    use glslang::{
+        Compiler, CompilerOptions, ShaderInput, ShaderMessage, ShaderSource, SpirvVersion, Target,
+        VulkanVersion,
+    };
+    let compiler = Compiler::acquire().ok_or("glslang could not be initialised")?;
+    let source = ShaderSource::from(source.to_string());
+    let options = CompilerOptions {
+        target: Target::Vulkan {
+            version: VulkanVersion::Vulkan1_3,
+            spirv_version: SpirvVersion::SPIRV1_6,
+        },
+        messages: ShaderMessage::VULKAN_RULES | ShaderMessage::SPV_RULES,
+        ..CompilerOptions::default()
+    };
+    let input = ShaderInput::new(
+        &source,
+        glslang_stage(stage),
+        &options,
+        None::<&[(&str, Option<&str>)]>,
+        None,
+    )
+    .map_err(|e| format!("glslang: {e}"))?;
+    let shader = compiler
+        .create_shader(input)
+        .map_err(|e| format!("glslang: {e}"))?;
+    let mut program = compiler.create_program();
+    program.add_shader(&shader);
+    program
+        .compile(glslang_stage(stage))
+        .map_err(|e| format!("glslang: {e}"))
+}
+
+/// Validates a SPIR-V module with the SPIRV-Tools validator for `env`
+/// (use [`TargetEnv::Vulkan_1_3`] unless a caller needs another).
+pub fn validate_spirv(words: &[u32], env: TargetEnv) -> Result<(), String> {
+    spirv_tools::val::create(Some(env))
+        .validate(words, None)
+        .map_err(|e| format!("spirv-val: {e}"))
+}
+
+/// Compiles GLSL with glslang and validates the result for Vulkan 1.3;
+/// returns the SPIR-V words on success.
+pub fn validate_glsl(source: &str, stage: ShaderStage) -> Result<Vec<u32>, String> {
+    let words = glsl_to_spirv(source, stage)?;
+    validate_spirv(&words, TargetEnv::Vulkan_1_3)?;
+    Ok(words)
+}
+
+fn glslang_stage(stage: ShaderStage) -> glslang::ShaderStage {
+    use glslang::ShaderStage as G;
+    match stage {
+        ShaderStage::Vertex => G::Vertex,
+        ShaderStage::Hull => G::TesselationControl,
+        ShaderStage::Domain => G::TesselationEvaluation,
+        ShaderStage::Geometry => G::Geometry,
+        ShaderStage::Fragment => G::Fragment,
+        ShaderStage::Compute => G::Compute,
+        ShaderStage::Mesh => G::Mesh,
+        ShaderStage::Amplification => G::Task,
+        ShaderStage::RayGeneration => G::RayGeneration,
+        ShaderStage::Intersection => G::Intersect,
+        ShaderStage::AnyHit => G::AnyHit,
+        ShaderStage::ClosestHit => G::ClosestHit,
+        ShaderStage::Miss => G::Miss,
+        ShaderStage::Callable => G::Callable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_version(body: &str) -> String {
+        if body.starts_with("#version") {
+            body.to_string()
+        } else {
+            format!("#version 450\n{body}")
+        }
+    }
+
+    fn ok(stage: ShaderStage, body: &str) {
+        let src = with_version(body);
+        if let Err(e) = validate_glsl(&src, stage) {
+            panic!("{stage:?} should validate:\n{src}\n{e}");
+        }
+    }
+
+    fn bad(stage: ShaderStage, body: &str, expect: &str) {
+        let src = with_version(body);
+        let err = validate_glsl(&src, stage).expect_err("invalid shader was accepted");
+        assert!(err.contains(expect), "message lacks {expect:?}: {err}");
+    }
+
+    #[test]
+    fn vertex() {
+        ok(
+            ShaderStage::Vertex,
+            "layout(location = 0) in vec3 p; void main() { gl_Position = vec4(p, 1.0); }",
+        );
+        bad(
+            ShaderStage::Vertex,
+            "void main() { gl_Position = vec3(1.0); }",
+            "ERROR",
+        );
+    }
+
+    #[test]
+    fn fragment() {
+        ok(
+            ShaderStage::Fragment,
+            "layout(location = 0) out vec4 c; void main() { c = vec4(gl_FragCoord.xy, 0.0, 1.0); }",
+        );
+        bad(
+            ShaderStage::Fragment,
+            "void main() { undeclared = 1.0; }",
+            "undeclared",
+        );
+    }
+
+    #[test]
+    fn compute() {
+        ok(
+            ShaderStage::Compute,
+            "layout(local_size_x = 8) in; layout(std430, binding = 0) buffer B { uint d[]; } b;\n\
+             void main() { b.d[gl_GlobalInvocationID.x] = 1u; }",
+        );
+        bad(
+            ShaderStage::Compute,
+            "layout(local_size_x = 1) in; void main() { int x = 1.5; }",
+            "cannot convert",
+        );
+    }
+
+    #[test]
+    fn hull_and_mesh_and_raygen() {
+        ok(
+            ShaderStage::Hull,
+            "layout(vertices = 3) out; void main() { gl_TessLevelOuter[0] = 1.0; }",
+        );
+        ok(
+            ShaderStage::Mesh,
+            "#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 1) in;\n\
+             layout(triangles, max_vertices = 3, max_primitives = 1) out;\n\
+             void main() { SetMeshOutputsEXT(0, 0); }",
+        );
+        ok(
+            ShaderStage::RayGeneration,
+            "#version 460\n#extension GL_EXT_ray_tracing : require\nvoid main() { uvec3 i = gl_LaunchIDEXT; }",
+        );
+        bad(
+            ShaderStage::Geometry,
+            "void main() { EmitVertex(); }",
+            "ERROR",
+        );
+    }
+
+    /// `OpCapability Shader; OpMemoryModel Logical GLSL450` and nothing else.
+    fn header(extra: &[u32]) -> Vec<u32> {
+        let mut words = vec![0x0723_0203, 0x0001_0600, 0, 100, 0];
+        words.extend([0x0002_0011, 1]);
+        words.extend(extra);
+        words
+    }
+
+    #[test]
+    fn spirv_modules() {
+        let valid = validate_glsl(
+            "#version 450\nlayout(local_size_x = 1) in; void main() {}",
+            ShaderStage::Compute,
+        )
+        .expect("valid compute shader");
+        assert!(validate_spirv(&valid, TargetEnv::Vulkan_1_3).is_ok());
+        // Without an OpMemoryModel the module is malformed.
+        let err = validate_spirv(&header(&[]), TargetEnv::Vulkan_1_3).unwrap_err();
+        assert!(err.contains("MemoryModel"), "{err}");
+        let mut bad_magic = valid.clone();
+        bad_magic[0] = 0xdead_beef;
+        let err = validate_spirv(&bad_magic, TargetEnv::Vulkan_1_3).unwrap_err();
+        assert!(err.starts_with("spirv-val:"), "{err}");
+    }
+}
