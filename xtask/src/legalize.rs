@@ -10,9 +10,10 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
-use legalis_testkit::runner::{self, CommandCompiler, Options, UnsupportedPolicy};
+use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::runner::{self, CommandCompiler, Compiler, Options, UnsupportedPolicy};
 
 const HELP: &str = "\
 cargo xtask test legalize: run characterization tests
@@ -63,17 +64,21 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     if !dir.is_dir() {
         return usage(&format!("no test folder {}", dir.display()));
     }
-    let compiler = match &args.compiler {
-        Some(command) => compiler_from_command(command, &invoked_from),
-        None => legalis_binary(root),
+    let command;
+    let compiler: &dyn Compiler = match &args.compiler {
+        Some(words) => match compiler_from_command(words, &invoked_from) {
+            Some(found) => {
+                command = found;
+                &command
+            }
+            None => return usage("--compiler needs a command"),
+        },
+        None => &InProcessLegalis,
     };
-    let Some(compiler) = compiler else {
-        return ExitCode::FAILURE;
-    };
-    run(&args, &dir, root, &compiler)
+    run(&args, &dir, root, compiler)
 }
 
-fn run(args: &Args, dir: &Path, root: &Path, compiler: &CommandCompiler) -> ExitCode {
+fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCode {
     let foreign = args.dir.is_some();
     let snapshot_dir = match (args.no_snapshots, foreign) {
         (true, _) => None,
@@ -82,9 +87,13 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &CommandCompiler) -> Exit
     };
     let options = Options {
         compiler,
-        // The wiring point for downstream validation: pass the validators of
-        // `legalis-validate` here once that crate lands.
-        validator: None,
+        // Legalis' own outputs always go through their validators; a foreign
+        // compiler's outputs are only checked, as the reference's runner does.
+        validator: if args.compiler.is_none() {
+            Some(&DownstreamValidator)
+        } else {
+            None
+        },
         snapshot_dir,
         require_meta: !foreign,
         unsupported: if foreign {
@@ -169,35 +178,4 @@ fn compiler_from_command(command: &str, invoked_from: &Path) -> Option<CommandCo
         })
         .collect();
     CommandCompiler::from_words(&words)
-}
-
-/// Builds the `legalis` binary (debug) and runs it as a process; the
-/// in-process compiler replaces this once the facade can emit targets.
-fn legalis_binary(root: &Path) -> Option<CommandCompiler> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--package",
-            "legalis",
-            "--bin",
-            "legalis",
-        ])
-        .current_dir(root)
-        .status();
-    if !status.is_ok_and(|s| s.success()) {
-        eprintln!("xtask: building the legalis binary failed");
-        return None;
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(|dir| root.join(dir))
-        .unwrap_or_else(|| root.join("target"));
-    let program = target
-        .join("debug")
-        .join(format!("legalis{}", std::env::consts::EXE_SUFFIX));
-    Some(CommandCompiler {
-        program,
-        prefix_args: Vec::new(),
-    })
 }

@@ -4,4 +4,5 @@
 //! own module with naga's backend shape (`Options`, an `Error` enum, one
 //! `write` entry function). GLSL is the first.
 
+pub mod codes;
 pub mod glsl;

@@ -5,6 +5,7 @@
 //! and leaves turning diagnostics into text to [`render`]. Code generation
 //! targets do not exist yet; today the result is the checked IR module.
 
+pub mod cli;
 pub mod codes;
 pub mod render;
 
@@ -26,6 +27,59 @@ pub struct Request {
     pub stage: Option<ShaderStage>,
     /// Macro definitions, as `-D NAME=VALUE` gives them.
     pub defines: Vec<(String, String)>,
+    /// Code to generate; `None` checks only.
+    pub target: Option<Target>,
+}
+
+/// The code-generation targets of the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Glsl,
+    Spirv,
+    SpirvAsm,
+    Metal,
+    Wgsl,
+    Cuda,
+}
+
+impl Target {
+    pub const ALL: [Target; 6] = [
+        Target::Glsl,
+        Target::Spirv,
+        Target::SpirvAsm,
+        Target::Metal,
+        Target::Wgsl,
+        Target::Cuda,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Glsl => "glsl",
+            Target::Spirv => "spirv",
+            Target::SpirvAsm => "spirv-asm",
+            Target::Metal => "metal",
+            Target::Wgsl => "wgsl",
+            Target::Cuda => "cuda",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Target> {
+        Target::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Whether this build can generate code for the target.
+    pub fn is_implemented(self) -> bool {
+        matches!(self, Target::Glsl)
+    }
+}
+
+/// Generated code and what produced it.
+#[derive(Debug)]
+pub struct Generated {
+    pub text: String,
+    pub stage: ShaderStage,
+    /// The module after legalization, for `-dump-ir` with a target.
+    pub legalized: ir::Module,
 }
 
 /// What a compilation produced.
@@ -37,6 +91,8 @@ pub struct Compiled {
     pub diagnostics: Vec<Diagnostic>,
     /// The text the diagnostics' spans index, for [`render`].
     pub source_text: String,
+    /// Generated code, when a target was asked for and nothing failed.
+    pub output: Option<Generated>,
 }
 
 impl Compiled {
@@ -54,6 +110,7 @@ pub fn compile(request: &Request) -> Compiled {
                 module: None,
                 diagnostics: vec![diagnostic],
                 source_text: lossy_text,
+                output: None,
             };
         }
     };
@@ -62,11 +119,76 @@ pub fn compile(request: &Request) -> Compiled {
         stage: request.stage,
         defines: request.defines.clone(),
     };
-    let output = run_with_large_stack(|| front::compile(&text, &options));
+    let front_output = run_with_large_stack(|| front::compile(&text, &options));
+    let mut diagnostics = front_output.diagnostics;
+    let output = match (&front_output.module, request.target) {
+        (Some(module), Some(target)) => generate(module, target, &mut diagnostics),
+        _ => None,
+    };
     Compiled {
-        module: output.module,
-        diagnostics: output.diagnostics,
+        module: front_output.module,
+        diagnostics,
         source_text: text,
+        output,
+    }
+}
+
+/// Legalizes the module's entry point for `target` and writes its code.
+fn generate(
+    module: &ir::Module,
+    target: Target,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    if !target.is_implemented() {
+        diagnostics.push(without_span(Diagnostic::error(
+            codes::TARGET_NOT_IMPLEMENTED,
+            format!("target `{}` is not implemented yet", target.name()),
+            ir::Span::UNDEFINED,
+        )));
+        return None;
+    }
+    if module.entry_points.len() > 1 {
+        let names: Vec<&str> = module
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        diagnostics.push(without_span(Diagnostic::error(
+            codes::AMBIGUOUS_ENTRY_POINT,
+            format!(
+                "the file has {} entry points ({}); choose one with -entry",
+                names.len(),
+                names.join(", ")
+            ),
+            ir::Span::UNDEFINED,
+        )));
+        return None;
+    }
+    let legalized = match legalis_legalize_glsl::legalize(module, 0) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let options = legalis_emit::glsl::Options {
+        version: legalized.version,
+        extensions: legalized.extensions.clone(),
+    };
+    match legalis_emit::glsl::write(&legalized.module, 0, &options) {
+        Ok(text) => Some(Generated {
+            text,
+            stage: legalized.plan.stage,
+            legalized: legalized.module,
+        }),
+        Err(error) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of(&error),
+                error.to_string(),
+                error.span().unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
     }
 }
 

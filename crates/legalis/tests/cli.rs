@@ -95,8 +95,8 @@ fn usage_errors_exit_2() {
         (&["f.slang", "-entry"], "-entry needs a value"),
         (&["f.slang", "g.slang"], "two input files"),
         (
-            &["f.slang", "-target", "glsl"],
-            "-target: no code-generation target is implemented yet; use -dump-ir",
+            &["f.slang", "-target", "wgsl"],
+            "-target wgsl is not implemented yet; implemented targets: glsl",
         ),
     ];
     for (args, message) in cases {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-const CODE_FILES: [(&str, &str); 4] = [
+const CODE_FILES: [(&str, &str); 5] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
@@ -22,6 +22,10 @@ const CODE_FILES: [(&str, &str); 4] = [
     (
         "crates/legalize-glsl/src/codes.rs",
         include_str!("../../legalize-glsl/src/codes.rs"),
+    ),
+    (
+        "crates/emit/src/codes.rs",
+        include_str!("../../emit/src/codes.rs"),
     ),
 ];
 const DOC: &str = include_str!("../../../docs/diagnostics.md");

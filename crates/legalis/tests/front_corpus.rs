@@ -82,6 +82,7 @@ fn check(display: &str, source: &[u8], entry: &EntryPoint) -> Result<(), String>
         entry: Some(entry.name.clone()),
         stage: Some(entry.stage),
         defines: Vec::new(),
+        target: None,
     };
     let compiled = std::panic::catch_unwind(|| legalis::compile(&request))
         .map_err(|_| "the front end panicked".to_string())?;

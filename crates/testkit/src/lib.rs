@@ -16,4 +16,5 @@
 pub mod diag;
 pub mod directives;
 pub mod filecheck;
+pub mod legalis;
 pub mod runner;

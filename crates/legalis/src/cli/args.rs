@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use legalis_ir::ShaderStage;
 
+use crate::Target;
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Command {
@@ -24,6 +26,7 @@ pub struct CompileArgs {
     pub entry: Option<String>,
     pub stage: Option<ShaderStage>,
     pub output: Option<PathBuf>,
+    pub target: Option<Target>,
     pub dump_ir: bool,
     pub defines: Vec<(String, String)>,
     pub diagnostics: DiagnosticFormat,
@@ -54,18 +57,23 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
 }
 
 pub const HELP: &str = "\
-legalis: check a Slang/HLSL shader and show its IR
+legalis: legalize a Slang/HLSL entry point and generate its code
 
 Usage: legalis FILE [options]
 
 Options:
-  -entry NAME       entry point to check (default: every [shader(\"...\")] function)
+  -target TARGET    generate code: glsl (implemented); spirv, spirv-asm, metal,
+                    wgsl, cuda are planned and refused for now
+  -entry NAME       entry point (default: every [shader(\"...\")] function; a
+                    target needs exactly one)
   -stage STAGE      stage of -entry: vertex fragment(pixel) compute hull domain
                     geometry mesh amplification raygeneration intersection
                     anyhit closesthit miss callable
   -D NAME[=VALUE]   define a macro (also -DNAME[=VALUE]; -DNAME defines it empty)
-  -dump-ir          print the checked IR (to standard output, or to -o)
-  -o OUT            write the -dump-ir output to OUT
+  -dump-ir          print the IR instead of code: as checked, or with
+                    -target as legalized for it
+  -o OUT            write the output (code or IR) to OUT instead of
+                    standard output
   -enable-machine-readable-diagnostics
                     print diagnostics as tab-separated lines:
                     E<code> severity file line col end-line end-col message
@@ -73,9 +81,8 @@ Options:
   -h, -help         show this help
   -version          show the version
 
-Without -dump-ir, legalis only checks FILE and prints its diagnostics.
-Code generation (-target glsl|spirv|spirv-asm|metal|wgsl|cuda) is not
-implemented yet.
+Without -target or -dump-ir, legalis only checks FILE and prints its
+diagnostics.
 
 Exit status: 0 success (warnings allowed), 1 compile error, 2 usage error.
 ";
@@ -104,8 +111,8 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let Some(input) = input else {
         return usage("missing input FILE");
     };
-    if parsed.output.is_some() && !parsed.dump_ir {
-        return usage("-o needs -dump-ir: no code-generation target is implemented yet");
+    if parsed.output.is_some() && !parsed.dump_ir && parsed.target.is_none() {
+        return usage("-o needs -target or -dump-ir: there is no output to write");
     }
     Ok(Command::Compile(CompileArgs { input, ..parsed }))
 }
@@ -142,7 +149,10 @@ fn apply_option(
             parsed.no_color = true;
             Ok(())
         }
-        "-target" => usage("-target: no code-generation target is implemented yet; use -dump-ir"),
+        "-target" => {
+            let target = parse_target(&text_value(option, rest)?)?;
+            set_once(&mut parsed.target, option, target)
+        }
         _ => match option.strip_prefix("-D") {
             Some(define) => {
                 parsed.defines.push(parse_define(define)?);
@@ -201,6 +211,29 @@ fn parse_stage(name: &str) -> Result<ShaderStage, UsageError> {
         },
         Ok,
     )
+}
+
+fn parse_target(name: &str) -> Result<Target, UsageError> {
+    let implemented: Vec<&str> = Target::ALL
+        .iter()
+        .filter(|t| t.is_implemented())
+        .map(|t| t.name())
+        .collect();
+    match Target::from_name(name) {
+        Some(target) if target.is_implemented() => Ok(target),
+        Some(_) => usage(format!(
+            "-target {name} is not implemented yet; implemented targets: {}",
+            implemented.join(" ")
+        )),
+        None => {
+            let all: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+            usage(format!(
+                "unknown target '{name}'; targets: {} (implemented: {})",
+                all.join(" "),
+                implemented.join(" ")
+            ))
+        }
+    }
 }
 
 /// The stage names for messages, with `pixel`, the alias HLSL users type.
@@ -263,6 +296,7 @@ mod tests {
                 entry: Some("main".into()),
                 stage: Some(ShaderStage::Fragment),
                 output: Some("out.ir".into()),
+                target: None,
                 dump_ir: true,
                 defines: vec![("A".into(), "1".into()), ("B".into(), String::new())],
                 diagnostics: DiagnosticFormat::Machine,
@@ -294,14 +328,26 @@ mod tests {
         assert_eq!(error("f.slang -entry a -entry b"), "-entry given twice");
         assert_eq!(error("f.slang -D=1"), "-D=1: '' is not a macro name");
         assert_eq!(error("f.slang -D1X"), "-D1X: '1X' is not a macro name");
-        assert!(error("f.slang -o out.ir").starts_with("-o needs -dump-ir"));
+        assert!(error("f.slang -o out.ir").starts_with("-o needs -target or -dump-ir"));
     }
 
     #[test]
-    fn target_is_not_available_yet() {
+    fn targets_implemented_planned_and_unknown() {
         assert_eq!(
-            error("f.slang -target glsl"),
-            "-target: no code-generation target is implemented yet; use -dump-ir"
+            compile_args("f.slang -target glsl -o out.glsl").target,
+            Some(Target::Glsl)
+        );
+        assert_eq!(
+            error("f.slang -target wgsl"),
+            "-target wgsl is not implemented yet; implemented targets: glsl"
+        );
+        assert_eq!(
+            error("f.slang -target hlsl"),
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl)"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -target glsl"),
+            "-target given twice"
         );
     }
 

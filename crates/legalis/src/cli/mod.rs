@@ -1,0 +1,166 @@
+//! The `legalis` command line as a library function: arguments in, the
+//! bytes for standard output and standard error and an exit status out.
+//!
+//! The binary is a thin wrapper around [`run`]; the characterization harness
+//! calls [`run`] in-process with the arguments of a test directive, so the
+//! suite and users exercise exactly the same path.
+
+pub mod args;
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use args::{Command, CompileArgs, DiagnosticFormat};
+use legalis_ir::diag::Diagnostic;
+
+pub const SUCCESS: u8 = 0;
+pub const COMPILE_ERROR: u8 = 1;
+pub const USAGE_ERROR: u8 = 2;
+
+/// What a run produced.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub code: u8,
+}
+
+/// Where and how the command runs.
+#[derive(Clone, Debug)]
+pub struct Environment {
+    /// Relative input and `-o` paths are resolved against this folder.
+    pub cwd: PathBuf,
+    /// Colour in human-form diagnostics.
+    pub color: bool,
+}
+
+/// Runs one command line (without the program name).
+pub fn run(arguments: impl IntoIterator<Item = OsString>, env: &Environment) -> Outcome {
+    match args::parse(arguments) {
+        Ok(Command::Help) => Outcome {
+            stdout: args::HELP.as_bytes().to_vec(),
+            ..Outcome::default()
+        },
+        Ok(Command::Version) => {
+            let text = format!("legalis {}\n", env!("CARGO_PKG_VERSION"));
+            Outcome {
+                stdout: text.into_bytes(),
+                ..Outcome::default()
+            }
+        }
+        Ok(Command::Compile(args)) => compile(&args, env),
+        Err(error) => Outcome {
+            stderr: format!(
+                "legalis: error: {error}\nUsage: legalis FILE [options]; legalis -help lists them\n"
+            ),
+            code: USAGE_ERROR,
+            ..Outcome::default()
+        },
+    }
+}
+
+fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
+    let reporter = Reporter {
+        format: args.diagnostics,
+        color: env.color && !args.no_color,
+    };
+    let mut outcome = Outcome::default();
+    let path = args.input.to_string_lossy().to_string();
+    let source = match fs::read(env.cwd.join(&args.input)) {
+        Ok(source) => source,
+        Err(error) => {
+            reporter.report(
+                &mut outcome,
+                &path,
+                "",
+                &[crate::cannot_read_file(&path, &error)],
+            );
+            outcome.code = COMPILE_ERROR;
+            return outcome;
+        }
+    };
+    let compiled = crate::compile(&crate::Request {
+        path: path.clone(),
+        source,
+        entry: args.entry.clone(),
+        stage: args.stage,
+        defines: args.defines.clone(),
+        target: args.target,
+    });
+    reporter.report(
+        &mut outcome,
+        &path,
+        &compiled.source_text,
+        &compiled.diagnostics,
+    );
+    if compiled.has_errors() {
+        outcome.code = COMPILE_ERROR;
+        return outcome;
+    }
+    let text = match (&compiled.output, &compiled.module, args.dump_ir) {
+        (Some(generated), _, true) => crate::dump_ir(&generated.legalized),
+        (Some(generated), _, false) => generated.text.clone(),
+        (None, Some(module), true) => crate::dump_ir(module),
+        _ => return outcome,
+    };
+    match &args.output {
+        Some(output) => {
+            if let Err(error) = write_whole_file(&env.cwd.join(output), text.as_bytes()) {
+                let target = output.to_string_lossy();
+                reporter.report(
+                    &mut outcome,
+                    &path,
+                    "",
+                    &[crate::cannot_write_output(&target, &error)],
+                );
+                outcome.code = COMPILE_ERROR;
+            }
+        }
+        None => outcome.stdout = text.into_bytes(),
+    }
+    outcome
+}
+
+/// Writes `contents` to a temporary file beside `path`, then renames it into
+/// place, so a failed run never leaves a partial output that looks complete.
+fn write_whole_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut temp_name = OsString::from(".");
+    temp_name.push(name);
+    temp_name.push(format!(".{}.tmp", std::process::id()));
+    let temp = folder.join(temp_name);
+    let written = fs::write(&temp, contents).and_then(|()| fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written
+}
+
+/// Renders diagnostics in the form the command line asked for.
+struct Reporter {
+    format: DiagnosticFormat,
+    color: bool,
+}
+
+impl Reporter {
+    fn report(&self, outcome: &mut Outcome, path: &str, text: &str, diagnostics: &[Diagnostic]) {
+        if diagnostics.is_empty() {
+            return;
+        }
+        let rendered = match self.format {
+            DiagnosticFormat::Human => {
+                crate::render::render_human(path, text, diagnostics, self.color)
+            }
+            DiagnosticFormat::Machine => crate::render::render_machine(path, text, diagnostics),
+        };
+        outcome.stderr.push_str(&rendered);
+    }
+}

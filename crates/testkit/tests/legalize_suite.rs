@@ -1,0 +1,40 @@
+//! `cargo test` runs the characterization suite (`tests/legalize/`) with the
+//! same driver as `cargo xtask test legalize`: Legalis in-process, every
+//! output through its downstream validator, checks, and the insta snapshot
+//! of the whole output (`snapshots/legalize/`).
+
+use std::path::{Path, PathBuf};
+
+use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::runner::{self, Options, UnsupportedPolicy};
+
+fn repository_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn characterization_suite_passes() {
+    let root = repository_root();
+    // Paths in reports and snapshot metadata are repository-relative.
+    std::env::set_current_dir(&root).expect("enter the repository root");
+    let options = Options {
+        compiler: &InProcessLegalis,
+        validator: Some(&DownstreamValidator),
+        snapshot_dir: Some(root.join("snapshots/legalize")),
+        require_meta: true,
+        unsupported: UnsupportedPolicy::Fail,
+        filter: None,
+    };
+    runner::quiet_snapshot_panics();
+    let mut report = Vec::new();
+    let summary = runner::run_dir(Path::new("tests/legalize"), &options, &mut report)
+        .expect("read tests/legalize");
+    let report = String::from_utf8_lossy(&report);
+    println!("{report}");
+    assert!(
+        summary.passed >= 5,
+        "expected the suite's directives to run:\n{report}"
+    );
+    assert_eq!(summary.failed, 0, "{report}");
+    assert_eq!(summary.skipped, 0, "{report}");
+}
