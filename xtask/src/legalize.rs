@@ -24,8 +24,8 @@ Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [-
   --dir PATH       run the tests in PATH instead of tests/legalize (a foreign
                    folder: META optional, unsupported directives skipped)
   --compiler CMD   the compiler command, split on spaces, run as
-                   `CMD FILE ARGS...` in the test's folder (default: the
-                   legalis binary, built first), e.g.
+                   `CMD FILE ARGS...` in the test's folder (default:
+                   Legalis in-process, every output validated), e.g.
                    --compiler \"python3 ../shared/tools/slang-reference/slangc.py\"
   --no-snapshots   do not compare outputs with insta snapshots
 

@@ -71,14 +71,15 @@ pub struct Plan {
 
 /// Locations a value of `ty` occupies as a varying: one per vector or
 /// scalar, two for 64-bit vectors of more than two components, one per
-/// column for matrices (HLSL `floatRxC` is a GLSL `matCxR` of C columns),
-/// times the element count for arrays.
+/// HLSL row for matrices (the GLSL writer prints HLSL `floatRxC` as GLSL
+/// `matRxC`, whose R columns are the HLSL rows), times the element count
+/// for arrays.
 pub fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Scalar(_)) => 1,
         Some(TypeInner::Vector { size, scalar }) if scalar.width == 8 && *size > 2 => 2,
         Some(TypeInner::Vector { .. }) => 1,
-        Some(TypeInner::Matrix { columns, .. }) => u32::from(*columns),
+        Some(TypeInner::Matrix { rows, .. }) => u32::from(*rows),
         Some(TypeInner::Array {
             base,
             size: ir::ArraySize::Constant(n),
