@@ -118,6 +118,11 @@ pub struct Declarator {
     pub span: Span,
 }
 
+/// The type name of a Slang `let`/`var` declaration written without a type:
+/// the checker takes the initializer's type. Not a valid identifier, so no
+/// user type can collide with it.
+pub const INFERRED_TYPE: &str = "<inferred>";
+
 /// `modifiers type declarator, declarator;` at any scope.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {

@@ -1292,3 +1292,94 @@ fn includes_are_a_coded_error() {
         "#include \"common.hlsl\"",
     );
 }
+
+// ---- constructs found by the second corpus round ------------------------------
+
+#[test]
+fn matrix_selector_stores_write_each_element() {
+    let m = ok(r#"
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main() {
+            float3x3 m = (float3x3)0;
+            m._m01_m10 = m._m10_m01;
+            m._11_22_33 += float3(1, 2, 3);
+            m._m02 = 5;
+        }
+    "#);
+    let f = function(&m, "main");
+    let temporaries = f
+        .locals
+        .iter()
+        .filter(|(_, l)| l.name == "matrix_elements")
+        .count();
+    assert_eq!(temporaries, 2);
+    error(
+        "static const float2x2 k = {1, 2, 3, 4}; [shader(\"compute\")][numthreads(1,1,1)] void main() { k._m00_m11 = float2(0, 0); }",
+        "E30007",
+        "a constant",
+        "k",
+    );
+}
+
+#[test]
+fn hlsl_2021_and_or_and_enum_dot_labels() {
+    ok(r#"
+        enum class Mode { Off, On };
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID) {
+            bool3 inside = and(id >= 1, id <= 8);
+            bool3 outside = or(id < 1, !inside);
+            Mode mode = (Mode)(id.x & 1);
+            switch (mode) { case Mode.Off: break; case Mode.On: break; }
+        }
+    "#);
+}
+
+#[test]
+fn slang_let_and_var() {
+    let m = ok(r#"
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main() {
+            let n = 64u;
+            var phi = 0.0;
+            var count : int = 0;
+            for (var i = 0; i < 4; i++) { phi += i; count++; }
+        }
+    "#);
+    let f = function(&m, "main");
+    let ty = |name: &str| {
+        let (_, l) = f
+            .locals
+            .iter()
+            .find(|(_, l)| l.name == name)
+            .expect("local");
+        (ir::print::type_name(&m, l.ty), l.is_const)
+    };
+    assert_eq!(ty("n"), ("uint".to_string(), true));
+    assert_eq!(ty("phi"), ("float".to_string(), false));
+    assert_eq!(ty("count"), ("int".to_string(), false));
+    assert_eq!(ty("i"), ("int".to_string(), false));
+    error(
+        "[shader(\"compute\")][numthreads(1,1,1)] void main() { let n = 1; n = 2; }",
+        "E30007",
+        "`const` variable",
+        "n",
+    );
+}
+
+#[test]
+fn static_calls_through_a_dot_anonymous_structs_and_whole_cbuffer_reads() {
+    ok(r#"
+        struct Aabb { float3 lo; float3 hi; static Aabb unit() { Aabb a; a.lo = 0; a.hi = 1; return a; } };
+        struct Camera { struct { float nearZ; float farZ; } clip; float fov; };
+        struct Instance { float4x4 world; };
+        ConstantBuffer<Instance> instances[4];
+        ConstantBuffer<Camera> camera;
+        [shader("vertex")]
+        float4 main(float4 p : POSITION, uint i : SV_InstanceID) : SV_Position {
+            Aabb box = Aabb.unit();
+            Instance inst = instances[i & 3];
+            return mul(inst.world, p) * camera.clip.farZ + box.hi.x;
+        }
+    "#);
+}

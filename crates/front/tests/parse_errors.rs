@@ -87,8 +87,8 @@ fn expected_found_at_the_offending_token() {
         r#"E20001 14..15 "x": expected `(`, found `x`"#,
     );
     check(
-        "struct { float a; };",
-        r#"E20001 7..8 "{": expected struct name, found `{`"#,
+        "struct 3 { float a; };",
+        r#"E20001 7..8 "3": expected struct name, found `3`"#,
     );
     check(
         "float4 main() : 3 {}",
@@ -234,7 +234,7 @@ fn one_mistake_is_one_diagnostic() {
         "void f() { switch (a) ; { case 1: break; } }",
         "void f() { switch (a) { 0: x = 1; break; case 1: break; } }",
         "{ float a; } float b;",
-        "struct { float a; } float b;",
+        "struct 3 { float a; } float b;",
         "struct S { float a; \ncbuffer C { float b; }",
     ] {
         let (_, diagnostics) = parse_text(src);

@@ -140,7 +140,8 @@ pub enum Expression {
         reject: Handle<Expression>,
     },
     /// A value conversion to the expression's type: element-wise numeric
-    /// conversion, scalar-to-vector/matrix splat, or vector/matrix truncation.
+    /// conversion, scalar-to-vector/matrix splat, vector/matrix truncation,
+    /// or the read of a whole `ConstantBuffer<T>`/`TextureBuffer<T>` as a `T`.
     Convert {
         expr: Handle<Expression>,
     },

@@ -1,9 +1,17 @@
 //! Runs the front end over every shader in `tests/front-corpus/`.
 //!
 //! Each file names its entry points on leading comment lines of the form
-//! `// legalis: -entry NAME -stage STAGE`. Every entry point must compile
-//! without error diagnostics and the module must pass the IR verifier. All
-//! failures are collected and printed before the test fails.
+//! `// legalis: -entry NAME -stage STAGE [-D NAME[=VALUE]]...`; a file may
+//! carry several such lines, the same entry point with different defines
+//! included (über-shader permutations). A UTF-8 byte order mark before the
+//! first line is allowed. Every entry point must compile without error
+//! diagnostics and the module must pass the IR verifier. All failures are
+//! collected and printed before the test fails.
+//!
+//! A file that uses a construct Legalis deliberately does not support yet
+//! says so with `// legalis-rejects: E20003 why`: each of its entry points
+//! must then fail with at least one error of that code (and never panic),
+//! so the limitation is pinned and the test notices when it goes away.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,10 +19,34 @@ use std::path::{Path, PathBuf};
 use legalis::{Request, ShaderStage};
 
 const MARKER: &str = "// legalis:";
+const REJECTS: &str = "// legalis-rejects:";
+
+/// The code a file's `// legalis-rejects: E12345 why` line expects.
+fn expected_rejection(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix(REJECTS))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(str::to_string)
+}
 
 struct EntryPoint {
     name: String,
     stage: ShaderStage,
+    /// `-D NAME[=VALUE]` macros; a define without `=` is empty, as on the CLI.
+    defines: Vec<(String, String)>,
+}
+
+/// Reads `NAME[=VALUE]` from a `-D` option.
+fn parse_define(text: &str, line: &str) -> Result<(String, String), String> {
+    let (name, value) = text.split_once('=').unwrap_or((text, ""));
+    let mut chars = name.chars();
+    let starts_well = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !starts_well || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(format!("bad -D value '{text}' in: {line}"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 fn corpus_root() -> PathBuf {
@@ -43,16 +75,24 @@ fn collect_files(dir: &Path, files: &mut Vec<PathBuf>) {
 fn entry_points(text: &str) -> Result<Vec<EntryPoint>, String> {
     let mut found = Vec::new();
     for line in text.lines() {
+        let line = line.trim_start_matches('\u{feff}');
         let Some(rest) = line.trim().strip_prefix(MARKER) else {
             continue;
         };
         let words: Vec<&str> = rest.split_whitespace().collect();
         let mut name = None;
         let mut stage = None;
+        let mut defines = Vec::new();
         let mut index = 0;
         while index < words.len() {
+            if let Some(joined) = words[index].strip_prefix("-D").filter(|d| !d.is_empty()) {
+                defines.push(parse_define(joined, line)?);
+                index += 1;
+                continue;
+            }
             match (words[index], words.get(index + 1)) {
                 ("-entry", Some(value)) => name = Some((*value).to_string()),
+                ("-D", Some(value)) => defines.push(parse_define(value, line)?),
                 ("-stage", Some(value)) => {
                     stage = Some(
                         ShaderStage::from_name(value)
@@ -64,7 +104,11 @@ fn entry_points(text: &str) -> Result<Vec<EntryPoint>, String> {
             index += 2;
         }
         match (name, stage) {
-            (Some(name), Some(stage)) => found.push(EntryPoint { name, stage }),
+            (Some(name), Some(stage)) => found.push(EntryPoint {
+                name,
+                stage,
+                defines,
+            }),
             _ => return Err(format!("needs -entry and -stage: {line}")),
         }
     }
@@ -75,17 +119,35 @@ fn entry_points(text: &str) -> Result<Vec<EntryPoint>, String> {
 }
 
 /// Compiles one entry point; `Err` holds the report for a failure.
-fn check(display: &str, source: &[u8], entry: &EntryPoint) -> Result<(), String> {
+fn check(
+    display: &str,
+    source: &[u8],
+    entry: &EntryPoint,
+    rejects: Option<&str>,
+) -> Result<(), String> {
     let request = Request {
         path: display.to_string(),
         source: source.to_vec(),
         entry: Some(entry.name.clone()),
         stage: Some(entry.stage),
-        defines: Vec::new(),
+        defines: entry.defines.clone(),
         target: None,
     };
     let compiled = std::panic::catch_unwind(|| legalis::compile(&request))
         .map_err(|_| "the front end panicked".to_string())?;
+    if let Some(code) = rejects {
+        let found = compiled
+            .diagnostics
+            .iter()
+            .any(|d| d.is_error() && d.code_str() == code);
+        return match found {
+            true => Ok(()),
+            false => Err(format!(
+                "expected an {code} error (legalis-rejects), got: {:?}",
+                compiled.diagnostics
+            )),
+        };
+    }
     if compiled.has_errors() {
         let errors: Vec<_> = compiled
             .diagnostics
@@ -133,11 +195,20 @@ fn front_end_accepts_the_corpus() {
                 continue;
             }
         };
+        let rejects = expected_rejection(&text);
         for entry in &entries {
             checked += 1;
-            if let Err(report) = check(&display, &source, entry) {
+            if let Err(report) = check(&display, &source, entry, rejects.as_deref()) {
+                let defines: String = entry
+                    .defines
+                    .iter()
+                    .map(|(name, value)| match value.is_empty() {
+                        true => format!(" -D {name}"),
+                        false => format!(" -D {name}={value}"),
+                    })
+                    .collect();
                 failures.push(format!(
-                    "=== {display} -entry {} -stage {}\n{report}",
+                    "=== {display} -entry {} -stage {}{defines}\n{report}",
                     entry.name,
                     entry.stage.name()
                 ));

@@ -53,6 +53,17 @@ impl Checker<'_> {
                 if let Some(fun) = ir::Intrinsic::function_from_name(name) {
                     return self.lower_intrinsic_call(fun, args, span);
                 }
+                if let ("and" | "or", [left, right]) = (name.as_str(), args) {
+                    // HLSL 2021 component-wise logical operators.
+                    let op = if name == "and" {
+                        ast::BinaryOp::And
+                    } else {
+                        ast::BinaryOp::Or
+                    };
+                    let l = self.lower_value(left);
+                    let r = self.lower_value(right);
+                    return self.lower_binary(op, l, r, (left.span, right.span), span);
+                }
                 if name == "select" {
                     // HLSL 2021 `select(c, a, b)`: the component-wise `c ? a : b`.
                     if let [cond, then, els] = args {

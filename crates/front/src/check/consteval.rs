@@ -171,6 +171,18 @@ impl Checker<'_> {
                 }
                 not_const()
             }
+            // `Enum.Member`, as Slang writes qualified enum values.
+            K::Member { base, member } => match &base.kind {
+                K::Name(path) => {
+                    let mut full = path.clone();
+                    full.push(member.clone());
+                    match self.lookup_value_path(&full) {
+                        Some(ValueSymbol::EnumMember { value, .. }) => Ok(ConstValue::Int(value)),
+                        _ => not_const(),
+                    }
+                }
+                _ => not_const(),
+            },
             K::Error => Err(None),
             _ => not_const(),
         }

@@ -72,6 +72,13 @@ impl Checker<'_> {
         if from == self.error_ty || to == self.error_ty {
             return Some(0);
         }
+        // A `ConstantBuffer<T>` reads as a whole `T`.
+        if let ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } =
+            *self.inner(from)
+            && inner == to
+        {
+            return Some(COST_PROMOTION);
+        }
         let (fs, fshape) = self.numeric(from)?;
         let (ts, tshape) = self.numeric(to)?;
         let elem = scalar_cost(fs, ts);

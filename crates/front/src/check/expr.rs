@@ -1194,7 +1194,7 @@ pub fn parse_swizzle(text: &str, size: u8) -> Result<Vec<u8>, String> {
 }
 
 /// `_m00_m11` (zero-based) or `_11_22` (one-based) matrix element selectors.
-fn parse_matrix_swizzle(text: &str, rows: u8, columns: u8) -> Option<Vec<(u8, u8)>> {
+pub fn parse_matrix_swizzle(text: &str, rows: u8, columns: u8) -> Option<Vec<(u8, u8)>> {
     let mut out = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {

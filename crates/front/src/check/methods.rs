@@ -21,8 +21,29 @@ impl Checker<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Value {
+        // `S.make()`: a static member function named through its type.
+        if let ast::ExprKind::Name(path) = &object.kind
+            && let [one] = path.as_slice()
+            && self.lookup_value(&one.name).is_none()
+            && let Some(super::TypeSymbol::Type(ty)) = self.lookup_type(&one.name)
+        {
+            let type_name = self.module.types[ty].name.clone().unwrap_or_default();
+            let key = format!("{type_name}::{}", method.name);
+            let statics: Vec<usize> = match self.global_value(&key) {
+                Some(super::ValueSymbol::Functions(list)) => list
+                    .iter()
+                    .copied()
+                    .filter(|&f| self.funcs[f].this_ty.is_none())
+                    .collect(),
+                _ => Vec::new(),
+            };
+            if !statics.is_empty() {
+                return self.lower_user_call(&key, &statics, None, args, span);
+            }
+        }
         let obj = self.lower_value(object);
         if let Some(ty) = obj.ty
+            && ty != self.error_ty
             && let TypeInner::Struct { .. } = self.inner(ty)
         {
             return self.lower_struct_method_call(obj, object.span, ty, method, args, span);

@@ -272,6 +272,10 @@ impl Checker<'_> {
             );
         }
         self.sort_attributes(&decl.attributes, AttrSite::Variable);
+        if decl.ty.name == ast::INFERRED_TYPE {
+            self.lower_inferred_decl(decl, mods.is_const, out);
+            return;
+        }
         let base = self.resolve_type(&decl.ty);
         for d in &decl.declarators {
             let init_len = match d.init.as_ref().map(|e| &e.kind) {
@@ -318,6 +322,44 @@ impl Checker<'_> {
         }
     }
 
+    /// Slang `let x = e;` / `var x = e;`: the variable takes the
+    /// initializer's type.
+    fn lower_inferred_decl(&mut self, decl: &ast::VarDecl, is_const: bool, out: &mut ir::Block) {
+        for d in &decl.declarators {
+            let Some(init) = &d.init else {
+                self.error(
+                    codes::BAD_INITIALIZER,
+                    "`var` without a type needs an initializer",
+                    d.span,
+                );
+                continue;
+            };
+            let value = self.lower_value(init);
+            let ty = value.ty.unwrap_or(self.error_ty);
+            let constant = if is_const {
+                self.try_const_eval(init).ok()
+            } else {
+                None
+            };
+            let local = ir::LocalVariable {
+                name: d.name.name.clone(),
+                ty,
+                is_static: false,
+                is_const,
+            };
+            let Some(ctx) = &mut self.ctx else { return };
+            let handle = ctx.func.locals.append(local, d.span);
+            out.push(
+                ir::Statement::Declare {
+                    local: handle,
+                    init: Some(value.expr),
+                },
+                d.span,
+            );
+            self.declare_value(&d.name, ValueSymbol::Local { handle, constant });
+        }
+    }
+
     /// Expression statements: assignments become stores, comma lists become
     /// several statements.
     fn lower_expr_stmt(&mut self, e: &ast::Expr, out: &mut ir::Block) {
@@ -330,6 +372,8 @@ impl Checker<'_> {
                 self.lower_expr_stmt(left, out);
                 self.lower_expr_stmt(right, out);
             }
+            ast::ExprKind::Assign { op, target, value }
+                if self.lower_matrix_selector_store(*op, target, value, e.span, out) => {}
             ast::ExprKind::Assign { op, target, value } => {
                 let (target, value) = self.lower_assignment(*op, target, value, e.span);
                 out.push(ir::Statement::Store { target, value }, e.span);
@@ -339,6 +383,136 @@ impl Checker<'_> {
                 out.push(ir::Statement::Expr(v.expr), e.span);
             }
         }
+    }
+
+    /// `m._m01_m10 = v;`: a store through a matrix element selector with
+    /// several elements. The value goes to a temporary once, then each
+    /// element is stored on its own. Returns `false` (having lowered
+    /// nothing) when the target is not such a selector.
+    fn lower_matrix_selector_store(
+        &mut self,
+        op: Option<ast::BinaryOp>,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+        out: &mut ir::Block,
+    ) -> bool {
+        let ast::ExprKind::Member { base, member } = &target.kind else {
+            return false;
+        };
+        let looks_like_selector = member.name.starts_with('_')
+            && member
+                .name
+                .bytes()
+                .all(|b| b == b'_' || b == b'm' || b.is_ascii_digit())
+            && member.name.matches('_').count() >= 2;
+        if !looks_like_selector {
+            return false;
+        }
+        let b = self.lower_value(base);
+        if b.ty == Some(self.error_ty) {
+            // Already reported; lowering the store again would repeat it.
+            self.lower_expr(value);
+            return true;
+        }
+        let Some((scalar, super::types::Shape::Matrix { rows, columns })) =
+            b.ty.and_then(|t| self.numeric(t))
+        else {
+            return false;
+        };
+        let Some(elements) = super::expr::parse_matrix_swizzle(&member.name, rows, columns) else {
+            return false;
+        };
+        self.require_place(b.expr, base.span);
+        let vector_ty = self.numeric_ty(scalar, super::types::Shape::Vector(elements.len() as u8));
+        let rhs = match op {
+            None => self.lower_initializer(value, vector_ty),
+            Some(op) => {
+                let current = self.lower_value(target);
+                let v = self.lower_value(value);
+                let combined = self.lower_binary(op, current, v, (target.span, value.span), span);
+                self.coerce(combined, vector_ty, span)
+            }
+        };
+        let Some(ctx) = &mut self.ctx else {
+            return true;
+        };
+        let tmp = ctx.func.locals.append(
+            ir::LocalVariable {
+                name: "matrix_elements".into(),
+                ty: vector_ty,
+                is_static: false,
+                is_const: false,
+            },
+            span,
+        );
+        out.push(
+            ir::Statement::Declare {
+                local: tmp,
+                init: Some(rhs),
+            },
+            span,
+        );
+        let scalar_ty = self.scalar_ty(scalar);
+        let row_ty = self.numeric_ty(
+            scalar,
+            if columns == 1 {
+                super::types::Shape::Scalar
+            } else {
+                super::types::Shape::Vector(columns)
+            },
+        );
+        let int_ty = self.scalar_ty(ir::Scalar::I32);
+        for (i, (r, c)) in elements.into_iter().enumerate() {
+            let base_copy = if i == 0 {
+                b.expr
+            } else {
+                self.copy_expr(b.expr)
+            };
+            let row_index = self.append(
+                ir::Expression::Literal(ir::Literal::Int(i64::from(r))),
+                Some(int_ty),
+                span,
+            );
+            let row = self.append(
+                ir::Expression::Index {
+                    base: base_copy,
+                    index: row_index.expr,
+                },
+                Some(row_ty),
+                span,
+            );
+            let place = if columns == 1 {
+                row.expr
+            } else {
+                self.append(
+                    ir::Expression::Swizzle {
+                        base: row.expr,
+                        components: vec![c],
+                    },
+                    Some(scalar_ty),
+                    span,
+                )
+                .expr
+            };
+            let local = self.append(ir::Expression::Local(tmp), Some(vector_ty), span);
+            let element = self.append(
+                ir::Expression::Swizzle {
+                    base: local.expr,
+                    components: vec![i as u8],
+                },
+                Some(scalar_ty),
+                span,
+            );
+            out.push(
+                ir::Statement::Store {
+                    target: place,
+                    value: element.expr,
+                },
+                span,
+            );
+        }
+        true
     }
 
     fn lower_loop_body(&mut self, body: &ast::Stmt) -> ir::Block {

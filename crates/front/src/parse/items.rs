@@ -288,7 +288,16 @@ impl Parser<'_> {
         start: Span,
         structs: &mut Vec<StructDecl>,
     ) -> Option<VarDecl> {
-        self.bump();
+        let keyword = self.bump();
+        if self.at(TokenKind::LBrace) {
+            // `struct { ... } field;`: an anonymous struct gets a name no
+            // user can write (`__` is reserved), unique by position.
+            let name = Ident {
+                name: format!("__anonymous_struct_{}", self.pos),
+                span: keyword.span,
+            };
+            return self.struct_body(name, attributes, start, structs);
+        }
         let Some(name) = self.ident("struct name") else {
             // Read the body anyway, so that its fields are not taken for
             // items; without a name it declares nothing.
@@ -321,6 +330,17 @@ impl Parser<'_> {
             self.error_expected("`{`");
             return None;
         }
+        self.struct_body(name, attributes, start, structs)
+    }
+
+    /// `{ members }` and the declarators after it, for a struct named `name`.
+    fn struct_body(
+        &mut self,
+        name: Ident,
+        attributes: Vec<Attribute>,
+        start: Span,
+        structs: &mut Vec<StructDecl>,
+    ) -> Option<VarDecl> {
         let mut methods = Vec::new();
         let fields = self.member_list(structs, Some(&mut methods));
         let span = self.span_from(start);

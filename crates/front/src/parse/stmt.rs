@@ -119,6 +119,9 @@ impl Parser<'_> {
                 self.error_expected("statement");
                 StmtKind::Error
             }
+            "let" | "var" if self.nth_kind(1) == TokenKind::Ident => {
+                StmtKind::Var(self.slang_binding(attributes.to_vec(), start))
+            }
             _ if self.at_declaration() => StmtKind::Var(self.var_decl(attributes.to_vec(), start)),
             _ => self.expr_stmt(),
         }
@@ -202,7 +205,11 @@ impl Parser<'_> {
             None
         } else {
             let start = self.peek().span;
-            let kind = if self.at_declaration() {
+            let slang_binding = matches!(self.nth_word(0), Some("let" | "var"))
+                && self.nth_kind(1) == TokenKind::Ident;
+            let kind = if slang_binding {
+                StmtKind::Var(self.slang_binding(Vec::new(), start))
+            } else if self.at_declaration() {
                 StmtKind::Var(self.var_decl(Vec::new(), start))
             } else {
                 self.expr_stmt()
@@ -326,6 +333,47 @@ impl Parser<'_> {
                 kind: StmtKind::Var(var),
                 span,
             });
+        }
+    }
+}
+
+impl Parser<'_> {
+    /// Slang's `let x = e;` (immutable) and `var x [: T] [= e];`. Without a
+    /// type, the type is the initializer's: the declaration's type is the
+    /// placeholder [`crate::ast::INFERRED_TYPE`].
+    fn slang_binding(&mut self, attributes: Vec<Attribute>, start: Span) -> crate::ast::VarDecl {
+        let keyword = self.bump();
+        let is_let = self.token_text(keyword) == "let";
+        let name = self.ident("name").unwrap_or_else(|| self.missing_ident());
+        let ty = if self.eat(TokenKind::Colon) {
+            self.type_expr()
+        } else {
+            crate::ast::TypeExpr {
+                name: crate::ast::INFERRED_TYPE.to_string(),
+                args: Vec::new(),
+                modifiers: Vec::new(),
+                span: keyword.span,
+            }
+        };
+        let mut declarator = self.declarator_rest(name);
+        if declarator.init.is_none() && self.eat(TokenKind::Eq) {
+            declarator.init = Some(self.initializer());
+        }
+        self.expect(TokenKind::Semi, "`;`");
+        let modifiers = if is_let {
+            vec![crate::ast::Modifier {
+                kind: crate::ast::ModifierKind::Const,
+                span: keyword.span,
+            }]
+        } else {
+            Vec::new()
+        };
+        crate::ast::VarDecl {
+            attributes,
+            modifiers,
+            ty,
+            declarators: vec![declarator],
+            span: self.span_from(start),
         }
     }
 }
