@@ -258,23 +258,7 @@ impl Checker<'_> {
             let v = self.lower_value(&args[0]);
             let from = v.ty.unwrap_or(self.error_ty);
             if let Some((_, from_shape)) = self.numeric(from) {
-                let fits = match (from_shape, shape) {
-                    (Shape::Scalar, _) => true,
-                    (a, b) if a.component_count() == b.component_count() => true,
-                    (Shape::Vector(n), Shape::Vector(m)) => m <= n,
-                    (Shape::Vector(_) | Shape::Matrix { .. }, Shape::Scalar) => true,
-                    (
-                        Shape::Matrix {
-                            rows: r1,
-                            columns: c1,
-                        },
-                        Shape::Matrix {
-                            rows: r2,
-                            columns: c2,
-                        },
-                    ) => r2 <= r1 && c2 <= c1,
-                    _ => false,
-                };
+                let fits = from_shape.converts_explicitly_to(shape);
                 if fits {
                     return self.convert_to(v, ty, span);
                 }

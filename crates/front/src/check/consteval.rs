@@ -214,6 +214,38 @@ fn convert_const(v: ConstValue, kind: legalis_ir::ScalarKind) -> ConstValue {
     }
 }
 
+/// One integer operator on two values of one integer type, wrapping like
+/// the target's arithmetic; `$make` wraps the result (`ConstValue::Uint`).
+macro_rules! integer_binary {
+    ($op:expr, $a:expr, $b:expr, $make:path) => {{
+        use ast::BinaryOp as B;
+        let (a, b) = ($a, $b);
+        Ok(match $op {
+            B::Add => $make(a.wrapping_add(b)),
+            B::Sub => $make(a.wrapping_sub(b)),
+            B::Mul => $make(a.wrapping_mul(b)),
+            B::Div | B::Rem if b == 0 => {
+                return Err("division by zero in a constant expression".to_string());
+            }
+            B::Div => $make(a.wrapping_div(b)),
+            B::Rem => $make(a.wrapping_rem(b)),
+            B::Shl => $make(a.wrapping_shl(b as u32)),
+            B::Shr => $make(a.wrapping_shr(b as u32)),
+            B::BitAnd => $make(a & b),
+            B::BitOr => $make(a | b),
+            B::BitXor => $make(a ^ b),
+            B::Lt => ConstValue::Bool(a < b),
+            B::Le => ConstValue::Bool(a <= b),
+            B::Gt => ConstValue::Bool(a > b),
+            B::Ge => ConstValue::Bool(a >= b),
+            B::Eq => ConstValue::Bool(a == b),
+            B::Ne => ConstValue::Bool(a != b),
+            // Handled before the integer cases; never reached.
+            B::And | B::Or | B::Comma => ConstValue::Bool(false),
+        })
+    }};
+}
+
 /// Binary operators on constants with HLSL promotion: float beats unsigned
 /// beats signed; bools act as ints.
 fn const_binary(op: ast::BinaryOp, l: ConstValue, r: ConstValue) -> Result<ConstValue, String> {
@@ -245,61 +277,10 @@ fn const_binary(op: ast::BinaryOp, l: ConstValue, r: ConstValue) -> Result<Const
         });
     }
     if is_uint {
-        let a = as_u64(l);
-        let b = as_u64(r);
-        return Ok(match op {
-            B::Add => C::Uint(a.wrapping_add(b)),
-            B::Sub => C::Uint(a.wrapping_sub(b)),
-            B::Mul => C::Uint(a.wrapping_mul(b)),
-            B::Div | B::Rem if b == 0 => {
-                return Err("division by zero in a constant expression".to_string());
-            }
-            B::Div => C::Uint(a / b),
-            B::Rem => C::Uint(a % b),
-            B::Shl => C::Uint(a.wrapping_shl(b as u32)),
-            B::Shr => C::Uint(a.wrapping_shr(b as u32)),
-            B::BitAnd => C::Uint(a & b),
-            B::BitOr => C::Uint(a | b),
-            B::BitXor => C::Uint(a ^ b),
-            B::Lt => C::Bool(a < b),
-            B::Le => C::Bool(a <= b),
-            B::Gt => C::Bool(a > b),
-            B::Ge => C::Bool(a >= b),
-            B::Eq => C::Bool(a == b),
-            B::Ne => C::Bool(a != b),
-            B::And | B::Or | B::Comma => unreachable_ok(),
-        });
+        integer_binary!(op, as_u64(l), as_u64(r), C::Uint)
+    } else {
+        integer_binary!(op, l.as_i64().unwrap_or(0), r.as_i64().unwrap_or(0), C::Int)
     }
-    let a = l.as_i64().unwrap_or(0);
-    let b = r.as_i64().unwrap_or(0);
-    Ok(match op {
-        B::Add => C::Int(a.wrapping_add(b)),
-        B::Sub => C::Int(a.wrapping_sub(b)),
-        B::Mul => C::Int(a.wrapping_mul(b)),
-        B::Div | B::Rem if b == 0 => {
-            return Err("division by zero in a constant expression".to_string());
-        }
-        B::Div => C::Int(a.wrapping_div(b)),
-        B::Rem => C::Int(a.wrapping_rem(b)),
-        B::Shl => C::Int(a.wrapping_shl(b as u32)),
-        B::Shr => C::Int(a.wrapping_shr(b as u32)),
-        B::BitAnd => C::Int(a & b),
-        B::BitOr => C::Int(a | b),
-        B::BitXor => C::Int(a ^ b),
-        B::Lt => C::Bool(a < b),
-        B::Le => C::Bool(a <= b),
-        B::Gt => C::Bool(a > b),
-        B::Ge => C::Bool(a >= b),
-        B::Eq => C::Bool(a == b),
-        B::Ne => C::Bool(a != b),
-        B::And | B::Or | B::Comma => unreachable_ok(),
-    })
-}
-
-/// The logical operators return early above; this arm is never taken but
-/// must produce a value without panicking.
-fn unreachable_ok() -> ConstValue {
-    ConstValue::Bool(false)
 }
 
 fn as_u64(v: ConstValue) -> u64 {

@@ -626,25 +626,7 @@ impl Checker<'_> {
         }
         match (self.numeric(from), self.numeric(target)) {
             (Some((_, fs)), Some((_, ts))) => {
-                let ok = match (fs, ts) {
-                    (a, b) if a.component_count() == b.component_count() => true,
-                    (Shape::Scalar, _) => true,
-                    (Shape::Vector(n), Shape::Vector(m)) => m <= n,
-                    (Shape::Vector(_), Shape::Scalar) | (Shape::Matrix { .. }, Shape::Scalar) => {
-                        true
-                    }
-                    (
-                        Shape::Matrix {
-                            rows: r1,
-                            columns: c1,
-                        },
-                        Shape::Matrix {
-                            rows: r2,
-                            columns: c2,
-                        },
-                    ) => r2 <= r1 && c2 <= c1,
-                    _ => false,
-                };
+                let ok = fs.converts_explicitly_to(ts);
                 if ok {
                     return self.convert_to(v, target, span);
                 }
@@ -930,14 +912,7 @@ impl Checker<'_> {
             return self.error_value(span);
         };
         let scalar_ty = self.scalar_ty(scalar);
-        let row_ty = self.numeric_ty(
-            scalar,
-            if columns == 1 {
-                Shape::Scalar
-            } else {
-                Shape::Vector(columns)
-            },
-        );
+        let row_ty = self.numeric_ty(scalar, Shape::vector(columns));
         let int_ty = self.scalar_ty(Scalar::I32);
         let mut parts = Vec::new();
         for (i, (r, c)) in elements.iter().enumerate() {
@@ -1069,11 +1044,7 @@ impl Checker<'_> {
             TypeInner::Matrix {
                 columns, scalar, ..
             } => {
-                let shape = if columns == 1 {
-                    Shape::Scalar
-                } else {
-                    Shape::Vector(columns)
-                };
+                let shape = Shape::vector(columns);
                 (self.numeric_ty(scalar, shape), 1)
             }
             TypeInner::Texture {

@@ -505,8 +505,12 @@ impl Checker<'_> {
         let result = match (a, b) {
             (Shape::Scalar, x) | (x, Shape::Scalar) => x,
             (Shape::Vector(n), Shape::Vector(m)) if n == m => Shape::Scalar,
-            (Shape::Vector(n), Shape::Matrix { rows, columns }) if n == rows => vec_shape(columns),
-            (Shape::Matrix { rows, columns }, Shape::Vector(n)) if n == columns => vec_shape(rows),
+            (Shape::Vector(n), Shape::Matrix { rows, columns }) if n == rows => {
+                Shape::vector(columns)
+            }
+            (Shape::Matrix { rows, columns }, Shape::Vector(n)) if n == columns => {
+                Shape::vector(rows)
+            }
             (Shape::Matrix { rows, columns: k1 }, Shape::Matrix { rows: k2, columns })
                 if k1 == k2 =>
             {
@@ -845,13 +849,5 @@ impl Checker<'_> {
                 self.type_name(ty)
             )),
         }
-    }
-}
-
-fn vec_shape(n: u8) -> Shape {
-    if n == 1 {
-        Shape::Scalar
-    } else {
-        Shape::Vector(n)
     }
 }

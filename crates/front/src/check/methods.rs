@@ -165,25 +165,11 @@ impl Checker<'_> {
     }
 
     fn float_vec(&mut self, n: u8) -> Handle<Type> {
-        self.numeric_ty(
-            Scalar::F32,
-            if n == 1 {
-                Shape::Scalar
-            } else {
-                Shape::Vector(n)
-            },
-        )
+        self.numeric_ty(Scalar::F32, Shape::vector(n))
     }
 
     fn int_vec(&mut self, n: u8) -> Handle<Type> {
-        self.numeric_ty(
-            Scalar::I32,
-            if n == 1 {
-                Shape::Scalar
-            } else {
-                Shape::Vector(n)
-            },
-        )
+        self.numeric_ty(Scalar::I32, Shape::vector(n))
     }
 
     fn sampler_arg(&self, ty: Handle<Type>, comparison: bool) -> Result<(), String> {
@@ -386,20 +372,7 @@ impl Checker<'_> {
                 result: Some(e),
             },
             (I::Load | I::Load2 | I::Load3 | I::Load4, K::ByteAddress, _) if n == 1 => {
-                let width = match fun {
-                    I::Load => 1,
-                    I::Load2 => 2,
-                    I::Load3 => 3,
-                    _ => 4,
-                };
-                let result = self.numeric_ty(
-                    Scalar::U32,
-                    if width == 1 {
-                        Shape::Scalar
-                    } else {
-                        Shape::Vector(width)
-                    },
-                );
+                let result = self.words_type(fun);
                 Signature {
                     args: vec![Arg::In(uint)],
                     result: Some(result),
@@ -408,20 +381,7 @@ impl Checker<'_> {
             (I::Store | I::Store2 | I::Store3 | I::Store4, K::ByteAddress, _)
                 if writable && n == 2 =>
             {
-                let width = match fun {
-                    I::Store => 1,
-                    I::Store2 => 2,
-                    I::Store3 => 3,
-                    _ => 4,
-                };
-                let value = self.numeric_ty(
-                    Scalar::U32,
-                    if width == 1 {
-                        Shape::Scalar
-                    } else {
-                        Shape::Vector(width)
-                    },
-                );
+                let value = self.words_type(fun);
                 Signature {
                     args: vec![Arg::In(uint), Arg::In(value)],
                     result: None,
@@ -480,6 +440,17 @@ impl Checker<'_> {
             _ => return Ok(None),
         };
         Ok(Some(sig))
+    }
+
+    /// `uint` .. `uint4`: what `Load`..`Load4` read and `Store`..`Store4` write.
+    fn words_type(&mut self, fun: I) -> Handle<Type> {
+        let words = match fun {
+            I::Load2 | I::Store2 => 2,
+            I::Load3 | I::Store3 => 3,
+            I::Load4 | I::Store4 => 4,
+            _ => 1,
+        };
+        self.numeric_ty(Scalar::U32, Shape::vector(words))
     }
 
     fn method_exists(&self, fun: I, kind: ir::BufferKind, writable: bool) -> bool {

@@ -454,14 +454,7 @@ impl Checker<'_> {
             span,
         );
         let scalar_ty = self.scalar_ty(scalar);
-        let row_ty = self.numeric_ty(
-            scalar,
-            if columns == 1 {
-                super::types::Shape::Scalar
-            } else {
-                super::types::Shape::Vector(columns)
-            },
-        );
+        let row_ty = self.numeric_ty(scalar, super::types::Shape::vector(columns));
         let int_ty = self.scalar_ty(ir::Scalar::I32);
         for (i, (r, c)) in elements.into_iter().enumerate() {
             let base_copy = if i == 0 {

@@ -18,6 +18,38 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// A vector of `n` components; one component is a scalar.
+    pub fn vector(n: u8) -> Shape {
+        if n == 1 {
+            Shape::Scalar
+        } else {
+            Shape::Vector(n)
+        }
+    }
+
+    /// Whether an explicit conversion (a cast or a one-argument
+    /// constructor) may turn a value of this shape into `to`: same
+    /// component count, a splat, or a truncation.
+    pub fn converts_explicitly_to(self, to: Shape) -> bool {
+        match (self, to) {
+            (a, b) if a.component_count() == b.component_count() => true,
+            (Shape::Scalar, _) => true,
+            (Shape::Vector(n), Shape::Vector(m)) => m <= n,
+            (Shape::Vector(_) | Shape::Matrix { .. }, Shape::Scalar) => true,
+            (
+                Shape::Matrix {
+                    rows: r1,
+                    columns: c1,
+                },
+                Shape::Matrix {
+                    rows: r2,
+                    columns: c2,
+                },
+            ) => r2 <= r1 && c2 <= c1,
+            _ => false,
+        }
+    }
+
     pub fn component_count(self) -> u32 {
         match self {
             Shape::Scalar => 1,
@@ -354,11 +386,7 @@ impl Checker<'_> {
                 self.expect_args(texpr, 2, 2)?;
                 let scalar = self.scalar_arg(texpr, 0)?;
                 let n = self.count_arg(texpr, 1, 1, 4)?;
-                let shape = if n == 1 {
-                    Shape::Scalar
-                } else {
-                    Shape::Vector(n as u8)
-                };
+                let shape = Shape::vector(n as u8);
                 self.numeric_ty(scalar, shape)
             }
             "matrix" => {
