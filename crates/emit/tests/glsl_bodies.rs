@@ -246,7 +246,7 @@ fn math_and_bit_intrinsics() {
             "findMSB(",
             "bitfieldReverse(",
             "roundEven(",
-            "sin(back)",
+            "_hlsl_sincos_float(back, sn, cs)",
             "modf(",
             "transpose(",
             "determinant(",
@@ -363,13 +363,15 @@ fn extensions_and_version_come_from_options() {
 
 #[test]
 fn unsupported_intrinsics_are_coded_errors_with_spans() {
-    let src =
-        "[shader(\"compute\")] [numthreads(1, 1, 1)] void main() { float4 l = lit(1, 2, 3); }";
+    let src = "[shader(\"compute\")] [numthreads(1, 1, 1)] void main() { float l = noise(float3(1, 2, 3)); }";
     let err = glsl::write(&module(src), 0, &glsl::Options::default()).unwrap_err();
     match &err {
         glsl::Error::Unsupported { what, span } => {
-            assert!(what.contains("lit"), "{what}");
-            assert_eq!(&src[span.range()], "lit(1, 2, 3)");
+            assert!(
+                what.contains("`noise`") && what.contains("tx_1_0"),
+                "{what}"
+            );
+            assert_eq!(&src[span.range()], "noise(float3(1, 2, 3))");
         }
         other => panic!("expected Unsupported, got {other:?}"),
     }
@@ -386,4 +388,332 @@ fn entry_points_with_parameters_are_not_legalized() {
         "[shader(\"compute\")] [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { }";
     let err = glsl::write(&module(src), 0, &glsl::Options::default()).unwrap_err();
     assert!(matches!(err, glsl::Error::NotLegalized { .. }), "{err:?}");
+}
+
+/// The text of helper `name` in `out` (from its signature to its `}`).
+fn helper<'a>(out: &'a str, name: &str) -> &'a str {
+    let start = out
+        .find(&format!(" {name}("))
+        .unwrap_or_else(|| panic!("no helper {name} in:\n{out}"));
+    let end = out[start..]
+        .find("\n}\n")
+        .map_or(out.len(), |e| start + e + 3);
+    &out[start..end]
+}
+
+#[test]
+fn static_locals_are_private_globals_initialised_once() {
+    let out = compute(
+        "rw[0] = next() + next();",
+        "RWStructuredBuffer<uint> rw;
+         uint next() { static uint count = rw[1]; static float unset; count++; unset += 1; return count + uint(unset); }",
+    );
+    has(
+        &out,
+        &[
+            "uint next_count;",
+            "bool next_count_init = false;",
+            "float next_unset;",
+            // HLSL runs the initializer when the declaration is first reached.
+            "if (!next_count_init)\n    {\n        next_count_init = true;\n        next_count = rw.data[1];\n    }",
+            "next_count++",
+        ],
+    );
+    assert!(!out.contains("uint count"), "{out}");
+}
+
+#[test]
+fn operands_needed_twice_are_evaluated_once() {
+    let out = compute(
+        "float s, c; sincos(f(), s, c);
+         uint3 w = bab.Load3(addr()); bab.Store2(addr(), w.xy + uint2(f(), 1));
+         float4 t4 = t.Load(int3(addr(), 0, 0)) + t.Load(int3(1, 2, 0));
+         rw[0] = uint(s + c + t4.x) + w.z;",
+        "RWStructuredBuffer<uint> rw; RWByteAddressBuffer bab; Texture2D<float4> t;
+         uint addr() { rw[1]++; return rw[1] * 4; } float f() { rw[2]++; return 0.5; }",
+    );
+    has(
+        &out,
+        &[
+            "void _hlsl_sincos_float(float x, out float s, out float c)",
+            "_hlsl_sincos_float(f(), s, c)",
+            // Load3: the word index once, then three words.
+            "(_hlsl_tmp = uint(addr()) >> 2u, uvec3(bab.data[_hlsl_tmp], bab.data[_hlsl_tmp + 1u], bab.data[_hlsl_tmp + 2u]))",
+            // Store2: address, then value, each once, in HLSL's order.
+            "_hlsl_tmp_1 = uint(addr()) >> 2u, _hlsl_tmp_2 = (w.xy + uvec2(uint(f()), uint(1))), bab.data[_hlsl_tmp_1] = (_hlsl_tmp_2).x",
+            "bab.data[_hlsl_tmp_1 + 1u] = (_hlsl_tmp_2).y",
+            "(_hlsl_tmp_3 = ivec3(int(addr()), 0, 0), ",
+            "texelFetch(t, _hlsl_tmp_3.xy, _hlsl_tmp_3.z))",
+            // A pure coordinate is still printed in place.
+            "texelFetch(t, (ivec3(1, 2, 0)).xy, (ivec3(1, 2, 0)).z)",
+            "uint _hlsl_tmp;",
+            "ivec3 _hlsl_tmp_3;",
+        ],
+    );
+}
+
+#[test]
+fn texel_read_modify_write() {
+    let out = compute(
+        "uint2 uv = uint2(1, 2); img[uv].x = 1; img[uv] += float4(1, 2, 3, 4); tb[uv.x]++;
+         float4 r = (img[uv] = float4(0, 0, 0, 1)); float y = img[uv].y++; uint before = --tb[0];
+         rw[0] = uint(r.w + y) + before;",
+        "RWTexture2D<float4> img; RWBuffer<uint> tb; RWStructuredBuffer<uint> rw;",
+    );
+    has(
+        &out,
+        &[
+            // Partial write: load, set the component, store back.
+            "_hlsl_tmp_1 = imageLoad(img, _hlsl_tmp), _hlsl_tmp_1.x = float(1), imageStore(img, _hlsl_tmp, vec4(_hlsl_tmp_1))",
+            // Compound assignment reads then writes the texel.
+            "imageStore(img, ivec2(uv), vec4((imageLoad(img, ivec2(uv)) + ",
+            // Post-increment yields the old value.
+            "_hlsl_tmp_4 = _hlsl_tmp_3, ++_hlsl_tmp_3, imageStore(tb, _hlsl_tmp_2, uvec4(_hlsl_tmp_3, 0u, 0u, 0u)), _hlsl_tmp_4)",
+            // Assignment as a value yields the stored texel.
+            "_hlsl_tmp_6 = vec4(",
+            "imageStore(img, _hlsl_tmp_5, vec4(_hlsl_tmp_6)), _hlsl_tmp_6)",
+            // A component's post-increment yields that component's old value.
+            "++_hlsl_tmp_8.y, imageStore(img, _hlsl_tmp_7, vec4(_hlsl_tmp_8)), _hlsl_tmp_9.y)",
+            "--_hlsl_tmp_11, imageStore(tb",
+            // Pre-decrement yields the new value.
+            "uvec4(_hlsl_tmp_11, 0u, 0u, 0u)), _hlsl_tmp_11)",
+        ],
+    );
+}
+
+#[test]
+fn matrix_comparisons_bit_operators_and_integer_matrices() {
+    let out = compute(
+        "float2x2 a = float2x2(1, 2, 3, 4); float2x2 b = a * 2; bool2x2 lt = a < b; bool2x2 eq = a == b;
+         int2x3 m = int2x3(1, 2, 3, int2(4, 5), 6); int2x3 k = m & 3; int2x3 s = -(m + k) | m;
+         uint2x2 u = (uint2x2)a; float2x2 back = (float2x2)u; int2x2 trunc2 = (int2x2)m;
+         bool2x2 both = lt && !eq; int3 row = s[1]; int2x3 z = 0;
+         rw[0] = uint(row.x + s[0][2] + trunc2[1][1] + z[1][1]) + u[1][0] + uint(back[0][1]) + (both[1].y ? 1u : 0u);",
+        "RWStructuredBuffer<uint> rw;",
+    );
+    has(
+        &out,
+        &[
+            // GLSL has no integer or bool matrices: arrays of HLSL rows.
+            "ivec3 m[2] = ivec3[2](ivec3(1, 2, 3), ivec3(ivec2(4, 5), 6));",
+            "bvec2 lt[2] = _hlsl_lt_mat2x2_mat2x2(a, b);",
+            // HLSL `==` on matrices is per component, GLSL's is one bool.
+            "bvec2[2] _hlsl_eq_mat2x2_mat2x2(mat2x2 a, mat2x2 b)\n{\n    return bvec2[2](equal(a[0], b[0]), equal(a[1], b[1]));",
+            "return ivec3[2]((a[0] & b[0]), (a[1] & b[1]));",
+            "_hlsl_neg_ivec3_2(",
+            "uvec2 u[2] = _hlsl_cvt_mat2x2_uvec2_2(a);",
+            "return mat2x2(vec2(m[0]), vec2(m[1]));",
+            // Truncation keeps the leading rows and columns.
+            "return ivec2[2](ivec2(m[0].xy), ivec2(m[1].xy));",
+            "bvec2(uvec2(a[0]) & uvec2(b[0]))",
+            "not(a[0])",
+            "ivec3 row = s[1];",
+            "_hlsl_splat_ivec3_2(",
+        ],
+    );
+    let lt = helper(&out, "_hlsl_lt_mat2x2_mat2x2");
+    assert!(lt.contains("lessThan(a[1], b[1])"), "{lt}");
+    assert!(!out.contains("__"), "GLSL reserves `__`:\n{out}");
+}
+
+#[test]
+fn rare_math_intrinsics() {
+    let out = compute(
+        "float4 l = lit(0.5, 0.25, 8); float4 d = dst(float4(1, 2, 3, 4), float4(5, 6, 7, 8));
+         uint4 sad = msad4(0x01020300u, uint2(0x04030201u, 0x08070605u), uint4(0, 0, 0, 0));
+         float e; float m = frexp(12.0, e); float3 e3; float3 m3 = frexp(float3(1, 2, 3), e3);
+         double dd = asdouble(0u, 0x3FF00000u); double2 d2 = asdouble(uint2(0, 0), uint2(1, 2));
+         uint lo, hi; asuint(dd, lo, hi);
+         half h = asfloat16(uint16_t(0x3C00)); int16_t hi16 = asint16(h); uint16_t hu16 = asuint16(h);
+         int id = dot(int3(1, 2, 3), int3(4, 5, 6)); uint ud = dot(uint2(1, 2), uint2(3, 4));
+         rw[0] = uint(l.y + d.y + m + e + m3.x + e3.z + float(dd) + float(d2.y) + float(h)) + sad.x + lo + hi + uint(hi16) + uint(hu16) + uint(id) + ud;",
+        "RWStructuredBuffer<uint> rw;",
+    );
+    // lit: (1, n.l < 0 ? 0 : n.l, n.l < 0 || n.h < 0 ? 0 : n.h^m, 1).
+    let lit = helper(&out, "_hlsl_lit");
+    assert!(
+        lit.contains("(n_dot_l < 0.0 || n_dot_h < 0.0) ? 0.0 : pow(n_dot_h, m)")
+            && lit.contains("vec4(1.0, max(n_dot_l, 0.0), specular, 1.0)"),
+        "{lit}"
+    );
+    // dst(a, b) = (1, a.y * b.y, a.z, b.w).
+    assert!(helper(&out, "_hlsl_dst_vec4").contains("vec4(1, a.y * b.y, a.z, b.w)"));
+    // msad4: sum over reference bytes j that are not 0 of
+    // |ref[j] - src[i + j]|, src bytes 0..3 in .x, 4..7 in .y, plus accum[i].
+    let sad = helper(&out, "_hlsl_msad4");
+    for t in [
+        "uvec4 result = accum;",
+        "(source.x >> (8 * i)) | (source.y << (32 - 8 * i))",
+        "if (r != 0u)",
+        "result[i] += uint(abs(int(r) - int(s)));",
+    ] {
+        assert!(sad.contains(t), "missing {t:?} in {sad}");
+    }
+    // frexp: x = m * 2^e with m in [0.5, 1) in both languages; HLSL's
+    // exponent is a float of x's type.
+    let fx = helper(&out, "_hlsl_frexp_vec3");
+    assert!(
+        fx.contains("ivec3 i;")
+            && fx.contains("vec3 m = frexp(x, i);")
+            && fx.contains("e = vec3(i);"),
+        "{fx}"
+    );
+    has(
+        &out,
+        &[
+            "_hlsl_frexp_float(12.0, e)",
+            "packDouble2x32(uvec2(0u, 1072693248u))",
+            "packDouble2x32(uvec2(lo[1], hi[1]))",
+            "uvec2 words = unpackDouble2x32(d);",
+            "uint16BitsToFloat16(",
+            "float16BitsToInt16(h)",
+            "float16BitsToUint16(h)",
+            "GL_EXT_shader_explicit_arithmetic_types_float16",
+            "GL_EXT_shader_explicit_arithmetic_types_int16",
+            "int _hlsl_dot_ivec3(ivec3 a, ivec3 b)\n{\n    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];",
+            "_hlsl_dot_uvec2(",
+        ],
+    );
+}
+
+#[test]
+fn structured_buffer_dimensions_use_the_std430_stride() {
+    let out = compute(
+        "uint n, stride, n2, stride2; sb.GetDimensions(n, stride); packed.GetDimensions(n2, stride2);
+         rw[0] = n + stride + n2 + stride2;",
+        "struct Padded { float a; float3 b; }; struct Packed { float3 a; float b; };
+         StructuredBuffer<Padded> sb; RWStructuredBuffer<Packed> packed; RWStructuredBuffer<uint> rw;",
+    );
+    // Padded: a at 0, b at 16 (float3 aligns to 16), 28 rounded to 32.
+    // Packed: b fills a's padding, 16.
+    has(
+        &out,
+        &[
+            "n = uint(sb.data.length()), stride = uint(32)",
+            "n2 = uint(packed.data.length()), stride2 = uint(16)",
+        ],
+    );
+}
+
+#[test]
+fn append_consume_and_counters() {
+    let out = compute(
+        "float4 v = co.Consume(); ap.Append(v * 2); uint slot = rw.IncrementCounter(); uint left = rw.DecrementCounter();
+         uint n, stride; ap.GetDimensions(n, stride); rw[slot] = left + n + stride;",
+        "AppendStructuredBuffer<float4> ap; ConsumeStructuredBuffer<float4> co; RWStructuredBuffer<uint> rw;
+         RWStructuredBuffer<uint> plain;",
+    );
+    has(
+        &out,
+        &[
+            "binding = 0) buffer block_ap\n{\n    vec4 data[];\n} ap;",
+            // The counter takes the first free binding after the buffer's own,
+            // allocated after every other resource.
+            "set = 0, binding = 4) buffer block_ap_counter\n{\n    uint count;\n} ap_counter;",
+            "binding = 1) buffer block_co\n",
+            "set = 0, binding = 5) buffer block_co_counter",
+            "set = 0, binding = 6) buffer block_rw_counter",
+            // Append writes at the old count; Consume reads at the new one.
+            "ap.data[atomicAdd(ap_counter.count, 1u)] = ",
+            "co.data[atomicAdd(co_counter.count, 0xFFFFFFFFu) - 1u]",
+            "uint slot = atomicAdd(rw_counter.count, 1u);",
+            "uint left = (atomicAdd(rw_counter.count, 0xFFFFFFFFu) - 1u);",
+            "stride = uint(16)",
+        ],
+    );
+    assert!(!out.contains("plain_counter"), "{out}");
+}
+
+#[test]
+fn texture_buffers_are_uniform_blocks() {
+    let out = compute(
+        "rw[0] = uint(tv.x + tb2.w.y);",
+        "tbuffer TB : register(t3) { float4 tv; }; struct W { float2 w; }; TextureBuffer<W> tb2;
+         RWStructuredBuffer<uint> rw;",
+    );
+    has(
+        &out,
+        &[
+            "binding = 3) uniform block_TB\n{\n    vec4 tv;\n} TB;",
+            "TB.tv.x",
+            "uniform block_tb2\n{\n    vec2 w;\n} tb2;",
+            "tb2.w.y",
+        ],
+    );
+}
+
+#[test]
+fn rasterizer_ordered_resources_run_inside_an_interlock() {
+    let src = "RasterizerOrderedTexture2D<float4> rov; RasterizerOrderedStructuredBuffer<uint> rob;
+        [shader(\"fragment\")] void main() {
+            rov[uint2(0, 0)] = rov[uint2(0, 0)] + float4(1, 0, 0, 0); rob[0] += 1;
+            if (rob[1] == 0) return;
+            rob[1] = 2;
+        }";
+    let out = glsl_ok(src, ShaderStage::Fragment);
+    has(
+        &out,
+        &[
+            "#extension GL_ARB_fragment_shader_interlock : require",
+            "layout(pixel_interlock_ordered) in;",
+            "rgba32f) uniform image2D rov;",
+            "void _hlsl_main()",
+            "void main()\n{\n    beginInvocationInterlockARB();\n    _hlsl_main();\n    endInvocationInterlockARB();\n}",
+        ],
+    );
+    let compute_src = "RasterizerOrderedStructuredBuffer<uint> rob;
+        [shader(\"compute\")] [numthreads(1, 1, 1)] void main() { rob[0] = 1; }";
+    match glsl::write(&module(compute_src), 0, &glsl::Options::default()) {
+        Err(glsl::Error::Unsupported { what, .. }) => {
+            assert!(what.contains("fragment shader interlock"), "{what}")
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn buffer_parameters_are_specialised_per_global() {
+    let out = compute(
+        "rw[0] = first(a, 0) + first(b, 1) + only(a) + twice(a) + sum(t, s);",
+        "RWStructuredBuffer<uint> rw; RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b;
+         Texture2D<float4> t; SamplerState s;
+         uint first(RWStructuredBuffer<uint> buf, uint i) { buf[i] += 1; return buf[i]; }
+         uint only(RWStructuredBuffer<uint> buf) { uint n, st; buf.GetDimensions(n, st); return n; }
+         uint twice(RWStructuredBuffer<uint> buf) { return only(buf) * 2; }
+         uint sum(Texture2D<float4> tex, SamplerState smp) { return uint(tex.SampleLevel(smp, float2(0, 0), 0).x); }",
+    );
+    has(
+        &out,
+        &[
+            // Two different globals: one clone each, without the parameter.
+            "uint first_a(uint i)",
+            "uint first_b(uint i)",
+            "a.data[i] = (a.data[i] + uint(1));",
+            "b.data[i] = (b.data[i] + uint(1));",
+            // Always the same global (also through another parameter): one
+            // function under its own name.
+            "uint only()",
+            "n = uint(a.data.length())",
+            "uint twice()\n{\n    return (only() * uint(2));",
+            // Textures and samplers are passed as GLSL parameters.
+            "uint sum(texture2D tex, sampler smp)",
+            "first_a(uint(0)) + first_b(uint(1))",
+        ],
+    );
+}
+
+#[test]
+fn byte_address_atomics() {
+    let out = compute(
+        "uint old; bab.InterlockedAdd(8, 1u, old); bab.InterlockedCompareStore(4, 0u, old);
+         rw[0] = old;",
+        "RWByteAddressBuffer bab; RWStructuredBuffer<uint> rw;",
+    );
+    has(
+        &out,
+        &[
+            "old = atomicAdd(bab.data[uint(uint(8)) >> 2u], 1u)",
+            "atomicCompSwap(bab.data[uint(uint(4)) >> 2u], 0u, old)",
+        ],
+    );
 }

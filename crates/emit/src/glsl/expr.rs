@@ -8,7 +8,37 @@
 use legalis_ir as ir;
 use legalis_ir::{BinaryOp, Expression, Handle, Literal, ScalarKind, TypeInner};
 
-use super::writer::{Ctx, Result, Writer, unsupported};
+use super::resources::TexelUpdate;
+use super::writer::{Ctx, Result, Writer, helper_name, matrix_as_rows, unsupported};
+
+/// The shape of a numeric operand, for printing operators on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Shape {
+    Scalar,
+    Vector(u8),
+    /// HLSL rows and columns.
+    Matrix(u8, u8),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Operand {
+    pub shape: Shape,
+    pub scalar: ir::Scalar,
+}
+
+impl Operand {
+    /// The shape of one HLSL row of a matrix operand (GLSL `m[i]`); other
+    /// operands are used whole in every row.
+    fn row(self) -> Operand {
+        match self.shape {
+            Shape::Matrix(_, columns) => Operand {
+                shape: Shape::Vector(columns),
+                scalar: self.scalar,
+            },
+            _ => self,
+        }
+    }
+}
 
 impl Writer<'_> {
     pub fn expr(&mut self, ctx: &Ctx, e: Handle<Expression>) -> Result<String> {
@@ -23,9 +53,12 @@ impl Writer<'_> {
                 Some(n) => Ok(n.clone()),
                 None => unsupported("a local variable outside its function", span),
             },
-            Expression::Param(i) => match ctx.params.get(*i as usize) {
-                Some(n) => Ok(n.clone()),
-                None => unsupported("a parameter outside its function", span),
+            Expression::Param(i) => match ctx.param_globals.get(i) {
+                Some(&g) => self.global_ref(g, span),
+                None => match ctx.params.get(*i as usize) {
+                    Some(n) => Ok(n.clone()),
+                    None => unsupported("a parameter outside its function", span),
+                },
             },
             Expression::Member { base, index } => self.member(ctx, *base, *index),
             Expression::Index { base, index } => self.index(ctx, *base, *index),
@@ -52,21 +85,11 @@ impl Writer<'_> {
             }
             Expression::Convert { expr } => self.convert(ctx, e, *expr),
             Expression::Construct { components } => self.construct(ctx, e, components),
-            Expression::Call { function, args } => {
-                let mut list = Vec::new();
-                for a in args {
-                    list.push(self.expr(ctx, *a)?);
-                }
-                Ok(format!(
-                    "{}({})",
-                    self.function_names[function],
-                    list.join(", ")
-                ))
-            }
+            Expression::Call { function, args } => self.call(ctx, *function, args),
             Expression::Intrinsic { fun, args } => self.intrinsic(ctx, e, *fun, args),
             Expression::Assign { target, value } => {
-                if self.image_element(ctx, *target).is_some() {
-                    return unsupported("assignment to a texel used as a value", span);
+                if let Some(place) = self.texel_place(ctx, *target) {
+                    return self.texel_update(ctx, place, TexelUpdate::Assign(*value), span);
                 }
                 Ok(format!(
                     "({} = {})",
@@ -75,8 +98,8 @@ impl Writer<'_> {
                 ))
             }
             Expression::IncDec { op, target } => {
-                if self.image_element(ctx, *target).is_some() {
-                    return unsupported("`++`/`--` on a texel", span);
+                if let Some(place) = self.texel_place(ctx, *target) {
+                    return self.texel_update(ctx, place, TexelUpdate::IncDec(*op), span);
                 }
                 let t = self.expr(ctx, *target)?;
                 Ok(match op {
@@ -89,7 +112,26 @@ impl Writer<'_> {
         }
     }
 
-    fn global_ref(&mut self, g: Handle<ir::GlobalVariable>, span: ir::Span) -> Result<String> {
+    /// A call of the callee's instance for this call's globals; arguments
+    /// the instance is specialised for are not passed.
+    fn call(
+        &mut self,
+        ctx: &Ctx,
+        function: Handle<ir::Function>,
+        args: &[Handle<Expression>],
+    ) -> Result<String> {
+        let key = self.call_key(ctx, function, args)?;
+        let mut list = Vec::new();
+        for (a, g) in args.iter().zip(&key) {
+            if g.is_none() {
+                list.push(self.expr(ctx, *a)?);
+            }
+        }
+        let name = &self.instance_names[&(function, key)];
+        Ok(format!("{name}({})", list.join(", ")))
+    }
+
+    pub fn global_ref(&mut self, g: Handle<ir::GlobalVariable>, span: ir::Span) -> Result<String> {
         let var = &self.module.globals[g];
         let Some(name) = self.global_names.get(&g).cloned() else {
             return unsupported("a global the writer did not collect", span);
@@ -138,8 +180,8 @@ impl Writer<'_> {
         let b = self.expr(ctx, base)?;
         match self.inner(base_ty) {
             TypeInner::Struct { .. } => Ok(format!("{b}.{}", self.member_name(base_ty, index))),
-            TypeInner::ConstantBuffer { inner } => {
-                if !matches!(ctx.exprs[base], Expression::Global(_)) {
+            TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                if self.resource_global(ctx, base).is_none() {
                     return unsupported(
                         "constant buffers other than globals",
                         ctx.exprs.span(base),
@@ -198,6 +240,13 @@ impl Writer<'_> {
     fn unary(&mut self, ctx: &Ctx, op: ir::UnaryOp, expr: Handle<Expression>) -> Result<String> {
         let ty = self.expr_ty(ctx, expr)?;
         let x = self.expr(ctx, expr)?;
+        if let TypeInner::Matrix { scalar, .. } = *self.inner(ty)
+            && (matrix_as_rows(scalar) || op != ir::UnaryOp::Negate)
+        {
+            let span = ctx.exprs.span(expr);
+            let name = self.matrix_unary_helper(op, ty, span)?;
+            return Ok(format!("{name}({x})"));
+        }
         Ok(match op {
             ir::UnaryOp::Negate => format!("(-{x})"),
             ir::UnaryOp::LogicalNot if matches!(self.inner(ty), TypeInner::Vector { .. }) => {
@@ -206,6 +255,20 @@ impl Writer<'_> {
             ir::UnaryOp::LogicalNot => format!("(!{x})"),
             ir::UnaryOp::BitwiseNot => format!("(~{x})"),
         })
+    }
+
+    pub fn operand(&self, ty: Handle<ir::Type>) -> Option<Operand> {
+        let (shape, scalar) = match *self.inner(ty) {
+            TypeInner::Scalar(s) => (Shape::Scalar, s),
+            TypeInner::Vector { size, scalar } => (Shape::Vector(size), scalar),
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => (Shape::Matrix(rows, columns), scalar),
+            _ => return None,
+        };
+        Some(Operand { shape, scalar })
     }
 
     fn binary(
@@ -217,24 +280,52 @@ impl Writer<'_> {
         right: Handle<Expression>,
     ) -> Result<String> {
         let span = ctx.exprs.span(e);
-        let lty = self.expr_ty(ctx, left)?;
-        let rty = self.expr_ty(ctx, right)?;
+        let (lty, rty) = (self.expr_ty(ctx, left)?, self.expr_ty(ctx, right)?);
         let (l, r) = (self.expr(ctx, left)?, self.expr(ctx, right)?);
-        let linner = self.inner(lty);
-        let is_vec = matches!(linner, TypeInner::Vector { .. });
-        let is_mat = matches!(linner, TypeInner::Matrix { .. })
-            || matches!(self.inner(rty), TypeInner::Matrix { .. });
-        let scalar = linner.scalar().unwrap_or(ir::Scalar::I32);
-        if is_mat
-            && (op.is_comparison()
-                || !matches!(
-                    op,
-                    BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide
-                ))
-        {
-            return unsupported(format!("`{}` on matrices", op.symbol()), span);
+        let (Some(lo), Some(ro)) = (self.operand(lty), self.operand(rty)) else {
+            return unsupported(format!("`{}` on these operands", op.symbol()), span);
+        };
+        let is_mat = |o: Operand| matches!(o.shape, Shape::Matrix(..));
+        if !is_mat(lo) && !is_mat(ro) {
+            return self.binary_text(op, lo, ro, &l, &r, span);
         }
-        if op.is_comparison() && is_vec {
+        let float = |o: Operand| !matrix_as_rows(o.scalar);
+        let native = float(lo)
+            && float(ro)
+            && matches!(
+                op,
+                BinaryOp::Add | BinaryOp::Subtract | BinaryOp::Multiply | BinaryOp::Divide
+            );
+        match op {
+            // HLSL `*` on two matrices is per component.
+            BinaryOp::Multiply if native && is_mat(lo) && is_mat(ro) => {
+                Ok(format!("matrixCompMult({l}, {r})"))
+            }
+            _ if native => Ok(format!("({l} {} {r})", op.symbol())),
+            _ => {
+                let ty = self.expr_ty(ctx, e)?;
+                let name = self.matrix_binary_helper(op, (lty, lo), (rty, ro), ty, span)?;
+                Ok(format!("{name}({l}, {r})"))
+            }
+        }
+    }
+
+    /// A scalar or vector operator in HLSL's meaning, on printed operands.
+    fn binary_text(
+        &mut self,
+        op: BinaryOp,
+        lo: Operand,
+        ro: Operand,
+        l: &str,
+        r: &str,
+        span: ir::Span,
+    ) -> Result<String> {
+        let size = match (lo.shape, ro.shape) {
+            (Shape::Vector(n), _) | (_, Shape::Vector(n)) => Some(n),
+            _ => None,
+        };
+        let scalar = lo.scalar;
+        if let (true, Some(_)) = (op.is_comparison(), size) {
             let f = match op {
                 BinaryOp::Equal => "equal",
                 BinaryOp::NotEqual => "notEqual",
@@ -246,50 +337,119 @@ impl Writer<'_> {
             return Ok(format!("{f}({l}, {r})"));
         }
         match op {
-            // HLSL `*` on matrices is per component.
-            BinaryOp::Multiply if is_mat => Ok(format!("matrixCompMult({l}, {r})")),
             BinaryOp::Modulo
                 if scalar.kind == ScalarKind::Float || scalar.kind == ScalarKind::Sint =>
             {
-                let ty = self.expr_ty(ctx, e)?;
-                let name = self.truncating_mod_helper(ty, scalar.kind, span)?;
+                let t = self.vector_name(scalar, size.unwrap_or(1), span)?;
+                let name = self.truncating_mod_helper(&t, scalar.kind);
                 Ok(format!("{name}({l}, {r})"))
             }
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr if is_vec => {
-                let n = match linner {
-                    TypeInner::Vector { size, .. } => *size,
-                    _ => 1,
-                };
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr if size.is_some() => {
+                let n = size.unwrap_or(1);
                 let sym = if op == BinaryOp::LogicalAnd { "&" } else { "|" };
                 Ok(format!("bvec{n}(uvec{n}({l}) {sym} uvec{n}({r}))"))
             }
             BinaryOp::BitwiseAnd | BinaryOp::BitwiseOr | BinaryOp::BitwiseXor
                 if scalar.kind == ScalarKind::Bool =>
             {
-                let t = self.type_name(lty, span)?;
-                let u = if is_vec {
-                    format!("u{t}").replacen("ub", "u", 1)
-                } else {
-                    "uint".into()
+                let (t, u) = match size {
+                    Some(n) => (format!("bvec{n}"), format!("uvec{n}")),
+                    None => ("bool".into(), "uint".into()),
                 };
                 Ok(format!("{t}({u}({l}) {} {u}({r}))", op.symbol()))
-            }
-            BinaryOp::LogicalAnd | BinaryOp::LogicalOr if scalar.kind == ScalarKind::Bool => {
-                Ok(format!("({l} {} {r})", op.symbol()))
             }
             _ => Ok(format!("({l} {} {r})", op.symbol())),
         }
     }
 
-    /// HLSL `%` and `fmod` truncate (the result takes the dividend's sign);
-    /// GLSL `mod` floors and `%` on negative ints is undefined.
-    pub fn truncating_mod_helper(
+    /// `float`, `ivec3` ...: the GLSL scalar (`n == 1`) or vector type.
+    pub fn vector_name(&mut self, scalar: ir::Scalar, n: u8, span: ir::Span) -> Result<String> {
+        let s = self.scalar_name(scalar, span)?;
+        Ok(match n {
+            1 => s,
+            n => format!("{}vec{n}", vec_prefix_of(&s)),
+        })
+    }
+
+    /// A helper applying `op` row by row: GLSL has no operators on the
+    /// arrays that stand for integer and bool matrices, and its `==` on
+    /// float matrices is one `bool` where HLSL compares per component.
+    fn matrix_binary_helper(
         &mut self,
-        ty: Handle<ir::Type>,
-        kind: ScalarKind,
+        op: BinaryOp,
+        (lty, lo): (Handle<ir::Type>, Operand),
+        (rty, ro): (Handle<ir::Type>, Operand),
+        result: Handle<ir::Type>,
         span: ir::Span,
     ) -> Result<String> {
-        let t = self.type_name(ty, span)?;
+        let ((Shape::Matrix(rows, _), _) | (_, Shape::Matrix(rows, _))) = (lo.shape, ro.shape)
+        else {
+            return unsupported("this matrix operator", span);
+        };
+        let (lt, rt, t) = (
+            self.type_parts(lty, span)?,
+            self.type_parts(rty, span)?,
+            self.type_name(result, span)?,
+        );
+        let name = helper_name(&format!(
+            "_hlsl_{}_{}{}_{}{}",
+            op_name(op),
+            lt.0,
+            lt.1,
+            rt.0,
+            rt.1
+        ));
+        let mut row_values = Vec::new();
+        for i in 0..rows {
+            let pick = |o: Operand, v: &str| match o.shape {
+                Shape::Matrix(..) => format!("{v}[{i}]"),
+                _ => v.to_string(),
+            };
+            let row =
+                self.binary_text(op, lo.row(), ro.row(), &pick(lo, "a"), &pick(ro, "b"), span)?;
+            row_values.push(row);
+        }
+        let body = format!(
+            "{t} {name}({} a{}, {} b{})\n{{\n    return {t}({});\n}}\n",
+            lt.0,
+            lt.1,
+            rt.0,
+            rt.1,
+            row_values.join(", ")
+        );
+        self.helpers.entry(name.clone()).or_insert(body);
+        Ok(name)
+    }
+
+    /// `-`, `~` and `!` row by row on matrices GLSL prints as arrays.
+    fn matrix_unary_helper(
+        &mut self,
+        op: ir::UnaryOp,
+        ty: Handle<ir::Type>,
+        span: ir::Span,
+    ) -> Result<String> {
+        let TypeInner::Matrix { rows, .. } = *self.inner(ty) else {
+            return unsupported("this matrix operator", span);
+        };
+        let (t, s) = self.type_parts(ty, span)?;
+        let (tag, row): (&str, fn(&str) -> String) = match op {
+            ir::UnaryOp::Negate => ("neg", |x| format!("-{x}")),
+            ir::UnaryOp::BitwiseNot => ("not", |x| format!("~{x}")),
+            ir::UnaryOp::LogicalNot => ("lnot", |x| format!("not({x})")),
+        };
+        let name = helper_name(&format!("_hlsl_{tag}_{t}{s}"));
+        let rows: Vec<String> = (0..rows).map(|i| row(&format!("a[{i}]"))).collect();
+        let body = format!(
+            "{t}{s} {name}({t} a{s})\n{{\n    return {t}{s}({});\n}}\n",
+            rows.join(", ")
+        );
+        self.helpers.entry(name.clone()).or_insert(body);
+        Ok(name)
+    }
+
+    /// HLSL `%` and `fmod` truncate (the result takes the dividend's sign);
+    /// GLSL `mod` floors and `%` on negative ints is undefined.
+    pub fn truncating_mod_helper(&mut self, t: &str, kind: ScalarKind) -> String {
         let name = format!("_hlsl_mod_{t}");
         let body = if kind == ScalarKind::Float {
             "return a - b * trunc(a / b);"
@@ -299,7 +459,7 @@ impl Writer<'_> {
         self.helpers
             .entry(name.clone())
             .or_insert_with(|| format!("{t} {name}({t} a, {t} b)\n{{\n    {body}\n}}\n"));
-        Ok(name)
+        name
     }
 
     fn convert(
@@ -314,24 +474,16 @@ impl Writer<'_> {
         let x = self.expr(ctx, from)?;
         let t = self.type_name(to_ty, span)?;
         match (self.inner(from_ty), self.inner(to_ty)) {
-            (
-                TypeInner::Scalar(_),
-                TypeInner::Matrix {
-                    rows,
-                    columns,
-                    scalar,
-                },
-            ) => {
-                // GLSL `mat3(s)` is a diagonal; HLSL splats to every element.
-                let (rows, columns, scalar) = (*rows, *columns, *scalar);
-                let name = format!("_hlsl_splat_{t}");
+            (TypeInner::Scalar(_), &TypeInner::Matrix { scalar, .. }) => {
+                let name = self.splat_helper(to_ty, span)?;
                 let st = self.scalar_name(scalar, span)?;
-                let col = format!("{}vec{columns}(s)", vec_prefix_of(&st));
-                let cols = vec![col; rows as usize].join(", ");
-                self.helpers.entry(name.clone()).or_insert_with(|| {
-                    format!("{t} {name}({st} s)\n{{\n    return {t}({cols});\n}}\n")
-                });
                 Ok(format!("{name}({st}({x}))"))
+            }
+            (&TypeInner::Matrix { scalar: a, .. }, &TypeInner::Matrix { scalar: b, .. })
+                if matrix_as_rows(a) || matrix_as_rows(b) =>
+            {
+                let name = self.matrix_convert_helper(from_ty, to_ty, span)?;
+                Ok(format!("{name}({x})"))
             }
             (a, b) if a.is_numeric() && b.is_numeric() => {
                 if matches!(a, TypeInner::Matrix { .. }) != matches!(b, TypeInner::Matrix { .. }) {
@@ -342,6 +494,69 @@ impl Writer<'_> {
             _ if from_ty == to_ty => Ok(x),
             _ => unsupported("this conversion", span),
         }
+    }
+
+    /// GLSL `mat3(s)` is a diagonal; HLSL splats to every element.
+    fn splat_helper(&mut self, ty: Handle<ir::Type>, span: ir::Span) -> Result<String> {
+        let TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        } = *self.inner(ty)
+        else {
+            return unsupported("this splat", span);
+        };
+        let t = self.type_name(ty, span)?;
+        let name = helper_name(&format!("_hlsl_splat_{t}"));
+        let st = self.scalar_name(scalar, span)?;
+        let col = format!("{}vec{columns}(s)", vec_prefix_of(&st));
+        let cols = vec![col; rows as usize].join(", ");
+        self.helpers
+            .entry(name.clone())
+            .or_insert_with(|| format!("{t} {name}({st} s)\n{{\n    return {t}({cols});\n}}\n"));
+        Ok(name)
+    }
+
+    /// Matrix conversions involving integer or bool matrices, row by row,
+    /// keeping the leading rows and columns as HLSL truncation does.
+    fn matrix_convert_helper(
+        &mut self,
+        from: Handle<ir::Type>,
+        to: Handle<ir::Type>,
+        span: ir::Span,
+    ) -> Result<String> {
+        let (
+            &TypeInner::Matrix {
+                columns: from_columns,
+                ..
+            },
+            &TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            },
+        ) = (self.inner(from), self.inner(to))
+        else {
+            return unsupported("this matrix conversion", span);
+        };
+        let t = self.type_name(to, span)?;
+        let (ft, fs) = self.type_parts(from, span)?;
+        let row_t = self.vector_name(scalar, columns, span)?;
+        let swizzle = match columns < from_columns {
+            true => format!(".{}", &"xyzw"[..columns as usize]),
+            false => String::new(),
+        };
+        let name = helper_name(&format!("_hlsl_cvt_{ft}{fs}_{t}"));
+        let rows: Vec<String> = (0..rows)
+            .map(|i| format!("{row_t}(m[{i}]{swizzle})"))
+            .collect();
+        self.helpers.entry(name.clone()).or_insert_with(|| {
+            format!(
+                "{t} {name}({ft} m{fs})\n{{\n    return {t}({});\n}}\n",
+                rows.join(", ")
+            )
+        });
+        Ok(name)
     }
 
     fn construct(
@@ -385,6 +600,13 @@ impl Writer<'_> {
                 size: ir::ArraySize::Constant(n),
             } => vec![*base; *n as usize],
             TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            &TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } if matrix_as_rows(scalar) => {
+                return self.build_matrix_rows(ctx, (rows, columns, scalar), queue, span);
+            }
             TypeInner::Vector { .. } | TypeInner::Matrix { .. } => {
                 let want = scalar_count(self.inner(ty));
                 let mut args = Vec::new();
@@ -411,6 +633,39 @@ impl Writer<'_> {
         Ok(format!("{t}({})", args.join(", ")))
     }
 
+    /// An integer or bool matrix (an array of rows) from scalars and vectors
+    /// that each lie within one row; a vector across a row boundary would
+    /// have to be printed twice, so it is refused.
+    fn build_matrix_rows(
+        &mut self,
+        ctx: &Ctx,
+        (rows, columns, scalar): (u8, u8, ir::Scalar),
+        queue: &mut Vec<Handle<Expression>>,
+        span: ir::Span,
+    ) -> Result<String> {
+        let row_t = self.vector_name(scalar, columns, span)?;
+        let mut row_texts = Vec::new();
+        for _ in 0..rows {
+            let mut have = 0;
+            let mut parts = Vec::new();
+            while have < u32::from(columns) {
+                let Some(c) = queue.pop() else {
+                    return unsupported("an initializer list with too few elements", span);
+                };
+                have += scalar_count(self.inner(self.expr_ty(ctx, c)?));
+                parts.push(self.expr(ctx, c)?);
+            }
+            if have != u32::from(columns) {
+                return unsupported(
+                    "an integer or bool matrix built from a vector that spans two rows",
+                    span,
+                );
+            }
+            row_texts.push(format!("{row_t}({})", parts.join(", ")));
+        }
+        Ok(format!("{row_t}[{rows}]({})", row_texts.join(", ")))
+    }
+
     pub fn store(
         &mut self,
         ctx: &Ctx,
@@ -420,10 +675,9 @@ impl Writer<'_> {
         if let Some((base, index)) = self.image_element(ctx, target) {
             return self.image_store(ctx, base, index, value);
         }
-        if let Expression::Swizzle { base, .. } = ctx.exprs[target]
-            && self.image_element(ctx, base).is_some()
-        {
-            return unsupported("writing part of a texel", ctx.exprs.span(target));
+        if let Some(place) = self.texel_place(ctx, target) {
+            let span = ctx.exprs.span(target);
+            return self.texel_update(ctx, place, TexelUpdate::Assign(value), span);
         }
         Ok(format!(
             "{} = {}",
@@ -453,6 +707,30 @@ impl Writer<'_> {
                     | Expression::Intrinsic { .. }
             )
         })
+    }
+}
+
+/// A name fragment for helper names.
+fn op_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "add",
+        BinaryOp::Subtract => "sub",
+        BinaryOp::Multiply => "mul",
+        BinaryOp::Divide => "div",
+        BinaryOp::Modulo => "mod",
+        BinaryOp::Equal => "eq",
+        BinaryOp::NotEqual => "ne",
+        BinaryOp::Less => "lt",
+        BinaryOp::LessEqual => "le",
+        BinaryOp::Greater => "gt",
+        BinaryOp::GreaterEqual => "ge",
+        BinaryOp::BitwiseAnd => "and",
+        BinaryOp::BitwiseOr => "or",
+        BinaryOp::BitwiseXor => "xor",
+        BinaryOp::ShiftLeft => "shl",
+        BinaryOp::ShiftRight => "shr",
+        BinaryOp::LogicalAnd => "land",
+        BinaryOp::LogicalOr => "lor",
     }
 }
 

@@ -1,13 +1,18 @@
 //! HLSL intrinsics as GLSL: renamed built-ins, index math, texture and
 //! image functions, atomics, barriers and subgroup operations.
 //!
-//! Intrinsics of stages whose legalizer comes later (ray tracing, mesh,
-//! geometry streams, per-vertex attributes) return `Error::Unsupported`.
+//! Methods of textures and buffers are in `methods.rs`. Intrinsics of
+//! stages whose legalizer comes later (ray tracing, mesh, geometry streams,
+//! per-vertex attributes) return `Error::Unsupported`, as does `noise`.
+//!
+//! Where GLSL would need an argument twice, the intrinsic becomes a helper
+//! function (`_hlsl_sincos_float`), so every argument is evaluated once and
+//! in order, as GLSL evaluates call arguments.
 
 use legalis_ir as ir;
-use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, TextureDim, TypeInner};
+use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, TypeInner};
 
-use super::writer::{Ctx, Result, Writer, unsupported};
+use super::writer::{Ctx, Result, Writer, matrix_as_rows, unsupported};
 
 /// Intrinsics that are one GLSL function of the same arguments, with the
 /// subgroup extension they need. A data table, hence its length.
@@ -96,6 +101,78 @@ fn direct(fun: I) -> Option<(&'static str, Option<&'static str>)> {
     })
 }
 
+/// Intrinsics that are one GLSL expression using each argument once:
+/// `{0}`.. are the arguments, `{t}` the result type. A data table.
+fn template(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::Saturate => "clamp({0}, {t}(0), {t}(1))",
+        I::Rcp => "({t}(1) / {0})",
+        I::Mad => "(({0} * {1}) + {2})",
+        I::Log10 => "(log2({0}) * {t}(0.30102999566398120))",
+        I::Sign => "{t}(sign({0}))",
+        I::CountBits => "{t}(bitCount({0}))",
+        I::FirstBitHigh => "{t}(findMSB({0}))",
+        I::FirstBitLow => "{t}(findLSB({0}))",
+        I::Ldexp => "({0} * exp2({1}))",
+        I::WaveActiveCountBits => "subgroupBallotBitCount(subgroupBallot({0}))",
+        I::WavePrefixCountBits => "subgroupBallotExclusiveBitCount(subgroupBallot({0}))",
+        I::WaveGetLaneCount => "gl_SubgroupSize",
+        I::WaveGetLaneIndex => "gl_SubgroupInvocationID",
+        I::Lit => "_hlsl_lit(float({0}), float({1}), float({2}))",
+        I::Msad4 => "_hlsl_msad4({0}, {1}, {2})",
+        I::NonUniformResourceIndex => "{0}",
+        _ => return None,
+    })
+}
+
+/// Extensions the templates above need.
+fn template_extension(fun: I) -> Option<&'static str> {
+    match fun {
+        I::WaveActiveCountBits | I::WavePrefixCountBits => Some("GL_KHR_shader_subgroup_ballot"),
+        I::WaveGetLaneCount | I::WaveGetLaneIndex => Some("GL_KHR_shader_subgroup_basic"),
+        _ => None,
+    }
+}
+
+/// Fixed helper functions the templates call.
+fn template_helper(fun: I) -> Option<(&'static str, &'static str)> {
+    match fun {
+        // HLSL: ambient 1; diffuse 0 when n.l < 0, else n.l; specular 0 when
+        // n.l < 0 or n.h < 0, else (n.h)^m.
+        I::Lit => Some((
+            "_hlsl_lit",
+            "vec4 _hlsl_lit(float n_dot_l, float n_dot_h, float m)\n{\n    \
+             float specular = (n_dot_l < 0.0 || n_dot_h < 0.0) ? 0.0 : pow(n_dot_h, m);\n    \
+             return vec4(1.0, max(n_dot_l, 0.0), specular, 1.0);\n}\n",
+        )),
+        // Sum i: over the 4 bytes j of `reference` that are not 0, of
+        // |reference byte j - source byte (i + j)|, source bytes 0..3 being
+        // `source.x` and 4..7 `source.y`, plus `accum[i]`.
+        I::Msad4 => Some((
+            "_hlsl_msad4",
+            "uvec4 _hlsl_msad4(uint reference, uvec2 source, uvec4 accum)\n{\n    \
+             uvec4 result = accum;\n    \
+             for (int i = 0; i < 4; i++)\n    {\n        \
+             uint window = (i == 0) ? source.x : ((source.x >> (8 * i)) | (source.y << (32 - 8 * i)));\n        \
+             for (int j = 0; j < 4; j++)\n        {\n            \
+             uint r = (reference >> (8 * j)) & 0xFFu;\n            \
+             uint s = (window >> (8 * j)) & 0xFFu;\n            \
+             if (r != 0u)\n            {\n                \
+             result[i] += uint(abs(int(r) - int(s)));\n            }\n        }\n    }\n    \
+             return result;\n}\n",
+        )),
+        _ => None,
+    }
+}
+
+fn fill_template(template: &str, t: &str, args: &[String]) -> String {
+    let mut out = template.replace("{t}", t);
+    for (i, a) in args.iter().enumerate() {
+        out = out.replace(&format!("{{{i}}}"), a);
+    }
+    out
+}
+
 impl Writer<'_> {
     pub fn intrinsic(
         &mut self,
@@ -105,6 +182,15 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
     ) -> Result<String> {
         let span = ctx.exprs.span(e);
+        if let Some(arg) = args.iter().find(|&&x| self.is_row_matrix(ctx, x)) {
+            return unsupported(
+                format!("`{}` on integer or bool matrices", fun.name()),
+                ctx.exprs.span(*arg),
+            );
+        }
+        if fun.is_method() {
+            return self.method(ctx, e, fun, args);
+        }
         let mut a = Vec::new();
         for &x in args {
             a.push(self.expr(ctx, x)?);
@@ -115,90 +201,209 @@ impl Writer<'_> {
             }
             return Ok(format!("{name}({})", a.join(", ")));
         }
-        let arg_ty = |w: &Self, i: usize| {
-            args.get(i)
-                .and_then(|&x| ctx.exprs.ty(x))
-                .map(|t| w.inner(t).clone())
-        };
-        let kind = arg_ty(self, 0).and_then(|t| t.scalar()).map(|s| s.kind);
-        let ty = ctx.exprs.ty(e);
-        let tname = match ty {
+        let tname = match ctx.exprs.ty(e) {
             Some(t) => self.type_name(t, span)?,
             None => "void".into(),
         };
+        if let Some(text) = template(fun) {
+            if let Some(ext) = template_extension(fun) {
+                self.require(ext);
+            }
+            if let Some((name, body)) = template_helper(fun) {
+                self.helpers.insert(name.into(), body.into());
+            }
+            return Ok(fill_template(text, &tname, &a));
+        }
+        self.intrinsic_helper(ctx, e, fun, args, &a, &tname)
+    }
+
+    /// Registers helper `name` (once) and calls it with `args`.
+    fn call_helper(&mut self, name: String, body: String, args: &[String]) -> String {
+        let call = format!("{name}({})", args.join(", "));
+        self.helpers.entry(name).or_insert(body);
+        call
+    }
+
+    /// Whether `e` is an integer or bool matrix (an array of rows in GLSL).
+    fn is_row_matrix(&self, ctx: &Ctx, e: Handle<Expression>) -> bool {
+        ctx.exprs.ty(e).is_some_and(|t| {
+            matches!(*self.inner(t), TypeInner::Matrix { scalar, .. } if matrix_as_rows(scalar))
+        })
+    }
+
+    /// Intrinsics whose spelling depends on argument types or that need a
+    /// generated helper.
+    fn intrinsic_helper(
+        &mut self,
+        ctx: &Ctx,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+        a: &[String],
+        tname: &str,
+    ) -> Result<String> {
+        let span = ctx.exprs.span(e);
+        let arg_scalar = |w: &Self, i: usize| {
+            args.get(i)
+                .and_then(|&x| ctx.exprs.ty(x))
+                .and_then(|t| w.inner(t).scalar())
+        };
+        let kind = arg_scalar(self, 0).map(|s| s.kind);
         match fun {
-            I::Mul => self.mul(ctx, args, &a, span),
-            I::Saturate => Ok(format!("clamp({}, {tname}(0), {tname}(1))", a[0])),
-            I::Rcp => Ok(format!("({tname}(1) / {})", a[0])),
-            I::Mad => Ok(format!("(({} * {}) + {})", a[0], a[1], a[2])),
-            I::Log10 => Ok(format!("(log2({}) * {tname}(0.30102999566398120))", a[0])),
-            I::Sign => Ok(format!("{tname}(sign({}))", a[0])),
-            I::CountBits => Ok(format!("{tname}(bitCount({}))", a[0])),
-            I::FirstBitHigh => Ok(format!("{tname}(findMSB({}))", a[0])),
-            I::FirstBitLow => Ok(format!("{tname}(findLSB({}))", a[0])),
-            I::Fmod => {
-                let t = ty.unwrap_or(
-                    self.module
-                        .types
-                        .iter()
-                        .next()
-                        .map(|(h, _)| h)
-                        .unwrap_or(Handle::from_index(0)),
-                );
-                let name = self.truncating_mod_helper(t, ScalarKind::Float, span)?;
-                Ok(format!("{name}({}, {})", a[0], a[1]))
-            }
-            I::Ldexp => Ok(format!("({} * exp2({}))", a[0], a[1])),
-            I::Dot if kind != Some(ScalarKind::Float) => {
-                unsupported("`dot` on integer vectors", span)
-            }
-            I::Dot => Ok(format!("dot({}, {})", a[0], a[1])),
+            I::Mul => self.mul(ctx, args, a, span),
+            I::Fmod => Ok(format!(
+                "{}({}, {})",
+                self.truncating_mod_helper(tname, ScalarKind::Float),
+                a[0],
+                a[1]
+            )),
+            I::Dot if kind == Some(ScalarKind::Float) => Ok(format!("dot({}, {})", a[0], a[1])),
+            I::Dot => self.int_dot(ctx, args[0], a, tname),
             I::Any | I::All => self.any_all(fun, ctx, args[0], &a[0]),
             I::IsFinite => self.is_finite(ctx, args[0], &a[0]),
-            I::AsUint | I::AsInt | I::AsFloat => Ok(self.bitcast(fun, kind, &tname, &a[0])),
+            I::AsUint if args.len() == 3 => self.split_double(a),
+            I::AsUint | I::AsInt | I::AsFloat | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
+                Ok(self.bitcast(fun, arg_scalar(self, 0), tname, &a[0]))
+            }
+            I::AsDouble => self.as_double(ctx, args[0], a, tname),
+            I::Dst => self.dst(a, tname),
+            I::Frexp => self.frexp(ctx, args[0], a, tname),
             I::F32ToF16 => self.half_helper(ctx, e, args[0], true),
             I::F16ToF32 => self.half_helper(ctx, e, args[0], false),
-            I::WaveGetLaneCount => self.subgroup_var("gl_SubgroupSize"),
-            I::WaveGetLaneIndex => self.subgroup_var("gl_SubgroupInvocationID"),
-            I::WaveActiveCountBits | I::WavePrefixCountBits => {
-                self.require("GL_KHR_shader_subgroup_ballot");
-                let f = if fun == I::WaveActiveCountBits {
-                    "subgroupBallotBitCount"
-                } else {
-                    "subgroupBallotExclusiveBitCount"
-                };
-                Ok(format!("{f}(subgroupBallot({}))", a[0]))
-            }
             I::EvaluateAttributeAtCentroid | I::EvaluateAttributeAtSample => {
                 let f = if fun == I::EvaluateAttributeAtCentroid {
                     "interpolateAtCentroid"
                 } else {
                     "interpolateAtSample"
                 };
-                let rest: Vec<String> = a[1..].iter().map(|x| format!("int({x})")).collect();
                 let mut all = vec![a[0].clone()];
-                all.extend(rest);
+                all.extend(a[1..].iter().map(|x| format!("int({x})")));
                 Ok(format!("{f}({})", all.join(", ")))
             }
-            _ if fun.is_method() => self.method(ctx, e, fun, args, &a),
+            I::Noise => unsupported(
+                "`noise`: HLSL defines it only for the legacy texture-fill \
+                 profile (tx_1_0); Direct3D 10 and later shaders have no \
+                 definition of its result to reproduce",
+                span,
+            ),
             _ => unsupported(format!("the intrinsic `{}`", fun.name()), span),
         }
     }
 
-    fn subgroup_var(&mut self, name: &str) -> Result<String> {
-        self.require("GL_KHR_shader_subgroup_basic");
-        Ok(name.to_string())
-    }
-
-    fn bitcast(&self, fun: I, from: Option<ScalarKind>, to: &str, x: &str) -> String {
+    /// Reinterpreting bits: GLSL has one function per (from, to) pair;
+    /// between signed and unsigned integers of one width a conversion is
+    /// the bit cast.
+    fn bitcast(&mut self, fun: I, from: Option<ir::Scalar>, to: &str, x: &str) -> String {
+        let from = from.map(|s| (s.kind, s.width));
         let f = match (fun, from) {
-            (I::AsUint, Some(ScalarKind::Float)) => "floatBitsToUint",
-            (I::AsInt, Some(ScalarKind::Float)) => "floatBitsToInt",
-            (I::AsFloat, Some(ScalarKind::Uint)) => "uintBitsToFloat",
-            (I::AsFloat, Some(ScalarKind::Sint)) => "intBitsToFloat",
+            (I::AsUint, Some((ScalarKind::Float, 4))) => "floatBitsToUint",
+            (I::AsInt, Some((ScalarKind::Float, 4))) => "floatBitsToInt",
+            (I::AsFloat, Some((ScalarKind::Uint, 4))) => "uintBitsToFloat",
+            (I::AsFloat, Some((ScalarKind::Sint, 4))) => "intBitsToFloat",
+            (I::AsFloat16, Some((ScalarKind::Uint, 2))) => "uint16BitsToFloat16",
+            (I::AsFloat16, Some((ScalarKind::Sint, 2))) => "int16BitsToFloat16",
+            (I::AsInt16, Some((ScalarKind::Float, 2))) => "float16BitsToInt16",
+            (I::AsUint16, Some((ScalarKind::Float, 2))) => "float16BitsToUint16",
             _ => return format!("{to}({x})"),
         };
+        if matches!(fun, I::AsFloat16 | I::AsInt16 | I::AsUint16) {
+            self.require("GL_EXT_shader_explicit_arithmetic_types_float16");
+            self.require("GL_EXT_shader_explicit_arithmetic_types_int16");
+        }
         format!("{f}({x})")
+    }
+
+    /// `asuint(double d, out uint lo, out uint hi)`.
+    fn split_double(&mut self, a: &[String]) -> Result<String> {
+        self.helpers
+            .entry("_hlsl_asuint_double".into())
+            .or_insert_with(|| {
+                "void _hlsl_asuint_double(double d, out uint lo, out uint hi)\n{\n    \
+             uvec2 words = unpackDouble2x32(d);\n    lo = words.x;\n    hi = words.y;\n}\n"
+                    .into()
+            });
+        Ok(format!("_hlsl_asuint_double({}, {}, {})", a[0], a[1], a[2]))
+    }
+
+    /// `asdouble(lo, hi)`: the low word first, per component.
+    fn as_double(
+        &mut self,
+        ctx: &Ctx,
+        lo: Handle<Expression>,
+        a: &[String],
+        tname: &str,
+    ) -> Result<String> {
+        let n = self.components(ctx, lo)?;
+        if n == 1 {
+            return Ok(format!("packDouble2x32(uvec2({}, {}))", a[0], a[1]));
+        }
+        let name = format!("_hlsl_asdouble_{tname}");
+        let parts: Vec<String> = (0..n)
+            .map(|i| format!("packDouble2x32(uvec2(lo[{i}], hi[{i}]))"))
+            .collect();
+        let body = format!(
+            "{tname} {name}(uvec{n} lo, uvec{n} hi)\n{{\n    return {tname}({});\n}}\n",
+            parts.join(", ")
+        );
+        Ok(self.call_helper(name, body, &a[..2]))
+    }
+
+    fn components(&self, ctx: &Ctx, e: Handle<Expression>) -> Result<u32> {
+        let ty = self.expr_ty(ctx, e)?;
+        Ok(super::expr::scalar_count(self.inner(ty)))
+    }
+
+    /// `dst(a, b) = (1, a.y * b.y, a.z, b.w)`.
+    fn dst(&mut self, a: &[String], tname: &str) -> Result<String> {
+        let name = format!("_hlsl_dst_{tname}");
+        let body = format!(
+            "{tname} {name}({tname} a, {tname} b)\n{{\n    return {tname}(1, a.y * b.y, a.z, b.w);\n}}\n"
+        );
+        Ok(self.call_helper(name, body, &a[..2]))
+    }
+
+    /// HLSL `frexp` returns the exponent as a float of the argument's type;
+    /// both take the mantissa in [0.5, 1) with `x = mantissa * 2^exponent`.
+    fn frexp(
+        &mut self,
+        ctx: &Ctx,
+        x: Handle<Expression>,
+        a: &[String],
+        tname: &str,
+    ) -> Result<String> {
+        let n = self.components(ctx, x)?;
+        let int_t = if n == 1 {
+            "int".to_string()
+        } else {
+            format!("ivec{n}")
+        };
+        let name = format!("_hlsl_frexp_{tname}");
+        let body = format!(
+            "{tname} {name}({tname} x, out {tname} e)\n{{\n    {int_t} i;\n    \
+             {tname} m = frexp(x, i);\n    e = {tname}(i);\n    return m;\n}}\n"
+        );
+        Ok(self.call_helper(name, body, &a[..2]))
+    }
+
+    /// GLSL `dot` takes floats only: integer vectors sum their products.
+    fn int_dot(
+        &mut self,
+        ctx: &Ctx,
+        x: Handle<Expression>,
+        a: &[String],
+        tname: &str,
+    ) -> Result<String> {
+        let span = ctx.exprs.span(x);
+        let ty = self.expr_ty(ctx, x)?;
+        let vt = self.type_name(ty, span)?;
+        let n = self.components(ctx, x)?;
+        let name = format!("_hlsl_dot_{vt}");
+        let terms: Vec<String> = (0..n).map(|i| format!("a[{i}] * b[{i}]")).collect();
+        let body = format!(
+            "{tname} {name}({vt} a, {vt} b)\n{{\n    return {};\n}}\n",
+            terms.join(" + ")
+        );
+        Ok(self.call_helper(name, body, &a[..2]))
     }
 
     /// HLSL `mul(a, b)` under the transposed matrix convention (see
@@ -308,18 +513,7 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
     ) -> Result<String> {
         let span = ctx.exprs.span(e);
-        let barrier = match fun {
-            I::GroupMemoryBarrier => Some("memoryBarrierShared()"),
-            I::GroupMemoryBarrierWithGroupSync => Some("memoryBarrierShared(); barrier()"),
-            I::DeviceMemoryBarrier => Some("memoryBarrierBuffer(); memoryBarrierImage()"),
-            I::DeviceMemoryBarrierWithGroupSync => {
-                Some("memoryBarrierBuffer(); memoryBarrierImage(); barrier()")
-            }
-            I::AllMemoryBarrier => Some("memoryBarrier()"),
-            I::AllMemoryBarrierWithGroupSync => Some("memoryBarrier(); barrier()"),
-            _ => None,
-        };
-        if let Some(b) = barrier {
+        if let Some(b) = barrier(fun) {
             return Ok(b.to_string());
         }
         match fun {
@@ -331,7 +525,26 @@ impl Writer<'_> {
             | I::InterlockedMax
             | I::InterlockedExchange
             | I::InterlockedCompareExchange
-            | I::InterlockedCompareStore => self.atomic(ctx, fun, args),
+            | I::InterlockedCompareStore => {
+                let target = self.atomic_target(ctx, args[0])?;
+                self.atomic(ctx, fun, target, &args[1..])
+            }
+            I::BufferInterlockedAdd
+            | I::BufferInterlockedAnd
+            | I::BufferInterlockedOr
+            | I::BufferInterlockedXor
+            | I::BufferInterlockedMin
+            | I::BufferInterlockedMax
+            | I::BufferInterlockedExchange
+            | I::BufferInterlockedCompareExchange
+            | I::BufferInterlockedCompareStore => {
+                let target = format!(
+                    "atomic{{}}({}.data[uint({}) >> 2u], {{}})",
+                    self.expr(ctx, args[0])?,
+                    self.expr(ctx, args[1])?
+                );
+                self.atomic(ctx, buffer_atomic_as_free(fun), target, &args[2..])
+            }
             I::Clip => {
                 let ty = self.expr_ty(ctx, args[0])?;
                 let x = self.expr(ctx, args[0])?;
@@ -341,24 +554,55 @@ impl Writer<'_> {
                     _ => format!("if ({x} < {t}(0)) discard"),
                 })
             }
-            I::SinCos => {
-                if !self.is_pure(ctx, args[0]) {
-                    return unsupported("`sincos` of an expression with side effects", span);
-                }
-                let x = self.expr(ctx, args[0])?;
-                Ok(format!(
-                    "{} = sin({x}); {} = cos({x})",
-                    self.expr(ctx, args[1])?,
-                    self.expr(ctx, args[2])?
-                ))
-            }
+            I::SinCos => self.sincos(ctx, args),
             I::GetDimensions => self.get_dimensions(ctx, e, args),
             I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_store(ctx, e, fun, args),
             _ => self.expr(ctx, e),
         }
     }
 
-    fn atomic(&mut self, ctx: &Ctx, fun: I, args: &[Handle<Expression>]) -> Result<String> {
+    /// `sincos(x, out s, out c)` through a helper, so `x` runs once.
+    fn sincos(&mut self, ctx: &Ctx, args: &[Handle<Expression>]) -> Result<String> {
+        let span = ctx.exprs.span(args[0]);
+        let ty = self.expr_ty(ctx, args[0])?;
+        let t = self.type_name(ty, span)?;
+        let name = format!("_hlsl_sincos_{t}");
+        let body = format!(
+            "void {name}({t} x, out {t} s, out {t} c)\n{{\n    s = sin(x);\n    c = cos(x);\n}}\n"
+        );
+        let mut a = Vec::new();
+        for &x in args {
+            a.push(self.expr(ctx, x)?);
+        }
+        Ok(self.call_helper(name, body, &a))
+    }
+
+    /// `imageAtomicX(img, coord, {})` or `atomicX(place, {})`, with `{}`
+    /// holes for the operation name and the operands.
+    fn atomic_target(&mut self, ctx: &Ctx, place: Handle<Expression>) -> Result<String> {
+        Ok(match self.image_element(ctx, place) {
+            Some((img, coord)) => {
+                let c = self.expr(ctx, coord)?;
+                let ty = self.expr_ty(ctx, coord)?;
+                let c = match self.inner(ty) {
+                    TypeInner::Vector { size, .. } => format!("ivec{size}({c})"),
+                    _ => format!("int({c})"),
+                };
+                format!("imageAtomic{{}}({}, {c}, {{}})", self.expr(ctx, img)?)
+            }
+            None => format!("atomic{{}}({}, {{}})", self.expr(ctx, place)?),
+        })
+    }
+
+    /// `args` are the operands after the place: value(s), then the `out`
+    /// original value if any.
+    fn atomic(
+        &mut self,
+        ctx: &Ctx,
+        fun: I,
+        target: String,
+        args: &[Handle<Expression>],
+    ) -> Result<String> {
         let name = match fun {
             I::InterlockedAdd => "Add",
             I::InterlockedAnd => "And",
@@ -370,34 +614,17 @@ impl Writer<'_> {
             _ => "CompSwap",
         };
         let (call_args, original) = match fun {
-            I::InterlockedCompareExchange => (&args[1..3], args.get(3)),
-            I::InterlockedCompareStore => (&args[1..3], None),
-            _ => (&args[1..2], args.get(2)),
+            I::InterlockedCompareExchange => (&args[0..2], args.get(2)),
+            I::InterlockedCompareStore => (&args[0..2], None),
+            _ => (&args[0..1], args.get(1)),
         };
         let mut vals = Vec::new();
         for &v in call_args {
             vals.push(self.expr(ctx, v)?);
         }
-        let call = match self.image_element(ctx, args[0]) {
-            Some((img, coord)) => {
-                let c = self.expr(ctx, coord)?;
-                let ty = self.expr_ty(ctx, coord)?;
-                let c = match self.inner(ty) {
-                    TypeInner::Vector { size, .. } => format!("ivec{size}({c})"),
-                    _ => format!("int({c})"),
-                };
-                format!(
-                    "imageAtomic{name}({}, {c}, {})",
-                    self.expr(ctx, img)?,
-                    vals.join(", ")
-                )
-            }
-            None => format!(
-                "atomic{name}({}, {})",
-                self.expr(ctx, args[0])?,
-                vals.join(", ")
-            ),
-        };
+        let call = target
+            .replacen("{}", name, 1)
+            .replacen("{}", &vals.join(", "), 1);
         match original {
             Some(&o) => Ok(format!("{} = {call}", self.expr(ctx, o)?)),
             None => Ok(call),
@@ -405,422 +632,32 @@ impl Writer<'_> {
     }
 }
 
-impl Writer<'_> {
-    /// Texture and buffer methods; the object is `args[0]`.
-    fn method(
-        &mut self,
-        ctx: &Ctx,
-        e: Handle<Expression>,
-        fun: I,
-        args: &[Handle<Expression>],
-        a: &[String],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(e);
-        let obj_ty = self.expr_ty(ctx, args[0])?;
-        match self.inner(obj_ty).clone() {
-            TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                texel,
-                access: ir::ResourceAccess::Read,
-                ..
-            } => {
-                let tex = TexInfo {
-                    dim,
-                    arrayed,
-                    texel,
-                };
-                if multisampled && fun == I::Load {
-                    self.require("GL_EXT_samplerless_texture_functions");
-                    let fetch = format!("texelFetch({}, {}, {})", a[0], a[1], a[2]);
-                    return self.narrow_texel_pub(texel, fetch, span);
-                }
-                self.texture_method(ctx, e, fun, &tex, args, a)
-            }
-            TypeInner::Buffer {
-                kind: ir::BufferKind::ByteAddress,
-                ..
-            } if matches!(fun, I::Load | I::Load2 | I::Load3 | I::Load4) => {
-                let n = match fun {
-                    I::Load => 1,
-                    I::Load2 => 2,
-                    I::Load3 => 3,
-                    _ => 4,
-                };
-                if n > 1 && !self.is_pure(ctx, args[1]) {
-                    return unsupported(
-                        "a multi-word `Load` at an address with side effects",
-                        span,
-                    );
-                }
-                let words: Vec<String> = (0..n)
-                    .map(|i| format!("{}.data[(({}) >> 2u) + {i}u]", a[0], a[1]))
-                    .collect();
-                Ok(if n == 1 {
-                    words[0].clone()
-                } else {
-                    format!("uvec{n}({})", words.join(", "))
-                })
-            }
-            TypeInner::Buffer {
-                kind: ir::BufferKind::Structured,
-                ..
-            }
-            | TypeInner::Buffer {
-                kind: ir::BufferKind::Typed,
-                ..
-            }
-            | TypeInner::Texture { .. }
-                if fun == I::Load =>
-            {
-                self.resource_element(ctx, args[0], args[1])
-            }
-            _ => unsupported(format!("the method `{}` here", fun.name()), span),
+/// Barrier intrinsics as GLSL statements. A data table.
+fn barrier(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::GroupMemoryBarrier => "memoryBarrierShared()",
+        I::GroupMemoryBarrierWithGroupSync => "memoryBarrierShared(); barrier()",
+        I::DeviceMemoryBarrier => "memoryBarrierBuffer(); memoryBarrierImage()",
+        I::DeviceMemoryBarrierWithGroupSync => {
+            "memoryBarrierBuffer(); memoryBarrierImage(); barrier()"
         }
-    }
-
-    fn narrow_texel_pub(
-        &mut self,
-        texel: Handle<ir::Type>,
-        v: String,
-        span: ir::Span,
-    ) -> Result<String> {
-        let n = super::expr::scalar_count(self.inner(texel));
-        let swz = ["", ".x", ".xy", ".xyz", ""][n.min(4) as usize];
-        match self.inner(texel).scalar() {
-            Some(s) if s.width == 4 => Ok(format!("{v}{swz}")),
-            _ => Ok(format!("{}({v}{swz})", self.type_name(texel, span)?)),
-        }
-    }
-
-    fn sampler_of(&self, tex: &TexInfo, shadow: bool) -> Result<String> {
-        let d = match tex.dim {
-            TextureDim::D1 => "1D",
-            TextureDim::D2 => "2D",
-            TextureDim::D3 => "3D",
-            TextureDim::Cube => "Cube",
-        };
-        let p = match self.inner(tex.texel).scalar().map(|s| s.kind) {
-            Some(ScalarKind::Sint) => "i",
-            Some(ScalarKind::Uint) => "u",
-            _ => "",
-        };
-        Ok(format!(
-            "{}sampler{d}{}{}",
-            if shadow { "" } else { p },
-            if tex.arrayed { "Array" } else { "" },
-            if shadow { "Shadow" } else { "" }
-        ))
-    }
-
-    fn texture_method(
-        &mut self,
-        ctx: &Ctx,
-        e: Handle<Expression>,
-        fun: I,
-        tex: &TexInfo,
-        args: &[Handle<Expression>],
-        a: &[String],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(e);
-        let shadow = matches!(
-            fun,
-            I::SampleCmp
-                | I::SampleCmpLevelZero
-                | I::SampleCmpLevel
-                | I::GatherCmp
-                | I::GatherCmpRed
-        );
-        let comb = |w: &Self| -> Result<String> {
-            Ok(format!(
-                "{}({}, {})",
-                w.sampler_of(tex, shadow)?,
-                a[0],
-                a[1]
-            ))
-        };
-        let off = |i: usize| a.get(i).cloned();
-        let value = match fun {
-            I::Sample => match (off(3), a.len()) {
-                (_, 5) => return unsupported("`Sample` with a LOD clamp", span),
-                (Some(o), _) => format!("textureOffset({}, {}, {o})", comb(self)?, a[2]),
-                (None, _) => format!("texture({}, {})", comb(self)?, a[2]),
-            },
-            I::SampleBias => match off(4) {
-                Some(o) => format!("textureOffset({}, {}, {o}, {})", comb(self)?, a[2], a[3]),
-                None => format!("texture({}, {}, {})", comb(self)?, a[2], a[3]),
-            },
-            I::SampleLevel => match off(4) {
-                Some(o) => format!("textureLodOffset({}, {}, {}, {o})", comb(self)?, a[2], a[3]),
-                None => format!("textureLod({}, {}, {})", comb(self)?, a[2], a[3]),
-            },
-            I::SampleGrad => match off(5) {
-                Some(o) => format!(
-                    "textureGradOffset({}, {}, {}, {}, {o})",
-                    comb(self)?,
-                    a[2],
-                    a[3],
-                    a[4]
-                ),
-                None => format!("textureGrad({}, {}, {}, {})", comb(self)?, a[2], a[3], a[4]),
-            },
-            I::SampleCmp | I::SampleCmpLevelZero => return self.sample_cmp(ctx, fun, tex, args, a),
-            I::Gather | I::GatherRed | I::GatherGreen | I::GatherBlue | I::GatherAlpha => {
-                let comp = match fun {
-                    I::GatherGreen => 1,
-                    I::GatherBlue => 2,
-                    I::GatherAlpha => 3,
-                    _ => 0,
-                };
-                return Ok(match off(3) {
-                    Some(o) => format!(
-                        "textureGatherOffset({}, {}, {o}, {comp})",
-                        comb(self)?,
-                        a[2]
-                    ),
-                    None => format!("textureGather({}, {}, {comp})", comb(self)?, a[2]),
-                });
-            }
-            I::GatherCmp | I::GatherCmpRed => {
-                return Ok(match off(4) {
-                    Some(o) => format!(
-                        "textureGatherOffset({}, {}, {}, {o})",
-                        comb(self)?,
-                        a[2],
-                        a[3]
-                    ),
-                    None => format!("textureGather({}, {}, {})", comb(self)?, a[2], a[3]),
-                });
-            }
-            I::CalculateLevelOfDetail => {
-                return Ok(format!("textureQueryLod({}, {}).y", comb(self)?, a[2]));
-            }
-            I::CalculateLevelOfDetailUnclamped => {
-                return Ok(format!("textureQueryLod({}, {}).x", comb(self)?, a[2]));
-            }
-            I::Load => return self.texture_load(ctx, e, tex, args, a),
-            _ => return unsupported(format!("the texture method `{}`", fun.name()), span),
-        };
-        self.narrow_texel_pub(tex.texel, value, span)
-    }
-
-    /// Shadow lookups: the reference value joins the coordinate.
-    fn sample_cmp(
-        &mut self,
-        ctx: &Ctx,
-        fun: I,
-        tex: &TexInfo,
-        args: &[Handle<Expression>],
-        a: &[String],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(args[0]);
-        let s = format!("{}({}, {})", self.sampler_of(tex, true)?, a[0], a[1]);
-        let coords = match tex.dim {
-            TextureDim::D1 => 1,
-            TextureDim::D2 => 2,
-            _ => 3,
-        } + tex.arrayed as usize;
-        if coords >= 4 {
-            return unsupported("comparison sampling of cube arrays", span);
-        }
-        let coord = match coords {
-            1 => format!("vec3({}, 0.0, {})", a[2], a[3]),
-            n => format!("vec{}({}, {})", n + 1, a[2], a[3]),
-        };
-        let lod_zero = fun == I::SampleCmpLevelZero;
-        let offset = a.get(4);
-        match (lod_zero, offset) {
-            (false, None) => Ok(format!("texture({s}, {coord})")),
-            (false, Some(o)) => Ok(format!("textureOffset({s}, {coord}, {o})")),
-            (true, None) if !tex.arrayed && tex.dim != TextureDim::Cube => {
-                Ok(format!("textureLod({s}, {coord}, 0.0)"))
-            }
-            (true, Some(o)) if !tex.arrayed && tex.dim != TextureDim::Cube => {
-                Ok(format!("textureLodOffset({s}, {coord}, 0.0, {o})"))
-            }
-            (true, None) => {
-                // No core `textureLod` for array/cube shadows: zero gradients pick level 0.
-                let g = match tex.dim {
-                    TextureDim::Cube => "vec3(0.0)",
-                    _ => "vec2(0.0)",
-                };
-                Ok(format!("textureGrad({s}, {coord}, {g}, {g})"))
-            }
-            (true, Some(_)) => unsupported("`SampleCmpLevelZero` with an offset on arrays", span),
-        }
-    }
-
-    /// `Load(int3(xy, mip))`: GLSL takes the mip level separately.
-    fn texture_load(
-        &mut self,
-        ctx: &Ctx,
-        e: Handle<Expression>,
-        tex: &TexInfo,
-        args: &[Handle<Expression>],
-        a: &[String],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(e);
-        if !self.is_pure(ctx, args[1]) {
-            return unsupported("`Load` at a coordinate with side effects", span);
-        }
-        if tex.dim == TextureDim::Cube {
-            return unsupported("`Load` on a cube texture", span);
-        }
-        self.require("GL_EXT_samplerless_texture_functions");
-        let n = match tex.dim {
-            TextureDim::D1 => 1,
-            TextureDim::D2 => 2,
-            _ => 3,
-        } + tex.arrayed as usize;
-        let (c, mip) = match n {
-            1 => (format!("({}).x", a[1]), format!("({}).y", a[1])),
-            2 => (format!("({}).xy", a[1]), format!("({}).z", a[1])),
-            _ => (format!("({}).xyz", a[1]), format!("({}).w", a[1])),
-        };
-        let fetch = match a.get(2) {
-            Some(o) => format!("texelFetchOffset({}, {c}, {mip}, {o})", a[0]),
-            None => format!("texelFetch({}, {c}, {mip})", a[0]),
-        };
-        self.narrow_texel_pub(tex.texel, fetch, span)
-    }
-
-    /// `GetDimensions(...)`: each `out` argument gets its component of
-    /// `textureSize`/`imageSize`/`length()`, converted to its own type.
-    fn get_dimensions(
-        &mut self,
-        ctx: &Ctx,
-        e: Handle<Expression>,
-        args: &[Handle<Expression>],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(e);
-        let obj = self.expr(ctx, args[0])?;
-        let ty = self.expr_ty(ctx, args[0])?;
-        let (mut values, first_out) = match self.inner(ty).clone() {
-            TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                access,
-                ..
-            } => {
-                let n = match dim {
-                    TextureDim::D1 => 1,
-                    TextureDim::D2 | TextureDim::Cube => 2,
-                    TextureDim::D3 => 3,
-                } + arrayed as usize;
-                let comps: Vec<&str> = ["x", "y", "z"][..n].to_vec();
-                let sampled = access == ir::ResourceAccess::Read && !multisampled;
-                let with_mip = sampled && args.len() == n + 3;
-                let size = if access != ir::ResourceAccess::Read {
-                    format!("imageSize({obj})")
-                } else {
-                    self.require("GL_EXT_samplerless_texture_functions");
-                    if multisampled {
-                        format!("textureSize({obj})")
-                    } else if with_mip {
-                        format!("textureSize({obj}, int({}))", self.expr(ctx, args[1])?)
-                    } else {
-                        format!("textureSize({obj}, 0)")
-                    }
-                };
-                let mut v: Vec<String> = comps
-                    .iter()
-                    .map(|c| {
-                        if n == 1 {
-                            size.clone()
-                        } else {
-                            format!("{size}.{c}")
-                        }
-                    })
-                    .collect();
-                if multisampled {
-                    v.push(format!("textureSamples({obj})"));
-                }
-                if with_mip {
-                    v.push(format!("textureQueryLevels({obj})"));
-                }
-                (v, if with_mip { 2 } else { 1 })
-            }
-            TypeInner::Buffer {
-                kind: ir::BufferKind::ByteAddress,
-                ..
-            } => (vec![format!("({obj}.data.length() * 4)")], 1),
-            TypeInner::Buffer {
-                kind: ir::BufferKind::Structured,
-                ..
-            } => {
-                return unsupported(
-                    "`GetDimensions` of a structured buffer (needs the std430 stride)",
-                    span,
-                );
-            }
-            TypeInner::Buffer {
-                kind: ir::BufferKind::Typed,
-                access,
-                ..
-            } => {
-                if access == ir::ResourceAccess::Read {
-                    self.require("GL_EXT_samplerless_texture_functions");
-                    (vec![format!("textureSize({obj})")], 1)
-                } else {
-                    (vec![format!("imageSize({obj})")], 1)
-                }
-            }
-            _ => return unsupported("`GetDimensions` of this resource", span),
-        };
-        let mut stmts = Vec::new();
-        for (i, &out) in args[first_out..].iter().enumerate() {
-            let t = self.expr_ty(ctx, out)?;
-            let t = self.type_name(t, span)?;
-            let last = values.len() - 1;
-            let v = std::mem::take(&mut values[i.min(last)]);
-            stmts.push(format!("{} = {t}({v})", self.expr(ctx, out)?));
-        }
-        Ok(stmts.join("; "))
-    }
-
-    fn byte_store(
-        &mut self,
-        ctx: &Ctx,
-        e: Handle<Expression>,
-        fun: I,
-        args: &[Handle<Expression>],
-    ) -> Result<String> {
-        let span = ctx.exprs.span(e);
-        let n = match fun {
-            I::Store => 1,
-            I::Store2 => 2,
-            I::Store3 => 3,
-            _ => 4,
-        };
-        if n > 1 && (!self.is_pure(ctx, args[1]) || !self.is_pure(ctx, args[2])) {
-            return unsupported(
-                "a multi-word `Store` with side effects in its operands",
-                span,
-            );
-        }
-        let (b, addr, v) = (
-            self.expr(ctx, args[0])?,
-            self.expr(ctx, args[1])?,
-            self.expr(ctx, args[2])?,
-        );
-        let stmts: Vec<String> = (0..n)
-            .map(|i| {
-                let comp = if n == 1 {
-                    String::new()
-                } else {
-                    format!(".{}", ["x", "y", "z", "w"][i])
-                };
-                format!("{b}.data[(({addr}) >> 2u) + {i}u] = ({v}){comp}")
-            })
-            .collect();
-        Ok(stmts.join("; "))
-    }
+        I::AllMemoryBarrier => "memoryBarrier()",
+        I::AllMemoryBarrierWithGroupSync => "memoryBarrier(); barrier()",
+        _ => return None,
+    })
 }
 
-struct TexInfo {
-    dim: TextureDim,
-    arrayed: bool,
-    texel: Handle<ir::Type>,
+/// The free `Interlocked*` function a byte-address buffer method matches.
+fn buffer_atomic_as_free(fun: I) -> I {
+    match fun {
+        I::BufferInterlockedAdd => I::InterlockedAdd,
+        I::BufferInterlockedAnd => I::InterlockedAnd,
+        I::BufferInterlockedOr => I::InterlockedOr,
+        I::BufferInterlockedXor => I::InterlockedXor,
+        I::BufferInterlockedMin => I::InterlockedMin,
+        I::BufferInterlockedMax => I::InterlockedMax,
+        I::BufferInterlockedExchange => I::InterlockedExchange,
+        I::BufferInterlockedCompareExchange => I::InterlockedCompareExchange,
+        _ => I::InterlockedCompareStore,
+    }
 }

@@ -20,6 +20,8 @@
 mod expr;
 mod intrinsics;
 mod keywords;
+mod layout;
+mod methods;
 mod resources;
 mod writer;
 

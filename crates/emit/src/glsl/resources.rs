@@ -5,7 +5,22 @@
 //! `sampler`/`samplerShadow` combined at each use (`sampler2D(t, s)`),
 //! `image2D` with a format for read-write textures, std430 `buffer` blocks
 //! holding `T data[]` for structured and byte-address buffers, and std140
-//! `uniform` blocks for constant buffers.
+//! `uniform` blocks for constant buffers and `tbuffer`s (HLSL packs a
+//! `tbuffer` by the `cbuffer` rules, so std140 is the closer layout).
+//!
+//! Counters: an append/consume buffer, or a structured buffer whose
+//! `IncrementCounter`/`DecrementCounter` is used, gets a second std430 block
+//! `{ uint count; } name_counter` at the first free binding after the
+//! buffer's own in its set, allocated after every other resource so adding a
+//! counter never renumbers them. `Append` and `IncrementCounter` are
+//! `atomicAdd(count, 1u)` (the old value is the slot); `Consume` and
+//! `DecrementCounter` add `0xFFFFFFFFu` and use the new value.
+//!
+//! Rasterizer-ordered resources are declared as their read-write form; the
+//! whole fragment entry point runs inside
+//! `beginInvocationInterlockARB()`/`endInvocationInterlockARB()` with
+//! `pixel_interlock_ordered`, which orders every access as HLSL orders ROV
+//! accesses (more coarsely, never less).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -93,7 +108,7 @@ impl Writer<'_> {
     }
 
     /// Adapts a 4-component fetch result to the texel type (`.xy`, `f16vec2(..)`).
-    fn narrow_texel(
+    pub(super) fn narrow_texel(
         &mut self,
         texel: Handle<ir::Type>,
         value: String,
@@ -124,9 +139,9 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
             let d = dim_suffix(dim, arrayed, multisampled);
             match access {
                 ResourceAccess::Read => Ok(format!("{p}texture{d}")),
-                ResourceAccess::ReadWrite => Ok(format!("{p}image{d}")),
-                ResourceAccess::RasterizerOrdered => {
-                    unsupported("rasterizer-ordered textures", span)
+                // Rasterizer order comes from the interlock around `main`.
+                ResourceAccess::ReadWrite | ResourceAccess::RasterizerOrdered => {
+                    Ok(format!("{p}image{d}"))
                 }
             }
         }
@@ -149,6 +164,47 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
 }
 
 impl Writer<'_> {
+    /// Counter blocks for the buffers that need one (see the module doc).
+    pub fn assign_counters(&mut self) {
+        let mut counted = BTreeSet::new();
+        for (f, key) in self.instances.clone() {
+            let ctx = self.instance_ctx(f, &key);
+            for (_, e) in ctx.exprs.iter() {
+                if let Expression::Intrinsic {
+                    fun: ir::Intrinsic::IncrementCounter | ir::Intrinsic::DecrementCounter,
+                    args,
+                } = e
+                    && let Some(g) = args.first().and_then(|&a| self.resource_global(&ctx, a))
+                {
+                    counted.insert(g);
+                }
+            }
+        }
+        for &g in &self.globals {
+            if let TypeInner::Buffer {
+                kind: BufferKind::Append | BufferKind::Consume,
+                ..
+            } = self.inner(self.module.globals[g].ty)
+            {
+                counted.insert(g);
+            }
+        }
+        let mut taken: BTreeSet<(u32, u32)> = self.bindings.values().copied().collect();
+        taken.extend(self.globals_block_binding);
+        for g in counted {
+            let (set, mut binding) = self.bindings.get(&g).copied().unwrap_or((0, 0));
+            while taken.contains(&(set, binding)) {
+                binding += 1;
+            }
+            taken.insert((set, binding));
+            let name = Self::unique(
+                &mut self.used_names,
+                &format!("{}_counter", self.global_names[&g]),
+            );
+            self.counters.insert(g, (name, set, binding));
+        }
+    }
+
     pub fn declare_resource(
         &mut self,
         g: Handle<ir::GlobalVariable>,
@@ -156,86 +212,151 @@ impl Writer<'_> {
     ) -> Result<()> {
         let var = &self.module.globals[g];
         let span = self.module.globals.span(g);
-        let name = self.global_names[&g].clone();
         let (set, binding) = self.bindings.get(&g).copied().unwrap_or((0, 0));
         let at = format!("set = {set}, binding = {binding}");
-        let coherent = if var.globally_coherent {
-            "coherent "
-        } else {
-            ""
-        };
         match self.inner(var.ty).clone() {
-            TypeInner::ConstantBuffer { inner } => {
-                let members = self.member_list(inner, "    ")?;
-                let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
-                writeln!(
-                    out,
-                    "layout(std140, {at}) uniform {block}\n{{\n{members}}} {name};"
-                )
-                .ok();
+            TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                self.declare_uniform_block(g, inner, &at, out)
             }
             TypeInner::Buffer {
-                kind: kind @ (BufferKind::Structured | BufferKind::ByteAddress),
-                access,
-                element,
+                kind: BufferKind::Typed,
+                access: ResourceAccess::Read,
                 ..
-            } => {
-                let elem = match (kind, element) {
-                    (BufferKind::Structured, Some(e)) => self.type_name(e, span)?,
-                    _ => "uint".into(),
-                };
-                let ro = if access == ResourceAccess::Read {
-                    "readonly "
-                } else {
-                    ""
-                };
-                if access == ResourceAccess::RasterizerOrdered {
-                    return unsupported("rasterizer-ordered buffers", span);
-                }
-                let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
-                writeln!(out, "layout(std430, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name};").ok();
+            }
+            | TypeInner::Texture {
+                access: ResourceAccess::Read,
+                ..
+            }
+            | TypeInner::Sampler { .. } => {
+                let (t, s) = self.type_parts(var.ty, span)?;
+                writeln!(
+                    out,
+                    "layout({at}) uniform {t} {}{s};",
+                    self.global_names[&g]
+                )
+                .ok();
+                Ok(())
             }
             TypeInner::Texture {
-                access: ResourceAccess::ReadWrite,
                 texel,
                 normalization,
                 ..
             }
             | TypeInner::Buffer {
                 kind: BufferKind::Typed,
-                access: ResourceAccess::ReadWrite,
                 element: Some(texel),
                 normalization,
                 ..
-            } => {
-                let t = self.type_name(var.ty, span)?;
-                let format = match self.image_format(texel, normalization) {
-                    Some(f) => format!(", {f}"),
-                    None => {
-                        self.require("GL_EXT_shader_image_load_formatted");
-                        String::new()
-                    }
-                };
-                writeln!(out, "layout({at}{format}) {coherent}uniform {t} {name};").ok();
-            }
-            TypeInner::Texture { .. }
-            | TypeInner::Sampler { .. }
-            | TypeInner::Buffer {
-                kind: BufferKind::Typed,
+            } => self.declare_image(g, texel, normalization, &at, out),
+            TypeInner::Buffer {
+                kind,
+                element,
+                access,
                 ..
-            } => {
-                let (t, s) = self.type_parts(var.ty, span)?;
-                writeln!(out, "layout({at}) uniform {t} {name}{s};").ok();
+            } if kind != BufferKind::Typed => {
+                let elem = match element {
+                    Some(e) if kind != BufferKind::ByteAddress => self.type_name(e, span)?,
+                    _ => "uint".into(),
+                };
+                let readonly = access == ResourceAccess::Read && kind != BufferKind::Consume;
+                self.declare_storage_block(g, &elem, readonly, &at, out);
+                Ok(())
             }
-            TypeInner::Buffer { .. } => {
-                return unsupported("append/consume buffers (they need a counter)", span);
-            }
-            TypeInner::TextureBuffer { .. } => {
-                return unsupported("`tbuffer`/`TextureBuffer`", span);
-            }
-            _ => return unsupported("this resource type", span),
+            _ => unsupported("this resource type", span),
         }
+    }
+
+    fn coherent(&self, g: Handle<ir::GlobalVariable>) -> &'static str {
+        if self.module.globals[g].globally_coherent {
+            "coherent "
+        } else {
+            ""
+        }
+    }
+
+    fn declare_uniform_block(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        inner: Handle<ir::Type>,
+        at: &str,
+        out: &mut String,
+    ) -> Result<()> {
+        let name = self.global_names[&g].clone();
+        let members = self.member_list(inner, "    ")?;
+        let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        writeln!(
+            out,
+            "layout(std140, {at}) uniform {block}\n{{\n{members}}} {name};"
+        )
+        .ok();
         Ok(())
+    }
+
+    /// `buffer { T data[]; } name;` and, when the buffer has one, its counter.
+    fn declare_storage_block(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        elem: &str,
+        readonly: bool,
+        at: &str,
+        out: &mut String,
+    ) {
+        let name = self.global_names[&g].clone();
+        let coherent = self.coherent(g);
+        let ro = if readonly { "readonly " } else { "" };
+        let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        writeln!(
+            out,
+            "layout(std430, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name};"
+        )
+        .ok();
+        if let Some((counter, set, binding)) = self.counters.get(&g).cloned() {
+            let block = Self::unique(&mut self.used_names, &format!("block_{counter}"));
+            writeln!(
+                out,
+                "layout(std430, set = {set}, binding = {binding}) {coherent}buffer {block}\n{{\n    uint count;\n}} {counter};"
+            )
+            .ok();
+        }
+    }
+
+    fn declare_image(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        texel: Handle<ir::Type>,
+        normalization: Option<ir::Normalization>,
+        at: &str,
+        out: &mut String,
+    ) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let t = self.type_name(var.ty, span)?;
+        let format = match self.image_format(texel, normalization) {
+            Some(f) => format!(", {f}"),
+            None => {
+                self.require("GL_EXT_shader_image_load_formatted");
+                String::new()
+            }
+        };
+        let coherent = self.coherent(g);
+        writeln!(
+            out,
+            "layout({at}{format}) {coherent}uniform {t} {};",
+            self.global_names[&g]
+        )
+        .ok();
+        Ok(())
+    }
+
+    /// The counter instance of buffer expression `e`.
+    pub fn counter_of(&self, ctx: &Ctx, e: Handle<Expression>) -> Result<String> {
+        match self
+            .resource_global(ctx, e)
+            .and_then(|g| self.counters.get(&g))
+        {
+            Some((name, _, _)) => Ok(name.clone()),
+            None => unsupported("a buffer counter of this expression", ctx.exprs.span(e)),
+        }
     }
 
     /// The `layout` format of an image: 32-bit 1/2/4-component texels have
@@ -276,27 +397,84 @@ impl Writer<'_> {
         };
         let ty = ctx.exprs.ty(base)?;
         match self.inner(ty) {
-            TypeInner::Texture {
-                access: ResourceAccess::ReadWrite,
-                ..
-            }
+            TypeInner::Texture { access, .. }
             | TypeInner::Buffer {
                 kind: BufferKind::Typed,
-                access: ResourceAccess::ReadWrite,
+                access,
                 ..
-            } => Some((base, index)),
+            } if *access != ResourceAccess::Read => Some((base, index)),
             _ => None,
         }
+    }
+
+    /// `image_element` of `target` or of the vector a swizzle `target` writes
+    /// into, with the swizzle's components.
+    pub fn texel_place(&self, ctx: &Ctx, target: Handle<Expression>) -> Option<TexelPlace> {
+        if let Some((image, coord)) = self.image_element(ctx, target) {
+            return Some(TexelPlace {
+                image,
+                coord,
+                components: None,
+            });
+        }
+        if let Expression::Swizzle { base, components } = &ctx.exprs[target]
+            && let Some((image, coord)) = self.image_element(ctx, *base)
+        {
+            return Some(TexelPlace {
+                image,
+                coord,
+                components: Some(components.clone()),
+            });
+        }
+        None
     }
 
     /// `ivecN(coord)` for image and fetch coordinates.
     fn int_coord(&mut self, ctx: &Ctx, coord: Handle<Expression>) -> Result<String> {
         let ty = self.expr_ty(ctx, coord)?;
         let c = self.expr(ctx, coord)?;
-        Ok(match self.inner(ty) {
-            TypeInner::Vector { size, .. } => format!("ivec{size}({c})"),
-            _ => format!("int({c})"),
-        })
+        Ok(format!("{}({c})", self.int_coord_type(ty)))
+    }
+
+    fn int_coord_type(&self, ty: Handle<ir::Type>) -> String {
+        match self.inner(ty) {
+            TypeInner::Vector { size, .. } => format!("ivec{size}"),
+            _ => "int".into(),
+        }
+    }
+
+    /// The image and texel type of image expression `image`.
+    fn image_texel(
+        &mut self,
+        ctx: &Ctx,
+        image: Handle<Expression>,
+    ) -> Result<(String, Handle<ir::Type>)> {
+        let span = ctx.exprs.span(image);
+        let ty = self.expr_ty(ctx, image)?;
+        let texel = match self.inner(ty) {
+            TypeInner::Texture { texel, .. } => *texel,
+            TypeInner::Buffer {
+                element: Some(e), ..
+            } => *e,
+            _ => return unsupported("this store", span),
+        };
+        if !self.is_pure(ctx, image) {
+            return unsupported("an image chosen by an expression with side effects", span);
+        }
+        Ok((self.expr(ctx, image)?, texel))
+    }
+
+    /// `{p}vec4(value, 0...)`: an `imageStore` operand from a texel value.
+    fn widen_texel(&self, texel: Handle<ir::Type>, value: &str, span: Span) -> Result<String> {
+        let p = self.texel_prefix(texel, span)?;
+        let n = super::expr::scalar_count(self.inner(texel));
+        let fill = match (n, p) {
+            (4, _) => String::new(),
+            (k, "") => ", 0.0".repeat(4 - k as usize),
+            (k, "i") => ", 0".repeat(4 - k as usize),
+            (k, _) => ", 0u".repeat(4 - k as usize),
+        };
+        Ok(format!("{p}vec4({value}{fill})"))
     }
 
     pub fn image_store(
@@ -307,26 +485,74 @@ impl Writer<'_> {
         value: Handle<Expression>,
     ) -> Result<String> {
         let span = ctx.exprs.span(base);
-        let ty = self.expr_ty(ctx, base)?;
-        let texel = match self.inner(ty) {
-            TypeInner::Texture { texel, .. } => *texel,
-            TypeInner::Buffer {
-                element: Some(e), ..
-            } => *e,
-            _ => return unsupported("this store", span),
-        };
-        let img = self.expr(ctx, base)?;
+        let (img, texel) = self.image_texel(ctx, base)?;
         let coord = self.int_coord(ctx, index)?;
         let v = self.expr(ctx, value)?;
-        let p = self.texel_prefix(texel, span)?;
-        let n = super::expr::scalar_count(self.inner(texel));
-        let fill = match (n, p) {
-            (4, _) => String::new(),
-            (k, "") => ", 0.0".repeat(4 - k as usize),
-            (k, "i") => ", 0".repeat(4 - k as usize),
-            (k, _) => ", 0u".repeat(4 - k as usize),
+        let v = self.widen_texel(texel, &v, span)?;
+        Ok(format!("imageStore({img}, {coord}, {v})"))
+    }
+
+    /// A read-modify-write of a texel (assignment used as a value, a write
+    /// to some components, `++`/`--`): the coordinate and the texel go
+    /// through temporaries, so each operand is evaluated once, in place:
+    /// `(c = coord, t = imageLoad(img, c), t.x = v, imageStore(img, c, t), t.x)`.
+    pub fn texel_update(
+        &mut self,
+        ctx: &Ctx,
+        place: TexelPlace,
+        update: TexelUpdate,
+        span: Span,
+    ) -> Result<String> {
+        let (img, texel) = self.image_texel(ctx, place.image)?;
+        let coord_ty = self.expr_ty(ctx, place.coord)?;
+        let c = self.temp(self.int_coord_type(coord_ty));
+        let t_name = self.type_name(texel, span)?;
+        let t = self.temp(t_name.clone());
+        let mut steps = vec![format!("{c} = {}", self.int_coord(ctx, place.coord)?)];
+        let needs_load = place.components.is_some() || matches!(update, TexelUpdate::IncDec(_));
+        if needs_load {
+            let load = self.narrow_texel(texel, format!("imageLoad({img}, {c})"), span)?;
+            steps.push(format!("{t} = {load}"));
+        }
+        let target = match &place.components {
+            Some(comps) => format!(
+                "{t}.{}",
+                comps
+                    .iter()
+                    .map(|&i| b"xyzw"[i as usize & 3] as char)
+                    .collect::<String>()
+            ),
+            None => t.clone(),
         };
-        Ok(format!("imageStore({img}, {coord}, {p}vec4({v}{fill}))"))
+        let result = match update {
+            TexelUpdate::Assign(v) => {
+                steps.push(format!("{target} = {}", self.expr(ctx, v)?));
+                target.clone()
+            }
+            TexelUpdate::IncDec(op) => {
+                let old = self.temp(t_name);
+                let (sym, post) = match op {
+                    ir::IncDecOp::PreIncrement => ("++", false),
+                    ir::IncDecOp::PreDecrement => ("--", false),
+                    ir::IncDecOp::PostIncrement => ("++", true),
+                    ir::IncDecOp::PostDecrement => ("--", true),
+                };
+                steps.push(format!("{old} = {t}"));
+                steps.push(format!("{sym}{target}"));
+                if post {
+                    match &place.components {
+                        Some(_) => target.replacen(&t, &old, 1),
+                        None => old,
+                    }
+                } else {
+                    target.clone()
+                }
+            }
+        };
+        let widened = self.widen_texel(texel, &t, span)?;
+        steps.push(format!("imageStore({img}, {c}, {widened})"));
+        steps.push(result);
+        Ok(format!("({})", steps.join(", ")))
     }
 
     /// Reading `buf[i]` or `tex[coord]`.
@@ -339,11 +565,11 @@ impl Writer<'_> {
         let span = ctx.exprs.span(base);
         let ty = self.expr_ty(ctx, base)?;
         let b = self.expr(ctx, base)?;
-        match self.inner(ty).clone() {
+        let (texel, fetch) = match self.inner(ty).clone() {
             TypeInner::Buffer {
                 kind: BufferKind::Structured,
                 ..
-            } => Ok(format!("{b}.data[{}]", self.expr(ctx, index)?)),
+            } => return Ok(format!("{b}.data[{}]", self.expr(ctx, index)?)),
             TypeInner::Buffer {
                 kind: BufferKind::Typed,
                 access,
@@ -351,13 +577,7 @@ impl Writer<'_> {
                 ..
             } => {
                 let c = self.int_coord(ctx, index)?;
-                let fetch = if access == ResourceAccess::Read {
-                    self.require("GL_EXT_samplerless_texture_functions");
-                    format!("texelFetch({b}, {c})")
-                } else {
-                    format!("imageLoad({b}, {c})")
-                };
-                self.narrow_texel(e, fetch, span)
+                (e, self.fetch_or_load(access, &b, &c, ""))
             }
             TypeInner::Texture {
                 access,
@@ -367,15 +587,35 @@ impl Writer<'_> {
                 ..
             } if dim != TextureDim::Cube => {
                 let c = self.int_coord(ctx, index)?;
-                let fetch = if access == ResourceAccess::Read {
-                    self.require("GL_EXT_samplerless_texture_functions");
-                    format!("texelFetch({b}, {c}, 0)")
-                } else {
-                    format!("imageLoad({b}, {c})")
-                };
-                self.narrow_texel(texel, fetch, span)
+                (texel, self.fetch_or_load(access, &b, &c, ", 0"))
             }
-            _ => unsupported("indexing this resource", span),
+            _ => return unsupported("indexing this resource", span),
+        };
+        self.narrow_texel(texel, fetch, span)
+    }
+
+    /// `texelFetch` of sampled resources (`mip` is `", 0"` for textures),
+    /// `imageLoad` of read-write ones.
+    fn fetch_or_load(&mut self, access: ResourceAccess, b: &str, c: &str, mip: &str) -> String {
+        if access == ResourceAccess::Read {
+            self.require("GL_EXT_samplerless_texture_functions");
+            format!("texelFetch({b}, {c}{mip})")
+        } else {
+            format!("imageLoad({b}, {c})")
         }
     }
+}
+
+/// A texel, or some of its components, as the target of a write.
+pub(super) struct TexelPlace {
+    pub image: Handle<Expression>,
+    pub coord: Handle<Expression>,
+    /// The swizzle written through, `None` for the whole texel.
+    pub components: Option<Vec<u8>>,
+}
+
+/// What [`Writer::texel_update`] does to its place.
+pub(super) enum TexelUpdate {
+    Assign(Handle<Expression>),
+    IncDec(ir::IncDecOp),
 }

@@ -31,9 +31,37 @@ pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
 pub(super) struct Ctx<'a> {
     /// The function, `None` for module initializers.
     pub func: Option<&'a ir::Function>,
+    /// Its handle, `None` for module initializers.
+    pub function: Option<Handle<ir::Function>>,
     pub exprs: &'a ir::ExpressionArena,
     pub locals: HashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<String>,
+    /// Resource parameters this instance of the function is specialised
+    /// for: the parameter at the index means that global.
+    pub param_globals: HashMap<u32, Handle<ir::GlobalVariable>>,
+}
+
+/// Which global each resource parameter of a function instance stands for
+/// (`None` for parameters GLSL passes normally).
+pub(super) type InstanceKey = Vec<Option<Handle<ir::GlobalVariable>>>;
+
+/// Whether GLSL can pass a resource of this type as a function parameter:
+/// sampled textures, samplers and read-only texel buffers can; blocks
+/// (buffers, constant buffers) and images (whose format is part of the
+/// declaration) cannot, so functions taking those are specialised.
+pub(super) fn passable_resource(inner: &TypeInner) -> bool {
+    matches!(
+        inner,
+        TypeInner::Texture {
+            access: ir::ResourceAccess::Read,
+            ..
+        } | TypeInner::Sampler { .. }
+            | TypeInner::Buffer {
+                kind: ir::BufferKind::Typed,
+                access: ir::ResourceAccess::Read,
+                ..
+            }
+    )
 }
 
 /// A GLSL identifier for `name`: keywords get a trailing `_`, `gl_` names a
@@ -59,6 +87,65 @@ pub(super) fn sanitize(name: &str) -> String {
     s
 }
 
+/// A `static` local hoisted to module scope.
+#[derive(Clone, Debug)]
+pub(super) struct StaticLocal {
+    pub name: String,
+    /// `bool` global set once the initializer ran; `None` without one.
+    pub guard: Option<String>,
+}
+
+/// A helper function name from type spellings: `ivec3[2]` becomes
+/// `ivec3_2`, and no `__` survives (GLSL reserves it).
+pub(super) fn helper_name(raw: &str) -> String {
+    let mut s = raw.replace(['[', ']'], "_");
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    s.trim_end_matches('_').to_string()
+}
+
+/// Whether matrices of this scalar are printed as arrays of row vectors
+/// (GLSL has `mat`, `dmat` and `f16mat` only).
+pub(super) fn matrix_as_rows(scalar: ir::Scalar) -> bool {
+    scalar.kind != ScalarKind::Float
+}
+
+/// Locals declared with an initializer somewhere in `block`.
+fn collect_initialized(block: &ir::Block, out: &mut HashSet<Handle<ir::LocalVariable>>) {
+    for stmt in &block.stmts {
+        match stmt {
+            Statement::Declare {
+                local,
+                init: Some(_),
+            } => {
+                out.insert(*local);
+            }
+            Statement::Block(b) => collect_initialized(b, out),
+            Statement::If { accept, reject, .. } => {
+                collect_initialized(accept, out);
+                collect_initialized(reject, out);
+            }
+            Statement::For {
+                init, update, body, ..
+            } => {
+                for b in [init, update, body] {
+                    collect_initialized(b, out);
+                }
+            }
+            Statement::While { body, .. } | Statement::DoWhile { body, .. } => {
+                collect_initialized(body, out)
+            }
+            Statement::Switch { cases, .. } => {
+                for c in cases {
+                    collect_initialized(&c.body, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     pub entry: &'a ir::EntryPoint,
@@ -74,6 +161,23 @@ pub(super) struct Writer<'a> {
     /// Binding of the `_Globals` block of plain uniforms, when there is one.
     pub globals_block_binding: Option<(u32, u32)>,
     pub functions: Vec<Handle<ir::Function>>,
+    /// Function instances to print, callees first: a function taking a
+    /// buffer or image is printed once per distinct global passed for it.
+    pub instances: Vec<(Handle<ir::Function>, InstanceKey)>,
+    pub instance_names: HashMap<(Handle<ir::Function>, InstanceKey), String>,
+    /// `static` locals, hoisted to private globals (shared by every instance
+    /// of their function, as HLSL has one variable per function).
+    pub static_locals: HashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), StaticLocal>,
+    /// Module-scope temporaries `(type, name)` that hold an operand which a
+    /// GLSL spelling needs twice, so it is evaluated once, in place, through
+    /// the comma operator (GLSL has no recursion, so one per use site is
+    /// enough).
+    pub temps: Vec<(String, String)>,
+    /// Counter blocks of append/consume buffers and counted structured
+    /// buffers: `(instance name, set, binding)` per buffer global.
+    pub counters: HashMap<Handle<ir::GlobalVariable>, (String, u32, u32)>,
+    /// The `main` that wraps the entry point in an interlock, when needed.
+    pub interlock_main: Option<String>,
     pub globals: Vec<Handle<ir::GlobalVariable>>,
     /// Structs whose names the output uses, so only those are declared.
     pub printed_structs: BTreeSet<Handle<ir::Type>>,
@@ -111,6 +215,12 @@ impl<'a> Writer<'a> {
             bindings: HashMap::new(),
             globals_block_binding: None,
             functions: Vec::new(),
+            instances: Vec::new(),
+            instance_names: HashMap::new(),
+            static_locals: HashMap::new(),
+            temps: Vec::new(),
+            counters: HashMap::new(),
+            interlock_main: None,
             globals: Vec::new(),
             printed_structs: BTreeSet::new(),
         };
@@ -119,7 +229,148 @@ impl<'a> Writer<'a> {
         let (bindings, globals_block) = super::resources::assign_bindings(module);
         w.bindings = bindings;
         w.globals_block_binding = globals_block;
+        w.collect_instances()?;
+        w.assign_counters();
+        w.collect_static_locals();
         Ok(w)
+    }
+
+    /// A fresh name in the writer's own `_hlsl_` namespace (user names
+    /// that start so are renamed by [`sanitize`], so they cannot collide).
+    pub fn unique_internal(used: &mut HashSet<String>, base: &str) -> String {
+        let mut name = base.to_string();
+        let mut n = 1;
+        while !used.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// A module-scope temporary of type `ty` (see [`Writer::temps`]).
+    pub fn temp(&mut self, ty: String) -> String {
+        let name = Self::unique_internal(&mut self.used_names, "_hlsl_tmp");
+        self.temps.push((ty, name.clone()));
+        name
+    }
+
+    /// `static` locals of reachable functions become private globals named
+    /// after function and local; one with an initializer gets a guard so the
+    /// initializer runs once, when the declaration is first reached.
+    fn collect_static_locals(&mut self) {
+        for &f in &self.functions {
+            let func = &self.module.functions[f];
+            let mut inits = HashSet::new();
+            collect_initialized(&func.body, &mut inits);
+            for (l, local) in func.locals.iter().filter(|(_, l)| l.is_static) {
+                let base = format!("{}_{}", func.name, local.name);
+                let name = Self::unique(&mut self.used_names, &base);
+                let guard = inits
+                    .contains(&l)
+                    .then(|| Self::unique(&mut self.used_names, &format!("{base}_init")));
+                self.static_locals
+                    .insert((f, l), StaticLocal { name, guard });
+            }
+        }
+    }
+
+    /// The global a resource expression denotes: a global itself, or a
+    /// parameter this function instance is specialised for.
+    pub fn resource_global(
+        &self,
+        ctx: &Ctx,
+        e: Handle<Expression>,
+    ) -> Option<Handle<ir::GlobalVariable>> {
+        match ctx.exprs[e] {
+            Expression::Global(g) => Some(g),
+            Expression::Param(i) => ctx.param_globals.get(&i).copied(),
+            _ => None,
+        }
+    }
+
+    /// The instance key of a call: the global behind each argument whose
+    /// parameter cannot be passed in GLSL.
+    pub fn call_key(
+        &self,
+        ctx: &Ctx,
+        callee: Handle<ir::Function>,
+        args: &[Handle<Expression>],
+    ) -> Result<InstanceKey> {
+        let func = &self.module.functions[callee];
+        let mut key = Vec::new();
+        for (p, &a) in func.params.iter().zip(args) {
+            let inner = self.inner(p.ty);
+            if !inner.is_resource() || passable_resource(inner) {
+                key.push(None);
+                continue;
+            }
+            match self.resource_global(ctx, a) {
+                Some(g) => key.push(Some(g)),
+                None => {
+                    return unsupported(
+                        "passing a buffer or image that is not a global variable \
+                         (GLSL cannot pass blocks or images, so the callee is \
+                         specialised per global)",
+                        ctx.exprs.span(a),
+                    );
+                }
+            }
+        }
+        Ok(key)
+    }
+
+    /// Every function instance reachable from the entry point. A callee
+    /// with buffer or image parameters is cloned per distinct tuple of
+    /// globals its call sites pass; a function that is always passed the
+    /// same globals keeps its name.
+    fn collect_instances(&mut self) -> Result<()> {
+        let mut seen = BTreeSet::new();
+        let mut work = vec![(self.entry.function, InstanceKey::new())];
+        while let Some((f, key)) = work.pop() {
+            if !seen.insert((f, key.clone())) {
+                continue;
+            }
+            let func = &self.module.functions[f];
+            let ctx = self.instance_ctx(f, &key);
+            for (_, e) in func.expressions.iter() {
+                if let Expression::Call { function, args } = e {
+                    let callee_key = self.call_key(&ctx, *function, args)?;
+                    work.push((*function, callee_key));
+                }
+            }
+        }
+        self.instances = seen.into_iter().collect();
+        for &(f, ref key) in &self.instances {
+            let clones = self.instances.iter().filter(|(g, _)| *g == f).count();
+            let name = if clones == 1 {
+                self.function_names[&f].clone()
+            } else {
+                let mut base = self.function_names[&f].clone();
+                for g in key.iter().flatten() {
+                    base.push('_');
+                    base.push_str(&self.global_names[g]);
+                }
+                Self::unique(&mut self.used_names, &base)
+            };
+            self.instance_names.insert((f, key.clone()), name);
+        }
+        Ok(())
+    }
+
+    pub fn instance_ctx(&self, f: Handle<ir::Function>, key: &InstanceKey) -> Ctx<'a> {
+        let func = &self.module.functions[f];
+        Ctx {
+            func: Some(func),
+            function: Some(f),
+            exprs: &func.expressions,
+            locals: HashMap::new(),
+            params: Vec::new(),
+            param_globals: key
+                .iter()
+                .enumerate()
+                .filter_map(|(i, g)| g.map(|g| (i as u32, g)))
+                .collect(),
+        }
     }
 
     /// A fresh module-level name derived from `base`.
@@ -220,13 +471,65 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Whether a reachable global is a rasterizer-ordered resource.
+    fn uses_rov(&self) -> bool {
+        self.globals.iter().any(|&g| {
+            matches!(
+                self.inner(self.module.globals[g].ty),
+                TypeInner::Texture {
+                    access: ir::ResourceAccess::RasterizerOrdered,
+                    ..
+                } | TypeInner::Buffer {
+                    access: ir::ResourceAccess::RasterizerOrdered,
+                    ..
+                }
+            )
+        })
+    }
+
+    /// Rasterizer order (see `resources.rs`): the entry point's body runs
+    /// as `_hlsl_main` inside one fragment shader interlock in `main`, the
+    /// only place GLSL allows the interlock calls.
+    fn write_interlock(&mut self, out: &mut String) -> Result<()> {
+        if self.entry.stage != ir::ShaderStage::Fragment {
+            return unsupported(
+                "rasterizer-ordered resources outside fragment shaders \
+                 (GLSL's fragment shader interlock exists only there)",
+                self.entry.span,
+            );
+        }
+        self.require("GL_ARB_fragment_shader_interlock");
+        out.push_str("layout(pixel_interlock_ordered) in;\n");
+        let body = Self::unique_internal(&mut self.used_names, "_hlsl_main");
+        let key = (self.entry.function, InstanceKey::new());
+        self.instance_names.insert(key, body.clone());
+        self.interlock_main = Some(format!(
+            "\nvoid main()\n{{\n    beginInvocationInterlockARB();\n    {body}();\n    endInvocationInterlockARB();\n}}\n"
+        ));
+        Ok(())
+    }
+
     pub fn write(mut self) -> Result<String> {
         let mut body = String::new();
         self.write_stage_layout(&mut body)?;
+        if self.uses_rov() {
+            self.write_interlock(&mut body)?;
+        }
         let decls = self.write_globals()?;
         let mut funcs = String::new();
-        for f in self.functions.clone() {
-            self.write_function(f, &mut funcs)?;
+        for (f, key) in self.instances.clone() {
+            self.write_function(f, &key, &mut funcs)?;
+        }
+        if let Some(main) = self.interlock_main.take() {
+            funcs.push_str(&main);
+        }
+        let mut decls = decls;
+        for (t, name) in &self.temps {
+            let (t, s) = match t.find('[') {
+                Some(i) => t.split_at(i),
+                None => (t.as_str(), ""),
+            };
+            writeln!(decls, "{t} {name}{s};").ok();
         }
         let structs = self.write_structs()?;
         let mut out = String::new();
@@ -289,6 +592,15 @@ impl<'a> Writer<'a> {
                 };
                 Ok((name, format!("{dim}{inner}")))
             }
+            &TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } if matrix_as_rows(scalar) => {
+                // GLSL has only float matrices: others are arrays of rows.
+                let prefix = self.vector_prefix(scalar, span)?;
+                Ok((format!("{prefix}vec{columns}"), format!("[{rows}]")))
+            }
             _ => Ok((self.value_type(ty, span)?, String::new())),
         }
     }
@@ -317,7 +629,7 @@ impl<'a> Writer<'a> {
                         self.require("GL_EXT_shader_explicit_arithmetic_types_float16");
                         "f16"
                     }
-                    _ => return unsupported(format!("`{}` matrices", scalar.name()), span),
+                    _ => return unsupported(format!("`{}` matrices here", scalar.name()), span),
                 };
                 Ok(format!("{prefix}mat{rows}x{columns}"))
             }
@@ -495,6 +807,7 @@ impl<'a> Writer<'a> {
                 AddressSpace::Input | AddressSpace::Output => self.declare_stage_io(g, &mut out)?,
             }
         }
+        self.declare_static_locals(&mut out)?;
         if !uniforms.is_empty() {
             let (set, binding) = self.globals_block_binding.unwrap_or((0, 0));
             writeln!(
@@ -512,12 +825,28 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
+    fn declare_static_locals(&mut self, out: &mut String) -> Result<()> {
+        let mut statics: Vec<_> = self.static_locals.clone().into_iter().collect();
+        statics.sort_by_key(|((f, l), _)| (*f, *l));
+        for ((f, l), s) in statics {
+            let func = &self.module.functions[f];
+            let (t, suffix) = self.type_parts(func.locals[l].ty, func.span)?;
+            writeln!(out, "{t} {}{suffix};", s.name).ok();
+            if let Some(guard) = &s.guard {
+                writeln!(out, "bool {guard} = false;").ok();
+            }
+        }
+        Ok(())
+    }
+
     pub fn global_ctx(&self) -> Ctx<'a> {
         Ctx {
             func: None,
+            function: None,
             exprs: &self.module.global_expressions,
             locals: HashMap::new(),
             params: Vec::new(),
+            param_globals: HashMap::new(),
         }
     }
 
@@ -591,43 +920,42 @@ impl<'a> Writer<'a> {
 
     // ---- functions ----
 
-    fn write_function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+    fn write_function(
+        &mut self,
+        f: Handle<ir::Function>,
+        key: &InstanceKey,
+        out: &mut String,
+    ) -> Result<()> {
         let func = &self.module.functions[f];
         let mut used = self.used_names.clone();
-        let mut ctx = Ctx {
-            func: Some(func),
-            exprs: &func.expressions,
-            locals: HashMap::new(),
-            params: Vec::new(),
-        };
+        let mut ctx = self.instance_ctx(f, key);
         let mut params = Vec::new();
-        for p in &func.params {
+        for (i, p) in func.params.iter().enumerate() {
             let name = Self::unique(&mut used, &p.name);
-            let (t, s) = self.type_parts(p.ty, p.span)?;
-            if self.inner(p.ty).is_resource()
-                && !matches!(
-                    self.inner(p.ty),
-                    TypeInner::Texture { .. } | TypeInner::Sampler { .. }
-                )
-            {
-                return unsupported("buffer parameters (GLSL cannot pass blocks)", p.span);
+            ctx.params.push(name.clone());
+            if key.get(i).copied().flatten().is_some() {
+                continue;
             }
+            let (t, s) = self.type_parts(p.ty, p.span)?;
             let dir = match p.direction {
                 ir::ParamDirection::In => "",
                 ir::ParamDirection::Out => "out ",
                 ir::ParamDirection::InOut => "inout ",
             };
             params.push(format!("{dir}{t} {name}{s}"));
-            ctx.params.push(name);
         }
         for (h, local) in func.locals.iter() {
-            ctx.locals.insert(h, Self::unique(&mut used, &local.name));
+            let name = match self.static_locals.get(&(f, h)) {
+                Some(s) => s.name.clone(),
+                None => Self::unique(&mut used, &local.name),
+            };
+            ctx.locals.insert(h, name);
         }
         let result = match &func.result {
             Some(r) => self.type_name(r.ty, r.span)?,
             None => "void".to_string(),
         };
-        let name = &self.function_names[&f];
+        let name = self.instance_names[&(f, key.clone())].clone();
         writeln!(out, "\n{result} {name}({})\n{{", params.join(", ")).ok();
         if f == self.entry.function {
             self.write_private_inits(out)?;
@@ -674,35 +1002,29 @@ impl<'a> Writer<'a> {
     ) -> Result<()> {
         let ind = "    ".repeat(level);
         match stmt {
+            Statement::Declare { local, init } if self.static_local(ctx, *local).is_some() => {
+                self.write_static_declare(ctx, *local, *init, &ind, out)?
+            }
             Statement::Declare { .. } | Statement::Store { .. } | Statement::Expr(_) => {
                 let text = self.simple_stmt(ctx, stmt, span)?;
                 writeln!(out, "{ind}{text};").ok();
             }
-            Statement::Block(b) => {
-                writeln!(out, "{ind}{{").ok();
-                self.write_block(ctx, b, level + 1, out)?;
-                writeln!(out, "{ind}}}").ok();
-            }
+            Statement::Block(b) => self.write_braced(ctx, "", b, level, out)?,
             Statement::If {
                 condition,
                 accept,
                 reject,
             } => {
                 let c = self.expr(ctx, *condition)?;
-                writeln!(out, "{ind}if ({c})\n{ind}{{").ok();
-                self.write_block(ctx, accept, level + 1, out)?;
+                self.write_braced(ctx, &format!("if ({c})"), accept, level, out)?;
                 if !reject.is_empty() {
-                    writeln!(out, "{ind}}}\n{ind}else\n{ind}{{").ok();
-                    self.write_block(ctx, reject, level + 1, out)?;
+                    self.write_braced(ctx, "else", reject, level, out)?;
                 }
-                writeln!(out, "{ind}}}").ok();
             }
             Statement::For { .. } => self.write_for(ctx, stmt, span, level, out)?,
             Statement::While { condition, body } => {
                 let c = self.expr(ctx, *condition)?;
-                writeln!(out, "{ind}while ({c})\n{ind}{{").ok();
-                self.write_block(ctx, body, level + 1, out)?;
-                writeln!(out, "{ind}}}").ok();
+                self.write_braced(ctx, &format!("while ({c})"), body, level, out)?;
             }
             Statement::DoWhile { body, condition } => {
                 writeln!(out, "{ind}do\n{ind}{{").ok();
@@ -713,14 +1035,70 @@ impl<'a> Writer<'a> {
             Statement::Switch { selector, cases } => {
                 self.write_switch(ctx, *selector, cases, level, out)?
             }
-            Statement::Break => writeln!(out, "{ind}break;").unwrap_or(()),
-            Statement::Continue => writeln!(out, "{ind}continue;").unwrap_or(()),
-            Statement::Discard => writeln!(out, "{ind}discard;").unwrap_or(()),
-            Statement::Return(None) => writeln!(out, "{ind}return;").unwrap_or(()),
             Statement::Return(Some(e)) => {
                 let v = self.expr(ctx, *e)?;
                 writeln!(out, "{ind}return {v};").ok();
             }
+            Statement::Break
+            | Statement::Continue
+            | Statement::Discard
+            | Statement::Return(None) => {
+                let word = match stmt {
+                    Statement::Break => "break",
+                    Statement::Continue => "continue",
+                    Statement::Discard => "discard",
+                    _ => "return",
+                };
+                writeln!(out, "{ind}{word};").ok();
+            }
+        }
+        Ok(())
+    }
+
+    /// `head` (if any) then `block` in braces at `level`.
+    fn write_braced(
+        &mut self,
+        ctx: &Ctx,
+        head: &str,
+        block: &ir::Block,
+        level: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let ind = "    ".repeat(level);
+        if !head.is_empty() {
+            writeln!(out, "{ind}{head}").ok();
+        }
+        writeln!(out, "{ind}{{").ok();
+        self.write_block(ctx, block, level + 1, out)?;
+        writeln!(out, "{ind}}}").ok();
+        Ok(())
+    }
+
+    fn static_local(&self, ctx: &Ctx, local: Handle<ir::LocalVariable>) -> Option<&StaticLocal> {
+        self.static_locals.get(&(ctx.function?, local))
+    }
+
+    /// The declaration of a hoisted `static` local: its initializer runs the
+    /// first time control reaches it, as in HLSL.
+    fn write_static_declare(
+        &mut self,
+        ctx: &Ctx,
+        local: Handle<ir::LocalVariable>,
+        init: Option<Handle<Expression>>,
+        ind: &str,
+        out: &mut String,
+    ) -> Result<()> {
+        let Some(s) = self.static_local(ctx, local).cloned() else {
+            return Ok(());
+        };
+        if let (Some(init), Some(guard)) = (init, &s.guard) {
+            let value = self.expr(ctx, init)?;
+            writeln!(
+                out,
+                "{ind}if (!{guard})\n{ind}{{\n{ind}    {guard} = true;\n{ind}    {} = {value};\n{ind}}}",
+                s.name
+            )
+            .ok();
         }
         Ok(())
     }
@@ -751,9 +1129,6 @@ impl<'a> Writer<'a> {
         let Some(var) = ctx.func.and_then(|f| f.locals.try_get(local)) else {
             return unsupported("a local outside its function", span);
         };
-        if var.is_static {
-            return unsupported("`static` local variables", span);
-        }
         let (t, s) = self.type_parts(var.ty, span)?;
         Ok(format!("{t} {}{s}", ctx.locals[&local]))
     }
@@ -776,11 +1151,10 @@ impl<'a> Writer<'a> {
             return Ok(());
         };
         let ind = "    ".repeat(level);
-        let simple = |s: &Statement| {
-            matches!(
-                s,
-                Statement::Declare { .. } | Statement::Store { .. } | Statement::Expr(_)
-            )
+        let simple = |s: &Statement| match s {
+            Statement::Declare { local, .. } => self.static_local(ctx, *local).is_none(),
+            Statement::Store { .. } | Statement::Expr(_) => true,
+            _ => false,
         };
         let (header_init, inner_level) = if init.stmts.len() <= 1 && init.stmts.iter().all(simple) {
             let text = match init.iter().next() {
