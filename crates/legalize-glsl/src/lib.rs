@@ -11,7 +11,9 @@
 //!   parameterless entry function (B1);
 //! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
 //!   vertex/instance rebasing (B3, B4, B6);
-//! - `prune_unreachable.rs`: only what the entry point uses remains.
+//! - `prune_unreachable.rs`: only what the entry point uses remains;
+//! - `forward_resource_locals.rs`: locals of resource type (which GLSL
+//!   cannot have) are replaced by their initializers.
 //!
 //! The legalizer never prints; the result is IR plus the plan, the GLSL
 //! version and the extensions the rows used.
@@ -20,6 +22,7 @@ mod adapt_builtins;
 mod assign_locations;
 mod builder;
 mod flatten_varyings;
+mod forward_resource_locals;
 mod map_system_values;
 pub mod plan;
 mod prune_unreachable;
@@ -81,6 +84,7 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     let mut out = module.clone();
     flatten_varyings::apply(&mut out, entry_point, &plan);
     prune_unreachable::apply(&mut out);
+    forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         let message = format!(

@@ -387,3 +387,45 @@ fn unsupported_shapes_and_stages_are_coded() {
     let e = legalize(&module, 5).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
 }
+
+#[test]
+fn resource_locals_are_replaced_by_their_initializers() {
+    let l = ok(
+        r#"
+        Texture2D textures[4]; SamplerState samplers[2];
+        float4 main(float2 uv : TEXCOORD, nointerpolation uint i : INDEX) : SV_Target {
+            SamplerState s = samplers[i & 1];
+            Texture2D t = textures[i];
+            return t.Sample(s, uv) + t.Sample(s, uv * 2);
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(
+        text.contains(".Sample(samplers[i#p1 & uint(1)], uv#p0)"),
+        "{text}"
+    );
+    assert!(text.contains("return textures[i#p1].Sample("), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("var SamplerState")),
+        "{text}"
+    );
+    let e = err(
+        r#"
+        SamplerState a; SamplerState b;
+        float4 main(float2 uv : TEXCOORD) : SV_Target { SamplerState s = a; s = b; Texture2D t; return t.Sample(s, uv); }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert!(
+        e.iter().any(|d| d.0 == "E49994"
+            && d.2 == "s"
+            && d.1.contains("assigned after its declaration")),
+        "{e:?}"
+    );
+}

@@ -144,7 +144,9 @@ impl Writer<'_> {
         {
             return Ok(format!("{name}[{i}]"));
         }
-        if var.space == ir::AddressSpace::Uniform && !self.inner(var.ty).is_resource() {
+        if var.space == ir::AddressSpace::Uniform
+            && !self.inner(self.descriptor_array(var.ty).0).is_resource()
+        {
             return Ok(format!("_globals.{name}"));
         }
         Ok(name)

@@ -120,7 +120,7 @@ fn template(fun: I) -> Option<&'static str> {
         I::WaveGetLaneIndex => "gl_SubgroupInvocationID",
         I::Lit => "_hlsl_lit(float({0}), float({1}), float({2}))",
         I::Msad4 => "_hlsl_msad4({0}, {1}, {2})",
-        I::NonUniformResourceIndex => "{0}",
+        I::NonUniformResourceIndex => "nonuniformEXT({0})",
         _ => return None,
     })
 }
@@ -130,6 +130,7 @@ fn template_extension(fun: I) -> Option<&'static str> {
     match fun {
         I::WaveActiveCountBits | I::WavePrefixCountBits => Some("GL_KHR_shader_subgroup_ballot"),
         I::WaveGetLaneCount | I::WaveGetLaneIndex => Some("GL_KHR_shader_subgroup_basic"),
+        I::NonUniformResourceIndex => Some("GL_EXT_nonuniform_qualifier"),
         _ => None,
     }
 }

@@ -214,9 +214,16 @@ impl Writer<'_> {
         let span = self.module.globals.span(g);
         let (set, binding) = self.bindings.get(&g).copied().unwrap_or((0, 0));
         let at = format!("set = {set}, binding = {binding}");
-        match self.inner(var.ty).clone() {
+        // An array of resources is an array of descriptors: the element
+        // decides the declaration, the dimensions follow the name.
+        let (element, dims) = self.descriptor_array(var.ty);
+        if dims.contains("[]") {
+            // Runtime-sized descriptor arrays.
+            self.require("GL_EXT_nonuniform_qualifier");
+        }
+        match self.inner(element).clone() {
             TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-                self.declare_uniform_block(g, inner, &at, out)
+                self.declare_uniform_block(g, inner, &at, &dims, out)
             }
             TypeInner::Buffer {
                 kind: BufferKind::Typed,
@@ -259,7 +266,10 @@ impl Writer<'_> {
                     _ => "uint".into(),
                 };
                 let readonly = access == ResourceAccess::Read && kind != BufferKind::Consume;
-                self.declare_storage_block(g, &elem, readonly, &at, out);
+                if !dims.is_empty() && self.counters.contains_key(&g) {
+                    return unsupported("an array of buffers with counters", span);
+                }
+                self.declare_storage_block(g, &elem, readonly, &at, &dims, out);
                 Ok(())
             }
             _ => unsupported("this resource type", span),
@@ -274,31 +284,69 @@ impl Writer<'_> {
         }
     }
 
+    /// The element type and `[N]...` dimensions of an array of
+    /// descriptors; a lone resource has no dimensions.
+    pub fn descriptor_array(&self, ty: Handle<ir::Type>) -> (Handle<ir::Type>, String) {
+        let mut dims = String::new();
+        let mut element = ty;
+        while let TypeInner::Array { base, size } = self.inner(element) {
+            match size {
+                ir::ArraySize::Constant(n) => dims.push_str(&format!("[{n}]")),
+                ir::ArraySize::Unsized => dims.push_str("[]"),
+            }
+            element = *base;
+        }
+        (element, dims)
+    }
+
     fn declare_uniform_block(
         &mut self,
         g: Handle<ir::GlobalVariable>,
         inner: Handle<ir::Type>,
         at: &str,
+        dims: &str,
         out: &mut String,
     ) -> Result<()> {
         let name = self.global_names[&g].clone();
+        if let TypeInner::Struct { members } = self.inner(inner)
+            && let Some(m) = members.iter().find(|m| self.is_opaque(m.ty))
+        {
+            return unsupported(
+                format!(
+                    "the resource member `{}` inside a constant buffer or parameter block",
+                    m.name
+                ),
+                self.module.globals.span(g),
+            );
+        }
         let members = self.member_list(inner, "    ")?;
         let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
         writeln!(
             out,
-            "layout(std140, {at}) uniform {block}\n{{\n{members}}} {name};"
+            "layout(std140, {at}) uniform {block}\n{{\n{members}}} {name}{dims};"
         )
         .ok();
         Ok(())
     }
 
     /// `buffer { T data[]; } name;` and, when the buffer has one, its counter.
+    /// Whether a type is, or holds, something opaque (a texture, sampler,
+    /// buffer), which GLSL blocks cannot contain.
+    fn is_opaque(&self, ty: Handle<ir::Type>) -> bool {
+        match self.inner(ty) {
+            TypeInner::Array { base, .. } => self.is_opaque(*base),
+            TypeInner::Struct { members } => members.iter().any(|m| self.is_opaque(m.ty)),
+            inner => inner.is_resource(),
+        }
+    }
+
     fn declare_storage_block(
         &mut self,
         g: Handle<ir::GlobalVariable>,
         elem: &str,
         readonly: bool,
         at: &str,
+        dims: &str,
         out: &mut String,
     ) {
         let name = self.global_names[&g].clone();
@@ -307,7 +355,7 @@ impl Writer<'_> {
         let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
         writeln!(
             out,
-            "layout(std430, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name};"
+            "layout(std430, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name}{dims};"
         )
         .ok();
         if let Some((counter, set, binding)) = self.counters.get(&g).cloned() {

@@ -783,7 +783,9 @@ impl<'a> Writer<'a> {
             let span = self.module.globals.span(g);
             let name = self.global_names[&g].clone();
             match var.space {
-                AddressSpace::Uniform if self.inner(var.ty).is_resource() => {
+                AddressSpace::Uniform
+                    if self.inner(self.descriptor_array(var.ty).0).is_resource() =>
+                {
                     self.declare_resource(g, &mut out)?
                 }
                 AddressSpace::Uniform => uniforms.push(g),

@@ -310,7 +310,7 @@ impl Checker<'_> {
                 is_const: mods.is_const,
             };
             let Some(ctx) = &mut self.ctx else { return };
-            let handle = ctx.func.locals.append(local, d.span);
+            let handle = ctx.func.locals.append(local, d.name.span);
             out.push(
                 ir::Statement::Declare {
                     local: handle,
@@ -348,7 +348,7 @@ impl Checker<'_> {
                 is_const,
             };
             let Some(ctx) = &mut self.ctx else { return };
-            let handle = ctx.func.locals.append(local, d.span);
+            let handle = ctx.func.locals.append(local, d.name.span);
             out.push(
                 ir::Statement::Declare {
                     local: handle,

@@ -1,0 +1,281 @@
+//! Locals of resource type (`SamplerState s = samplers[i];`), which HLSL
+//! allows and GLSL does not (opaque types live only in uniforms and
+//! parameters): each read of such a local is replaced by its initializer,
+//! and the declaration is dropped. This is exact when the local is written
+//! once, at its declaration, from a side-effect-free expression; anything
+//! else is a coded diagnostic rather than invalid output.
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{Expression, Handle, Statement};
+
+use crate::codes;
+
+pub fn apply(module: &mut ir::Module) -> Result<(), Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let opaque: Vec<bool> = module
+        .types
+        .iter()
+        .map(|(h, _)| is_opaque(module, h))
+        .collect();
+    for (_, func) in module.functions.iter_mut() {
+        let locals: Vec<Handle<ir::LocalVariable>> = func
+            .locals
+            .iter()
+            .filter(|(_, l)| opaque[l.ty.index()])
+            .map(|(h, _)| h)
+            .collect();
+        for local in locals {
+            if let Err(error) = forward(func, local) {
+                errors.push(error);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors)
+    }
+}
+
+fn is_opaque(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Array { base, .. }) => is_opaque(module, *base),
+        Some(inner) => inner.is_resource(),
+        None => false,
+    }
+}
+
+fn forward(func: &mut ir::Function, local: Handle<ir::LocalVariable>) -> Result<(), Diagnostic> {
+    let span = func.locals.span(local);
+    let name = func.locals[local].name.clone();
+    let refuse = |why: &str| {
+        Diagnostic::error(
+            codes::UNSUPPORTED_SHAPE,
+            format!(
+                "the resource-typed local `{name}` {why}; GLSL has no resource variables, so it must be initialized once from an expression without side effects"
+            ),
+            span,
+        )
+    };
+    let mut inits = Vec::new();
+    collect_inits(&func.body, local, &mut inits);
+    let [Some(init)] = inits.as_slice() else {
+        return Err(refuse("is not initialized exactly once at its declaration"));
+    };
+    let init = *init;
+    if writes_local(func, local) {
+        return Err(refuse("is assigned after its declaration"));
+    }
+    if !is_pure(&func.expressions, init) {
+        return Err(refuse(
+            "is initialized from an expression with side effects",
+        ));
+    }
+    let uses: Vec<Handle<Expression>> = func
+        .expressions
+        .iter()
+        .filter(|(h, e)| *h != init && matches!(e, Expression::Local(l) if *l == local))
+        .map(|(h, _)| h)
+        .collect();
+    for use_site in uses {
+        let copy = copy_node(&mut func.expressions, init);
+        *func.expressions.get_mut(use_site) = copy;
+    }
+    drop_declaration(&mut func.body, local);
+    Ok(())
+}
+
+/// The initializers of every `Declare` of `local` (`None` for a bare one).
+fn collect_inits(
+    block: &ir::Block,
+    local: Handle<ir::LocalVariable>,
+    out: &mut Vec<Option<Handle<Expression>>>,
+) {
+    for stmt in &block.stmts {
+        match stmt {
+            Statement::Declare { local: l, init } if *l == local => out.push(*init),
+            other => for_each_child_block(other, |b| collect_inits(b, local, out)),
+        }
+    }
+}
+
+fn drop_declaration(block: &mut ir::Block, local: Handle<ir::LocalVariable>) {
+    let mut keep_spans = Vec::with_capacity(block.spans.len());
+    let mut keep = Vec::with_capacity(block.stmts.len());
+    for (mut stmt, span) in std::mem::take(&mut block.stmts)
+        .into_iter()
+        .zip(std::mem::take(&mut block.spans))
+    {
+        if matches!(stmt, Statement::Declare { local: l, .. } if l == local) {
+            continue;
+        }
+        for_each_child_block_mut(&mut stmt, |b| drop_declaration(b, local));
+        keep.push(stmt);
+        keep_spans.push(span);
+    }
+    block.stmts = keep;
+    block.spans = keep_spans;
+}
+
+fn for_each_child_block(stmt: &Statement, mut f: impl FnMut(&ir::Block)) {
+    match stmt {
+        Statement::Block(b) => f(b),
+        Statement::If { accept, reject, .. } => {
+            f(accept);
+            f(reject);
+        }
+        Statement::For {
+            init, update, body, ..
+        } => {
+            f(init);
+            f(update);
+            f(body);
+        }
+        Statement::While { body, .. } | Statement::DoWhile { body, .. } => f(body),
+        Statement::Switch { cases, .. } => cases.iter().for_each(|c| f(&c.body)),
+        _ => {}
+    }
+}
+
+fn for_each_child_block_mut(stmt: &mut Statement, mut f: impl FnMut(&mut ir::Block)) {
+    match stmt {
+        Statement::Block(b) => f(b),
+        Statement::If { accept, reject, .. } => {
+            f(accept);
+            f(reject);
+        }
+        Statement::For {
+            init, update, body, ..
+        } => {
+            f(init);
+            f(update);
+            f(body);
+        }
+        Statement::While { body, .. } | Statement::DoWhile { body, .. } => f(body),
+        Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| f(&mut c.body)),
+        _ => {}
+    }
+}
+
+/// Whether anything but the declaration writes the local: a store, an
+/// assignment or increment, or an `out`/`inout` argument (any call
+/// argument rooted at it counts, conservatively).
+fn writes_local(func: &ir::Function, local: Handle<ir::LocalVariable>) -> bool {
+    let exprs = &func.expressions;
+    let rooted = |mut e: Handle<Expression>| loop {
+        match &exprs[e] {
+            Expression::Local(l) => return *l == local,
+            Expression::Member { base, .. }
+            | Expression::Index { base, .. }
+            | Expression::Swizzle { base, .. } => e = *base,
+            _ => return false,
+        }
+    };
+    let mut stored = false;
+    visit_stores(&func.body, &mut |target| stored |= rooted(target));
+    stored
+        || exprs.iter().any(|(_, e)| match e {
+            Expression::Assign { target, .. } | Expression::IncDec { target, .. } => {
+                rooted(*target)
+            }
+            Expression::Call { args, .. } => args.iter().any(|a| rooted(*a)),
+            _ => false,
+        })
+}
+
+fn visit_stores(block: &ir::Block, f: &mut impl FnMut(Handle<Expression>)) {
+    for stmt in &block.stmts {
+        if let Statement::Store { target, .. } = stmt {
+            f(*target);
+        }
+        for_each_child_block(stmt, |b| visit_stores(b, f));
+    }
+}
+
+fn is_pure(exprs: &ir::ExpressionArena, root: Handle<Expression>) -> bool {
+    let mut stack = vec![root];
+    while let Some(h) = stack.pop() {
+        match &exprs[h] {
+            Expression::Literal(_)
+            | Expression::Global(_)
+            | Expression::Local(_)
+            | Expression::Param(_) => {}
+            Expression::Member { base, .. } | Expression::Swizzle { base, .. } => stack.push(*base),
+            Expression::Index { base, index } => stack.extend([*base, *index]),
+            Expression::Unary { expr, .. } | Expression::Convert { expr } => stack.push(*expr),
+            Expression::Binary { left, right, .. } => stack.extend([*left, *right]),
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => stack.extend([*condition, *accept, *reject]),
+            Expression::Construct { components } => stack.extend(components),
+            Expression::Intrinsic {
+                fun: ir::Intrinsic::NonUniformResourceIndex,
+                args,
+            } => stack.extend(args),
+            Expression::Intrinsic { .. }
+            | Expression::Call { .. }
+            | Expression::Assign { .. }
+            | Expression::IncDec { .. } => {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// A copy of the node at `root` whose children are fresh copies, so the
+/// copy can take another node's place with every expression keeping one parent.
+fn copy_node(exprs: &mut ir::ExpressionArena, root: Handle<Expression>) -> Expression {
+    let node = exprs[root].clone();
+    let copy = |h: Handle<Expression>, exprs: &mut ir::ExpressionArena| {
+        let child = copy_node(exprs, h);
+        let (ty, span) = (exprs.ty(h), exprs.span(h));
+        exprs.append(child, ty, span)
+    };
+    match node {
+        Expression::Member { base, index } => Expression::Member {
+            base: copy(base, exprs),
+            index,
+        },
+        Expression::Swizzle { base, components } => Expression::Swizzle {
+            base: copy(base, exprs),
+            components,
+        },
+        Expression::Index { base, index } => Expression::Index {
+            base: copy(base, exprs),
+            index: copy(index, exprs),
+        },
+        Expression::Unary { op, expr } => Expression::Unary {
+            op,
+            expr: copy(expr, exprs),
+        },
+        Expression::Convert { expr } => Expression::Convert {
+            expr: copy(expr, exprs),
+        },
+        Expression::Binary { op, left, right } => Expression::Binary {
+            op,
+            left: copy(left, exprs),
+            right: copy(right, exprs),
+        },
+        Expression::Select {
+            condition,
+            accept,
+            reject,
+        } => Expression::Select {
+            condition: copy(condition, exprs),
+            accept: copy(accept, exprs),
+            reject: copy(reject, exprs),
+        },
+        Expression::Construct { components } => Expression::Construct {
+            components: components.into_iter().map(|c| copy(c, exprs)).collect(),
+        },
+        Expression::Intrinsic { fun, args } => Expression::Intrinsic {
+            fun,
+            args: args.into_iter().map(|a| copy(a, exprs)).collect(),
+        },
+        leaf => leaf,
+    }
+}
