@@ -964,6 +964,13 @@ impl Writer<'_> {
             )?;
             vals = vec![ballot];
         }
+        if fun == I::QuadReadLaneAt {
+            // Before SPIR-V 1.5 the lane must be a constant.
+            match self.const_value(args[1]) {
+                Some(c) => vals[1] = c,
+                None => self.require_version(1, 5),
+            }
+        }
         match fun {
             I::QuadReadAcrossX => vals.push(self.uint(0)),
             I::QuadReadAcrossY => vals.push(self.uint(1)),
