@@ -6,3 +6,4 @@
 
 pub mod codes;
 pub mod glsl;
+pub mod spirv;

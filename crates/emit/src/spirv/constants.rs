@@ -1,0 +1,175 @@
+//! Constants, declared once each: scalars by bit pattern, composites by
+//! their constituents.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Literal, ScalarKind, TypeInner};
+use rspirv::dr::{Instruction, Operand};
+use spirv::{Op, Word};
+
+use super::writer::{Layout, Result, Writer, unsupported};
+
+impl Writer<'_> {
+    fn constant(&mut self, op: Op, ty: Word, operands: Vec<u32>) -> Word {
+        let key = (op, ty, operands);
+        if let Some(&id) = self.const_ids.get(&key) {
+            return id;
+        }
+        let id = self.b.id();
+        let ops = match op {
+            Op::ConstantComposite => key.2.iter().map(|&c| Operand::IdRef(c)).collect(),
+            Op::Constant if key.2.len() == 2 => {
+                vec![Operand::LiteralBit64(
+                    u64::from(key.2[0]) | (u64::from(key.2[1]) << 32),
+                )]
+            }
+            Op::Constant => vec![Operand::LiteralBit32(key.2[0])],
+            _ => Vec::new(),
+        };
+        let inst = Instruction::new(op, Some(ty), Some(id), ops);
+        self.b.module_mut().types_global_values.push(inst);
+        self.const_ids.insert(key, id);
+        id
+    }
+
+    pub fn const_u32(&mut self, ty: Word, value: u32) -> Word {
+        self.constant(Op::Constant, ty, vec![value])
+    }
+
+    /// A `uint` constant (indices, scopes, semantics).
+    pub fn uint(&mut self, value: u32) -> Word {
+        let ty = self.uint_type();
+        self.const_u32(ty, value)
+    }
+
+    pub fn int(&mut self, value: i32) -> Word {
+        let ty = self.int_type();
+        self.const_u32(ty, value as u32)
+    }
+
+    pub fn const_bool(&mut self, value: bool) -> Word {
+        let ty = self.bool_type(0);
+        let op = if value {
+            Op::ConstantTrue
+        } else {
+            Op::ConstantFalse
+        };
+        self.constant(op, ty, Vec::new())
+    }
+
+    pub fn composite_const(&mut self, ty: Word, parts: Vec<Word>) -> Word {
+        self.constant(Op::ConstantComposite, ty, parts)
+    }
+
+    /// A scalar constant of `scalar` holding `value` converted from `f64`
+    /// or an integer, whichever `lit` is.
+    pub fn scalar_const(&mut self, scalar: ir::Scalar, lit: Literal) -> Word {
+        let ty = self.numeric(scalar, 0, 0, Layout::Plain);
+        let as_f64 = match lit {
+            Literal::Bool(b) => f64::from(u8::from(b)),
+            Literal::Int(i) => i as f64,
+            Literal::Uint(u) => u as f64,
+            Literal::Float(f) => f,
+        };
+        let as_u64 = match lit {
+            Literal::Bool(b) => u64::from(b),
+            Literal::Int(i) => i as u64,
+            Literal::Uint(u) => u,
+            Literal::Float(f) if f < 0.0 => (f as i64) as u64,
+            Literal::Float(f) => f as u64,
+        };
+        let bits: u64 = match (scalar.kind, scalar.width) {
+            (ScalarKind::Bool, _) => return self.const_bool(as_u64 != 0),
+            (ScalarKind::Float, 8) => as_f64.to_bits(),
+            (ScalarKind::Float, 2) => u64::from(f16_bits(as_f64 as f32)),
+            (ScalarKind::Float, _) => u64::from((as_f64 as f32).to_bits()),
+            (_, 8) => as_u64,
+            (ScalarKind::Sint, w) if w < 4 => {
+                // Narrow signed constants are sign-extended into the word.
+                let shift = 64 - 8 * u32::from(w);
+                (((as_u64 << shift) as i64) >> shift) as u32 as u64
+            }
+            (_, w) if w < 4 => as_u64 & ((1u64 << (8 * u32::from(w))) - 1),
+            _ => as_u64 & 0xFFFF_FFFF,
+        };
+        let words = if scalar.width == 8 {
+            vec![bits as u32, (bits >> 32) as u32]
+        } else {
+            vec![bits as u32]
+        };
+        self.constant(Op::Constant, ty, words)
+    }
+
+    /// A literal of IR type `ty`: a scalar, or a splat for vectors and
+    /// matrices.
+    pub fn literal(&mut self, lit: Literal, ty: Handle<ir::Type>, span: ir::Span) -> Result<Word> {
+        match *self.inner(ty) {
+            TypeInner::Scalar(s) => Ok(self.scalar_const(s, lit)),
+            TypeInner::Vector { .. } | TypeInner::Matrix { .. } => self.splat_const(ty, lit),
+            _ => unsupported("a literal of this type", span),
+        }
+    }
+
+    /// `value` in every component of numeric type `ty`.
+    pub fn splat_const(&mut self, ty: Handle<ir::Type>, lit: Literal) -> Result<Word> {
+        let id = self.ty(ty, Layout::Plain)?;
+        Ok(match *self.inner(ty) {
+            TypeInner::Scalar(s) => self.scalar_const(s, lit),
+            TypeInner::Vector { size, scalar } => {
+                let c = self.scalar_const(scalar, lit);
+                self.composite_const(id, vec![c; size as usize])
+            }
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => {
+                let c = self.scalar_const(scalar, lit);
+                let col_ty = self.numeric(scalar, columns, 0, Layout::Plain);
+                let col = self.composite_const(col_ty, vec![c; columns as usize]);
+                self.composite_const(id, vec![col; rows as usize])
+            }
+            _ => return unsupported("a constant of this type", self.module.types.span(ty)),
+        })
+    }
+
+    /// `value` with the scalar and shape of a scalar or vector of `scalar`
+    /// with `size` components (0 for a scalar).
+    pub fn shaped_const(&mut self, scalar: ir::Scalar, size: u8, lit: Literal) -> Word {
+        let c = self.scalar_const(scalar, lit);
+        if size == 0 {
+            return c;
+        }
+        let ty = self.numeric(scalar, size, 0, Layout::Plain);
+        self.composite_const(ty, vec![c; size as usize])
+    }
+}
+
+/// IEEE half bits of `f`, rounding to nearest even.
+fn f16_bits(f: f32) -> u16 {
+    let bits = f.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xFF) as i32;
+    let mant = bits & 0x7F_FFFF;
+    if exp == 0xFF {
+        return sign | 0x7C00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1F {
+        return sign | 0x7C00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = (mant | 0x80_0000) >> (1 - e);
+        let round = (m >> 12) & 1;
+        return sign | ((m >> 13) + round) as u16;
+    }
+    let m = mant >> 13;
+    let rest = mant & 0x1FFF;
+    let mut h = (sign as u32) | ((e as u32) << 10) | m;
+    if rest > 0x1000 || (rest == 0x1000 && (m & 1) == 1) {
+        h += 1;
+    }
+    h as u16
+}

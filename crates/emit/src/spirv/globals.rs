@@ -1,0 +1,318 @@
+//! Module-scope variables: private and workgroup memory, the `_Globals`
+//! block of plain uniforms, descriptors (uniform blocks, storage buffers,
+//! textures, samplers) with their set and binding, and the stage inputs
+//! and outputs with their `BuiltIn` or `Location` decorations.
+
+use std::str::FromStr;
+
+use legalis_ir as ir;
+use legalis_ir::{AddressSpace, Handle, ScalarKind, TypeInner};
+use legalis_sysval::Direction;
+use spirv::{Capability, Decoration, StorageClass, Word};
+
+use super::writer::{Layout, Ptr, Result, Writer, unsupported};
+use crate::spirv::Error;
+
+impl Writer<'_> {
+    /// A module-scope `OpVariable`, named and counted as used.
+    fn global_var(&mut self, pointee: Word, class: StorageClass, name: &str) -> Word {
+        let ptr = self.pointer(pointee, class);
+        let id = self.b.variable(ptr, None, class, None);
+        if self.options.debug_names {
+            self.b.name(id, name);
+        }
+        self.used_vars.insert(id, class);
+        id
+    }
+
+    pub fn declare_global(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
+        if self.globals.contains_key(&g) {
+            // Declared with the `_Globals` block of an earlier uniform.
+            return Ok(());
+        }
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let class = match var.space {
+            AddressSpace::Private | AddressSpace::Constant => StorageClass::Private,
+            AddressSpace::Workgroup => StorageClass::Workgroup,
+            AddressSpace::Uniform if super::binding::is_resource(self.module, var) => {
+                return self.declare_resource(g);
+            }
+            AddressSpace::Uniform => return self.declare_plain_uniform(g),
+            AddressSpace::Input | AddressSpace::Output => return self.declare_stage_var(g),
+        };
+        if self.inner(var.ty).is_resource() {
+            return unsupported("resources outside uniform memory", span);
+        }
+        let ty = self.ty(var.ty, Layout::Plain)?;
+        let id = self.global_var(ty, class, &var.name);
+        self.globals.insert(g, plain_ptr(id, var.ty, class));
+        Ok(())
+    }
+
+    /// Plain uniforms live in one std140 `_Globals` block, made when the
+    /// first is declared with every reachable plain uniform as a member.
+    fn declare_plain_uniform(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
+        let module = self.module;
+        let plain: Vec<Handle<ir::GlobalVariable>> = self
+            .reachable_globals
+            .iter()
+            .copied()
+            .filter(|&h| {
+                let v = &module.globals[h];
+                v.space == AddressSpace::Uniform && !super::binding::is_resource(module, v)
+            })
+            .collect();
+        let fields: Vec<_> = plain
+            .iter()
+            .map(|&h| {
+                let v = &module.globals[h];
+                (v.ty, v.matrix_layout, v.name.clone())
+            })
+            .collect();
+        let block = self.declare_struct(&fields, Layout::Std140, Some("type_Globals"))?;
+        self.b.decorate(block, Decoration::Block, []);
+        let id = self.global_var(block, StorageClass::Uniform, "_Globals");
+        let (set, binding) = self.bindings.globals_block.unwrap_or((0, 0));
+        self.decorate_binding(id, set, binding);
+        for (i, &h) in plain.iter().enumerate() {
+            let index = self.uint(i as u32);
+            self.globals.insert(
+                h,
+                Ptr {
+                    root: id,
+                    indices: vec![index],
+                    ty: module.globals[h].ty,
+                    layout: Layout::Std140,
+                    class: StorageClass::Uniform,
+                },
+            );
+        }
+        debug_assert!(self.globals.contains_key(&g));
+        Ok(())
+    }
+
+    fn decorate_binding(&mut self, id: Word, set: u32, binding: u32) {
+        self.b.decorate(id, Decoration::DescriptorSet, [set.into()]);
+        self.b.decorate(id, Decoration::Binding, [binding.into()]);
+    }
+
+    fn declare_resource(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let ptr = match self.inner(var.ty).clone() {
+            TypeInner::ConstantBuffer { inner } => {
+                let block = self.block_type(var.ty, StorageClass::Uniform, span)?;
+                let id = self.global_var(block, StorageClass::Uniform, &var.name);
+                Ptr {
+                    root: id,
+                    indices: Vec::new(),
+                    ty: inner,
+                    layout: Layout::Std140,
+                    class: StorageClass::Uniform,
+                }
+            }
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Structured | ir::BufferKind::ByteAddress,
+                access,
+                ..
+            } => {
+                if access == ir::ResourceAccess::RasterizerOrdered {
+                    return unsupported("rasterizer-ordered buffers", span);
+                }
+                self.extensions
+                    .insert("SPV_KHR_storage_buffer_storage_class");
+                let block = self.block_type(var.ty, StorageClass::StorageBuffer, span)?;
+                let id = self.global_var(block, StorageClass::StorageBuffer, &var.name);
+                if access == ir::ResourceAccess::Read {
+                    self.b.decorate(id, Decoration::NonWritable, []);
+                }
+                if var.globally_coherent {
+                    self.b.decorate(id, Decoration::Coherent, []);
+                }
+                Ptr {
+                    root: id,
+                    indices: Vec::new(),
+                    ty: var.ty,
+                    layout: Layout::Std430,
+                    class: StorageClass::StorageBuffer,
+                }
+            }
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Append | ir::BufferKind::Consume,
+                ..
+            } => return unsupported("append/consume buffers (they need a counter)", span),
+            TypeInner::TextureBuffer { .. } => {
+                return unsupported("`tbuffer`/`TextureBuffer`", span);
+            }
+            _ => {
+                let ty = self.ty(var.ty, Layout::Plain)?;
+                let id = self.global_var(ty, StorageClass::UniformConstant, &var.name);
+                if var.globally_coherent {
+                    self.b.decorate(id, Decoration::Coherent, []);
+                }
+                plain_ptr(id, var.ty, StorageClass::UniformConstant)
+            }
+        };
+        let (set, binding) = self.bindings.resources.get(&g).copied().unwrap_or((0, 0));
+        self.decorate_binding(ptr.root, set, binding);
+        self.globals.insert(g, ptr);
+        Ok(())
+    }
+
+    fn declare_stage_var(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let input = var.space == AddressSpace::Input;
+        let class = if input {
+            StorageClass::Input
+        } else {
+            StorageClass::Output
+        };
+        let ty = self.ty(var.ty, Layout::Plain)?;
+        if self.has_width(var.ty, 2) {
+            self.capability(Capability::StorageInputOutput16);
+            self.extensions.insert("SPV_KHR_16bit_storage");
+        }
+        let id = self.global_var(ty, class, &var.name);
+        match var.io.as_ref().and_then(|io| io.binding.as_ref()) {
+            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
+            Some(
+                ir::Binding::Location { patch: true, .. }
+                | ir::Binding::Location {
+                    per_primitive: true,
+                    ..
+                },
+            ) => return unsupported("`patch` and per-primitive varyings", span),
+            Some(&ir::Binding::Location {
+                location,
+                component,
+                index,
+                interpolation,
+                ..
+            }) => {
+                self.b.decorate(id, Decoration::Location, [location.into()]);
+                if component != 0 {
+                    self.b
+                        .decorate(id, Decoration::Component, [component.into()]);
+                }
+                if let Some(i) = index {
+                    self.b.decorate(id, Decoration::Index, [i.into()]);
+                }
+                self.decorate_interpolation(id, var.ty, input, interpolation);
+            }
+            _ => {
+                return Err(Error::NotLegalized {
+                    what: format!("stage variable `{}` has no builtin or location", var.name),
+                    span,
+                });
+            }
+        }
+        self.globals.insert(g, plain_ptr(id, var.ty, class));
+        Ok(())
+    }
+
+    /// Interpolation applies to fragment inputs and to the outputs of the
+    /// stages before; integer and double fragment inputs must be `Flat`.
+    fn decorate_interpolation(
+        &mut self,
+        id: Word,
+        ty: Handle<ir::Type>,
+        input: bool,
+        interpolation: ir::Interpolation,
+    ) {
+        let fragment = self.entry.stage == ir::ShaderStage::Fragment;
+        if input != fragment {
+            return;
+        }
+        let integer = self
+            .leaf_scalar(ty)
+            .is_some_and(|s| s.kind != ScalarKind::Float || s.width == 8);
+        match interpolation.mode {
+            Some(ir::InterpolationMode::Flat) => self.b.decorate(id, Decoration::Flat, []),
+            _ if integer && input => self.b.decorate(id, Decoration::Flat, []),
+            Some(ir::InterpolationMode::NoPerspective) => {
+                self.b.decorate(id, Decoration::NoPerspective, [])
+            }
+            _ => {}
+        }
+        match interpolation.sampling {
+            Some(ir::Sampling::Centroid) => self.b.decorate(id, Decoration::Centroid, []),
+            Some(ir::Sampling::Sample) => {
+                self.capability(Capability::SampleRateShading);
+                self.b.decorate(id, Decoration::Sample, []);
+            }
+            None => {}
+        }
+    }
+
+    fn decorate_builtin(
+        &mut self,
+        id: Word,
+        b: &ir::BuiltIn,
+        input: bool,
+        span: ir::Span,
+    ) -> Result<()> {
+        if b.array_index.is_some() {
+            return unsupported("elements of arrayed builtins", span);
+        }
+        let name = builtin_name(b.value, self.entry.stage, input);
+        let Some(builtin) = name.and_then(|n| spirv::BuiltIn::from_str(n).ok()) else {
+            return unsupported(format!("the system value `{}` here", b.value.name()), span);
+        };
+        match builtin {
+            spirv::BuiltIn::BaseVertex | spirv::BuiltIn::BaseInstance => {
+                self.capability(Capability::DrawParameters);
+                self.extensions.insert("SPV_KHR_shader_draw_parameters");
+            }
+            spirv::BuiltIn::FragDepth => self.writes_depth = true,
+            _ => {}
+        }
+        self.b.decorate(
+            id,
+            Decoration::BuiltIn,
+            [rspirv::dr::Operand::BuiltIn(builtin)],
+        );
+        Ok(())
+    }
+
+    /// The scalar at the bottom of arrays of `ty`, if numeric.
+    pub fn leaf_scalar(&self, ty: Handle<ir::Type>) -> Option<ir::Scalar> {
+        match self.inner(ty) {
+            TypeInner::Array { base, .. } => self.leaf_scalar(*base),
+            inner => inner.scalar(),
+        }
+    }
+
+    fn has_width(&self, ty: Handle<ir::Type>, width: u8) -> bool {
+        self.leaf_scalar(ty).is_some_and(|s| s.width == width)
+    }
+}
+
+/// The SPIR-V builtin implementing system value `sv`: the table's row,
+/// and the draw-parameter bases the rebasing of B6 reads.
+fn builtin_name(sv: ir::SystemValue, stage: ir::ShaderStage, input: bool) -> Option<&'static str> {
+    let dir = if input {
+        Direction::Input
+    } else {
+        Direction::Output
+    };
+    match sv {
+        ir::SystemValue::StartVertexLocation => Some("BaseVertex"),
+        ir::SystemValue::StartInstanceLocation => Some("BaseInstance"),
+        _ => match legalis_sysval::glsl(sv, stage, dir) {
+            legalis_sysval::GlslMapping::BuiltIn(row) => Some(row.spirv_builtin),
+            _ => None,
+        },
+    }
+}
+
+pub(super) fn plain_ptr(root: Word, ty: Handle<ir::Type>, class: StorageClass) -> Ptr {
+    Ptr {
+        root,
+        indices: Vec::new(),
+        ty,
+        layout: Layout::Plain,
+        class,
+    }
+}

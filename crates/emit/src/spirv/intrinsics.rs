@@ -1,0 +1,1032 @@
+//! HLSL intrinsics: `GLSL.std.450` math, core SPIR-V operations (dot,
+//! transpose, derivatives, bit counts, bitcasts), `mul` under the matrix
+//! convention of `mod.rs`, atomics on memory and on texels, barriers,
+//! subgroup (wave and quad) operations, `clip`, `sincos`, `modf`, and the
+//! buffer and texture methods.
+//!
+//! Intrinsics of stages whose legalizer comes later (ray tracing, mesh,
+//! geometry streams, per-vertex attributes) return `Error::Unsupported`.
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Intrinsic as I, Literal, ScalarKind, TypeInner};
+use rspirv::dr::Operand;
+use spirv::{Capability, GroupOperation, Op, StorageClass, Word};
+
+use super::convert::Shape;
+use super::expr::Place;
+use super::writer::{Layout, Result, Writer, unsupported};
+
+/// Float intrinsics that are one `GLSL.std.450` instruction of the same
+/// arguments. A data table.
+fn glsl_float(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::Acos => "Acos",
+        I::Asin => "Asin",
+        I::Atan => "Atan",
+        I::Atan2 => "Atan2",
+        I::Ceil => "Ceil",
+        I::Cos => "Cos",
+        I::Cosh => "Cosh",
+        I::Cross => "Cross",
+        I::Degrees => "Degrees",
+        I::Determinant => "Determinant",
+        I::Distance => "Distance",
+        I::Exp => "Exp",
+        I::Exp2 => "Exp2",
+        I::FaceForward => "FaceForward",
+        I::Floor => "Floor",
+        I::Fma => "Fma",
+        I::Frac => "Fract",
+        I::Length => "Length",
+        I::Lerp => "FMix",
+        I::Log => "Log",
+        I::Log2 => "Log2",
+        I::Normalize => "Normalize",
+        I::Pow => "Pow",
+        I::Radians => "Radians",
+        I::Reflect => "Reflect",
+        I::Refract => "Refract",
+        I::Round => "RoundEven",
+        I::Rsqrt => "InverseSqrt",
+        I::Sin => "Sin",
+        I::Sinh => "Sinh",
+        I::SmoothStep => "SmoothStep",
+        I::Sqrt => "Sqrt",
+        I::Step => "Step",
+        I::Tan => "Tan",
+        I::Tanh => "Tanh",
+        I::Trunc => "Trunc",
+        _ => return None,
+    })
+}
+
+/// Intrinsics that are one core instruction of the same arguments.
+fn core_op(fun: I) -> Option<Op> {
+    Some(match fun {
+        I::Transpose => Op::Transpose,
+        I::IsNan => Op::IsNan,
+        I::IsInf => Op::IsInf,
+        I::Ddx => Op::DPdx,
+        I::Ddy => Op::DPdy,
+        I::DdxCoarse => Op::DPdxCoarse,
+        I::DdyCoarse => Op::DPdyCoarse,
+        I::DdxFine => Op::DPdxFine,
+        I::DdyFine => Op::DPdyFine,
+        I::Fwidth => Op::Fwidth,
+        I::ReverseBits => Op::BitReverse,
+        I::CountBits => Op::BitCount,
+        I::Fmod => Op::FRem,
+        _ => return None,
+    })
+}
+
+impl Writer<'_> {
+    /// Argument values converted to the shape of the result (scalar
+    /// arguments of vector functions are splatted).
+    fn args_as(&mut self, args: &[Handle<Expression>], to: Option<Shape>) -> Result<Vec<Word>> {
+        let mut out = Vec::new();
+        for &a in args {
+            let v = self.value(a)?;
+            let ty = self.expr_ty(a)?;
+            match (self.shape(ty), to) {
+                (Some(from), Some(to)) if from.columns == to.columns => {
+                    out.push(self.convert_num(v, from, to, self.span(a))?)
+                }
+                _ => out.push(v),
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn intrinsic(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<Word> {
+        let span = self.span(e);
+        if fun.is_method() {
+            return self.method(e, fun, args);
+        }
+        if let Some(v) = self.statement_intrinsic(e, fun, args)? {
+            return Ok(v);
+        }
+        let ty = self.expr_ty(e)?;
+        let ty_id = self.ty(ty, Layout::Plain)?;
+        let shape = self.shape(ty);
+        let kind = args
+            .first()
+            .and_then(|&a| self.fs.exprs.ty(a))
+            .and_then(|t| self.inner(t).scalar())
+            .map(|s| s.kind);
+        if matches!(
+            fun,
+            I::Ddx | I::Ddy | I::DdxCoarse | I::DdyCoarse | I::DdxFine | I::DdyFine | I::Fwidth
+        ) && self.entry.stage != ir::ShaderStage::Fragment
+        {
+            return unsupported(format!("`{}` outside fragment shaders", fun.name()), span);
+        }
+        if matches!(fun, I::DdxCoarse | I::DdyCoarse | I::DdxFine | I::DdyFine) {
+            self.capability(Capability::DerivativeControl);
+        }
+        let elementwise = !matches!(
+            fun,
+            I::Length
+                | I::Distance
+                | I::Determinant
+                | I::Transpose
+                | I::IsNan
+                | I::IsInf
+                | I::CountBits
+                | I::ReverseBits
+        );
+        if let Some(name) = glsl_float(fun) {
+            let a = self.args_as(args, shape.filter(|_| elementwise))?;
+            return self.ext(ty_id, name, &a);
+        }
+        if let Some(op) = core_op(fun) {
+            let a = self.args_as(args, shape.filter(|_| elementwise))?;
+            return self.op(op, ty_id, &a);
+        }
+        match fun {
+            I::Abs | I::Min | I::Max | I::Clamp | I::Sign => self.signed_math(e, fun, args, kind),
+            I::Mul => self.mul(e, args),
+            I::Dot if kind == Some(ScalarKind::Float) => {
+                let a = self.args_as(args, None)?;
+                self.op(Op::Dot, ty_id, &a)
+            }
+            I::Saturate => {
+                let x = self.args_as(args, shape)?;
+                let (zero, one) = (
+                    self.splat_const(ty, Literal::Float(0.0))?,
+                    self.splat_const(ty, Literal::Float(1.0))?,
+                );
+                self.ext(ty_id, "FClamp", &[x[0], zero, one])
+            }
+            I::Rcp => {
+                let x = self.args_as(args, shape)?;
+                let one = self.splat_const(ty, Literal::Float(1.0))?;
+                self.op(Op::FDiv, ty_id, &[one, x[0]])
+            }
+            I::Mad => {
+                let a = self.args_as(args, shape)?;
+                let float = kind == Some(ScalarKind::Float);
+                let m = self.op(
+                    if float { Op::FMul } else { Op::IMul },
+                    ty_id,
+                    &[a[0], a[1]],
+                )?;
+                self.op(if float { Op::FAdd } else { Op::IAdd }, ty_id, &[m, a[2]])
+            }
+            I::Log10 => {
+                let x = self.args_as(args, shape)?;
+                let l = self.ext(ty_id, "Log2", &x)?;
+                let k = self.splat_const(ty, Literal::Float(std::f64::consts::LOG10_2))?;
+                self.op(Op::FMul, ty_id, &[l, k])
+            }
+            I::Ldexp => {
+                let a = self.args_as(args, shape)?;
+                let p = self.ext(ty_id, "Exp2", &[a[1]])?;
+                self.op(Op::FMul, ty_id, &[a[0], p])
+            }
+            I::FirstBitHigh | I::FirstBitLow => {
+                let name = match (fun, kind) {
+                    (I::FirstBitLow, _) => "FindILsb",
+                    (_, Some(ScalarKind::Sint)) => "FindSMsb",
+                    _ => "FindUMsb",
+                };
+                let a = self.args_as(args, None)?;
+                self.ext(ty_id, name, &a)
+            }
+            I::Any | I::All => self.any_all(e, fun, args[0]),
+            I::IsFinite => {
+                let a = self.args_as(args, None)?;
+                let inf = self.op(Op::IsInf, ty_id, &a)?;
+                let nan = self.op(Op::IsNan, ty_id, &a)?;
+                let either = self.op(Op::LogicalOr, ty_id, &[inf, nan])?;
+                self.op(Op::LogicalNot, ty_id, &[either])
+            }
+            I::AsUint | I::AsInt | I::AsFloat => {
+                let from = self.expr_ty(args[0])?;
+                let v = self.value(args[0])?;
+                if from == ty {
+                    return Ok(v);
+                }
+                if self.inner(from).scalar().map(|s| s.width)
+                    != self.inner(ty).scalar().map(|s| s.width)
+                {
+                    return unsupported(format!("`{}` between widths", fun.name()), span);
+                }
+                self.op(Op::Bitcast, ty_id, &[v])
+            }
+            I::F32ToF16 | I::F16ToF32 => self.half_convert(e, fun, args[0]),
+            I::Modf => {
+                let x = self.args_as(&args[..1], shape)?;
+                let st = self.b.type_struct([ty_id, ty_id]);
+                let both = self.ext(st, "ModfStruct", &x)?;
+                let whole = self.extract(ty_id, both, &[1])?;
+                let place = self.place(args[1])?;
+                self.store(&place, whole)?;
+                self.extract(ty_id, both, &[0])
+            }
+            I::EvaluateAttributeAtCentroid | I::EvaluateAttributeAtSample => {
+                let Place::Mem(p) = self.place(args[0])? else {
+                    return unsupported("interpolating this value", span);
+                };
+                if p.class != StorageClass::Input {
+                    return unsupported("interpolating a value that is not a stage input", span);
+                }
+                self.capability(Capability::InterpolationFunction);
+                let ptr = self.materialize(&p)?;
+                if fun == I::EvaluateAttributeAtCentroid {
+                    self.ext(ty_id, "InterpolateAtCentroid", &[ptr])
+                } else {
+                    let s = self.args_as(
+                        &args[1..2],
+                        Some(Shape {
+                            scalar: ir::Scalar::I32,
+                            size: 0,
+                            columns: 0,
+                        }),
+                    )?;
+                    self.ext(ty_id, "InterpolateAtSample", &[ptr, s[0]])
+                }
+            }
+            _ => self.wave(e, fun, args),
+        }
+    }
+
+    fn signed_math(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+        kind: Option<ScalarKind>,
+    ) -> Result<Word> {
+        let ty = self.expr_ty(e)?;
+        let ty_id = self.ty(ty, Layout::Plain)?;
+        let arg_ty = self.expr_ty(args[0])?;
+        let target = if fun == I::Sign {
+            self.shape(arg_ty)
+        } else {
+            self.shape(ty)
+        };
+        let a = self.args_as(args, target)?;
+        let k = match kind {
+            Some(ScalarKind::Float) => 'F',
+            Some(ScalarKind::Sint) => 'S',
+            Some(ScalarKind::Uint) => 'U',
+            _ => return unsupported(format!("`{}` on this type", fun.name()), self.span(e)),
+        };
+        let name = match (fun, k) {
+            (I::Abs, 'U') => return Ok(a[0]),
+            (I::Abs, k) => format!("{k}Abs"),
+            (I::Sign, 'U') => return unsupported("`sign` of an unsigned value", self.span(e)),
+            (I::Sign, k) => format!("{k}Sign"),
+            (I::Min, k) => format!("{k}Min"),
+            (I::Max, k) => format!("{k}Max"),
+            (_, k) => format!("{k}Clamp"),
+        };
+        if fun != I::Sign {
+            return self.ext(ty_id, &name, &a);
+        }
+        // HLSL `sign` returns `int`s.
+        let Some(from) = self.shape(arg_ty) else {
+            return unsupported("`sign` of this type", self.span(e));
+        };
+        let from_id = self.shape_ty(from);
+        let s = self.ext(from_id, &name, &a)?;
+        let Some(to) = self.shape(ty) else {
+            return unsupported("`sign` of this type", self.span(e));
+        };
+        self.convert_num(s, from, to, self.span(e))
+    }
+
+    /// HLSL `mul(a, b)` with HLSL rows as SPIR-V columns: `b * a`.
+    fn mul(&mut self, e: Handle<Expression>, args: &[Handle<Expression>]) -> Result<Word> {
+        let ty = self.expr_ty(e)?;
+        let ty_id = self.ty(ty, Layout::Plain)?;
+        let (at, bt) = (self.expr_ty(args[0])?, self.expr_ty(args[1])?);
+        let (a, b) = (self.value(args[0])?, self.value(args[1])?);
+        let float = self.inner(ty).scalar().map(|s| s.kind) == Some(ScalarKind::Float);
+        match (self.inner(at).clone(), self.inner(bt).clone()) {
+            (TypeInner::Vector { .. }, TypeInner::Vector { .. }) if float => {
+                self.op(Op::Dot, ty_id, &[a, b])
+            }
+            (TypeInner::Matrix { .. }, TypeInner::Vector { .. }) => {
+                self.op(Op::VectorTimesMatrix, ty_id, &[b, a])
+            }
+            (TypeInner::Vector { .. }, TypeInner::Matrix { .. }) => {
+                self.op(Op::MatrixTimesVector, ty_id, &[b, a])
+            }
+            (TypeInner::Matrix { .. }, TypeInner::Matrix { .. }) => {
+                self.op(Op::MatrixTimesMatrix, ty_id, &[b, a])
+            }
+            (TypeInner::Matrix { .. }, TypeInner::Scalar(_)) => {
+                self.op(Op::MatrixTimesScalar, ty_id, &[a, b])
+            }
+            (TypeInner::Scalar(_), TypeInner::Matrix { .. }) => {
+                self.op(Op::MatrixTimesScalar, ty_id, &[b, a])
+            }
+            (
+                TypeInner::Scalar(_) | TypeInner::Vector { .. },
+                TypeInner::Scalar(_) | TypeInner::Vector { .. },
+            ) => {
+                let Some(s) = self.shape(ty) else {
+                    return unsupported("this `mul`", self.span(e));
+                };
+                let (sa, sb) = (self.shape(at), self.shape(bt));
+                let span = self.span(e);
+                let a = self.convert_num(a, sa.unwrap_or(s), s, span)?;
+                let b = self.convert_num(b, sb.unwrap_or(s), s, span)?;
+                self.op(if float { Op::FMul } else { Op::IMul }, ty_id, &[a, b])
+            }
+            _ => unsupported("this `mul`", self.span(e)),
+        }
+    }
+
+    fn any_all(&mut self, e: Handle<Expression>, fun: I, arg: Handle<Expression>) -> Result<Word> {
+        let ty = self.expr_ty(arg)?;
+        let span = self.span(e);
+        let Some(s) = self.shape(ty).filter(|s| s.columns == 0) else {
+            return unsupported(format!("`{}` on matrices", fun.name()), span);
+        };
+        let v = self.value(arg)?;
+        let b = self.convert_num(
+            v,
+            s,
+            Shape {
+                scalar: ir::Scalar::BOOL,
+                ..s
+            },
+            span,
+        )?;
+        if s.size == 0 {
+            return Ok(b);
+        }
+        let bool_ty = self.bool_type(0);
+        self.op(if fun == I::Any { Op::Any } else { Op::All }, bool_ty, &[b])
+    }
+
+    /// `f32tof16`/`f16tof32` per component through `PackHalf2x16`.
+    fn half_convert(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        arg: Handle<Expression>,
+    ) -> Result<Word> {
+        let span = self.span(e);
+        let ty = self.expr_ty(e)?;
+        let from_ty = self.expr_ty(arg)?;
+        let (Some(to), Some(from)) = (self.shape(ty), self.shape(from_ty)) else {
+            return unsupported(format!("`{}` of this type", fun.name()), span);
+        };
+        let v = self.value(arg)?;
+        let n = from.size.max(1);
+        let (f32_ty, u32_ty, v2) = (self.float_type(0), self.uint_type(), self.float_type(2));
+        let mut parts = Vec::new();
+        for i in 0..u32::from(n) {
+            let one = Shape { size: 0, ..from };
+            let one_ty = self.shape_ty(one);
+            let x = if from.size == 0 {
+                v
+            } else {
+                self.extract(one_ty, v, &[i])?
+            };
+            let part = if fun == I::F32ToF16 {
+                let x = self.convert_num(
+                    x,
+                    one,
+                    Shape {
+                        scalar: ir::Scalar::F32,
+                        ..one
+                    },
+                    span,
+                )?;
+                let zero = self.scalar_const(ir::Scalar::F32, Literal::Float(0.0));
+                let pair = self.op(Op::CompositeConstruct, v2, &[x, zero])?;
+                let packed = self.ext(u32_ty, "PackHalf2x16", &[pair])?;
+                let mask = self.uint(0xFFFF);
+                self.op(Op::BitwiseAnd, u32_ty, &[packed, mask])?
+            } else {
+                let x = self.convert_num(
+                    x,
+                    one,
+                    Shape {
+                        scalar: ir::Scalar::U32,
+                        ..one
+                    },
+                    span,
+                )?;
+                let pair = self.ext(v2, "UnpackHalf2x16", &[x])?;
+                self.extract(f32_ty, pair, &[0])?
+            };
+            parts.push(part);
+        }
+        let scalar = if fun == I::F32ToF16 {
+            ir::Scalar::U32
+        } else {
+            ir::Scalar::F32
+        };
+        let got = Shape { scalar, ..from };
+        let got_ty = self.shape_ty(got);
+        let v = if from.size == 0 {
+            parts[0]
+        } else {
+            self.op(Op::CompositeConstruct, got_ty, &parts)?
+        };
+        self.convert_num(v, got, to, span)
+    }
+
+    /// Intrinsics with effects: barriers, atomics, `clip`, `sincos`,
+    /// `GetDimensions`, byte-address stores. `Some(0)` once handled (they
+    /// have no value); `None` for every other intrinsic.
+    fn statement_intrinsic(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<Option<Word>> {
+        use spirv::MemorySemantics as M;
+        let acq_rel = M::ACQUIRE_RELEASE;
+        let device = acq_rel | M::UNIFORM_MEMORY | M::IMAGE_MEMORY;
+        let barrier = match fun {
+            I::GroupMemoryBarrier => Some((false, 2, acq_rel | M::WORKGROUP_MEMORY)),
+            I::GroupMemoryBarrierWithGroupSync => Some((true, 2, acq_rel | M::WORKGROUP_MEMORY)),
+            I::DeviceMemoryBarrier => Some((false, 1, device)),
+            I::DeviceMemoryBarrierWithGroupSync => Some((true, 1, device)),
+            I::AllMemoryBarrier => Some((false, 1, device | M::WORKGROUP_MEMORY)),
+            I::AllMemoryBarrierWithGroupSync => Some((true, 1, device | M::WORKGROUP_MEMORY)),
+            _ => None,
+        };
+        if let Some((sync, scope, semantics)) = barrier {
+            let (workgroup, scope, semantics) =
+                (self.uint(2), self.uint(scope), self.uint(semantics.bits()));
+            if sync {
+                self.op_with(
+                    Op::ControlBarrier,
+                    None,
+                    vec![
+                        Operand::IdRef(workgroup),
+                        Operand::IdRef(scope),
+                        Operand::IdRef(semantics),
+                    ],
+                )?;
+            } else {
+                self.op_with(
+                    Op::MemoryBarrier,
+                    None,
+                    vec![Operand::IdRef(scope), Operand::IdRef(semantics)],
+                )?;
+            }
+            return Ok(Some(0));
+        }
+        match fun {
+            I::InterlockedAdd
+            | I::InterlockedAnd
+            | I::InterlockedOr
+            | I::InterlockedXor
+            | I::InterlockedMin
+            | I::InterlockedMax
+            | I::InterlockedExchange
+            | I::InterlockedCompareExchange
+            | I::InterlockedCompareStore => self.atomic(e, fun, args)?,
+            I::Clip => self.clip(e, args[0])?,
+            I::SinCos => {
+                let ty = self.expr_ty(args[0])?;
+                let ty_id = self.ty(ty, Layout::Plain)?;
+                let x = self.value(args[0])?;
+                let (s, c) = (self.ext(ty_id, "Sin", &[x])?, self.ext(ty_id, "Cos", &[x])?);
+                for (target, v) in [(args[1], s), (args[2], c)] {
+                    let place = self.place(target)?;
+                    self.store(&place, v)?;
+                }
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(0))
+    }
+
+    /// `clip(x)`: discard when any component is negative.
+    fn clip(&mut self, e: Handle<Expression>, arg: Handle<Expression>) -> Result<()> {
+        if self.entry.stage != ir::ShaderStage::Fragment {
+            return unsupported("`clip` outside fragment shaders", self.span(e));
+        }
+        let ty = self.expr_ty(arg)?;
+        let Some(s) = self.shape(ty) else {
+            return unsupported("`clip` of this type", self.span(e));
+        };
+        let x = self.value(arg)?;
+        let zero = self.splat_const(ty, Literal::Float(0.0))?;
+        let bools = self.bool_type(s.size);
+        let lt = self.op(Op::FOrdLessThan, bools, &[x, zero])?;
+        let bool_ty = self.bool_type(0);
+        let c = if s.size > 0 {
+            self.op(Op::Any, bool_ty, &[lt])?
+        } else {
+            lt
+        };
+        let (kill, merge) = (self.b.id(), self.b.id());
+        self.b
+            .selection_merge(merge, spirv::SelectionControl::NONE)?;
+        self.b.branch_conditional(c, kill, merge, [])?;
+        self.begin(kill)?;
+        self.b.kill()?;
+        self.begin(merge)
+    }
+
+    fn atomic(&mut self, e: Handle<Expression>, fun: I, args: &[Handle<Expression>]) -> Result<()> {
+        let span = self.span(e);
+        let (ptr, scalar, scope) = match self.place(args[0])? {
+            Place::Mem(p) => {
+                let Some(s) = self
+                    .inner(p.ty)
+                    .scalar()
+                    .filter(|s| s.width == 4 && s.kind != ScalarKind::Float)
+                else {
+                    return unsupported("atomics on this type", span);
+                };
+                let scope = if p.class == StorageClass::Workgroup {
+                    2
+                } else {
+                    1
+                };
+                (self.materialize(&p)?, s, scope)
+            }
+            Place::Texel { image, coord } => {
+                let info = self.image_info(image.ty, span)?;
+                let Some(s) = self
+                    .inner(info.texel)
+                    .scalar()
+                    .filter(|s| s.width == 4 && s.kind != ScalarKind::Float)
+                else {
+                    return unsupported("atomics on this texel type", span);
+                };
+                let elem = self.numeric(s, 0, 0, Layout::Plain);
+                let ptr_ty = self.pointer(elem, StorageClass::Image);
+                let img = self.materialize(&image)?;
+                let zero = self.uint(0);
+                (
+                    self.op(Op::ImageTexelPointer, ptr_ty, &[img, coord, zero])?,
+                    s,
+                    1,
+                )
+            }
+            Place::Swizzle(..) => return unsupported("atomics on a swizzle", span),
+        };
+        let ty = self.numeric(scalar, 0, 0, Layout::Plain);
+        let one = Shape {
+            scalar,
+            size: 0,
+            columns: 0,
+        };
+        let (scope, relaxed) = (self.uint(scope), self.uint(0));
+        let signed = scalar.kind == ScalarKind::Sint;
+        let (op, operands, original) = match fun {
+            I::InterlockedCompareExchange | I::InterlockedCompareStore => {
+                let a = self.args_as(&args[1..3], Some(one))?;
+                let original = if fun == I::InterlockedCompareExchange {
+                    args.get(3)
+                } else {
+                    None
+                };
+                (
+                    Op::AtomicCompareExchange,
+                    vec![ptr, scope, relaxed, relaxed, a[1], a[0]],
+                    original,
+                )
+            }
+            _ => {
+                let a = self.args_as(&args[1..2], Some(one))?;
+                let op = match fun {
+                    I::InterlockedAdd => Op::AtomicIAdd,
+                    I::InterlockedAnd => Op::AtomicAnd,
+                    I::InterlockedOr => Op::AtomicOr,
+                    I::InterlockedXor => Op::AtomicXor,
+                    I::InterlockedMin if signed => Op::AtomicSMin,
+                    I::InterlockedMin => Op::AtomicUMin,
+                    I::InterlockedMax if signed => Op::AtomicSMax,
+                    I::InterlockedMax => Op::AtomicUMax,
+                    _ => Op::AtomicExchange,
+                };
+                (op, vec![ptr, scope, relaxed, a[0]], args.get(2))
+            }
+        };
+        let old = self.op(op, ty, &operands)?;
+        if let Some(&o) = original {
+            let oty = self.expr_ty(o)?;
+            let Some(os) = self.shape(oty) else {
+                return unsupported("this `original` argument", span);
+            };
+            let v = self.convert_num(old, one, os, span)?;
+            let place = self.place(o)?;
+            self.store(&place, v)?;
+        }
+        Ok(())
+    }
+
+    /// Methods of textures and buffers; the object is `args[0]`.
+    fn method(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<Word> {
+        let span = self.span(e);
+        let obj_ty = self.expr_ty(args[0])?;
+        match (self.inner(obj_ty).clone(), fun) {
+            (
+                TypeInner::Buffer {
+                    kind: ir::BufferKind::ByteAddress,
+                    ..
+                },
+                I::Load | I::Load2 | I::Load3 | I::Load4,
+            ) => {
+                let n = match fun {
+                    I::Load => 1,
+                    I::Load2 => 2,
+                    I::Load3 => 3,
+                    _ => 4,
+                };
+                self.byte_load(args, n)
+            }
+            (
+                TypeInner::Buffer {
+                    kind: ir::BufferKind::ByteAddress,
+                    access,
+                    ..
+                },
+                I::Store | I::Store2 | I::Store3 | I::Store4,
+            ) => {
+                if access == ir::ResourceAccess::Read {
+                    return unsupported("stores to a read-only buffer", span);
+                }
+                let n = match fun {
+                    I::Store => 1,
+                    I::Store2 => 2,
+                    I::Store3 => 3,
+                    _ => 4,
+                };
+                self.byte_store(args, n)?;
+                Ok(0)
+            }
+            (
+                TypeInner::Buffer {
+                    kind: ir::BufferKind::Structured,
+                    ..
+                },
+                I::Load,
+            ) => {
+                let exprs = self.fs.exprs;
+                let _ = exprs;
+                let Place::Mem(mut p) = self.place(args[0])? else {
+                    return unsupported("this buffer", span);
+                };
+                let zero = self.uint(0);
+                let i = self.value(args[1])?;
+                p.indices.extend([zero, i]);
+                p.ty = self.expr_ty(e)?;
+                self.load(&p)
+            }
+            (_, I::GetDimensions) => {
+                self.get_dimensions(e, args)?;
+                Ok(0)
+            }
+            (
+                TypeInner::Texture { .. }
+                | TypeInner::Buffer {
+                    kind: ir::BufferKind::Typed,
+                    ..
+                },
+                I::Load,
+            ) => self.texture_load(e, args),
+            (
+                TypeInner::Texture {
+                    access: ir::ResourceAccess::Read,
+                    ..
+                },
+                _,
+            ) => self.sample(e, fun, args),
+            _ => unsupported(format!("the method `{}` here", fun.name()), span),
+        }
+    }
+
+    /// `GetDimensions(...)`: each `out` argument gets its component of the
+    /// size query (then levels or samples), converted to its own type.
+    fn get_dimensions(&mut self, e: Handle<Expression>, args: &[Handle<Expression>]) -> Result<()> {
+        let span = self.span(e);
+        let obj_ty = self.expr_ty(args[0])?;
+        let uint = self.uint_type();
+        let (values, first_out): (Vec<(Word, Shape)>, usize) = match self.inner(obj_ty).clone() {
+            TypeInner::Buffer {
+                kind: kind @ (ir::BufferKind::ByteAddress | ir::BufferKind::Structured),
+                element,
+                ..
+            } => {
+                let Place::Mem(p) = self.place(args[0])? else {
+                    return unsupported("this buffer", span);
+                };
+                let ptr = self.materialize(&p)?;
+                let len = self.op_with(
+                    Op::ArrayLength,
+                    Some(uint),
+                    vec![Operand::IdRef(ptr), Operand::LiteralBit32(0)],
+                )?;
+                let stride = match (kind, element) {
+                    (ir::BufferKind::Structured, Some(el)) => {
+                        self.array_stride(el, Layout::Std430, None)?
+                    }
+                    _ => 4,
+                };
+                let u = Shape {
+                    scalar: ir::Scalar::U32,
+                    size: 0,
+                    columns: 0,
+                };
+                if kind == ir::BufferKind::ByteAddress {
+                    let four = self.uint(4);
+                    (vec![(self.op(Op::IMul, uint, &[len, four])?, u)], 1)
+                } else {
+                    (vec![(len, u), (self.uint(stride), u)], 1)
+                }
+            }
+            _ => self.image_dimensions(args, span)?,
+        };
+        for (i, &out) in args[first_out..].iter().enumerate() {
+            let Some(&(v, s)) = values.get(i) else {
+                return unsupported("this `GetDimensions` overload", span);
+            };
+            let oty = self.expr_ty(out)?;
+            let Some(os) = self.shape(oty) else {
+                return unsupported("this `GetDimensions` argument", span);
+            };
+            let v = self.convert_num(v, s, os, span)?;
+            let place = self.place(out)?;
+            self.store(&place, v)?;
+        }
+        Ok(())
+    }
+
+    fn image_dimensions(
+        &mut self,
+        args: &[Handle<Expression>],
+        span: ir::Span,
+    ) -> Result<(Vec<(Word, Shape)>, usize)> {
+        self.capability(Capability::ImageQuery);
+        let obj_ty = self.expr_ty(args[0])?;
+        let info = self.image_info(obj_ty, span)?;
+        let img = self.value(args[0])?;
+        let n = info.size_components();
+        let int = Shape {
+            scalar: ir::Scalar::I32,
+            size: 0,
+            columns: 0,
+        };
+        let size_shape = Shape {
+            size: if n == 1 { 0 } else { n },
+            ..int
+        };
+        let size_ty = self.shape_ty(size_shape);
+        let sampled = !info.storage && !info.multisampled && info.dim.is_some();
+        let with_mip = sampled && args.len() == n as usize + 3;
+        let size = if sampled {
+            let lod = if with_mip {
+                let l = self.args_as(&args[1..2], Some(int))?;
+                l[0]
+            } else {
+                self.int(0)
+            };
+            self.op(Op::ImageQuerySizeLod, size_ty, &[img, lod])?
+        } else {
+            self.op(Op::ImageQuerySize, size_ty, &[img])?
+        };
+        let int_ty = self.int_type();
+        let mut values = Vec::new();
+        for i in 0..u32::from(n) {
+            let c = if n == 1 {
+                size
+            } else {
+                self.extract(int_ty, size, &[i])?
+            };
+            values.push((c, int));
+        }
+        if info.multisampled {
+            values.push((self.op(Op::ImageQuerySamples, int_ty, &[img])?, int));
+        }
+        if with_mip {
+            values.push((self.op(Op::ImageQueryLevels, int_ty, &[img])?, int));
+        }
+        Ok((values, if with_mip { 2 } else { 1 }))
+    }
+
+    /// Wave and quad intrinsics as `OpGroupNonUniform*` (SPIR-V 1.3).
+    fn wave(&mut self, e: Handle<Expression>, fun: I, args: &[Handle<Expression>]) -> Result<Word> {
+        let span = self.span(e);
+        let Some(ty) = self.fs.exprs.ty(e) else {
+            return unsupported(format!("the intrinsic `{}`", fun.name()), span);
+        };
+        let ty_id = self.ty(ty, Layout::Plain)?;
+        let kind = args
+            .first()
+            .and_then(|&a| self.fs.exprs.ty(a))
+            .and_then(|t| self.inner(t).scalar())
+            .map(|s| s.kind);
+        let arith = |f: Op, s: Op, u: Op| match kind {
+            Some(ScalarKind::Float) => f,
+            Some(ScalarKind::Sint) => s,
+            _ => u,
+        };
+        use Capability as C;
+        let (op, cap, group): (Op, Capability, Option<GroupOperation>) = match fun {
+            I::WaveGetLaneCount => {
+                return self.subgroup_builtin(ty_id, spirv::BuiltIn::SubgroupSize);
+            }
+            I::WaveGetLaneIndex => {
+                return self.subgroup_builtin(ty_id, spirv::BuiltIn::SubgroupLocalInvocationId);
+            }
+            I::WaveIsFirstLane => (Op::GroupNonUniformElect, C::GroupNonUniform, None),
+            I::WaveActiveAnyTrue => (Op::GroupNonUniformAny, C::GroupNonUniformVote, None),
+            I::WaveActiveAllTrue => (Op::GroupNonUniformAll, C::GroupNonUniformVote, None),
+            I::WaveActiveAllEqual => (Op::GroupNonUniformAllEqual, C::GroupNonUniformVote, None),
+            I::WaveActiveBallot => (Op::GroupNonUniformBallot, C::GroupNonUniformBallot, None),
+            I::WaveReadLaneFirst => (
+                Op::GroupNonUniformBroadcastFirst,
+                C::GroupNonUniformBallot,
+                None,
+            ),
+            I::WaveReadLaneAt => (Op::GroupNonUniformShuffle, C::GroupNonUniformShuffle, None),
+            I::WaveActiveCountBits | I::WavePrefixCountBits => {
+                let g = if fun == I::WaveActiveCountBits {
+                    GroupOperation::Reduce
+                } else {
+                    GroupOperation::ExclusiveScan
+                };
+                (
+                    Op::GroupNonUniformBallotBitCount,
+                    C::GroupNonUniformBallot,
+                    Some(g),
+                )
+            }
+            I::WaveActiveSum => (
+                arith(
+                    Op::GroupNonUniformFAdd,
+                    Op::GroupNonUniformIAdd,
+                    Op::GroupNonUniformIAdd,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveProduct => (
+                arith(
+                    Op::GroupNonUniformFMul,
+                    Op::GroupNonUniformIMul,
+                    Op::GroupNonUniformIMul,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveMin => (
+                arith(
+                    Op::GroupNonUniformFMin,
+                    Op::GroupNonUniformSMin,
+                    Op::GroupNonUniformUMin,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveMax => (
+                arith(
+                    Op::GroupNonUniformFMax,
+                    Op::GroupNonUniformSMax,
+                    Op::GroupNonUniformUMax,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveBitAnd => (
+                Op::GroupNonUniformBitwiseAnd,
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveBitOr => (
+                Op::GroupNonUniformBitwiseOr,
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WaveActiveBitXor => (
+                Op::GroupNonUniformBitwiseXor,
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::Reduce),
+            ),
+            I::WavePrefixSum => (
+                arith(
+                    Op::GroupNonUniformFAdd,
+                    Op::GroupNonUniformIAdd,
+                    Op::GroupNonUniformIAdd,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::ExclusiveScan),
+            ),
+            I::WavePrefixProduct => (
+                arith(
+                    Op::GroupNonUniformFMul,
+                    Op::GroupNonUniformIMul,
+                    Op::GroupNonUniformIMul,
+                ),
+                C::GroupNonUniformArithmetic,
+                Some(GroupOperation::ExclusiveScan),
+            ),
+            I::QuadReadAcrossX | I::QuadReadAcrossY | I::QuadReadAcrossDiagonal => {
+                (Op::GroupNonUniformQuadSwap, C::GroupNonUniformQuad, None)
+            }
+            I::QuadReadLaneAt => (
+                Op::GroupNonUniformQuadBroadcast,
+                C::GroupNonUniformQuad,
+                None,
+            ),
+            _ => return unsupported(format!("the intrinsic `{}`", fun.name()), span),
+        };
+        self.require_version(1, 3);
+        self.capability(C::GroupNonUniform);
+        self.capability(cap);
+        let subgroup = self.uint(3);
+        let mut ops = vec![Operand::IdRef(subgroup)];
+        if let Some(g) = group {
+            ops.push(Operand::GroupOperation(g));
+        }
+        let mut vals = self.args_as(args, None)?;
+        if op == Op::GroupNonUniformBallotBitCount {
+            let uvec4 = self.numeric(ir::Scalar::U32, 4, 0, Layout::Plain);
+            let ballot = self.op_with(
+                Op::GroupNonUniformBallot,
+                Some(uvec4),
+                vec![Operand::IdRef(subgroup), Operand::IdRef(vals[0])],
+            )?;
+            vals = vec![ballot];
+        }
+        if fun == I::QuadReadLaneAt {
+            // Before SPIR-V 1.5 the lane must be a constant.
+            match self.const_value(args[1]) {
+                Some(c) => vals[1] = c,
+                None => self.require_version(1, 5),
+            }
+        }
+        match fun {
+            I::QuadReadAcrossX => vals.push(self.uint(0)),
+            I::QuadReadAcrossY => vals.push(self.uint(1)),
+            I::QuadReadAcrossDiagonal => vals.push(self.uint(2)),
+            _ => {}
+        }
+        ops.extend(vals.into_iter().map(Operand::IdRef));
+        self.op_with(op, Some(ty_id), ops)
+    }
+
+    /// A subgroup builtin input, declared on first use.
+    fn subgroup_builtin(&mut self, ty: Word, builtin: spirv::BuiltIn) -> Result<Word> {
+        self.require_version(1, 3);
+        self.capability(Capability::GroupNonUniform);
+        let name = match builtin {
+            spirv::BuiltIn::SubgroupSize => "SubgroupSize",
+            _ => "SubgroupLocalInvocationId",
+        };
+        let var = match self.extra_builtins.get(name) {
+            Some(&v) => v,
+            None => {
+                let uint = self.uint_type();
+                let ptr = self.pointer(uint, StorageClass::Input);
+                let id = self.b.id();
+                let inst = rspirv::dr::Instruction::new(
+                    Op::Variable,
+                    Some(ptr),
+                    Some(id),
+                    vec![Operand::StorageClass(StorageClass::Input)],
+                );
+                self.b.module_mut().types_global_values.push(inst);
+                self.b
+                    .decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
+                if self.entry.stage == ir::ShaderStage::Fragment {
+                    self.b.decorate(id, spirv::Decoration::Flat, []);
+                }
+                if self.options.debug_names {
+                    self.b.name(id, format!("gl_{name}"));
+                }
+                self.used_vars.insert(id, StorageClass::Input);
+                self.extra_builtins.insert(name, id);
+                id
+            }
+        };
+        self.op(Op::Load, ty, &[var])
+    }
+}
+
+impl Writer<'_> {
+    /// An intrinsic evaluated for its effect; its value, if any, is dropped.
+    pub fn intrinsic_stmt(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<()> {
+        self.intrinsic(e, fun, args).map(|_| ())
+    }
+}

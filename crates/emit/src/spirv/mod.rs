@@ -1,0 +1,114 @@
+//! The SPIR-V writer: a Vulkan SPIR-V module (binary words) from a legalized
+//! module, built with `rspirv`, and [`disassemble`] for readable
+//! `spirv-asm` text with ids named from debug names and types.
+//!
+//! Contract with the legalizer (the same as the GLSL writer's): the chosen
+//! entry point's function has no parameters and no result; its stage inputs
+//! and outputs are `Input`/`Output` globals whose `io` binding is a
+//! `BuiltIn` (decorated `BuiltIn` with the system-value table's SPIR-V name)
+//! or a `Location` (decorated `Location`, `Component`, `Index` and the
+//! interpolation decorations). A construct this writer cannot express
+//! returns [`Error::Unsupported`] with the span of what caused it, never a
+//! panic and never a module the validator would reject.
+//!
+//! Conventions shared with the GLSL writer (so both targets agree): HLSL
+//! `floatRxC` is a SPIR-V matrix of R columns of C components (GLSL
+//! `matRxC`), so HLSL row `i` is SPIR-V column `i`, `mul(a, b)` multiplies
+//! `b * a`, and HLSL's default `column_major` packing is SPIR-V `RowMajor`.
+//! Descriptor bindings follow [`binding::assign_bindings`].
+
+mod binding;
+mod constants;
+mod convert;
+mod expr;
+mod function;
+mod globals;
+mod image;
+mod intrinsics;
+mod layout;
+mod names;
+mod stmt;
+mod types;
+mod writer;
+
+use std::fmt;
+
+use legalis_ir as ir;
+
+pub use binding::assign_bindings;
+pub use names::disassemble;
+
+/// What the caller asks of the writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The lowest SPIR-V version `(major, minor)` to declare; raised when a
+    /// used feature needs more (subgroup operations need 1.3).
+    pub min_version: (u8, u8),
+    /// Whether to emit `OpName`/`OpMemberName` for declared names.
+    pub debug_names: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            min_version: (1, 0),
+            debug_names: true,
+        }
+    }
+}
+
+/// Why a module could not be written as SPIR-V.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A construct SPIR-V output does not support (yet), at its source span.
+    Unsupported { what: String, span: ir::Span },
+    /// The module was not legalized for SPIR-V: the entry point still has
+    /// parameters or a result, or a stage global has no builtin or location.
+    NotLegalized { what: String, span: ir::Span },
+    /// `entry_point` is not an index into `module.entry_points`.
+    NoSuchEntryPoint { index: usize },
+    /// The module builder refused an instruction: a bug in this writer.
+    Internal { what: String },
+}
+
+impl Error {
+    /// The source span the error points at, where it has one.
+    pub fn span(&self) -> Option<ir::Span> {
+        match self {
+            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::NoSuchEntryPoint { .. } | Error::Internal { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported { what, .. } => write!(f, "SPIR-V output does not support {what}"),
+            Error::NotLegalized { what, .. } => {
+                write!(f, "the module is not legalized for SPIR-V: {what}")
+            }
+            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+            Error::Internal { what } => write!(f, "internal SPIR-V writer error: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<rspirv::dr::Error> for Error {
+    fn from(e: rspirv::dr::Error) -> Self {
+        Error::Internal {
+            what: format!("{e:?}"),
+        }
+    }
+}
+
+/// Writes entry point `entry_point` of `module` as one SPIR-V module.
+pub fn write(
+    module: &ir::Module,
+    entry_point: usize,
+    options: &Options,
+) -> Result<Vec<u32>, Error> {
+    writer::Writer::new(module, entry_point, options)?.write()
+}

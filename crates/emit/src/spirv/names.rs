@@ -1,0 +1,452 @@
+//! `spirv-asm`: readable SPIR-V assembly in the style of `spirv-dis`,
+//! with ids named from debug names (`%gl_Position`, `%input_pos`, `%main`)
+//! and from types and constants (`%float`, `%v4float`,
+//! `%_ptr_Input_v4float`, `%int_0`, `%uint_64`). Names are assigned in
+//! module order and made unique with `_1`, `_2` suffixes, so the text is
+//! the same on every run; ids without a name keep their number (`%42`).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use rspirv::dr::{Instruction, Module, Operand};
+use spirv::Op;
+
+/// The `GLSL.std.450` instruction names, by number (0 is unused).
+pub(super) const GLSL_STD_450: [&str; 82] = [
+    "",
+    "Round",
+    "RoundEven",
+    "Trunc",
+    "FAbs",
+    "SAbs",
+    "FSign",
+    "SSign",
+    "Floor",
+    "Ceil",
+    "Fract",
+    "Radians",
+    "Degrees",
+    "Sin",
+    "Cos",
+    "Tan",
+    "Asin",
+    "Acos",
+    "Atan",
+    "Sinh",
+    "Cosh",
+    "Tanh",
+    "Asinh",
+    "Acosh",
+    "Atanh",
+    "Atan2",
+    "Pow",
+    "Exp",
+    "Log",
+    "Exp2",
+    "Log2",
+    "Sqrt",
+    "InverseSqrt",
+    "Determinant",
+    "MatrixInverse",
+    "Modf",
+    "ModfStruct",
+    "FMin",
+    "UMin",
+    "SMin",
+    "FMax",
+    "UMax",
+    "SMax",
+    "FClamp",
+    "UClamp",
+    "SClamp",
+    "FMix",
+    "IMix",
+    "Step",
+    "SmoothStep",
+    "Fma",
+    "Frexp",
+    "FrexpStruct",
+    "Ldexp",
+    "PackSnorm4x8",
+    "PackUnorm4x8",
+    "PackSnorm2x16",
+    "PackUnorm2x16",
+    "PackHalf2x16",
+    "PackDouble2x32",
+    "UnpackSnorm2x16",
+    "UnpackUnorm2x16",
+    "UnpackHalf2x16",
+    "UnpackSnorm4x8",
+    "UnpackUnorm4x8",
+    "UnpackDouble2x32",
+    "Length",
+    "Distance",
+    "Cross",
+    "Normalize",
+    "FaceForward",
+    "Reflect",
+    "Refract",
+    "FindILsb",
+    "FindSMsb",
+    "FindUMsb",
+    "InterpolateAtCentroid",
+    "InterpolateAtSample",
+    "InterpolateAtOffset",
+    "NMin",
+    "NMax",
+    "NClamp",
+];
+
+/// Disassembles `words`; invalid input gives a one-line comment.
+pub fn disassemble(words: &[u32]) -> String {
+    let module = match rspirv::dr::load_words(words) {
+        Ok(m) => m,
+        Err(e) => return format!("; not a SPIR-V module: {e:?}\n"),
+    };
+    let names = Namer::assign(&module);
+    let mut out = String::new();
+    if let Some(h) = &module.header {
+        let (major, minor) = ((h.version >> 16) & 0xFF, (h.version >> 8) & 0xFF);
+        writeln!(
+            out,
+            "; SPIR-V\n; Version: {major}.{minor}\n; Generator: {:#010x}\n; Bound: {}\n; Schema: 0",
+            h.generator, h.bound
+        )
+        .ok();
+    }
+    let printer = Printer {
+        names: &names,
+        module: &module,
+    };
+    for inst in module.all_inst_iter() {
+        printer.line(inst, &mut out);
+    }
+    out
+}
+
+/// Names of result ids.
+struct Namer {
+    names: HashMap<u32, String>,
+    used: HashSet<String>,
+    /// The value part of scalar constants (`0_5` of `%float_0_5`).
+    values: HashMap<u32, String>,
+    debug: HashMap<u32, String>,
+    float_types: HashSet<u32>,
+    signed_types: HashSet<u32>,
+}
+
+impl Namer {
+    fn assign(module: &Module) -> HashMap<u32, String> {
+        let mut n = Namer {
+            names: HashMap::new(),
+            used: HashSet::new(),
+            values: HashMap::new(),
+            debug: HashMap::new(),
+            float_types: HashSet::new(),
+            signed_types: HashSet::new(),
+        };
+        for inst in &module.debug_names {
+            if let (Op::Name, Some(Operand::IdRef(id)), Some(Operand::LiteralString(s))) = (
+                inst.class.opcode,
+                inst.operands.first(),
+                inst.operands.get(1),
+            ) {
+                n.debug.entry(*id).or_insert_with(|| sanitize(s));
+            }
+        }
+        // Entry points claim their debug names first: `%main` is the
+        // entry point even when a helper has the same source name.
+        for inst in &module.entry_points {
+            if let Some(Operand::IdRef(id)) = inst.operands.get(1)
+                && let Some(d) = n.debug.get(id).cloned()
+            {
+                n.claim(*id, &d);
+            }
+        }
+        for inst in module.all_inst_iter() {
+            let Some(id) = inst.result_id else { continue };
+            if n.names.contains_key(&id) {
+                continue;
+            }
+            if let Some(base) = n.base_name(inst) {
+                n.claim(id, &base);
+            }
+        }
+        n.names
+    }
+
+    /// Names `id` after `base`, with the first free `_N` suffix.
+    fn claim(&mut self, id: u32, base: &str) {
+        let mut name = base.to_string();
+        let mut k = 1;
+        while !self.used.insert(name.clone()) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        self.names.insert(id, name);
+    }
+
+    fn name(&self, id: u32) -> String {
+        self.names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| id.to_string())
+    }
+
+    fn id_operand(inst: &Instruction, i: usize) -> u32 {
+        match inst.operands.get(i) {
+            Some(Operand::IdRef(id)) => *id,
+            _ => 0,
+        }
+    }
+
+    fn lit(inst: &Instruction, i: usize) -> u32 {
+        match inst.operands.get(i) {
+            Some(Operand::LiteralBit32(v)) => *v,
+            _ => 0,
+        }
+    }
+
+    fn base_name(&mut self, inst: &Instruction) -> Option<String> {
+        let id = inst.result_id?;
+        if let Some(d) = self.debug.get(&id) {
+            return Some(d.clone());
+        }
+        let op = |i| self.name(Self::id_operand(inst, i));
+        Some(match inst.class.opcode {
+            Op::TypeVoid => "void".into(),
+            Op::TypeBool => "bool".into(),
+            Op::TypeInt => {
+                let signed = Self::lit(inst, 1) == 1;
+                if signed {
+                    self.signed_types.insert(id);
+                }
+                let base = match Self::lit(inst, 0) {
+                    8 => "char",
+                    16 => "short",
+                    64 => "long",
+                    _ => "int",
+                };
+                if signed {
+                    base.into()
+                } else {
+                    format!("u{base}")
+                }
+            }
+            Op::TypeFloat => {
+                self.float_types.insert(id);
+                match Self::lit(inst, 0) {
+                    16 => "half".into(),
+                    64 => "double".into(),
+                    _ => "float".into(),
+                }
+            }
+            Op::TypeVector => format!("v{}{}", Self::lit(inst, 1), op(0)),
+            Op::TypeMatrix => format!("mat{}{}", Self::lit(inst, 1), op(0)),
+            Op::TypeArray => format!("_arr_{}_{}", op(0), op(1)),
+            Op::TypeRuntimeArray => format!("_runtimearr_{}", op(0)),
+            Op::TypeStruct => format!("_struct_{id}"),
+            Op::TypePointer => match inst.operands.first() {
+                Some(Operand::StorageClass(c)) => format!("_ptr_{c:?}_{}", op(1)),
+                _ => return None,
+            },
+            Op::TypeFunction => {
+                let mut s = format!("fn_{}", op(0));
+                for i in 1..inst.operands.len() {
+                    write!(s, "_{}", op(i)).ok();
+                }
+                s
+            }
+            Op::TypeImage => image_name(inst, &op(0)),
+            Op::TypeSampler => "type_sampler".into(),
+            Op::TypeSampledImage => format!("sampled_{}", op(0)),
+            Op::ConstantTrue => "true".into(),
+            Op::ConstantFalse => "false".into(),
+            Op::Constant => {
+                let ty = inst.result_type.unwrap_or(0);
+                let value = self.constant_text(ty, inst.operands.first());
+                self.values.insert(id, value.clone());
+                format!("{}_{value}", self.name(ty))
+            }
+            Op::ConstantComposite => {
+                let ty = self.name(inst.result_type.unwrap_or(0));
+                let parts: Vec<String> = (0..inst.operands.len())
+                    .map(|i| {
+                        let c = Self::id_operand(inst, i);
+                        self.values.get(&c).cloned().unwrap_or_else(|| "c".into())
+                    })
+                    .collect();
+                if parts.iter().all(|p| p == &parts[0]) && !parts.is_empty() {
+                    format!("{ty}_{}", parts[0])
+                } else if parts.len() <= 4 {
+                    format!("{ty}_{}", parts.join("_"))
+                } else {
+                    format!("{ty}_composite")
+                }
+            }
+            Op::ExtInstImport => match inst.operands.first() {
+                Some(Operand::LiteralString(s)) => sanitize(s),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    fn constant_text(&self, ty: u32, value: Option<&Operand>) -> String {
+        let float = self.float_types.contains(&ty);
+        let signed = self.signed_types.contains(&ty);
+        let text = match value {
+            Some(Operand::LiteralBit32(v)) if float => format_float(f64::from(f32::from_bits(*v))),
+            Some(Operand::LiteralBit32(v)) if signed => (*v as i32).to_string(),
+            Some(Operand::LiteralBit32(v)) => v.to_string(),
+            Some(Operand::LiteralBit64(v)) if float => format_float(f64::from_bits(*v)),
+            Some(Operand::LiteralBit64(v)) if signed => (*v as i64).to_string(),
+            Some(Operand::LiteralBit64(v)) => v.to_string(),
+            _ => "c".into(),
+        };
+        text.replace('-', "n").replace(['.', '+'], "_")
+    }
+}
+
+fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        "nan".into()
+    } else if f.is_infinite() {
+        if f > 0.0 {
+            "inf".into()
+        } else {
+            "n_inf".into()
+        }
+    } else {
+        format!("{f}")
+    }
+}
+
+fn image_name(inst: &Instruction, sampled: &str) -> String {
+    let get = |i: usize| inst.operands.get(i);
+    let dim = match get(1) {
+        Some(o @ Operand::Dim(_)) => o.to_string(),
+        _ => "unknown".into(),
+    };
+    let flag = |i: usize, text: &str| match get(i) {
+        Some(Operand::LiteralBit32(1)) => text.to_string(),
+        _ => String::new(),
+    };
+    let mut s = format!(
+        "image_{dim}{}{}_{sampled}",
+        flag(3, "_array"),
+        flag(4, "_ms")
+    );
+    if let (Some(Operand::LiteralBit32(2)), Some(Operand::ImageFormat(f))) = (get(5), get(6)) {
+        write!(s, "_{}", format!("{f:?}").to_lowercase()).ok();
+    }
+    s
+}
+
+/// An identifier for `%name`: other characters become `_`, and a leading
+/// digit gets a `_` so names never look like plain ids.
+fn sanitize(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+struct Printer<'a> {
+    names: &'a HashMap<u32, String>,
+    module: &'a Module,
+}
+
+impl Printer<'_> {
+    fn id(&self, id: u32) -> String {
+        match self.names.get(&id) {
+            Some(n) => format!("%{n}"),
+            None => format!("%{id}"),
+        }
+    }
+
+    fn line(&self, inst: &Instruction, out: &mut String) {
+        let mut text = format!("Op{}", inst.class.opname);
+        if let Some(t) = inst.result_type {
+            write!(text, " {}", self.id(t)).ok();
+        }
+        let float_result = inst.class.opcode == Op::Constant
+            && inst
+                .result_type
+                .and_then(|t| self.type_inst(t))
+                .is_some_and(|t| t.class.opcode == Op::TypeFloat);
+        let glsl_set = inst.class.opcode == Op::ExtInst;
+        for (i, o) in inst.operands.iter().enumerate() {
+            text.push(' ');
+            text.push_str(&self.operand(o, float_result, glsl_set && i == 1));
+        }
+        match inst.result_id {
+            Some(r) => writeln!(out, "{:>12} = {text}", self.id(r)).ok(),
+            None => writeln!(out, "{:>15}{text}", "").ok(),
+        };
+    }
+
+    fn type_inst(&self, id: u32) -> Option<&Instruction> {
+        self.module
+            .types_global_values
+            .iter()
+            .find(|i| i.result_id == Some(id))
+    }
+
+    fn operand(&self, o: &Operand, float: bool, ext_number: bool) -> String {
+        match o {
+            Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
+                self.id(*id)
+            }
+            Operand::LiteralBit32(v) if float => format!("{}", f32::from_bits(*v)),
+            Operand::LiteralBit64(v) if float => format!("{}", f64::from_bits(*v)),
+            Operand::LiteralBit32(v) => v.to_string(),
+            Operand::LiteralBit64(v) => v.to_string(),
+            Operand::LiteralExtInstInteger(n) if ext_number => GLSL_STD_450
+                .get(*n as usize)
+                .map_or_else(|| n.to_string(), |s| s.to_string()),
+            Operand::LiteralString(s) => format!("{s:?}"),
+            Operand::ImageOperands(f) => flags(f.iter_names()),
+            Operand::SelectionControl(f) => flags(f.iter_names()),
+            Operand::LoopControl(f) => flags(f.iter_names()),
+            Operand::FunctionControl(f) => flags(f.iter_names()),
+            Operand::MemoryAccess(f) => flags(f.iter_names()),
+            Operand::MemorySemantics(f) => flags(f.iter_names()),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// `Lod|ConstOffset` from bitflag names (`LOD`, `CONST_OFFSET`); `None` if empty.
+fn flags<T>(names: impl Iterator<Item = (&'static str, T)>) -> String {
+    let parts: Vec<String> = names
+        .map(|(n, _)| {
+            n.split('_')
+                .map(|w| {
+                    let mut c = w.chars();
+                    match c.next() {
+                        Some(f) => {
+                            f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase()
+                        }
+                        None => String::new(),
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    if parts.is_empty() {
+        "None".into()
+    } else {
+        parts.join("|")
+    }
+}

@@ -1,0 +1,470 @@
+//! The writer's state and its driver: which functions and globals the entry
+//! point reaches, the module header (capabilities, extensions, version,
+//! entry point, execution modes) and the low-level instruction helpers the
+//! other files share.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Span};
+use rspirv::dr::{Builder, InsertPoint, Instruction, Operand};
+use spirv::{Capability, Op, StorageClass, Word};
+
+use super::binding::Bindings;
+use super::{Error, Options};
+
+pub(super) type Result<T> = std::result::Result<T, Error>;
+
+pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
+    Err(Error::Unsupported {
+        what: what.into(),
+        span,
+    })
+}
+
+/// How a type is laid out in memory: `Plain` for values and private
+/// memory, std140 for uniform blocks, std430 for storage buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Layout {
+    Plain,
+    Std140,
+    Std430,
+}
+
+/// A place in memory, with the access-chain indices not yet emitted, so a
+/// chain of members and indices becomes one `OpAccessChain`.
+#[derive(Clone, Debug)]
+pub(super) struct Ptr {
+    pub root: Word,
+    pub indices: Vec<Word>,
+    /// The IR type of what the place holds (a `cbuffer`'s place holds its
+    /// block struct, a structured buffer's place the buffer type).
+    pub ty: Handle<ir::Type>,
+    pub layout: Layout,
+    pub class: StorageClass,
+}
+
+/// Breakable constructs, innermost last: where `break` and `continue` go.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Breakable {
+    Loop { merge: Word, continue_target: Word },
+    Switch { merge: Word },
+}
+
+/// State of the function being written.
+pub(super) struct FnState<'a> {
+    pub exprs: &'a ir::ExpressionArena,
+    pub func: Option<&'a ir::Function>,
+    /// The builder's index of the function.
+    pub index: usize,
+    pub locals: HashMap<Handle<ir::LocalVariable>, Word>,
+    /// Parameter places: `in` parameters are copied into variables.
+    pub params: Vec<Ptr>,
+    /// Variables inserted at the top of the first block so far.
+    pub var_count: usize,
+    pub breaks: Vec<Breakable>,
+}
+
+pub(super) struct Writer<'a> {
+    pub module: &'a ir::Module,
+    pub entry: &'a ir::EntryPoint,
+    pub options: &'a Options,
+    pub b: Builder,
+    pub capabilities: BTreeMap<u32, Capability>,
+    pub extensions: BTreeSet<&'static str>,
+    pub version: (u8, u8),
+    pub type_ids: HashMap<(Handle<ir::Type>, Layout), Word>,
+    pub numeric_ids: HashMap<(ir::Scalar, u8, u8, Layout), Word>,
+    pub pointer_ids: HashMap<(Word, StorageClass), Word>,
+    pub block_ids: HashMap<(Handle<ir::Type>, StorageClass), Word>,
+    pub const_ids: HashMap<(Op, Word, Vec<u32>), Word>,
+    pub fn_type_ids: HashMap<Vec<Word>, Word>,
+    pub void_id: Option<Word>,
+    pub glsl_ext: Option<Word>,
+    pub globals: HashMap<Handle<ir::GlobalVariable>, Ptr>,
+    /// Builtins the writer adds itself (subgroup size ...), by name.
+    pub extra_builtins: BTreeMap<&'static str, Word>,
+    /// Every global variable the entry point uses, with its storage class.
+    pub used_vars: BTreeMap<Word, StorageClass>,
+    pub functions: Vec<Handle<ir::Function>>,
+    pub reachable_globals: Vec<Handle<ir::GlobalVariable>>,
+    pub function_ids: HashMap<Handle<ir::Function>, Word>,
+    pub bindings: Bindings,
+    pub writes_depth: bool,
+    pub fs: FnState<'a>,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, options: &'a Options) -> Result<Self> {
+        let entry = module
+            .entry_points
+            .get(entry_point)
+            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+        let func = &module.functions[entry.function];
+        if !func.params.is_empty() || func.result.is_some() {
+            return Err(Error::NotLegalized {
+                what: format!(
+                    "entry point `{}` still has parameters or a result",
+                    entry.name
+                ),
+                span: entry.span,
+            });
+        }
+        let mut b = Builder::new();
+        b.set_version(1, 0);
+        let mut w = Writer {
+            module,
+            entry,
+            options,
+            b,
+            capabilities: BTreeMap::new(),
+            extensions: BTreeSet::new(),
+            version: options.min_version,
+            type_ids: HashMap::new(),
+            numeric_ids: HashMap::new(),
+            pointer_ids: HashMap::new(),
+            block_ids: HashMap::new(),
+            const_ids: HashMap::new(),
+            fn_type_ids: HashMap::new(),
+            void_id: None,
+            glsl_ext: None,
+            globals: HashMap::new(),
+            extra_builtins: BTreeMap::new(),
+            used_vars: BTreeMap::new(),
+            functions: Vec::new(),
+            reachable_globals: Vec::new(),
+            function_ids: HashMap::new(),
+            bindings: super::binding::assign_bindings(module),
+            writes_depth: false,
+            fs: FnState {
+                exprs: &module.global_expressions,
+                func: None,
+                index: 0,
+                locals: HashMap::new(),
+                params: Vec::new(),
+                var_count: 0,
+                breaks: Vec::new(),
+            },
+        };
+        w.capability(Capability::Shader);
+        w.collect_reachable();
+        Ok(w)
+    }
+
+    /// Functions reachable from the entry point and the globals they and
+    /// the initializers of used globals touch.
+    fn collect_reachable(&mut self) {
+        let module = self.module;
+        let mut funcs = BTreeSet::from([self.entry.function]);
+        let mut globals = BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut global_work = Vec::new();
+        let mut scan = |exprs: &ir::ExpressionArena,
+                        roots: Option<Handle<Expression>>,
+                        work: &mut Vec<Handle<ir::Function>>,
+                        global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
+            let mut visit = |e: &Expression| match e {
+                Expression::Call { function, .. } if funcs.insert(*function) => {
+                    work.push(*function)
+                }
+                Expression::Global(g) => global_work.push(*g),
+                _ => {}
+            };
+            match roots {
+                None => exprs.iter().for_each(|(_, e)| visit(e)),
+                Some(root) => subtree(exprs, root)
+                    .into_iter()
+                    .for_each(|h| visit(&exprs[h])),
+            }
+        };
+        loop {
+            if let Some(f) = work.pop() {
+                scan(
+                    &module.functions[f].expressions,
+                    None,
+                    &mut work,
+                    &mut global_work,
+                );
+            } else if let Some(g) = global_work.pop() {
+                if globals.insert(g)
+                    && let Some(init) = module.globals[g].init
+                {
+                    scan(
+                        &module.global_expressions,
+                        Some(init),
+                        &mut work,
+                        &mut global_work,
+                    );
+                }
+            } else {
+                break;
+            }
+        }
+        self.functions = funcs.into_iter().collect();
+        self.reachable_globals = globals.into_iter().collect();
+    }
+
+    pub fn write(mut self) -> Result<Vec<u32>> {
+        self.b
+            .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        for g in self.reachable_globals.clone() {
+            self.declare_global(g)?;
+        }
+        for &f in &self.functions {
+            let id = self.b.id();
+            self.function_ids.insert(f, id);
+        }
+        for f in self.functions.clone() {
+            self.write_function(f)?;
+        }
+        let main_id = self.function_ids[&self.entry.function];
+        if self.options.debug_names {
+            self.b.name(main_id, self.entry.name.clone());
+        }
+        self.write_entry_point(main_id)?;
+        self.write_header();
+        use rspirv::binary::Assemble;
+        Ok(self.b.module().assemble())
+    }
+
+    fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
+        use ir::ShaderStage as S;
+        use spirv::{ExecutionMode as M, ExecutionModel};
+        let model = match self.entry.stage {
+            S::Vertex => ExecutionModel::Vertex,
+            S::Fragment => ExecutionModel::Fragment,
+            S::Compute => ExecutionModel::GLCompute,
+            other => {
+                return unsupported(
+                    format!(
+                        "{} entry points (their stage comes with their legalizer)",
+                        other.name()
+                    ),
+                    self.entry.span,
+                );
+            }
+        };
+        // SPIR-V 1.4 made the interface list every global the entry point
+        // uses; before, only its inputs and outputs.
+        let all = self.version >= (1, 4);
+        let interface: Vec<Word> = self
+            .used_vars
+            .iter()
+            .filter(|(_, class)| all || matches!(class, StorageClass::Input | StorageClass::Output))
+            .map(|(&id, _)| id)
+            .collect();
+        self.b
+            .entry_point(model, main_id, self.entry.name.clone(), interface);
+        let attrs = &self.entry.attributes;
+        match self.entry.stage {
+            S::Fragment => {
+                self.b.execution_mode(main_id, M::OriginUpperLeft, []);
+                if attrs.early_depth_stencil {
+                    self.b.execution_mode(main_id, M::EarlyFragmentTests, []);
+                }
+                if self.writes_depth {
+                    self.b.execution_mode(main_id, M::DepthReplacing, []);
+                }
+            }
+            S::Compute => {
+                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+                self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Capabilities, extensions and the version go in last: only now is it
+    /// known what the module uses.
+    fn write_header(&mut self) {
+        let (major, minor) = self.version;
+        self.b.set_version(major, minor);
+        for cap in self.capabilities.values() {
+            self.b.capability(*cap);
+        }
+        let core = |ext: &str| match ext {
+            "SPV_KHR_storage_buffer_storage_class"
+            | "SPV_KHR_shader_draw_parameters"
+            | "SPV_KHR_16bit_storage" => (1, 3),
+            "SPV_KHR_8bit_storage" => (1, 5),
+            _ => (9, 9),
+        };
+        for ext in self.extensions.clone() {
+            if self.version < core(ext) {
+                self.b.extension(ext);
+            }
+        }
+    }
+
+    pub fn capability(&mut self, cap: Capability) {
+        self.capabilities.insert(cap as u32, cap);
+    }
+
+    pub fn require_version(&mut self, major: u8, minor: u8) {
+        self.version = self.version.max((major, minor));
+    }
+
+    pub fn glsl_std(&mut self) -> Word {
+        if let Some(id) = self.glsl_ext {
+            return id;
+        }
+        let id = self.b.ext_inst_import("GLSL.std.450");
+        self.glsl_ext = Some(id);
+        id
+    }
+
+    // ---- instruction helpers ----
+
+    /// Appends `op` with a result of type `ty` and id operands.
+    pub fn op(&mut self, op: Op, ty: Word, ids: &[Word]) -> Result<Word> {
+        let operands = ids.iter().map(|&i| Operand::IdRef(i)).collect();
+        self.op_with(op, Some(ty), operands)
+    }
+
+    /// Appends `op` with any operands; returns its result id (0 when the
+    /// instruction has no result).
+    pub fn op_with(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Result<Word> {
+        let id = if ty.is_some() { self.b.id() } else { 0 };
+        let result = ty.map(|_| id);
+        let inst = Instruction::new(op, ty, result, operands);
+        self.b.insert_into_block(InsertPoint::End, inst)?;
+        Ok(id)
+    }
+
+    /// A `GLSL.std.450` instruction by name.
+    pub fn ext(&mut self, ty: Word, name: &str, args: &[Word]) -> Result<Word> {
+        let set = self.glsl_std();
+        let Some(number) = super::names::GLSL_STD_450.iter().position(|n| *n == name) else {
+            return Err(Error::Internal {
+                what: format!("unknown GLSL.std.450 instruction {name}"),
+            });
+        };
+        let mut operands = vec![
+            Operand::IdRef(set),
+            Operand::LiteralExtInstInteger(number as u32),
+        ];
+        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
+        self.op_with(Op::ExtInst, Some(ty), operands)
+    }
+
+    /// Whether the current block has ended (after `break`, `return` ...).
+    pub fn terminated(&self) -> bool {
+        self.b.selected_block().is_none()
+    }
+
+    /// Starts block `label`.
+    pub fn begin(&mut self, label: Word) -> Result<()> {
+        self.b.begin_block(Some(label))?;
+        Ok(())
+    }
+
+    /// Ends the current block with a branch to `target`, unless it ended.
+    pub fn branch_to(&mut self, target: Word) -> Result<()> {
+        if !self.terminated() {
+            self.b.branch(target)?;
+        }
+        Ok(())
+    }
+
+    /// A function-scope variable, placed at the top of the first block as
+    /// SPIR-V requires.
+    pub fn function_var(&mut self, ty: Word, name: Option<&str>) -> Result<Word> {
+        let ptr = self.pointer(ty, StorageClass::Function);
+        let id = self.b.id();
+        let inst = Instruction::new(
+            Op::Variable,
+            Some(ptr),
+            Some(id),
+            vec![Operand::StorageClass(StorageClass::Function)],
+        );
+        let func = &mut self.b.module_mut().functions[self.fs.index];
+        func.blocks[0].instructions.insert(self.fs.var_count, inst);
+        self.fs.var_count += 1;
+        if let (Some(n), true) = (name, self.options.debug_names) {
+            self.b.name(id, n);
+        }
+        Ok(id)
+    }
+
+    pub fn expr_ty(&self, e: Handle<Expression>) -> Result<Handle<ir::Type>> {
+        match self.fs.exprs.ty(e) {
+            Some(t) => Ok(t),
+            None => unsupported("a `void` call used as a value", self.fs.exprs.span(e)),
+        }
+    }
+
+    pub fn inner(&self, ty: Handle<ir::Type>) -> &'a ir::TypeInner {
+        &self.module.types[ty].inner
+    }
+
+    pub fn span(&self, e: Handle<Expression>) -> Span {
+        self.fs.exprs.span(e)
+    }
+}
+
+/// Every expression in the tree rooted at `root`.
+pub(super) fn subtree(
+    exprs: &ir::ExpressionArena,
+    root: Handle<Expression>,
+) -> Vec<Handle<Expression>> {
+    let mut out = vec![root];
+    let mut i = 0;
+    while i < out.len() {
+        out.extend(children(&exprs[out[i]]));
+        i += 1;
+    }
+    out
+}
+
+pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
+    match e {
+        Expression::Literal(_)
+        | Expression::Global(_)
+        | Expression::Local(_)
+        | Expression::Param(_) => Vec::new(),
+        Expression::Member { base, .. } | Expression::Swizzle { base, .. } => vec![*base],
+        Expression::Index { base, index } => vec![*base, *index],
+        Expression::Unary { expr, .. } | Expression::Convert { expr } => vec![*expr],
+        Expression::Binary { left, right, .. } => vec![*left, *right],
+        Expression::Select {
+            condition,
+            accept,
+            reject,
+        } => vec![*condition, *accept, *reject],
+        Expression::Construct { components } => components.clone(),
+        Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => args.clone(),
+        Expression::Assign { target, value } => vec![*target, *value],
+        Expression::IncDec { target, .. } => vec![*target],
+    }
+}
+
+/// Whether evaluating `e` twice, or not at all, is unobservable.
+pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+    subtree(exprs, e).into_iter().all(|x| {
+        !matches!(
+            exprs[x],
+            Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. }
+        ) && !matches!(&exprs[x], Expression::Intrinsic { fun, .. } if !is_pure_intrinsic(*fun))
+    })
+}
+
+fn is_pure_intrinsic(fun: ir::Intrinsic) -> bool {
+    use ir::Intrinsic as I;
+    !fun.is_method()
+        && !matches!(
+            fun,
+            I::InterlockedAdd
+                | I::InterlockedAnd
+                | I::InterlockedOr
+                | I::InterlockedXor
+                | I::InterlockedMin
+                | I::InterlockedMax
+                | I::InterlockedExchange
+                | I::InterlockedCompareExchange
+                | I::InterlockedCompareStore
+                | I::SinCos
+                | I::Modf
+                | I::Clip
+        )
+}
