@@ -7,6 +7,26 @@ pub const GLSL_UNSUPPORTED: u32 = 56001;
 /// Legalis, never expected from any input.
 pub const GLSL_NOT_LEGALIZED: u32 = 56002;
 
+/// A construct the SPIR-V writer does not support (yet).
+pub const SPIRV_UNSUPPORTED: u32 = 56101;
+/// The module handed to the SPIR-V writer was not legalized for it: a bug
+/// in Legalis, never expected from any input.
+pub const SPIRV_NOT_LEGALIZED: u32 = 56102;
+/// The SPIR-V builder refused an instruction: a bug in Legalis, never
+/// expected from any input.
+pub const SPIRV_INTERNAL: u32 = 56103;
+
+/// The code of a SPIR-V writer error.
+pub fn of_spirv(error: &crate::spirv::Error) -> u32 {
+    match error {
+        crate::spirv::Error::Unsupported { .. } => SPIRV_UNSUPPORTED,
+        crate::spirv::Error::NotLegalized { .. } | crate::spirv::Error::NoSuchEntryPoint { .. } => {
+            SPIRV_NOT_LEGALIZED
+        }
+        crate::spirv::Error::Internal { .. } => SPIRV_INTERNAL,
+    }
+}
+
 /// The code of a GLSL writer error.
 pub fn of(error: &crate::glsl::Error) -> u32 {
     match error {

@@ -69,14 +69,16 @@ impl Target {
 
     /// Whether this build can generate code for the target.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Target::Glsl)
+        matches!(self, Target::Glsl | Target::Spirv | Target::SpirvAsm)
     }
 }
 
 /// Generated code and what produced it.
 #[derive(Debug)]
 pub struct Generated {
-    pub text: String,
+    /// The code: text for text targets, the SPIR-V words (little-endian)
+    /// for `spirv`.
+    pub bytes: Vec<u8>,
     pub stage: ShaderStage,
     /// The module after legalization, for `-dump-ir` with a target.
     pub legalized: ir::Module,
@@ -171,21 +173,38 @@ fn generate(
             return None;
         }
     };
-    let options = legalis_emit::glsl::Options {
-        version: legalized.version,
-        extensions: legalized.extensions.clone(),
+    let stage = legalized.plan.stage;
+    let written = match target {
+        Target::Glsl => {
+            let options = legalis_emit::glsl::Options {
+                version: legalized.version,
+                extensions: legalized.extensions.clone(),
+            };
+            legalis_emit::glsl::write(&legalized.module, 0, &options)
+                .map(String::into_bytes)
+                .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))
+        }
+        _ => {
+            let options = legalis_emit::spirv::Options::default();
+            legalis_emit::spirv::write(&legalized.module, 0, &options)
+                .map(|words| match target {
+                    Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
+                    _ => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                })
+                .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
+        }
     };
-    match legalis_emit::glsl::write(&legalized.module, 0, &options) {
-        Ok(text) => Some(Generated {
-            text,
-            stage: legalized.plan.stage,
+    match written {
+        Ok(bytes) => Some(Generated {
+            bytes,
+            stage,
             legalized: legalized.module,
         }),
-        Err(error) => {
+        Err((code, message, span)) => {
             diagnostics.push(Diagnostic::error(
-                legalis_emit::codes::of(&error),
-                error.to_string(),
-                error.span().unwrap_or(ir::Span::UNDEFINED),
+                code,
+                message,
+                span.unwrap_or(ir::Span::UNDEFINED),
             ));
             None
         }

@@ -96,7 +96,7 @@ fn usage_errors_exit_2() {
         (&["f.slang", "g.slang"], "two input files"),
         (
             &["f.slang", "-target", "wgsl"],
-            "-target wgsl is not implemented yet; implemented targets: glsl",
+            "-target wgsl is not implemented yet; implemented targets: glsl spirv spirv-asm",
         ),
     ];
     for (args, message) in cases {

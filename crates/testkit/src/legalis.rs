@@ -50,7 +50,12 @@ impl Validator for DownstreamValidator {
             })?;
         match target {
             "glsl" => legalis_validate::validate_glsl(output, stage).map(|_| ()),
-            other => Err(format!("no validator for target `{other}` yet")),
+            // The text is assembled by the SPIRV-Tools assembler, which also
+            // proves the disassembly is valid assembly.
+            "spirv-asm" => legalis_validate::validate_spirv_asm(output).map(|_| ()),
+            other => Err(format!(
+                "no validator for target `{other}` in the suite (use spirv-asm for SPIR-V)"
+            )),
         }
     }
 }

@@ -81,6 +81,45 @@ fn glslang_stage(stage: ShaderStage) -> glslang::ShaderStage {
     }
 }
 
+/// Assembles SPIR-V assembly text (the `spirv-asm` form) with the SPIRV-Tools
+/// assembler, so a text output can be validated like a binary one. The
+/// module keeps the version its `; Version: 1.x` header names (the
+/// assembler would otherwise stamp its environment's newest version, whose
+/// rules differ).
+pub fn assemble_spirv(text: &str) -> Result<Vec<u32>, String> {
+    use spirv_tools::assembler::Assembler as _;
+    let env = match declared_version(text) {
+        Some(0) => TargetEnv::Universal_1_0,
+        Some(1) => TargetEnv::Universal_1_1,
+        Some(2) => TargetEnv::Universal_1_2,
+        Some(3) => TargetEnv::Universal_1_3,
+        Some(4) => TargetEnv::Universal_1_4,
+        Some(5) => TargetEnv::Universal_1_5,
+        _ => TargetEnv::Universal_1_6,
+    };
+    let assembler = spirv_tools::assembler::create(Some(env));
+    let options = spirv_tools::assembler::AssemblerOptions::default();
+    match assembler.assemble(text, options) {
+        Ok(binary) => Ok(binary.as_words().to_vec()),
+        Err(error) => Err(format!("spirv-as: {error}")),
+    }
+}
+
+/// Assembles `spirv-asm` text and validates the module (Vulkan 1.3).
+pub fn validate_spirv_asm(text: &str) -> Result<Vec<u32>, String> {
+    let words = assemble_spirv(text)?;
+    validate_spirv(&words, TargetEnv::Vulkan_1_3)?;
+    Ok(words)
+}
+
+/// The minor version of a `; Version: 1.x` header line.
+fn declared_version(text: &str) -> Option<u32> {
+    text.lines()
+        .take_while(|l| l.starts_with(';'))
+        .find_map(|l| l.strip_prefix("; Version: 1."))
+        .and_then(|minor| minor.trim().parse().ok())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

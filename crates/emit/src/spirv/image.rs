@@ -280,42 +280,61 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// A constant for `e` when it is built from literals only (offsets
-    /// must be constants for `ConstOffset`).
+    /// A constant for `e` when it folds to literals (offsets must be
+    /// constants for `ConstOffset`): literals, negated literals, and
+    /// conversions and constructors of those.
     pub fn const_value(&mut self, e: Handle<Expression>) -> Option<Word> {
         let exprs = self.fs.exprs;
         let ty = exprs.ty(e)?;
-        match &exprs[e] {
-            Expression::Literal(lit) => self.literal(*lit, ty, exprs.span(e)).ok(),
-            Expression::Construct { components } => {
-                let s = self.shape(ty).filter(|s| s.columns == 0 && s.size > 0)?;
-                let mut parts = Vec::new();
-                for &c in components {
-                    let Expression::Literal(lit) = exprs[c] else {
-                        return None;
-                    };
-                    parts.push(self.scalar_const(s.scalar, lit));
-                }
-                if parts.len() != s.size as usize {
-                    return None;
-                }
-                let ty_id = self.shape_ty(s);
-                Some(self.composite_const(ty_id, parts))
-            }
-            Expression::Convert { expr } => {
-                let Expression::Literal(lit) = exprs[*expr] else {
-                    return None;
-                };
-                let s = self.shape(ty)?;
-                let scalar = self.scalar_const(s.scalar, lit);
-                if s.size == 0 {
-                    return Some(scalar);
-                }
-                let ty_id = self.shape_ty(s);
-                Some(self.composite_const(ty_id, vec![scalar; s.size as usize]))
-            }
-            _ => None,
+        let s = self.shape(ty)?;
+        let mut scalars = Vec::new();
+        self.fold_scalars(e, &mut scalars)?;
+        let count = if s.size == 0 { 1 } else { s.size as usize };
+        let scalars = match scalars.len() {
+            1 if count > 1 => vec![scalars[0]; count],
+            n if n == count => scalars,
+            _ => return None,
+        };
+        let words: Vec<Word> = scalars
+            .into_iter()
+            .map(|lit| self.scalar_const(s.scalar, lit))
+            .collect();
+        if s.size == 0 {
+            return words.first().copied();
         }
+        let ty_id = self.shape_ty(s);
+        Some(self.composite_const(ty_id, words))
+    }
+
+    /// The literal components of a constant expression, in order.
+    fn fold_scalars(&self, e: Handle<Expression>, out: &mut Vec<Literal>) -> Option<()> {
+        let exprs = self.fs.exprs;
+        match &exprs[e] {
+            Expression::Literal(lit) => out.push(*lit),
+            Expression::Unary {
+                op: ir::UnaryOp::Negate,
+                expr,
+            } => {
+                let mut inner = Vec::new();
+                self.fold_scalars(*expr, &mut inner)?;
+                for lit in inner {
+                    out.push(match lit {
+                        Literal::Int(v) => Literal::Int(v.wrapping_neg()),
+                        Literal::Uint(v) => Literal::Int((v as i64).wrapping_neg()),
+                        Literal::Float(v) => Literal::Float(-v),
+                        Literal::Bool(_) => return None,
+                    });
+                }
+            }
+            Expression::Convert { expr } => self.fold_scalars(*expr, out)?,
+            Expression::Construct { components } => {
+                for &c in components {
+                    self.fold_scalars(c, out)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
     }
 
     /// Image operands for an optional offset argument.
@@ -324,6 +343,7 @@ impl Writer<'_> {
         offset: Option<Handle<Expression>>,
         mut mask: ImageOperands,
         mut ids: Vec<Word>,
+        gather: bool,
     ) -> Result<Vec<Operand>> {
         if let Some(o) = offset {
             match self.const_value(o) {
@@ -331,11 +351,17 @@ impl Writer<'_> {
                     mask |= ImageOperands::CONST_OFFSET;
                     ids.push(c);
                 }
-                None => {
+                None if gather => {
                     self.capability(Capability::ImageGatherExtended);
                     mask |= ImageOperands::OFFSET;
                     let v = self.value(o)?;
                     ids.push(v);
+                }
+                None => {
+                    // Vulkan allows a computed offset only on gathers; HLSL
+                    // requires an immediate one for the other operations.
+                    let span = self.fs.exprs.span(o);
+                    return unsupported("a texel offset that is not a compile-time constant", span);
                 }
             }
         }
@@ -397,25 +423,37 @@ impl Writer<'_> {
         let (op, result_ty, mut ops) = match fun {
             I::Sample => {
                 let ops =
-                    self.offset_operands(args.get(3).copied(), ImageOperands::NONE, vec![])?;
+                    self.offset_operands(args.get(3).copied(), ImageOperands::NONE, vec![], false)?;
                 (Op::ImageSampleImplicitLod, ty, ops)
             }
             I::SampleBias => {
                 let bias = arg(self, 3)?;
-                let ops =
-                    self.offset_operands(args.get(4).copied(), ImageOperands::BIAS, vec![bias])?;
+                let ops = self.offset_operands(
+                    args.get(4).copied(),
+                    ImageOperands::BIAS,
+                    vec![bias],
+                    false,
+                )?;
                 (Op::ImageSampleImplicitLod, ty, ops)
             }
             I::SampleLevel => {
                 let lod = arg(self, 3)?;
-                let ops =
-                    self.offset_operands(args.get(4).copied(), ImageOperands::LOD, vec![lod])?;
+                let ops = self.offset_operands(
+                    args.get(4).copied(),
+                    ImageOperands::LOD,
+                    vec![lod],
+                    false,
+                )?;
                 (Op::ImageSampleExplicitLod, ty, ops)
             }
             I::SampleGrad => {
                 let (dx, dy) = (arg(self, 3)?, arg(self, 4)?);
-                let ops =
-                    self.offset_operands(args.get(5).copied(), ImageOperands::GRAD, vec![dx, dy])?;
+                let ops = self.offset_operands(
+                    args.get(5).copied(),
+                    ImageOperands::GRAD,
+                    vec![dx, dy],
+                    false,
+                )?;
                 (Op::ImageSampleExplicitLod, ty, ops)
             }
             I::SampleCmp | I::SampleCmpLevelZero => {
@@ -431,7 +469,7 @@ impl Writer<'_> {
                     )
                 };
                 let mut ops = vec![Operand::IdRef(dref)];
-                ops.extend(self.offset_operands(args.get(4).copied(), mask, ids)?);
+                ops.extend(self.offset_operands(args.get(4).copied(), mask, ids, false)?);
                 let sampled = self.sampled_scalar(&info, span)?;
                 let result = self.numeric(sampled, 0, 0, Layout::Plain);
                 (op, result, ops)
@@ -448,6 +486,7 @@ impl Writer<'_> {
                     args.get(3).copied(),
                     ImageOperands::NONE,
                     vec![],
+                    true,
                 )?);
                 (Op::ImageGather, ty, ops)
             }
@@ -458,6 +497,7 @@ impl Writer<'_> {
                     args.get(4).copied(),
                     ImageOperands::NONE,
                     vec![],
+                    true,
                 )?);
                 (Op::ImageDrefGather, ty, ops)
             }
@@ -542,6 +582,7 @@ impl Writer<'_> {
                 args.get(2).copied(),
                 ImageOperands::LOD,
                 vec![mip],
+                false,
             )?);
             self.op_with(Op::ImageFetch, Some(ty), ops)?
         };

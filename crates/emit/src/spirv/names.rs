@@ -380,15 +380,26 @@ impl Printer<'_> {
         if let Some(t) = inst.result_type {
             write!(text, " {}", self.id(t)).ok();
         }
-        let float_result = inst.class.opcode == Op::Constant
-            && inst
-                .result_type
-                .and_then(|t| self.type_inst(t))
-                .is_some_and(|t| t.class.opcode == Op::TypeFloat);
+        // Constant literals print as their type reads them: floats as
+        // floats, signed integers with their sign (the assembler refuses
+        // 4294967295 for an `int`).
+        let literal = match inst.result_type.and_then(|t| self.type_inst(t)) {
+            Some(t) if inst.class.opcode == Op::Constant && t.class.opcode == Op::TypeFloat => {
+                Literal::Float
+            }
+            Some(t)
+                if inst.class.opcode == Op::Constant
+                    && t.class.opcode == Op::TypeInt
+                    && matches!(t.operands.get(1), Some(Operand::LiteralBit32(1))) =>
+            {
+                Literal::Signed
+            }
+            _ => Literal::Unsigned,
+        };
         let glsl_set = inst.class.opcode == Op::ExtInst;
         for (i, o) in inst.operands.iter().enumerate() {
             text.push(' ');
-            text.push_str(&self.operand(o, float_result, glsl_set && i == 1));
+            text.push_str(&self.operand(o, literal, glsl_set && i == 1));
         }
         match inst.result_id {
             Some(r) => writeln!(out, "{:>12} = {text}", self.id(r)).ok(),
@@ -397,19 +408,27 @@ impl Printer<'_> {
     }
 
     fn type_inst(&self, id: u32) -> Option<&Instruction> {
+        // Types come first in the module; a linear scan is enough for the
+        // module sizes the disassembly serves.
         self.module
             .types_global_values
             .iter()
             .find(|i| i.result_id == Some(id))
     }
 
-    fn operand(&self, o: &Operand, float: bool, ext_number: bool) -> String {
+    fn operand(&self, o: &Operand, literal: Literal, ext_number: bool) -> String {
         match o {
             Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
                 self.id(*id)
             }
-            Operand::LiteralBit32(v) if float => format!("{}", f32::from_bits(*v)),
-            Operand::LiteralBit64(v) if float => format!("{}", f64::from_bits(*v)),
+            Operand::LiteralBit32(v) if literal == Literal::Float => {
+                format!("{}", f32::from_bits(*v))
+            }
+            Operand::LiteralBit64(v) if literal == Literal::Float => {
+                format!("{}", f64::from_bits(*v))
+            }
+            Operand::LiteralBit32(v) if literal == Literal::Signed => (*v as i32).to_string(),
+            Operand::LiteralBit64(v) if literal == Literal::Signed => (*v as i64).to_string(),
             Operand::LiteralBit32(v) => v.to_string(),
             Operand::LiteralBit64(v) => v.to_string(),
             Operand::LiteralExtInstInteger(n) if ext_number => GLSL_STD_450
@@ -449,4 +468,12 @@ fn flags<T>(names: impl Iterator<Item = (&'static str, T)>) -> String {
     } else {
         parts.join("|")
     }
+}
+
+/// How a constant's literal words read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Literal {
+    Unsigned,
+    Signed,
+    Float,
 }

@@ -62,8 +62,8 @@ legalis: legalize a Slang/HLSL entry point and generate its code
 Usage: legalis FILE [options]
 
 Options:
-  -target TARGET    generate code: glsl (implemented); spirv, spirv-asm, metal,
-                    wgsl, cuda are planned and refused for now
+  -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text);
+                    metal, wgsl, cuda are planned and refused for now
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one)
   -stage STAGE      stage of -entry: vertex fragment(pixel) compute hull domain
@@ -338,12 +338,16 @@ mod tests {
             Some(Target::Glsl)
         );
         assert_eq!(
+            compile_args("f.slang -target spirv-asm").target,
+            Some(Target::SpirvAsm)
+        );
+        assert_eq!(
             error("f.slang -target wgsl"),
-            "-target wgsl is not implemented yet; implemented targets: glsl"
+            "-target wgsl is not implemented yet; implemented targets: glsl spirv spirv-asm"
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl)"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm)"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),

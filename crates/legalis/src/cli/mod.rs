@@ -99,15 +99,15 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         outcome.code = COMPILE_ERROR;
         return outcome;
     }
-    let text = match (&compiled.output, &compiled.module, args.dump_ir) {
-        (Some(generated), _, true) => crate::dump_ir(&generated.legalized),
-        (Some(generated), _, false) => generated.text.clone(),
-        (None, Some(module), true) => crate::dump_ir(module),
+    let bytes = match (&compiled.output, &compiled.module, args.dump_ir) {
+        (Some(generated), _, true) => crate::dump_ir(&generated.legalized).into_bytes(),
+        (Some(generated), _, false) => generated.bytes.clone(),
+        (None, Some(module), true) => crate::dump_ir(module).into_bytes(),
         _ => return outcome,
     };
     match &args.output {
         Some(output) => {
-            if let Err(error) = write_whole_file(&env.cwd.join(output), text.as_bytes()) {
+            if let Err(error) = write_whole_file(&env.cwd.join(output), &bytes) {
                 let target = output.to_string_lossy();
                 reporter.report(
                     &mut outcome,
@@ -118,7 +118,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
                 outcome.code = COMPILE_ERROR;
             }
         }
-        None => outcome.stdout = text.into_bytes(),
+        None => outcome.stdout = bytes,
     }
     outcome
 }

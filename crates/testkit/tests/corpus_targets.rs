@@ -1,8 +1,10 @@
 //! Every vertex, fragment and compute entry point of the front-end corpus
-//! (`tests/front-corpus/`) compiled to GLSL: an output must pass glslang and
-//! the SPIR-V validator; a refusal must be a coded legalizer or writer
-//! diagnostic (`E49xxx`/`E56xxx`), never a panic or an uncoded failure. The
-//! counts are printed so progress on the refusals is visible.
+//! (`tests/front-corpus/`) compiled to GLSL and to SPIR-V assembly: an
+//! output must pass its validator (glslang and the SPIR-V validator; the
+//! SPIRV-Tools assembler and validator); a refusal must be a coded
+//! legalizer or writer diagnostic (`E49xxx`/`E56xxx`), never a panic or an
+//! uncoded failure. The counts are printed so progress on the refusals is
+//! visible.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -50,6 +52,15 @@ fn entry_lines(text: &str) -> Vec<Vec<String>> {
 
 #[test]
 fn corpus_entry_points_compile_to_valid_glsl_or_a_coded_refusal() {
+    corpus_compiles_to("glsl", 150);
+}
+
+#[test]
+fn corpus_entry_points_compile_to_valid_spirv_or_a_coded_refusal() {
+    corpus_compiles_to("spirv-asm", 100);
+}
+
+fn corpus_compiles_to(target: &str, at_least: usize) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/front-corpus");
     let mut files = Vec::new();
     shaders(&root, &mut files);
@@ -62,7 +73,7 @@ fn corpus_entry_points_compile_to_valid_glsl_or_a_coded_refusal() {
             continue;
         }
         for mut args in entry_lines(&text) {
-            args.splice(0..0, ["-target".to_string(), "glsl".to_string()]);
+            args.splice(0..0, ["-target".to_string(), target.to_string()]);
             let shown = format!(
                 "{} {}",
                 file.strip_prefix(&root).unwrap_or(file).display(),
@@ -76,7 +87,7 @@ fn corpus_entry_points_compile_to_valid_glsl_or_a_coded_refusal() {
                         .skip_while(|w| *w != "-stage")
                         .nth(1)
                         .map(String::as_str);
-                    match DownstreamValidator.validate("glsl", stage, &out.stdout) {
+                    match DownstreamValidator.validate(target, stage, &out.stdout) {
                         Ok(()) => validated += 1,
                         Err(error) => failures.push(format!(
                             "{shown}: the validator rejects the output:\n{error}"
@@ -104,8 +115,11 @@ fn corpus_entry_points_compile_to_valid_glsl_or_a_coded_refusal() {
             }
         }
     }
-    println!("validated {validated} GLSL outputs; coded refusals: {refusals:?}");
-    assert!(validated > 100, "too few outputs validated: {validated}");
+    println!("{target}: validated {validated} outputs; coded refusals: {refusals:?}");
+    assert!(
+        validated >= at_least,
+        "too few {target} outputs validated: {validated}"
+    );
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
