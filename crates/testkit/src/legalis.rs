@@ -36,7 +36,9 @@ impl Compiler for InProcessLegalis {
 
 /// Validates every output with its target's real validator: GLSL is
 /// compiled to SPIR-V by glslang and that SPIR-V checked by the SPIR-V
-/// validator (Vulkan 1.3). A target without a validator is a failure, so
+/// validator (Vulkan 1.3); `spirv-asm` is assembled by the SPIRV-Tools
+/// assembler, validated, and read back by naga as a second reader where
+/// naga supports the stage. A target without a validator is a failure, so
 /// nothing is pinned unvalidated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DownstreamValidator;
@@ -52,7 +54,10 @@ impl Validator for DownstreamValidator {
             "glsl" => legalis_validate::validate_glsl(output, stage).map(|_| ()),
             // The text is assembled by the SPIRV-Tools assembler, which also
             // proves the disassembly is valid assembly.
-            "spirv-asm" => legalis_validate::validate_spirv_asm(output).map(|_| ()),
+            "spirv-asm" => {
+                let words = legalis_validate::validate_spirv_asm(output)?;
+                legalis_validate::read_back_spirv(&words, stage).map(|_| ())
+            }
             other => Err(format!(
                 "no validator for target `{other}` in the suite (use spirv-asm for SPIR-V)"
             )),
