@@ -305,7 +305,8 @@ fn fragment_intrinsics_and_discard() {
             "dFdx(",
             "dFdyFine(",
             "fwidth(",
-            "textureQueryLod(",
+            // CalculateLevelOfDetail is the clamped level: component x.
+            "textureQueryLod(sampler2D(t, s), uv).x",
             "discard;",
             "if (any(lessThan(",
             "imageStore(outImg",

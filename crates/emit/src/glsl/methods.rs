@@ -217,9 +217,11 @@ impl Writer<'_> {
                 Some(o) => format!("textureGatherOffset({comb}, {}, {}, {o})", a[2], a[3]),
                 None => format!("textureGather({comb}, {}, {})", a[2], a[3]),
             }),
-            I::CalculateLevelOfDetail => Ok(format!("textureQueryLod({comb}, {}).y", a[2])),
+            // `.x` is the level that would be accessed (clamped to the
+            // texture's levels), `.y` the computed, unclamped level.
+            I::CalculateLevelOfDetail => Ok(format!("textureQueryLod({comb}, {}).x", a[2])),
             I::CalculateLevelOfDetailUnclamped => {
-                Ok(format!("textureQueryLod({comb}, {}).x", a[2]))
+                Ok(format!("textureQueryLod({comb}, {}).y", a[2]))
             }
             I::SampleCmp | I::SampleCmpLevelZero => self.sample_cmp(ctx, fun, tex, args, a),
             I::Load => self.texture_load(ctx, e, tex, args),
