@@ -6,8 +6,9 @@
 //!
 //! The rows follow a survey of the reference compiler, per system value,
 //! stage and direction. Where the reference is wrong the row says what is
-//! right and names the difference in its doc comment (a `D` label from the
-//! mission, or "reference:" with what it does).
+//! right and names the difference in its comment (a `D` label from the
+//! mission where there is one). Right means what glslang, the downstream
+//! validator, accepts and itself declares for the same GLSL.
 //!
 //! The SPIR-V facts are those of a SPIR-V 1.5 module, like the reference
 //! emits: `DrawParameters` and `MultiView` are core there and need no
@@ -448,7 +449,8 @@ pub fn glsl(sv: SV, stage: S, dir: Direction) -> GlslMapping {
         SV::RenderTargetArrayIndex => layer_or_viewport(
             stage,
             dir,
-            GlslBuiltin::new("gl_Layer", "Layer", BuiltinType::INT).cap("ShaderLayer"),
+            GlslBuiltin::new("gl_Layer", "Layer", BuiltinType::INT),
+            ["ShaderLayer", "Geometry"],
         ),
         // The reference does not request `GL_ARB_shader_viewport_layer_array`
         // for vertex and domain writes of `gl_ViewportIndex`, which GLSL
@@ -456,8 +458,8 @@ pub fn glsl(sv: SV, stage: S, dir: Direction) -> GlslMapping {
         SV::ViewportArrayIndex => layer_or_viewport(
             stage,
             dir,
-            GlslBuiltin::new("gl_ViewportIndex", "ViewportIndex", BuiltinType::INT)
-                .cap("ShaderViewportIndex"),
+            GlslBuiltin::new("gl_ViewportIndex", "ViewportIndex", BuiltinType::INT),
+            ["ShaderViewportIndex", "MultiViewport"],
         ),
         // B16.
         SV::Barycentrics => fragment_input(
@@ -675,12 +677,27 @@ fn distance(stage: S, dir: Direction, b: GlslBuiltin) -> GlslMapping {
 /// `GL_ARB_shader_viewport_layer_array`; geometry has them in core. A hull
 /// shader cannot write them (the reference lets it, indexing by the
 /// invocation).
-fn layer_or_viewport(stage: S, dir: Direction, b: GlslBuiltin) -> GlslMapping {
+///
+/// `caps` are the SPIR-V capabilities of the vertex/domain writes and of the
+/// other uses (geometry viewport writes, fragment reads), as glslang declares
+/// them; the reference uses the first everywhere. A geometry shader's layer
+/// and every mesh write need nothing beyond the stage's capability.
+fn layer_or_viewport(
+    stage: S,
+    dir: Direction,
+    b: GlslBuiltin,
+    caps: [&'static str; 2],
+) -> GlslMapping {
     use Direction::{Input as In, Output as Out};
+    let [pre_raster, other] = caps;
     match (stage, dir) {
-        (S::Vertex | S::Domain, Out) => b.ext("GL_ARB_shader_viewport_layer_array").row(),
-        (S::Geometry, Out) => b.row(),
-        (S::Fragment, In) => b.flat().row(),
+        (S::Vertex | S::Domain, Out) => b
+            .ext("GL_ARB_shader_viewport_layer_array")
+            .cap(pre_raster)
+            .row(),
+        (S::Geometry, Out) if b.spirv_builtin == "Layer" => b.row(),
+        (S::Geometry, Out) => b.cap(other).row(),
+        (S::Fragment, In) => b.cap(other).flat().row(),
         (S::Mesh, Out) => b.at(Access::MeshPerPrimitive).row(),
         _ => NOT_IN_STAGE,
     }
@@ -726,22 +743,28 @@ const MESH_SHADING_RATE: GlslBuiltin = PRIMITIVE_SHADING_RATE.at(Access::MeshPer
 
 /// D1: `SV_StencilRef` requests `GL_ARB_shader_stencil_export`; the reference
 /// writes `ARB_shader_stencil_export`, without the `GL_` prefix, which
-/// glslang rejects. The reference also leaves out `StencilRefReplacingEXT`,
-/// the execution mode of a shader that writes the stencil reference.
-const STENCIL_REF: GlslBuiltin =
-    GlslBuiltin::new("gl_FragStencilRef", "FragStencilRefEXT", BuiltinType::INT)
-        .ext("GL_ARB_shader_stencil_export")
-        .cap("StencilExportEXT")
-        .spv_ext("SPV_EXT_shader_stencil_export")
-        .modes(&["StencilRefReplacingEXT"]);
+/// glslang rejects. The extension names the builtin `gl_FragStencilRefARB`
+/// (the reference's `gl_FragStencilRef` is undeclared in glslang), and a
+/// shader writing it declares `StencilRefReplacingEXT`, which the reference
+/// leaves out.
+const STENCIL_REF: GlslBuiltin = GlslBuiltin::new(
+    "gl_FragStencilRefARB",
+    "FragStencilRefEXT",
+    BuiltinType::INT,
+)
+.ext("GL_ARB_shader_stencil_export")
+.cap("StencilExportEXT")
+.spv_ext("SPV_EXT_shader_stencil_export")
+.modes(&["StencilRefReplacingEXT"]);
 
-/// D1: `SV_CullDistanceN` requests `GL_ARB_cull_distance`; the reference
-/// writes `ARB_cull_distance`, without the `GL_` prefix. The reference also
-/// treats `gl_CullDistance` as a scalar; like `gl_ClipDistance` it is an
-/// array, indexed by the semantic index.
-const CULL_DISTANCE: GlslBuiltin = GlslBuiltin::new("gl_CullDistance", "CullDistance", DISTANCES)
-    .ext("GL_ARB_cull_distance")
-    .cap("CullDistance");
+/// D1: the reference requests `ARB_cull_distance`, without the `GL_` prefix,
+/// which glslang rejects. The prefixed `GL_ARB_cull_distance` is rejected
+/// too (glslang does not know it: "extension not supported"), and
+/// `gl_CullDistance` is core in GLSL 4.50, so the row requests no extension
+/// at all. The reference also treats `gl_CullDistance` as a scalar; like
+/// `gl_ClipDistance` it is an array, indexed by the semantic index.
+const CULL_DISTANCE: GlslBuiltin =
+    GlslBuiltin::new("gl_CullDistance", "CullDistance", DISTANCES).cap("CullDistance");
 
 /// Tessellation levels: written once per patch by the hull shader's
 /// patch-constant function, read by the domain shader.
@@ -1118,7 +1141,7 @@ mod tests {
             SV::StencilRef,
             S::Fragment,
             OUT,
-            "gl_FragStencilRef : int +GL_ARB_shader_stencil_export | FragStencilRefEXT cap StencilExportEXT +SPV_EXT_shader_stencil_export mode StencilRefReplacingEXT",
+            "gl_FragStencilRefARB : int +GL_ARB_shader_stencil_export | FragStencilRefEXT cap StencilExportEXT +SPV_EXT_shader_stencil_export mode StencilRefReplacingEXT",
         ),
         (
             SV::IsFrontFace,
@@ -1364,55 +1387,55 @@ mod tests {
             SV::CullDistance,
             S::Vertex,
             OUT,
-            "gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Hull,
             IN,
-            "gl_in[].gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_in[].gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Hull,
             OUT,
-            "gl_out[].gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_out[].gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Domain,
             IN,
-            "gl_in[].gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_in[].gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Domain,
             OUT,
-            "gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Geometry,
             IN,
-            "gl_in[].gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_in[].gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Geometry,
             OUT,
-            "gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Fragment,
             IN,
-            "gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::CullDistance,
             S::Mesh,
             OUT,
-            "gl_MeshVerticesEXT[].gl_CullDistance[N] : float[] +GL_ARB_cull_distance | CullDistance cap CullDistance",
+            "gl_MeshVerticesEXT[].gl_CullDistance[N] : float[] | CullDistance cap CullDistance",
         ),
         (
             SV::RenderTargetArrayIndex,
@@ -1430,19 +1453,19 @@ mod tests {
             SV::RenderTargetArrayIndex,
             S::Geometry,
             OUT,
-            "gl_Layer : int | Layer cap ShaderLayer",
+            "gl_Layer : int | Layer",
         ),
         (
             SV::RenderTargetArrayIndex,
             S::Fragment,
             IN,
-            "gl_Layer : int | Layer cap ShaderLayer Flat",
+            "gl_Layer : int | Layer cap Geometry Flat",
         ),
         (
             SV::RenderTargetArrayIndex,
             S::Mesh,
             OUT,
-            "gl_MeshPrimitivesEXT[].gl_Layer : int | Layer cap ShaderLayer",
+            "gl_MeshPrimitivesEXT[].gl_Layer : int | Layer",
         ),
         (
             SV::ViewportArrayIndex,
@@ -1460,19 +1483,19 @@ mod tests {
             SV::ViewportArrayIndex,
             S::Geometry,
             OUT,
-            "gl_ViewportIndex : int | ViewportIndex cap ShaderViewportIndex",
+            "gl_ViewportIndex : int | ViewportIndex cap MultiViewport",
         ),
         (
             SV::ViewportArrayIndex,
             S::Fragment,
             IN,
-            "gl_ViewportIndex : int | ViewportIndex cap ShaderViewportIndex Flat",
+            "gl_ViewportIndex : int | ViewportIndex cap MultiViewport Flat",
         ),
         (
             SV::ViewportArrayIndex,
             S::Mesh,
             OUT,
-            "gl_MeshPrimitivesEXT[].gl_ViewportIndex : int | ViewportIndex cap ShaderViewportIndex",
+            "gl_MeshPrimitivesEXT[].gl_ViewportIndex : int | ViewportIndex",
         ),
         (
             SV::Barycentrics,
