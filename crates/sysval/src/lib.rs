@@ -13,7 +13,7 @@
 
 mod glsl;
 
-pub use glsl::{GlslBuiltin, GlslMapping, Rebase, glsl};
+pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
 
 use legalis_ir::{Scalar, ScalarKind};
 
