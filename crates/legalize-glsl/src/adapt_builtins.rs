@@ -11,11 +11,13 @@ use legalis_sysval::BuiltinType;
 
 use crate::builder::FunctionBuilder;
 
-/// The IR type of a builtin.
-pub fn builtin_type(module: &mut ir::Module, ty: BuiltinType) -> Handle<Type> {
+/// The IR type of a builtin, or of one element of it (`element`) for
+/// arrayed builtins.
+pub fn builtin_type(module: &mut ir::Module, ty: BuiltinType, element: bool) -> Handle<Type> {
     let inner = match ty {
         BuiltinType::Scalar(s) => ir::TypeInner::Scalar(s),
         BuiltinType::Vector(s, n) => ir::TypeInner::Vector { size: n, scalar: s },
+        BuiltinType::Array(s, _) if element => ir::TypeInner::Scalar(s),
         BuiltinType::Array(s, n) => {
             let base = module.types.insert(
                 ir::Type {

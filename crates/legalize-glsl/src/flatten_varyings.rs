@@ -181,14 +181,25 @@ fn scatter_output(
 
 /// One global per leaf; leaves naming the same builtin share it.
 fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
-    let mut by_name: HashMap<(String, Direction), Handle<ir::GlobalVariable>> = HashMap::new();
+    // Keyed by element too: `gl_ClipDistance[0]` and `[1]` are two globals
+    // naming elements of one builtin.
+    let mut by_name: HashMap<(String, Direction, Option<u32>), Handle<ir::GlobalVariable>> =
+        HashMap::new();
     let mut globals = Vec::with_capacity(plan.leaves.len());
     let mut bases = Vec::with_capacity(plan.leaves.len());
     for leaf in &plan.leaves {
         let (ty, space, io) = match &leaf.target {
-            Target::BuiltIn { value, row } => {
-                let ty = adapt_builtins::builtin_type(module, row.ty);
-                (ty, space_of(leaf.direction), Some(builtin_io(*value)))
+            Target::BuiltIn {
+                value,
+                row,
+                element,
+            } => {
+                let ty = adapt_builtins::builtin_type(module, row.ty, element.is_some());
+                let mut io = builtin_io(*value);
+                if let Some(ir::Binding::BuiltIn(b)) = &mut io.binding {
+                    b.array_index = *element;
+                }
+                (ty, space_of(leaf.direction), Some(io))
             }
             Target::Location {
                 location,
@@ -213,18 +224,22 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
             }
             Target::Uniform => (leaf.ty, ir::AddressSpace::Uniform, None),
         };
-        let key = (leaf.global_name.clone(), leaf.direction);
+        let element = match &leaf.target {
+            Target::BuiltIn { element, .. } => *element,
+            _ => None,
+        };
+        let key = (leaf.global_name.clone(), leaf.direction, element);
         let global = *by_name
             .entry(key)
             .or_insert_with(|| add_global(module, &leaf.global_name, ty, space, io));
         globals.push(global);
         let base = match &leaf.target {
-            Target::BuiltIn { value, row } => row.rebase.map(|rebase| {
+            Target::BuiltIn { value, row, .. } => row.rebase.map(|rebase| {
                 let base_value = match value {
                     ir::SystemValue::InstanceId => ir::SystemValue::StartInstanceLocation,
                     _ => ir::SystemValue::StartVertexLocation,
                 };
-                let key = (rebase.base_name.to_string(), Direction::Input);
+                let key = (rebase.base_name.to_string(), Direction::Input, None);
                 *by_name.entry(key).or_insert_with(|| {
                     add_global(
                         module,

@@ -72,7 +72,7 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let func = &module.functions[entry.function];
     let mut leaves = map_system_values::collect_leaves(module, func)?;
-    let errors = map_system_values::map_leaves(entry.stage, &mut leaves);
+    let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
     if !errors.is_empty() {
         return Err(errors);
     }

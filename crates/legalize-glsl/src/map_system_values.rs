@@ -6,7 +6,8 @@
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Semantic, Span, Type, TypeInner};
-use legalis_sysval::{Direction, GlslMapping};
+use legalis_sysval::codes::NOT_SUPPORTED_YET;
+use legalis_sysval::{Access, ArrayIndex, Direction, GlslBuiltin, GlslMapping};
 
 use crate::codes;
 use crate::plan::{Reason, Root, Target};
@@ -180,7 +181,11 @@ fn is_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
 
 /// Decides builtins from the table; records fixed locations of
 /// `SV_Target`-style leaves. Leaves left undecided get locations later.
-pub fn map_leaves(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) -> Vec<Diagnostic> {
+pub fn map_leaves(
+    module: &ir::Module,
+    stage: ir::ShaderStage,
+    leaves: &mut [RawLeaf],
+) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for leaf in leaves.iter_mut().filter(|l| l.target.is_none()) {
         let semantic = match &leaf.io.binding {
@@ -198,9 +203,19 @@ pub fn map_leaves(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) -> Vec<Diagnos
             ),
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::glsl(value, stage, leaf.direction) {
-                    GlslMapping::BuiltIn(row) => {
-                        leaf.target = Some((Target::BuiltIn { value, row }, Reason::TableRow))
-                    }
+                    GlslMapping::BuiltIn(row) => match expressible(module, &row, index, leaf) {
+                        Some(element) => {
+                            leaf.target = Some((
+                                Target::BuiltIn {
+                                    value,
+                                    row,
+                                    element,
+                                },
+                                Reason::TableRow,
+                            ))
+                        }
+                        None => errors.push(unsupported(NOT_SUPPORTED_YET, value, stage, leaf)),
+                    },
                     GlslMapping::Location { by_index } => {
                         if by_index {
                             leaf.fixed_location = Some(index);
@@ -226,6 +241,37 @@ pub fn map_leaves(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) -> Vec<Diagnos
         }
     }
     errors
+}
+
+/// Whether this legalizer can express the row for the leaf yet: a builtin
+/// of its own (not a member of a per-vertex or mesh block), without a
+/// layout redeclaration or a `noperspective` alternate, and, for one element
+/// of an arrayed builtin, a scalar leaf. Returns the element, if any.
+fn expressible(
+    module: &ir::Module,
+    row: &GlslBuiltin,
+    index: u32,
+    leaf: &RawLeaf,
+) -> Option<Option<u32>> {
+    let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
+    if row.access != Access::Global
+        || row.layout.is_some()
+        || (noperspective && row.noperspective.is_some())
+    {
+        return None;
+    }
+    let Some(array_index) = row.array_index else {
+        return Some(None);
+    };
+    let element = match array_index {
+        ArrayIndex::Fixed(i) => i,
+        ArrayIndex::SemanticIndex => index,
+    };
+    let scalar_leaf = matches!(
+        module.types.try_get(leaf.ty).map(|t| &t.inner),
+        Some(TypeInner::Scalar(_))
+    );
+    scalar_leaf.then_some(Some(element))
 }
 
 fn unsupported(

@@ -32,6 +32,9 @@ pub enum Target {
     BuiltIn {
         value: SystemValue,
         row: GlslBuiltin,
+        /// The element of an arrayed builtin the leaf is
+        /// (`gl_SampleMaskIn[0]`, `gl_ClipDistance[1]`).
+        element: Option<u32>,
     },
     Location {
         location: u32,

@@ -339,12 +339,14 @@ fn system_values_outside_their_stage() {
         "{}",
         e[0].1
     );
+    // Conservative depth needs a layout redeclaration of gl_FragDepth (B14):
+    // known to the table, not expressible by this legalizer yet.
     let e = err(
-        "float4 main(float4 p : POSITION, out float c : SV_ClipDistance0) : SV_Position { c = 0; return p; }",
+        "float4 main(float4 p : SV_Position, out float d : SV_DepthGreaterEqual) : SV_Target { d = p.z; return p; }",
         "main",
-        ir::ShaderStage::Vertex,
+        ir::ShaderStage::Fragment,
     );
-    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"));
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "d"));
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",
@@ -428,4 +430,31 @@ fn resource_locals_are_replaced_by_their_initializers() {
             && d.1.contains("assigned after its declaration")),
         "{e:?}"
     );
+}
+
+#[test]
+fn elements_of_arrayed_builtins() {
+    let l = ok(
+        r#"
+        struct VsOut { float4 pos : SV_Position; float c0 : SV_ClipDistance0; float c1 : SV_ClipDistance1; };
+        VsOut main(float4 p : POSITION) { VsOut o; o.pos = p; o.c0 = p.x; o.c1 = p.y; return o; }
+        "#,
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("builtin(SV_ClipDistance[0])"), "{text}");
+    assert!(text.contains("builtin(SV_ClipDistance[1])"), "{text}");
+    let l = ok(
+        "float4 main(uint mask : SV_Coverage, uint s : SV_SampleIndex) : SV_Target { return float4(mask, s, 0, 1); }",
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("builtin(SV_Coverage[0])"), "{text}");
+    assert!(
+        text.contains("mask_value = uint(gl_SampleMaskIn);"),
+        "{text}"
+    );
+    assert!(text.contains("s_value = uint(gl_SampleID);"), "{text}");
 }

@@ -273,6 +273,65 @@ impl Writer<'_> {
             Decoration::BuiltIn,
             [rspirv::dr::Operand::BuiltIn(builtin)],
         );
+        self.apply_row_requirements(id, b.value, input, span)
+    }
+
+    /// Capability, extension, execution modes and `Flat` the system-value
+    /// table's row asks for.
+    fn apply_row_requirements(
+        &mut self,
+        id: Word,
+        sv: ir::SystemValue,
+        input: bool,
+        span: ir::Span,
+    ) -> Result<()> {
+        let dir = if input {
+            Direction::Input
+        } else {
+            Direction::Output
+        };
+        let legalis_sysval::GlslMapping::BuiltIn(row) =
+            legalis_sysval::glsl(sv, self.entry.stage, dir)
+        else {
+            return Ok(());
+        };
+        if let Some(cap) = row.spirv_capability {
+            let Ok(cap) = Capability::from_str(cap) else {
+                return unsupported(format!("the capability {cap}"), span);
+            };
+            // The extension a capability needs below the version where it
+            // is core, or the version it first exists in.
+            match cap {
+                Capability::MultiView => {
+                    self.extensions.insert("SPV_KHR_multiview");
+                }
+                Capability::DeviceGroup => {
+                    self.extensions.insert("SPV_KHR_device_group");
+                }
+                Capability::ShaderLayer | Capability::ShaderViewportIndex => {
+                    self.require_version(1, 5)
+                }
+                _ => {}
+            }
+            self.capability(cap);
+        }
+        if let Some(ext) = row.spirv_extension {
+            self.extensions.insert(ext);
+        }
+        for mode in row.spirv_execution_modes {
+            match *mode {
+                "DepthReplacing" => self.writes_depth = true,
+                other => {
+                    return unsupported(
+                        format!("the execution mode {other} `{}` needs", sv.name()),
+                        span,
+                    );
+                }
+            }
+        }
+        if row.flat && input {
+            self.b.decorate(id, Decoration::Flat, []);
+        }
         Ok(())
     }
 

@@ -286,7 +286,9 @@ impl<'a> Writer<'a> {
         let core = |ext: &str| match ext {
             "SPV_KHR_storage_buffer_storage_class"
             | "SPV_KHR_shader_draw_parameters"
-            | "SPV_KHR_16bit_storage" => (1, 3),
+            | "SPV_KHR_16bit_storage"
+            | "SPV_KHR_multiview"
+            | "SPV_KHR_device_group" => (1, 3),
             "SPV_KHR_8bit_storage" => (1, 5),
             _ => (9, 9),
         };
