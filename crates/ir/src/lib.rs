@@ -19,6 +19,7 @@ mod span;
 mod stage;
 mod types;
 pub mod verify;
+mod visit;
 
 pub use arena::{Arena, Handle, UniqueArena};
 pub use intrinsic::Intrinsic;

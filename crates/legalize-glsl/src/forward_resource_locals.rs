@@ -95,7 +95,10 @@ fn collect_inits(
     for stmt in &block.stmts {
         match stmt {
             Statement::Declare { local: l, init } if *l == local => out.push(*init),
-            other => for_each_child_block(other, |b| collect_inits(b, local, out)),
+            other => other
+                .blocks()
+                .into_iter()
+                .for_each(|b| collect_inits(b, local, out)),
         }
     }
 }
@@ -110,52 +113,14 @@ fn drop_declaration(block: &mut ir::Block, local: Handle<ir::LocalVariable>) {
         if matches!(stmt, Statement::Declare { local: l, .. } if l == local) {
             continue;
         }
-        for_each_child_block_mut(&mut stmt, |b| drop_declaration(b, local));
+        stmt.blocks_mut()
+            .into_iter()
+            .for_each(|b| drop_declaration(b, local));
         keep.push(stmt);
         keep_spans.push(span);
     }
     block.stmts = keep;
     block.spans = keep_spans;
-}
-
-fn for_each_child_block(stmt: &Statement, mut f: impl FnMut(&ir::Block)) {
-    match stmt {
-        Statement::Block(b) => f(b),
-        Statement::If { accept, reject, .. } => {
-            f(accept);
-            f(reject);
-        }
-        Statement::For {
-            init, update, body, ..
-        } => {
-            f(init);
-            f(update);
-            f(body);
-        }
-        Statement::While { body, .. } | Statement::DoWhile { body, .. } => f(body),
-        Statement::Switch { cases, .. } => cases.iter().for_each(|c| f(&c.body)),
-        _ => {}
-    }
-}
-
-fn for_each_child_block_mut(stmt: &mut Statement, mut f: impl FnMut(&mut ir::Block)) {
-    match stmt {
-        Statement::Block(b) => f(b),
-        Statement::If { accept, reject, .. } => {
-            f(accept);
-            f(reject);
-        }
-        Statement::For {
-            init, update, body, ..
-        } => {
-            f(init);
-            f(update);
-            f(body);
-        }
-        Statement::While { body, .. } | Statement::DoWhile { body, .. } => f(body),
-        Statement::Switch { cases, .. } => cases.iter_mut().for_each(|c| f(&mut c.body)),
-        _ => {}
-    }
 }
 
 /// Whether anything but the declaration writes the local: a store, an
@@ -189,7 +154,7 @@ fn visit_stores(block: &ir::Block, f: &mut impl FnMut(Handle<Expression>)) {
         if let Statement::Store { target, .. } = stmt {
             f(*target);
         }
-        for_each_child_block(stmt, |b| visit_stores(b, f));
+        stmt.blocks().into_iter().for_each(|b| visit_stores(b, f));
     }
 }
 
@@ -229,53 +194,9 @@ fn is_pure(exprs: &ir::ExpressionArena, root: Handle<Expression>) -> bool {
 /// A copy of the node at `root` whose children are fresh copies, so the
 /// copy can take another node's place with every expression keeping one parent.
 fn copy_node(exprs: &mut ir::ExpressionArena, root: Handle<Expression>) -> Expression {
-    let node = exprs[root].clone();
-    let copy = |h: Handle<Expression>, exprs: &mut ir::ExpressionArena| {
-        let child = copy_node(exprs, h);
-        let (ty, span) = (exprs.ty(h), exprs.span(h));
-        exprs.append(child, ty, span)
-    };
-    match node {
-        Expression::Member { base, index } => Expression::Member {
-            base: copy(base, exprs),
-            index,
-        },
-        Expression::Swizzle { base, components } => Expression::Swizzle {
-            base: copy(base, exprs),
-            components,
-        },
-        Expression::Index { base, index } => Expression::Index {
-            base: copy(base, exprs),
-            index: copy(index, exprs),
-        },
-        Expression::Unary { op, expr } => Expression::Unary {
-            op,
-            expr: copy(expr, exprs),
-        },
-        Expression::Convert { expr } => Expression::Convert {
-            expr: copy(expr, exprs),
-        },
-        Expression::Binary { op, left, right } => Expression::Binary {
-            op,
-            left: copy(left, exprs),
-            right: copy(right, exprs),
-        },
-        Expression::Select {
-            condition,
-            accept,
-            reject,
-        } => Expression::Select {
-            condition: copy(condition, exprs),
-            accept: copy(accept, exprs),
-            reject: copy(reject, exprs),
-        },
-        Expression::Construct { components } => Expression::Construct {
-            components: components.into_iter().map(|c| copy(c, exprs)).collect(),
-        },
-        Expression::Intrinsic { fun, args } => Expression::Intrinsic {
-            fun,
-            args: args.into_iter().map(|a| copy(a, exprs)).collect(),
-        },
-        leaf => leaf,
-    }
+    exprs[root].clone().map_children(|child| {
+        let copy = copy_node(exprs, child);
+        let (ty, span) = (exprs.ty(child), exprs.span(child));
+        exprs.append(copy, ty, span)
+    })
 }

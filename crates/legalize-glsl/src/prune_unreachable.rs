@@ -83,27 +83,7 @@ fn walk_tree(
     while let Some(h) = stack.pop() {
         let expr = &arena[h];
         visit(expr);
-        stack.extend(children(expr));
-    }
-}
-
-fn children(expr: &ir::Expression) -> Vec<Handle<ir::Expression>> {
-    use ir::Expression as E;
-    match expr {
-        E::Literal(_) | E::Global(_) | E::Local(_) | E::Param(_) => Vec::new(),
-        E::Member { base, .. } | E::Swizzle { base, .. } => vec![*base],
-        E::Index { base, index } => vec![*base, *index],
-        E::Unary { expr, .. } | E::Convert { expr } => vec![*expr],
-        E::Binary { left, right, .. } => vec![*left, *right],
-        E::Select {
-            condition,
-            accept,
-            reject,
-        } => vec![*condition, *accept, *reject],
-        E::Construct { components } => components.clone(),
-        E::Call { args, .. } | E::Intrinsic { args, .. } => args.clone(),
-        E::Assign { target, value } => vec![*target, *value],
-        E::IncDec { target, .. } => vec![*target],
+        stack.extend(expr.children());
     }
 }
 
@@ -163,66 +143,9 @@ fn copy_tree(
     functions: &[Option<Handle<ir::Function>>],
     globals: &[Option<Handle<ir::GlobalVariable>>],
 ) -> Handle<ir::Expression> {
-    use ir::Expression as E;
-    let mut node = from[root].clone();
-    let copy = |h: Handle<ir::Expression>, to: &mut ir::ExpressionArena| {
-        copy_tree(from, h, to, functions, globals)
-    };
-    node = match node {
-        E::Member { base, index } => E::Member {
-            base: copy(base, to),
-            index,
-        },
-        E::Swizzle { base, components } => E::Swizzle {
-            base: copy(base, to),
-            components,
-        },
-        E::Index { base, index } => E::Index {
-            base: copy(base, to),
-            index: copy(index, to),
-        },
-        E::Unary { op, expr } => E::Unary {
-            op,
-            expr: copy(expr, to),
-        },
-        E::Convert { expr } => E::Convert {
-            expr: copy(expr, to),
-        },
-        E::Binary { op, left, right } => E::Binary {
-            op,
-            left: copy(left, to),
-            right: copy(right, to),
-        },
-        E::Select {
-            condition,
-            accept,
-            reject,
-        } => E::Select {
-            condition: copy(condition, to),
-            accept: copy(accept, to),
-            reject: copy(reject, to),
-        },
-        E::Construct { components } => E::Construct {
-            components: components.into_iter().map(|c| copy(c, to)).collect(),
-        },
-        E::Call { function, args } => E::Call {
-            function,
-            args: args.into_iter().map(|a| copy(a, to)).collect(),
-        },
-        E::Intrinsic { fun, args } => E::Intrinsic {
-            fun,
-            args: args.into_iter().map(|a| copy(a, to)).collect(),
-        },
-        E::Assign { target, value } => E::Assign {
-            target: copy(target, to),
-            value: copy(value, to),
-        },
-        E::IncDec { op, target } => E::IncDec {
-            op,
-            target: copy(target, to),
-        },
-        leaf => leaf,
-    };
+    let mut node = from[root]
+        .clone()
+        .map_children(|child| copy_tree(from, child, to, functions, globals));
     remap_expression(&mut node, functions, globals);
     to.append(node, from.ty(root), from.span(root))
 }

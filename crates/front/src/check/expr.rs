@@ -971,62 +971,7 @@ impl Checker<'_> {
             let exprs = self.exprs_ref();
             (exprs[expr].clone(), exprs.ty(expr), exprs.span(expr))
         };
-        use ir::Expression as E;
-        let node = match node {
-            E::Member { base, index } => E::Member {
-                base: self.copy_expr(base),
-                index,
-            },
-            E::Index { base, index } => E::Index {
-                base: self.copy_expr(base),
-                index: self.copy_expr(index),
-            },
-            E::Swizzle { base, components } => E::Swizzle {
-                base: self.copy_expr(base),
-                components,
-            },
-            E::Unary { op, expr } => E::Unary {
-                op,
-                expr: self.copy_expr(expr),
-            },
-            E::Binary { op, left, right } => E::Binary {
-                op,
-                left: self.copy_expr(left),
-                right: self.copy_expr(right),
-            },
-            E::Select {
-                condition,
-                accept,
-                reject,
-            } => E::Select {
-                condition: self.copy_expr(condition),
-                accept: self.copy_expr(accept),
-                reject: self.copy_expr(reject),
-            },
-            E::Convert { expr } => E::Convert {
-                expr: self.copy_expr(expr),
-            },
-            E::Construct { components } => E::Construct {
-                components: components.into_iter().map(|c| self.copy_expr(c)).collect(),
-            },
-            E::Call { function, args } => E::Call {
-                function,
-                args: args.into_iter().map(|a| self.copy_expr(a)).collect(),
-            },
-            E::Intrinsic { fun, args } => E::Intrinsic {
-                fun,
-                args: args.into_iter().map(|a| self.copy_expr(a)).collect(),
-            },
-            E::Assign { target, value } => E::Assign {
-                target: self.copy_expr(target),
-                value: self.copy_expr(value),
-            },
-            E::IncDec { op, target } => E::IncDec {
-                op,
-                target: self.copy_expr(target),
-            },
-            leaf @ (E::Literal(_) | E::Global(_) | E::Local(_) | E::Param(_)) => leaf,
-        };
+        let node = node.map_children(|child| self.copy_expr(child));
         self.exprs().append(node, ty, span)
     }
 
