@@ -3,12 +3,19 @@
 //!
 //! It lists the commits since REV that touched the watched paths, builds
 //! the `legalis` binary of REV in a temporary `git worktree` (the user's
-//! tree is never touched) and of the working tree, both in the same cargo
-//! target folder so the baseline costs an incremental build, runs the
+//! tree is never touched) and of the working tree, runs the
 //! working tree's suite (`tests/legalize`) with each binary, and prints
 //! every output that differs as a unified diff. Running the same test files
 //! on both sides means a difference is the compiler's, not the tests'. It
 //! then checks the README's code references against the working tree.
+//!
+//! The baseline builds in `<target>/drift-baseline`, not in the working
+//! tree's target folder: cargo names a workspace member's artifacts by a
+//! hash that does not depend on where the checkout lives, so two trees in
+//! one target folder overwrite each other's libraries and a stale one can
+//! pass as fresh (seen here: the head binary silently linked the baseline's
+//! writer). The folder persists, so later reviews build incrementally, and
+//! `legalis` needs no C++ validator, so even the first build is short.
 //!
 //! Exit status: 0 nothing drifted, 1 an output drifted or a reference went
 //! stale, 2 an error (unknown REV, a build failure...).
@@ -44,29 +51,38 @@ pub trait TreeCompiler {
     fn build(&self, tree: &Path, label: &str) -> Result<CommandCompiler, String>;
 }
 
-/// `cargo build -p legalis --bin legalis` in the tree, sharing the target
-/// folder; the binary is copied out because the next build overwrites it.
+/// `cargo build -p legalis --bin legalis` in the tree: the working tree in
+/// its own target folder, any other tree in `<target>/drift-baseline`; the
+/// binary is copied out so that it outlives the worktree.
 #[derive(Debug)]
 pub struct CargoLegalis {
+    pub head_tree: PathBuf,
     pub target_dir: PathBuf,
     pub keep_dir: PathBuf,
 }
 
 impl TreeCompiler for CargoLegalis {
     fn build(&self, tree: &Path, label: &str) -> Result<CommandCompiler, String> {
-        eprintln!("drift: building legalis for {label} ...");
+        let target_dir = if tree == self.head_tree {
+            self.target_dir.clone()
+        } else {
+            self.target_dir.join("drift-baseline")
+        };
+        eprintln!(
+            "drift: building legalis for {label} in {} ...",
+            target_dir.display()
+        );
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
             .args(["build", "-p", "legalis", "--bin", "legalis"])
-            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env("CARGO_TARGET_DIR", &target_dir)
             .current_dir(tree)
             .status()
             .map_err(|e| format!("cannot run cargo: {e}"))?;
         if !status.success() {
             return Err(format!("building legalis for {label} failed ({status})"));
         }
-        let built = self
-            .target_dir
+        let built = target_dir
             .join("debug")
             .join(format!("legalis{}", std::env::consts::EXE_SUFFIX));
         let kept = self
@@ -130,6 +146,7 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
         return ExitCode::from(2);
     }
     let compiler = CargoLegalis {
+        head_tree: root.to_path_buf(),
         target_dir: std::path::absolute(target_dir).unwrap_or_default(),
         keep_dir: keep.0.clone(),
     };
