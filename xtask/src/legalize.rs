@@ -15,10 +15,13 @@ use std::process::ExitCode;
 use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
 use legalis_testkit::runner::{self, CommandCompiler, Compiler, Options, UnsupportedPolicy};
 
+use crate::report::{self, Format};
+
 const HELP: &str = "\
 cargo xtask test legalize: run characterization tests
 
 Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
+                                 [--format text|json|junit]
 
   --filter PAT     only test files whose path contains PAT
   --dir PATH       run the tests in PATH instead of tests/legalize (a foreign
@@ -28,6 +31,9 @@ Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [-
                    Legalis in-process, every output validated), e.g.
                    --compiler \"python3 ../shared/tools/slang-reference/slangc.py\"
   --no-snapshots   do not compare outputs with insta snapshots
+  --format FORMAT  text (default), or json / junit for CI systems: the
+                   report goes to standard output, the PASS/FAIL lines to
+                   standard error
 
 Prints PASS/FAIL/SKIP per directive and `N passed, M failed`.
 Exit status: 0 all passed, 1 a failure (or no test found), 2 usage error.
@@ -39,6 +45,7 @@ struct Args {
     dir: Option<PathBuf>,
     compiler: Option<String>,
     no_snapshots: bool,
+    format: Format,
 }
 
 pub fn main(args: &[OsString], root: &Path) -> ExitCode {
@@ -104,9 +111,12 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
         filter: args.filter.clone(),
     };
     runner::quiet_snapshot_panics();
-    let mut stdout = std::io::stdout();
-    let summary = match runner::run_dir(dir, &options, &mut stdout) {
-        Ok(summary) => summary,
+    let mut lines: Box<dyn std::io::Write> = match args.format {
+        Format::Text => Box::new(std::io::stdout()),
+        Format::Json | Format::Junit => Box::new(std::io::stderr()),
+    };
+    let (summary, records) = match runner::run_dir_recorded(dir, &options, &mut lines) {
+        Ok(found) => found,
         Err(error) => {
             eprintln!("xtask: cannot read {}: {error}", dir.display());
             return ExitCode::from(2);
@@ -116,7 +126,11 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
     if total == 0 {
         eprintln!("xtask: no test directive found in {}", dir.display());
     }
-    println!("{}", summary.line());
+    match args.format {
+        Format::Text => println!("{}", summary.line()),
+        Format::Json => print!("{}", report::json(&summary, &records)),
+        Format::Junit => print!("{}", report::junit(&summary, &records)),
+    }
     if summary.failed == 0 && total > 0 {
         ExitCode::SUCCESS
     } else {
@@ -134,6 +148,11 @@ fn parse_args(args: &[OsString]) -> Result<Option<Args>, String> {
             "--dir" => parsed.dir = Some(PathBuf::from(value("--dir")?)),
             "--compiler" => parsed.compiler = Some(value("--compiler")?),
             "--no-snapshots" => parsed.no_snapshots = true,
+            "--format" => {
+                let name = value("--format")?;
+                parsed.format = Format::from_name(&name)
+                    .ok_or(format!("--format takes text, json or junit, not {name}"))?;
+            }
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other}")),
         }

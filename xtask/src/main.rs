@@ -4,9 +4,19 @@
 //! Most tasks are a list of cargo commands run from the workspace root; the
 //! first that fails stops the task and its exit status becomes ours.
 //! `test legalize` runs the characterization suite in this process through
-//! `legalis-testkit` (see `legalize.rs`).
+//! `legalis-testkit` (see `legalize.rs`); `tidy`, `coverage legalize` and
+//! `drift` keep the suite's discipline (`tidy.rs`, `coverage.rs`,
+//! `drift.rs`, over the paths in `suite.rs`).
 
+mod coverage;
+mod drift;
+mod findings;
 mod legalize;
+mod readme;
+mod report;
+mod rust_fns;
+mod suite;
+mod tidy;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -21,12 +31,20 @@ Tasks:
   test [ARGS...]    cargo test --workspace, with ARGS passed on
                     (e.g. cargo xtask test --no-fail-fast)
   test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
+                [--format text|json|junit]
                     the characterization suite (tests/legalize by default);
                     see `cargo xtask test legalize --help`
+  tidy [--fix]      META blocks, snapshots, the bundle README and findings
+  coverage legalize [--check]
+                    line coverage per function of the watched crates;
+                    --check enforces the floors and the unreachable gaps
+  drift --baseline REV [--json FILE]
+                    outputs of the suite at REV against the working tree
   bench [ARGS...]   the front-end benchmark (criterion):
                     cargo bench -p legalis-front --bench front, with ARGS passed on
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
-                    warnings denied on all targets, then every test
+                    warnings denied on all targets, every test, tidy, and
+                    coverage legalize --check
   help              show this help
 ";
 
@@ -39,6 +57,9 @@ fn main() -> ExitCode {
             return legalize::main(&rest[1..], &workspace_root());
         }
         Some("test") => vec![with_args(&["test", "--workspace"], &rest)],
+        Some("tidy") => return tidy::main(&rest, &workspace_root()),
+        Some("coverage") => return coverage::main(&rest, &workspace_root()),
+        Some("drift") => return drift::main(&rest, &workspace_root()),
         Some("bench") => vec![with_args(
             &["bench", "-p", "legalis-front", "--bench", "front"],
             &rest,
@@ -76,6 +97,12 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "warnings",
         ]),
         words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
+        words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),
+        // Instrumented build of the watched crates and the legalis binary
+        // only (no C++ validator): a few minutes on a clean clone.
+        words(&[
+            "run", "--quiet", "--locked", "-p", "xtask", "--", "coverage", "legalize", "--check",
+        ]),
     ]
 }
 

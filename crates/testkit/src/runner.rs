@@ -15,7 +15,9 @@
 //!
 //! It prints `PASS`/`FAIL`/`SKIP file:line directive` per directive, the
 //! reasons under each failure, and returns the counts for the closing
-//! `N passed, M failed` line.
+//! `N passed, M failed` line. [`run_dir_recorded`] also returns a
+//! [`Record`] per directive (outcome, reasons, whole output), which the
+//! JSON/JUnit reports and the drift review read.
 
 use std::io::{self, Write};
 use std::panic::AssertUnwindSafe;
@@ -175,23 +177,84 @@ pub fn test_files(dir: &Path, filter: Option<&str>) -> io::Result<Vec<PathBuf>> 
     Ok(files)
 }
 
+/// How one directive (or, for a file that cannot run, the file) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Pass,
+    Fail,
+    Skip,
+}
+
+/// One directive's result, for machine-readable reports and drift review.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The test file as shown in reports (repository-relative in the suite).
+    pub file: String,
+    /// The directive's line; for a file that could not run, the problem's.
+    pub line: usize,
+    /// 1-based index among the file's directives (the snapshot's `@n`);
+    /// 0 for a file that could not run.
+    pub number: usize,
+    /// The directive as written, or the file's problem.
+    pub directive: String,
+    pub status: Status,
+    /// Why it failed or was skipped.
+    pub reasons: Vec<String>,
+    /// The whole output as a snapshot pins it, when the compiler ran.
+    pub output: Option<String>,
+}
+
 /// Runs every test file of `dir`, printing to `out`.
 pub fn run_dir(dir: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::Result<Summary> {
+    Ok(run_dir_recorded(dir, options, out)?.0)
+}
+
+/// [`run_dir`], also returning a [`Record`] per directive in file order.
+pub fn run_dir_recorded(
+    dir: &Path,
+    options: &Options<'_>,
+    out: &mut dyn Write,
+) -> io::Result<(Summary, Vec<Record>)> {
     let mut summary = Summary::default();
+    let mut records = Vec::new();
     for file in test_files(dir, options.filter.as_deref())? {
-        summary.add(run_file(&file, options, out)?);
+        summary.add(run_file_recorded(&file, options, out, &mut records)?);
     }
-    Ok(summary)
+    Ok((summary, records))
 }
 
 /// Runs one test file's directives, printing to `out`.
 pub fn run_file(path: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::Result<Summary> {
+    run_file_recorded(path, options, out, &mut Vec::new())
+}
+
+/// A failure of the whole file (unreadable, malformed, not a suite test).
+fn file_failure(shown: &str, line: usize, problem: String) -> Record {
+    Record {
+        file: shown.to_string(),
+        line,
+        number: 0,
+        directive: problem,
+        status: Status::Fail,
+        reasons: Vec::new(),
+        output: None,
+    }
+}
+
+/// [`run_file`], appending a [`Record`] per directive to `records`.
+pub fn run_file_recorded(
+    path: &Path,
+    options: &Options<'_>,
+    out: &mut dyn Write,
+    records: &mut Vec<Record>,
+) -> io::Result<Summary> {
     let shown = path.display().to_string();
     let mut summary = Summary::default();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) => {
             writeln!(out, "FAIL {shown}: cannot read: {error}")?;
+            records.push(file_failure(&shown, 0, format!("cannot read: {error}")));
             summary.failed += 1;
             return Ok(summary);
         }
@@ -200,11 +263,9 @@ pub fn run_file(path: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::
         Ok(test) => test,
         Err(errors) => {
             for error in errors {
-                writeln!(
-                    out,
-                    "FAIL {shown}:{} malformed directive: {}",
-                    error.line, error.message
-                )?;
+                let problem = format!("malformed directive: {}", error.message);
+                writeln!(out, "FAIL {shown}:{} {problem}", error.line)?;
+                records.push(file_failure(&shown, error.line, problem));
                 summary.failed += 1;
             }
             return Ok(summary);
@@ -212,6 +273,7 @@ pub fn run_file(path: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::
     };
     if let Some(problem) = suite_problem(&test, options) {
         writeln!(out, "FAIL {shown}:1 {problem}")?;
+        records.push(file_failure(&shown, 1, problem.to_string()));
         summary.failed += 1;
         return Ok(summary);
     }
@@ -223,13 +285,27 @@ pub fn run_file(path: &Path, options: &Options<'_>, out: &mut dyn Write) -> io::
         options,
     };
     for (index, directive) in test.directives.iter().enumerate() {
-        let outcome = file.directive(index + 1, directive);
+        let (outcome, output) = file.directive(index + 1, directive);
         outcome.print(&shown, directive, out)?;
-        match outcome {
-            Outcome::Pass => summary.passed += 1,
-            Outcome::Fail(_) => summary.failed += 1,
-            Outcome::Skip(_) => summary.skipped += 1,
+        let (status, reasons) = match outcome {
+            Outcome::Pass => (Status::Pass, Vec::new()),
+            Outcome::Fail(reasons) => (Status::Fail, reasons),
+            Outcome::Skip(reason) => (Status::Skip, vec![reason]),
+        };
+        match status {
+            Status::Pass => summary.passed += 1,
+            Status::Fail => summary.failed += 1,
+            Status::Skip => summary.skipped += 1,
         }
+        records.push(Record {
+            file: shown.clone(),
+            line: directive.line,
+            number: index + 1,
+            directive: directive.text.clone(),
+            status,
+            reasons,
+            output: output.as_ref().map(whole_output),
+        });
     }
     Ok(summary)
 }
@@ -283,21 +359,22 @@ struct FileRun<'a> {
 }
 
 impl FileRun<'_> {
-    fn directive(&self, number: usize, directive: &Directive) -> Outcome {
+    /// The outcome, and the compiler's output when it ran.
+    fn directive(&self, number: usize, directive: &Directive) -> (Outcome, Option<CompileOutput>) {
         let mut args = directive.args.clone();
         let mut reasons = Vec::new();
         match &directive.kind {
-            DirectiveKind::Disabled => Outcome::Skip("disabled".to_string()),
+            DirectiveKind::Disabled => (Outcome::Skip("disabled".to_string()), None),
             DirectiveKind::Unsupported { reason } => match self.options.unsupported {
-                UnsupportedPolicy::Skip => Outcome::Skip(reason.clone()),
-                UnsupportedPolicy::Fail => Outcome::Fail(vec![reason.clone()]),
+                UnsupportedPolicy::Skip => (Outcome::Skip(reason.clone()), None),
+                UnsupportedPolicy::Fail => (Outcome::Fail(vec![reason.clone()]), None),
             },
             DirectiveKind::FileCheck { prefix } => {
                 let output = self.options.compiler.run(self.path, &args);
                 reasons.extend(self.filecheck(prefix, &output));
                 reasons.extend(self.validate(&args, &output));
                 reasons.extend(self.snapshot(number, directive, &output));
-                outcome(reasons, Some(&output))
+                (outcome(reasons, Some(&output)), Some(output))
             }
             DirectiveKind::Diagnostic { prefix, exhaustive } => {
                 if !args.iter().any(|a| a == MACHINE_DIAGNOSTICS) {
@@ -307,7 +384,7 @@ impl FileRun<'_> {
                 reasons.extend(self.carets(prefix, *exhaustive, &output));
                 reasons.extend(self.snapshot(number, directive, &output));
                 // A diagnostic test expects the compiler to fail: no note.
-                outcome(reasons, None)
+                (outcome(reasons, None), Some(output))
             }
         }
     }
