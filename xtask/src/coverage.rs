@@ -29,7 +29,7 @@ use crate::suite::{self, Problem};
 
 /// Minimum line coverage per watched crate, a little under what was
 /// measured so that noise does not fail CI but a lost test does.
-pub const FLOORS: &[(&str, f64)] = &[("crates/legalize-glsl", 80.0), ("crates/sysval", 93.0)];
+pub const FLOORS: &[(&str, f64)] = &[("crates/legalize-glsl", 90.0), ("crates/sysval", 95.0)];
 
 /// The packages whose tests count, besides the suite.
 const PACKAGES: &[&str] = &["legalis-legalize-glsl", "legalis-sysval"];

@@ -458,3 +458,32 @@ fn elements_of_arrayed_builtins() {
     );
     assert!(text.contains("s_value = uint(gl_SampleID);"), "{text}");
 }
+
+#[test]
+fn kept_globals_keep_their_initializers_and_what_they_name() {
+    // `table` is used by the entry point; its initializer names `scale` (a
+    // global kept only through it) and calls nothing. `unused` is dropped.
+    let l = ok(
+        r#"
+        static const float scale = 2.0;
+        static const float table[2] = { scale, scale * 3 };
+        static const float unused = 5.0;
+        float4 main(float4 p : POSITION) : SV_Position { return p * table[1]; }
+        "#,
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    let names: Vec<&str> = l
+        .module
+        .globals
+        .iter()
+        .map(|(_, g)| g.name.as_str())
+        .collect();
+    assert!(
+        names.contains(&"scale") && names.contains(&"table"),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"unused"), "{names:?}");
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("table[2] = {scale, scale * "), "{text}");
+}
