@@ -4,6 +4,7 @@
 //! own module with naga's backend shape (`Options`, an `Error` enum, one
 //! `write` entry function). GLSL is the first.
 
+pub mod binding;
 pub mod codes;
 pub mod glsl;
 pub mod spirv;

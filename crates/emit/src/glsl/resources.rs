@@ -27,8 +27,7 @@ use std::fmt::Write as _;
 
 use legalis_ir as ir;
 use legalis_ir::{
-    AddressSpace, BufferKind, Expression, Handle, ResourceAccess, ScalarKind, Span, TextureDim,
-    TypeInner,
+    BufferKind, Expression, Handle, ResourceAccess, ScalarKind, Span, TextureDim, TypeInner,
 };
 
 use super::writer::{Ctx, Result, Writer, unsupported};
@@ -46,40 +45,11 @@ pub(super) type BindingMap = HashMap<Handle<ir::GlobalVariable>, (u32, u32)>;
 /// order, with `_Globals` first. Unused globals keep their numbers, so
 /// removing a use never renumbers the others.
 pub(super) fn assign_bindings(module: &ir::Module) -> (BindingMap, Option<(u32, u32)>) {
-    let is_resource = |g: &ir::GlobalVariable| {
-        g.space == AddressSpace::Uniform && module.types[g.ty].inner.is_resource()
-            || matches!(&module.types[g.ty].inner, TypeInner::Array { base, .. } if module.types[*base].inner.is_resource())
-    };
-    let mut bindings = HashMap::new();
-    let mut taken = BTreeSet::new();
-    for (h, g) in module.globals.iter().filter(|(_, g)| is_resource(g)) {
-        let explicit = g
-            .binding
-            .vk_binding
-            .map(|(b, s)| (s, b))
-            .or(g.binding.register.map(|r| (r.space, r.index)));
-        if let Some(sb) = explicit {
-            bindings.insert(h, sb);
-            taken.insert(sb);
-        }
-    }
-    let mut next = 0;
-    let mut take = |taken: &mut BTreeSet<(u32, u32)>| {
-        while taken.contains(&(0, next)) {
-            next += 1;
-        }
-        taken.insert((0, next));
-        (0, next)
-    };
-    let has_plain = module
-        .globals
-        .iter()
-        .any(|(_, g)| g.space == AddressSpace::Uniform && !is_resource(g));
-    let globals_block = has_plain.then(|| take(&mut taken));
-    for (h, _) in module.globals.iter().filter(|(_, g)| is_resource(g)) {
-        bindings.entry(h).or_insert_with(|| take(&mut taken));
-    }
-    (bindings, globals_block)
+    let bindings = crate::binding::assign_bindings(module);
+    (
+        bindings.resources.into_iter().collect(),
+        bindings.globals_block,
+    )
 }
 
 fn dim_suffix(dim: TextureDim, arrayed: bool, ms: bool) -> String {

@@ -1267,23 +1267,5 @@ pub(super) fn collect_subtree(
 }
 
 pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
-    match e {
-        Expression::Literal(_)
-        | Expression::Global(_)
-        | Expression::Local(_)
-        | Expression::Param(_) => Vec::new(),
-        Expression::Member { base, .. } | Expression::Swizzle { base, .. } => vec![*base],
-        Expression::Index { base, index } => vec![*base, *index],
-        Expression::Unary { expr, .. } | Expression::Convert { expr } => vec![*expr],
-        Expression::Binary { left, right, .. } => vec![*left, *right],
-        Expression::Select {
-            condition,
-            accept,
-            reject,
-        } => vec![*condition, *accept, *reject],
-        Expression::Construct { components } => components.clone(),
-        Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => args.clone(),
-        Expression::Assign { target, value } => vec![*target, *value],
-        Expression::IncDec { target, .. } => vec![*target],
-    }
+    e.children()
 }

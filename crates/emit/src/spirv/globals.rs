@@ -35,7 +35,7 @@ impl Writer<'_> {
         let class = match var.space {
             AddressSpace::Private | AddressSpace::Constant => StorageClass::Private,
             AddressSpace::Workgroup => StorageClass::Workgroup,
-            AddressSpace::Uniform if super::binding::is_resource(self.module, var) => {
+            AddressSpace::Uniform if crate::binding::is_resource(self.module, var) => {
                 return self.declare_resource(g);
             }
             AddressSpace::Uniform => return self.declare_plain_uniform(g),
@@ -60,7 +60,7 @@ impl Writer<'_> {
             .copied()
             .filter(|&h| {
                 let v = &module.globals[h];
-                v.space == AddressSpace::Uniform && !super::binding::is_resource(module, v)
+                v.space == AddressSpace::Uniform && !crate::binding::is_resource(module, v)
             })
             .collect();
         let fields: Vec<_> = plain

@@ -15,9 +15,8 @@
 //! `floatRxC` is a SPIR-V matrix of R columns of C components (GLSL
 //! `matRxC`), so HLSL row `i` is SPIR-V column `i`, `mul(a, b)` multiplies
 //! `b * a`, and HLSL's default `column_major` packing is SPIR-V `RowMajor`.
-//! Descriptor bindings follow [`binding::assign_bindings`].
+//! Descriptor bindings follow [`crate::binding::assign_bindings`].
 
-mod binding;
 mod constants;
 mod convert;
 mod expr;
@@ -35,7 +34,7 @@ use std::fmt;
 
 use legalis_ir as ir;
 
-pub use binding::assign_bindings;
+pub use crate::binding::assign_bindings;
 pub use names::disassemble;
 
 /// What the caller asks of the writer.

@@ -10,8 +10,8 @@ use legalis_ir::{Expression, Handle, Span};
 use rspirv::dr::{Builder, InsertPoint, Instruction, Operand};
 use spirv::{Capability, Op, StorageClass, Word};
 
-use super::binding::Bindings;
 use super::{Error, Options};
+use crate::binding::Bindings;
 
 pub(super) type Result<T> = std::result::Result<T, Error>;
 
@@ -134,7 +134,7 @@ impl<'a> Writer<'a> {
             functions: Vec::new(),
             reachable_globals: Vec::new(),
             function_ids: HashMap::new(),
-            bindings: super::binding::assign_bindings(module),
+            bindings: crate::binding::assign_bindings(module),
             writes_depth: false,
             fs: FnState {
                 exprs: &module.global_expressions,
@@ -420,25 +420,7 @@ pub(super) fn subtree(
 }
 
 pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
-    match e {
-        Expression::Literal(_)
-        | Expression::Global(_)
-        | Expression::Local(_)
-        | Expression::Param(_) => Vec::new(),
-        Expression::Member { base, .. } | Expression::Swizzle { base, .. } => vec![*base],
-        Expression::Index { base, index } => vec![*base, *index],
-        Expression::Unary { expr, .. } | Expression::Convert { expr } => vec![*expr],
-        Expression::Binary { left, right, .. } => vec![*left, *right],
-        Expression::Select {
-            condition,
-            accept,
-            reject,
-        } => vec![*condition, *accept, *reject],
-        Expression::Construct { components } => components.clone(),
-        Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => args.clone(),
-        Expression::Assign { target, value } => vec![*target, *value],
-        Expression::IncDec { target, .. } => vec![*target],
-    }
+    e.children()
 }
 
 /// Whether evaluating `e` twice, or not at all, is unobservable.

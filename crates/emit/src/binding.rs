@@ -21,7 +21,7 @@ pub struct Bindings {
 }
 
 /// Whether `g` is bound as a descriptor of its own (not in `_Globals`).
-pub(super) fn is_resource(module: &ir::Module, g: &ir::GlobalVariable) -> bool {
+pub(crate) fn is_resource(module: &ir::Module, g: &ir::GlobalVariable) -> bool {
     if g.space != AddressSpace::Uniform {
         return false;
     }
