@@ -26,6 +26,7 @@ pub use intrinsic::Intrinsic;
 pub use module::*;
 pub use semantic::{
     Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
+    Xfb,
 };
 pub use span::Span;
 pub use stage::*;

@@ -308,6 +308,18 @@ pub enum Statement {
     Return(Option<Handle<Expression>>),
     /// `discard` in fragment shaders.
     Discard,
+    /// Geometry shaders, after legalization: the output variables of
+    /// `stream` form a vertex (GLSL `EmitVertex`/`EmitStreamVertex`, SPIR-V
+    /// `OpEmitVertex`/`OpEmitStreamVertex`). The front end never makes it:
+    /// `stream.Append(v)` is an intrinsic until the legalizer rewrites it.
+    EmitVertex {
+        stream: u32,
+    },
+    /// Geometry shaders, after legalization: ends the strip of `stream`
+    /// (`stream.RestartStrip()`).
+    EndPrimitive {
+        stream: u32,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

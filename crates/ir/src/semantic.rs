@@ -335,6 +335,22 @@ pub struct IoAttrs {
     pub interpolation: Interpolation,
     pub explicit_location: Option<u32>,
     pub explicit_index: Option<u32>,
+    /// The geometry output stream a legalized output belongs to (GLSL
+    /// `layout(stream = N)`, SPIR-V `Stream`); `None` is stream 0.
+    pub stream: Option<u32>,
+    /// Transform-feedback capture of a legalized output.
+    pub xfb: Option<Xfb>,
+}
+
+/// Where transform feedback writes an output: GLSL `xfb_buffer`,
+/// `xfb_offset`, `xfb_stride`; SPIR-V `XfbBuffer`, `Offset`, `XfbStride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Xfb {
+    pub buffer: u32,
+    /// Byte offset of the output within the buffer's vertex record.
+    pub offset: u32,
+    /// Bytes per vertex record in the buffer.
+    pub stride: u32,
 }
 
 #[cfg(test)]

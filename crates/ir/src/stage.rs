@@ -142,6 +142,10 @@ pub struct EntryPointAttributes {
     pub max_vertex_count: Option<u32>,
     /// `[instance(n)]`.
     pub instances: Option<u32>,
+    /// A geometry shader's input primitive (`triangle VsOut v[3]`).
+    pub input_primitive: Option<InputPrimitive>,
+    /// A geometry shader's output primitive (`TriangleStream<T>`).
+    pub output_stream: Option<crate::StreamKind>,
     /// `[earlydepthstencil]`.
     pub early_depth_stencil: bool,
 }

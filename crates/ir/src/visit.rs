@@ -3,7 +3,7 @@
 //! contains. Passes walk and rewrite through these so that adding an
 //! expression or statement kind means changing one place.
 
-use crate::{Block, Expression, Handle, Statement};
+use crate::{Block, Expression, ExpressionArena, Function, Handle, Statement};
 
 impl Expression {
     /// The operands of this expression, in evaluation order.
@@ -128,6 +128,89 @@ impl Statement {
             _ => Vec::new(),
         }
     }
+
+    /// The expression roots this statement holds directly (not those of
+    /// nested blocks), mutably.
+    pub fn exprs_mut(&mut self) -> Vec<&mut Handle<Expression>> {
+        match self {
+            Statement::Declare { init, .. } => init.iter_mut().collect(),
+            Statement::Store { target, value } => vec![target, value],
+            Statement::Expr(e) => vec![e],
+            Statement::If { condition, .. }
+            | Statement::While { condition, .. }
+            | Statement::DoWhile { condition, .. } => vec![condition],
+            Statement::For { condition, .. } => condition.iter_mut().collect(),
+            Statement::Switch { selector, .. } => vec![selector],
+            Statement::Return(value) => value.iter_mut().collect(),
+            Statement::Block(_)
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Discard
+            | Statement::EmitVertex { .. }
+            | Statement::EndPrimitive { .. } => Vec::new(),
+        }
+    }
+}
+
+impl Function {
+    /// Rebuilds the expression arena from the trees the body reaches, in
+    /// statement order, dropping expressions nothing uses any more, and
+    /// removes parameter `removed` if given: its remaining uses (there
+    /// must be none among the reached trees) are an error, later
+    /// parameters are renumbered. Returns `false`, leaving the function
+    /// unchanged, if a reached tree still uses the removed parameter.
+    pub fn compact(&mut self, removed: Option<u32>) -> bool {
+        let mut out = ExpressionArena::default();
+        let mut body = self.body.clone();
+        let mut ok = true;
+        copy_block(&self.expressions, &mut out, &mut body, removed, &mut ok);
+        if !ok {
+            return false;
+        }
+        if let Some(index) = removed {
+            self.params.remove(index as usize);
+        }
+        self.expressions = out;
+        self.body = body;
+        true
+    }
+}
+
+fn copy_block(
+    from: &ExpressionArena,
+    to: &mut ExpressionArena,
+    block: &mut Block,
+    removed: Option<u32>,
+    ok: &mut bool,
+) {
+    for stmt in &mut block.stmts {
+        for root in stmt.exprs_mut() {
+            *root = copy_tree(from, to, *root, removed, ok);
+        }
+        for inner in stmt.blocks_mut() {
+            copy_block(from, to, inner, removed, ok);
+        }
+    }
+}
+
+fn copy_tree(
+    from: &ExpressionArena,
+    to: &mut ExpressionArena,
+    expr: Handle<Expression>,
+    removed: Option<u32>,
+    ok: &mut bool,
+) -> Handle<Expression> {
+    let mut copy = from[expr]
+        .clone()
+        .map_children(|child| copy_tree(from, to, child, removed, ok));
+    if let (Expression::Param(index), Some(r)) = (&mut copy, removed) {
+        if *index == r {
+            *ok = false;
+        } else if *index > r {
+            *index -= 1;
+        }
+    }
+    to.append(copy, from.ty(expr), from.span(expr))
 }
 
 #[cfg(test)]

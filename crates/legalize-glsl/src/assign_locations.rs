@@ -101,7 +101,10 @@ fn interpolation_for(
     let crosses_rasterizer = matches!(
         (stage, leaf.direction),
         (ir::ShaderStage::Fragment, Direction::Input)
-            | (ir::ShaderStage::Vertex, Direction::Output)
+            | (
+                ir::ShaderStage::Vertex | ir::ShaderStage::Geometry,
+                Direction::Output
+            )
     );
     if crosses_rasterizer && is_integer(module, leaf.ty) {
         interpolation.mode = Some(ir::InterpolationMode::Flat);

@@ -10,11 +10,13 @@
 use std::collections::HashMap;
 
 use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
 
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
+use crate::geometry_streams;
 use crate::plan::{Leaf, Plan, Root, Target};
 
 /// The interface global made for each leaf, by leaf index, plus the base
@@ -22,18 +24,42 @@ use crate::plan::{Leaf, Plan, Root, Target};
 struct Interface {
     globals: Vec<Handle<ir::GlobalVariable>>,
     bases: Vec<Option<Handle<ir::GlobalVariable>>>,
+    /// `uint`, the type of vertex indices.
+    uint: Handle<Type>,
 }
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
 /// function over interface globals, and makes it the module's only entry point.
-pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
-    let entry = module.entry_points[entry_index].clone();
+pub fn apply(
+    module: &mut ir::Module,
+    entry_index: usize,
+    plan: &Plan,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut entry = module.entry_points[entry_index].clone();
+    for param in &module.functions[entry.function].params {
+        if let ir::ParamRole::GeometryInput(primitive) = param.role {
+            entry.attributes.input_primitive = Some(primitive);
+        }
+        if let Some(&ir::TypeInner::Stream { kind, .. }) =
+            module.types.try_get(param.ty).map(|t| &t.inner)
+        {
+            entry.attributes.output_stream.get_or_insert(kind);
+        }
+    }
     let interface = make_globals(module, plan);
+    // Output streams become stores and emits inside the original; the
+    // parameters are gone from it, so the wrapper passes no streams.
+    let streams = geometry_streams::stream_params(module, entry.function);
+    geometry_streams::apply(module, entry.function, plan, &interface.globals)?;
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
         .params
         .iter()
         .map(|p| (p.name.clone(), p.ty))
+        .collect();
+    // Plan roots count the parameters as declared, streams included.
+    let declared: Vec<u32> = (0..(params.len() + streams.len()) as u32)
+        .filter(|i| !streams.iter().any(|(s, _)| s == i))
         .collect();
     let result_ty = original.result.as_ref().map(|r| r.ty);
 
@@ -45,7 +71,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
             let uniform = plan
                 .leaves
                 .iter()
-                .any(|l| l.root == Root::Param(i as u32) && l.target == Target::Uniform);
+                .any(|l| l.root == Root::Param(declared[i]) && l.target == Target::Uniform);
             (!uniform).then(|| {
                 let local = b.local(&format!("{name}_value"), *ty);
                 b.push(ir::Statement::Declare { local, init: None });
@@ -55,7 +81,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         .collect();
     for (index, leaf) in plan.leaves.iter().enumerate() {
         if leaf.direction == Direction::Input && leaf.target != Target::Uniform {
-            gather_input(&mut b, module, leaf, &interface, index, &locals, &params);
+            gather_input(&mut b, module, leaf, &interface, index, &locals, &declared);
         }
     }
     let args: Vec<Handle<ir::Expression>> = (0..params.len())
@@ -65,7 +91,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
                 let leaf = plan
                     .leaves
                     .iter()
-                    .position(|l| l.root == Root::Param(i as u32));
+                    .position(|l| l.root == Root::Param(declared[i]));
                 let global = leaf
                     .map(|l| interface.globals[l])
                     .unwrap_or(Handle::from_index(0));
@@ -95,7 +121,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         }
     };
     for (index, leaf) in plan.leaves.iter().enumerate() {
-        if leaf.direction == Direction::Output {
+        if leaf.direction == Direction::Output && leaf.stream.is_none() {
             scatter_output(
                 &mut b,
                 module,
@@ -103,7 +129,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
                 &interface,
                 index,
                 &locals,
-                &params,
+                &declared,
                 result_local,
             );
         }
@@ -115,23 +141,27 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         function: wrapper,
         ..entry
     }];
+    Ok(())
 }
 
 /// The value of a parameter local, or the result local, as the root of a leaf.
+/// `declared[k]` is the index in the source signature of the entry
+/// function's parameter `k` (streams removed).
 fn root_place(
     b: &mut FunctionBuilder,
     leaf: &Leaf,
     locals: &[Option<Handle<ir::LocalVariable>>],
-    params: &[(String, Handle<Type>)],
+    declared: &[u32],
     result: Option<(Handle<ir::LocalVariable>, Handle<Type>)>,
 ) -> Option<(Handle<ir::Expression>, Handle<Type>)> {
-    let (local, ty) = match leaf.root {
-        Root::Param(i) => (
-            locals.get(i as usize).copied().flatten()?,
-            params[i as usize].1,
-        ),
-        Root::Result => result?,
+    let local = match leaf.root {
+        Root::Param(i) => {
+            let k = declared.iter().position(|&d| d == i)?;
+            locals.get(k).copied().flatten()?
+        }
+        Root::Result => result?.0,
     };
+    let ty = b.func.locals[local].ty;
     Some((b.expr(ir::Expression::Local(local), Some(ty)), ty))
 }
 
@@ -142,19 +172,66 @@ fn gather_input(
     interface: &Interface,
     index: usize,
     locals: &[Option<Handle<ir::LocalVariable>>],
-    params: &[(String, Handle<Type>)],
+    declared: &[u32],
 ) {
-    let Some((root, root_ty)) = root_place(b, leaf, locals, params, None) else {
-        return;
-    };
-    let (place, place_ty) = b.members(module, root, root_ty, &leaf.members);
     let global = interface.globals[index];
     let global_ty = module.globals[global].ty;
-    let value = adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty);
-    b.push(ir::Statement::Store {
-        target: place,
-        value,
-    });
+    let Some(vertices) = leaf.vertices else {
+        let Some((root, root_ty)) = root_place(b, leaf, locals, declared, None) else {
+            return;
+        };
+        let (place, place_ty) = b.members(module, root, root_ty, &leaf.members);
+        let value = adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty);
+        b.push(ir::Statement::Store {
+            target: place,
+            value,
+        });
+        return;
+    };
+    // A per-vertex input: `input[i].field = interface[i]` for every vertex.
+    let element_ty = match module.types.try_get(global_ty).map(|t| &t.inner) {
+        Some(&ir::TypeInner::Array { base, .. }) => base,
+        _ => global_ty,
+    };
+    let uint = interface.uint;
+    for vertex in 0..vertices {
+        let Some((root, root_ty)) = root_place(b, leaf, locals, declared, None) else {
+            return;
+        };
+        let vertex_ty = match module.types.try_get(root_ty).map(|t| &t.inner) {
+            Some(&ir::TypeInner::Array { base, .. }) => base,
+            _ => return,
+        };
+        let i = b.expr(
+            ir::Expression::Literal(ir::Literal::Uint(vertex.into())),
+            Some(uint),
+        );
+        let root = b.expr(
+            ir::Expression::Index {
+                base: root,
+                index: i,
+            },
+            Some(vertex_ty),
+        );
+        let (place, place_ty) = b.members(module, root, vertex_ty, &leaf.members);
+        let all = b.expr(ir::Expression::Global(global), Some(global_ty));
+        let i = b.expr(
+            ir::Expression::Literal(ir::Literal::Uint(vertex.into())),
+            Some(uint),
+        );
+        let element = b.expr(
+            ir::Expression::Index {
+                base: all,
+                index: i,
+            },
+            Some(element_ty),
+        );
+        let value = adapt_builtins::write_value(b, element, element_ty, place_ty);
+        b.push(ir::Statement::Store {
+            target: place,
+            value,
+        });
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -165,10 +242,10 @@ fn scatter_output(
     interface: &Interface,
     index: usize,
     locals: &[Option<Handle<ir::LocalVariable>>],
-    params: &[(String, Handle<Type>)],
+    declared: &[u32],
     result: Option<(Handle<ir::LocalVariable>, Handle<Type>)>,
 ) {
-    let Some((root, root_ty)) = root_place(b, leaf, locals, params, result) else {
+    let Some((root, root_ty)) = root_place(b, leaf, locals, declared, result) else {
         return;
     };
     let (value, value_ty) = b.members(module, root, root_ty, &leaf.members);
@@ -187,6 +264,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         HashMap::new();
     let mut globals = Vec::with_capacity(plan.leaves.len());
     let mut bases = Vec::with_capacity(plan.leaves.len());
+    let several_streams = plan.leaves.iter().any(|l| l.stream.unwrap_or(0) > 0);
     for leaf in &plan.leaves {
         let (ty, space, io) = match &leaf.target {
             Target::BuiltIn {
@@ -224,6 +302,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
             }
             Target::Uniform => (leaf.ty, ir::AddressSpace::Uniform, None),
         };
+        let ty = match leaf.vertices {
+            Some(n) => array_of(module, ty, n),
+            None => ty,
+        };
+        let io = io.map(|io| ir::IoAttrs {
+            stream: leaf.stream.filter(|_| several_streams),
+            ..io
+        });
         let element = match &leaf.target {
             Target::BuiltIn { element, .. } => *element,
             _ => None,
@@ -254,7 +340,28 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         };
         bases.push(base);
     }
-    Interface { globals, bases }
+    let uint = module.types.insert(
+        ir::Type {
+            name: None,
+            inner: ir::TypeInner::Scalar(ir::Scalar::U32),
+        },
+        ir::Span::UNDEFINED,
+    );
+    Interface {
+        globals,
+        bases,
+        uint,
+    }
+}
+
+fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
+    let inner = ir::TypeInner::Array {
+        base,
+        size: ir::ArraySize::Constant(n),
+    };
+    module
+        .types
+        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
 }
 
 fn space_of(direction: Direction) -> ir::AddressSpace {

@@ -11,6 +11,8 @@
 //!   parameterless entry function (B1);
 //! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
 //!   vertex/instance rebasing (B3, B4, B6);
+//! - `geometry_streams.rs`: a geometry shader's `stream.Append(v)` writes
+//!   the stream's output globals and emits a vertex (B9);
 //! - `prune_unreachable.rs`: only what the entry point uses remains;
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
@@ -23,6 +25,7 @@ mod assign_locations;
 mod builder;
 mod flatten_varyings;
 mod forward_resource_locals;
+mod geometry_streams;
 mod map_system_values;
 pub mod plan;
 mod prune_unreachable;
@@ -58,7 +61,10 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     };
     if !matches!(
         entry.stage,
-        ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
+        ir::ShaderStage::Vertex
+            | ir::ShaderStage::Fragment
+            | ir::ShaderStage::Compute
+            | ir::ShaderStage::Geometry
     ) {
         let message = format!(
             "{} entry points are not supported by the GLSL legalizer yet",
@@ -82,7 +88,7 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
-    flatten_varyings::apply(&mut out, entry_point, &plan);
+    flatten_varyings::apply(&mut out, entry_point, &plan)?;
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
@@ -125,6 +131,8 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 target,
                 reason,
                 span: raw.span,
+                vertices: raw.vertices,
+                stream: raw.stream,
             })
         })
         .collect();

@@ -26,6 +26,12 @@ pub struct RawLeaf {
     pub target: Option<(Target, Reason)>,
     /// For `SV_Target2`-style leaves: the location the semantic index fixes.
     pub fixed_location: Option<u32>,
+    /// Geometry inputs: the leaf is one field of every vertex of the input
+    /// primitive, an array of this many elements at the interface.
+    pub vertices: Option<u32>,
+    /// Geometry outputs: the leaf is a field of the element of output
+    /// stream N, written at each `Append`.
+    pub stream: Option<u32>,
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
@@ -36,6 +42,7 @@ pub fn collect_leaves(
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
     let mut leaves = Vec::new();
     let mut errors = Vec::new();
+    let mut streams = 0;
     for (index, param) in func.params.iter().enumerate() {
         let root = Root::Param(index as u32);
         let uniform = param.role == ir::ParamRole::Uniform || is_resource(module, param.ty);
@@ -50,8 +57,61 @@ pub fn collect_leaves(
                 span: param.span,
                 target: Some((Target::Uniform, Reason::TableRow)),
                 fixed_location: None,
+                vertices: None,
+                stream: None,
             });
             continue;
+        }
+        let start = Walk {
+            root: root.clone(),
+            direction: Direction::Input,
+            path: param.name.clone(),
+            members: Vec::new(),
+            vertices: None,
+            stream: None,
+        };
+        match (module.types.try_get(param.ty).map(|t| &t.inner), param.role) {
+            (Some(&TypeInner::Stream { element, .. }), _) => {
+                let start = Walk {
+                    direction: Direction::Output,
+                    stream: Some(streams),
+                    ..start
+                };
+                streams += 1;
+                walk(
+                    module,
+                    start,
+                    element,
+                    &param.io,
+                    param.span,
+                    &mut leaves,
+                    &mut errors,
+                );
+                continue;
+            }
+            (
+                Some(&TypeInner::Array {
+                    base,
+                    size: ir::ArraySize::Constant(n),
+                }),
+                ir::ParamRole::GeometryInput(_),
+            ) => {
+                let start = Walk {
+                    vertices: Some(n),
+                    ..start
+                };
+                walk(
+                    module,
+                    start,
+                    base,
+                    &param.io,
+                    param.span,
+                    &mut leaves,
+                    &mut errors,
+                );
+                continue;
+            }
+            _ => {}
         }
         let directions: &[Direction] = match param.direction {
             ir::ParamDirection::In => &[Direction::Input],
@@ -64,6 +124,8 @@ pub fn collect_leaves(
                 direction,
                 path: param.name.clone(),
                 members: Vec::new(),
+                vertices: None,
+                stream: None,
             };
             walk(
                 module,
@@ -82,6 +144,8 @@ pub fn collect_leaves(
             direction: Direction::Output,
             path: "return".into(),
             members: Vec::new(),
+            vertices: None,
+            stream: None,
         };
         walk(
             module,
@@ -105,6 +169,8 @@ struct Walk {
     direction: Direction,
     path: String,
     members: Vec<u32>,
+    vertices: Option<u32>,
+    stream: Option<u32>,
 }
 
 /// Flattens structs into their fields; anything else is one leaf.
@@ -131,6 +197,8 @@ fn walk(
                     direction: at.direction,
                     path: format!("{}.{}", at.path, member.name),
                     members: path,
+                    vertices: at.vertices,
+                    stream: at.stream,
                 };
                 walk(module, next, member.ty, &member_io, member.span, leaves, errors);
             }
@@ -151,6 +219,8 @@ fn walk(
                 span,
                 target: None,
                 fixed_location: None,
+                vertices: at.vertices,
+                stream: at.stream,
             });
         }
         _ => {
@@ -244,7 +314,8 @@ pub fn map_leaves(
 }
 
 /// Whether this legalizer can express the row for the leaf yet: a builtin
-/// of its own (not a member of a per-vertex or mesh block), without a
+/// of its own, or, for a geometry per-vertex input, a whole member of
+/// `gl_in[]` (not a member of an output or mesh block), without a
 /// layout redeclaration or a `noperspective` alternate, and, for one element
 /// of an arrayed builtin, a scalar leaf. Returns the element, if any.
 fn expressible(
@@ -253,11 +324,19 @@ fn expressible(
     index: u32,
     leaf: &RawLeaf,
 ) -> Option<Option<u32>> {
+    // Builtin outputs of streams other than 0 would need `gl_PerVertex`
+    // redeclared per stream.
+    if leaf.stream.unwrap_or(0) > 0 {
+        return None;
+    }
     let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
-    if row.access != Access::Global
-        || row.layout.is_some()
-        || (noperspective && row.noperspective.is_some())
-    {
+    // A per-vertex input reaches a member of `gl_in[]`; a value of the
+    // whole primitive (`gl_PrimitiveIDIn`) cannot be a per-vertex field.
+    let access_ok = match leaf.vertices {
+        Some(_) => row.access == Access::PerVertexIn && row.array_index.is_none(),
+        None => row.access == Access::Global,
+    };
+    if !access_ok || row.layout.is_some() || (noperspective && row.noperspective.is_some()) {
         return None;
     }
     let Some(array_index) = row.array_index else {

@@ -63,6 +63,10 @@ pub struct Leaf {
     pub reason: Reason,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
+    /// Geometry inputs: one element per vertex of the input primitive.
+    pub vertices: Option<u32>,
+    /// Geometry outputs: the output stream the leaf is written to.
+    pub stream: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -131,6 +131,25 @@ impl Writer<'_> {
         Ok(format!("{name}({})", list.join(", ")))
     }
 
+    /// The block array (`gl_in`) whose member the builtin global `g` is,
+    /// one element per vertex: the legalizer gives such a builtin an array
+    /// type and indexes it by vertex.
+    fn block_member(&self, g: Handle<ir::GlobalVariable>) -> Option<&'static str> {
+        let var = &self.module.globals[g];
+        let Some(ir::Binding::BuiltIn(b)) = var.io.as_ref().and_then(|io| io.binding.as_ref())
+        else {
+            return None;
+        };
+        let dir = match var.space {
+            ir::AddressSpace::Input => legalis_sysval::Direction::Input,
+            _ => legalis_sysval::Direction::Output,
+        };
+        match legalis_sysval::glsl(b.value, self.entry.stage, dir) {
+            legalis_sysval::GlslMapping::BuiltIn(row) => row.access.block_array(),
+            _ => None,
+        }
+    }
+
     pub fn global_ref(&mut self, g: Handle<ir::GlobalVariable>, span: ir::Span) -> Result<String> {
         let var = &self.module.globals[g];
         let Some(name) = self.global_names.get(&g).cloned() else {
@@ -202,6 +221,12 @@ impl Writer<'_> {
         index: Handle<Expression>,
     ) -> Result<String> {
         let base_ty = self.expr_ty(ctx, base)?;
+        if let Expression::Global(g) = ctx.exprs[base]
+            && let Some(block) = self.block_member(g)
+        {
+            let name = self.global_ref(g, ctx.exprs.span(base))?;
+            return Ok(format!("{block}[{}].{name}", self.expr(ctx, index)?));
+        }
         match self.inner(base_ty) {
             TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => Ok(
                 format!("{}[{}]", self.expr(ctx, base)?, self.expr(ctx, index)?),

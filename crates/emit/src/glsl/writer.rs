@@ -565,6 +565,26 @@ impl<'a> Writer<'a> {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
             S::Vertex | S::Fragment => {}
+            S::Geometry => {
+                let input = match attrs.input_primitive {
+                    Some(ir::InputPrimitive::Point) => "points",
+                    Some(ir::InputPrimitive::Line) => "lines",
+                    Some(ir::InputPrimitive::LineAdj) => "lines_adjacency",
+                    Some(ir::InputPrimitive::TriangleAdj) => "triangles_adjacency",
+                    Some(ir::InputPrimitive::Triangle) | None => "triangles",
+                };
+                writeln!(out, "layout({input}) in;").ok();
+                if let Some(n) = attrs.instances {
+                    writeln!(out, "layout(invocations = {n}) in;").ok();
+                }
+                let output = match attrs.output_stream {
+                    Some(ir::StreamKind::Point) => "points",
+                    Some(ir::StreamKind::Line) => "line_strip",
+                    Some(ir::StreamKind::Triangle) | None => "triangle_strip",
+                };
+                let max = attrs.max_vertex_count.unwrap_or(1);
+                writeln!(out, "layout({output}, max_vertices = {max}) out;").ok();
+            }
             other => {
                 return unsupported(
                     format!(
@@ -1052,6 +1072,18 @@ impl<'a> Writer<'a> {
                     _ => "return",
                 };
                 writeln!(out, "{ind}{word};").ok();
+            }
+            Statement::EmitVertex { stream: 0 } => {
+                writeln!(out, "{ind}EmitVertex();").ok();
+            }
+            Statement::EmitVertex { stream } => {
+                writeln!(out, "{ind}EmitStreamVertex({stream});").ok();
+            }
+            Statement::EndPrimitive { stream: 0 } => {
+                writeln!(out, "{ind}EndPrimitive();").ok();
+            }
+            Statement::EndPrimitive { stream } => {
+                writeln!(out, "{ind}EndStreamPrimitive({stream});").ok();
             }
         }
         Ok(())

@@ -175,6 +175,10 @@ impl Writer<'_> {
             self.extensions.insert("SPV_KHR_16bit_storage");
         }
         let id = self.global_var(ty, class, &var.name);
+        if let Some(stream) = var.io.as_ref().and_then(|io| io.stream) {
+            self.capability(Capability::GeometryStreams);
+            self.b.decorate(id, Decoration::Stream, [stream.into()]);
+        }
         match var.io.as_ref().and_then(|io| io.binding.as_ref()) {
             Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
             Some(

@@ -96,6 +96,16 @@ impl Writer<'_> {
                 self.b.ret_value(v)?;
             }
             Statement::Discard => self.b.kill()?,
+            Statement::EmitVertex { stream: 0 } => self.b.emit_vertex()?,
+            Statement::EmitVertex { stream } => {
+                let id = self.int(*stream as i32);
+                self.b.emit_stream_vertex(id)?
+            }
+            Statement::EndPrimitive { stream: 0 } => self.b.end_primitive()?,
+            Statement::EndPrimitive { stream } => {
+                let id = self.int(*stream as i32);
+                self.b.end_stream_primitive(id)?
+            }
         }
         Ok(())
     }

@@ -234,6 +234,10 @@ impl<'a> Writer<'a> {
             S::Vertex => ExecutionModel::Vertex,
             S::Fragment => ExecutionModel::Fragment,
             S::Compute => ExecutionModel::GLCompute,
+            S::Geometry => {
+                self.capability(spirv::Capability::Geometry);
+                ExecutionModel::Geometry
+            }
             other => {
                 return unsupported(
                     format!(
@@ -269,6 +273,27 @@ impl<'a> Writer<'a> {
             S::Compute => {
                 let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
                 self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
+            }
+            S::Geometry => {
+                let input = match attrs.input_primitive {
+                    Some(ir::InputPrimitive::Point) => M::InputPoints,
+                    Some(ir::InputPrimitive::Line) => M::InputLines,
+                    Some(ir::InputPrimitive::LineAdj) => M::InputLinesAdjacency,
+                    Some(ir::InputPrimitive::TriangleAdj) => M::InputTrianglesAdjacency,
+                    Some(ir::InputPrimitive::Triangle) | None => M::Triangles,
+                };
+                let output = match attrs.output_stream {
+                    Some(ir::StreamKind::Point) => M::OutputPoints,
+                    Some(ir::StreamKind::Line) => M::OutputLineStrip,
+                    Some(ir::StreamKind::Triangle) | None => M::OutputTriangleStrip,
+                };
+                let invocations = attrs.instances.unwrap_or(1);
+                let max = attrs.max_vertex_count.unwrap_or(1);
+                self.b
+                    .execution_mode(main_id, M::Invocations, [invocations]);
+                self.b.execution_mode(main_id, input, []);
+                self.b.execution_mode(main_id, output, []);
+                self.b.execution_mode(main_id, M::OutputVertices, [max]);
             }
             _ => {}
         }

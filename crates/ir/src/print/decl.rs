@@ -256,7 +256,9 @@ fn mark_declared(block: &Block, declared: &mut [bool]) {
             | Statement::Break
             | Statement::Continue
             | Statement::Return(_)
-            | Statement::Discard => {}
+            | Statement::Discard
+            | Statement::EmitVertex { .. }
+            | Statement::EndPrimitive { .. } => {}
         }
     }
 }

@@ -77,6 +77,12 @@ impl Writer<'_> {
             Statement::Break => self.out.push_str("break;\n"),
             Statement::Continue => self.out.push_str("continue;\n"),
             Statement::Discard => self.out.push_str("discard;\n"),
+            Statement::EmitVertex { stream } => self
+                .out
+                .push_str(&format!("emit_vertex(stream {stream});\n")),
+            Statement::EndPrimitive { stream } => self
+                .out
+                .push_str(&format!("end_primitive(stream {stream});\n")),
             Statement::Return(None) => self.out.push_str("return;\n"),
             Statement::Return(Some(value)) => {
                 self.out.push_str("return ");

@@ -136,6 +136,7 @@ impl BodyWalker<'_, '_> {
             Statement::Break | Statement::Continue | Statement::Return(_) | Statement::Discard => {
                 self.jump(stmt, path, span, flow);
             }
+            Statement::EmitVertex { .. } | Statement::EndPrimitive { .. } => {}
         }
     }
 
