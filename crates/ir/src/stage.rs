@@ -123,6 +123,27 @@ pub enum InputPrimitive {
     TriangleAdj,
 }
 
+/// `[StreamOutput(stream, "0:SV_Position.xyzw; $SKIP.x; 1:TEXCOORD0.xy")]`
+/// on a geometry entry point: which outputs of `stream` transform feedback
+/// captures, in order, into which buffer slot (`N:`, default 0), with
+/// `$SKIP` gaps; the legalizer parses `text`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamOutputDecl {
+    pub stream: u32,
+    pub text: String,
+    /// The string literal, quotes included.
+    pub span: crate::Span,
+}
+
+/// `[StreamOutputStride(slot, bytes)]`: the vertex stride of a buffer slot
+/// when it is not the extent of its declarations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StreamOutputStride {
+    pub slot: u32,
+    pub stride: u32,
+    pub span: crate::Span,
+}
+
 /// Stage attributes written on an entry point, as typed data. The front end
 /// fills what the source says; legalizers read it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -146,6 +167,11 @@ pub struct EntryPointAttributes {
     pub input_primitive: Option<InputPrimitive>,
     /// A geometry shader's output primitive (`TriangleStream<T>`).
     pub output_stream: Option<crate::StreamKind>,
+    /// `[StreamOutput(stream, "decl")]`: D3D-style stream-output
+    /// declarations, as written.
+    pub stream_output: Vec<StreamOutputDecl>,
+    /// `[StreamOutputStride(slot, bytes)]`.
+    pub stream_output_strides: Vec<StreamOutputStride>,
     /// `[earlydepthstencil]`.
     pub early_depth_stencil: bool,
 }

@@ -18,3 +18,10 @@ pub const USER_VARYING_IN_COMPUTE: u32 = 49995;
 pub const NO_ENTRY_POINT: u32 = 49996;
 /// The legalized module failed the IR verifier: a bug in Legalis.
 pub const INTERNAL_VERIFY: u32 = 49000;
+/// A malformed `[StreamOutput]` declaration: bad syntax, an unknown
+/// semantic, a mask the output does not have, two streams in one slot.
+pub const BAD_STREAM_OUTPUT: u32 = 49101;
+/// A `[StreamOutput]` declaration past a limit: more than 64 components
+/// per stream vertex, a slot outside 0..=3, a stride over 2048 bytes or
+/// smaller than the slot's declarations.
+pub const STREAM_OUTPUT_LIMIT: u32 = 49102;

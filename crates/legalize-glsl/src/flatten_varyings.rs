@@ -16,8 +16,9 @@ use legalis_sysval::Direction;
 
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
-use crate::geometry_streams;
+use crate::geometry_streams::{self, CaptureCopy};
 use crate::plan::{Leaf, Plan, Root, Target};
+use crate::stream_output::{self, Capture};
 
 /// The interface global made for each leaf, by leaf index, plus the base
 /// global of rebased builtins.
@@ -50,7 +51,9 @@ pub fn apply(
     // Output streams become stores and emits inside the original; the
     // parameters are gone from it, so the wrapper passes no streams.
     let streams = geometry_streams::stream_params(module, entry.function);
-    geometry_streams::apply(module, entry.function, plan, &interface.globals)?;
+    let captures = stream_output::plan_captures(module, plan, &entry.attributes)?;
+    let copies = capture_globals(module, plan, &interface.globals, &captures);
+    geometry_streams::apply(module, entry.function, plan, &interface.globals, &copies)?;
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
         .params
@@ -352,6 +355,78 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         bases,
         uint,
     }
+}
+
+/// Transform feedback: a whole user varying is captured in place; part of
+/// one, or a builtin, through a copy output at the next free location.
+fn capture_globals(
+    module: &mut ir::Module,
+    plan: &Plan,
+    globals: &[Handle<ir::GlobalVariable>],
+    captures: &[Capture],
+) -> Vec<CaptureCopy> {
+    let mut next_location = plan
+        .leaves
+        .iter()
+        .filter(|l| l.direction == Direction::Output)
+        .filter_map(|l| match l.target {
+            Target::Location {
+                location, count, ..
+            } => Some(location + count),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let several_streams = plan.leaves.iter().any(|l| l.stream.unwrap_or(0) > 0);
+    let mut copies = Vec::new();
+    for capture in captures {
+        let leaf = &plan.leaves[capture.leaf];
+        if !capture.copy {
+            let global = module.globals.get_mut(globals[capture.leaf]);
+            if let Some(io) = &mut global.io {
+                io.xfb = Some(capture.xfb);
+            }
+            continue;
+        }
+        let scalar = match module.types.try_get(leaf.ty).map(|t| &t.inner) {
+            Some(ir::TypeInner::Vector { scalar, .. }) => *scalar,
+            Some(ir::TypeInner::Scalar(scalar)) => *scalar,
+            _ => continue,
+        };
+        let inner = match capture.count {
+            1 => ir::TypeInner::Scalar(scalar),
+            n => ir::TypeInner::Vector {
+                size: n as u8,
+                scalar,
+            },
+        };
+        let ty = module
+            .types
+            .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED);
+        let io = ir::IoAttrs {
+            binding: Some(ir::Binding::Location {
+                location: next_location,
+                component: 0,
+                index: None,
+                interpolation: ir::Interpolation::default(),
+                patch: false,
+                per_primitive: false,
+            }),
+            stream: leaf.stream.filter(|_| several_streams),
+            xfb: Some(capture.xfb),
+            ..Default::default()
+        };
+        next_location += 1;
+        let name = format!("xfb_{}", leaf.global_name.trim_start_matches("gl_"));
+        let global = add_global(module, &name, ty, ir::AddressSpace::Output, Some(io));
+        copies.push(CaptureCopy {
+            leaf: capture.leaf,
+            global,
+            first: capture.first,
+            count: capture.count,
+        });
+    }
+    copies
 }
 
 fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {

@@ -17,6 +17,16 @@ use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
 use crate::plan::Plan;
 
+/// A transform-feedback copy output: components `first..first + count` of
+/// leaf `leaf`, written at each `Append` of its stream.
+#[derive(Clone, Debug)]
+pub struct CaptureCopy {
+    pub leaf: usize,
+    pub global: Handle<ir::GlobalVariable>,
+    pub first: u32,
+    pub count: u32,
+}
+
 /// The stream parameters of `function`, as (parameter index, stream number).
 pub fn stream_params(module: &ir::Module, function: Handle<ir::Function>) -> Vec<(u32, u32)> {
     module.functions[function]
@@ -44,6 +54,7 @@ pub fn apply(
     function: Handle<ir::Function>,
     plan: &Plan,
     globals: &[Handle<ir::GlobalVariable>],
+    copies: &[CaptureCopy],
 ) -> Result<(), Vec<Diagnostic>> {
     let streams = stream_params(module, function);
     if streams.is_empty() {
@@ -57,6 +68,7 @@ pub fn apply(
         module,
         plan,
         globals,
+        copies,
         streams: &streams,
     };
     rewrite.block(&mut b, &mut body);
@@ -86,6 +98,7 @@ struct Rewrite<'a> {
     module: &'a ir::Module,
     plan: &'a Plan,
     globals: &'a [Handle<ir::GlobalVariable>],
+    copies: &'a [CaptureCopy],
     streams: &'a [(u32, u32)],
 }
 
@@ -142,6 +155,31 @@ impl Rewrite<'_> {
                     let global_ty = self.module.globals[global].ty;
                     let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
                     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
+                    block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
+                }
+                for copy in self.copies {
+                    let leaf = &self.plan.leaves[copy.leaf];
+                    if leaf.stream != Some(stream) {
+                        continue;
+                    }
+                    let root = b.expr(ir::Expression::Local(vertex), Some(ty));
+                    let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
+                    let global_ty = self.module.globals[copy.global].ty;
+                    let value = if global_ty == field_ty {
+                        field
+                    } else {
+                        let components = (copy.first..copy.first + copy.count)
+                            .map(|c| c as u8)
+                            .collect();
+                        b.expr(
+                            ir::Expression::Swizzle {
+                                base: field,
+                                components,
+                            },
+                            Some(global_ty),
+                        )
+                    };
+                    let target = b.expr(ir::Expression::Global(copy.global), Some(global_ty));
                     block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
                 }
                 block.push(ir::Statement::EmitVertex { stream }, ir::Span::UNDEFINED);

@@ -29,6 +29,7 @@ mod geometry_streams;
 mod map_system_values;
 pub mod plan;
 mod prune_unreachable;
+mod stream_output;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -133,6 +134,10 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 span: raw.span,
                 vertices: raw.vertices,
                 stream: raw.stream,
+                semantic: match raw.io.binding {
+                    Some(ir::Binding::Semantic(s)) => Some(s),
+                    _ => None,
+                },
             })
         })
         .collect();

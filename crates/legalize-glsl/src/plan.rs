@@ -67,6 +67,8 @@ pub struct Leaf {
     pub vertices: Option<u32>,
     /// Geometry outputs: the output stream the leaf is written to.
     pub stream: Option<u32>,
+    /// The semantic as declared (stream output names leaves by it).
+    pub semantic: Option<ir::Semantic>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -380,11 +380,14 @@ fn unsupported_shapes_and_stages_are_coded() {
     );
     assert_eq!(e[0].0, "E49994");
     let module = front(
-        "struct V { float4 p : SV_Position; }; [maxvertexcount(1)] void main(point V v[1], inout PointStream<V> s) { s.Append(v[0]); }",
+        "struct P { float4 p : POSITION; }; struct C { float t[3] : SV_TessFactor; float i : SV_InsideTessFactor; }; \
+         C pc() { C c = (C)0; return c; } \
+         [domain(\"tri\")] [partitioning(\"integer\")] [outputtopology(\"triangle_cw\")] [outputcontrolpoints(3)] [patchconstantfunc(\"pc\")] \
+         P main(InputPatch<P, 3> patch, uint id : SV_OutputControlPointID) { return patch[id]; }",
         "main",
-        ir::ShaderStage::Geometry,
+        ir::ShaderStage::Hull,
     );
-    let e = legalize(&module, 0).expect_err("geometry is later");
+    let e = legalize(&module, 0).expect_err("hull is later");
     assert_eq!(e[0].code_str(), "E49992");
     let e = legalize(&module, 5).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
@@ -486,4 +489,173 @@ fn kept_globals_keep_their_initializers_and_what_they_name() {
     assert!(!names.contains(&"unused"), "{names:?}");
     let text = ir::print::print_module(&l.module);
     assert!(text.contains("table[2] = {scale, scale * "), "{text}");
+}
+
+const GS_HEAD: &str = "struct O { float4 p : SV_Position; float4 c : COLOR0; float2 uv : TEXCOORD0; double d : DBL; };\n";
+const GS_BODY: &str = "[maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s) { O o = (O)0; o.p = v[0]; s.Append(o); }";
+
+fn gs(attrs: &str) -> String {
+    format!("{GS_HEAD}{attrs}\n{GS_BODY}")
+}
+
+#[test]
+fn geometry_streams_become_outputs_and_emits() {
+    let l = ok(
+        "struct O { float4 p : SV_Position; uint layer : SV_RenderTargetArrayIndex; float2 uv : TEXCOORD0; };\n\
+         [maxvertexcount(3)] [instance(2)] void main(triangle float2 uv[3] : TEXCOORD0, uint prim : SV_PrimitiveID, \
+         inout TriangleStream<O> s) { for (uint i = 0; i < 3; ++i) { O o = (O)0; o.uv = uv[i]; o.layer = prim; s.Append(o); } s.RestartStrip(); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "uv in loc 0 uv NextFreeLocation",
+            "prim in gl_PrimitiveIDIn gl_PrimitiveIDIn TableRow",
+            "s.p out gl_Position gl_Position TableRow",
+            "s.layer out gl_Layer gl_Layer TableRow",
+            "s.uv out loc 0 entryPointParam_main_s_uv NextFreeLocation",
+        ]
+    );
+    let attrs = &l.module.entry_points[0].attributes;
+    assert_eq!(attrs.input_primitive, Some(ir::InputPrimitive::Triangle));
+    assert_eq!(attrs.output_stream, Some(ir::StreamKind::Triangle));
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("emit_vertex(stream 0);"), "{text}");
+    assert!(text.contains("end_primitive(stream 0);"), "{text}");
+    // The original entry function lost its stream parameter.
+    assert!(!text.contains("TriangleStream"), "{text}");
+}
+
+#[test]
+fn geometry_rejections_are_coded() {
+    // A stream handed to another function.
+    let e = err(
+        "struct O { float4 p : SV_Position; }; void put(inout PointStream<O> s, O o) { s.Append(o); }\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s) { O o; o.p = v[0]; put(s, o); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49991", "{e:?}");
+    assert_eq!(e[0].2, "s");
+    // A builtin of the whole primitive inside the per-vertex struct.
+    let e = err(
+        "struct V { float4 p : SV_Position; uint prim : SV_PrimitiveID; }; struct O { float4 p : SV_Position; };\n\
+         [maxvertexcount(1)] void main(point V v[1], inout PointStream<O> s) { O o; o.p = v[0].p; s.Append(o); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49991", "{e:?}");
+    assert_eq!(e[0].2, "prim");
+    // A builtin output of a stream other than 0.
+    let e = err(
+        "struct O { float4 p : SV_Position; }; struct Q { float4 p : SV_Position; };\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s, inout PointStream<Q> t) \
+         { O o; o.p = v[0]; s.Append(o); Q q; q.p = v[0]; t.Append(q); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49991", "{e:?}");
+}
+
+#[test]
+fn stream_output_declarations_are_checked() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            r#"[StreamOutput(0, "0:NORMAL.xyz")]"#,
+            "E49101",
+            "stream 0 has no output with semantic `NORMAL0`",
+            "0:NORMAL.xyz",
+        ),
+        (
+            r#"[StreamOutput(0, "COLOR0.xz")]"#,
+            "E49101",
+            "stream-output entry `COLOR0.xz`: `.xz` is not a mask of consecutive components (`.xy`, `.yzw`)",
+            "COLOR0.xz",
+        ),
+        (
+            r#"[StreamOutput(0, "TEXCOORD0.yzw")]"#,
+            "E49101",
+            "the mask selects components the 2-component output `s.uv` does not have",
+            "TEXCOORD0.yzw",
+        ),
+        (
+            r#"[StreamOutput(0, "x:COLOR0")]"#,
+            "E49101",
+            "stream-output entry `x:COLOR0`: `x` is not a buffer slot number",
+            "x:COLOR0",
+        ),
+        (
+            r#"[StreamOutput(0, "1:COL-OR")]"#,
+            "E49101",
+            "stream-output entry `1:COL-OR`: expected a semantic name",
+            "1:COL-OR",
+        ),
+        (
+            r#"[StreamOutput(0, "DBL")]"#,
+            "E49101",
+            "`s.d` is not a 32-bit scalar or vector; stream output captures only those",
+            "DBL",
+        ),
+        (
+            r#"[StreamOutput(0, "4:COLOR0")]"#,
+            "E49102",
+            "buffer slot 4 is out of range; slots are 0 to 3",
+            "4:COLOR0",
+        ),
+        (
+            r#"[StreamOutput(0, "COLOR0")] [StreamOutputStride(0, 12)]"#,
+            "E49102",
+            "the stride of buffer slot 0 must be a multiple of 4 from 16 (its declarations' extent) to 2048 bytes, not 12",
+            "StreamOutputStride(0, 12)",
+        ),
+        (
+            r#"[StreamOutput(0, "COLOR0")] [StreamOutputStride(1, 16)]"#,
+            "E49101",
+            "no stream-output declaration uses buffer slot 1",
+            "StreamOutputStride(1, 16)",
+        ),
+    ];
+    for &(attrs, code, message, under) in cases {
+        let e = err(&gs(attrs), "main", ir::ShaderStage::Geometry);
+        assert_eq!(e[0], (code.into(), message.into(), under.into()), "{attrs}");
+    }
+    let long = format!(
+        r#"[StreamOutput(0, "{}COLOR0")]"#,
+        "$SKIP.xyzw; ".repeat(2048 / 16)
+    );
+    let e = err(&gs(&long), "main", ir::ShaderStage::Geometry);
+    assert_eq!(e[0].0, "E49102", "{e:?}");
+    assert!(e[0].1.contains("more than 64 components"), "{e:?}");
+}
+
+#[test]
+fn stream_output_offsets_and_strides() {
+    let l = ok(
+        &gs(
+            r#"[StreamOutput(0, "0:COLOR0; 0:$SKIP.xy; 0:TEXCOORD0; 3:SV_Position.w")] [StreamOutputStride(0, 32)]"#,
+        ),
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let mut xfb: Vec<(String, ir::Xfb)> = l
+        .module
+        .globals
+        .iter()
+        .filter_map(|(_, g)| Some((g.name.clone(), g.io.as_ref()?.xfb?)))
+        .collect();
+    xfb.sort_by_key(|(_, x)| (x.buffer, x.offset));
+    let x = |buffer, offset, stride| ir::Xfb {
+        buffer,
+        offset,
+        stride,
+    };
+    assert_eq!(
+        xfb,
+        [
+            ("entryPointParam_main_s_c".to_string(), x(0, 0, 32)),
+            ("entryPointParam_main_s_uv".to_string(), x(0, 24, 32)),
+            ("xfb_Position".to_string(), x(3, 0, 4)),
+        ]
+    );
 }

@@ -908,6 +908,19 @@ impl<'a> Writer<'a> {
         if let Some(i) = index {
             write!(layout, ", index = {i}").ok();
         }
+        if let Some(io) = &var.io {
+            if let Some(stream) = io.stream {
+                write!(layout, ", stream = {stream}").ok();
+            }
+            if let Some(x) = io.xfb {
+                write!(
+                    layout,
+                    ", xfb_buffer = {}, xfb_offset = {}, xfb_stride = {}",
+                    x.buffer, x.offset, x.stride
+                )
+                .ok();
+            }
+        }
         let input = var.space == AddressSpace::Input;
         let interpolated = (input && self.entry.stage == ir::ShaderStage::Fragment)
             || (!input && self.entry.stage != ir::ShaderStage::Fragment);

@@ -179,6 +179,14 @@ impl Writer<'_> {
             self.capability(Capability::GeometryStreams);
             self.b.decorate(id, Decoration::Stream, [stream.into()]);
         }
+        if let Some(x) = var.io.as_ref().and_then(|io| io.xfb) {
+            self.capability(Capability::TransformFeedback);
+            self.b
+                .decorate(id, Decoration::XfbBuffer, [x.buffer.into()]);
+            self.b
+                .decorate(id, Decoration::XfbStride, [x.stride.into()]);
+            self.b.decorate(id, Decoration::Offset, [x.offset.into()]);
+        }
         match var.io.as_ref().and_then(|io| io.binding.as_ref()) {
             Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
             Some(

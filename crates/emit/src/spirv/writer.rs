@@ -294,6 +294,12 @@ impl<'a> Writer<'a> {
                 self.b.execution_mode(main_id, input, []);
                 self.b.execution_mode(main_id, output, []);
                 self.b.execution_mode(main_id, M::OutputVertices, [max]);
+                if self
+                    .capabilities
+                    .contains_key(&(spirv::Capability::TransformFeedback as u32))
+                {
+                    self.b.execution_mode(main_id, M::Xfb, []);
+                }
             }
             _ => {}
         }

@@ -54,6 +54,8 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
                 | "maxtessfactor"
                 | "maxvertexcount"
                 | "instance"
+                | "streamoutput"
+                | "streamoutputstride"
                 | "earlydepthstencil"
         ),
         AttrSite::Variable => matches!(name, "vk::binding"),

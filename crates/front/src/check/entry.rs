@@ -149,7 +149,7 @@ impl Checker<'_> {
                 &[Hull]
             }
             "outputtopology" => &[Hull, Mesh],
-            "maxvertexcount" | "instance" => &[Geometry],
+            "maxvertexcount" | "instance" | "streamoutput" | "streamoutputstride" => &[Geometry],
             "earlydepthstencil" => &[Fragment],
             _ => return,
         };
@@ -225,6 +225,30 @@ impl Checker<'_> {
             "outputcontrolpoints" => out.output_control_points = self.ranged_attr(attr, 1, 32),
             "maxvertexcount" => out.max_vertex_count = self.ranged_attr(attr, 1, 1024),
             "instance" => out.instances = self.ranged_attr(attr, 1, 32),
+            "streamoutput" if self.attr_arity(attr, 2, 2) => {
+                let stream = self.attr_u32(attr, 0);
+                if let (Some(stream), Some((text, span))) = (stream, self.attr_string(attr, 1)) {
+                    if stream > 3 {
+                        self.error(
+                            codes::BAD_ATTRIBUTE_ARGUMENTS,
+                            "`StreamOutput` stream must be 0 to 3",
+                            attr.span,
+                        );
+                    }
+                    out.stream_output
+                        .push(ir::StreamOutputDecl { stream, text, span });
+                }
+            }
+            "streamoutputstride" if self.attr_arity(attr, 2, 2) => {
+                let (slot, stride) = (self.attr_u32(attr, 0), self.attr_u32(attr, 1));
+                if let (Some(slot), Some(stride)) = (slot, stride) {
+                    out.stream_output_strides.push(ir::StreamOutputStride {
+                        slot,
+                        stride,
+                        span: attr.span,
+                    });
+                }
+            }
             "maxtessfactor" if self.attr_arity(attr, 1, 1) => {
                 out.max_tess_factor = self.attr_f32(attr, 0);
             }

@@ -216,6 +216,15 @@ impl<'a> Writer<'a> {
         if let Some(n) = attrs.instances {
             out.push(format!("instance({n})"));
         }
+        for decl in &attrs.stream_output {
+            out.push(format!("StreamOutput({}, {:?})", decl.stream, decl.text));
+        }
+        for stride in &attrs.stream_output_strides {
+            out.push(format!(
+                "StreamOutputStride({}, {})",
+                stride.slot, stride.stride
+            ));
+        }
         if attrs.early_depth_stencil {
             out.push("earlydepthstencil".to_string());
         }
