@@ -6,8 +6,11 @@
 //! `test legalize` runs the characterization suite in this process through
 //! `legalis-testkit` (see `legalize.rs`); `tidy`, `coverage legalize` and
 //! `drift` keep the suite's discipline (`tidy.rs`, `coverage.rs`,
-//! `drift.rs`, over the paths in `suite.rs`).
+//! `drift.rs`, over the paths in `suite.rs`); `codegen` writes the
+//! system-value mapping tables of the SPIR-V/GLSL design document from
+//! `legalis-sysval` (`codegen.rs`).
 
+mod codegen;
 mod coverage;
 mod drift;
 mod findings;
@@ -40,11 +43,14 @@ Tasks:
                     --check enforces the floors and the unreachable gaps
   drift --baseline REV [--json FILE]
                     outputs of the suite at REV against the working tree
+  codegen [--check] the system-value mapping tables of
+                    docs/design/target-pipelines/spirv-glsl.md, from
+                    legalis-sysval; --check fails when they are stale
   bench [ARGS...]   the front-end benchmark (criterion):
                     cargo bench -p legalis-front --bench front, with ARGS passed on
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
-                    warnings denied on all targets, every test, tidy, and
-                    coverage legalize --check
+                    warnings denied on all targets, every test, tidy,
+                    codegen --check and coverage legalize --check
   help              show this help
 ";
 
@@ -60,6 +66,7 @@ fn main() -> ExitCode {
         Some("tidy") => return tidy::main(&rest, &workspace_root()),
         Some("coverage") => return coverage::main(&rest, &workspace_root()),
         Some("drift") => return drift::main(&rest, &workspace_root()),
+        Some("codegen") => return codegen::main(&rest, &workspace_root()),
         Some("bench") => vec![with_args(
             &["bench", "-p", "legalis-front", "--bench", "front"],
             &rest,
@@ -98,6 +105,9 @@ fn ci_steps() -> Vec<Vec<OsString>> {
         ]),
         words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
         words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),
+        words(&[
+            "run", "--quiet", "--locked", "-p", "xtask", "--", "codegen", "--check",
+        ]),
         // Instrumented build of the watched crates and the legalis binary
         // only (no C++ validator): a few minutes on a clean clone.
         words(&[

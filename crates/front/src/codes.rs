@@ -134,3 +134,13 @@ pub const AMBIGUOUS_ENTRY_POINT: u32 = 31010;
 /// An annotation accepted but not applied (`packoffset`, a semantic on a
 /// global) (warning).
 pub const IGNORED_ANNOTATION: u32 = 31011;
+/// A system value declared with a type it cannot have (`SV_Position` not
+/// `float4`, `SV_Coverage` not `uint`). A system value the stage cannot use
+/// in that direction is the table's own `E49990`
+/// (`legalis_sysval::codes::NOT_IN_STAGE`), so that the front end and the
+/// legalizers agree.
+pub const SYSTEM_VALUE_TYPE: u32 = 31012;
+/// The same system value (and index) declared twice in one direction.
+pub const DUPLICATE_SYSTEM_VALUE: u32 = 31013;
+/// Two fragment outputs for one render target (`SV_Target` and `SV_Target0`).
+pub const RENDER_TARGET_CONFLICT: u32 = 31014;

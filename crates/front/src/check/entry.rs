@@ -124,6 +124,7 @@ impl Checker<'_> {
         }
         self.require_stage_attributes(stage, &attributes, decl);
         self.check_entry_signature(f, stage);
+        self.check_system_values(f, stage, &attributes);
         self.module.entry_points.push(ir::EntryPoint {
             name: decl.name.name.clone(),
             stage,

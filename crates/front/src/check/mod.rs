@@ -19,6 +19,7 @@ mod intrinsics;
 mod methods;
 mod mutation;
 mod order;
+mod semantics;
 mod stmt;
 pub mod types;
 
