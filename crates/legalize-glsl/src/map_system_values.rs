@@ -273,6 +273,19 @@ pub fn map_leaves(
             ),
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::glsl(value, stage, leaf.direction) {
+                    GlslMapping::BuiltIn(row)
+                        if leaf.vertices.is_some() && row.access == Access::Global =>
+                    {
+                        errors.push(Diagnostic::error(
+                            codes::NOT_IN_STAGE,
+                            format!(
+                                "system value `{}` has one value per primitive, not per vertex: \
+                                 declare it as a parameter of its own, not as a field of the input primitive",
+                                value.name()
+                            ),
+                            leaf.span,
+                        ))
+                    }
                     GlslMapping::BuiltIn(row) => match expressible(module, &row, index, leaf) {
                         Some(element) => {
                             leaf.target = Some((

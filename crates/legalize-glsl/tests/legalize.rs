@@ -558,8 +558,22 @@ fn geometry_rejections_are_coded() {
         "main",
         ir::ShaderStage::Geometry,
     );
-    assert_eq!(e[0].0, "E49991", "{e:?}");
+    assert_eq!(e[0].0, "E49990", "{e:?}");
+    assert_eq!(
+        e[0].1,
+        "system value `SV_PrimitiveID` has one value per primitive, not per vertex: \
+         declare it as a parameter of its own, not as a field of the input primitive"
+    );
     assert_eq!(e[0].2, "prim");
+    // A per-vertex builtin this legalizer cannot reach yet.
+    let e = err(
+        "struct V { float4 p : SV_Position; float c : SV_ClipDistance0; }; struct O { float4 p : SV_Position; };\n\
+         [maxvertexcount(1)] void main(point V v[1], inout PointStream<O> s) { O o; o.p = v[0].p * v[0].c; s.Append(o); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49991", "{e:?}");
+    assert_eq!(e[0].2, "c");
     // A builtin output of a stream other than 0.
     let e = err(
         "struct O { float4 p : SV_Position; }; struct Q { float4 p : SV_Position; };\n\

@@ -323,6 +323,10 @@ impl Writer<'_> {
                 Capability::ShaderLayer | Capability::ShaderViewportIndex => {
                     self.require_version(1, 5)
                 }
+                Capability::GroupNonUniform
+                | Capability::GroupNonUniformVote
+                | Capability::GroupNonUniformBallot
+                | Capability::GroupNonUniformQuad => self.require_version(1, 3),
                 _ => {}
             }
             self.capability(cap);
