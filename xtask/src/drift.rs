@@ -626,6 +626,12 @@ mod tests {
             "{shown}"
         );
         assert!(to_json(&review).contains("\"drifted\": true"));
+        let page = crate::html::drift_report(&review);
+        assert!(
+            page.contains("<td class=\"del\">gl_Position = <span class=\"x\">a;</span></td>"),
+            "{page}"
+        );
+        assert!(page.contains("legalizer: b, not a</li>"), "{page}");
         let worktrees = git(&repo, &["worktree", "list"]).unwrap();
         assert_eq!(
             worktrees.lines().count(),

@@ -135,10 +135,15 @@ fn line_text(line: &str) -> String {
 }
 
 /// A changed line pair with the words that differ wrapped in
-/// `<span class="x">` (one span per run of them), escaped: (baseline cell,
-/// head cell).
+/// `<span class="x">` (one span per run of them, spaces between two changed
+/// words included), escaped: (baseline cell, head cell). Lines that have
+/// less than half in common are different lines, not edited ones: nothing
+/// is marked in them.
 fn word_diff(old: &str, new: &str) -> (String, String) {
     let diff = similar::TextDiff::from_words(old, new);
+    if diff.ratio() < 0.5 {
+        return (escape(old), escape(new));
+    }
     let (mut left, mut right) = (Vec::new(), Vec::new());
     for op in diff.ops() {
         for change in diff.iter_changes(op) {
@@ -158,6 +163,12 @@ fn word_diff(old: &str, new: &str) -> (String, String) {
 
 /// Escaped pieces, each run of marked ones in one span.
 fn marked(pieces: &[(bool, &str)]) -> String {
+    let mut pieces = pieces.to_vec();
+    for at in 1..pieces.len().saturating_sub(1) {
+        if !pieces[at].0 && pieces[at].1.trim().is_empty() && pieces[at - 1].0 && pieces[at + 1].0 {
+            pieces[at].0 = true;
+        }
+    }
     let mut out = String::new();
     for run in pieces.chunk_by(|a, b| a.0 == b.0) {
         let text: String = run.iter().map(|piece| escape(piece.1)).collect();
@@ -450,6 +461,16 @@ mod tests {
     }
 
     #[test]
+    fn lines_with_little_in_common_mark_no_words() {
+        let table = diff_table("--- stderr ---\n", "#version 450\n");
+        assert!(
+            table.contains("<td class=\"del\">--- stderr ---</td>"),
+            "{table}"
+        );
+        assert!(!table.contains("class=\"x\""), "{table}");
+    }
+
+    #[test]
     fn a_replaced_block_pairs_lines_and_the_longer_side_inserts() {
         let old = "a\nb\nc\nd\n";
         let new = "a\nB\nC\nC2\nd\n";
@@ -526,11 +547,13 @@ mod tests {
     fn the_diff_table_escapes_outputs_and_marks_changed_words() {
         let table = diff_table("if (a < b) x;\n", "if (a <= b && c) x;\n");
         assert!(
-            table.contains("<td class=\"del\">if (a <span class=\"x\">&lt;</span> <span class=\"x\">b)</span> x;</td>"),
+            table.contains("<td class=\"del\">if (a <span class=\"x\">&lt; b)</span> x;</td>"),
             "{table}"
         );
         assert!(
-            table.contains("<td class=\"ins\">if (a <span class=\"x\">&lt;= b &amp;&amp;</span> <span class=\"x\">c)</span> x;</td>"),
+            table.contains(
+                "<td class=\"ins\">if (a <span class=\"x\">&lt;= b &amp;&amp; c)</span> x;</td>"
+            ),
             "{table}"
         );
         assert!(!table.contains("a < b"), "{table}");
