@@ -239,9 +239,9 @@ td.del span.x { background: #ff8182; }
 td.ins span.x { background: #4ac26b; }
 td.none { background: #f6f8fa; }
 tr.skipped td { color: #6e7781; background: #ddf4ff; text-align: center; }
-.state-changed, .state-removed, .under, .unlisted { color: #cf222e; font-weight: 600; }
+.state-changed, .state-removed, p.under, td.under, tr.under td.cover, .unlisted { color: #cf222e; font-weight: 600; }
 .state-new { color: #0969da; font-weight: 600; }
-.state-unchanged, .full, .ok { color: #1a7f37; }
+.state-unchanged, p.ok, td.ok, tr.full td.cover { color: #1a7f37; }
 tr.under td { background: #ffebe9; }
 tr.low td { background: #fff8c5; }
 .gap { color: #6e7781; }
@@ -426,7 +426,7 @@ pub fn coverage_report(functions: &[FnCoverage], gaps: &[CodeRef], commit: Optio
                 })
                 .collect();
             body += &format!(
-                "<tr class=\"{class}\"><td><code>{}::{}</code></td><td>{}</td><td>{}/{}</td><td>{measured:.1}%</td><td>{}</td></tr>\n",
+                "<tr class=\"{class}\"><td><code>{}::{}</code></td><td>{}</td><td>{}/{}</td><td class=\"cover\">{measured:.1}%</td><td>{}</td></tr>\n",
                 escape(&function.file),
                 escape(&function.name),
                 function.start,
@@ -662,7 +662,7 @@ mod tests {
         let html = coverage_report(&functions, &[gap], Some("fedcba9876543210"));
         assert!(html.contains("<code>fedcba987654</code>"), "{html}");
         assert!(
-            html.contains("<tr class=\"full\"><td><code>crates/sysval/src/glsl.rs::full</code></td><td>1</td><td>2/2</td><td>100.0%</td><td></td></tr>"),
+            html.contains("<tr class=\"full\"><td><code>crates/sysval/src/glsl.rs::full</code></td><td>1</td><td>2/2</td><td class=\"cover\">100.0%</td><td></td></tr>"),
             "{html}"
         );
         assert!(

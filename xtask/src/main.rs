@@ -60,6 +60,7 @@ Tasks:
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check
+                    (its page in target/reports/coverage/index.html)
   help              show this help
 ";
 
@@ -121,9 +122,20 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "run", "--quiet", "--locked", "-p", "xtask", "--", "codegen", "--check",
         ]),
         // Instrumented build of the watched crates and the legalis binary
-        // only (no C++ validator): a few minutes on a clean clone.
+        // only (no C++ validator): a few minutes on a clean clone. The page
+        // is there for CI to keep as an artifact.
         words(&[
-            "run", "--quiet", "--locked", "-p", "xtask", "--", "coverage", "legalize", "--check",
+            "run",
+            "--quiet",
+            "--locked",
+            "-p",
+            "xtask",
+            "--",
+            "coverage",
+            "legalize",
+            "--check",
+            "--html",
+            "target/reports/coverage",
         ]),
     ]
 }
