@@ -37,7 +37,7 @@ const PACKAGES: &[&str] = &["legalis-legalize-glsl", "legalis-sysval"];
 const HELP: &str = "\
 cargo xtask coverage legalize: line coverage per function of the watched crates
 
-Usage: cargo xtask coverage legalize [--check]
+Usage: cargo xtask coverage legalize [--check] [--html DIR]
 
 Builds the watched crates' tests and the legalis binary with LLVM coverage
 instrumentation (in <target>/coverage), runs them and the characterization
@@ -46,6 +46,10 @@ Installs rustup's llvm-tools component when it is missing.
 
   --check   fail when a crate is under its floor, or an uncovered line is not
             listed under \"Unreachable gaps\" in docs/tests/coverage/legalize/README.md
+  --html DIR
+            also write the report as one self-contained page, DIR/index.html:
+            per-crate totals against the floors, each function's lines, its
+            uncovered lines told apart as listed gaps or not
 
 Exit status: 0 fine, 1 a floor or gap check failed, 2 error.
 ";
@@ -85,20 +89,14 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let check = match words
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["legalize"] => false,
-        ["legalize", "--check"] => true,
-        ["-h" | "--help"] | ["legalize", "-h" | "--help"] => {
+    let (check, html) = match parse_args(&words) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => {
             print!("{HELP}");
             return ExitCode::SUCCESS;
         }
-        _ => {
-            eprint!("xtask: error: expected `coverage legalize [--check]`\n\n{HELP}");
+        Err(message) => {
+            eprint!("xtask: error: {message}\n\n{HELP}");
             return ExitCode::from(2);
         }
     };
@@ -110,12 +108,24 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
         }
     };
     print!("{}", table(&functions));
-    if !check {
-        return ExitCode::SUCCESS;
-    }
     let gaps = std::fs::read_to_string(root.join(suite::README))
         .map(|t| readme::parse(&t).gaps)
         .unwrap_or_default();
+    if let Some(dir) = html {
+        let commit = crate::drift::git(root, &["rev-parse", "HEAD"]).ok();
+        let page = crate::html::coverage_report(&functions, &gaps, commit.as_deref());
+        let index = dir.join("index.html");
+        if let Err(error) =
+            std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&index, page))
+        {
+            eprintln!("coverage: cannot write {}: {error}", index.display());
+            return ExitCode::from(2);
+        }
+        eprintln!("coverage: wrote the HTML report to {}", index.display());
+    }
+    if !check {
+        return ExitCode::SUCCESS;
+    }
     let problems = check_floors_and_gaps(&functions, &gaps);
     for problem in &problems {
         println!("{problem}");
@@ -128,6 +138,26 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `legalize [--check] [--html DIR]`: `None` asks for the help.
+fn parse_args(words: &[String]) -> Result<Option<(bool, Option<PathBuf>)>, String> {
+    let mut iter = words.iter().map(String::as_str);
+    match iter.next() {
+        Some("legalize") => {}
+        Some("-h" | "--help") => return Ok(None),
+        _ => return Err("expected `coverage legalize [--check] [--html DIR]`".into()),
+    }
+    let (mut check, mut html) = (false, None);
+    while let Some(word) = iter.next() {
+        match word {
+            "--check" => check = true,
+            "--html" => html = Some(PathBuf::from(iter.next().ok_or("--html needs a folder")?)),
+            "-h" | "--help" => return Ok(None),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    Ok(Some((check, html)))
 }
 
 /// Where rustup keeps `llvm-profdata` and `llvm-cov`; installs them if needed.
@@ -423,7 +453,7 @@ pub fn line_counts(regions: &[(usize, usize, usize, usize, u64)]) -> BTreeMap<us
 }
 
 /// Line coverage of a crate: (covered, total).
-fn crate_totals<'a>(
+pub fn crate_totals<'a>(
     functions: &'a [FnCoverage],
     krate: &str,
 ) -> (usize, usize, Vec<&'a FnCoverage>) {
@@ -436,7 +466,7 @@ fn crate_totals<'a>(
     (covered, total, mine)
 }
 
-fn percent(covered: usize, total: usize) -> f64 {
+pub fn percent(covered: usize, total: usize) -> f64 {
     if total == 0 {
         100.0
     } else {
@@ -482,6 +512,16 @@ pub fn table(functions: &[FnCoverage]) -> String {
     out
 }
 
+/// Whether the uncovered run `first..=last` of `function` is inside a gap
+/// the README lists.
+pub fn listed_gap(function: &FnCoverage, first: usize, last: usize, gaps: &[CodeRef]) -> bool {
+    gaps.iter().any(|gap| {
+        gap.path == function.file
+            && gap.function == function.name
+            && gap.lines.is_none_or(|(a, b)| a <= first && last <= b)
+    })
+}
+
 /// Floors per crate, and every uncovered run inside a listed gap.
 pub fn check_floors_and_gaps(functions: &[FnCoverage], gaps: &[CodeRef]) -> Vec<Problem> {
     let mut problems = Vec::new();
@@ -498,12 +538,7 @@ pub fn check_floors_and_gaps(functions: &[FnCoverage], gaps: &[CodeRef]) -> Vec<
     }
     for function in functions {
         for (first, last) in function.uncovered() {
-            let listed = gaps.iter().any(|gap| {
-                gap.path == function.file
-                    && gap.function == function.name
-                    && gap.lines.is_none_or(|(a, b)| a <= first && last <= b)
-            });
-            if !listed {
+            if !listed_gap(function, first, last, gaps) {
                 let message = format!(
                     "uncovered in `fn {}`: add a test, or list `{}:{first}{} ({})` under Unreachable gaps in {} with why",
                     function.name,
@@ -526,6 +561,19 @@ pub fn check_floors_and_gaps(functions: &[FnCoverage], gaps: &[CodeRef]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arguments_take_check_and_html_in_any_order() {
+        let words = |w: &[&str]| w.iter().map(ToString::to_string).collect::<Vec<_>>();
+        assert_eq!(parse_args(&words(&["legalize"])), Ok(Some((false, None))));
+        assert_eq!(
+            parse_args(&words(&["legalize", "--html", "out", "--check"])),
+            Ok(Some((true, Some(PathBuf::from("out")))))
+        );
+        assert_eq!(parse_args(&words(&["legalize", "--help"])), Ok(None));
+        assert!(parse_args(&words(&["legalize", "--html"])).is_err());
+        assert!(parse_args(&words(&["other"])).is_err());
+    }
 
     #[test]
     fn a_line_takes_the_larger_of_its_wrapping_and_starting_regions() {

@@ -33,10 +33,13 @@ use crate::suite::{self, Problem};
 const HELP: &str = "\
 cargo xtask drift: compare the suite's outputs at a baseline with the working tree
 
-Usage: cargo xtask drift --baseline REV [--json FILE]
+Usage: cargo xtask drift --baseline REV [--json FILE] [--html FILE]
 
   --baseline REV   the commit to compare against (any git revision)
   --json FILE      also write the report as JSON to FILE
+  --html FILE      also write the report as one self-contained HTML page to
+                   FILE: the commits, a table of every directive, and a
+                   side-by-side diff per changed output
 
 Lists the commits since REV touching the watched paths, builds legalis at
 REV (in a temporary git worktree) and in the working tree, runs the working
@@ -107,6 +110,37 @@ pub struct Change {
     pub head: String,
 }
 
+/// What happened to one directive's output between the two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    Unchanged,
+    Changed,
+    /// Only at head.
+    New,
+    /// Only at the baseline.
+    Removed,
+}
+
+impl State {
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Unchanged => "unchanged",
+            State::Changed => "changed",
+            State::New => "new",
+            State::Removed => "removed",
+        }
+    }
+}
+
+/// One directive of either side, and what happened to its output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// `file@n`, the snapshot's name.
+    pub test: String,
+    pub directive: String,
+    pub state: State,
+}
+
 /// The result of a review.
 #[derive(Debug, Clone, Default)]
 pub struct Review {
@@ -117,6 +151,8 @@ pub struct Review {
     /// `hash subject` of each commit since the baseline touching the watched paths.
     pub commits: Vec<String>,
     pub changes: Vec<Change>,
+    /// Every directive of either side, in `changes`' order.
+    pub outcomes: Vec<Outcome>,
     pub stale: Vec<Problem>,
 }
 
@@ -127,7 +163,11 @@ impl Review {
 }
 
 pub fn main(args: &[OsString], root: &Path) -> ExitCode {
-    let (baseline, json) = match parse_args(args) {
+    let Args {
+        baseline,
+        json,
+        html,
+    } = match parse_args(args) {
         Ok(Some(parsed)) => parsed,
         Ok(None) => {
             print!("{HELP}");
@@ -164,6 +204,13 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
         eprintln!("drift: cannot write {}: {error}", path.display());
         return ExitCode::from(2);
     }
+    if let Some(path) = html {
+        if let Err(error) = std::fs::write(&path, crate::html::drift_report(&review)) {
+            eprintln!("drift: cannot write {}: {error}", path.display());
+            return ExitCode::from(2);
+        }
+        eprintln!("drift: wrote the HTML report to {}", path.display());
+    }
     if review.drifted() {
         ExitCode::FAILURE
     } else {
@@ -180,23 +227,35 @@ impl Drop for Keep {
     }
 }
 
-fn parse_args(args: &[OsString]) -> Result<Option<(String, Option<PathBuf>)>, String> {
+struct Args {
+    baseline: String,
+    json: Option<PathBuf>,
+    html: Option<PathBuf>,
+}
+
+fn parse_args(args: &[OsString]) -> Result<Option<Args>, String> {
     let mut baseline = None;
     let mut json = None;
+    let mut html = None;
     let mut iter = args.iter().map(|a| a.to_string_lossy().into_owned());
     while let Some(arg) = iter.next() {
         match arg.as_str() {
             "--baseline" => baseline = Some(iter.next().ok_or("--baseline needs a revision")?),
             "--json" => json = Some(PathBuf::from(iter.next().ok_or("--json needs a file")?)),
+            "--html" => html = Some(PathBuf::from(iter.next().ok_or("--html needs a file")?)),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other}")),
         }
     }
     let baseline = baseline.ok_or("--baseline REV is required")?;
-    Ok(Some((baseline, json)))
+    Ok(Some(Args {
+        baseline,
+        json,
+        html,
+    }))
 }
 
-fn git(root: &Path, args: &[&str]) -> Result<String, String> {
+pub fn git(root: &Path, args: &[&str]) -> Result<String, String> {
     let output = Command::new("git")
         .args(args)
         .current_dir(root)
@@ -245,6 +304,7 @@ pub fn review(root: &Path, baseline: &str, compiler: &dyn TreeCompiler) -> Resul
     let before = outputs(root, &baseline_compiler, "baseline")?;
     let after = outputs(root, &head_compiler, "head")?;
     let changes = compare(&before, &after);
+    let outcomes = outcomes(&before, &after);
     let stale = stale_references(root);
     Ok(Review {
         baseline: baseline.to_string(),
@@ -253,6 +313,7 @@ pub fn review(root: &Path, baseline: &str, compiler: &dyn TreeCompiler) -> Resul
         dirty,
         commits,
         changes,
+        outcomes,
         stale,
     })
 }
@@ -353,6 +414,32 @@ pub fn compare(
                 directive: if new.0.is_empty() { old.0 } else { new.0 },
                 baseline: old.1,
                 head: new.1,
+            })
+        })
+        .collect()
+}
+
+/// What happened to every directive of either side, sorted like `compare`.
+pub fn outcomes(
+    before: &BTreeMap<String, (String, String)>,
+    after: &BTreeMap<String, (String, String)>,
+) -> Vec<Outcome> {
+    let mut keys: Vec<&String> = before.keys().chain(after.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter_map(|key| {
+            let (state, directive) = match (before.get(key), after.get(key)) {
+                (Some(old), Some(new)) if old.1 == new.1 => (State::Unchanged, &new.0),
+                (Some(_), Some(new)) => (State::Changed, &new.0),
+                (None, Some(new)) => (State::New, &new.0),
+                (Some(old), None) => (State::Removed, &old.0),
+                (None, None) => return None,
+            };
+            Some(Outcome {
+                test: key.clone(),
+                directive: directive.clone(),
+                state,
             })
         })
         .collect()
@@ -525,12 +612,26 @@ mod tests {
         );
         assert_eq!(review.changes.len(), 1);
         assert_eq!(review.changes[0].test, "tests/legalize/a.slang@1");
+        assert_eq!(
+            review
+                .outcomes
+                .iter()
+                .map(|o| (o.test.as_str(), o.state))
+                .collect::<Vec<_>>(),
+            [("tests/legalize/a.slang@1", State::Changed)]
+        );
         let shown = diff(&review.changes[0], false);
         assert!(
             shown.contains("-gl_Position = a;\n+gl_Position = b;"),
             "{shown}"
         );
         assert!(to_json(&review).contains("\"drifted\": true"));
+        let page = crate::html::drift_report(&review);
+        assert!(
+            page.contains("<td class=\"del\">gl_Position = <span class=\"x\">a;</span></td>"),
+            "{page}"
+        );
+        assert!(page.contains("legalizer: b, not a</li>"), "{page}");
         let worktrees = git(&repo, &["worktree", "list"]).unwrap();
         assert_eq!(
             worktrees.lines().count(),
@@ -548,6 +649,38 @@ mod tests {
         let review = review(&repo, "HEAD~1", &PrintsOutTxt(tree.0.clone())).unwrap();
         assert!(!review.drifted(), "{:?}", review.changes);
         assert!(review.commits.is_empty());
+        assert_eq!(review.outcomes.len(), 1);
+        assert_eq!(review.outcomes[0].state, State::Unchanged);
+    }
+
+    #[test]
+    fn outcomes_name_new_removed_changed_and_unchanged_directives() {
+        let side = |entries: &[(&str, &str)]| -> BTreeMap<String, (String, String)> {
+            entries
+                .iter()
+                .map(|(k, v)| (k.to_string(), (format!("//TEST {k}"), v.to_string())))
+                .collect()
+        };
+        let before = side(&[("a@1", "x"), ("b@1", "y"), ("c@1", "z")]);
+        let after = side(&[("a@1", "x"), ("b@1", "Y"), ("d@1", "w")]);
+        let states: Vec<(String, State)> = outcomes(&before, &after)
+            .into_iter()
+            .map(|o| (o.test, o.state))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                ("a@1".to_string(), State::Unchanged),
+                ("b@1".to_string(), State::Changed),
+                ("c@1".to_string(), State::Removed),
+                ("d@1".to_string(), State::New),
+            ]
+        );
+        let changed: Vec<String> = compare(&before, &after)
+            .into_iter()
+            .map(|c| c.test)
+            .collect();
+        assert_eq!(changed, ["b@1", "c@1", "d@1"]);
     }
 
     #[test]

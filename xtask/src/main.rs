@@ -8,12 +8,16 @@
 //! `drift` keep the suite's discipline (`tidy.rs`, `coverage.rs`,
 //! `drift.rs`, over the paths in `suite.rs`); `codegen` writes the
 //! system-value mapping tables of the SPIR-V/GLSL design document from
-//! `legalis-sysval` (`codegen.rs`).
+//! `legalis-sysval` (`codegen.rs`). `drift --html` and `coverage legalize
+//! --html` render their reports as pages (`html.rs`); `setup` installs the
+//! headless Chromium the page test opens them in (`chromium.rs`).
 
+mod chromium;
 mod codegen;
 mod coverage;
 mod drift;
 mod findings;
+mod html;
 mod legalize;
 mod readme;
 mod report;
@@ -38,19 +42,25 @@ Tasks:
                     the characterization suite (tests/legalize by default);
                     see `cargo xtask test legalize --help`
   tidy [--fix]      META blocks, snapshots, the bundle README and findings
-  coverage legalize [--check]
+  coverage legalize [--check] [--html DIR]
                     line coverage per function of the watched crates;
-                    --check enforces the floors and the unreachable gaps
-  drift --baseline REV [--json FILE]
-                    outputs of the suite at REV against the working tree
+                    --check enforces the floors and the unreachable gaps;
+                    --html writes DIR/index.html
+  drift --baseline REV [--json FILE] [--html FILE]
+                    outputs of the suite at REV against the working tree;
+                    --html writes a page with side-by-side diffs
+  setup             installs what the tests need beyond cargo when missing:
+                    headless Chromium (apt-get, as root), for the test
+                    that opens the drift report
   codegen [--check] the system-value mapping tables of
                     docs/design/target-pipelines/spirv-glsl.md, from
                     legalis-sysval; --check fails when they are stale
   bench [ARGS...]   the front-end benchmark (criterion):
                     cargo bench -p legalis-front --bench front, with ARGS passed on
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
-                    warnings denied on all targets, every test, tidy,
-                    codegen --check and coverage legalize --check
+                    warnings denied on all targets, setup, every test,
+                    tidy, codegen --check and coverage legalize --check
+                    (its page in target/reports/coverage/index.html)
   help              show this help
 ";
 
@@ -67,6 +77,7 @@ fn main() -> ExitCode {
         Some("coverage") => return coverage::main(&rest, &workspace_root()),
         Some("drift") => return drift::main(&rest, &workspace_root()),
         Some("codegen") => return codegen::main(&rest, &workspace_root()),
+        Some("setup") => return chromium::setup(&rest),
         Some("bench") => vec![with_args(
             &["bench", "-p", "legalis-front", "--bench", "front"],
             &rest,
@@ -103,15 +114,28 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "-D",
             "warnings",
         ]),
+        // Headless Chromium for the HTML report test, from apt when missing.
+        words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "setup"]),
         words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
         words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),
         words(&[
             "run", "--quiet", "--locked", "-p", "xtask", "--", "codegen", "--check",
         ]),
         // Instrumented build of the watched crates and the legalis binary
-        // only (no C++ validator): a few minutes on a clean clone.
+        // only (no C++ validator): a few minutes on a clean clone. The page
+        // is there for CI to keep as an artifact.
         words(&[
-            "run", "--quiet", "--locked", "-p", "xtask", "--", "coverage", "legalize", "--check",
+            "run",
+            "--quiet",
+            "--locked",
+            "-p",
+            "xtask",
+            "--",
+            "coverage",
+            "legalize",
+            "--check",
+            "--html",
+            "target/reports/coverage",
         ]),
     ]
 }
