@@ -38,6 +38,14 @@ impl ShaderStage {
         ShaderStage::Callable,
     ];
 
+    /// "a" or "an", for messages: "an amplification input".
+    pub fn article(self) -> &'static str {
+        match self.name().as_bytes()[0] {
+            b'a' | b'e' | b'i' | b'o' | b'u' => "an",
+            _ => "a",
+        }
+    }
+
     /// The canonical name, as `-stage` and `[shader("...")]` spell it.
     pub fn name(self) -> &'static str {
         match self {

@@ -374,15 +374,17 @@ fn unsupported(
 ) -> Diagnostic {
     let what = if code == legalis_sysval::codes::NOT_IN_STAGE {
         format!(
-            "system value `{}` is not available as a {} {}",
+            "system value `{}` is not available as {} {} {}",
             value.name(),
+            stage.article(),
             stage.name(),
             leaf.direction.name()
         )
     } else {
         format!(
-            "system value `{}` as a {} {} is not supported by the GLSL target yet",
+            "system value `{}` as {} {} {} is not supported by the GLSL target yet",
             value.name(),
+            stage.article(),
             stage.name(),
             leaf.direction.name()
         )

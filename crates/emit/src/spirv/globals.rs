@@ -174,6 +174,12 @@ impl Writer<'_> {
             self.capability(Capability::StorageInputOutput16);
             self.extensions.insert("SPV_KHR_16bit_storage");
         }
+        let binding = var.io.as_ref().and_then(|io| io.binding.as_ref());
+        if let Some(ir::Binding::BuiltIn(b)) = binding
+            && b.array_index.is_some()
+        {
+            return self.declare_builtin_elements(g, b, class, span);
+        }
         let id = self.global_var(ty, class, &var.name);
         if let Some(stream) = var.io.as_ref().and_then(|io| io.stream) {
             self.capability(Capability::GeometryStreams);
@@ -187,7 +193,7 @@ impl Writer<'_> {
                 .decorate(id, Decoration::XfbStride, [x.stride.into()]);
             self.b.decorate(id, Decoration::Offset, [x.offset.into()]);
         }
-        match var.io.as_ref().and_then(|io| io.binding.as_ref()) {
+        match binding {
             Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
             Some(
                 ir::Binding::Location { patch: true, .. }
@@ -258,6 +264,72 @@ impl Writer<'_> {
         }
     }
 
+    /// Elements of an arrayed builtin (`SV_ClipDistance1` is element 1 of
+    /// `ClipDistance`, `SV_Coverage` element 0 of `SampleMask`): one array
+    /// variable per builtin and storage class holds every element the entry
+    /// point uses, sized by the row (`SampleMask[1]`) or by the highest
+    /// element used; each such IR global is an access chain into it.
+    fn declare_builtin_elements(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        b: &ir::BuiltIn,
+        class: StorageClass,
+        span: ir::Span,
+    ) -> Result<()> {
+        let module = self.module;
+        let var = &module.globals[g];
+        let element_of = |h: Handle<ir::GlobalVariable>| {
+            let other = &module.globals[h];
+            match other.io.as_ref().and_then(|io| io.binding.as_ref()) {
+                Some(ir::Binding::BuiltIn(o)) if other.space == var.space && o.value == b.value => {
+                    o.array_index
+                }
+                _ => None,
+            }
+        };
+        let mut elements: Vec<(Handle<ir::GlobalVariable>, u32)> = self
+            .reachable_globals
+            .iter()
+            .filter_map(|&h| element_of(h).map(|i| (h, i)))
+            .collect();
+        if !elements.iter().any(|&(h, _)| h == g) {
+            elements.extend(element_of(g).map(|i| (g, i)));
+        }
+        let input = class == StorageClass::Input;
+        let dir = if input {
+            Direction::Input
+        } else {
+            Direction::Output
+        };
+        let used = elements.iter().map(|&(_, i)| i + 1).max().unwrap_or(1);
+        let size = match legalis_sysval::glsl(b.value, self.entry.stage, dir) {
+            legalis_sysval::GlslMapping::BuiltIn(row) => match row.ty {
+                legalis_sysval::BuiltinType::Array(_, Some(n)) => n.max(used),
+                _ => used,
+            },
+            _ => used,
+        };
+        let element = self.ty(var.ty, Layout::Plain)?;
+        let len = self.uint(size);
+        let array = self.b.type_array(element, len);
+        let id = self.global_var(array, class, &var.name);
+        self.decorate_builtin(id, b, input, span)?;
+        for (h, i) in elements {
+            let index = self.uint(i);
+            self.globals.insert(
+                h,
+                Ptr {
+                    root: id,
+                    indices: vec![index],
+                    ty: module.globals[h].ty,
+                    layout: Layout::Plain,
+                    class,
+                },
+            );
+        }
+        Ok(())
+    }
+
     fn decorate_builtin(
         &mut self,
         id: Word,
@@ -265,9 +337,6 @@ impl Writer<'_> {
         input: bool,
         span: ir::Span,
     ) -> Result<()> {
-        if b.array_index.is_some() {
-            return unsupported("elements of arrayed builtins", span);
-        }
         let name = builtin_name(b.value, self.entry.stage, input);
         let Some(builtin) = name.and_then(|n| spirv::BuiltIn::from_str(n).ok()) else {
             return unsupported(format!("the system value `{}` here", b.value.name()), span);
@@ -320,6 +389,9 @@ impl Writer<'_> {
                 Capability::DeviceGroup => {
                     self.extensions.insert("SPV_KHR_device_group");
                 }
+                Capability::DrawParameters => {
+                    self.extensions.insert("SPV_KHR_shader_draw_parameters");
+                }
                 Capability::ShaderLayer | Capability::ShaderViewportIndex => {
                     self.require_version(1, 5)
                 }
@@ -334,12 +406,17 @@ impl Writer<'_> {
         if let Some(ext) = row.spirv_extension {
             self.extensions.insert(ext);
         }
-        for mode in row.spirv_execution_modes {
-            match *mode {
-                "DepthReplacing" => self.writes_depth = true,
-                other => {
+        for &mode in row.spirv_execution_modes {
+            match spirv::ExecutionMode::from_str(mode) {
+                Ok(spirv::ExecutionMode::DepthReplacing) => self.writes_depth = true,
+                Ok(mode) => {
+                    if !self.execution_modes.contains(&mode) {
+                        self.execution_modes.push(mode);
+                    }
+                }
+                Err(()) => {
                     return unsupported(
-                        format!("the execution mode {other} `{}` needs", sv.name()),
+                        format!("the execution mode {mode} `{}` needs", sv.name()),
                         span,
                     );
                 }

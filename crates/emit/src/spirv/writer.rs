@@ -91,6 +91,9 @@ pub(super) struct Writer<'a> {
     pub function_ids: HashMap<Handle<ir::Function>, Word>,
     pub bindings: Bindings,
     pub writes_depth: bool,
+    /// Execution modes the system-value rows ask for besides
+    /// `DepthReplacing` (`StencilRefReplacingEXT`), in first-use order.
+    pub execution_modes: Vec<spirv::ExecutionMode>,
     pub fs: FnState<'a>,
 }
 
@@ -136,6 +139,7 @@ impl<'a> Writer<'a> {
             function_ids: HashMap::new(),
             bindings: crate::binding::assign_bindings(module),
             writes_depth: false,
+            execution_modes: Vec::new(),
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
@@ -302,6 +306,9 @@ impl<'a> Writer<'a> {
                 }
             }
             _ => {}
+        }
+        for mode in self.execution_modes.clone() {
+            self.b.execution_mode(main_id, mode, []);
         }
         Ok(())
     }

@@ -158,8 +158,9 @@ impl Checker<'_> {
             self.warning(
                 codes::ATTRIBUTE_WRONG_STAGE,
                 format!(
-                    "attribute `{}` has no effect on a {} entry point",
+                    "attribute `{}` has no effect on {} {} entry point",
                     attr.name,
+                    stage.article(),
                     stage.name()
                 ),
                 attr.span,
@@ -380,7 +381,8 @@ impl Checker<'_> {
             self.error(
                 codes::MISSING_STAGE_ATTRIBUTE,
                 format!(
-                    "a {} entry point needs the attribute `{name}`",
+                    "{} {} entry point needs the attribute `{name}`",
+                    stage.article(),
                     stage.name()
                 ),
                 decl.name.span,
@@ -422,7 +424,7 @@ impl Checker<'_> {
                     let ty_name = self.type_name(ty);
                     self.error(
                         codes::BAD_ENTRY_POINT_SIGNATURE,
-                        format!("parameter `{name}` of type `{ty_name}` is not allowed in a {} entry point", stage.name()),
+                        format!("parameter `{name}` of type `{ty_name}` is not allowed in {} {} entry point", stage.article(), stage.name()),
                         span,
                     );
                 }

@@ -248,7 +248,10 @@ impl Checker<'_> {
         {
             return Some(Diagnostic::error(
                 code,
-                format!("system value `{name}` is not available as a {at}"),
+                format!(
+                    "system value `{name}` is not available as {} {at}",
+                    stage.article()
+                ),
                 d.span,
             ));
         }
@@ -260,7 +263,8 @@ impl Checker<'_> {
             return Some(Diagnostic::error(
                 codes::SYSTEM_VALUE_TYPE,
                 format!(
-                    "system value `{name}` as a {at} must be declared {}, not `{found}`",
+                    "system value `{name}` as {} {at} must be declared {}, not `{found}`",
+                    stage.article(),
                     allowed.describe()
                 ),
                 d.span,
@@ -319,7 +323,8 @@ fn duplicate(first: &Declared, d: &Declared, stage: Stage) -> Diagnostic {
     Diagnostic::error(
         codes::DUPLICATE_SYSTEM_VALUE,
         format!(
-            "system value `{semantic}` is declared twice as a {} {}: `{}` and `{}`",
+            "system value `{semantic}` is declared twice as {} {} {}: `{}` and `{}`",
+            stage.article(),
             stage.name(),
             d.direction.name(),
             first.path,
