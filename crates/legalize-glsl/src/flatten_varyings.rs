@@ -15,6 +15,7 @@ use legalis_sysval::Direction;
 
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
+use crate::per_vertex;
 use crate::plan::{Leaf, Plan, Root, Target};
 
 /// The interface global made for each leaf, by leaf index, plus the base
@@ -26,7 +27,12 @@ struct Interface {
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
 /// function over interface globals, and makes it the module's only entry point.
-pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
+/// Returns the interface global of each leaf.
+pub fn apply(
+    module: &mut ir::Module,
+    entry_index: usize,
+    plan: &Plan,
+) -> Vec<Handle<ir::GlobalVariable>> {
     let entry = module.entry_points[entry_index].clone();
     let interface = make_globals(module, plan);
     let original = &module.functions[entry.function];
@@ -54,7 +60,9 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         })
         .collect();
     for (index, leaf) in plan.leaves.iter().enumerate() {
-        if leaf.direction == Direction::Input && leaf.target != Target::Uniform {
+        // A per-vertex input is read only through its array (B13).
+        if leaf.direction == Direction::Input && leaf.target != Target::Uniform && !leaf.per_vertex
+        {
             gather_input(&mut b, module, leaf, &interface, index, &locals, &params);
         }
     }
@@ -115,6 +123,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         function: wrapper,
         ..entry
     }];
+    interface.globals
 }
 
 /// The value of a parameter local, or the result local, as the root of a leaf.
@@ -199,6 +208,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 if let Some(ir::Binding::BuiltIn(b)) = &mut io.binding {
                     b.array_index = *element;
                 }
+                // The row was switched to its `noperspective` alternate
+                // (`gl_BaryCoordNoPerspEXT`, B16); the writers see it so.
+                if row
+                    .noperspective
+                    .is_some_and(|alternate| alternate.glsl_name == row.glsl_name)
+                {
+                    io.interpolation.mode = Some(ir::InterpolationMode::NoPerspective);
+                }
                 (ty, space_of(leaf.direction), Some(io))
             }
             Target::Location {
@@ -207,20 +224,33 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 interpolation,
                 ..
             } => {
+                // A per-vertex input (B13) is the three vertices' values,
+                // never interpolated.
+                let interpolation = if leaf.per_vertex {
+                    ir::Interpolation::default()
+                } else {
+                    *interpolation
+                };
                 let binding = ir::Binding::Location {
                     location: *location,
                     component: 0,
                     index: *index,
-                    interpolation: *interpolation,
+                    interpolation,
                     patch: false,
                     per_primitive: false,
+                    per_vertex: leaf.per_vertex,
                 };
                 let io = ir::IoAttrs {
                     binding: Some(binding),
-                    interpolation: *interpolation,
+                    interpolation,
                     ..Default::default()
                 };
-                (leaf.ty, space_of(leaf.direction), Some(io))
+                let ty = if leaf.per_vertex {
+                    per_vertex::array_type(module, leaf.ty)
+                } else {
+                    leaf.ty
+                };
+                (ty, space_of(leaf.direction), Some(io))
             }
             Target::Uniform => (leaf.ty, ir::AddressSpace::Uniform, None),
         };

@@ -11,6 +11,8 @@
 //!   parameterless entry function (B1);
 //! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
 //!   vertex/instance rebasing (B3, B4, B6);
+//! - `per_vertex.rs`: `GetAttributeAtVertex` as an index into a
+//!   `pervertexEXT` array (B13);
 //! - `prune_unreachable.rs`: only what the entry point uses remains;
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
@@ -24,6 +26,7 @@ mod builder;
 mod flatten_varyings;
 mod forward_resource_locals;
 mod map_system_values;
+mod per_vertex;
 pub mod plan;
 mod prune_unreachable;
 
@@ -72,7 +75,8 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let func = &module.functions[entry.function];
     let mut leaves = map_system_values::collect_leaves(module, func)?;
-    let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+    let mut errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+    errors.extend(per_vertex::mark(module, entry.stage, func, &mut leaves));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -82,7 +86,8 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
-    flatten_varyings::apply(&mut out, entry_point, &plan);
+    let globals = flatten_varyings::apply(&mut out, entry_point, &plan);
+    per_vertex::apply(&mut out, entry.function, &plan, &globals);
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
@@ -124,6 +129,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 global_name,
                 target,
                 reason,
+                per_vertex: raw.per_vertex,
                 span: raw.span,
             })
         })

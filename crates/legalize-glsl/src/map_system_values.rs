@@ -26,6 +26,8 @@ pub struct RawLeaf {
     pub target: Option<(Target, Reason)>,
     /// For `SV_Target2`-style leaves: the location the semantic index fixes.
     pub fixed_location: Option<u32>,
+    /// Read per vertex with `GetAttributeAtVertex` somewhere (B13).
+    pub per_vertex: bool,
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
@@ -50,6 +52,7 @@ pub fn collect_leaves(
                 span: param.span,
                 target: Some((Target::Uniform, Reason::TableRow)),
                 fixed_location: None,
+                per_vertex: false,
             });
             continue;
         }
@@ -151,6 +154,7 @@ fn walk(
                 span,
                 target: None,
                 fixed_location: None,
+                per_vertex: false,
             });
         }
         _ => {
@@ -208,7 +212,7 @@ pub fn map_leaves(
                             leaf.target = Some((
                                 Target::BuiltIn {
                                     value,
-                                    row,
+                                    row: row_for(row, leaf),
                                     element,
                                 },
                                 Reason::TableRow,
@@ -244,20 +248,17 @@ pub fn map_leaves(
 }
 
 /// Whether this legalizer can express the row for the leaf yet: a builtin
-/// of its own (not a member of a per-vertex or mesh block), without a
-/// layout redeclaration or a `noperspective` alternate, and, for one element
-/// of an arrayed builtin, a scalar leaf. Returns the element, if any.
+/// of its own (not a member of a per-vertex or mesh block) and, for one
+/// element of an arrayed builtin, a scalar leaf. Returns the element, if
+/// any. Layout redeclarations (`layout(depth_greater)`, B14) are the
+/// writers' business; `noperspective` alternates are picked by [`row_for`].
 fn expressible(
     module: &ir::Module,
     row: &GlslBuiltin,
     index: u32,
     leaf: &RawLeaf,
 ) -> Option<Option<u32>> {
-    let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
-    if row.access != Access::Global
-        || row.layout.is_some()
-        || (noperspective && row.noperspective.is_some())
-    {
+    if row.access != Access::Global {
         return None;
     }
     let Some(array_index) = row.array_index else {
@@ -272,6 +273,22 @@ fn expressible(
         Some(TypeInner::Scalar(_))
     );
     scalar_leaf.then_some(Some(element))
+}
+
+/// The row as the leaf uses it: a `noperspective` declaration of a value
+/// with an alternate builtin (`SV_Barycentrics`, B16) is that builtin.
+/// The alternate keeps the row's type and requirements; only the names
+/// change, and `noperspective` stays set so the writers can tell.
+fn row_for(row: GlslBuiltin, leaf: &RawLeaf) -> GlslBuiltin {
+    let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
+    match row.noperspective {
+        Some(alternate) if noperspective => GlslBuiltin {
+            glsl_name: alternate.glsl_name,
+            spirv_builtin: alternate.spirv_builtin,
+            ..row
+        },
+        _ => row,
+    }
 }
 
 fn unsupported(

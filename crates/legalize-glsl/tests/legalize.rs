@@ -339,14 +339,15 @@ fn system_values_outside_their_stage() {
         "{}",
         e[0].1
     );
-    // Conservative depth needs a layout redeclaration of gl_FragDepth (B14):
-    // known to the table, not expressible by this legalizer yet.
+    // A vector clip distance would cover several elements of
+    // gl_ClipDistance (B15): known to the table, not expressible by this
+    // legalizer yet.
     let e = err(
-        "float4 main(float4 p : SV_Position, out float d : SV_DepthGreaterEqual) : SV_Target { d = p.z; return p; }",
+        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0) : SV_Position { c = p.xy; return p; }",
         "main",
-        ir::ShaderStage::Fragment,
+        ir::ShaderStage::Vertex,
     );
-    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "d"));
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"));
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",

@@ -169,14 +169,25 @@ impl Writer<'_> {
         } else {
             StorageClass::Output
         };
+        let io = var.io.as_ref();
+        let binding = io.and_then(|io| io.binding.as_ref());
+        let noperspective = io
+            .is_some_and(|io| io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective));
+        if let Some(ir::Binding::BuiltIn(b)) = binding
+            && let Some(element) = b.array_index
+        {
+            return self.declare_builtin_element(g, b, element, input);
+        }
         let ty = self.ty(var.ty, Layout::Plain)?;
         if self.has_width(var.ty, 2) {
             self.capability(Capability::StorageInputOutput16);
             self.extensions.insert("SPV_KHR_16bit_storage");
         }
         let id = self.global_var(ty, class, &var.name);
-        match var.io.as_ref().and_then(|io| io.binding.as_ref()) {
-            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
+        match binding {
+            Some(ir::Binding::BuiltIn(b)) => {
+                self.decorate_builtin(id, b, input, noperspective, span)?
+            }
             Some(
                 ir::Binding::Location { patch: true, .. }
                 | ir::Binding::Location {
@@ -184,6 +195,18 @@ impl Writer<'_> {
                     ..
                 },
             ) => return unsupported("`patch` and per-primitive varyings", span),
+            // B13: the three vertices' values, never interpolated.
+            Some(&ir::Binding::Location {
+                location,
+                per_vertex: true,
+                ..
+            }) => {
+                self.b.decorate(id, Decoration::Location, [location.into()]);
+                self.b.decorate(id, Decoration::PerVertexKHR, []);
+                self.capability(Capability::FragmentBarycentricKHR);
+                self.extensions
+                    .insert("SPV_KHR_fragment_shader_barycentric");
+            }
             Some(&ir::Binding::Location {
                 location,
                 component,
@@ -246,17 +269,92 @@ impl Writer<'_> {
         }
     }
 
+    /// An element of an arrayed builtin (`gl_SampleMask[0]`,
+    /// `gl_ClipDistance[1]`): every element global of one builtin is a place
+    /// in its one variable, declared with the first.
+    fn declare_builtin_element(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        b: &ir::BuiltIn,
+        element: u32,
+        input: bool,
+    ) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let class = if input {
+            StorageClass::Input
+        } else {
+            StorageClass::Output
+        };
+        let key = (b.value, input);
+        let root = match self.arrayed_builtins.get(&key) {
+            Some(&id) => id,
+            None => {
+                let elem = self.ty(var.ty, Layout::Plain)?;
+                let len = self.builtin_array_len(b.value, input);
+                let len = self.uint(len);
+                let array = self.b.type_array(elem, len);
+                let id = self.global_var(array, class, &var.name);
+                self.decorate_builtin(id, b, input, false, span)?;
+                self.arrayed_builtins.insert(key, id);
+                id
+            }
+        };
+        let index = self.int(element as i32);
+        self.globals.insert(
+            g,
+            Ptr {
+                root,
+                indices: vec![index],
+                ty: var.ty,
+                layout: Layout::Plain,
+                class,
+            },
+        );
+        Ok(())
+    }
+
+    /// The length of an arrayed builtin's variable: the row's, or for
+    /// unsized ones (`gl_ClipDistance[]`) one past the highest element the
+    /// entry point uses.
+    fn builtin_array_len(&self, value: ir::SystemValue, input: bool) -> u32 {
+        let dir = if input {
+            Direction::Input
+        } else {
+            Direction::Output
+        };
+        if let legalis_sysval::GlslMapping::BuiltIn(row) =
+            legalis_sysval::glsl(value, self.entry.stage, dir)
+            && let legalis_sysval::BuiltinType::Array(_, Some(n)) = row.ty
+        {
+            return n;
+        }
+        let space = if input {
+            AddressSpace::Input
+        } else {
+            AddressSpace::Output
+        };
+        self.reachable_globals
+            .iter()
+            .map(|&h| &self.module.globals[h])
+            .filter(|v| v.space == space)
+            .filter_map(|v| match v.io.as_ref().and_then(|io| io.binding.as_ref()) {
+                Some(ir::Binding::BuiltIn(b)) if b.value == value => b.array_index,
+                _ => None,
+            })
+            .max()
+            .map_or(1, |i| i + 1)
+    }
+
     fn decorate_builtin(
         &mut self,
         id: Word,
         b: &ir::BuiltIn,
         input: bool,
+        noperspective: bool,
         span: ir::Span,
     ) -> Result<()> {
-        if b.array_index.is_some() {
-            return unsupported("elements of arrayed builtins", span);
-        }
-        let name = builtin_name(b.value, self.entry.stage, input);
+        let name = builtin_name(b.value, self.entry.stage, input, noperspective);
         let Some(builtin) = name.and_then(|n| spirv::BuiltIn::from_str(n).ok()) else {
             return unsupported(format!("the system value `{}` here", b.value.name()), span);
         };
@@ -318,12 +416,14 @@ impl Writer<'_> {
         if let Some(ext) = row.spirv_extension {
             self.extensions.insert(ext);
         }
-        for mode in row.spirv_execution_modes {
-            match *mode {
-                "DepthReplacing" => self.writes_depth = true,
-                other => {
+        for &mode in row.spirv_execution_modes {
+            match spirv::ExecutionMode::from_str(mode) {
+                Ok(spirv::ExecutionMode::DepthReplacing) => self.writes_depth = true,
+                Ok(mode) if !self.row_modes.contains(&mode) => self.row_modes.push(mode),
+                Ok(_) => {}
+                Err(()) => {
                     return unsupported(
-                        format!("the execution mode {other} `{}` needs", sv.name()),
+                        format!("the execution mode {mode} `{}` needs", sv.name()),
                         span,
                     );
                 }
@@ -348,9 +448,15 @@ impl Writer<'_> {
     }
 }
 
-/// The SPIR-V builtin implementing system value `sv`: the table's row,
-/// and the draw-parameter bases the rebasing of B6 reads.
-fn builtin_name(sv: ir::SystemValue, stage: ir::ShaderStage, input: bool) -> Option<&'static str> {
+/// The SPIR-V builtin implementing system value `sv`: the table's row (its
+/// `noperspective` alternate for a `noperspective` global, B16), and the
+/// draw-parameter bases the rebasing of B6 reads.
+fn builtin_name(
+    sv: ir::SystemValue,
+    stage: ir::ShaderStage,
+    input: bool,
+    noperspective: bool,
+) -> Option<&'static str> {
     let dir = if input {
         Direction::Input
     } else {
@@ -360,7 +466,10 @@ fn builtin_name(sv: ir::SystemValue, stage: ir::ShaderStage, input: bool) -> Opt
         ir::SystemValue::StartVertexLocation => Some("BaseVertex"),
         ir::SystemValue::StartInstanceLocation => Some("BaseInstance"),
         _ => match legalis_sysval::glsl(sv, stage, dir) {
-            legalis_sysval::GlslMapping::BuiltIn(row) => Some(row.spirv_builtin),
+            legalis_sysval::GlslMapping::BuiltIn(row) => match row.noperspective {
+                Some(alternate) if noperspective => Some(alternate.spirv_builtin),
+                _ => Some(row.spirv_builtin),
+            },
             _ => None,
         },
     }

@@ -91,6 +91,13 @@ pub(super) struct Writer<'a> {
     pub function_ids: HashMap<Handle<ir::Function>, Word>,
     pub bindings: Bindings,
     pub writes_depth: bool,
+    /// Execution modes the system-value rows ask for beyond
+    /// `DepthReplacing` (`DepthGreater`, `StencilRefReplacingEXT`).
+    pub row_modes: Vec<spirv::ExecutionMode>,
+    /// The one variable of an arrayed builtin (`SampleMask`,
+    /// `ClipDistance`), by system value and whether it is an input; each
+    /// element global is a place in it.
+    pub arrayed_builtins: HashMap<(ir::SystemValue, bool), Word>,
     pub fs: FnState<'a>,
 }
 
@@ -136,6 +143,8 @@ impl<'a> Writer<'a> {
             function_ids: HashMap::new(),
             bindings: crate::binding::assign_bindings(module),
             writes_depth: false,
+            row_modes: Vec::new(),
+            arrayed_builtins: HashMap::new(),
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
@@ -264,6 +273,9 @@ impl<'a> Writer<'a> {
                 }
                 if self.writes_depth {
                     self.b.execution_mode(main_id, M::DepthReplacing, []);
+                }
+                for mode in self.row_modes.clone() {
+                    self.b.execution_mode(main_id, mode, []);
                 }
             }
             S::Compute => {
