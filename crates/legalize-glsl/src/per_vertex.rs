@@ -59,7 +59,11 @@ pub fn mark(
         }
     }
     let direct = direct_reads(func);
+    let mut reported = Vec::new();
     for (i, handle) in used {
+        if reported.contains(&i) {
+            continue;
+        }
         let leaf = &leaves[i];
         let read = direct
             .iter()
@@ -77,9 +81,9 @@ pub fn mark(
                 )
                 .with_label(leaf.span, "the input"),
             );
+            reported.push(i);
         }
     }
-    errors.dedup_by(|a, b| a.message == b.message);
     errors
 }
 
@@ -111,25 +115,22 @@ pub fn apply(
         })
         .collect();
     let func = module.functions.get_mut(function);
-    let found: Vec<(Handle<Expression>, Vec<Handle<Expression>>)> =
-        calls(func).map(|(h, args)| (h, args.to_vec())).collect();
-    for (handle, args) in found {
-        let Some((root, members)) = path_of(func, args[0]) else {
-            continue;
-        };
-        let Some(&(_, _, global, ty)) =
-            arrays.iter().find(|(r, m, ..)| *r == root && *m == members)
-        else {
-            continue;
-        };
+    // `mark` accepted every call, so each names a per-vertex leaf.
+    let found: Vec<(Handle<Expression>, Handle<Expression>, PerVertexArray)> = calls(func)
+        .filter_map(|(handle, args)| {
+            let path = path_of(func, args[0])?;
+            let array = arrays
+                .iter()
+                .find(|(r, m, ..)| (r, m) == (&path.0, &path.1))?;
+            Some((handle, args[1], array.clone()))
+        })
+        .collect();
+    for (handle, index, (_, _, global, ty)) in found {
         let span = func.expressions.span(handle);
         let base = func
             .expressions
             .append(Expression::Global(global), Some(ty), span);
-        *func.expressions.get_mut(handle) = Expression::Index {
-            base,
-            index: args[1],
-        };
+        *func.expressions.get_mut(handle) = Expression::Index { base, index };
     }
 }
 

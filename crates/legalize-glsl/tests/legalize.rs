@@ -488,3 +488,48 @@ fn kept_globals_keep_their_initializers_and_what_they_name() {
     let text = ir::print::print_module(&l.module);
     assert!(text.contains("table[2] = {scale, scale * "), "{text}");
 }
+
+#[test]
+fn get_attribute_at_vertex_reads_a_per_vertex_array_of_a_plain_input() {
+    let l = ok(
+        r#"
+        float4 main(float4 pos : SV_Position, nointerpolation float3 c : COLOR) : SV_Target {
+            return float4(GetAttributeAtVertex(c, 0) + GetAttributeAtVertex(c, 2), pos.x);
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let leaf = l.plan.leaves.iter().find(|leaf| leaf.path == "c").unwrap();
+    assert!(leaf.per_vertex, "{leaf:?}");
+    let text = ir::print::print_module(&l.module);
+    assert!(
+        text.contains("float3 c[3] : location(0, per_vertex);"),
+        "{text}"
+    );
+    assert_eq!(text.matches("c[3]").count(), 1, "one array: {text}");
+    // A local, a builtin and a matrix input are not per-vertex inputs.
+    let e = err(
+        r#"
+        float4 main(float4 pos : SV_Position, nointerpolation float2x2 m : MATRIX,
+                    nointerpolation float3 c : COLOR) : SV_Target {
+            float3 local = c;
+            float3 a = GetAttributeAtVertex(local, 0);
+            float4 b = GetAttributeAtVertex(pos, 1);
+            float2x2 d = GetAttributeAtVertex(m, 2);
+            return float4(a, b.x + d[0][0]);
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let got: Vec<(&str, &str)> = e.iter().map(|(c, _, t)| (c.as_str(), t.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("E49997", "GetAttributeAtVertex(local, 0)"),
+            ("E49997", "GetAttributeAtVertex(pos, 1)"),
+            ("E49997", "GetAttributeAtVertex(m, 2)"),
+        ]
+    );
+}
