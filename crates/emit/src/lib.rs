@@ -8,3 +8,8 @@ pub mod binding;
 pub mod codes;
 pub mod glsl;
 pub mod spirv;
+
+/// What both writers say about a `GetAttributeAtVertex` the legalizer left:
+/// it rewrites the calls of the entry point's own function only (B13).
+pub(crate) const GET_ATTRIBUTE_AT_VERTEX: &str = "`GetAttributeAtVertex` outside the entry point's own function \
+     (the legalizer turns the calls there into reads of per-vertex arrays)";

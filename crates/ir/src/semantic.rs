@@ -324,6 +324,10 @@ pub enum Binding {
         patch: bool,
         /// Mesh per-primitive varying.
         per_primitive: bool,
+        /// Fragment per-vertex input (GLSL `pervertexEXT`, SPIR-V
+        /// `PerVertexKHR`): an array of the primitive's three vertex values,
+        /// uninterpolated (B13).
+        per_vertex: bool,
     },
 }
 

@@ -281,6 +281,7 @@ fn struct_members_show_every_varying_attribute() {
         interpolation,
         patch,
         per_primitive,
+        per_vertex: true,
     });
     let members = vec![
         member("pos", t.float4, sem("SV_Position")),
@@ -304,7 +305,7 @@ fn struct_members_show_every_varying_attribute() {
         float4 color : SV_Target3;
         float4 odd : SV_Position1;
         float clip[2] : builtin(SV_ClipDistance[1]);
-        float fog : location(2, component = 1, index = 0, linear sample, patch, per_primitive);
+        float fog : location(2, component = 1, index = 0, linear sample, patch, per_primitive, per_vertex);
         float depth : location(0);
         int plain;
     }

@@ -14,6 +14,9 @@ pub const LOCATION_CONFLICT: u32 = 49993;
 pub const UNSUPPORTED_SHAPE: u32 = 49994;
 /// A compute parameter without a system-value semantic.
 pub const USER_VARYING_IN_COMPUTE: u32 = 49995;
+/// `GetAttributeAtVertex` on something other than an input varying of the
+/// fragment entry point (B13).
+pub const NOT_PER_VERTEX_INPUT: u32 = 49997;
 /// `-entry`/`-stage` chose no entry point of the module.
 pub const NO_ENTRY_POINT: u32 = 49996;
 /// The legalized module failed the IR verifier: a bug in Legalis.

@@ -17,6 +17,7 @@ use legalis_sysval::Direction;
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
 use crate::geometry_streams::{self, CaptureCopy};
+use crate::per_vertex;
 use crate::plan::{Leaf, Plan, Root, Target};
 use crate::stream_output::{self, Capture};
 
@@ -31,11 +32,12 @@ struct Interface {
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
 /// function over interface globals, and makes it the module's only entry point.
+/// Returns the interface global of each leaf.
 pub fn apply(
     module: &mut ir::Module,
     entry_index: usize,
     plan: &Plan,
-) -> Result<(), Vec<Diagnostic>> {
+) -> Result<Vec<Handle<ir::GlobalVariable>>, Vec<Diagnostic>> {
     let mut entry = module.entry_points[entry_index].clone();
     for param in &module.functions[entry.function].params {
         if let ir::ParamRole::GeometryInput(primitive) = param.role {
@@ -83,7 +85,9 @@ pub fn apply(
         })
         .collect();
     for (index, leaf) in plan.leaves.iter().enumerate() {
-        if leaf.direction == Direction::Input && leaf.target != Target::Uniform {
+        // A per-vertex input is read only through its array (B13).
+        if leaf.direction == Direction::Input && leaf.target != Target::Uniform && !leaf.per_vertex
+        {
             gather_input(&mut b, module, leaf, &interface, index, &locals, &declared);
         }
     }
@@ -144,7 +148,7 @@ pub fn apply(
         function: wrapper,
         ..entry
     }];
-    Ok(())
+    Ok(interface.globals)
 }
 
 /// The value of a parameter local, or the result local, as the root of a leaf.
@@ -280,6 +284,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 if let Some(ir::Binding::BuiltIn(b)) = &mut io.binding {
                     b.array_index = *element;
                 }
+                // The row was switched to its `noperspective` alternate
+                // (`gl_BaryCoordNoPerspEXT`, B16); the writers see it so.
+                if row
+                    .noperspective
+                    .is_some_and(|alternate| alternate.glsl_name == row.glsl_name)
+                {
+                    io.interpolation.mode = Some(ir::InterpolationMode::NoPerspective);
+                }
                 (ty, space_of(leaf.direction), Some(io))
             }
             Target::Location {
@@ -288,20 +300,33 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 interpolation,
                 ..
             } => {
+                // A per-vertex input (B13) is the three vertices' values,
+                // never interpolated.
+                let interpolation = if leaf.per_vertex {
+                    ir::Interpolation::default()
+                } else {
+                    *interpolation
+                };
                 let binding = ir::Binding::Location {
                     location: *location,
                     component: 0,
                     index: *index,
-                    interpolation: *interpolation,
+                    interpolation,
                     patch: false,
                     per_primitive: false,
+                    per_vertex: leaf.per_vertex,
                 };
                 let io = ir::IoAttrs {
                     binding: Some(binding),
-                    interpolation: *interpolation,
+                    interpolation,
                     ..Default::default()
                 };
-                (leaf.ty, space_of(leaf.direction), Some(io))
+                let ty = if leaf.per_vertex {
+                    per_vertex::array_type(module, leaf.ty)
+                } else {
+                    leaf.ty
+                };
+                (ty, space_of(leaf.direction), Some(io))
             }
             Target::Uniform => (leaf.ty, ir::AddressSpace::Uniform, None),
         };
@@ -411,6 +436,7 @@ fn capture_globals(
                 interpolation: ir::Interpolation::default(),
                 patch: false,
                 per_primitive: false,
+                per_vertex: false,
             }),
             stream: leaf.stream.filter(|_| several_streams),
             xfb: Some(capture.xfb),

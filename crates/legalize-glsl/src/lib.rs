@@ -13,6 +13,8 @@
 //!   vertex/instance rebasing (B3, B4, B6);
 //! - `geometry_streams.rs`: a geometry shader's `stream.Append(v)` writes
 //!   the stream's output globals and emits a vertex (B9);
+//! - `per_vertex.rs`: `GetAttributeAtVertex` as an index into a
+//!   `pervertexEXT` array (B13);
 //! - `prune_unreachable.rs`: only what the entry point uses remains;
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
@@ -27,6 +29,7 @@ mod flatten_varyings;
 mod forward_resource_locals;
 mod geometry_streams;
 mod map_system_values;
+mod per_vertex;
 pub mod plan;
 mod prune_unreachable;
 mod stream_output;
@@ -79,7 +82,8 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let func = &module.functions[entry.function];
     let mut leaves = map_system_values::collect_leaves(module, func)?;
-    let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+    let mut errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+    errors.extend(per_vertex::mark(module, entry.stage, func, &mut leaves));
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -89,7 +93,8 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
-    flatten_varyings::apply(&mut out, entry_point, &plan)?;
+    let globals = flatten_varyings::apply(&mut out, entry_point, &plan)?;
+    per_vertex::apply(&mut out, entry.function, &plan, &globals);
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
@@ -131,6 +136,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 global_name,
                 target,
                 reason,
+                per_vertex: raw.per_vertex,
                 span: raw.span,
                 vertices: raw.vertices,
                 stream: raw.stream,

@@ -32,6 +32,8 @@ pub struct RawLeaf {
     /// Geometry outputs: the leaf is a field of the element of output
     /// stream N, written at each `Append`.
     pub stream: Option<u32>,
+    /// Read per vertex with `GetAttributeAtVertex` somewhere (B13).
+    pub per_vertex: bool,
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
@@ -59,6 +61,7 @@ pub fn collect_leaves(
                 fixed_location: None,
                 vertices: None,
                 stream: None,
+                per_vertex: false,
             });
             continue;
         }
@@ -221,6 +224,7 @@ fn walk(
                 fixed_location: None,
                 vertices: at.vertices,
                 stream: at.stream,
+                per_vertex: false,
             });
         }
         _ => {
@@ -291,7 +295,7 @@ pub fn map_leaves(
                             leaf.target = Some((
                                 Target::BuiltIn {
                                     value,
-                                    row,
+                                    row: row_for(row, leaf),
                                     element,
                                 },
                                 Reason::TableRow,
@@ -328,9 +332,10 @@ pub fn map_leaves(
 
 /// Whether this legalizer can express the row for the leaf yet: a builtin
 /// of its own, or, for a geometry per-vertex input, a whole member of
-/// `gl_in[]` (not a member of an output or mesh block), without a
-/// layout redeclaration or a `noperspective` alternate, and, for one element
-/// of an arrayed builtin, a scalar leaf. Returns the element, if any.
+/// `gl_in[]` (not a member of an output or mesh block), and, for one
+/// element of an arrayed builtin, a scalar leaf. Returns the element, if
+/// any. Layout redeclarations (`layout(depth_greater)`, B14) are the
+/// writers' business; `noperspective` alternates are picked by [`row_for`].
 fn expressible(
     module: &ir::Module,
     row: &GlslBuiltin,
@@ -342,14 +347,13 @@ fn expressible(
     if leaf.stream.unwrap_or(0) > 0 {
         return None;
     }
-    let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
     // A per-vertex input reaches a member of `gl_in[]`; a value of the
     // whole primitive (`gl_PrimitiveIDIn`) cannot be a per-vertex field.
     let access_ok = match leaf.vertices {
         Some(_) => row.access == Access::PerVertexIn && row.array_index.is_none(),
         None => row.access == Access::Global,
     };
-    if !access_ok || row.layout.is_some() || (noperspective && row.noperspective.is_some()) {
+    if !access_ok {
         return None;
     }
     let Some(array_index) = row.array_index else {
@@ -364,6 +368,22 @@ fn expressible(
         Some(TypeInner::Scalar(_))
     );
     scalar_leaf.then_some(Some(element))
+}
+
+/// The row as the leaf uses it: a `noperspective` declaration of a value
+/// with an alternate builtin (`SV_Barycentrics`, B16) is that builtin.
+/// The alternate keeps the row's type and requirements; only the names
+/// change, and `noperspective` stays set so the writers can tell.
+fn row_for(row: GlslBuiltin, leaf: &RawLeaf) -> GlslBuiltin {
+    let noperspective = leaf.io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective);
+    match row.noperspective {
+        Some(alternate) if noperspective => GlslBuiltin {
+            glsl_name: alternate.glsl_name,
+            spirv_builtin: alternate.spirv_builtin,
+            ..row
+        },
+        _ => row,
+    }
 }
 
 fn unsupported(

@@ -61,6 +61,9 @@ pub struct Leaf {
     pub global_name: String,
     pub target: Target,
     pub reason: Reason,
+    /// Read per vertex (`GetAttributeAtVertex`, B13): the leaf's global is
+    /// a `pervertexEXT` array of three at its location.
+    pub per_vertex: bool,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
     /// Geometry inputs: one element per vertex of the input primitive.

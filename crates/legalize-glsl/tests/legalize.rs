@@ -352,14 +352,15 @@ fn system_values_outside_their_stage() {
         "{}",
         e[0].1
     );
-    // Conservative depth needs a layout redeclaration of gl_FragDepth (B14):
-    // known to the table, not expressible by this legalizer yet.
+    // A vector clip distance would cover several elements of
+    // gl_ClipDistance (B15): known to the table, not expressible by this
+    // legalizer yet.
     let e = err(
-        "float4 main(float4 p : SV_Position, out float d : SV_DepthGreaterEqual) : SV_Target { d = p.z; return p; }",
+        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0) : SV_Position { c = p.xy; return p; }",
         "main",
-        ir::ShaderStage::Fragment,
+        ir::ShaderStage::Vertex,
     );
-    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "d"));
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"));
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",
@@ -683,6 +684,51 @@ fn stream_output_offsets_and_strides() {
             ("entryPointParam_main_s_c".to_string(), x(0, 0, 32)),
             ("entryPointParam_main_s_uv".to_string(), x(0, 24, 32)),
             ("xfb_Position".to_string(), x(3, 0, 4)),
+        ]
+    );
+}
+
+#[test]
+fn get_attribute_at_vertex_reads_a_per_vertex_array_of_a_plain_input() {
+    let l = ok(
+        r#"
+        float4 main(float4 pos : SV_Position, nointerpolation float3 c : COLOR) : SV_Target {
+            return float4(GetAttributeAtVertex(c, 0) + GetAttributeAtVertex(c, 2), pos.x);
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let leaf = l.plan.leaves.iter().find(|leaf| leaf.path == "c").unwrap();
+    assert!(leaf.per_vertex, "{leaf:?}");
+    let text = ir::print::print_module(&l.module);
+    assert!(
+        text.contains("float3 c[3] : location(0, per_vertex);"),
+        "{text}"
+    );
+    assert_eq!(text.matches("c[3]").count(), 1, "one array: {text}");
+    // A local, a builtin and a matrix input are not per-vertex inputs.
+    let e = err(
+        r#"
+        float4 main(float4 pos : SV_Position, nointerpolation float2x2 m : MATRIX,
+                    nointerpolation float3 c : COLOR) : SV_Target {
+            float3 local = c;
+            float3 a = GetAttributeAtVertex(local, 0);
+            float4 b = GetAttributeAtVertex(pos, 1);
+            float2x2 d = GetAttributeAtVertex(m, 2);
+            return float4(a, b.x + d[0][0]);
+        }
+        "#,
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    let got: Vec<(&str, &str)> = e.iter().map(|(c, _, t)| (c.as_str(), t.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("E49997", "GetAttributeAtVertex(local, 0)"),
+            ("E49997", "GetAttributeAtVertex(pos, 1)"),
+            ("E49997", "GetAttributeAtVertex(m, 2)"),
         ]
     );
 }

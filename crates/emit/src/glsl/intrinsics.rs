@@ -281,6 +281,7 @@ impl Writer<'_> {
                 all.extend(a[1..].iter().map(|x| format!("int({x})")));
                 Ok(format!("{f}({})", all.join(", ")))
             }
+            I::GetAttributeAtVertex => unsupported(crate::GET_ATTRIBUTE_AT_VERTEX, span),
             I::Noise => unsupported(
                 "`noise`: HLSL defines it only for the legacy texture-fill \
                  profile (tx_1_0); Direct3D 10 and later shaders have no \

@@ -5,8 +5,10 @@
 //! parameters and no result (it is printed as `void main()`); its stage
 //! inputs and outputs are `Input`/`Output` globals whose `io` binding is a
 //! `BuiltIn` (the global's name is already the GLSL spelling, e.g.
-//! `gl_Position`; it is used, never declared) or a `Location` (declared as
-//! `layout(location = N) in|out T name;`). Everything else in the module is
+//! `gl_Position`; it is used, and declared only when its system-value row
+//! redeclares it with a layout, `layout(depth_greater) out float
+//! gl_FragDepth;`) or a `Location` (declared as `layout(location = N)
+//! in|out T name;`, or `pervertexEXT` for a per-vertex input). Everything else in the module is
 //! printed as written; a construct this writer cannot express returns
 //! [`Error::Unsupported`] with the span of what caused it, never a panic or
 //! silently wrong text.

@@ -873,13 +873,30 @@ impl<'a> Writer<'a> {
     }
 
     /// `layout(location = N ...) [interpolation] in|out T name;` for a
-    /// location varying; builtins are used, never declared.
+    /// location varying, `pervertexEXT` for a per-vertex one (B13);
+    /// builtins are used, never declared, unless their row redeclares them
+    /// with a layout (`layout(depth_greater) out float gl_FragDepth;`, B14).
     fn declare_stage_io(&mut self, g: Handle<ir::GlobalVariable>, out: &mut String) -> Result<()> {
         let var = &self.module.globals[g];
         let span = self.module.globals.span(g);
         let binding = var.io.as_ref().and_then(|io| io.binding.as_ref());
         let (location, component, index, interpolation) = match binding {
-            Some(ir::Binding::BuiltIn(_)) => return Ok(()),
+            Some(ir::Binding::BuiltIn(b)) => return self.redeclare_builtin(g, b.value, out),
+            Some(&ir::Binding::Location {
+                location,
+                per_vertex: true,
+                ..
+            }) => {
+                self.require("GL_EXT_fragment_shader_barycentric");
+                let (t, s) = self.type_parts(var.ty, span)?;
+                let name = &self.global_names[&g];
+                writeln!(
+                    out,
+                    "layout(location = {location}) pervertexEXT in {t} {name}{s};"
+                )
+                .ok();
+                return Ok(());
+            }
             Some(
                 ir::Binding::Location { patch: true, .. }
                 | ir::Binding::Location {
@@ -950,6 +967,37 @@ impl<'a> Writer<'a> {
             self.global_names[&g]
         )
         .ok();
+        Ok(())
+    }
+
+    /// A builtin whose system-value row carries a layout qualifier is
+    /// redeclared with it; others need no declaration.
+    fn redeclare_builtin(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        value: ir::SystemValue,
+        out: &mut String,
+    ) -> Result<()> {
+        let var = &self.module.globals[g];
+        let input = var.space == AddressSpace::Input;
+        let dir = if input {
+            legalis_sysval::Direction::Input
+        } else {
+            legalis_sysval::Direction::Output
+        };
+        let legalis_sysval::GlslMapping::BuiltIn(row) =
+            legalis_sysval::glsl(value, self.entry.stage, dir)
+        else {
+            return Ok(());
+        };
+        let Some(layout) = row.layout else {
+            return Ok(());
+        };
+        let span = self.module.globals.span(g);
+        let (t, s) = self.type_parts(var.ty, span)?;
+        let dir = if input { "in" } else { "out" };
+        let name = &self.global_names[&g];
+        writeln!(out, "layout({layout}) {dir} {t} {name}{s};").ok();
         Ok(())
     }
 

@@ -169,16 +169,19 @@ impl Writer<'_> {
         } else {
             StorageClass::Output
         };
+        let io = var.io.as_ref();
+        let binding = io.and_then(|io| io.binding.as_ref());
+        let noperspective = io
+            .is_some_and(|io| io.interpolation.mode == Some(ir::InterpolationMode::NoPerspective));
+        if let Some(ir::Binding::BuiltIn(b)) = binding
+            && let Some(element) = b.array_index
+        {
+            return self.declare_builtin_element(g, b, element, input);
+        }
         let ty = self.ty(var.ty, Layout::Plain)?;
         if self.has_width(var.ty, 2) {
             self.capability(Capability::StorageInputOutput16);
             self.extensions.insert("SPV_KHR_16bit_storage");
-        }
-        let binding = var.io.as_ref().and_then(|io| io.binding.as_ref());
-        if let Some(ir::Binding::BuiltIn(b)) = binding
-            && b.array_index.is_some()
-        {
-            return self.declare_builtin_elements(g, b, class, span);
         }
         let id = self.global_var(ty, class, &var.name);
         if let Some(stream) = var.io.as_ref().and_then(|io| io.stream) {
@@ -194,7 +197,9 @@ impl Writer<'_> {
             self.b.decorate(id, Decoration::Offset, [x.offset.into()]);
         }
         match binding {
-            Some(ir::Binding::BuiltIn(b)) => self.decorate_builtin(id, b, input, span)?,
+            Some(ir::Binding::BuiltIn(b)) => {
+                self.decorate_builtin(id, b, input, noperspective, span)?
+            }
             Some(
                 ir::Binding::Location { patch: true, .. }
                 | ir::Binding::Location {
@@ -202,6 +207,18 @@ impl Writer<'_> {
                     ..
                 },
             ) => return unsupported("`patch` and per-primitive varyings", span),
+            // B13: the three vertices' values, never interpolated.
+            Some(&ir::Binding::Location {
+                location,
+                per_vertex: true,
+                ..
+            }) => {
+                self.b.decorate(id, Decoration::Location, [location.into()]);
+                self.b.decorate(id, Decoration::PerVertexKHR, []);
+                self.capability(Capability::FragmentBarycentricKHR);
+                self.extensions
+                    .insert("SPV_KHR_fragment_shader_barycentric");
+            }
             Some(&ir::Binding::Location {
                 location,
                 component,
@@ -264,70 +281,81 @@ impl Writer<'_> {
         }
     }
 
-    /// Elements of an arrayed builtin (`SV_ClipDistance1` is element 1 of
-    /// `ClipDistance`, `SV_Coverage` element 0 of `SampleMask`): one array
-    /// variable per builtin and storage class holds every element the entry
-    /// point uses, sized by the row (`SampleMask[1]`) or by the highest
-    /// element used; each such IR global is an access chain into it.
-    fn declare_builtin_elements(
+    /// An element of an arrayed builtin (`gl_SampleMask[0]`,
+    /// `gl_ClipDistance[1]`): every element global of one builtin is a place
+    /// in its one variable, declared with the first.
+    fn declare_builtin_element(
         &mut self,
         g: Handle<ir::GlobalVariable>,
         b: &ir::BuiltIn,
-        class: StorageClass,
-        span: ir::Span,
+        element: u32,
+        input: bool,
     ) -> Result<()> {
-        let module = self.module;
-        let var = &module.globals[g];
-        let element_of = |h: Handle<ir::GlobalVariable>| {
-            let other = &module.globals[h];
-            match other.io.as_ref().and_then(|io| io.binding.as_ref()) {
-                Some(ir::Binding::BuiltIn(o)) if other.space == var.space && o.value == b.value => {
-                    o.array_index
-                }
-                _ => None,
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let class = if input {
+            StorageClass::Input
+        } else {
+            StorageClass::Output
+        };
+        let key = (b.value, input);
+        let root = match self.arrayed_builtins.get(&key) {
+            Some(&id) => id,
+            None => {
+                let elem = self.ty(var.ty, Layout::Plain)?;
+                let len = self.builtin_array_len(b.value, input);
+                let len = self.uint(len);
+                let array = self.b.type_array(elem, len);
+                let id = self.global_var(array, class, &var.name);
+                self.decorate_builtin(id, b, input, false, span)?;
+                self.arrayed_builtins.insert(key, id);
+                id
             }
         };
-        let mut elements: Vec<(Handle<ir::GlobalVariable>, u32)> = self
-            .reachable_globals
-            .iter()
-            .filter_map(|&h| element_of(h).map(|i| (h, i)))
-            .collect();
-        if !elements.iter().any(|&(h, _)| h == g) {
-            elements.extend(element_of(g).map(|i| (g, i)));
-        }
-        let input = class == StorageClass::Input;
+        let index = self.int(element as i32);
+        self.globals.insert(
+            g,
+            Ptr {
+                root,
+                indices: vec![index],
+                ty: var.ty,
+                layout: Layout::Plain,
+                class,
+            },
+        );
+        Ok(())
+    }
+
+    /// The length of an arrayed builtin's variable: the row's, or for
+    /// unsized ones (`gl_ClipDistance[]`) one past the highest element the
+    /// entry point uses.
+    fn builtin_array_len(&self, value: ir::SystemValue, input: bool) -> u32 {
         let dir = if input {
             Direction::Input
         } else {
             Direction::Output
         };
-        let used = elements.iter().map(|&(_, i)| i + 1).max().unwrap_or(1);
-        let size = match legalis_sysval::glsl(b.value, self.entry.stage, dir) {
-            legalis_sysval::GlslMapping::BuiltIn(row) => match row.ty {
-                legalis_sysval::BuiltinType::Array(_, Some(n)) => n.max(used),
-                _ => used,
-            },
-            _ => used,
-        };
-        let element = self.ty(var.ty, Layout::Plain)?;
-        let len = self.uint(size);
-        let array = self.b.type_array(element, len);
-        let id = self.global_var(array, class, &var.name);
-        self.decorate_builtin(id, b, input, span)?;
-        for (h, i) in elements {
-            let index = self.uint(i);
-            self.globals.insert(
-                h,
-                Ptr {
-                    root: id,
-                    indices: vec![index],
-                    ty: module.globals[h].ty,
-                    layout: Layout::Plain,
-                    class,
-                },
-            );
+        if let legalis_sysval::GlslMapping::BuiltIn(row) =
+            legalis_sysval::glsl(value, self.entry.stage, dir)
+            && let legalis_sysval::BuiltinType::Array(_, Some(n)) = row.ty
+        {
+            return n;
         }
-        Ok(())
+        let space = if input {
+            AddressSpace::Input
+        } else {
+            AddressSpace::Output
+        };
+        self.reachable_globals
+            .iter()
+            .map(|&h| &self.module.globals[h])
+            .filter(|v| v.space == space)
+            .filter_map(|v| match v.io.as_ref().and_then(|io| io.binding.as_ref()) {
+                Some(ir::Binding::BuiltIn(b)) if b.value == value => b.array_index,
+                _ => None,
+            })
+            .max()
+            .map_or(1, |i| i + 1)
     }
 
     fn decorate_builtin(
@@ -335,9 +363,10 @@ impl Writer<'_> {
         id: Word,
         b: &ir::BuiltIn,
         input: bool,
+        noperspective: bool,
         span: ir::Span,
     ) -> Result<()> {
-        let name = builtin_name(b.value, self.entry.stage, input);
+        let name = builtin_name(b.value, self.entry.stage, input, noperspective);
         let Some(builtin) = name.and_then(|n| spirv::BuiltIn::from_str(n).ok()) else {
             return unsupported(format!("the system value `{}` here", b.value.name()), span);
         };
@@ -409,11 +438,8 @@ impl Writer<'_> {
         for &mode in row.spirv_execution_modes {
             match spirv::ExecutionMode::from_str(mode) {
                 Ok(spirv::ExecutionMode::DepthReplacing) => self.writes_depth = true,
-                Ok(mode) => {
-                    if !self.execution_modes.contains(&mode) {
-                        self.execution_modes.push(mode);
-                    }
-                }
+                Ok(mode) if !self.row_modes.contains(&mode) => self.row_modes.push(mode),
+                Ok(_) => {}
                 Err(()) => {
                     return unsupported(
                         format!("the execution mode {mode} `{}` needs", sv.name()),
@@ -441,9 +467,15 @@ impl Writer<'_> {
     }
 }
 
-/// The SPIR-V builtin implementing system value `sv`: the table's row,
-/// and the draw-parameter bases the rebasing of B6 reads.
-fn builtin_name(sv: ir::SystemValue, stage: ir::ShaderStage, input: bool) -> Option<&'static str> {
+/// The SPIR-V builtin implementing system value `sv`: the table's row (its
+/// `noperspective` alternate for a `noperspective` global, B16), and the
+/// draw-parameter bases the rebasing of B6 reads.
+fn builtin_name(
+    sv: ir::SystemValue,
+    stage: ir::ShaderStage,
+    input: bool,
+    noperspective: bool,
+) -> Option<&'static str> {
     let dir = if input {
         Direction::Input
     } else {
@@ -453,7 +485,10 @@ fn builtin_name(sv: ir::SystemValue, stage: ir::ShaderStage, input: bool) -> Opt
         ir::SystemValue::StartVertexLocation => Some("BaseVertex"),
         ir::SystemValue::StartInstanceLocation => Some("BaseInstance"),
         _ => match legalis_sysval::glsl(sv, stage, dir) {
-            legalis_sysval::GlslMapping::BuiltIn(row) => Some(row.spirv_builtin),
+            legalis_sysval::GlslMapping::BuiltIn(row) => match row.noperspective {
+                Some(alternate) if noperspective => Some(alternate.spirv_builtin),
+                _ => Some(row.spirv_builtin),
+            },
             _ => None,
         },
     }

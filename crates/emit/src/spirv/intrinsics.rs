@@ -252,6 +252,7 @@ impl Writer<'_> {
                     self.ext(ty_id, "InterpolateAtSample", &[ptr, s[0]])
                 }
             }
+            I::GetAttributeAtVertex => unsupported(crate::GET_ATTRIBUTE_AT_VERTEX, span),
             _ => self.wave(e, fun, args),
         }
     }

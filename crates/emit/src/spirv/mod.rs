@@ -5,9 +5,10 @@
 //! Contract with the legalizer (the same as the GLSL writer's): the chosen
 //! entry point's function has no parameters and no result; its stage inputs
 //! and outputs are `Input`/`Output` globals whose `io` binding is a
-//! `BuiltIn` (decorated `BuiltIn` with the system-value table's SPIR-V name)
-//! or a `Location` (decorated `Location`, `Component`, `Index` and the
-//! interpolation decorations). A construct this writer cannot express
+//! `BuiltIn` (decorated `BuiltIn` with the system-value table's SPIR-V name;
+//! the element globals of an arrayed builtin share one variable) or a
+//! `Location` (decorated `Location`, `Component`, `Index` and the
+//! interpolation decorations, or `PerVertexKHR` for a per-vertex input). A construct this writer cannot express
 //! returns [`Error::Unsupported`] with the span of what caused it, never a
 //! panic and never a module the validator would reject.
 //!

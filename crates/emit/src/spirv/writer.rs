@@ -91,9 +91,13 @@ pub(super) struct Writer<'a> {
     pub function_ids: HashMap<Handle<ir::Function>, Word>,
     pub bindings: Bindings,
     pub writes_depth: bool,
-    /// Execution modes the system-value rows ask for besides
-    /// `DepthReplacing` (`StencilRefReplacingEXT`), in first-use order.
-    pub execution_modes: Vec<spirv::ExecutionMode>,
+    /// Execution modes the system-value rows ask for beyond
+    /// `DepthReplacing` (`DepthGreater`, `StencilRefReplacingEXT`).
+    pub row_modes: Vec<spirv::ExecutionMode>,
+    /// The one variable of an arrayed builtin (`SampleMask`,
+    /// `ClipDistance`), by system value and whether it is an input; each
+    /// element global is a place in it.
+    pub arrayed_builtins: HashMap<(ir::SystemValue, bool), Word>,
     pub fs: FnState<'a>,
 }
 
@@ -139,7 +143,8 @@ impl<'a> Writer<'a> {
             function_ids: HashMap::new(),
             bindings: crate::binding::assign_bindings(module),
             writes_depth: false,
-            execution_modes: Vec::new(),
+            row_modes: Vec::new(),
+            arrayed_builtins: HashMap::new(),
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
@@ -307,7 +312,7 @@ impl<'a> Writer<'a> {
             }
             _ => {}
         }
-        for mode in self.execution_modes.clone() {
+        for mode in self.row_modes.clone() {
             self.b.execution_mode(main_id, mode, []);
         }
         Ok(())

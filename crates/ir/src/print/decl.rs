@@ -304,6 +304,7 @@ fn binding_suffix(io: &IoAttrs) -> String {
             interpolation,
             patch,
             per_primitive,
+            per_vertex,
         }) => {
             let mut parts = vec![location.to_string()];
             if *component != 0 {
@@ -320,6 +321,9 @@ fn binding_suffix(io: &IoAttrs) -> String {
             }
             if *per_primitive {
                 parts.push("per_primitive".to_string());
+            }
+            if *per_vertex {
+                parts.push("per_vertex".to_string());
             }
             format!(" : location({})", parts.join(", "))
         }

@@ -140,6 +140,7 @@ pub fn location(location: u32) -> IoAttrs {
         interpolation: ir::Interpolation::default(),
         patch: false,
         per_primitive: false,
+        per_vertex: false,
     };
     IoAttrs {
         binding: Some(binding),
