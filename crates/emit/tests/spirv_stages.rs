@@ -18,7 +18,7 @@ fn spirv_asm(src: &str, entry: &str, stage: ShaderStage) -> String {
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize_glsl::legalize(&module, 0)
+    let legalized = legalis_legalize_glsl::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));

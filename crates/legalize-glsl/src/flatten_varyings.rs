@@ -22,13 +22,49 @@ use crate::plan::{Leaf, Plan, Root, Target};
 struct Interface {
     globals: Vec<Handle<ir::GlobalVariable>>,
     bases: Vec<Option<Handle<ir::GlobalVariable>>>,
+    /// The scalar `float` type when the policy rewrites `SV_Position`
+    /// (`-fvk-invert-y`, `-fvk-use-dx-position-w`), with the policy and
+    /// the stage.
+    position_policy: Option<(ir::Policy, Handle<Type>, ir::ShaderStage)>,
+}
+
+impl Interface {
+    /// The `float` type when leaf `leaf` is an `SV_Position` the policy
+    /// rewrites: an output of any stage under `invert_y`, a fragment input
+    /// under `dx_position_w`.
+    fn position_rewrite(&self, leaf: &Leaf) -> Option<Handle<Type>> {
+        let (policy, float, stage) = self.position_policy?;
+        let Target::BuiltIn {
+            value: ir::SystemValue::Position,
+            ..
+        } = leaf.target
+        else {
+            return None;
+        };
+        let applies = match leaf.direction {
+            Direction::Output => policy.invert_y,
+            Direction::Input => policy.dx_position_w && stage == ir::ShaderStage::Fragment,
+        };
+        applies.then_some(float)
+    }
 }
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
-/// function over interface globals, and makes it the module's only entry point.
-pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
+/// function over interface globals, and makes it the module's only entry
+/// point. `policy` decides the `SV_Position` rewrites.
+pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan, policy: &ir::Policy) {
     let entry = module.entry_points[entry_index].clone();
-    let interface = make_globals(module, plan);
+    let mut interface = make_globals(module, plan);
+    if policy.invert_y || policy.dx_position_w {
+        let float = module.types.insert(
+            ir::Type {
+                name: None,
+                inner: ir::TypeInner::Scalar(ir::Scalar::F32),
+            },
+            ir::Span::UNDEFINED,
+        );
+        interface.position_policy = Some((*policy, float, plan.stage));
+    }
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
         .params
@@ -150,7 +186,10 @@ fn gather_input(
     let (place, place_ty) = b.members(module, root, root_ty, &leaf.members);
     let global = interface.globals[index];
     let global_ty = module.globals[global].ty;
-    let value = adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty);
+    let value = match interface.position_rewrite(leaf) {
+        Some(float) => adapt_builtins::read_dx_position(b, (global, global_ty), float, place_ty),
+        None => adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty),
+    };
     b.push(ir::Statement::Store {
         target: place,
         value,
@@ -177,6 +216,9 @@ fn scatter_output(
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
     b.push(ir::Statement::Store { target, value });
+    if let Some(float) = interface.position_rewrite(leaf) {
+        adapt_builtins::invert_y(b, (global, global_ty), float);
+    }
 }
 
 /// One global per leaf; leaves naming the same builtin share it.
@@ -254,7 +296,11 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         };
         bases.push(base);
     }
-    Interface { globals, bases }
+    Interface {
+        globals,
+        bases,
+        position_policy: None,
+    }
 }
 
 fn space_of(direction: Direction) -> ir::AddressSpace {

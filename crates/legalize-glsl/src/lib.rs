@@ -10,7 +10,9 @@
 //! - `flatten_varyings.rs`: one interface global per leaf and a
 //!   parameterless entry function (B1);
 //! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
-//!   vertex/instance rebasing (B3, B4, B6);
+//!   vertex/instance rebasing (B3, B4, B6), and the [`ir::Policy`]
+//!   conventions on builtin values (`-fvk-invert-y`,
+//!   `-fvk-use-dx-position-w`, `-fvk-raw-vertex-id`);
 //! - `prune_unreachable.rs`: only what the entry point uses remains;
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
@@ -46,8 +48,13 @@ pub struct Legalized {
     pub extensions: Vec<String>,
 }
 
-/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V.
-pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Vec<Diagnostic>> {
+/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V under the
+/// API conventions of `policy`.
+pub fn legalize(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -76,13 +83,16 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     if !errors.is_empty() {
         return Err(errors);
     }
+    if policy.vertex_ids == ir::VertexIdBase::Raw {
+        adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
+    }
     let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
     if !errors.is_empty() {
         return Err(errors);
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
-    flatten_varyings::apply(&mut out, entry_point, &plan);
+    flatten_varyings::apply(&mut out, entry_point, &plan, policy);
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
