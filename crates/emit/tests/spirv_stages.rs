@@ -161,7 +161,12 @@ fn every_legalize_test_source_validates_where_it_legalizes() {
         if src.contains("//DIAGNOSTIC_TEST") {
             continue;
         }
-        spirv_asm(&src, "main", stage);
+        // The entry point the directives name (`-entry psMain`), else `main`.
+        let entry = src
+            .split_once("-entry ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .unwrap_or("main");
+        spirv_asm(&src, entry, stage);
         written += 1;
     }
     assert!(written >= 4, "only {written} sources were written");
