@@ -18,7 +18,7 @@ fn spirv_asm(src: &str, entry: &str, stage: ShaderStage) -> String {
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize_glsl::legalize(&module, 0)
+    let legalized = legalis_legalize_glsl::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
@@ -161,7 +161,12 @@ fn every_legalize_test_source_validates_where_it_legalizes() {
         if src.contains("//DIAGNOSTIC_TEST") {
             continue;
         }
-        spirv_asm(&src, "main", stage);
+        // The entry point the directives name (`-entry psMain`), else `main`.
+        let entry = src
+            .split_once("-entry ")
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .unwrap_or("main");
+        spirv_asm(&src, entry, stage);
         written += 1;
     }
     assert!(written >= 4, "only {written} sources were written");

@@ -7,12 +7,14 @@
 //! [`Semantic`] from the front end, a [`BuiltIn`] or a location afterwards).
 //! [`print::print_module`] renders a module as readable text (`legalis FILE
 //! -dump-ir`); [`verify::verify`] checks the invariants documented on the
-//! fields.
+//! fields. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
+//! and friends) every legalizer takes.
 
 mod arena;
 pub mod diag;
 mod intrinsic;
 mod module;
+mod policy;
 pub mod print;
 mod semantic;
 mod span;
@@ -24,6 +26,7 @@ mod visit;
 pub use arena::{Arena, Handle, UniqueArena};
 pub use intrinsic::Intrinsic;
 pub use module::*;
+pub use policy::{DebugLevel, OptimizationLevel, Policy, VertexIdBase};
 pub use semantic::{
     Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
     Xfb,

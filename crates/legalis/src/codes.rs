@@ -15,3 +15,6 @@ pub const CANNOT_WRITE_OUTPUT: u32 = 3;
 pub const AMBIGUOUS_ENTRY_POINT: u32 = 4;
 /// The target is known but this build does not generate code for it yet.
 pub const TARGET_NOT_IMPLEMENTED: u32 = 5;
+/// Under `-emit-spirv-via-glsl`, glslang rejected the GLSL Legalis wrote:
+/// a bug in Legalis, never expected from any input.
+pub const GLSLANG_REJECTED: u32 = 6;

@@ -13,7 +13,7 @@ use legalis_front as front;
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
-pub use legalis_ir::ShaderStage;
+pub use legalis_ir::{Policy, ShaderStage};
 
 /// One compilation: a source file and what to do with it.
 #[derive(Clone, Debug, Default)]
@@ -29,6 +29,9 @@ pub struct Request {
     pub defines: Vec<(String, String)>,
     /// Code to generate; `None` checks only.
     pub target: Option<Target>,
+    /// API-convention choices (`-fvk-invert-y` and friends), the same for
+    /// every target.
+    pub policy: Policy,
 }
 
 /// The code-generation targets of the command line.
@@ -124,7 +127,7 @@ pub fn compile(request: &Request) -> Compiled {
     let front_output = run_with_large_stack(|| front::compile(&text, &options));
     let mut diagnostics = front_output.diagnostics;
     let output = match (&front_output.module, request.target) {
-        (Some(module), Some(target)) => generate(module, target, &mut diagnostics),
+        (Some(module), Some(target)) => generate(module, target, &request.policy, &mut diagnostics),
         _ => None,
     };
     Compiled {
@@ -135,10 +138,12 @@ pub fn compile(request: &Request) -> Compiled {
     }
 }
 
-/// Legalizes the module's entry point for `target` and writes its code.
+/// Legalizes the module's entry point for `target` under `policy` and
+/// writes its code.
 fn generate(
     module: &ir::Module,
     target: Target,
+    policy: &Policy,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     if !target.is_implemented() {
@@ -166,7 +171,7 @@ fn generate(
         )));
         return None;
     }
-    let legalized = match legalis_legalize_glsl::legalize(module, 0) {
+    let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
@@ -175,23 +180,24 @@ fn generate(
     };
     let stage = legalized.plan.stage;
     let written = match target {
-        Target::Glsl => {
-            let options = legalis_emit::glsl::Options {
-                version: legalized.version,
-                extensions: legalized.extensions.clone(),
-            };
-            legalis_emit::glsl::write(&legalized.module, 0, &options)
-                .map(String::into_bytes)
-                .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))
-        }
+        Target::Glsl => write_glsl(&legalized).map(String::into_bytes),
         _ => {
-            let options = legalis_emit::spirv::Options::default();
-            legalis_emit::spirv::write(&legalized.module, 0, &options)
-                .map(|words| match target {
-                    Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
-                    _ => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
-                })
-                .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
+            let words = if policy.spirv_via_glsl {
+                write_glsl(&legalized)
+                    .and_then(|glsl| spirv_via_glsl(&glsl, stage, &legalized.plan.entry, policy))
+            } else {
+                let options = legalis_emit::spirv::Options {
+                    debug_names: policy.debug_names(),
+                    use_entry_point_name: policy.use_entry_point_name,
+                    ..legalis_emit::spirv::Options::default()
+                };
+                legalis_emit::spirv::write(&legalized.module, 0, &options)
+                    .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
+            };
+            words.map(|words| match target {
+                Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
+                _ => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+            })
         }
     };
     match written {
@@ -209,6 +215,36 @@ fn generate(
             None
         }
     }
+}
+
+/// Why code could not be written: a code, a message and maybe a span.
+type WriteError = (u32, String, Option<ir::Span>);
+
+fn write_glsl(legalized: &legalis_legalize_glsl::Legalized) -> Result<String, WriteError> {
+    let options = legalis_emit::glsl::Options {
+        version: legalized.version,
+        extensions: legalized.extensions.clone(),
+    };
+    legalis_emit::glsl::write(&legalized.module, 0, &options)
+        .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))
+}
+
+/// `-emit-spirv-via-glsl`: glslang compiles the GLSL Legalis wrote (Vulkan
+/// 1.3, SPIR-V 1.6), then the entry-point name and debug-name options are
+/// applied to its module as the direct writer applies them.
+fn spirv_via_glsl(
+    glsl: &str,
+    stage: ShaderStage,
+    entry: &str,
+    policy: &Policy,
+) -> Result<Vec<u32>, WriteError> {
+    let words = legalis_validate::glsl_to_spirv(glsl, stage).map_err(|error| {
+        let message = format!("glslang rejected the GLSL Legalis generated: {error}");
+        (codes::GLSLANG_REJECTED, message, None)
+    })?;
+    let entry_name = policy.use_entry_point_name.then_some(entry);
+    legalis_emit::spirv::rename(&words, entry_name, policy.debug_names())
+        .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
 }
 
 /// Stack for the front end's thread. The parser bounds nesting, but the

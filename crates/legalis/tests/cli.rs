@@ -69,6 +69,14 @@ fn help_lists_every_option() {
             "-no-color",
             "-version",
             "-target",
+            "-fvk-invert-y",
+            "-fvk-use-dx-position-w",
+            "-fvk-use-entrypoint-name",
+            "-fvk-raw-vertex-id",
+            "-emit-spirv-via-glsl",
+            "-emit-spirv-directly",
+            "-O0 .. -O3",
+            "-g, -g0 .. -g3",
         ] {
             assert!(
                 run.stdout.contains(option),
@@ -357,4 +365,119 @@ fn defines_reach_the_preprocessor() {
         let run = legalis(&dir, &args);
         assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
     }
+}
+
+const VERTEX: &str = "[shader(\"vertex\")]\nfloat4 vsMain(uint vid : SV_VertexID) : SV_Position { return float4(vid, 0, 0, 1); }\n";
+
+#[test]
+fn slangc_options_legalis_lacks_are_usage_errors_naming_them() {
+    let dir = scratch_with("unsupported", "v.slang", VERTEX.as_bytes());
+    for option in [
+        "-fspv-reflect",
+        "-matrix-layout-row-major",
+        "-fvk-use-scalar-layout",
+        "-profile",
+    ] {
+        let run = legalis(&dir, &["v.slang", "-target", "glsl", option]);
+        assert_eq!(run.code, Some(2), "{option}: {}", run.stderr);
+        let message =
+            format!("legalis: error: {option} is a slangc option that legalis does not support");
+        assert!(
+            run.stderr.starts_with(&message),
+            "{option}:\n{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{option}");
+    }
+    let run = legalis(&dir, &["v.slang", "-gdwarf"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("-gdwarf is a slangc debug-information format"),
+        "{}",
+        run.stderr
+    );
+    let run = legalis(&dir, &["v.slang", "-O7"]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("unknown optimization level -O7"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn policy_options_change_the_output() {
+    let dir = scratch_with("policy", "v.slang", VERTEX.as_bytes());
+    let glsl = |extra: &[&str]| {
+        let mut args = vec!["v.slang", "-target", "glsl"];
+        args.extend_from_slice(extra);
+        let run = legalis(&dir, &args);
+        assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+        run.stdout
+    };
+    let plain = glsl(&[]);
+    assert!(plain.contains("gl_VertexIndex - gl_BaseVertex"), "{plain}");
+    assert!(!plain.contains("-gl_Position.y"), "{plain}");
+    let inverted = glsl(&["-fvk-invert-y", "-O2", "-g"]);
+    assert!(
+        inverted.contains("gl_Position.y = (-gl_Position.y);"),
+        "{inverted}"
+    );
+    let raw = glsl(&["-fvk-raw-vertex-id"]);
+    assert!(raw.starts_with("#version 450"), "{raw}");
+    assert!(
+        raw.contains("uint(gl_VertexIndex)") && !raw.contains("gl_BaseVertex"),
+        "{raw}"
+    );
+
+    let spirv = |extra: &[&str]| {
+        let mut args = vec!["v.slang", "-target", "spirv-asm"];
+        args.extend_from_slice(extra);
+        let run = legalis(&dir, &args);
+        assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+        run.stdout
+    };
+    let main = spirv(&[]);
+    assert!(
+        main.contains("OpEntryPoint Vertex %vsMain \"main\""),
+        "{main}"
+    );
+    assert!(main.contains("OpName"), "{main}");
+    let named = spirv(&["-fvk-use-entrypoint-name"]);
+    assert!(
+        named.contains("OpEntryPoint Vertex %vsMain \"vsMain\""),
+        "{named}"
+    );
+    let nameless = spirv(&["-g0"]);
+    assert!(!nameless.contains("OpName"), "{nameless}");
+    let via = spirv(&["-emit-spirv-via-glsl"]);
+    assert!(via.contains("; Generator: 0x0008"), "{via}");
+    assert!(via.contains("OpSource GLSL 460"), "{via}");
+}
+
+#[test]
+fn spirv_via_glsl_binary_validates() {
+    let dir = scratch_with("via-glsl", "v.slang", VERTEX.as_bytes());
+    let run = legalis(
+        &dir,
+        &[
+            "v.slang",
+            "-target",
+            "spirv",
+            "-emit-spirv-via-glsl",
+            "-o",
+            "v.spv",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let bytes = fs::read(dir.join("v.spv")).expect("the module was written");
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    assert_eq!(words.first(), Some(&0x0723_0203), "SPIR-V magic");
+    assert_eq!(words[2] >> 16, 8, "glslang's generator id");
+    legalis_validate::validate_spirv(&words, legalis_validate::TargetEnv::Vulkan_1_3)
+        .expect("spirv-val accepts glslang's module");
 }

@@ -4,12 +4,107 @@
 //! declared type, and vertex/instance indices are rebased so user code keeps
 //! HLSL's zero-per-draw meaning: `SV_VertexID` reads
 //! `gl_VertexIndex - gl_BaseVertex`, not the bare index.
+//!
+//! The [`ir::Policy`] conventions that act on builtin values live here too:
+//! `-fvk-raw-vertex-id` (no rebasing), `-fvk-invert-y` (an `SV_Position`
+//! output's `y` negated after it is written) and `-fvk-use-dx-position-w`
+//! (a fragment `SV_Position` input's `w` replaced by `1.0 / gl_FragCoord.w`).
 
 use legalis_ir as ir;
-use legalis_ir::{Handle, Type};
-use legalis_sysval::BuiltinType;
+use legalis_ir::{Handle, SystemValue, Type};
+use legalis_sysval::{BuiltinType, GlslMapping};
 
 use crate::builder::FunctionBuilder;
+use crate::map_system_values::RawLeaf;
+use crate::plan::Target;
+
+/// `-fvk-raw-vertex-id`: leaves the table rebases read their builtin as it
+/// is, through the row of the Vulkan-native value (`SV_VulkanVertexID`,
+/// `SV_VulkanInstanceID`), which needs no base and no GLSL 4.60.
+pub fn raw_vertex_ids(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) {
+    for leaf in leaves.iter_mut() {
+        let Some((Target::BuiltIn { value, row, .. }, _)) = &mut leaf.target else {
+            continue;
+        };
+        if row.rebase.is_none() {
+            continue;
+        }
+        let raw = match value {
+            SystemValue::InstanceId => SystemValue::VulkanInstanceId,
+            _ => SystemValue::VulkanVertexId,
+        };
+        if let GlslMapping::BuiltIn(raw_row) = legalis_sysval::glsl(raw, stage, leaf.direction) {
+            *value = raw;
+            *row = raw_row;
+        }
+    }
+}
+
+/// `-fvk-invert-y`, after the store to an `SV_Position` output `position`
+/// (a `float4` builtin): `position.y = -position.y`. `float` is the scalar
+/// `float` type. Every stage that writes a position calls it after the write.
+pub fn invert_y(
+    b: &mut FunctionBuilder,
+    position: (Handle<ir::GlobalVariable>, Handle<Type>),
+    float: Handle<Type>,
+) {
+    let y = |b: &mut FunctionBuilder| component(b, position, 1, float);
+    let target = y(b);
+    let old = y(b);
+    let value = b.expr(
+        ir::Expression::Unary {
+            op: ir::UnaryOp::Negate,
+            expr: old,
+        },
+        Some(float),
+    );
+    b.push(ir::Statement::Store { target, value });
+}
+
+/// `-fvk-use-dx-position-w`: a fragment `SV_Position` input read as
+/// `float4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)`, then converted to the
+/// declared type. `float` is the scalar `float` type.
+pub fn read_dx_position(
+    b: &mut FunctionBuilder,
+    frag_coord: (Handle<ir::GlobalVariable>, Handle<Type>),
+    float: Handle<Type>,
+    declared: Handle<Type>,
+) -> Handle<ir::Expression> {
+    let mut components: Vec<Handle<ir::Expression>> =
+        (0..3).map(|i| component(b, frag_coord, i, float)).collect();
+    let one = b.expr(
+        ir::Expression::Literal(ir::Literal::Float(1.0)),
+        Some(float),
+    );
+    let w = component(b, frag_coord, 3, float);
+    components.push(b.expr(
+        ir::Expression::Binary {
+            op: ir::BinaryOp::Divide,
+            left: one,
+            right: w,
+        },
+        Some(float),
+    ));
+    let value = b.expr(ir::Expression::Construct { components }, Some(frag_coord.1));
+    convert(b, value, frag_coord.1, declared)
+}
+
+/// `global.x`, `.y`, `.z` or `.w` (`index` 0..=3) of a vector global.
+fn component(
+    b: &mut FunctionBuilder,
+    (global, ty): (Handle<ir::GlobalVariable>, Handle<Type>),
+    index: u8,
+    scalar: Handle<Type>,
+) -> Handle<ir::Expression> {
+    let base = b.expr(ir::Expression::Global(global), Some(ty));
+    b.expr(
+        ir::Expression::Swizzle {
+            base,
+            components: vec![index],
+        },
+        Some(scalar),
+    )
+}
 
 /// The IR type of a builtin, or of one element of it (`element`) for
 /// arrayed builtins.

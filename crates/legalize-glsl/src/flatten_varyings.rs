@@ -28,15 +28,42 @@ struct Interface {
     bases: Vec<Option<Handle<ir::GlobalVariable>>>,
     /// `uint`, the type of vertex indices.
     uint: Handle<Type>,
+    /// The scalar `float` type when the policy rewrites `SV_Position`
+    /// (`-fvk-invert-y`, `-fvk-use-dx-position-w`), with the policy and
+    /// the stage.
+    position_policy: Option<(ir::Policy, Handle<Type>, ir::ShaderStage)>,
+}
+
+impl Interface {
+    /// The `float` type when leaf `leaf` is an `SV_Position` the policy
+    /// rewrites: an output of any stage under `invert_y`, a fragment input
+    /// under `dx_position_w`.
+    fn position_rewrite(&self, leaf: &Leaf) -> Option<Handle<Type>> {
+        let (policy, float, stage) = self.position_policy?;
+        let Target::BuiltIn {
+            value: ir::SystemValue::Position,
+            ..
+        } = leaf.target
+        else {
+            return None;
+        };
+        let applies = match leaf.direction {
+            Direction::Output => policy.invert_y,
+            Direction::Input => policy.dx_position_w && stage == ir::ShaderStage::Fragment,
+        };
+        applies.then_some(float)
+    }
 }
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
 /// function over interface globals, and makes it the module's only entry point.
-/// Returns the interface global of each leaf.
+/// Returns the interface global of each leaf. `policy` decides the
+/// `SV_Position` rewrites.
 pub fn apply(
     module: &mut ir::Module,
     entry_index: usize,
     plan: &Plan,
+    policy: &ir::Policy,
 ) -> Result<Vec<Handle<ir::GlobalVariable>>, Vec<Diagnostic>> {
     let mut entry = module.entry_points[entry_index].clone();
     for param in &module.functions[entry.function].params {
@@ -49,13 +76,34 @@ pub fn apply(
             entry.attributes.output_stream.get_or_insert(kind);
         }
     }
-    let interface = make_globals(module, plan);
+    let mut interface = make_globals(module, plan);
+    if policy.invert_y || policy.dx_position_w {
+        let float = module.types.insert(
+            ir::Type {
+                name: None,
+                inner: ir::TypeInner::Scalar(ir::Scalar::F32),
+            },
+            ir::Span::UNDEFINED,
+        );
+        interface.position_policy = Some((*policy, float, plan.stage));
+    }
     // Output streams become stores and emits inside the original; the
     // parameters are gone from it, so the wrapper passes no streams.
     let streams = geometry_streams::stream_params(module, entry.function);
     let captures = stream_output::plan_captures(module, plan, &entry.attributes)?;
     let copies = capture_globals(module, plan, &interface.globals, &captures);
-    geometry_streams::apply(module, entry.function, plan, &interface.globals, &copies)?;
+    let invert_y = interface
+        .position_policy
+        .filter(|(p, ..)| p.invert_y)
+        .map(|(_, float, _)| float);
+    geometry_streams::apply(
+        module,
+        entry.function,
+        plan,
+        &interface.globals,
+        &copies,
+        invert_y,
+    )?;
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
         .params
@@ -188,7 +236,12 @@ fn gather_input(
             return;
         };
         let (place, place_ty) = b.members(module, root, root_ty, &leaf.members);
-        let value = adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty);
+        let value = match interface.position_rewrite(leaf) {
+            Some(float) => {
+                adapt_builtins::read_dx_position(b, (global, global_ty), float, place_ty)
+            }
+            None => adapt_builtins::read(b, (global, global_ty), interface.bases[index], place_ty),
+        };
         b.push(ir::Statement::Store {
             target: place,
             value,
@@ -261,6 +314,9 @@ fn scatter_output(
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
     b.push(ir::Statement::Store { target, value });
+    if let Some(float) = interface.position_rewrite(leaf) {
+        adapt_builtins::invert_y(b, (global, global_ty), float);
+    }
 }
 
 /// One global per leaf; leaves naming the same builtin share it.
@@ -379,6 +435,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         globals,
         bases,
         uint,
+        position_policy: None,
     }
 }
 

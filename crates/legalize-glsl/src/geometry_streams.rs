@@ -15,7 +15,7 @@ use legalis_ir::{Handle, Type, TypeInner};
 
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
-use crate::plan::Plan;
+use crate::plan::{Plan, Target};
 
 /// A transform-feedback copy output: components `first..first + count` of
 /// leaf `leaf`, written at each `Append` of its stream.
@@ -55,6 +55,7 @@ pub fn apply(
     plan: &Plan,
     globals: &[Handle<ir::GlobalVariable>],
     copies: &[CaptureCopy],
+    invert_y: Option<Handle<Type>>,
 ) -> Result<(), Vec<Diagnostic>> {
     let streams = stream_params(module, function);
     if streams.is_empty() {
@@ -70,6 +71,7 @@ pub fn apply(
         globals,
         copies,
         streams: &streams,
+        invert_y,
     };
     rewrite.block(&mut b, &mut body);
     b.func.body = body;
@@ -100,6 +102,9 @@ struct Rewrite<'a> {
     globals: &'a [Handle<ir::GlobalVariable>],
     copies: &'a [CaptureCopy],
     streams: &'a [(u32, u32)],
+    /// `-fvk-invert-y`: the `float` type, to negate the position's `y`
+    /// after each store of it.
+    invert_y: Option<Handle<Type>>,
 }
 
 impl Rewrite<'_> {
@@ -156,6 +161,22 @@ impl Rewrite<'_> {
                     let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
                     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
                     block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
+                    let position = matches!(
+                        leaf.target,
+                        Target::BuiltIn {
+                            value: ir::SystemValue::Position,
+                            ..
+                        }
+                    );
+                    if let (Some(float), true) = (self.invert_y, position) {
+                        // `invert_y` appends to the builder's body, which is
+                        // set aside while the original body is rewritten.
+                        adapt_builtins::invert_y(b, (global, global_ty), float);
+                        let pushed = std::mem::take(&mut b.func.body);
+                        for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
+                            block.push(stmt, span);
+                        }
+                    }
                 }
                 for copy in self.copies {
                     let leaf = &self.plan.leaves[copy.leaf];

@@ -10,7 +10,9 @@
 //! - `flatten_varyings.rs`: one interface global per leaf and a
 //!   parameterless entry function (B1);
 //! - `adapt_builtins.rs`: builtin reads and writes with type conversion and
-//!   vertex/instance rebasing (B3, B4, B6);
+//!   vertex/instance rebasing (B3, B4, B6), and the [`ir::Policy`]
+//!   conventions on builtin values (`-fvk-invert-y`,
+//!   `-fvk-use-dx-position-w`, `-fvk-raw-vertex-id`);
 //! - `geometry_streams.rs`: a geometry shader's `stream.Append(v)` writes
 //!   the stream's output globals and emits a vertex (B9);
 //! - `per_vertex.rs`: `GetAttributeAtVertex` as an index into a
@@ -53,8 +55,13 @@ pub struct Legalized {
     pub extensions: Vec<String>,
 }
 
-/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V.
-pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Vec<Diagnostic>> {
+/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V under the
+/// API conventions of `policy`.
+pub fn legalize(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -87,13 +94,16 @@ pub fn legalize(module: &ir::Module, entry_point: usize) -> Result<Legalized, Ve
     if !errors.is_empty() {
         return Err(errors);
     }
+    if policy.vertex_ids == ir::VertexIdBase::Raw {
+        adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
+    }
     let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
     if !errors.is_empty() {
         return Err(errors);
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
-    let globals = flatten_varyings::apply(&mut out, entry_point, &plan)?;
+    let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;

@@ -19,7 +19,8 @@ fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
 
 fn ok(src: &str, entry: &str, stage: ir::ShaderStage) -> Legalized {
     let module = front(src, entry, stage);
-    let legalized = legalize(&module, 0).unwrap_or_else(|e| panic!("{e:#?}"));
+    let legalized =
+        legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
     ir::verify::verify(&legalized.module).expect("the verifier accepts the legalized module");
     legalized
 }
@@ -27,7 +28,7 @@ fn ok(src: &str, entry: &str, stage: ir::ShaderStage) -> Legalized {
 /// `(code, message, text under the primary span)` of the single error.
 fn err(src: &str, entry: &str, stage: ir::ShaderStage) -> Vec<(String, String, String)> {
     let module = front(src, entry, stage);
-    let errors = legalize(&module, 0).expect_err("legalization fails");
+    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     errors
         .iter()
         .map(|d| {
@@ -333,7 +334,7 @@ fn system_values_outside_their_stage() {
     let src = "[numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) { }";
     let mut module = front(src, "main", ir::ShaderStage::Compute);
     module.entry_points[0].stage = ir::ShaderStage::Vertex;
-    let errors = legalize(&module, 0).expect_err("legalization fails");
+    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     let e: Vec<_> = errors
         .iter()
         .map(|d| {
@@ -401,9 +402,9 @@ fn unsupported_shapes_and_stages_are_coded() {
         "main",
         ir::ShaderStage::Hull,
     );
-    let e = legalize(&module, 0).expect_err("hull is later");
+    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("hull is later");
     assert_eq!(e[0].code_str(), "E49992");
-    let e = legalize(&module, 5).expect_err("no such entry point");
+    let e = legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
 }
 
@@ -731,4 +732,78 @@ fn get_attribute_at_vertex_reads_a_per_vertex_array_of_a_plain_input() {
             ("E49997", "GetAttributeAtVertex(m, 2)"),
         ]
     );
+}
+
+fn with_policy(src: &str, stage: ir::ShaderStage, policy: ir::Policy) -> (Legalized, String) {
+    let module = front(src, "main", stage);
+    let legalized = legalize(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
+    ir::verify::verify(&legalized.module).expect("the verifier accepts the legalized module");
+    let text = ir::print::print_module(&legalized.module);
+    (legalized, text)
+}
+
+#[test]
+fn policy_invert_y_negates_the_written_position() {
+    let invert = ir::Policy {
+        invert_y: true,
+        ..ir::Policy::default()
+    };
+    let (_, text) = with_policy(VS, ir::ShaderStage::Vertex, invert);
+    assert!(text.contains("gl_Position.y = -gl_Position.y"), "{text}");
+    let (_, plain) = with_policy(VS, ir::ShaderStage::Vertex, ir::Policy::default());
+    assert!(!plain.contains("-gl_Position.y"), "{plain}");
+}
+
+#[test]
+fn policy_dx_position_w_reads_the_reciprocal() {
+    let src =
+        "float4 main(float4 p : SV_Position, float4 q : TEXCOORD) : SV_Target { return p + q; }";
+    let dx = ir::Policy {
+        dx_position_w: true,
+        invert_y: true,
+        ..ir::Policy::default()
+    };
+    let (_, text) = with_policy(src, ir::ShaderStage::Fragment, dx);
+    assert!(text.contains("1.0 / gl_FragCoord.w"), "{text}");
+    let (_, plain) = with_policy(src, ir::ShaderStage::Fragment, ir::Policy::default());
+    assert!(!plain.contains("gl_FragCoord.w"), "{plain}");
+}
+
+#[test]
+fn policy_raw_vertex_ids_read_the_bare_index() {
+    let src = "float4 main(uint vid : SV_VertexID, uint iid : SV_InstanceID) : SV_Position { return float4(vid, iid, 0, 1); }";
+    let raw = ir::Policy {
+        vertex_ids: ir::VertexIdBase::Raw,
+        ..ir::Policy::default()
+    };
+    let (l, text) = with_policy(src, ir::ShaderStage::Vertex, raw);
+    assert_eq!(l.version, 450);
+    assert!(text.contains("uint(gl_VertexIndex)"), "{text}");
+    assert!(text.contains("uint(gl_InstanceIndex)"), "{text}");
+    assert!(!text.contains("gl_Base"), "{text}");
+    assert_eq!(
+        summary(&l)[..2],
+        [
+            "vid in gl_VertexIndex gl_VertexIndex TableRow",
+            "iid in gl_InstanceIndex gl_InstanceIndex TableRow",
+        ]
+    );
+    let (rebased, _) = with_policy(src, ir::ShaderStage::Vertex, ir::Policy::default());
+    assert_eq!(rebased.version, 460);
+}
+
+#[test]
+fn policy_invert_y_applies_at_each_geometry_append() {
+    let invert = ir::Policy {
+        invert_y: true,
+        ..ir::Policy::default()
+    };
+    let src = "struct O { float4 p : SV_Position; };\n\
+         [maxvertexcount(2)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s) \
+         { O o; o.p = v[0]; s.Append(o); s.Append(o); }";
+    let (_, text) = with_policy(src, ir::ShaderStage::Geometry, invert);
+    // The printer tells the output from the `gl_in[]` input by a suffix.
+    assert_eq!(text.matches(".y = -gl_Position#g1.y;").count(), 2, "{text}");
+    let (_, plain) = with_policy(src, ir::ShaderStage::Geometry, ir::Policy::default());
+    assert!(!plain.contains("-gl_Position.y"), "{plain}");
 }

@@ -1,6 +1,7 @@
 //! The SPIR-V writer: a Vulkan SPIR-V module (binary words) from a legalized
 //! module, built with `rspirv`, and [`disassemble`] for readable
-//! `spirv-asm` text with ids named from debug names and types.
+//! `spirv-asm` text with ids named from debug names and types, and
+//! [`rename`] to give another compiler's module the same naming options.
 //!
 //! Contract with the legalizer (the same as the GLSL writer's): the chosen
 //! entry point's function has no parameters and no result; its stage inputs
@@ -27,6 +28,7 @@ mod image;
 mod intrinsics;
 mod layout;
 mod names;
+mod rename;
 mod stmt;
 mod types;
 mod writer;
@@ -37,6 +39,7 @@ use legalis_ir as ir;
 
 pub use crate::binding::assign_bindings;
 pub use names::disassemble;
+pub use rename::rename;
 
 /// What the caller asks of the writer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +49,9 @@ pub struct Options {
     pub min_version: (u8, u8),
     /// Whether to emit `OpName`/`OpMemberName` for declared names.
     pub debug_names: bool,
+    /// Whether `OpEntryPoint` carries the source entry point's name
+    /// (`-fvk-use-entrypoint-name`) rather than `main`.
+    pub use_entry_point_name: bool,
 }
 
 impl Default for Options {
@@ -53,6 +59,7 @@ impl Default for Options {
         Options {
             min_version: (1, 0),
             debug_names: true,
+            use_entry_point_name: false,
         }
     }
 }

@@ -105,12 +105,13 @@ pub fn disassemble(words: &[u32]) -> String {
     };
     let names = Namer::assign(&module);
     let mut out = String::new();
-    if let Some(h) = &module.header {
-        let (major, minor) = ((h.version >> 16) & 0xFF, (h.version >> 8) & 0xFF);
+    // The header as written: the reader replaces the generator word with
+    // its own, which would credit every module to rspirv.
+    if let [_, version, generator, bound, ..] = *words {
+        let (major, minor) = ((version >> 16) & 0xFF, (version >> 8) & 0xFF);
         writeln!(
             out,
-            "; SPIR-V\n; Version: {major}.{minor}\n; Generator: {:#010x}\n; Bound: {}\n; Schema: 0",
-            h.generator, h.bound
+            "; SPIR-V\n; Version: {major}.{minor}\n; Generator: {generator:#010x}\n; Bound: {bound}\n; Schema: 0",
         )
         .ok();
     }

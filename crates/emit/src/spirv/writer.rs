@@ -266,8 +266,12 @@ impl<'a> Writer<'a> {
             .filter(|(_, class)| all || matches!(class, StorageClass::Input | StorageClass::Output))
             .map(|(&id, _)| id)
             .collect();
-        self.b
-            .entry_point(model, main_id, self.entry.name.clone(), interface);
+        let name = if self.options.use_entry_point_name {
+            self.entry.name.clone()
+        } else {
+            "main".to_string()
+        };
+        self.b.entry_point(model, main_id, name, interface);
         let attrs = &self.entry.attributes;
         match self.entry.stage {
             S::Fragment => {

@@ -3,12 +3,14 @@
 //!
 //! Options are single-dash words as `slangc` spells them, so commands copied
 //! from the reference compiler's tests read the same. Anything this build
-//! cannot do is a usage error naming the problem, never a silent no-op.
+//! cannot do is a usage error naming the problem, never a silent no-op: a
+//! `slangc` option Legalis does not implement is refused by name
+//! ([`SLANGC_ONLY`]), not ignored.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use legalis_ir::ShaderStage;
+use legalis_ir::{DebugLevel, OptimizationLevel, Policy, ShaderStage, VertexIdBase};
 
 use crate::Target;
 
@@ -32,6 +34,8 @@ pub struct CompileArgs {
     pub diagnostics: DiagnosticFormat,
     /// `-no-color`; the environment and the terminal decide the rest.
     pub no_color: bool,
+    /// The API-convention options (`-fvk-invert-y`, `-O2`, `-g0`, ...).
+    pub policy: Policy,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,7 +83,31 @@ Options:
                     E<code> severity file line col end-line end-col message
   -no-color         no colour in diagnostics (so does the NO_COLOR variable)
   -h, -help         show this help
-  -version          show the version
+  -v, -version      show the version
+
+API conventions (the same on every target):
+  -fvk-invert-y     negate SV_Position.y after an output writes it
+  -fvk-use-dx-position-w
+                    a fragment SV_Position input's w is 1.0 / gl_FragCoord.w
+  -fvk-use-entrypoint-name
+                    name the SPIR-V OpEntryPoint after the source entry
+                    point instead of main (GLSL's is always main)
+  -fvk-raw-vertex-id
+                    SV_VertexID and SV_InstanceID are gl_VertexIndex and
+                    gl_InstanceIndex as they are, without subtracting
+                    gl_BaseVertex and gl_BaseInstance (legalis's own option)
+  -emit-spirv-via-glsl
+                    spirv, spirv-asm: glslang compiles legalis's GLSL
+                    (SPIR-V 1.6) instead of the SPIR-V writer
+  -emit-spirv-directly
+                    spirv, spirv-asm: the SPIR-V writer (the default)
+  -O0 .. -O3        optimization level (also -Onone -Odefault -Ohigh
+                    -Omaximal): accepted, changes nothing yet
+  -g, -g0 .. -g3    debug level (also -gnone -gminimal -gstandard -gmaximal):
+                    -g0 drops OpName and OpMemberName from SPIR-V; the other
+                    levels change nothing yet
+
+Other slangc options are refused by name as not supported.
 
 Without -target or -dump-ir, legalis only checks FILE and prints its
 diagnostics.
@@ -103,7 +131,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         };
         match option {
             "-h" | "-help" | "--help" => return Ok(Command::Help),
-            "-version" | "--version" => return Ok(Command::Version),
+            "-v" | "-version" | "--version" => return Ok(Command::Version),
             "--" => options_ended = true,
             _ => apply_option(&mut parsed, option, &mut args)?,
         }
@@ -153,15 +181,273 @@ fn apply_option(
             let target = parse_target(&text_value(option, rest)?)?;
             set_once(&mut parsed.target, option, target)
         }
-        _ => match option.strip_prefix("-D") {
-            Some(define) => {
-                parsed.defines.push(parse_define(define)?);
-                Ok(())
+        _ => apply_policy_option(&mut parsed.policy, option).unwrap_or_else(|| {
+            match option.strip_prefix("-D") {
+                Some(define) => {
+                    parsed.defines.push(parse_define(define)?);
+                    Ok(())
+                }
+                None if is_slangc_option(option) => usage(format!(
+                    "{option} is a slangc option that legalis does not support"
+                )),
+                None if option.starts_with("-fvk-") => usage(format!(
+                    "unknown option {option}; the -fvk- options legalis supports: {FVK_OPTIONS}"
+                )),
+                None => usage(format!("unknown option {option}")),
             }
-            None => usage(format!("unknown option {option}")),
-        },
+        }),
     }
 }
+
+/// The [`Policy`] options; `None` when `option` is not one of them.
+fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), UsageError>> {
+    match option {
+        "-fvk-invert-y" => policy.invert_y = true,
+        "-fvk-use-dx-position-w" => policy.dx_position_w = true,
+        "-fvk-use-entrypoint-name" => policy.use_entry_point_name = true,
+        "-fvk-raw-vertex-id" => policy.vertex_ids = VertexIdBase::Raw,
+        "-emit-spirv-via-glsl" => policy.spirv_via_glsl = true,
+        "-emit-spirv-directly" => policy.spirv_via_glsl = false,
+        _ if SLANGC_ONLY.contains(&option) => return None,
+        _ => {
+            if let Some(level) = option.strip_prefix("-O") {
+                let level = parse_optimization(option, level);
+                return Some(level.and_then(|l| set_once(&mut policy.optimization, "-O", l)));
+            }
+            if let Some(level) = option.strip_prefix("-g") {
+                let level = parse_debug(option, level);
+                return Some(level.and_then(|l| set_once(&mut policy.debug, "-g", l)));
+            }
+            return None;
+        }
+    }
+    Some(Ok(()))
+}
+
+/// `-O0`..`-O3` and their names, as `slangc` spells them.
+fn parse_optimization(option: &str, level: &str) -> Result<OptimizationLevel, UsageError> {
+    Ok(match level {
+        "0" | "none" => OptimizationLevel::None,
+        "1" | "default" => OptimizationLevel::Default,
+        "2" | "high" => OptimizationLevel::High,
+        "3" | "maximal" => OptimizationLevel::Maximal,
+        "" => return usage("-O needs a level: -O0, -O1, -O2 or -O3"),
+        _ => {
+            return usage(format!(
+                "unknown optimization level {option}; levels: 0 (none), 1 (default), 2 (high), 3 (maximal)"
+            ));
+        }
+    })
+}
+
+/// `-g`, `-g0`..`-g3` and their names. `slangc`'s debug-information formats
+/// (`-gdwarf`, `-gpdb`, ...) are for CPU targets and refused by name.
+fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
+    Ok(match level {
+        "0" | "none" => DebugLevel::None,
+        "1" | "minimal" => DebugLevel::Minimal,
+        "" | "2" | "standard" => DebugLevel::Standard,
+        "3" | "maximal" => DebugLevel::Maximal,
+        "default-format" | "c7" | "pdb" | "stabs" | "coff" | "dwarf" => {
+            return usage(format!(
+                "{option} is a slangc debug-information format that legalis does not support; \
+                 -g takes a level: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+            ));
+        }
+        _ => {
+            return usage(format!(
+                "unknown debug level {option}; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+            ));
+        }
+    })
+}
+
+/// `slangc` options Legalis does not implement, as `slangc -h` lists them;
+/// each is refused by name. Families with a variable part (`-I<path>`,
+/// `-W<id>`, `-X<compiler>`, `-<compiler>-path`, `-fvk-<b|s|t|u>-shift`)
+/// are matched by [`is_slangc_option`].
+pub const SLANGC_ONLY: &[&str] = &[
+    // General.
+    "-depfile",
+    "-specialize",
+    "-emit-ir",
+    "-help-style",
+    "-lang",
+    "-matrix-layout-column-major",
+    "-matrix-layout-row-major",
+    "-restrictive-capability-check",
+    "-ignore-capabilities",
+    "-minimum-slang-optimization",
+    "-disable-non-essential-validations",
+    "-disable-source-map",
+    "-module-name",
+    "-profile",
+    "-std",
+    "-warnings-as-errors",
+    "-warnings-disable",
+    "-dump-warning-diagnostics",
+    "-report-downstream-time",
+    "-report-perf-benchmark",
+    "-report-detailed-perf-benchmark",
+    "-report-checkpoint-intermediates",
+    "-trace-coverage",
+    "-trace-function-coverage",
+    "-trace-branch-coverage",
+    "-trace-coverage-boolean",
+    "-trace-coverage-binding",
+    "-trace-coverage-reserved-space",
+    "-coverage-manifest-output",
+    "-trace-coverage-counter-width",
+    "-report-dynamic-dispatch-sites",
+    "-skip-spirv-validation",
+    "-source-embed-style",
+    "-source-embed-name",
+    "-source-embed-language",
+    "-disable-short-circuit",
+    "-unscoped-enum",
+    "-preserve-params",
+    "-conformance",
+    "-reflection-json",
+    "-msvc-style-bitfield-packing",
+    // Target.
+    "-capability",
+    "-default-image-format-unknown",
+    "-disable-dynamic-dispatch",
+    "-disable-specialization",
+    "-fp-mode",
+    "-floating-point-mode",
+    "-denorm-mode-fp16",
+    "-denorm-mode-fp32",
+    "-denorm-mode-fp64",
+    "-line-directive-mode",
+    "-obfuscate",
+    "-force-glsl-scalar-layout",
+    "-fvk-use-scalar-layout",
+    "-fvk-use-dx-layout",
+    "-fvk-use-c-layout",
+    "-fvk-bind-globals",
+    "-fvk-use-gl-layout",
+    "-fspv-reflect",
+    "-enable-effect-annotations",
+    "-spirv-core-grammar",
+    "-incomplete-library",
+    "-bindless-space-index",
+    "-spirv-resource-heap-stride",
+    "-spirv-sampler-heap-stride",
+    "-separate-debug-info",
+    "-emit-cpu-via-cpp",
+    "-emit-cpu-via-llvm",
+    "-llvm-target-triple",
+    "-llvm-cpu",
+    "-llvm-features",
+    // Downstream.
+    "-default-downstream-compiler",
+    "-pass-through",
+    // Debugging.
+    "-dump-ast",
+    "-dump-intermediate-prefix",
+    "-dump-intermediates",
+    "-dump-ir-ids",
+    "-E",
+    "-output-preprocessor",
+    "-no-codegen",
+    "-output-includes",
+    "-serial-ir",
+    "-skip-codegen",
+    "-validate-ir",
+    "-validate-ir-detailed",
+    "-dump-ir-before",
+    "-dump-ir-after",
+    "-verbose-paths",
+    "-verify-debug-serial-ir",
+    "-dump-module",
+    "-get-module-info",
+    "-get-supported-module-versions",
+    // Experimental.
+    "-file-system",
+    "-heterogeneous",
+    "-no-mangle",
+    "-no-hlsl-binding",
+    "-no-hlsl-pack-constant-buffer-elements",
+    "-validate-uniformity",
+    "-allow-glsl",
+    "-enable-experimental-passes",
+    "-enable-experimental-dynamic-dispatch",
+    "-embed-downstream-ir",
+    "-experimental-feature",
+    "-enable-experimental-rich-diagnostics",
+    "-diagnostic-color",
+    // Internal and repro.
+    "-archive-type",
+    "-compile-core-module",
+    "-doc",
+    "-ir-compression",
+    "-load-core-module",
+    "-r",
+    "-save-core-module",
+    "-save-core-module-bin-source",
+    "-save-glsl-module-bin-source",
+    "-track-liveness",
+    "-loop-inversion",
+    "-whole-program",
+    "-dump-repro-on-error",
+    "-extract-repro",
+    "-load-repro-directory",
+    "-load-repro",
+    "-repro-file-system",
+    "-dump-repro",
+    // Deprecated (slangc ignores them; Legalis says so).
+    "-parameter-blocks-use-register-spaces",
+    "-zero-initialize",
+];
+
+/// Whether `option` is a `slangc` option: listed in [`SLANGC_ONLY`] or of a
+/// family `slangc` spells with a variable part.
+fn is_slangc_option(option: &str) -> bool {
+    const COMPILERS: [&str; 17] = [
+        "none",
+        "fxc",
+        "dxc",
+        "glslang",
+        "spirv-dis",
+        "clang",
+        "visualstudio",
+        "vs",
+        "gcc",
+        "genericcpp",
+        "c",
+        "cpp",
+        "nvrtc",
+        "llvm",
+        "spirv-opt",
+        "metal",
+        "tint",
+    ];
+    let shift = ["b", "s", "t", "u"].iter().any(|register| {
+        option
+            .strip_prefix("-fvk-")
+            .and_then(|rest| rest.strip_suffix("-shift"))
+            == Some(register)
+    });
+    let path = option
+        .strip_prefix('-')
+        .and_then(|rest| rest.strip_suffix("-path"))
+        .is_some_and(|compiler| COMPILERS.contains(&compiler));
+    let passed = option.strip_prefix("-X").is_some_and(|rest| {
+        rest == "." || COMPILERS.contains(&rest.strip_suffix("...").unwrap_or(rest))
+    });
+    SLANGC_ONLY.contains(&option)
+        || shift
+        || path
+        || passed
+        || option.starts_with("-I")
+        || (option.starts_with("-W") && option.len() > 2)
+}
+
+/// The `-fvk-` options Legalis implements, for the message that refuses
+/// any other.
+const FVK_OPTIONS: &str =
+    "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id";
 
 fn set_input(input: &mut Option<PathBuf>, arg: OsString) -> Result<(), UsageError> {
     if let Some(first) = input {
@@ -301,8 +587,126 @@ mod tests {
                 defines: vec![("A".into(), "1".into()), ("B".into(), String::new())],
                 diagnostics: DiagnosticFormat::Machine,
                 no_color: true,
+                policy: Policy::default(),
             }
         );
+    }
+
+    #[test]
+    fn policy_options_set_the_policy() {
+        let args = compile_args(
+            "f.slang -fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
+             -fvk-raw-vertex-id -emit-spirv-via-glsl -O3 -g0",
+        );
+        assert_eq!(
+            args.policy,
+            Policy {
+                invert_y: true,
+                dx_position_w: true,
+                use_entry_point_name: true,
+                vertex_ids: VertexIdBase::Raw,
+                spirv_via_glsl: true,
+                optimization: Some(OptimizationLevel::Maximal),
+                debug: Some(DebugLevel::None),
+            }
+        );
+        assert_eq!(compile_args("f.slang").policy, Policy::default());
+        let directly = compile_args("f.slang -emit-spirv-via-glsl -emit-spirv-directly");
+        assert!(!directly.policy.spirv_via_glsl);
+    }
+
+    #[test]
+    fn optimization_and_debug_levels_as_slangc_spells_them() {
+        let levels = [
+            ("0", "none", OptimizationLevel::None),
+            ("1", "default", OptimizationLevel::Default),
+            ("2", "high", OptimizationLevel::High),
+            ("3", "maximal", OptimizationLevel::Maximal),
+        ];
+        for (digit, name, level) in levels {
+            for spelling in [digit, name] {
+                let args = compile_args(&format!("f.slang -O{spelling}"));
+                assert_eq!(args.policy.optimization, Some(level), "-O{spelling}");
+            }
+        }
+        let levels = [
+            ("0", "none", DebugLevel::None),
+            ("1", "minimal", DebugLevel::Minimal),
+            ("2", "standard", DebugLevel::Standard),
+            ("3", "maximal", DebugLevel::Maximal),
+        ];
+        for (digit, name, level) in levels {
+            for spelling in [digit, name] {
+                let args = compile_args(&format!("f.slang -g{spelling}"));
+                assert_eq!(args.policy.debug, Some(level), "-g{spelling}");
+            }
+        }
+        assert_eq!(
+            compile_args("f.slang -g").policy.debug,
+            Some(DebugLevel::Standard)
+        );
+    }
+
+    #[test]
+    fn bad_levels_are_usage_errors() {
+        assert_eq!(
+            error("f.slang -O"),
+            "-O needs a level: -O0, -O1, -O2 or -O3"
+        );
+        assert_eq!(
+            error("f.slang -O4"),
+            "unknown optimization level -O4; levels: 0 (none), 1 (default), 2 (high), 3 (maximal)"
+        );
+        assert_eq!(
+            error("f.slang -g4"),
+            "unknown debug level -g4; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+        );
+        assert!(error("f.slang -gdwarf").starts_with(
+            "-gdwarf is a slangc debug-information format that legalis does not support"
+        ));
+        assert_eq!(error("f.slang -O1 -O2"), "-O given twice");
+        assert_eq!(error("f.slang -g -g0"), "-g given twice");
+    }
+
+    #[test]
+    fn slangc_options_legalis_lacks_are_refused_by_name() {
+        for option in [
+            "-fspv-reflect",
+            "-matrix-layout-row-major",
+            "-fvk-use-scalar-layout",
+            "-fvk-b-shift",
+            "-fvk-bind-globals",
+            "-profile",
+            "-capability",
+            "-Iinclude",
+            "-I",
+            "-Wno-30081",
+            "-Xglslang",
+            "-Xdxc...",
+            "-X.",
+            "-fvk-t-shift",
+            "-dxc-path",
+            "-E",
+            "-get-module-info",
+            "-zero-initialize",
+        ] {
+            assert_eq!(
+                error(&format!("f.slang {option}")),
+                format!("{option} is a slangc option that legalis does not support"),
+            );
+        }
+        assert_eq!(
+            error("f.slang -fvk-bogus"),
+            "unknown option -fvk-bogus; the -fvk- options legalis supports: -fvk-invert-y \
+             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id"
+        );
+        assert_eq!(error("f.slang -W"), "unknown option -W");
+        assert_eq!(error("f.slang -Xbogus"), "unknown option -Xbogus");
+        assert_eq!(
+            error("f.slang -gibberish"),
+            "unknown debug level -gibberish; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+        );
+        assert_eq!(error("f.slang --frobnicate"), "unknown option --frobnicate");
     }
 
     #[test]
@@ -312,6 +716,7 @@ mod tests {
         assert_eq!(parse_line("--help -bogus"), Ok(Command::Help));
         assert_eq!(parse_line("-version"), Ok(Command::Version));
         assert_eq!(parse_line("--version"), Ok(Command::Version));
+        assert_eq!(parse_line("-v"), Ok(Command::Version));
     }
 
     #[test]
@@ -389,6 +794,14 @@ mod tests {
             "-version",
             "-enable-machine-readable-diagnostics",
             "-target",
+            "-fvk-invert-y",
+            "-fvk-use-dx-position-w",
+            "-fvk-use-entrypoint-name",
+            "-fvk-raw-vertex-id",
+            "-emit-spirv-via-glsl",
+            "-emit-spirv-directly",
+            "-O0 .. -O3",
+            "-g0 .. -g3",
         ] {
             assert!(HELP.contains(option), "{option}");
         }

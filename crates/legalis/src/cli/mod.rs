@@ -88,6 +88,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         stage: args.stage,
         defines: args.defines.clone(),
         target: args.target,
+        policy: args.policy,
     });
     reporter.report(
         &mut outcome,

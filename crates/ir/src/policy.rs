@@ -1,0 +1,111 @@
+//! The API-convention choices that change legalization, as one plain value.
+//!
+//! Every legalizer (GLSL/SPIR-V today; WGSL, Metal and CUDA later) takes the
+//! same [`Policy`], so an option such as `-fvk-invert-y` means one thing on
+//! every target. The command line sets it from `slangc`'s option spellings;
+//! [`Policy::default`] is what no option gives.
+
+/// API-convention choices, each named after the option that sets it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Policy {
+    /// `-fvk-invert-y`: every write of an `SV_Position` output is followed
+    /// by `position.y = -position.y`, whatever the stage (vertex today;
+    /// the same rule for hull, domain, geometry and mesh outputs).
+    pub invert_y: bool,
+    /// `-fvk-use-dx-position-w`: a fragment `SV_Position` input's `w` is
+    /// `1.0 / gl_FragCoord.w`, the reciprocal Direct3D passes, instead of
+    /// Vulkan's `gl_FragCoord.w`.
+    pub dx_position_w: bool,
+    /// `-fvk-use-entrypoint-name`: the SPIR-V `OpEntryPoint` is named after
+    /// the source entry point instead of `main`. GLSL is always `main`.
+    pub use_entry_point_name: bool,
+    /// How `SV_VertexID` and `SV_InstanceID` count.
+    pub vertex_ids: VertexIdBase,
+    /// `-emit-spirv-via-glsl`: SPIR-V is glslang's compilation of the GLSL
+    /// Legalis writes, not the direct SPIR-V writer's output.
+    pub spirv_via_glsl: bool,
+    /// `-O0`..`-O3`; `None` when no `-O` was given (`slangc`'s default,
+    /// `-O1`). Recorded; no pass depends on it yet.
+    pub optimization: Option<OptimizationLevel>,
+    /// `-g`, `-g0`..`-g3`; `None` when no `-g` was given.
+    pub debug: Option<DebugLevel>,
+}
+
+impl Policy {
+    /// Whether SPIR-V carries `OpName`/`OpMemberName`: always, except
+    /// under an explicit `-g0`.
+    pub fn debug_names(&self) -> bool {
+        self.debug != Some(DebugLevel::None)
+    }
+}
+
+/// What `SV_VertexID` and `SV_InstanceID` read (B6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VertexIdBase {
+    /// `gl_VertexIndex - gl_BaseVertex`, `gl_InstanceIndex -
+    /// gl_BaseInstance`: zero for the first vertex of each draw, as in
+    /// Direct3D and as the reference compiler does.
+    #[default]
+    Rebased,
+    /// `gl_VertexIndex` and `gl_InstanceIndex` as they are, counting from
+    /// the draw's base (`-fvk-raw-vertex-id`, Legalis's own option).
+    Raw,
+}
+
+/// `-O<level>`, as `slangc` names the levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OptimizationLevel {
+    /// `-O0`, `-Onone`.
+    None,
+    /// `-O1`, `-Odefault`.
+    Default,
+    /// `-O2`, `-Ohigh`.
+    High,
+    /// `-O3`, `-Omaximal`.
+    Maximal,
+}
+
+/// `-g<level>`, as `slangc` names the levels; a bare `-g` is `Standard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DebugLevel {
+    /// `-g0`, `-gnone`.
+    None,
+    /// `-g1`, `-gminimal`.
+    Minimal,
+    /// `-g2`, `-gstandard`, `-g`.
+    Standard,
+    /// `-g3`, `-gmaximal`.
+    Maximal,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_the_reference_default() {
+        let policy = Policy::default();
+        assert!(!policy.invert_y && !policy.dx_position_w);
+        assert!(!policy.use_entry_point_name && !policy.spirv_via_glsl);
+        assert_eq!(policy.vertex_ids, VertexIdBase::Rebased);
+        assert_eq!(policy.optimization, None);
+        assert!(policy.debug_names());
+    }
+
+    #[test]
+    fn only_g0_drops_debug_names() {
+        for (debug, names) in [
+            (None, true),
+            (Some(DebugLevel::None), false),
+            (Some(DebugLevel::Minimal), true),
+            (Some(DebugLevel::Standard), true),
+            (Some(DebugLevel::Maximal), true),
+        ] {
+            let policy = Policy {
+                debug,
+                ..Policy::default()
+            };
+            assert_eq!(policy.debug_names(), names, "{debug:?}");
+        }
+    }
+}
