@@ -132,81 +132,82 @@ impl Rewrite<'_> {
             return None;
         };
         let (fun, args) = (*fun, args.clone());
+        if !matches!(fun, ir::Intrinsic::Append | ir::Intrinsic::RestartStrip) {
+            return None;
+        }
+        // `AppendStructuredBuffer.Append` has a global as its object.
         let object = *args.first()?;
         let ir::Expression::Param(param) = b.func.expressions[object] else {
             return None;
         };
         let &(_, stream) = self.streams.iter().find(|(p, _)| *p == param)?;
-        match fun {
-            ir::Intrinsic::RestartStrip => Some(ir::Statement::EndPrimitive { stream }),
-            ir::Intrinsic::Append => {
-                let value = *args.get(1)?;
-                let ty = b.func.expressions.ty(value)?;
-                let mut block = ir::Block::default();
-                let vertex = b.local("vertex", ty);
-                block.push(
-                    ir::Statement::Declare {
-                        local: vertex,
-                        init: Some(value),
-                    },
-                    ir::Span::UNDEFINED,
-                );
-                for (leaf, &global) in self.plan.leaves.iter().zip(self.globals) {
-                    if leaf.stream != Some(stream) {
-                        continue;
-                    }
-                    let root = b.expr(ir::Expression::Local(vertex), Some(ty));
-                    let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
-                    let global_ty = self.module.globals[global].ty;
-                    let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
-                    let target = b.expr(ir::Expression::Global(global), Some(global_ty));
-                    block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
-                    let position = matches!(
-                        leaf.target,
-                        Target::BuiltIn {
-                            value: ir::SystemValue::Position,
-                            ..
-                        }
-                    );
-                    if let (Some(float), true) = (self.invert_y, position) {
-                        // `invert_y` appends to the builder's body, which is
-                        // set aside while the original body is rewritten.
-                        adapt_builtins::invert_y(b, (global, global_ty), float);
-                        let pushed = std::mem::take(&mut b.func.body);
-                        for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
-                            block.push(stmt, span);
-                        }
-                    }
-                }
-                for copy in self.copies {
-                    let leaf = &self.plan.leaves[copy.leaf];
-                    if leaf.stream != Some(stream) {
-                        continue;
-                    }
-                    let root = b.expr(ir::Expression::Local(vertex), Some(ty));
-                    let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
-                    let global_ty = self.module.globals[copy.global].ty;
-                    let value = if global_ty == field_ty {
-                        field
-                    } else {
-                        let components = (copy.first..copy.first + copy.count)
-                            .map(|c| c as u8)
-                            .collect();
-                        b.expr(
-                            ir::Expression::Swizzle {
-                                base: field,
-                                components,
-                            },
-                            Some(global_ty),
-                        )
-                    };
-                    let target = b.expr(ir::Expression::Global(copy.global), Some(global_ty));
-                    block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
-                }
-                block.push(ir::Statement::EmitVertex { stream }, ir::Span::UNDEFINED);
-                Some(ir::Statement::Block(block))
-            }
-            _ => None,
+        if fun == ir::Intrinsic::RestartStrip {
+            return Some(ir::Statement::EndPrimitive { stream });
         }
+        let value = *args.get(1)?;
+        let ty = b.func.expressions.ty(value)?;
+        let mut block = ir::Block::default();
+        let vertex = b.local("vertex", ty);
+        block.push(
+            ir::Statement::Declare {
+                local: vertex,
+                init: Some(value),
+            },
+            ir::Span::UNDEFINED,
+        );
+        for (leaf, &global) in self.plan.leaves.iter().zip(self.globals) {
+            if leaf.stream != Some(stream) {
+                continue;
+            }
+            let root = b.expr(ir::Expression::Local(vertex), Some(ty));
+            let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
+            let global_ty = self.module.globals[global].ty;
+            let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
+            let target = b.expr(ir::Expression::Global(global), Some(global_ty));
+            block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
+            let position = matches!(
+                leaf.target,
+                Target::BuiltIn {
+                    value: ir::SystemValue::Position,
+                    ..
+                }
+            );
+            if let (Some(float), true) = (self.invert_y, position) {
+                // `invert_y` appends to the builder's body, which is
+                // set aside while the original body is rewritten.
+                adapt_builtins::invert_y(b, (global, global_ty), float);
+                let pushed = std::mem::take(&mut b.func.body);
+                for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
+                    block.push(stmt, span);
+                }
+            }
+        }
+        for copy in self.copies {
+            let leaf = &self.plan.leaves[copy.leaf];
+            if leaf.stream != Some(stream) {
+                continue;
+            }
+            let root = b.expr(ir::Expression::Local(vertex), Some(ty));
+            let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
+            let global_ty = self.module.globals[copy.global].ty;
+            let value = if global_ty == field_ty {
+                field
+            } else {
+                let components = (copy.first..copy.first + copy.count)
+                    .map(|c| c as u8)
+                    .collect();
+                b.expr(
+                    ir::Expression::Swizzle {
+                        base: field,
+                        components,
+                    },
+                    Some(global_ty),
+                )
+            };
+            let target = b.expr(ir::Expression::Global(copy.global), Some(global_ty));
+            block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
+        }
+        block.push(ir::Statement::EmitVertex { stream }, ir::Span::UNDEFINED);
+        Some(ir::Statement::Block(block))
     }
 }

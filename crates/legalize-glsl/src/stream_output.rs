@@ -171,17 +171,6 @@ pub fn plan_captures(
             ));
         }
     }
-    for &(slot, _, extent, span) in &slots {
-        if extent > MAX_STRIDE {
-            errors.push(error(
-                codes::STREAM_OUTPUT_LIMIT,
-                format!(
-                    "buffer slot {slot} needs {extent} bytes per vertex; the most is {MAX_STRIDE}"
-                ),
-                span,
-            ));
-        }
-    }
     if !errors.is_empty() {
         return Err(errors);
     }

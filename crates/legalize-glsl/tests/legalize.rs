@@ -807,3 +807,67 @@ fn policy_invert_y_applies_at_each_geometry_append() {
     let (_, plain) = with_policy(src, ir::ShaderStage::Geometry, ir::Policy::default());
     assert!(!plain.contains("-gl_Position.y"), "{plain}");
 }
+
+#[test]
+fn stream_output_slots_spans_and_copies() {
+    // One slot, two streams: the second use is refused, labelled at the first.
+    let src = "struct O { float4 p : SV_Position; float4 c : COLOR0; }; struct Q { float4 d : DIR; };\n\
+         [StreamOutput(0, \"COLOR0\")] [StreamOutput(1, \"DIR\")]\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s, inout PointStream<Q> t) \
+         { O o = (O)0; o.p = v[0]; s.Append(o); Q q; q.d = v[0]; t.Append(q); }";
+    let module = front(src, "main", ir::ShaderStage::Geometry);
+    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("two streams in slot 0");
+    assert_eq!(e[0].code_str(), "E49101");
+    assert_eq!(
+        e[0].message,
+        "buffer slot 0 already captures stream 0; one slot holds one stream"
+    );
+    assert_eq!(&src[e[0].primary_span().range()], "DIR");
+    assert_eq!(&src[e[0].labels[1].span.range()], "COLOR0");
+    // A component letter that is no component; empty entries are skipped.
+    let e = err(
+        &gs(r#"[StreamOutput(0, "COLOR0;; COLOR0.xq")]"#),
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49101", "{e:?}");
+    assert_eq!(e[0].2, "COLOR0.xq");
+    // With an escape in the literal the entry's place is unknown: the
+    // diagnostic points at the whole string.
+    let src = gs("[StreamOutput(0, \"COLOR0.q\\t\")]");
+    let e = err(&src, "main", ir::ShaderStage::Geometry);
+    assert_eq!(e[0].2, "\"COLOR0.q\\t\"", "{e:?}");
+    // A whole builtin is captured through a copy of the same type.
+    let l = ok(
+        &gs(r#"[StreamOutput(0, "SV_Position")]"#),
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("xfb_Position = vertex.p;"), "{text}");
+    // So is a scalar builtin.
+    let l = ok(
+        "struct O { float4 p : SV_Position; uint layer : SV_RenderTargetArrayIndex; };\n\
+         [StreamOutput(0, \"SV_RenderTargetArrayIndex\")]\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s) \
+         { O o; o.p = v[0]; o.layer = 2; s.Append(o); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("xfb_Layer = vertex.layer;"), "{text}");
+}
+
+#[test]
+fn geometry_leaves_other_appends_and_intrinsics_alone() {
+    let l = ok(
+        "struct O { float4 p : SV_Position; }; AppendStructuredBuffer<float4> log; RWByteAddressBuffer counter;\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s) \
+         { O o; o.p = v[0]; log.Append(o.p); counter.InterlockedAdd(0, 1); s.Append(o); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("log.Append(o.p);"), "{text}");
+    assert_eq!(text.matches("emit_vertex(stream 0);").count(), 1, "{text}");
+}
