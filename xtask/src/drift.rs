@@ -199,13 +199,13 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     };
     print_review(&review, color_wanted());
     if let Some(path) = json
-        && let Err(error) = std::fs::write(&path, to_json(&review))
+        && let Err(error) = write_creating_dirs(&path, &to_json(&review))
     {
         eprintln!("drift: cannot write {}: {error}", path.display());
         return ExitCode::from(2);
     }
     if let Some(path) = html {
-        if let Err(error) = std::fs::write(&path, crate::html::drift_report(&review)) {
+        if let Err(error) = write_creating_dirs(&path, &crate::html::drift_report(&review)) {
             eprintln!("drift: cannot write {}: {error}", path.display());
             return ExitCode::from(2);
         }
@@ -542,10 +542,27 @@ pub fn to_json(review: &Review) -> String {
     serde_json::to_string_pretty(&value).expect("JSON values serialize") + "\n"
 }
 
+/// Writes a report, making its folder first (`target/reports/drift.html`
+/// on a fresh clone).
+fn write_creating_dirs(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::suite::Scratch;
+
+    #[test]
+    fn reports_are_written_into_folders_that_do_not_exist_yet() {
+        let scratch = Scratch::new("drift-report-dirs");
+        let path = scratch.0.join("target/reports/drift.json");
+        write_creating_dirs(&path, "{}").expect("written");
+        assert_eq!(std::fs::read_to_string(&path).expect("read back"), "{}");
+    }
 
     /// "Builds" a tree by keeping a copy of its `out.txt`; the compiler
     /// prints that copy whatever the test file.

@@ -12,10 +12,10 @@
 //! - A stage the legalizer does not handle yet must be refused with
 //!   `E49992`; the day a stage lands, this test fails until the stage is
 //!   added to [`LEGALIZED_STAGES`].
-//! - A builtin row the legalizer cannot express yet (`E49991`: layout
-//!   redeclarations, `noperspective` alternates, block members, a vector
-//!   declared for one element of an arrayed builtin) is counted and listed;
-//!   `E49991` for anything else is a failure.
+//! - A builtin row the legalizer cannot express yet (`E49991`: members of
+//!   output blocks, and members of `gl_in[]` that are arrays themselves,
+//!   `gl_in[i].gl_ClipDistance[k]`) is counted and listed; `E49991` for
+//!   anything else is a failure.
 //!
 //! Every failure is collected, then the test fails once with all of them
 //! (the shader source and the validator's message each). The counts are
@@ -140,9 +140,16 @@ fn placements(sv: SV, stage: S, dir: Direction, row: Option<GlslBuiltin>) -> Vec
 /// Semantic-index sets: the first element, another one alone, and two in
 /// one shader (`SV_ClipDistance0` and `SV_ClipDistance1` share
 /// `gl_ClipDistance`, `SV_Target0` and `SV_Target1` are two outputs).
-fn index_sets(sv: SV) -> Vec<Vec<u32>> {
+/// A vector clip or cull distance spans as many elements as it has
+/// components from its own index, so the second of a pair starts past the
+/// first.
+fn index_sets(sv: SV, ty: BuiltinType) -> Vec<Vec<u32>> {
+    let width = match ty {
+        BuiltinType::Vector(_, n) => u32::from(n),
+        _ => 1,
+    };
     if sv.is_indexed() {
-        vec![vec![0], vec![1], vec![0, 1]]
+        vec![vec![0], vec![1], vec![0, width]]
     } else {
         vec![vec![0]]
     }
@@ -196,7 +203,7 @@ fn jobs(sv: SV, stage: S, dir: Direction) -> (Expect, Vec<Job>) {
     };
     if expect == Expect::Validate {
         for &ty in &types {
-            for indices in index_sets(sv) {
+            for indices in index_sets(sv, ty) {
                 for &placement in &places {
                     // The result is one value.
                     if placement == Placement::Result && indices != [0] {
@@ -229,10 +236,9 @@ fn known_gap(case: &Case) -> bool {
     let Some(row) = case.row else {
         return false;
     };
-    row.access != Access::Global
-        || row.layout.is_some()
-        || (case.noperspective && row.noperspective.is_some())
-        || (row.array_index.is_some() && !matches!(case.ty, BuiltinType::Scalar(_)))
+    // Members of `gl_in[]` that are themselves arrays
+    // (`gl_in[i].gl_ClipDistance[k]`) and members of output blocks.
+    row.access != Access::Global && (case.dir == Direction::Output || row.array_index.is_some())
 }
 
 #[derive(Debug)]

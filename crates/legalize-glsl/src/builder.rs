@@ -69,4 +69,24 @@ impl FunctionBuilder {
         }
         (expr, ty)
     }
+
+    /// `value.x` (`component` 0), `.y` ... of a vector place or value,
+    /// typed `scalar_ty`; `value` itself without a component.
+    pub fn component(
+        &mut self,
+        value: (Handle<ir::Expression>, Handle<Type>),
+        component: Option<u8>,
+        scalar_ty: Handle<Type>,
+    ) -> (Handle<ir::Expression>, Handle<Type>) {
+        match component {
+            None => value,
+            Some(j) => {
+                let swizzle = ir::Expression::Swizzle {
+                    base: value.0,
+                    components: vec![j],
+                };
+                (self.expr(swizzle, Some(scalar_ty)), scalar_ty)
+            }
+        }
+    }
 }

@@ -7,7 +7,8 @@ pub use legalis_sysval::codes::{NOT_IN_STAGE, NOT_SUPPORTED_YET};
 pub const UNKNOWN_SYSTEM_VALUE: u32 = 49999;
 /// A stage the GLSL legalizer does not handle yet.
 pub const UNSUPPORTED_STAGE: u32 = 49992;
-/// Two varyings claim the same location.
+/// Two varyings claim the same location, or two declarations reach one
+/// element of an arrayed builtin (`gl_ClipDistance[1]`).
 pub const LOCATION_CONFLICT: u32 = 49993;
 /// A varying of a shape the legalizer does not handle yet (arrays of
 /// structs, opaque types).

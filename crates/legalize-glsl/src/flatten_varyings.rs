@@ -235,7 +235,8 @@ fn gather_input(
         let Some((root, root_ty)) = root_place(b, leaf, locals, declared, None) else {
             return;
         };
-        let (place, place_ty) = b.members(module, root, root_ty, &leaf.members);
+        let field = b.members(module, root, root_ty, &leaf.members);
+        let (place, place_ty) = b.component(field, leaf.component, global_ty);
         let value = match interface.position_rewrite(leaf) {
             Some(float) => {
                 adapt_builtins::read_dx_position(b, (global, global_ty), float, place_ty)
@@ -308,9 +309,10 @@ fn scatter_output(
     let Some((root, root_ty)) = root_place(b, leaf, locals, declared, result) else {
         return;
     };
-    let (value, value_ty) = b.members(module, root, root_ty, &leaf.members);
     let global = interface.globals[index];
     let global_ty = module.globals[global].ty;
+    let field = b.members(module, root, root_ty, &leaf.members);
+    let (value, value_ty) = b.component(field, leaf.component, global_ty);
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
     b.push(ir::Statement::Store { target, value });

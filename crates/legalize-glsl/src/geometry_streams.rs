@@ -160,8 +160,9 @@ impl Rewrite<'_> {
                 continue;
             }
             let root = b.expr(ir::Expression::Local(vertex), Some(ty));
-            let (field, field_ty) = b.members(self.module, root, ty, &leaf.members);
             let global_ty = self.module.globals[global].ty;
+            let field = b.members(self.module, root, ty, &leaf.members);
+            let (field, field_ty) = b.component(field, leaf.component, global_ty);
             let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
             let target = b.expr(ir::Expression::Global(global), Some(global_ty));
             block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);

@@ -150,6 +150,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 span: raw.span,
                 vertices: raw.vertices,
                 stream: raw.stream,
+                component: raw.component,
                 semantic: match raw.io.binding {
                     Some(ir::Binding::Semantic(s)) => Some(s),
                     _ => None,

@@ -34,6 +34,11 @@ pub struct RawLeaf {
     pub stream: Option<u32>,
     /// Read per vertex with `GetAttributeAtVertex` somewhere (B13).
     pub per_vertex: bool,
+    /// One component of a vector declared for consecutive elements of an
+    /// arrayed builtin: `float2 c : SV_ClipDistance0` is two leaves, `c.x`
+    /// (`gl_ClipDistance[0]`) and `c.y` (`[1]`), each with `Some(j)` and
+    /// the vector's type.
+    pub component: Option<u8>,
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
@@ -62,6 +67,7 @@ pub fn collect_leaves(
                 vertices: None,
                 stream: None,
                 per_vertex: false,
+                component: None,
             });
             continue;
         }
@@ -211,6 +217,34 @@ fn walk(
             format!("`{}`: arrays of structs as varyings are not supported by the GLSL legalizer yet", at.path),
             span,
         )),
+        Some(&TypeInner::Vector { size, .. }) if is_distance(io) => {
+            // Consecutive elements from the semantic's own index (B15).
+            let Some(ir::Binding::Semantic(Semantic::System { value, index })) = &io.binding else {
+                return;
+            };
+            for j in 0..size {
+                let mut component_io = io.clone();
+                component_io.binding = Some(ir::Binding::Semantic(Semantic::System {
+                    value: *value,
+                    index: index + u32::from(j),
+                }));
+                leaves.push(RawLeaf {
+                    path: format!("{}.{}", at.path, ["x", "y", "z", "w"][usize::from(j & 3)]),
+                    root: at.root.clone(),
+                    members: at.members.clone(),
+                    direction: at.direction,
+                    ty,
+                    io: component_io,
+                    span,
+                    target: None,
+                    fixed_location: None,
+                    vertices: at.vertices,
+                    stream: at.stream,
+                    per_vertex: false,
+                    component: Some(j),
+                });
+            }
+        }
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. }) => {
             leaves.push(RawLeaf {
                 path: at.path,
@@ -225,6 +259,7 @@ fn walk(
                 vertices: at.vertices,
                 stream: at.stream,
                 per_vertex: false,
+                component: None,
             });
         }
         _ => {
@@ -236,6 +271,52 @@ fn walk(
             ));
         }
     }
+}
+
+/// Two leaves on one element of an arrayed builtin in one direction
+/// (`float2 a : SV_ClipDistance0` and `float b : SV_ClipDistance1` both
+/// reach `gl_ClipDistance[1]`): `E49993`, naming both.
+fn element_conflicts(leaves: &[RawLeaf], errors: &mut Vec<Diagnostic>) {
+    let element = |leaf: &RawLeaf| match &leaf.target {
+        Some((
+            Target::BuiltIn {
+                row,
+                element: Some(e),
+                ..
+            },
+            _,
+        )) => Some((row.glsl_name, leaf.direction, *e)),
+        _ => None,
+    };
+    for (i, leaf) in leaves.iter().enumerate() {
+        let Some(key) = element(leaf) else {
+            continue;
+        };
+        if let Some(first) = leaves[..i].iter().find(|l| element(l) == Some(key)) {
+            errors.push(
+                Diagnostic::error(
+                    codes::LOCATION_CONFLICT,
+                    format!(
+                        "`{}` and `{}` both use `{}[{}]`",
+                        first.path, leaf.path, key.0, key.2
+                    ),
+                    leaf.span,
+                )
+                .with_label(first.span, "the other one"),
+            );
+        }
+    }
+}
+
+/// `SV_ClipDistanceN` / `SV_CullDistanceN`: elements of one arrayed builtin.
+fn is_distance(io: &ir::IoAttrs) -> bool {
+    matches!(
+        &io.binding,
+        Some(ir::Binding::Semantic(Semantic::System {
+            value: ir::SystemValue::ClipDistance | ir::SystemValue::CullDistance,
+            ..
+        }))
+    )
 }
 
 fn is_struct(module: &ir::Module, ty: Handle<Type>) -> bool {
@@ -327,6 +408,7 @@ pub fn map_leaves(
             }
         }
     }
+    element_conflicts(leaves, &mut errors);
     errors
 }
 
@@ -363,10 +445,11 @@ fn expressible(
         ArrayIndex::Fixed(i) => i,
         ArrayIndex::SemanticIndex => index,
     };
-    let scalar_leaf = matches!(
-        module.types.try_get(leaf.ty).map(|t| &t.inner),
-        Some(TypeInner::Scalar(_))
-    );
+    let scalar_leaf = leaf.component.is_some()
+        || matches!(
+            module.types.try_get(leaf.ty).map(|t| &t.inner),
+            Some(TypeInner::Scalar(_))
+        );
     scalar_leaf.then_some(Some(element))
 }
 

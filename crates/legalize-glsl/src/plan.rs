@@ -72,6 +72,9 @@ pub struct Leaf {
     pub stream: Option<u32>,
     /// The semantic as declared (stream output names leaves by it).
     pub semantic: Option<ir::Semantic>,
+    /// One component of a vector spread over consecutive elements of an
+    /// arrayed builtin (`float2 c : SV_ClipDistance0`).
+    pub component: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

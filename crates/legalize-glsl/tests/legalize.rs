@@ -353,15 +353,50 @@ fn system_values_outside_their_stage() {
         "{}",
         e[0].1
     );
-    // A vector clip distance would cover several elements of
-    // gl_ClipDistance (B15): known to the table, not expressible by this
-    // legalizer yet.
-    let e = err(
-        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0) : SV_Position { c = p.xy; return p; }",
+    // A vector clip distance covers consecutive elements of
+    // gl_ClipDistance from its index (B15); two declarations on one element
+    // are refused, naming both.
+    let l = ok(
+        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0, out float d : SV_ClipDistance2) \
+         : SV_Position { c = p.xy; d = p.z; return p; }",
         "main",
         ir::ShaderStage::Vertex,
     );
-    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"));
+    let elements: Vec<(String, Option<u32>)> = l
+        .plan
+        .leaves
+        .iter()
+        .filter_map(|leaf| match &leaf.target {
+            Target::BuiltIn { element, .. } if element.is_some() => {
+                Some((leaf.path.clone(), *element))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        elements,
+        [
+            ("c.x".to_string(), Some(0)),
+            ("c.y".to_string(), Some(1)),
+            ("d".to_string(), Some(2)),
+        ]
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("= c_value.y;"), "{text}");
+    let e = err(
+        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0, out float d : SV_ClipDistance1) \
+         : SV_Position { c = p.xy; d = p.z; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(
+        e[0],
+        (
+            "E49993".to_string(),
+            "`c.y` and `d` both use `gl_ClipDistance[1]`".to_string(),
+            "d".to_string()
+        )
+    );
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",
