@@ -192,6 +192,36 @@ fn walk(
     leaves: &mut Vec<RawLeaf>,
     errors: &mut Vec<Diagnostic>,
 ) {
+    // A vector clip or cull distance: one leaf per component, on
+    // consecutive elements from the semantic's own index (B15).
+    if let (Some(&TypeInner::Vector { size, .. }), Some((value, index))) = (
+        module.types.try_get(ty).map(|t| &t.inner),
+        distance_semantic(io),
+    ) {
+        for j in 0..size {
+            let mut component_io = io.clone();
+            component_io.binding = Some(ir::Binding::Semantic(Semantic::System {
+                value,
+                index: index + u32::from(j),
+            }));
+            leaves.push(RawLeaf {
+                path: format!("{}.{}", at.path, ["x", "y", "z", "w"][usize::from(j & 3)]),
+                root: at.root.clone(),
+                members: at.members.clone(),
+                direction: at.direction,
+                ty,
+                io: component_io,
+                span,
+                target: None,
+                fixed_location: None,
+                vertices: at.vertices,
+                stream: at.stream,
+                per_vertex: false,
+                component: Some(j),
+            });
+        }
+        return;
+    }
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Struct { members }) => {
             for (index, member) in members.iter().enumerate() {
@@ -217,34 +247,6 @@ fn walk(
             format!("`{}`: arrays of structs as varyings are not supported by the GLSL legalizer yet", at.path),
             span,
         )),
-        Some(&TypeInner::Vector { size, .. }) if is_distance(io) => {
-            // Consecutive elements from the semantic's own index (B15).
-            let Some(ir::Binding::Semantic(Semantic::System { value, index })) = &io.binding else {
-                return;
-            };
-            for j in 0..size {
-                let mut component_io = io.clone();
-                component_io.binding = Some(ir::Binding::Semantic(Semantic::System {
-                    value: *value,
-                    index: index + u32::from(j),
-                }));
-                leaves.push(RawLeaf {
-                    path: format!("{}.{}", at.path, ["x", "y", "z", "w"][usize::from(j & 3)]),
-                    root: at.root.clone(),
-                    members: at.members.clone(),
-                    direction: at.direction,
-                    ty,
-                    io: component_io,
-                    span,
-                    target: None,
-                    fixed_location: None,
-                    vertices: at.vertices,
-                    stream: at.stream,
-                    per_vertex: false,
-                    component: Some(j),
-                });
-            }
-        }
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. }) => {
             leaves.push(RawLeaf {
                 path: at.path,
@@ -308,15 +310,16 @@ fn element_conflicts(leaves: &[RawLeaf], errors: &mut Vec<Diagnostic>) {
     }
 }
 
-/// `SV_ClipDistanceN` / `SV_CullDistanceN`: elements of one arrayed builtin.
-fn is_distance(io: &ir::IoAttrs) -> bool {
-    matches!(
-        &io.binding,
+/// `SV_ClipDistanceN` / `SV_CullDistanceN` (elements of one arrayed
+/// builtin), as the value and its index.
+fn distance_semantic(io: &ir::IoAttrs) -> Option<(ir::SystemValue, u32)> {
+    match &io.binding {
         Some(ir::Binding::Semantic(Semantic::System {
-            value: ir::SystemValue::ClipDistance | ir::SystemValue::CullDistance,
-            ..
-        }))
-    )
+            value: value @ (ir::SystemValue::ClipDistance | ir::SystemValue::CullDistance),
+            index,
+        })) => Some((*value, *index)),
+        _ => None,
+    }
 }
 
 fn is_struct(module: &ir::Module, ty: Handle<Type>) -> bool {

@@ -397,6 +397,14 @@ fn system_values_outside_their_stage() {
             "d".to_string()
         )
     );
+    // An array of distances is not split (yet): a coded refusal.
+    let e = err(
+        "float4 main(float4 p : POSITION, out float c[2] : SV_ClipDistance0) : SV_Position \
+         { c[0] = p.x; c[1] = p.y; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"), "{e:?}");
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",
