@@ -28,9 +28,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use legalis::{Compiled, Request, ShaderStage as S, Target, compile};
-use legalis_ir::{Scalar, SystemValue as SV};
+use legalis_ir::{Scalar, ScalarKind, SystemValue as SV};
 use legalis_sysval::codes::{NOT_IN_STAGE, NOT_SUPPORTED_YET};
-use legalis_sysval::{Access, BuiltinType, Direction, GlslBuiltin, GlslMapping};
+use legalis_sysval::{Access, BuiltinType, Direction, GlslBuiltin, GlslMapping, Shape};
 
 use shader::{Case, Placement, Shader, generate};
 
@@ -45,9 +45,11 @@ const DIRECTIONS: [Direction; 2] = [Direction::Input, Direction::Output];
 
 /// The types a combination is declared with: the builtin's own type as HLSL
 /// spells it (one element of an arrayed builtin is its scalar), then the
-/// types HLSL code conventionally declares where they differ, so that the
-/// conversions are exercised. The first type is the one used for refused
-/// combinations.
+/// types HLSL code conventionally declares where they differ, then every
+/// other 32-bit type the table's declared-type column accepts
+/// (`legalis_sysval::declared_types`, which the front end checks), so that
+/// every conversion and split is exercised. The first type is the one used
+/// for refused combinations.
 fn declared_types(sv: SV, stage: S, dir: Direction) -> Vec<BuiltinType> {
     let mut types = Vec::new();
     if let GlslMapping::BuiltIn(row) = legalis_sysval::glsl(sv, stage, dir) {
@@ -56,7 +58,19 @@ fn declared_types(sv: SV, stage: S, dir: Direction) -> Vec<BuiltinType> {
             (ty, _) => ty,
         });
     }
-    for ty in conventional_types(sv) {
+    let accepted = legalis_sysval::declared_types(sv);
+    let column = accepted.kinds.iter().flat_map(|&kind| {
+        let scalar = match kind {
+            ScalarKind::Bool => Scalar::BOOL,
+            kind => Scalar { kind, width: 4 },
+        };
+        accepted.shapes.iter().map(move |&shape| match shape {
+            Shape::Scalar => BuiltinType::Scalar(scalar),
+            Shape::Vector(n) => BuiltinType::Vector(scalar, n),
+            Shape::Array(n) => BuiltinType::Array(scalar, Some(n)),
+        })
+    });
+    for ty in conventional_types(sv).into_iter().chain(column) {
         if !types.contains(&ty) {
             types.push(ty);
         }
@@ -146,10 +160,20 @@ fn placements(sv: SV, stage: S, dir: Direction, row: Option<GlslBuiltin>) -> Vec
 fn index_sets(sv: SV, ty: BuiltinType) -> Vec<Vec<u32>> {
     let width = match ty {
         BuiltinType::Vector(_, n) => u32::from(n),
+        BuiltinType::Array(_, Some(n)) => n,
         _ => 1,
     };
     if sv.is_indexed() {
-        vec![vec![0], vec![1], vec![0, width]]
+        // Distances stay within the eight elements Vulkan guarantees (more
+        // is `E49998`, tested in the legalizer's own tests).
+        let fits = |set: &Vec<u32>| {
+            !matches!(sv, SV::ClipDistance | SV::CullDistance)
+                || set.iter().max().map_or(0, |&i| i + width) <= 8
+        };
+        [vec![0], vec![1], vec![0, width]]
+            .into_iter()
+            .filter(fits)
+            .collect()
     } else {
         vec![vec![0]]
     }

@@ -70,23 +70,33 @@ impl FunctionBuilder {
         (expr, ty)
     }
 
-    /// `value.x` (`component` 0), `.y` ... of a vector place or value,
-    /// typed `scalar_ty`; `value` itself without a component.
-    pub fn component(
+    /// `value.y` (`Part::Component(1)`) or `value[1]` (`Part::Element(1)`)
+    /// of a vector or array place or value, typed `scalar_ty`; `value`
+    /// itself without a part. `uint` types the element index.
+    pub fn part(
         &mut self,
         value: (Handle<ir::Expression>, Handle<Type>),
-        component: Option<u8>,
+        part: Option<crate::plan::Part>,
         scalar_ty: Handle<Type>,
+        uint: Handle<Type>,
     ) -> (Handle<ir::Expression>, Handle<Type>) {
-        match component {
-            None => value,
-            Some(j) => {
-                let swizzle = ir::Expression::Swizzle {
+        let expr = match part {
+            None => return value,
+            Some(crate::plan::Part::Component(j)) => ir::Expression::Swizzle {
+                base: value.0,
+                components: vec![j],
+            },
+            Some(crate::plan::Part::Element(k)) => {
+                let index = self.expr(
+                    ir::Expression::Literal(ir::Literal::Uint(k.into())),
+                    Some(uint),
+                );
+                ir::Expression::Index {
                     base: value.0,
-                    components: vec![j],
-                };
-                (self.expr(swizzle, Some(scalar_ty)), scalar_ty)
+                    index,
+                }
             }
-        }
+        };
+        (self.expr(expr, Some(scalar_ty)), scalar_ty)
     }
 }

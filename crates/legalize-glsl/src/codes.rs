@@ -29,3 +29,6 @@ pub const BAD_STREAM_OUTPUT: u32 = 49101;
 /// per stream vertex, a slot outside 0..=3, a stride over 2048 bytes or
 /// smaller than the slot's declarations.
 pub const STREAM_OUTPUT_LIMIT: u32 = 49102;
+/// Clip and cull distances past the eight elements Vulkan guarantees
+/// (`maxClipDistances`, `maxCullDistances`, `maxCombinedClipAndCullDistances`).
+pub const DISTANCE_LIMIT: u32 = 49998;

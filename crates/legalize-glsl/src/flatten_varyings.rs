@@ -103,6 +103,7 @@ pub fn apply(
         &interface.globals,
         &copies,
         invert_y,
+        interface.uint,
     )?;
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
@@ -236,7 +237,7 @@ fn gather_input(
             return;
         };
         let field = b.members(module, root, root_ty, &leaf.members);
-        let (place, place_ty) = b.component(field, leaf.component, global_ty);
+        let (place, place_ty) = b.part(field, leaf.part, global_ty, interface.uint);
         let value = match interface.position_rewrite(leaf) {
             Some(float) => {
                 adapt_builtins::read_dx_position(b, (global, global_ty), float, place_ty)
@@ -312,7 +313,7 @@ fn scatter_output(
     let global = interface.globals[index];
     let global_ty = module.globals[global].ty;
     let field = b.members(module, root, root_ty, &leaf.members);
-    let (value, value_ty) = b.component(field, leaf.component, global_ty);
+    let (value, value_ty) = b.part(field, leaf.part, global_ty, interface.uint);
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
     let target = b.expr(ir::Expression::Global(global), Some(global_ty));
     b.push(ir::Statement::Store { target, value });

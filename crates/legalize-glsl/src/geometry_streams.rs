@@ -56,6 +56,7 @@ pub fn apply(
     globals: &[Handle<ir::GlobalVariable>],
     copies: &[CaptureCopy],
     invert_y: Option<Handle<Type>>,
+    uint: Handle<Type>,
 ) -> Result<(), Vec<Diagnostic>> {
     let streams = stream_params(module, function);
     if streams.is_empty() {
@@ -72,6 +73,7 @@ pub fn apply(
         copies,
         streams: &streams,
         invert_y,
+        uint,
     };
     rewrite.block(&mut b, &mut body);
     b.func.body = body;
@@ -105,6 +107,8 @@ struct Rewrite<'a> {
     /// `-fvk-invert-y`: the `float` type, to negate the position's `y`
     /// after each store of it.
     invert_y: Option<Handle<Type>>,
+    /// `uint`, the type of element indices.
+    uint: Handle<Type>,
 }
 
 impl Rewrite<'_> {
@@ -162,7 +166,7 @@ impl Rewrite<'_> {
             let root = b.expr(ir::Expression::Local(vertex), Some(ty));
             let global_ty = self.module.globals[global].ty;
             let field = b.members(self.module, root, ty, &leaf.members);
-            let (field, field_ty) = b.component(field, leaf.component, global_ty);
+            let (field, field_ty) = b.part(field, leaf.part, global_ty, self.uint);
             let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
             let target = b.expr(ir::Expression::Global(global), Some(global_ty));
             block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);

@@ -39,7 +39,7 @@ mod stream_output;
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
-pub use plan::{Leaf, Plan, Reason, Root, Target};
+pub use plan::{Leaf, Part, Plan, Reason, Root, Target};
 
 pub mod codes;
 
@@ -150,7 +150,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 span: raw.span,
                 vertices: raw.vertices,
                 stream: raw.stream,
-                component: raw.component,
+                part: raw.part,
                 semantic: match raw.io.binding {
                     Some(ir::Binding::Semantic(s)) => Some(s),
                     _ => None,

@@ -10,7 +10,7 @@ use legalis_sysval::codes::NOT_SUPPORTED_YET;
 use legalis_sysval::{Access, ArrayIndex, Direction, GlslBuiltin, GlslMapping};
 
 use crate::codes;
-use crate::plan::{Reason, Root, Target};
+use crate::plan::{Part, Reason, Root, Target};
 
 /// A leaf before locations are assigned.
 #[derive(Clone, Debug)]
@@ -34,11 +34,11 @@ pub struct RawLeaf {
     pub stream: Option<u32>,
     /// Read per vertex with `GetAttributeAtVertex` somewhere (B13).
     pub per_vertex: bool,
-    /// One component of a vector declared for consecutive elements of an
-    /// arrayed builtin: `float2 c : SV_ClipDistance0` is two leaves, `c.x`
-    /// (`gl_ClipDistance[0]`) and `c.y` (`[1]`), each with `Some(j)` and
-    /// the vector's type.
-    pub component: Option<u8>,
+    /// One scalar of a vector or array declared for consecutive elements
+    /// of an arrayed builtin: `float2 c : SV_ClipDistance0` is two leaves,
+    /// `c.x` (`gl_ClipDistance[0]`) and `c.y` (`[1]`), each with its part
+    /// and the declaration's type.
+    pub part: Option<Part>,
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
@@ -67,7 +67,7 @@ pub fn collect_leaves(
                 vertices: None,
                 stream: None,
                 per_vertex: false,
-                component: None,
+                part: None,
             });
             continue;
         }
@@ -192,35 +192,52 @@ fn walk(
     leaves: &mut Vec<RawLeaf>,
     errors: &mut Vec<Diagnostic>,
 ) {
-    // A vector clip or cull distance: one leaf per component, on
+    // A vector or array of clip or cull distances: one leaf per scalar, on
     // consecutive elements from the semantic's own index (B15).
-    if let (Some(&TypeInner::Vector { size, .. }), Some((value, index))) = (
-        module.types.try_get(ty).map(|t| &t.inner),
-        distance_semantic(io),
-    ) {
-        for j in 0..size {
-            let mut component_io = io.clone();
-            component_io.binding = Some(ir::Binding::Semantic(Semantic::System {
+    if let Some((value, index)) = distance_semantic(io) {
+        let parts: Vec<(Part, String)> = match module.types.try_get(ty).map(|t| &t.inner) {
+            Some(&TypeInner::Vector { size, .. }) => (0..size)
+                .map(|j| {
+                    (
+                        Part::Component(j),
+                        ["x", "y", "z", "w"][usize::from(j & 3)].to_string(),
+                    )
+                })
+                .collect(),
+            Some(&TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            }) => (0..n)
+                .map(|k| (Part::Element(k), format!("[{k}]")))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (k, (part, suffix)) in parts.iter().enumerate() {
+            let mut part_io = io.clone();
+            part_io.binding = Some(ir::Binding::Semantic(Semantic::System {
                 value,
-                index: index + u32::from(j),
+                index: index.saturating_add(k as u32),
             }));
+            let sep = if suffix.starts_with('[') { "" } else { "." };
             leaves.push(RawLeaf {
-                path: format!("{}.{}", at.path, ["x", "y", "z", "w"][usize::from(j & 3)]),
+                path: format!("{}{sep}{suffix}", at.path),
                 root: at.root.clone(),
                 members: at.members.clone(),
                 direction: at.direction,
                 ty,
-                io: component_io,
+                io: part_io,
                 span,
                 target: None,
                 fixed_location: None,
                 vertices: at.vertices,
                 stream: at.stream,
                 per_vertex: false,
-                component: Some(j),
+                part: Some(*part),
             });
         }
-        return;
+        if !parts.is_empty() {
+            return;
+        }
     }
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Struct { members }) => {
@@ -261,7 +278,7 @@ fn walk(
                 vertices: at.vertices,
                 stream: at.stream,
                 per_vertex: false,
-                component: None,
+                part: None,
             });
         }
         _ => {
@@ -306,6 +323,53 @@ fn element_conflicts(leaves: &[RawLeaf], errors: &mut Vec<Diagnostic>) {
                 )
                 .with_label(first.span, "the other one"),
             );
+        }
+    }
+}
+
+/// The most clip, cull, and clip plus cull distances Vulkan guarantees.
+pub const MAX_DISTANCES: u32 = 8;
+
+/// Clip and cull distances, per direction, within [`MAX_DISTANCES`]
+/// elements each and together: `E49998` at the leaf that passes the limit.
+fn distance_limits(leaves: &[RawLeaf], errors: &mut Vec<Diagnostic>) {
+    for direction in [Direction::Input, Direction::Output] {
+        let mut ends = [0u32; 2];
+        for leaf in leaves.iter().filter(|l| l.direction == direction) {
+            let Some((
+                Target::BuiltIn {
+                    value,
+                    element: Some(e),
+                    ..
+                },
+                _,
+            )) = &leaf.target
+            else {
+                continue;
+            };
+            let which = match value {
+                ir::SystemValue::ClipDistance => 0,
+                ir::SystemValue::CullDistance => 1,
+                _ => continue,
+            };
+            ends[which] = ends[which].max(e + 1);
+            let (name, end) = (value.name(), ends[which]);
+            let message = if end > MAX_DISTANCES {
+                format!(
+                    "`{}` needs {end} elements of `{name}`; at most {MAX_DISTANCES} are guaranteed",
+                    leaf.path
+                )
+            } else if ends[0] + ends[1] > MAX_DISTANCES {
+                format!(
+                    "`{}` makes {} clip and cull distances together; at most {MAX_DISTANCES} are guaranteed",
+                    leaf.path,
+                    ends[0] + ends[1]
+                )
+            } else {
+                continue;
+            };
+            errors.push(Diagnostic::error(codes::DISTANCE_LIMIT, message, leaf.span));
+            break;
         }
     }
 }
@@ -412,6 +476,7 @@ pub fn map_leaves(
         }
     }
     element_conflicts(leaves, &mut errors);
+    distance_limits(leaves, &mut errors);
     errors
 }
 
@@ -448,7 +513,7 @@ fn expressible(
         ArrayIndex::Fixed(i) => i,
         ArrayIndex::SemanticIndex => index,
     };
-    let scalar_leaf = leaf.component.is_some()
+    let scalar_leaf = leaf.part.is_some()
         || matches!(
             module.types.try_get(leaf.ty).map(|t| &t.inner),
             Some(TypeInner::Scalar(_))

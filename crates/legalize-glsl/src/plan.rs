@@ -47,6 +47,16 @@ pub enum Target {
     Uniform,
 }
 
+/// Which scalar of its declaration a leaf is, when a vector or an array
+/// covers several elements of an arrayed builtin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// `c.y` of `float2 c`.
+    Component(u8),
+    /// `d[1]` of `float d[2]`.
+    Element(u32),
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaf {
     /// `input.pos`, `return.color`, `iid`.
@@ -72,9 +82,10 @@ pub struct Leaf {
     pub stream: Option<u32>,
     /// The semantic as declared (stream output names leaves by it).
     pub semantic: Option<ir::Semantic>,
-    /// One component of a vector spread over consecutive elements of an
-    /// arrayed builtin (`float2 c : SV_ClipDistance0`).
-    pub component: Option<u8>,
+    /// One scalar of a vector or array declaration spread over
+    /// consecutive elements of an arrayed builtin
+    /// (`float2 c : SV_ClipDistance0`, `float d[2] : SV_CullDistance0`).
+    pub part: Option<Part>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

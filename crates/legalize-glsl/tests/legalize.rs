@@ -3,7 +3,7 @@
 //! code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_glsl::{Legalized, Target, legalize};
+use legalis_legalize_glsl::{Legalized, Part, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -397,14 +397,59 @@ fn system_values_outside_their_stage() {
             "d".to_string()
         )
     );
-    // An array of distances is not split (yet): a coded refusal.
-    let e = err(
-        "float4 main(float4 p : POSITION, out float c[2] : SV_ClipDistance0) : SV_Position \
+    // So does an array of distances, element by element.
+    let l = ok(
+        "float4 main(float4 p : POSITION, out float c[2] : SV_CullDistance1) : SV_Position \
          { c[0] = p.x; c[1] = p.y; return p; }",
         "main",
         ir::ShaderStage::Vertex,
     );
-    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "c"), "{e:?}");
+    let paths: Vec<(&str, Option<Part>)> = l
+        .plan
+        .leaves
+        .iter()
+        .map(|leaf| (leaf.path.as_str(), leaf.part))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("p", None),
+            ("c[0]", Some(Part::Element(0))),
+            ("c[1]", Some(Part::Element(1))),
+            ("return", None),
+        ]
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("= c_value[1u];"), "{text}");
+    // Eight elements each and together: E49998 at the declaration past it.
+    let e = err(
+        "float4 main(float4 p : POSITION, out float c[8] : SV_ClipDistance1) : SV_Position \
+         { c = (float[8])0; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(
+        e[0],
+        (
+            "E49998".to_string(),
+            "`c[7]` needs 9 elements of `SV_ClipDistance`; at most 8 are guaranteed".to_string(),
+            "c".to_string()
+        )
+    );
+    let e = err(
+        "float4 main(float4 p : POSITION, out float4 c : SV_ClipDistance0, out float4 d : SV_CullDistance0, \
+         out float x : SV_CullDistance4) : SV_Position { c = p; d = p; x = 0; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    assert_eq!(
+        e[0],
+        (
+            "E49998".to_string(),
+            "`x` makes 9 clip and cull distances together; at most 8 are guaranteed".to_string(),
+            "x".to_string()
+        )
+    );
     let e = err(
         "[numthreads(1,1,1)] void main(uint3 id : MY_ID) { }",
         "main",
