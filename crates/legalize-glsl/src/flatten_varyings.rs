@@ -73,7 +73,22 @@ pub fn apply(
         if let Some(&ir::TypeInner::Stream { kind, .. }) =
             module.types.try_get(param.ty).map(|t| &t.inner)
         {
-            entry.attributes.output_stream.get_or_insert(kind);
+            // One output primitive serves every stream (D3D requires
+            // `PointStream` for several).
+            let first = *entry.attributes.output_stream.get_or_insert(kind);
+            if first != kind {
+                let message = format!(
+                    "output stream `{}` is a {}; every output stream of one geometry shader \
+                     must have the same primitive kind",
+                    param.name,
+                    ir::print::type_name(module, param.ty)
+                );
+                return Err(vec![Diagnostic::error(
+                    crate::codes::UNSUPPORTED_SHAPE,
+                    message,
+                    param.span,
+                )]);
+            }
         }
     }
     let mut interface = make_globals(module, plan);

@@ -664,6 +664,21 @@ fn geometry_rejections_are_coded() {
     );
     assert_eq!(e[0].0, "E49991", "{e:?}");
     assert_eq!(e[0].2, "c");
+    // Streams of different primitive kinds.
+    let e = err(
+        "struct O { float4 p : SV_Position; }; struct Q { float4 d : DIR; };\n\
+         [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s, inout TriangleStream<Q> t) \
+         { O o; o.p = v[0]; s.Append(o); Q q; q.d = v[0]; t.Append(q); }",
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    assert_eq!(e[0].0, "E49994", "{e:?}");
+    assert_eq!(
+        e[0].1,
+        "output stream `t` is a TriangleStream<Q>; every output stream of one geometry shader \
+         must have the same primitive kind"
+    );
+    assert_eq!(e[0].2, "t");
     // A builtin output of a stream other than 0.
     let e = err(
         "struct O { float4 p : SV_Position; }; struct Q { float4 p : SV_Position; };\n\
