@@ -481,11 +481,11 @@ fn capture_globals(
     let mut copies = Vec::new();
     for capture in captures {
         let leaf = &plan.leaves[capture.leaf];
-        if !capture.copy {
-            let global = module.globals.get_mut(globals[capture.leaf]);
-            if let Some(io) = &mut global.io {
-                io.xfb = Some(capture.xfb);
-            }
+        // A variable has one place in one buffer: an output captured twice
+        // is captured in place once and through a copy after that.
+        let global = module.globals.get_mut(globals[capture.leaf]);
+        if let (false, Some(io @ ir::IoAttrs { xfb: None, .. })) = (capture.copy, &mut global.io) {
+            io.xfb = Some(capture.xfb);
             continue;
         }
         let scalar = match module.types.try_get(leaf.ty).map(|t| &t.inner) {

@@ -948,6 +948,26 @@ fn stream_output_slots_spans_and_copies() {
     );
     let text = ir::print::print_module(&l.module);
     assert!(text.contains("xfb_Position = vertex.p;"), "{text}");
+    // An output captured twice: in place once, then through a copy.
+    let l = ok(
+        &gs(r#"[StreamOutput(0, "0:COLOR0; 1:COLOR0")]"#),
+        "main",
+        ir::ShaderStage::Geometry,
+    );
+    let mut xfb: Vec<(String, u32)> = l
+        .module
+        .globals
+        .iter()
+        .filter_map(|(_, g)| Some((g.name.clone(), g.io.as_ref()?.xfb?.buffer)))
+        .collect();
+    xfb.sort();
+    assert_eq!(
+        xfb,
+        [
+            ("entryPointParam_main_s_c".to_string(), 0),
+            ("xfb_entryPointParam_main_s_c".to_string(), 1),
+        ]
+    );
     // So is a scalar builtin.
     let l = ok(
         "struct O { float4 p : SV_Position; uint layer : SV_RenderTargetArrayIndex; };\n\
