@@ -218,6 +218,16 @@ impl ExpressionArena {
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Handle<Expression>, &Expression)> + '_ {
         self.exprs.iter()
     }
+
+    /// Gives every expression of type `from` the type `to` (a legalizer
+    /// turning an `OutputPatch<T, N>` into the array `T[N]` it reads as).
+    pub fn replace_type(&mut self, from: Handle<Type>, to: Handle<Type>) {
+        for ty in self.types.iter_mut().flatten() {
+            if *ty == from {
+                *ty = to;
+            }
+        }
+    }
 }
 
 impl std::ops::Index<Handle<Expression>> for ExpressionArena {

@@ -46,7 +46,15 @@ pub fn assign_locations(
                 taken.push((location, count, i));
             }
         }
-        for (i, leaf) in leaves.iter_mut().enumerate() {
+        // Per-control-point (and plain) varyings first, then the patch
+        // constants after them (D5), so hull outputs and domain inputs
+        // agree and never collide.
+        let order: Vec<usize> = (0..leaves.len())
+            .filter(|&i| !is_patch(stage, &leaves[i]))
+            .chain((0..leaves.len()).filter(|&i| is_patch(stage, &leaves[i])))
+            .collect();
+        for i in order {
+            let leaf = &mut leaves[i];
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
@@ -60,17 +68,29 @@ pub fn assign_locations(
                     (l, Reason::NextFreeLocation)
                 }
             };
-            let interpolation = interpolation_for(module, stage, leaf);
+            let patch = is_patch(stage, leaf);
+            let interpolation = if patch {
+                ir::Interpolation::default()
+            } else {
+                interpolation_for(module, stage, leaf)
+            };
             let target = Target::Location {
                 location,
                 count,
                 index: leaf.io.explicit_index,
                 interpolation,
+                patch,
             };
             leaf.target = Some((target, reason));
         }
     }
     errors
+}
+
+/// A per-patch varying: a domain input outside the control-point patch
+/// (a field of the patch-constant struct).
+fn is_patch(stage: ir::ShaderStage, leaf: &RawLeaf) -> bool {
+    stage == ir::ShaderStage::Domain && leaf.direction == Direction::Input && leaf.vertices.is_none()
 }
 
 fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {

@@ -99,4 +99,13 @@ impl FunctionBuilder {
         };
         (self.expr(expr, Some(scalar_ty)), scalar_ty)
     }
+
+    /// A copy of the expression tree under `expr` (expressions are trees:
+    /// a second use needs its own nodes).
+    pub fn copy_tree(&mut self, expr: Handle<ir::Expression>) -> Handle<ir::Expression> {
+        let ty = self.func.expressions.ty(expr);
+        let node = self.func.expressions[expr].clone();
+        let copied = node.map_children(|child| self.copy_tree(child));
+        self.expr(copied, ty)
+    }
 }

@@ -21,6 +21,9 @@ use crate::per_vertex;
 use crate::plan::{Leaf, Plan, Root, Target};
 use crate::stream_output::{self, Capture};
 
+/// `gl_MaxPatchVertices`, the size of tessellation input arrays.
+const MAX_PATCH_VERTICES: u32 = 32;
+
 /// The interface global made for each leaf, by leaf index, plus the base
 /// global of rebased builtins.
 struct Interface {
@@ -253,6 +256,15 @@ fn gather_input(
         };
         let field = b.members(module, root, root_ty, &leaf.members);
         let (place, place_ty) = b.part(field, leaf.part, global_ty, interface.uint);
+        if place_ty != global_ty
+            && let Some((element_ty, n)) = array_of_len(module, global_ty)
+        {
+            // A whole arrayed builtin read into a shorter array or a scalar
+            // (`float edges[3] : SV_TessFactor` from `gl_TessLevelOuter[4]`,
+            // `float inside : SV_InsideTessFactor` from `gl_TessLevelInner[0]`).
+            copy_elements(b, module, (global, global_ty, element_ty, n), place, place_ty, interface.uint);
+            return;
+        }
         let value = match interface.position_rewrite(leaf) {
             Some(float) => {
                 adapt_builtins::read_dx_position(b, (global, global_ty), float, place_ty)
@@ -372,6 +384,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 location,
                 index,
                 interpolation,
+                patch,
                 ..
             } => {
                 // A per-vertex input (B13) is the three vertices' values,
@@ -386,7 +399,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                     component: 0,
                     index: *index,
                     interpolation,
-                    patch: false,
+                    patch: *patch,
                     per_primitive: false,
                     per_vertex: leaf.per_vertex,
                 };
@@ -404,9 +417,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
             }
             Target::Uniform => (leaf.ty, ir::AddressSpace::Uniform, None),
         };
-        let ty = match leaf.vertices {
-            Some(n) => array_of(module, ty, n),
-            None => ty,
+        // Tessellation inputs are sized by `gl_MaxPatchVertices` (glslang
+        // rejects any other size); the entry point reads the first `n`.
+        let ty = match (leaf.vertices, plan.stage) {
+            (Some(_), ir::ShaderStage::Hull | ir::ShaderStage::Domain) => {
+                array_of(module, ty, MAX_PATCH_VERTICES)
+            }
+            (Some(n), _) => array_of(module, ty, n),
+            (None, _) => ty,
         };
         let io = io.map(|io| ir::IoAttrs {
             stream: leaf.stream.filter(|_| several_streams),
@@ -528,6 +546,50 @@ fn capture_globals(
         });
     }
     copies
+}
+
+/// The element type and length of a constant-size array type.
+fn array_of_len(module: &ir::Module, ty: Handle<Type>) -> Option<(Handle<Type>, u32)> {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(&ir::TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        }) => Some((base, n)),
+        _ => None,
+    }
+}
+
+/// `place[k] = global[k]` for the elements both have, or
+/// `place = global[0]` for a scalar place.
+fn copy_elements(
+    b: &mut FunctionBuilder,
+    module: &ir::Module,
+    global: (Handle<ir::GlobalVariable>, Handle<Type>, Handle<Type>, u32),
+    place: Handle<ir::Expression>,
+    place_ty: Handle<Type>,
+    uint: Handle<Type>,
+) {
+    let (global, global_ty, element_ty, n) = global;
+    let (count, place_element) = match array_of_len(module, place_ty) {
+        Some((base, m)) => (m.min(n), Some(base)),
+        None => (1, None),
+    };
+    for k in 0..count {
+        let all = b.expr(ir::Expression::Global(global), Some(global_ty));
+        let i = b.expr(ir::Expression::Literal(ir::Literal::Uint(k.into())), Some(uint));
+        let value = b.expr(ir::Expression::Index { base: all, index: i }, Some(element_ty));
+        let (target, target_ty) = match place_element {
+            Some(base) => {
+                // `place` is used once per statement: copy its tree for each.
+                let target = if k == 0 { place } else { b.copy_tree(place) };
+                let i = b.expr(ir::Expression::Literal(ir::Literal::Uint(k.into())), Some(uint));
+                (b.expr(ir::Expression::Index { base: target, index: i }, Some(base)), base)
+            }
+            None => (place, place_ty),
+        };
+        let value = adapt_builtins::write_value(b, value, element_ty, target_ty);
+        b.push(ir::Statement::Store { target, value });
+    }
 }
 
 fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {

@@ -76,6 +76,7 @@ pub fn legalize(
             | ir::ShaderStage::Fragment
             | ir::ShaderStage::Compute
             | ir::ShaderStage::Geometry
+            | ir::ShaderStage::Domain
     ) {
         let message = format!(
             "{} entry points are not supported by the GLSL legalizer yet",
@@ -103,6 +104,7 @@ pub fn legalize(
     }
     let plan = make_plan(entry, leaves);
     let mut out = module.clone();
+    patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
     prune_unreachable::apply(&mut out);
@@ -126,6 +128,44 @@ pub fn legalize(
         version,
         extensions,
     })
+}
+
+/// `InputPatch<T, N>` / `OutputPatch<T, N>` have no GLSL or SPIR-V type:
+/// every value of one is the array `T[N]` it is read as (B8).
+fn patches_as_arrays(module: &mut ir::Module) {
+    let patches: Vec<(ir::Handle<ir::Type>, ir::Type)> = module
+        .types
+        .iter()
+        .filter_map(|(h, t)| match t.inner {
+            ir::TypeInner::Patch { element, count, .. } => Some((
+                h,
+                ir::Type {
+                    name: None,
+                    inner: ir::TypeInner::Array {
+                        base: element,
+                        size: ir::ArraySize::Constant(count),
+                    },
+                },
+            )),
+            _ => None,
+        })
+        .collect();
+    for (patch, array) in patches {
+        let array = module.types.insert(array, ir::Span::UNDEFINED);
+        let retype = |ty: &mut ir::Handle<ir::Type>| {
+            if *ty == patch {
+                *ty = array;
+            }
+        };
+        for (_, func) in module.functions.iter_mut() {
+            func.params.iter_mut().for_each(|p| retype(&mut p.ty));
+            if let Some(result) = &mut func.result {
+                retype(&mut result.ty);
+            }
+            func.locals.iter_mut().for_each(|(_, l)| retype(&mut l.ty));
+            func.expressions.replace_type(patch, array);
+        }
+    }
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {

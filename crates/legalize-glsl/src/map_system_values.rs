@@ -104,6 +104,14 @@ pub fn collect_leaves(
                     size: ir::ArraySize::Constant(n),
                 }),
                 ir::ParamRole::GeometryInput(_),
+            )
+            | (
+                Some(&TypeInner::Patch {
+                    element: base,
+                    count: n,
+                    ..
+                }),
+                _,
             ) => {
                 let start = Walk {
                     vertices: Some(n),

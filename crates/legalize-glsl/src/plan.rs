@@ -42,6 +42,8 @@ pub enum Target {
         count: u32,
         index: Option<u32>,
         interpolation: ir::Interpolation,
+        /// One value per patch (GLSL `patch`, SPIR-V `Patch`).
+        patch: bool,
     },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,

@@ -565,6 +565,14 @@ impl<'a> Writer<'a> {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
             S::Vertex | S::Fragment => {}
+            S::Domain => {
+                let primitive = match attrs.domain {
+                    Some(ir::TessDomain::Quad) => "quads",
+                    Some(ir::TessDomain::Isoline) => "isolines",
+                    Some(ir::TessDomain::Tri) | None => "triangles",
+                };
+                writeln!(out, "layout({primitive}) in;").ok();
+            }
             S::Geometry => {
                 let input = match attrs.input_primitive {
                     Some(ir::InputPrimitive::Point) => "points",
@@ -897,13 +905,10 @@ impl<'a> Writer<'a> {
                 .ok();
                 return Ok(());
             }
-            Some(
-                ir::Binding::Location { patch: true, .. }
-                | ir::Binding::Location {
-                    per_primitive: true,
-                    ..
-                },
-            ) => return unsupported("`patch` and per-primitive varyings", span),
+            Some(ir::Binding::Location {
+                per_primitive: true,
+                ..
+            }) => return unsupported("per-primitive varyings", span),
             Some(ir::Binding::Location {
                 location,
                 component,
@@ -939,9 +944,14 @@ impl<'a> Writer<'a> {
             }
         }
         let input = var.space == AddressSpace::Input;
-        let interpolated = (input && self.entry.stage == ir::ShaderStage::Fragment)
-            || (!input && self.entry.stage != ir::ShaderStage::Fragment);
+        let patch = matches!(binding, Some(ir::Binding::Location { patch: true, .. }));
+        let interpolated = !patch
+            && ((input && self.entry.stage == ir::ShaderStage::Fragment)
+                || (!input && self.entry.stage != ir::ShaderStage::Fragment));
         let mut quals = String::new();
+        if patch {
+            quals.push_str("patch ");
+        }
         if interpolated {
             let integer = self
                 .inner(var.ty)

@@ -200,13 +200,10 @@ impl Writer<'_> {
             Some(ir::Binding::BuiltIn(b)) => {
                 self.decorate_builtin(id, b, input, noperspective, span)?
             }
-            Some(
-                ir::Binding::Location { patch: true, .. }
-                | ir::Binding::Location {
-                    per_primitive: true,
-                    ..
-                },
-            ) => return unsupported("`patch` and per-primitive varyings", span),
+            Some(ir::Binding::Location {
+                per_primitive: true,
+                ..
+            }) => return unsupported("per-primitive varyings", span),
             // B13: the three vertices' values, never interpolated.
             Some(&ir::Binding::Location {
                 location,
@@ -224,9 +221,13 @@ impl Writer<'_> {
                 component,
                 index,
                 interpolation,
+                patch,
                 ..
             }) => {
                 self.b.decorate(id, Decoration::Location, [location.into()]);
+                if patch {
+                    self.b.decorate(id, Decoration::Patch, []);
+                }
                 if component != 0 {
                     self.b
                         .decorate(id, Decoration::Component, [component.into()]);
@@ -450,6 +451,9 @@ impl Writer<'_> {
         }
         if row.flat && input {
             self.b.decorate(id, Decoration::Flat, []);
+        }
+        if row.patch {
+            self.b.decorate(id, Decoration::Patch, []);
         }
         Ok(())
     }

@@ -247,6 +247,10 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Geometry);
                 ExecutionModel::Geometry
             }
+            S::Domain => {
+                self.capability(spirv::Capability::Tessellation);
+                ExecutionModel::TessellationEvaluation
+            }
             other => {
                 return unsupported(
                     format!(
@@ -286,6 +290,14 @@ impl<'a> Writer<'a> {
             S::Compute => {
                 let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
                 self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
+            }
+            S::Domain => {
+                let primitive = match attrs.domain {
+                    Some(ir::TessDomain::Quad) => M::Quads,
+                    Some(ir::TessDomain::Isoline) => M::Isolines,
+                    Some(ir::TessDomain::Tri) | None => M::Triangles,
+                };
+                self.b.execution_mode(main_id, primitive, []);
             }
             S::Geometry => {
                 let input = match attrs.input_primitive {
