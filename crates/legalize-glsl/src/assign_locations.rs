@@ -90,7 +90,9 @@ pub fn assign_locations(
 /// A per-patch varying: a domain input outside the control-point patch
 /// (a field of the patch-constant struct).
 fn is_patch(stage: ir::ShaderStage, leaf: &RawLeaf) -> bool {
-    stage == ir::ShaderStage::Domain && leaf.direction == Direction::Input && leaf.vertices.is_none()
+    stage == ir::ShaderStage::Domain
+        && leaf.direction == Direction::Input
+        && leaf.vertices.is_none()
 }
 
 fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {

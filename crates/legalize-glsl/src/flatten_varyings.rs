@@ -262,7 +262,14 @@ fn gather_input(
             // A whole arrayed builtin read into a shorter array or a scalar
             // (`float edges[3] : SV_TessFactor` from `gl_TessLevelOuter[4]`,
             // `float inside : SV_InsideTessFactor` from `gl_TessLevelInner[0]`).
-            copy_elements(b, module, (global, global_ty, element_ty, n), place, place_ty, interface.uint);
+            copy_elements(
+                b,
+                module,
+                (global, global_ty, element_ty, n),
+                place,
+                place_ty,
+                interface.uint,
+            );
             return;
         }
         let value = match interface.position_rewrite(leaf) {
@@ -576,14 +583,35 @@ fn copy_elements(
     };
     for k in 0..count {
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
-        let i = b.expr(ir::Expression::Literal(ir::Literal::Uint(k.into())), Some(uint));
-        let value = b.expr(ir::Expression::Index { base: all, index: i }, Some(element_ty));
+        let i = b.expr(
+            ir::Expression::Literal(ir::Literal::Uint(k.into())),
+            Some(uint),
+        );
+        let value = b.expr(
+            ir::Expression::Index {
+                base: all,
+                index: i,
+            },
+            Some(element_ty),
+        );
         let (target, target_ty) = match place_element {
             Some(base) => {
                 // `place` is used once per statement: copy its tree for each.
                 let target = if k == 0 { place } else { b.copy_tree(place) };
-                let i = b.expr(ir::Expression::Literal(ir::Literal::Uint(k.into())), Some(uint));
-                (b.expr(ir::Expression::Index { base: target, index: i }, Some(base)), base)
+                let i = b.expr(
+                    ir::Expression::Literal(ir::Literal::Uint(k.into())),
+                    Some(uint),
+                );
+                (
+                    b.expr(
+                        ir::Expression::Index {
+                            base: target,
+                            index: i,
+                        },
+                        Some(base),
+                    ),
+                    base,
+                )
             }
             None => (place, place_ty),
         };

@@ -994,3 +994,48 @@ fn geometry_leaves_other_appends_and_intrinsics_alone() {
     assert!(text.contains("log.Append(o.p);"), "{text}");
     assert_eq!(text.matches("emit_vertex(stream 0);").count(), 1, "{text}");
 }
+
+#[test]
+fn domain_patch_constants_follow_the_control_points() {
+    // Quad: the factors have the builtins' own sizes and are read whole;
+    // the patch constant comes after both control-point locations even
+    // though its parameter comes first.
+    let l = ok(
+        "struct CP { float4 p : POSITION; float2 uv : TEXCOORD0; };\n\
+         struct PC { float e[4] : SV_TessFactor; float i[2] : SV_InsideTessFactor; float w : WEIGHT; };\n\
+         [domain(\"quad\")] float4 main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> patch) : SV_Position \
+         { return patch[0].p * uv.x * pc.e[3] * pc.i[1] * pc.w; }",
+        "main",
+        ir::ShaderStage::Domain,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "pc.e in gl_TessLevelOuter gl_TessLevelOuter TableRow",
+            "pc.i in gl_TessLevelInner gl_TessLevelInner TableRow",
+            "pc.w in loc 2 pc_w NextFreeLocation",
+            "uv in gl_TessCoord gl_TessCoord TableRow",
+            "patch.p in loc 0 patch_p NextFreeLocation",
+            "patch.uv in loc 1 patch_uv NextFreeLocation",
+            "return out gl_Position gl_Position TableRow",
+        ]
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("pc_value.e = gl_TessLevelOuter;"), "{text}");
+    assert!(text.contains("float4 patch_p[32]"), "{text}");
+    assert!(text.contains("location(2, patch)"), "{text}");
+    // Isoline: two outer factors, the first two elements.
+    let l = ok(
+        "struct CP { float4 p : POSITION; }; struct PC { float e[2] : SV_TessFactor; };\n\
+         [domain(\"isoline\")] float4 main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 2> patch) : SV_Position \
+         { return patch[1].p * uv.x * pc.e[1]; }",
+        "main",
+        ir::ShaderStage::Domain,
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(
+        text.contains("pc_value.e[1u] = gl_TessLevelOuter[1u];"),
+        "{text}"
+    );
+    assert!(!text.contains("gl_TessLevelOuter[2u]"), "{text}");
+}

@@ -9,9 +9,9 @@ use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
 use legalis_testkit::runner::{Compiler, Validator};
 
 #[test]
-fn vertex_fragment_compute_and_geometry_examples_validate() {
+fn vertex_fragment_compute_geometry_and_domain_examples_validate() {
     let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    for (stage, target) in ["vertex", "fragment", "compute", "geometry"]
+    for (stage, target) in ["vertex", "fragment", "compute", "geometry", "domain"]
         .into_iter()
         .flat_map(|s| [(s, "glsl"), (s, "spirv-asm")])
     {
