@@ -309,7 +309,8 @@ fn gather_input(
             },
             Some(vertex_ty),
         );
-        let (place, place_ty) = b.members(module, root, vertex_ty, &leaf.members);
+        let field = b.members(module, root, vertex_ty, &leaf.members);
+        let (place, place_ty) = b.part(field, leaf.part, element_ty, uint);
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
         let i = b.expr(
             ir::Expression::Literal(ir::Literal::Uint(vertex.into())),

@@ -508,7 +508,7 @@ fn expressible(
     // A per-vertex input reaches a member of `gl_in[]`; a value of the
     // whole primitive (`gl_PrimitiveIDIn`) cannot be a per-vertex field.
     let access_ok = match leaf.vertices {
-        Some(_) => row.access == Access::PerVertexIn && row.array_index.is_none(),
+        Some(_) => row.access == Access::PerVertexIn,
         None => row.access == Access::Global,
     };
     if !access_ok {

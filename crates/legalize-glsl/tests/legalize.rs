@@ -655,15 +655,28 @@ fn geometry_rejections_are_coded() {
          declare it as a parameter of its own, not as a field of the input primitive"
     );
     assert_eq!(e[0].2, "prim");
-    // A per-vertex builtin this legalizer cannot reach yet.
-    let e = err(
-        "struct V { float4 p : SV_Position; float c : SV_ClipDistance0; }; struct O { float4 p : SV_Position; };\n\
-         [maxvertexcount(1)] void main(point V v[1], inout PointStream<O> s) { O o; o.p = v[0].p * v[0].c; s.Append(o); }",
+    // A per-vertex element of an arrayed builtin: `gl_in[i].gl_ClipDistance[k]`,
+    // a vector spread over consecutive elements.
+    let l = ok(
+        "struct V { float4 p : SV_Position; float2 c : SV_ClipDistance1; }; struct O { float4 p : SV_Position; };\n\
+         [maxvertexcount(1)] void main(point V v[1], inout PointStream<O> s) { O o; o.p = v[0].p * v[0].c.y; s.Append(o); }",
         "main",
         ir::ShaderStage::Geometry,
     );
-    assert_eq!(e[0].0, "E49991", "{e:?}");
-    assert_eq!(e[0].2, "c");
+    let elements: Vec<(&str, Option<u32>)> = l
+        .plan
+        .leaves
+        .iter()
+        .filter_map(|leaf| match &leaf.target {
+            Target::BuiltIn { element, .. } if element.is_some() => {
+                Some((leaf.path.as_str(), *element))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(elements, [("v.c.x", Some(1)), ("v.c.y", Some(2))]);
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("v_value[0u].c.y = gl_ClipDistance"), "{text}");
     // Streams of different primitive kinds.
     let e = err(
         "struct O { float4 p : SV_Position; }; struct Q { float4 d : DIR; };\n\

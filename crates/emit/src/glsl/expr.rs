@@ -225,7 +225,22 @@ impl Writer<'_> {
             && let Some(block) = self.block_member(g)
         {
             let name = self.global_ref(g, ctx.exprs.span(base))?;
-            return Ok(format!("{block}[{}].{name}", self.expr(ctx, index)?));
+            // An element of an arrayed member: `gl_in[i].gl_ClipDistance[k]`.
+            let element = match self.module.globals[g]
+                .io
+                .as_ref()
+                .and_then(|io| io.binding.as_ref())
+            {
+                Some(ir::Binding::BuiltIn(ir::BuiltIn {
+                    array_index: Some(k),
+                    ..
+                })) => format!("[{k}]"),
+                _ => String::new(),
+            };
+            return Ok(format!(
+                "{block}[{}].{name}{element}",
+                self.expr(ctx, index)?
+            ));
         }
         match self.inner(base_ty) {
             TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => Ok(

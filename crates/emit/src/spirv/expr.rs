@@ -304,13 +304,14 @@ impl Writer<'_> {
 
     /// The pointer a place names, emitting its access chain.
     pub fn materialize(&mut self, p: &Ptr) -> Result<Word> {
-        if p.indices.is_empty() {
+        if p.indices.is_empty() && p.trailing.is_empty() {
             return Ok(p.root);
         }
         let pointee = self.ty(p.ty, p.layout)?;
         let ptr_ty = self.pointer(pointee, p.class);
         let mut ids = vec![p.root];
         ids.extend(&p.indices);
+        ids.extend(&p.trailing);
         self.op(Op::AccessChain, ptr_ty, &ids)
     }
 
@@ -411,7 +412,9 @@ impl Writer<'_> {
         for (p, &a) in callee.params.iter().zip(args) {
             if self.inner(p.ty).is_resource() {
                 match self.place(a)? {
-                    Place::Mem(ptr) if ptr.indices.is_empty() => ids.push(ptr.root),
+                    Place::Mem(ptr) if ptr.indices.is_empty() && ptr.trailing.is_empty() => {
+                        ids.push(ptr.root)
+                    }
                     _ => return unsupported("a resource argument that is not a variable", span),
                 }
                 continue;

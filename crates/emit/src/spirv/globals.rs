@@ -82,6 +82,7 @@ impl Writer<'_> {
                 Ptr {
                     root: id,
                     indices: vec![index],
+                    trailing: Vec::new(),
                     ty: module.globals[h].ty,
                     layout: Layout::Std140,
                     class: StorageClass::Uniform,
@@ -107,6 +108,7 @@ impl Writer<'_> {
                 Ptr {
                     root: id,
                     indices: Vec::new(),
+                    trailing: Vec::new(),
                     ty: inner,
                     layout: Layout::Std140,
                     class: StorageClass::Uniform,
@@ -133,6 +135,7 @@ impl Writer<'_> {
                 Ptr {
                     root: id,
                     indices: Vec::new(),
+                    trailing: Vec::new(),
                     ty: var.ty,
                     layout: Layout::Std430,
                     class: StorageClass::StorageBuffer,
@@ -300,13 +303,31 @@ impl Writer<'_> {
             StorageClass::Output
         };
         let key = (b.value, input);
+        // A member of `gl_in[]` (`gl_in[i].gl_ClipDistance[k]`): the IR global
+        // is the per-vertex array of element `k`; the variable is an array
+        // per vertex of the builtin's array, and the element index goes last.
+        let per_vertex = match (self.inner(var.ty), input) {
+            (
+                &TypeInner::Array {
+                    base,
+                    size: ir::ArraySize::Constant(n),
+                },
+                true,
+            ) => Some((base, n)),
+            _ => None,
+        };
         let root = match self.arrayed_builtins.get(&key) {
             Some(&id) => id,
             None => {
-                let elem = self.ty(var.ty, Layout::Plain)?;
+                let scalar = per_vertex.map_or(var.ty, |(base, _)| base);
+                let elem = self.ty(scalar, Layout::Plain)?;
                 let len = self.builtin_array_len(b.value, input);
                 let len = self.uint(len);
-                let array = self.b.type_array(elem, len);
+                let mut array = self.b.type_array(elem, len);
+                if let Some((_, vertices)) = per_vertex {
+                    let vertices = self.uint(vertices);
+                    array = self.b.type_array(array, vertices);
+                }
                 let id = self.global_var(array, class, &var.name);
                 self.decorate_builtin(id, b, input, false, span)?;
                 self.arrayed_builtins.insert(key, id);
@@ -314,11 +335,16 @@ impl Writer<'_> {
             }
         };
         let index = self.int(element as i32);
+        let (indices, trailing) = match per_vertex {
+            Some(_) => (Vec::new(), vec![index]),
+            None => (vec![index], Vec::new()),
+        };
         self.globals.insert(
             g,
             Ptr {
                 root,
-                indices: vec![index],
+                indices,
+                trailing,
                 ty: var.ty,
                 layout: Layout::Plain,
                 class,
@@ -502,6 +528,7 @@ pub(super) fn plain_ptr(root: Word, ty: Handle<ir::Type>, class: StorageClass) -
     Ptr {
         root,
         indices: Vec::new(),
+        trailing: Vec::new(),
         ty,
         layout: Layout::Plain,
         class,

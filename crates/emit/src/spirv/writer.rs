@@ -37,6 +37,10 @@ pub(super) enum Layout {
 pub(super) struct Ptr {
     pub root: Word,
     pub indices: Vec<Word>,
+    /// Indices that go after every other one: the element of a per-vertex
+    /// arrayed builtin (`gl_in[i].gl_ClipDistance[k]` is `[i][k]`, and the
+    /// IR indexes the vertex last).
+    pub trailing: Vec<Word>,
     /// The IR type of what the place holds (a `cbuffer`'s place holds its
     /// block struct, a structured buffer's place the buffer type).
     pub ty: Handle<ir::Type>,
