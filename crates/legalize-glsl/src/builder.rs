@@ -87,17 +87,25 @@ impl FunctionBuilder {
                 components: vec![j],
             },
             Some(crate::plan::Part::Element(k)) => {
-                let index = self.expr(
-                    ir::Expression::Literal(ir::Literal::Uint(k.into())),
-                    Some(uint),
-                );
-                ir::Expression::Index {
-                    base: value.0,
-                    index,
-                }
+                return (self.element(value.0, k, uint, scalar_ty), scalar_ty);
             }
         };
         (self.expr(expr, Some(scalar_ty)), scalar_ty)
+    }
+
+    /// `base[k]` for a constant `k` (typed `uint`), of type `element_ty`.
+    pub fn element(
+        &mut self,
+        base: Handle<ir::Expression>,
+        k: u32,
+        uint: Handle<Type>,
+        element_ty: Handle<Type>,
+    ) -> Handle<ir::Expression> {
+        let index = self.expr(
+            ir::Expression::Literal(ir::Literal::Uint(k.into())),
+            Some(uint),
+        );
+        self.expr(ir::Expression::Index { base, index }, Some(element_ty))
     }
 
     /// A copy of the expression tree under `expr` (expressions are trees:

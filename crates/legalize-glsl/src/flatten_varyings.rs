@@ -298,31 +298,11 @@ fn gather_input(
             Some(&ir::TypeInner::Array { base, .. }) => base,
             _ => return,
         };
-        let i = b.expr(
-            ir::Expression::Literal(ir::Literal::Uint(vertex.into())),
-            Some(uint),
-        );
-        let root = b.expr(
-            ir::Expression::Index {
-                base: root,
-                index: i,
-            },
-            Some(vertex_ty),
-        );
+        let root = b.element(root, vertex, uint, vertex_ty);
         let field = b.members(module, root, vertex_ty, &leaf.members);
         let (place, place_ty) = b.part(field, leaf.part, element_ty, uint);
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
-        let i = b.expr(
-            ir::Expression::Literal(ir::Literal::Uint(vertex.into())),
-            Some(uint),
-        );
-        let element = b.expr(
-            ir::Expression::Index {
-                base: all,
-                index: i,
-            },
-            Some(element_ty),
-        );
+        let element = b.element(all, vertex, uint, element_ty);
         let value = adapt_builtins::write_value(b, element, element_ty, place_ty);
         b.push(ir::Statement::Store {
             target: place,
@@ -584,35 +564,12 @@ fn copy_elements(
     };
     for k in 0..count {
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
-        let i = b.expr(
-            ir::Expression::Literal(ir::Literal::Uint(k.into())),
-            Some(uint),
-        );
-        let value = b.expr(
-            ir::Expression::Index {
-                base: all,
-                index: i,
-            },
-            Some(element_ty),
-        );
+        let value = b.element(all, k, uint, element_ty);
         let (target, target_ty) = match place_element {
             Some(base) => {
                 // `place` is used once per statement: copy its tree for each.
                 let target = if k == 0 { place } else { b.copy_tree(place) };
-                let i = b.expr(
-                    ir::Expression::Literal(ir::Literal::Uint(k.into())),
-                    Some(uint),
-                );
-                (
-                    b.expr(
-                        ir::Expression::Index {
-                            base: target,
-                            index: i,
-                        },
-                        Some(base),
-                    ),
-                    base,
-                )
+                (b.element(target, k, uint, base), base)
             }
             None => (place, place_ty),
         };
