@@ -330,6 +330,11 @@ pub enum Statement {
     EndPrimitive {
         stream: u32,
     },
+    /// Hull shaders, after legalization: every invocation of the patch has
+    /// written its control point before any goes on (GLSL `barrier()`,
+    /// SPIR-V `OpControlBarrier Workgroup Invocation None`). The
+    /// patch-constant splice (B7) puts it before the patch-constant call.
+    PatchBarrier,
 }
 
 #[derive(Clone, Debug, PartialEq)]

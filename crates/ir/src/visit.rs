@@ -147,7 +147,8 @@ impl Statement {
             | Statement::Continue
             | Statement::Discard
             | Statement::EmitVertex { .. }
-            | Statement::EndPrimitive { .. } => Vec::new(),
+            | Statement::EndPrimitive { .. }
+            | Statement::PatchBarrier => Vec::new(),
         }
     }
 }

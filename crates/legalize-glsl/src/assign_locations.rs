@@ -87,12 +87,15 @@ pub fn assign_locations(
     errors
 }
 
-/// A per-patch varying: a domain input outside the control-point patch
-/// (a field of the patch-constant struct).
+/// A per-patch varying: a hull output of the patch-constant function, or a
+/// domain input outside the control-point patch (a field of the
+/// patch-constant struct).
 fn is_patch(stage: ir::ShaderStage, leaf: &RawLeaf) -> bool {
-    stage == ir::ShaderStage::Domain
-        && leaf.direction == Direction::Input
-        && leaf.vertices.is_none()
+    match (stage, leaf.direction) {
+        (ir::ShaderStage::Hull, Direction::Output) => leaf.root.is_patch_constant(),
+        (ir::ShaderStage::Domain, Direction::Input) => leaf.vertices.is_none(),
+        _ => false,
+    }
 }
 
 fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {

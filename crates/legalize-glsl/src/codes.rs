@@ -18,6 +18,9 @@ pub const USER_VARYING_IN_COMPUTE: u32 = 49995;
 /// `GetAttributeAtVertex` on something other than an input varying of the
 /// fragment entry point (B13).
 pub const NOT_PER_VERTEX_INPUT: u32 = 49997;
+/// An entry-point attribute value Vulkan has no equivalent for
+/// (`[partitioning("pow2")]`).
+pub const NO_TARGET_EQUIVALENT: u32 = 49989;
 /// `-entry`/`-stage` chose no entry point of the module.
 pub const NO_ENTRY_POINT: u32 = 49996;
 /// The legalized module failed the IR verifier: a bug in Legalis.

@@ -26,11 +26,14 @@ const MAX_PATCH_VERTICES: u32 = 32;
 
 /// The interface global made for each leaf, by leaf index, plus the base
 /// global of rebased builtins.
-struct Interface {
-    globals: Vec<Handle<ir::GlobalVariable>>,
+pub(crate) struct Interface {
+    pub globals: Vec<Handle<ir::GlobalVariable>>,
     bases: Vec<Option<Handle<ir::GlobalVariable>>>,
     /// `uint`, the type of vertex indices.
-    uint: Handle<Type>,
+    pub uint: Handle<Type>,
+    /// Hull shaders: `gl_InvocationID` (`int`), the control point this
+    /// invocation writes.
+    pub invocation: Option<(Handle<ir::GlobalVariable>, Handle<Type>)>,
     /// The scalar `float` type when the policy rewrites `SV_Position`
     /// (`-fvk-invert-y`, `-fvk-use-dx-position-w`), with the policy and
     /// the stage.
@@ -152,8 +155,12 @@ pub fn apply(
         })
         .collect();
     for (index, leaf) in plan.leaves.iter().enumerate() {
-        // A per-vertex input is read only through its array (B13).
-        if leaf.direction == Direction::Input && leaf.target != Target::Uniform && !leaf.per_vertex
+        // A per-vertex input is read only through its array (B13); the
+        // patch-constant function's inputs are read in the splice.
+        if leaf.direction == Direction::Input
+            && leaf.target != Target::Uniform
+            && !leaf.per_vertex
+            && !leaf.root.is_patch_constant()
         {
             gather_input(&mut b, module, leaf, &interface, index, &locals, &declared);
         }
@@ -195,7 +202,10 @@ pub fn apply(
         }
     };
     for (index, leaf) in plan.leaves.iter().enumerate() {
-        if leaf.direction == Direction::Output && leaf.stream.is_none() {
+        if leaf.direction == Direction::Output
+            && leaf.stream.is_none()
+            && !leaf.root.is_patch_constant()
+        {
             scatter_output(
                 &mut b,
                 module,
@@ -207,6 +217,9 @@ pub fn apply(
                 result_local,
             );
         }
+    }
+    if let Some(call) = &plan.patch_constant {
+        crate::hull::splice(&mut b, module, plan, call, &interface, &locals)?;
     }
     b.push(ir::Statement::Return(None));
     let span = b.func.span;
@@ -221,7 +234,7 @@ pub fn apply(
 /// The value of a parameter local, or the result local, as the root of a leaf.
 /// `declared[k]` is the index in the source signature of the entry
 /// function's parameter `k` (streams removed).
-fn root_place(
+pub(crate) fn root_place(
     b: &mut FunctionBuilder,
     leaf: &Leaf,
     locals: &[Option<Handle<ir::LocalVariable>>],
@@ -229,17 +242,17 @@ fn root_place(
     result: Option<(Handle<ir::LocalVariable>, Handle<Type>)>,
 ) -> Option<(Handle<ir::Expression>, Handle<Type>)> {
     let local = match leaf.root {
-        Root::Param(i) => {
+        Root::Param(i) | Root::PatchParam(i) => {
             let k = declared.iter().position(|&d| d == i)?;
             locals.get(k).copied().flatten()?
         }
-        Root::Result => result?.0,
+        Root::Result | Root::PatchResult => result?.0,
     };
     let ty = b.func.locals[local].ty;
     Some((b.expr(ir::Expression::Local(local), Some(ty)), ty))
 }
 
-fn gather_input(
+pub(crate) fn gather_input(
     b: &mut FunctionBuilder,
     module: &ir::Module,
     leaf: &Leaf,
@@ -312,7 +325,7 @@ fn gather_input(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn scatter_output(
+pub(crate) fn scatter_output(
     b: &mut FunctionBuilder,
     module: &ir::Module,
     leaf: &Leaf,
@@ -326,11 +339,40 @@ fn scatter_output(
         return;
     };
     let global = interface.globals[index];
-    let global_ty = module.globals[global].ty;
+    let mut global_ty = module.globals[global].ty;
     let field = b.members(module, root, root_ty, &leaf.members);
+    let mut target = b.expr(ir::Expression::Global(global), Some(global_ty));
+    // A hull control point: this invocation's element of the output array.
+    if let (Some(_), Some((invocation, int))) = (leaf.vertices, interface.invocation)
+        && let Some((element_ty, _)) = array_of_len(module, global_ty)
+    {
+        let index = b.expr(ir::Expression::Global(invocation), Some(int));
+        target = b.expr(
+            ir::Expression::Index {
+                base: target,
+                index,
+            },
+            Some(element_ty),
+        );
+        global_ty = element_ty;
+    }
     let (value, value_ty) = b.part(field, leaf.part, global_ty, interface.uint);
+    if value_ty != global_ty
+        && let Some((element_ty, n)) = array_of_len(module, global_ty)
+    {
+        // A shorter array or a scalar written to a whole arrayed builtin
+        // (`float edges[3] : SV_TessFactor` to `gl_TessLevelOuter[4]`).
+        store_elements(
+            b,
+            module,
+            (target, element_ty, n),
+            value,
+            value_ty,
+            interface.uint,
+        );
+        return;
+    }
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
-    let target = b.expr(ir::Expression::Global(global), Some(global_ty));
     b.push(ir::Statement::Store { target, value });
     if let Some(float) = interface.position_rewrite(leaf) {
         adapt_builtins::invert_y(b, (global, global_ty), float);
@@ -408,6 +450,9 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         // Tessellation inputs are sized by `gl_MaxPatchVertices` (glslang
         // rejects any other size); the entry point reads the first `n`.
         let ty = match (leaf.vertices, plan.stage) {
+            (Some(n), ir::ShaderStage::Hull) if leaf.direction == Direction::Output => {
+                array_of(module, ty, n)
+            }
             (Some(_), ir::ShaderStage::Hull | ir::ShaderStage::Domain) => {
                 array_of(module, ty, MAX_PATCH_VERTICES)
             }
@@ -455,10 +500,35 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
         },
         ir::Span::UNDEFINED,
     );
+    // A hull shader indexes its outputs by `gl_InvocationID` and guards the
+    // patch-constant call with it (B7), whether or not it reads
+    // `SV_OutputControlPointID` itself.
+    let value = ir::SystemValue::OutputControlPointId;
+    let invocation = match legalis_sysval::glsl(value, plan.stage, Direction::Input) {
+        legalis_sysval::GlslMapping::BuiltIn(row) if plan.stage == ir::ShaderStage::Hull => {
+            Some(row)
+        }
+        _ => None,
+    };
+    let invocation = invocation.map(|row| {
+        let ty = adapt_builtins::builtin_type(module, row.ty, false);
+        let key = (row.glsl_name.to_string(), Direction::Input, None);
+        let global = *by_name.entry(key).or_insert_with(|| {
+            add_global(
+                module,
+                row.glsl_name,
+                ty,
+                ir::AddressSpace::Input,
+                Some(builtin_io(value)),
+            )
+        });
+        (global, module.globals[global].ty)
+    });
     Interface {
         globals,
         bases,
         uint,
+        invocation,
         position_policy: None,
     }
 }
@@ -575,6 +645,40 @@ fn copy_elements(
         };
         let value = adapt_builtins::write_value(b, value, element_ty, target_ty);
         b.push(ir::Statement::Store { target, value });
+    }
+}
+
+/// `target[k] = value[k]` for the elements both have, or
+/// `target[0] = value` for a scalar value: the output side of
+/// [`copy_elements`].
+fn store_elements(
+    b: &mut FunctionBuilder,
+    module: &ir::Module,
+    target: (Handle<ir::Expression>, Handle<Type>, u32),
+    value: Handle<ir::Expression>,
+    value_ty: Handle<Type>,
+    uint: Handle<Type>,
+) {
+    let (target, element_ty, n) = target;
+    let (count, value_element) = match array_of_len(module, value_ty) {
+        Some((base, m)) => (m.min(n), Some(base)),
+        None => (1, None),
+    };
+    for k in 0..count {
+        let place = if k == 0 { target } else { b.copy_tree(target) };
+        let place = b.element(place, k, uint, element_ty);
+        let (element, from) = match value_element {
+            Some(base) => {
+                let source = if k == 0 { value } else { b.copy_tree(value) };
+                (b.element(source, k, uint, base), base)
+            }
+            None => (value, value_ty),
+        };
+        let element = adapt_builtins::write_value(b, element, from, element_ty);
+        b.push(ir::Statement::Store {
+            target: place,
+            value: element,
+        });
     }
 }
 

@@ -30,6 +30,7 @@ mod builder;
 mod flatten_varyings;
 mod forward_resource_locals;
 mod geometry_streams;
+mod hull;
 mod map_system_values;
 mod per_vertex;
 pub mod plan;
@@ -39,7 +40,7 @@ mod stream_output;
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
-pub use plan::{Leaf, Part, Plan, Reason, Root, Target};
+pub use plan::{Leaf, Part, PatchArg, PatchConstantCall, Plan, Reason, Root, Target};
 
 pub mod codes;
 
@@ -76,6 +77,7 @@ pub fn legalize(
             | ir::ShaderStage::Fragment
             | ir::ShaderStage::Compute
             | ir::ShaderStage::Geometry
+            | ir::ShaderStage::Hull
             | ir::ShaderStage::Domain
     ) {
         let message = format!(
@@ -89,7 +91,11 @@ pub fn legalize(
         )]);
     }
     let func = &module.functions[entry.function];
-    let mut leaves = map_system_values::collect_leaves(module, func)?;
+    let mut leaves = map_system_values::collect_leaves(module, func, false)?;
+    let patch_constant = match entry.stage {
+        ir::ShaderStage::Hull => Some(hull::plan_call(module, entry, &mut leaves)?),
+        _ => None,
+    };
     let mut errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
     errors.extend(per_vertex::mark(module, entry.stage, func, &mut leaves));
     if !errors.is_empty() {
@@ -102,7 +108,7 @@ pub fn legalize(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let plan = make_plan(entry, leaves);
+    let plan = make_plan(module, entry, leaves, patch_constant);
     let mut out = module.clone();
     patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
@@ -168,13 +174,28 @@ fn patches_as_arrays(module: &mut ir::Module) {
     }
 }
 
-fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
+fn make_plan(
+    module: &ir::Module,
+    entry: &ir::EntryPoint,
+    leaves: Vec<map_system_values::RawLeaf>,
+    patch_constant: Option<PatchConstantCall>,
+) -> Plan {
     let leaves = leaves
         .into_iter()
         .filter_map(|raw| {
             let (target, reason) = raw.target?;
-            let global_name = match &target {
-                Target::BuiltIn { row, .. } => row.glsl_name.to_string(),
+            let global_name = match (&target, &patch_constant) {
+                (Target::BuiltIn { row, .. }, _) => row.glsl_name.to_string(),
+                // A patch constant is named after its function, as the
+                // reference names it (`entryPointParam_patchConstants_center`).
+                (_, Some(call)) if raw.root.is_patch_constant() => {
+                    let function = &module.functions[call.function].name;
+                    let path = raw
+                        .path
+                        .strip_prefix(&format!("{function}."))
+                        .unwrap_or(&raw.path);
+                    interface_name(function, path, raw.direction)
+                }
                 _ => interface_name(&entry.name, &raw.path, raw.direction),
             };
             Some(Leaf {
@@ -202,6 +223,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
         entry: entry.name.clone(),
         stage: entry.stage,
         leaves,
+        patch_constant,
     }
 }
 

@@ -42,16 +42,31 @@ pub struct RawLeaf {
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
-/// then the result.
+/// then the result. With `patch_constant`, `func` is a hull shader's
+/// patch-constant function: its leaves are rooted at
+/// [`Root::PatchParam`] / [`Root::PatchResult`], and its `InputPatch` /
+/// `OutputPatch` parameters have none (the splice passes the hull's own).
 pub fn collect_leaves(
     module: &ir::Module,
     func: &ir::Function,
+    patch_constant: bool,
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
     let mut leaves = Vec::new();
     let mut errors = Vec::new();
     let mut streams = 0;
     for (index, param) in func.params.iter().enumerate() {
-        let root = Root::Param(index as u32);
+        let root = match patch_constant {
+            false => Root::Param(index as u32),
+            true => Root::PatchParam(index as u32),
+        };
+        if patch_constant
+            && matches!(
+                module.types.try_get(param.ty).map(|t| &t.inner),
+                Some(TypeInner::Patch { .. })
+            )
+        {
+            continue;
+        }
         let uniform = param.role == ir::ParamRole::Uniform || is_resource(module, param.ty);
         if uniform {
             leaves.push(RawLeaf {
@@ -157,9 +172,15 @@ pub fn collect_leaves(
     }
     if let Some(result) = &func.result {
         let start = Walk {
-            root: Root::Result,
+            root: match patch_constant {
+                false => Root::Result,
+                true => Root::PatchResult,
+            },
             direction: Direction::Output,
-            path: "return".into(),
+            path: match patch_constant {
+                false => "return".into(),
+                true => format!("{}.return", func.name),
+            },
             members: Vec::new(),
             vertices: None,
             stream: None,
@@ -436,11 +457,30 @@ pub fn map_leaves(
                     GlslMapping::BuiltIn(row)
                         if leaf.vertices.is_some() && row.access == Access::Global =>
                     {
+                        let message = match leaf.direction {
+                            Direction::Input => format!(
+                                "system value `{}` has one value per primitive, not per vertex: \
+                                 declare it as a parameter of its own, not as a field of the input primitive",
+                                value.name()
+                            ),
+                            Direction::Output => format!(
+                                "system value `{}` has one value per patch, not per control point: \
+                                 return it from the patch-constant function",
+                                value.name()
+                            ),
+                        };
+                        errors.push(Diagnostic::error(codes::NOT_IN_STAGE, message, leaf.span))
+                    }
+                    GlslMapping::BuiltIn(row)
+                        if leaf.root.is_patch_constant()
+                            && leaf.direction == Direction::Output
+                            && row.access != Access::Global =>
+                    {
                         errors.push(Diagnostic::error(
                             codes::NOT_IN_STAGE,
                             format!(
-                                "system value `{}` has one value per primitive, not per vertex: \
-                                 declare it as a parameter of its own, not as a field of the input primitive",
+                                "system value `{}` has one value per control point, not per patch: \
+                                 return it from the hull entry point, not the patch-constant function",
                                 value.name()
                             ),
                             leaf.span,
@@ -470,6 +510,18 @@ pub fn map_leaves(
                 }
             }
             Some(Semantic::User { .. }) | None => {
+                if leaf.root.is_patch_constant() && leaf.direction == Direction::Input {
+                    errors.push(Diagnostic::error(
+                        codes::NOT_IN_STAGE,
+                        format!(
+                            "patch-constant parameter `{}` needs a system-value semantic \
+                             (`SV_PrimitiveID`, `SV_OutputControlPointID`) or an \
+                             `InputPatch`/`OutputPatch` type",
+                            leaf.path
+                        ),
+                        leaf.span,
+                    ));
+                }
                 if matches!(stage, ir::ShaderStage::Compute) {
                     errors.push(Diagnostic::error(
                         codes::USER_VARYING_IN_COMPUTE,
@@ -507,9 +559,10 @@ fn expressible(
     }
     // A per-vertex input reaches a member of `gl_in[]`; a value of the
     // whole primitive (`gl_PrimitiveIDIn`) cannot be a per-vertex field.
-    let access_ok = match leaf.vertices {
-        Some(_) => row.access == Access::PerVertexIn,
-        None => row.access == Access::Global,
+    let access_ok = match (leaf.vertices, leaf.direction) {
+        (Some(_), Direction::Input) => row.access == Access::PerVertexIn,
+        (Some(_), Direction::Output) => row.access == Access::PerControlPointOut,
+        (None, _) => row.access == Access::Global,
     };
     if !access_ok {
         return None;

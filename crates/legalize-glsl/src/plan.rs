@@ -12,6 +12,41 @@ use legalis_sysval::{Direction, GlslBuiltin};
 pub enum Root {
     Param(u32),
     Result,
+    /// A parameter of a hull shader's patch-constant function (B7, D4).
+    PatchParam(u32),
+    /// The result of a hull shader's patch-constant function.
+    PatchResult,
+}
+
+impl Root {
+    /// Whether the leaf belongs to the patch-constant function.
+    pub fn is_patch_constant(&self) -> bool {
+        matches!(self, Root::PatchParam(_) | Root::PatchResult)
+    }
+}
+
+/// Where each argument of a hull shader's patch-constant call comes from
+/// (B7): the call is spliced after every control point is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatchConstantCall {
+    pub function: Handle<ir::Function>,
+    /// One per parameter of the patch-constant function, in order.
+    pub args: Vec<PatchArg>,
+    /// `[outputcontrolpoints(n)]`: the length of every per-control-point
+    /// output array and of a materialised `OutputPatch`.
+    pub control_points: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PatchArg {
+    /// The entry point's own `InputPatch`, its parameter `n`.
+    InputPatch(u32),
+    /// An `OutputPatch` assembled from the per-control-point output arrays.
+    OutputPatch,
+    /// A value made from the plan's leaves rooted at
+    /// [`Root::PatchParam`] of this index (`SV_PrimitiveID`,
+    /// `SV_OutputControlPointID`, D4).
+    Leaves,
 }
 
 /// Why a leaf went where it went.
@@ -78,7 +113,9 @@ pub struct Leaf {
     pub per_vertex: bool,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
-    /// Geometry inputs: one element per vertex of the input primitive.
+    /// Geometry, hull and domain inputs: one element per vertex of the
+    /// input primitive or patch. Hull per-control-point outputs: one
+    /// element per output control point, written at the invocation id.
     pub vertices: Option<u32>,
     /// Geometry outputs: the output stream the leaf is written to.
     pub stream: Option<u32>,
@@ -95,6 +132,8 @@ pub struct Plan {
     pub entry: String,
     pub stage: ir::ShaderStage,
     pub leaves: Vec<Leaf>,
+    /// Hull shaders: the patch-constant call the splice makes.
+    pub patch_constant: Option<PatchConstantCall>,
 }
 
 /// Locations a value of `ty` occupies as a varying: one per vector or

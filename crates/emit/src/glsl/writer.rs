@@ -565,6 +565,12 @@ impl<'a> Writer<'a> {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
             S::Vertex | S::Fragment => {}
+            S::Hull => {
+                // GLSL declares the tessellator's primitive, spacing and
+                // winding only in the evaluation shader.
+                let n = attrs.output_control_points.unwrap_or(1);
+                writeln!(out, "layout(vertices = {n}) out;").ok();
+            }
             S::Domain => {
                 let primitive = match attrs.domain {
                     Some(ir::TessDomain::Quad) => "quads",
@@ -1155,6 +1161,9 @@ impl<'a> Writer<'a> {
             }
             Statement::EndPrimitive { stream } => {
                 writeln!(out, "{ind}EndStreamPrimitive({stream});").ok();
+            }
+            Statement::PatchBarrier => {
+                writeln!(out, "{ind}barrier();").ok();
             }
         }
         Ok(())

@@ -106,6 +106,13 @@ impl Writer<'_> {
                 let id = self.int(*stream as i32);
                 self.b.end_stream_primitive(id)?
             }
+            Statement::PatchBarrier => {
+                // Execution scope Workgroup (the patch), memory scope
+                // Invocation, no semantics: what GLSL's `barrier()` in a
+                // tessellation control shader means.
+                let (workgroup, invocation, none) = (self.uint(2), self.uint(4), self.uint(0));
+                self.b.control_barrier(workgroup, invocation, none)?
+            }
         }
         Ok(())
     }

@@ -251,6 +251,10 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Geometry);
                 ExecutionModel::Geometry
             }
+            S::Hull => {
+                self.capability(spirv::Capability::Tessellation);
+                ExecutionModel::TessellationControl
+            }
             S::Domain => {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationEvaluation
@@ -296,6 +300,39 @@ impl<'a> Writer<'a> {
                 self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
             }
             S::Domain => {
+                let primitive = match attrs.domain {
+                    Some(ir::TessDomain::Quad) => M::Quads,
+                    Some(ir::TessDomain::Isoline) => M::Isolines,
+                    Some(ir::TessDomain::Tri) | None => M::Triangles,
+                };
+                self.b.execution_mode(main_id, primitive, []);
+            }
+            S::Hull => {
+                // The tessellator's modes may sit in either stage in
+                // SPIR-V; HLSL writes them on the hull, as the reference
+                // does.
+                if let Some(spacing) = attrs.partitioning.map(|p| match p {
+                    // The legalizer refuses `pow2` (E49989).
+                    ir::Partitioning::Integer | ir::Partitioning::Pow2 => M::SpacingEqual,
+                    ir::Partitioning::FractionalEven => M::SpacingFractionalEven,
+                    ir::Partitioning::FractionalOdd => M::SpacingFractionalOdd,
+                }) {
+                    self.b.execution_mode(main_id, spacing, []);
+                }
+                let n = attrs.output_control_points.unwrap_or(1);
+                self.b.execution_mode(main_id, M::OutputVertices, [n]);
+                match attrs.output_topology {
+                    Some(ir::OutputTopology::TriangleCw) => {
+                        self.b.execution_mode(main_id, M::VertexOrderCw, [])
+                    }
+                    Some(ir::OutputTopology::TriangleCcw) => {
+                        self.b.execution_mode(main_id, M::VertexOrderCcw, [])
+                    }
+                    Some(ir::OutputTopology::Point) => {
+                        self.b.execution_mode(main_id, M::PointMode, [])
+                    }
+                    _ => {}
+                }
                 let primitive = match attrs.domain {
                     Some(ir::TessDomain::Quad) => M::Quads,
                     Some(ir::TessDomain::Isoline) => M::Isolines,

@@ -267,7 +267,8 @@ fn mark_declared(block: &Block, declared: &mut [bool]) {
             | Statement::Return(_)
             | Statement::Discard
             | Statement::EmitVertex { .. }
-            | Statement::EndPrimitive { .. } => {}
+            | Statement::EndPrimitive { .. }
+            | Statement::PatchBarrier => {}
         }
     }
 }

@@ -83,6 +83,7 @@ impl Writer<'_> {
             Statement::EndPrimitive { stream } => self
                 .out
                 .push_str(&format!("end_primitive(stream {stream});\n")),
+            Statement::PatchBarrier => self.out.push_str("patch_barrier;\n"),
             Statement::Return(None) => self.out.push_str("return;\n"),
             Statement::Return(Some(value)) => {
                 self.out.push_str("return ");

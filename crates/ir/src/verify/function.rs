@@ -136,7 +136,9 @@ impl BodyWalker<'_, '_> {
             Statement::Break | Statement::Continue | Statement::Return(_) | Statement::Discard => {
                 self.jump(stmt, path, span, flow);
             }
-            Statement::EmitVertex { .. } | Statement::EndPrimitive { .. } => {}
+            Statement::EmitVertex { .. }
+            | Statement::EndPrimitive { .. }
+            | Statement::PatchBarrier => {}
         }
     }
 
