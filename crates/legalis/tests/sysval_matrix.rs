@@ -35,7 +35,14 @@ use shader::{Case, Placement, Shader, generate};
 
 /// The stages the GLSL legalizer handles; every other stage is refused
 /// with `E49992`. Add a stage here when the legalizer learns it.
-const LEGALIZED_STAGES: &[S] = &[S::Vertex, S::Fragment, S::Compute, S::Geometry, S::Domain];
+const LEGALIZED_STAGES: &[S] = &[
+    S::Vertex,
+    S::Fragment,
+    S::Compute,
+    S::Geometry,
+    S::Hull,
+    S::Domain,
+];
 
 /// The legalizer's refusal of a stage it does not handle yet.
 const UNSUPPORTED_STAGE: u32 = 49992;

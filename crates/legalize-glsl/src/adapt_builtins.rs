@@ -41,16 +41,22 @@ pub fn raw_vertex_ids(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) {
 }
 
 /// `-fvk-invert-y`, after the store to an `SV_Position` output `position`
-/// (a `float4` builtin): `position.y = -position.y`. `float` is the scalar
+/// (a `float4` place: the builtin, or a hull's `gl_out[gl_InvocationID]`
+/// element of it): `position.y = -position.y`. `float` is the scalar
 /// `float` type. Every stage that writes a position calls it after the write.
-pub fn invert_y(
-    b: &mut FunctionBuilder,
-    position: (Handle<ir::GlobalVariable>, Handle<Type>),
-    float: Handle<Type>,
-) {
-    let y = |b: &mut FunctionBuilder| component(b, position, 1, float);
-    let target = y(b);
-    let old = y(b);
+pub fn invert_y(b: &mut FunctionBuilder, position: Handle<ir::Expression>, float: Handle<Type>) {
+    let copy = b.copy_tree(position);
+    let y = |b: &mut FunctionBuilder, base| {
+        b.expr(
+            ir::Expression::Swizzle {
+                base,
+                components: vec![1],
+            },
+            Some(float),
+        )
+    };
+    let target = y(b, position);
+    let old = y(b, copy);
     let value = b.expr(
         ir::Expression::Unary {
             op: ir::UnaryOp::Negate,

@@ -373,9 +373,12 @@ pub(crate) fn scatter_output(
         return;
     }
     let value = adapt_builtins::write_value(b, value, value_ty, global_ty);
+    let position = interface
+        .position_rewrite(leaf)
+        .map(|float| (b.copy_tree(target), float));
     b.push(ir::Statement::Store { target, value });
-    if let Some(float) = interface.position_rewrite(leaf) {
-        adapt_builtins::invert_y(b, (global, global_ty), float);
+    if let Some((position, float)) = position {
+        adapt_builtins::invert_y(b, position, float);
     }
 }
 

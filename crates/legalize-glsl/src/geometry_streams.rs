@@ -180,7 +180,8 @@ impl Rewrite<'_> {
             if let (Some(float), true) = (self.invert_y, position) {
                 // `invert_y` appends to the builder's body, which is
                 // set aside while the original body is rewritten.
-                adapt_builtins::invert_y(b, (global, global_ty), float);
+                let position = b.expr(ir::Expression::Global(global), Some(global_ty));
+                adapt_builtins::invert_y(b, position, float);
                 let pushed = std::mem::take(&mut b.func.body);
                 for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
                     block.push(stmt, span);

@@ -3,7 +3,7 @@
 //! code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_glsl::{Legalized, Part, Target, legalize};
+use legalis_legalize_glsl::{Legalized, Part, PatchArg, Root, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -483,14 +483,13 @@ fn unsupported_shapes_and_stages_are_coded() {
     );
     assert_eq!(e[0].0, "E49994");
     let module = front(
-        "struct P { float4 p : POSITION; }; struct C { float t[3] : SV_TessFactor; float i : SV_InsideTessFactor; }; \
-         C pc() { C c = (C)0; return c; } \
-         [domain(\"tri\")] [partitioning(\"integer\")] [outputtopology(\"triangle_cw\")] [outputcontrolpoints(3)] [patchconstantfunc(\"pc\")] \
-         P main(InputPatch<P, 3> patch, uint id : SV_OutputControlPointID) { return patch[id]; }",
+        "struct V { float4 p : SV_Position; }; \
+         [outputtopology(\"triangle\")] [numthreads(1, 1, 1)] \
+         void main(out vertices V verts[3], out indices uint3 tris[1]) { SetMeshOutputCounts(3, 1); }",
         "main",
-        ir::ShaderStage::Hull,
+        ir::ShaderStage::Mesh,
     );
-    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("hull is later");
+    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("mesh is later");
     assert_eq!(e[0].code_str(), "E49992");
     let e = legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
@@ -1051,4 +1050,176 @@ fn domain_patch_constants_follow_the_control_points() {
         "{text}"
     );
     assert!(!text.contains("gl_TessLevelOuter[2u]"), "{text}");
+}
+
+/// A hull entry point over `cp`/`pc` declarations, with `params` for the
+/// patch-constant function and `attrs` replacing the default attributes.
+fn hs(decls: &str, pc_params: &str, pc_body: &str, partitioning: &str) -> String {
+    format!(
+        "{decls}\n\
+         PC pcf({pc_params}) {{ PC o; {pc_body} return o; }}\n\
+         [domain(\"tri\")] [partitioning(\"{partitioning}\")] [outputtopology(\"triangle_cw\")] \
+         [outputcontrolpoints(3)] [patchconstantfunc(\"pcf\")]\n\
+         CP main(InputPatch<CP, 3> patch, uint id : SV_OutputControlPointID) {{ return patch[id]; }}"
+    )
+}
+
+const HS_DECLS: &str = "struct CP { float4 p : POSITION; float2 uv : TEXCOORD0; };\n\
+     struct PC { float3 c : CENTER; float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; };";
+
+#[test]
+fn hull_plan_numbers_patch_constants_after_the_control_points() {
+    let src = hs(
+        HS_DECLS,
+        "InputPatch<CP, 3> ip, OutputPatch<CP, 3> op, uint prim : SV_PrimitiveID",
+        "o.c = ip[0].p.xyz + op[1].p.xyz + float(prim); o.e[0] = 1; o.e[1] = 1; o.e[2] = 1; o.i = 1;",
+        "integer",
+    );
+    let l = ok(&src, "main", ir::ShaderStage::Hull);
+    assert_eq!(
+        summary(&l),
+        [
+            "patch.p in loc 0 patch_p NextFreeLocation",
+            "patch.uv in loc 1 patch_uv NextFreeLocation",
+            "id in gl_InvocationID gl_InvocationID TableRow",
+            "return.p out loc 0 entryPointParam_main_p NextFreeLocation",
+            "return.uv out loc 1 entryPointParam_main_uv NextFreeLocation",
+            "prim in gl_PrimitiveID gl_PrimitiveID TableRow",
+            "pcf.return.c out loc 2 entryPointParam_pcf_c NextFreeLocation",
+            "pcf.return.e out gl_TessLevelOuter gl_TessLevelOuter TableRow",
+            "pcf.return.i out gl_TessLevelInner gl_TessLevelInner TableRow",
+        ]
+    );
+    let call = l
+        .plan
+        .patch_constant
+        .as_ref()
+        .expect("a patch-constant call");
+    assert_eq!(
+        call.args,
+        [
+            PatchArg::InputPatch(0),
+            PatchArg::OutputPatch,
+            PatchArg::Leaves
+        ]
+    );
+    assert_eq!(call.control_points, 3);
+    let roots: Vec<Root> = l.plan.leaves.iter().map(|leaf| leaf.root.clone()).collect();
+    assert_eq!(roots[5], Root::PatchParam(2));
+    assert_eq!(roots[8], Root::PatchResult);
+    let text = ir::print::print_module(&l.module);
+    // Only the control points are per vertex; the patch constant is `patch`.
+    assert!(text.contains("float4 entryPointParam_main_p[3]"), "{text}");
+    assert!(text.contains("location(2, patch)"), "{text}");
+    assert!(text.contains("patch_barrier;"), "{text}");
+    assert!(
+        text.contains("op_value[2u].uv = entryPointParam_main_uv[2u];"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gl_TessLevelInner[0u] = pcf_result.i;"),
+        "{text}"
+    );
+}
+
+#[test]
+fn hull_rejections_are_coded() {
+    let cases = [
+        // A per-control-point value in the patch constants.
+        (
+            "struct CP { float4 p : POSITION; };\n\
+             struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; float4 q : SV_Position; };"
+                .to_string(),
+            "InputPatch<CP, 3> ip",
+            "E49990",
+            "system value `SV_Position` has one value per control point, not per patch: \
+             return it from the hull entry point, not the patch-constant function",
+            "q",
+        ),
+        // A user-semantic parameter of the patch-constant function.
+        (
+            HS_DECLS.to_string(),
+            "float3 c : CENTER",
+            "E49990",
+            "patch-constant parameter `c` needs a system-value semantic (`SV_PrimitiveID`, \
+             `SV_OutputControlPointID`) or an `InputPatch`/`OutputPatch` type",
+            "c",
+        ),
+        // An input patch of another size than the hull's.
+        (
+            HS_DECLS.to_string(),
+            "InputPatch<CP, 4> ip",
+            "E49994",
+            "patch-constant parameter `ip` is `InputPatch<CP, 4>`, but hull entry point `main` has no \
+             parameter of that type: the patch-constant function reads the hull's own input patch",
+            "ip",
+        ),
+        // An output patch of another element type than the hull's result.
+        (
+            format!("{HS_DECLS}\nstruct Other {{ float4 p : POSITION; }};"),
+            "OutputPatch<Other, 3> op",
+            "E49994",
+            "patch-constant parameter `op` is `OutputPatch<Other, 3>`, but hull entry point `main` \
+             returns `CP` for 3 control points: an output patch must be `OutputPatch<CP, 3>`",
+            "op",
+        ),
+    ];
+    for (decls, params, code, message, under) in cases {
+        let src = hs(&decls, params, "", "integer");
+        let errors = err(&src, "main", ir::ShaderStage::Hull);
+        assert_eq!(
+            errors,
+            [(code.to_string(), message.to_string(), under.to_string())],
+            "{src}"
+        );
+    }
+    // A per-patch value in the control point the hull returns.
+    let src = "struct CP { float4 p : POSITION; };\n\
+         struct CPO { float4 p : POSITION; float e[3] : SV_TessFactor; };\n\
+         struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; };\n\
+         PC pcf() { PC o; return o; }\n\
+         [domain(\"tri\")] [partitioning(\"integer\")] [outputtopology(\"triangle_cw\")] \
+         [outputcontrolpoints(3)] [patchconstantfunc(\"pcf\")]\n\
+         CPO main(InputPatch<CP, 3> patch, uint id : SV_OutputControlPointID) { CPO o; o.p = patch[id].p; return o; }";
+    assert_eq!(
+        err(src, "main", ir::ShaderStage::Hull),
+        [(
+            "E49990".to_string(),
+            "system value `SV_TessFactor` has one value per patch, not per control point: \
+             return it from the patch-constant function"
+                .to_string(),
+            "e".to_string()
+        )]
+    );
+    // `pow2` partitioning has no Vulkan spacing; the span is the entry
+    // point's name.
+    let src = hs(HS_DECLS, "", "", "pow2");
+    let errors = err(&src, "main", ir::ShaderStage::Hull);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, "E49989");
+    assert!(
+        errors[0]
+            .1
+            .contains("`[partitioning(\"pow2\")]` has no Vulkan equivalent")
+    );
+    assert_eq!(errors[0].2, "main");
+}
+
+#[test]
+fn policy_invert_y_negates_the_hull_control_point_it_writes() {
+    let src = "struct CP { float4 p : SV_Position; };\n\
+         struct PC { float e[3] : SV_TessFactor; float i : SV_InsideTessFactor; };\n\
+         PC pcf() { PC o = (PC)0; return o; }\n\
+         [domain(\"tri\")] [partitioning(\"integer\")] [outputtopology(\"triangle_cw\")] \
+         [outputcontrolpoints(3)] [patchconstantfunc(\"pcf\")]\n\
+         CP main(InputPatch<CP, 3> patch, uint id : SV_OutputControlPointID) { return patch[id]; }";
+    let invert = ir::Policy {
+        invert_y: true,
+        ..ir::Policy::default()
+    };
+    let (_, text) = with_policy(src, ir::ShaderStage::Hull, invert);
+    assert!(
+        text.contains("gl_Position#g2[gl_InvocationID].y = -gl_Position#g2[gl_InvocationID].y"),
+        "{text}"
+    );
 }
