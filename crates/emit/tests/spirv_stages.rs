@@ -134,6 +134,9 @@ fn examples_validate() {
         ("examples/vertex.slang", ShaderStage::Vertex),
         ("examples/fragment.slang", ShaderStage::Fragment),
         ("examples/compute.slang", ShaderStage::Compute),
+        ("examples/geometry.slang", ShaderStage::Geometry),
+        ("examples/hull.slang", ShaderStage::Hull),
+        ("examples/domain.slang", ShaderStage::Domain),
     ] {
         let out = spirv_asm(&example(path), "main", stage);
         assert!(out.contains("OpFunctionEnd"), "{path}:\n{out}");
@@ -151,11 +154,12 @@ fn every_legalize_test_source_validates_where_it_legalizes() {
     let mut written = 0;
     for p in paths {
         let src = std::fs::read_to_string(&p).unwrap();
-        let Some(stage) = ["vertex", "fragment", "compute"]
-            .into_iter()
-            .find(|s| src.contains(&format!("-stage {s}")))
-            .and_then(ShaderStage::from_name)
-        else {
+        let Some(stage) = [
+            "vertex", "fragment", "compute", "geometry", "hull", "domain",
+        ]
+        .into_iter()
+        .find(|s| src.contains(&format!("-stage {s}")))
+        .and_then(ShaderStage::from_name) else {
             continue;
         };
         if src.contains("//DIAGNOSTIC_TEST") {

@@ -326,3 +326,26 @@ fn hull_outputs_and_domain_inputs_agree_in_glsl() {
         check_domain(d, Target::Glsl);
     }
 }
+
+/// The shipped examples are one pipeline's hull and domain, in two files:
+/// they agree too, on both arms.
+#[test]
+fn the_example_hull_and_domain_agree() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
+    let read = |name: &str| {
+        std::fs::read_to_string(format!("{root}/{name}")).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let (hull_src, domain_src) = (read("hull.slang"), read("domain.slang"));
+    for target in [Target::Spirv, Target::Glsl] {
+        let hull = interface(
+            &spirv(&hull_src, "main", ShaderStage::Hull, target),
+            StorageClass::Output,
+        );
+        let domain = interface(
+            &spirv(&domain_src, "main", ShaderStage::Domain, target),
+            StorageClass::Input,
+        );
+        assert_eq!(hull, domain, "{target:?}");
+        assert_eq!(hull.len(), 4 + 1 + 2, "{target:?}: {hull:#?}");
+    }
+}
