@@ -215,6 +215,15 @@ impl ExpressionArena {
         self.exprs.get_mut(expr)
     }
 
+    /// Replaces expression `expr` and its type in place, keeping its span
+    /// (a legalizer turning a parameter place into a global one).
+    pub fn set(&mut self, expr: Handle<Expression>, value: Expression, ty: Option<Handle<Type>>) {
+        *self.exprs.get_mut(expr) = value;
+        if let Some(slot) = self.types.get_mut(expr.index()) {
+            *slot = ty;
+        }
+    }
+
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Handle<Expression>, &Expression)> + '_ {
         self.exprs.iter()
     }
@@ -411,6 +420,11 @@ pub enum AddressSpace {
     Input,
     /// A stage output made by legalization; its `io` says which.
     Output,
+    /// The payload an amplification shader hands its mesh shaders, made by
+    /// legalization from the `groupshared` argument of `DispatchMesh` and
+    /// from a mesh shader's `in payload` parameter (GLSL
+    /// `taskPayloadSharedEXT`, SPIR-V `TaskPayloadWorkgroupEXT`).
+    TaskPayload,
 }
 
 /// The register class of `register(t0)`, `register(s1)`, `register(u2)`, `register(b3)`.

@@ -329,6 +329,11 @@ pub enum Binding {
         /// uninterpolated (B13).
         per_vertex: bool,
     },
+    /// A mesh shader's `out indices` array, made by legalization: GLSL
+    /// `gl_PrimitiveTriangleIndicesEXT` (`gl_PrimitiveLineIndicesEXT`,
+    /// `gl_PrimitivePointIndicesEXT`), after the entry point's
+    /// `[outputtopology]` (B10).
+    PrimitiveIndices,
 }
 
 /// Everything a declaration says about itself as a varying: semantic,

@@ -169,6 +169,11 @@ pub struct EntryPointAttributes {
     pub max_tess_factor: Option<f32>,
     /// `[maxvertexcount(n)]`.
     pub max_vertex_count: Option<u32>,
+    /// Mesh shaders, after legalization: the sizes of the `out vertices`
+    /// and `out primitives` (or `out indices`) arrays, the most vertices
+    /// and primitives one workgroup writes.
+    pub mesh_vertices: Option<u32>,
+    pub mesh_primitives: Option<u32>,
     /// `[instance(n)]`.
     pub instances: Option<u32>,
     /// A geometry shader's input primitive (`triangle VsOut v[3]`).

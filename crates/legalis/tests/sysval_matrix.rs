@@ -42,6 +42,8 @@ const LEGALIZED_STAGES: &[S] = &[
     S::Geometry,
     S::Hull,
     S::Domain,
+    S::Mesh,
+    S::Amplification,
 ];
 
 /// The legalizer's refusal of a stage it does not handle yet.

@@ -80,6 +80,7 @@ pub fn assign_locations(
                 index: leaf.io.explicit_index,
                 interpolation,
                 patch,
+                per_primitive: leaf.mesh == Some(ir::MeshOutputKind::Primitives),
             };
             leaf.target = Some((target, reason));
         }
@@ -127,7 +128,7 @@ fn interpolation_for(
         (stage, leaf.direction),
         (ir::ShaderStage::Fragment, Direction::Input)
             | (
-                ir::ShaderStage::Vertex | ir::ShaderStage::Geometry,
+                ir::ShaderStage::Vertex | ir::ShaderStage::Geometry | ir::ShaderStage::Mesh,
                 Direction::Output
             )
     );

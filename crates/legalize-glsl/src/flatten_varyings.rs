@@ -17,6 +17,7 @@ use legalis_sysval::Direction;
 use crate::adapt_builtins;
 use crate::builder::FunctionBuilder;
 use crate::geometry_streams::{self, CaptureCopy};
+use crate::mesh_outputs;
 use crate::per_vertex;
 use crate::plan::{Leaf, Plan, Root, Target};
 use crate::stream_output::{self, Capture};
@@ -111,6 +112,15 @@ pub fn apply(
     // Output streams become stores and emits inside the original; the
     // parameters are gone from it, so the wrapper passes no streams.
     let streams = geometry_streams::stream_params(module, entry.function);
+    // Mesh outputs and the payload become globals the body writes and
+    // reads in place; the parameters are gone too.
+    let mut removed: Vec<u32> = streams.iter().map(|&(s, _)| s).collect();
+    removed.extend(
+        mesh_outputs::mesh_params(module, entry.function)
+            .iter()
+            .map(|&(p, _)| p),
+    );
+    removed.sort_unstable();
     let captures = stream_output::plan_captures(module, plan, &entry.attributes)?;
     let copies = capture_globals(module, plan, &interface.globals, &captures);
     let invert_y = interface
@@ -126,6 +136,15 @@ pub fn apply(
         invert_y,
         interface.uint,
     )?;
+    mesh_outputs::apply(
+        module,
+        entry.function,
+        &mut entry,
+        plan,
+        &interface.globals,
+        invert_y,
+        interface.uint,
+    )?;
     let original = &module.functions[entry.function];
     let params: Vec<(String, Handle<Type>)> = original
         .params
@@ -133,8 +152,8 @@ pub fn apply(
         .map(|p| (p.name.clone(), p.ty))
         .collect();
     // Plan roots count the parameters as declared, streams included.
-    let declared: Vec<u32> = (0..(params.len() + streams.len()) as u32)
-        .filter(|i| !streams.iter().any(|(s, _)| s == i))
+    let declared: Vec<u32> = (0..(params.len() + removed.len()) as u32)
+        .filter(|i| !removed.contains(i))
         .collect();
     let result_ty = original.result.as_ref().map(|r| r.ty);
 
@@ -204,6 +223,7 @@ pub fn apply(
     for (index, leaf) in plan.leaves.iter().enumerate() {
         if leaf.direction == Direction::Output
             && leaf.stream.is_none()
+            && leaf.mesh.is_none()
             && !leaf.root.is_patch_constant()
         {
             scatter_output(
@@ -418,6 +438,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 index,
                 interpolation,
                 patch,
+                per_primitive,
                 ..
             } => {
                 // A per-vertex input (B13) is the three vertices' values,
@@ -433,7 +454,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                     index: *index,
                     interpolation,
                     patch: *patch,
-                    per_primitive: false,
+                    per_primitive: *per_primitive,
                     per_vertex: leaf.per_vertex,
                 };
                 let io = ir::IoAttrs {

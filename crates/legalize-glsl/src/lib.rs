@@ -32,10 +32,12 @@ mod forward_resource_locals;
 mod geometry_streams;
 mod hull;
 mod map_system_values;
+mod mesh_outputs;
 mod per_vertex;
 pub mod plan;
 mod prune_unreachable;
 mod stream_output;
+mod task_payload;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -79,6 +81,8 @@ pub fn legalize(
             | ir::ShaderStage::Geometry
             | ir::ShaderStage::Hull
             | ir::ShaderStage::Domain
+            | ir::ShaderStage::Mesh
+            | ir::ShaderStage::Amplification
     ) {
         let message = format!(
             "{} entry points are not supported by the GLSL legalizer yet",
@@ -114,6 +118,9 @@ pub fn legalize(
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
     prune_unreachable::apply(&mut out);
+    if entry.stage == ir::ShaderStage::Amplification {
+        task_payload::apply(&mut out)?;
+    }
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
@@ -196,6 +203,9 @@ fn make_plan(
                         .unwrap_or(&raw.path);
                     interface_name(function, path, raw.direction)
                 }
+                // Mesh outputs are named after their parameter, as the
+                // reference names them (`outVertices_normal`).
+                _ if raw.mesh.is_some() => raw.path.replace('.', "_"),
                 _ => interface_name(&entry.name, &raw.path, raw.direction),
             };
             Some(Leaf {
@@ -212,6 +222,7 @@ fn make_plan(
                 vertices: raw.vertices,
                 stream: raw.stream,
                 part: raw.part,
+                mesh: raw.mesh,
                 semantic: match raw.io.binding {
                     Some(ir::Binding::Semantic(s)) => Some(s),
                     _ => None,

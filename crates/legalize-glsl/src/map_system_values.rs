@@ -34,6 +34,9 @@ pub struct RawLeaf {
     pub stream: Option<u32>,
     /// Read per vertex with `GetAttributeAtVertex` somewhere (B13).
     pub per_vertex: bool,
+    /// Mesh outputs: a field of the `out vertices` or `out primitives`
+    /// array, an array of `vertices` elements at the interface (B10).
+    pub mesh: Option<ir::MeshOutputKind>,
     /// One scalar of a vector or array declared for consecutive elements
     /// of an arrayed builtin: `float2 c : SV_ClipDistance0` is two leaves,
     /// `c.x` (`gl_ClipDistance[0]`) and `c.y` (`[1]`), each with its part
@@ -83,6 +86,7 @@ pub fn collect_leaves(
                 stream: None,
                 per_vertex: false,
                 part: None,
+                mesh: None,
             });
             continue;
         }
@@ -93,8 +97,45 @@ pub fn collect_leaves(
             members: Vec::new(),
             vertices: None,
             stream: None,
+            mesh: None,
         };
         match (module.types.try_get(param.ty).map(|t| &t.inner), param.role) {
+            // Mesh outputs: every field of the element is an output array
+            // the body writes in place (B10). Indices and the payload have
+            // no semantics: `mesh_outputs.rs` makes their globals.
+            (
+                Some(&TypeInner::MeshOutput {
+                    kind: kind @ (ir::MeshOutputKind::Vertices | ir::MeshOutputKind::Primitives),
+                    element,
+                    count,
+                }),
+                _,
+            ) => {
+                let start = Walk {
+                    direction: Direction::Output,
+                    vertices: Some(count),
+                    mesh: Some(kind),
+                    ..start
+                };
+                walk(
+                    module,
+                    start,
+                    element,
+                    &param.io,
+                    param.span,
+                    &mut leaves,
+                    &mut errors,
+                );
+                continue;
+            }
+            (
+                Some(TypeInner::MeshOutput {
+                    kind: ir::MeshOutputKind::Indices,
+                    ..
+                }),
+                _,
+            )
+            | (_, ir::ParamRole::Payload) => continue,
             (Some(&TypeInner::Stream { element, .. }), _) => {
                 let start = Walk {
                     direction: Direction::Output,
@@ -158,6 +199,7 @@ pub fn collect_leaves(
                 members: Vec::new(),
                 vertices: None,
                 stream: None,
+                mesh: None,
             };
             walk(
                 module,
@@ -184,6 +226,7 @@ pub fn collect_leaves(
             members: Vec::new(),
             vertices: None,
             stream: None,
+            mesh: None,
         };
         walk(
             module,
@@ -209,6 +252,7 @@ struct Walk {
     members: Vec<u32>,
     vertices: Option<u32>,
     stream: Option<u32>,
+    mesh: Option<ir::MeshOutputKind>,
 }
 
 /// Flattens structs into their fields; anything else is one leaf.
@@ -262,6 +306,7 @@ fn walk(
                 stream: at.stream,
                 per_vertex: false,
                 part: Some(*part),
+                mesh: at.mesh,
             });
         }
         if !parts.is_empty() {
@@ -284,6 +329,7 @@ fn walk(
                     members: path,
                     vertices: at.vertices,
                     stream: at.stream,
+                    mesh: at.mesh,
                 };
                 walk(module, next, member.ty, &member_io, member.span, leaves, errors);
             }
@@ -308,6 +354,7 @@ fn walk(
                 stream: at.stream,
                 per_vertex: false,
                 part: None,
+                mesh: at.mesh,
             });
         }
         _ => {
@@ -472,6 +519,27 @@ pub fn map_leaves(
                         errors.push(Diagnostic::error(codes::NOT_IN_STAGE, message, leaf.span))
                     }
                     GlslMapping::BuiltIn(row)
+                        if matches!(
+                            (leaf.mesh, row.access),
+                            (Some(ir::MeshOutputKind::Vertices), Access::MeshPerPrimitive)
+                                | (Some(ir::MeshOutputKind::Primitives), Access::MeshPerVertex)
+                        ) =>
+                    {
+                        let (each, array) = match row.access {
+                            Access::MeshPerPrimitive => ("primitive", "out primitives"),
+                            _ => ("vertex", "out vertices"),
+                        };
+                        errors.push(Diagnostic::error(
+                            codes::NOT_IN_STAGE,
+                            format!(
+                                "system value `{}` has one value per {each}: declare it in the \
+                                 element of the `{array}` array",
+                                value.name()
+                            ),
+                            leaf.span,
+                        ))
+                    }
+                    GlslMapping::BuiltIn(row)
                         if leaf.root.is_patch_constant()
                             && leaf.direction == Direction::Output
                             && row.access != Access::Global =>
@@ -559,10 +627,14 @@ fn expressible(
     }
     // A per-vertex input reaches a member of `gl_in[]`; a value of the
     // whole primitive (`gl_PrimitiveIDIn`) cannot be a per-vertex field.
-    let access_ok = match (leaf.vertices, leaf.direction) {
-        (Some(_), Direction::Input) => row.access == Access::PerVertexIn,
-        (Some(_), Direction::Output) => row.access == Access::PerControlPointOut,
-        (None, _) => row.access == Access::Global,
+    let access_ok = match (leaf.vertices, leaf.direction, leaf.mesh) {
+        (Some(_), Direction::Input, _) => row.access == Access::PerVertexIn,
+        (Some(_), Direction::Output, None) => row.access == Access::PerControlPointOut,
+        (Some(_), Direction::Output, Some(ir::MeshOutputKind::Vertices)) => {
+            row.access == Access::MeshPerVertex
+        }
+        (Some(_), Direction::Output, Some(_)) => row.access == Access::MeshPerPrimitive,
+        (None, ..) => row.access == Access::Global,
     };
     if !access_ok {
         return None;

@@ -79,6 +79,9 @@ pub enum Target {
         interpolation: ir::Interpolation,
         /// One value per patch (GLSL `patch`, SPIR-V `Patch`).
         patch: bool,
+        /// Mesh per-primitive output (GLSL `perprimitiveEXT`, SPIR-V
+        /// `PerPrimitiveEXT`, B10).
+        per_primitive: bool,
     },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,
@@ -121,6 +124,9 @@ pub struct Leaf {
     pub stream: Option<u32>,
     /// The semantic as declared (stream output names leaves by it).
     pub semantic: Option<ir::Semantic>,
+    /// Mesh outputs: the leaf is a field of the `out vertices` or
+    /// `out primitives` array, written in place by the body (B10).
+    pub mesh: Option<ir::MeshOutputKind>,
     /// One scalar of a vector or array declaration spread over
     /// consecutive elements of an arrayed builtin
     /// (`float2 c : SV_ClipDistance0`, `float d[2] : SV_CullDistance0`).

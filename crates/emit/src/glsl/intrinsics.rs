@@ -558,6 +558,21 @@ impl Writer<'_> {
             }
             I::SinCos => self.sincos(ctx, args),
             I::GetDimensions => self.get_dimensions(ctx, e, args),
+            // B10: the counts, then the task payload the legalizer made of
+            // `DispatchMesh`'s last argument (implicit in GLSL).
+            I::SetMeshOutputCounts | I::DispatchMesh => {
+                self.require("GL_EXT_mesh_shader");
+                let name = match fun {
+                    I::SetMeshOutputCounts => "SetMeshOutputsEXT",
+                    _ => "EmitMeshTasksEXT",
+                };
+                let counts = &args[..args.len().min(3)];
+                let list: Vec<String> = counts
+                    .iter()
+                    .map(|&a| self.expr(ctx, a))
+                    .collect::<Result<_>>()?;
+                Ok(format!("{name}({})", list.join(", ")))
+            }
             I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_store(ctx, e, fun, args),
             _ => self.expr(ctx, e),
         }

@@ -448,7 +448,7 @@ impl<'a> Writer<'a> {
             let var = &module.globals[g];
             let name = match &var.io {
                 Some(ir::IoAttrs {
-                    binding: Some(ir::Binding::BuiltIn(_)),
+                    binding: Some(ir::Binding::BuiltIn(_) | ir::Binding::PrimitiveIndices),
                     ..
                 }) => var.name.clone(),
                 _ => Self::unique(&mut self.used_names, &var.name),
@@ -565,6 +565,37 @@ impl<'a> Writer<'a> {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
             S::Vertex | S::Fragment => {}
+            S::Mesh => {
+                self.require("GL_EXT_mesh_shader");
+                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+                writeln!(
+                    out,
+                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
+                )
+                .ok();
+                let vertices = attrs.mesh_vertices.unwrap_or(0);
+                let primitives = attrs.mesh_primitives.unwrap_or(0);
+                writeln!(
+                    out,
+                    "layout(max_vertices = {vertices}, max_primitives = {primitives}) out;"
+                )
+                .ok();
+                let topology = match attrs.output_topology {
+                    Some(ir::OutputTopology::Line) => "lines",
+                    Some(ir::OutputTopology::Point) => "points",
+                    _ => "triangles",
+                };
+                writeln!(out, "layout({topology}) out;").ok();
+            }
+            S::Amplification => {
+                self.require("GL_EXT_mesh_shader");
+                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+                writeln!(
+                    out,
+                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
+                )
+                .ok();
+            }
             S::Hull => {
                 // GLSL declares the tessellator's primitive, spacing and
                 // winding only in the evaluation shader.
@@ -812,7 +843,11 @@ impl<'a> Writer<'a> {
     fn write_globals(&mut self) -> Result<String> {
         let mut out = String::new();
         let mut uniforms = Vec::new();
+        let mesh_members = self.write_mesh_blocks(&mut out)?;
         for g in self.globals.clone() {
+            if mesh_members.contains(&g) {
+                continue;
+            }
             let var = &self.module.globals[g];
             let span = self.module.globals.span(g);
             let name = self.global_names[&g].clone();
@@ -840,6 +875,11 @@ impl<'a> Writer<'a> {
                     let (t, s) = self.type_parts(var.ty, span)?;
                     writeln!(out, "shared {t} {name}{s};").ok();
                 }
+                AddressSpace::TaskPayload => {
+                    self.require("GL_EXT_mesh_shader");
+                    let (t, s) = self.type_parts(var.ty, span)?;
+                    writeln!(out, "taskPayloadSharedEXT {t} {name}{s};").ok();
+                }
                 AddressSpace::Input | AddressSpace::Output => self.declare_stage_io(g, &mut out)?,
             }
         }
@@ -859,6 +899,81 @@ impl<'a> Writer<'a> {
             out.push_str("} _globals;\n");
         }
         Ok(out)
+    }
+
+    /// B10: a mesh shader redeclares the output blocks `gl_MeshPerVertexEXT`
+    /// and `gl_MeshPerPrimitiveEXT` with only the members it writes, each
+    /// array as long as the outputs. Returns the globals that are members.
+    fn write_mesh_blocks(&mut self, out: &mut String) -> Result<Vec<Handle<ir::GlobalVariable>>> {
+        use legalis_sysval::{Access, Direction, GlslMapping};
+        let mut members = Vec::new();
+        if self.entry.stage != ir::ShaderStage::Mesh {
+            return Ok(members);
+        }
+        let attrs = &self.entry.attributes;
+        for (access, block, array, count, prefix) in [
+            (
+                Access::MeshPerVertex,
+                "gl_MeshPerVertexEXT",
+                "gl_MeshVerticesEXT",
+                attrs.mesh_vertices.unwrap_or(0),
+                "",
+            ),
+            (
+                Access::MeshPerPrimitive,
+                "gl_MeshPerPrimitiveEXT",
+                "gl_MeshPrimitivesEXT",
+                attrs.mesh_primitives.unwrap_or(0),
+                "perprimitiveEXT ",
+            ),
+        ] {
+            // Member name -> (type, suffix, elements of an arrayed member).
+            let mut decls: Vec<(String, String, String, Option<u32>)> = Vec::new();
+            for g in self.globals.clone() {
+                let var = &self.module.globals[g];
+                let Some(ir::Binding::BuiltIn(b)) =
+                    var.io.as_ref().and_then(|io| io.binding.as_ref())
+                else {
+                    continue;
+                };
+                if var.space != AddressSpace::Output {
+                    continue;
+                }
+                let GlslMapping::BuiltIn(row) =
+                    legalis_sysval::glsl(b.value, self.entry.stage, Direction::Output)
+                else {
+                    continue;
+                };
+                if row.access != access {
+                    continue;
+                }
+                members.push(g);
+                let element = match self.inner(var.ty) {
+                    TypeInner::Array { base, .. } => *base,
+                    _ => var.ty,
+                };
+                let (t, s) = self.type_parts(element, self.module.globals.span(g))?;
+                let name = self.global_names[&g].clone();
+                match decls.iter_mut().find(|d| d.0 == name) {
+                    Some(d) => {
+                        d.3 = d.3.max(b.array_index.map(|i| i + 1));
+                    }
+                    None => decls.push((name, t, s, b.array_index.map(|i| i + 1))),
+                }
+            }
+            if decls.is_empty() {
+                continue;
+            }
+            writeln!(out, "{prefix}out {block}\n{{").ok();
+            for (name, t, s, elements) in decls {
+                match elements {
+                    Some(n) => writeln!(out, "    {t} {name}[{n}];").ok(),
+                    None => writeln!(out, "    {t} {name}{s};").ok(),
+                };
+            }
+            writeln!(out, "}} {array}[{count}];").ok();
+        }
+        Ok(members)
     }
 
     fn declare_static_locals(&mut self, out: &mut String) -> Result<()> {
@@ -911,10 +1026,11 @@ impl<'a> Writer<'a> {
                 .ok();
                 return Ok(());
             }
-            Some(ir::Binding::Location {
-                per_primitive: true,
-                ..
-            }) => return unsupported("per-primitive varyings", span),
+            // Implicitly declared, sized by `max_primitives` (B10).
+            Some(ir::Binding::PrimitiveIndices) => {
+                self.require("GL_EXT_mesh_shader");
+                return Ok(());
+            }
             Some(ir::Binding::Location {
                 location,
                 component,
@@ -957,6 +1073,16 @@ impl<'a> Writer<'a> {
         let mut quals = String::new();
         if patch {
             quals.push_str("patch ");
+        }
+        if matches!(
+            binding,
+            Some(ir::Binding::Location {
+                per_primitive: true,
+                ..
+            })
+        ) {
+            self.require("GL_EXT_mesh_shader");
+            quals.push_str("perprimitiveEXT ");
         }
         if interpolated {
             let integer = self

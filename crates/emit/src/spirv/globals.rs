@@ -35,6 +35,7 @@ impl Writer<'_> {
         let class = match var.space {
             AddressSpace::Private | AddressSpace::Constant => StorageClass::Private,
             AddressSpace::Workgroup => StorageClass::Workgroup,
+            AddressSpace::TaskPayload => StorageClass::TaskPayloadWorkgroupEXT,
             AddressSpace::Uniform if crate::binding::is_resource(self.module, var) => {
                 return self.declare_resource(g);
             }
@@ -203,10 +204,19 @@ impl Writer<'_> {
             Some(ir::Binding::BuiltIn(b)) => {
                 self.decorate_builtin(id, b, input, noperspective, span)?
             }
-            Some(ir::Binding::Location {
-                per_primitive: true,
-                ..
-            }) => return unsupported("per-primitive varyings", span),
+            // B10: the indices of each primitive, after the topology.
+            Some(ir::Binding::PrimitiveIndices) => {
+                let builtin = match self.entry.attributes.output_topology {
+                    Some(ir::OutputTopology::Line) => spirv::BuiltIn::PrimitiveLineIndicesEXT,
+                    Some(ir::OutputTopology::Point) => spirv::BuiltIn::PrimitivePointIndicesEXT,
+                    _ => spirv::BuiltIn::PrimitiveTriangleIndicesEXT,
+                };
+                self.b.decorate(
+                    id,
+                    Decoration::BuiltIn,
+                    [rspirv::dr::Operand::BuiltIn(builtin)],
+                );
+            }
             // B13: the three vertices' values, never interpolated.
             Some(&ir::Binding::Location {
                 location,
@@ -225,11 +235,15 @@ impl Writer<'_> {
                 index,
                 interpolation,
                 patch,
+                per_primitive,
                 ..
             }) => {
                 self.b.decorate(id, Decoration::Location, [location.into()]);
                 if patch {
                     self.b.decorate(id, Decoration::Patch, []);
+                }
+                if per_primitive {
+                    self.b.decorate(id, Decoration::PerPrimitiveEXT, []);
                 }
                 if component != 0 {
                     self.b
@@ -461,6 +475,9 @@ impl Writer<'_> {
         }
         if let Some(ext) = row.spirv_extension {
             self.extensions.insert(ext);
+        }
+        if row.access == legalis_sysval::Access::MeshPerPrimitive {
+            self.b.decorate(id, Decoration::PerPrimitiveEXT, []);
         }
         for &mode in row.spirv_execution_modes {
             match spirv::ExecutionMode::from_str(mode) {

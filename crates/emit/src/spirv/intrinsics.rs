@@ -483,6 +483,25 @@ impl Writer<'_> {
             return Ok(Some(0));
         }
         match fun {
+            // B10: the counts; the task payload the legalizer made of
+            // `DispatchMesh`'s last argument, and the group counts.
+            I::SetMeshOutputCounts => {
+                let (v, p) = (self.value(args[0])?, self.value(args[1])?);
+                self.b.set_mesh_outputs_ext(v, p)?;
+            }
+            I::DispatchMesh => {
+                let counts = [
+                    self.value(args[0])?,
+                    self.value(args[1])?,
+                    self.value(args[2])?,
+                ];
+                let payload = match self.place(args[3])? {
+                    super::expr::Place::Mem(p) if p.indices.is_empty() => p.root,
+                    _ => return unsupported("a task payload that is not a global", self.span(e)),
+                };
+                self.b
+                    .emit_mesh_tasks_ext(counts[0], counts[1], counts[2], Some(payload))?;
+            }
             I::InterlockedAdd
             | I::InterlockedAnd
             | I::InterlockedOr

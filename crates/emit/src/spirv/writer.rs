@@ -255,6 +255,16 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationControl
             }
+            S::Mesh | S::Amplification => {
+                self.require_version(1, 4);
+                self.capability(spirv::Capability::MeshShadingEXT);
+                self.extensions.insert("SPV_EXT_mesh_shader");
+                if self.entry.stage == S::Mesh {
+                    ExecutionModel::MeshEXT
+                } else {
+                    ExecutionModel::TaskEXT
+                }
+            }
             S::Domain => {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationEvaluation
@@ -295,9 +305,25 @@ impl<'a> Writer<'a> {
                     self.b.execution_mode(main_id, M::DepthReplacing, []);
                 }
             }
-            S::Compute => {
+            S::Compute | S::Amplification => {
                 let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
                 self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
+            }
+            S::Mesh => {
+                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+                self.b.execution_mode(main_id, M::LocalSize, [x, y, z]);
+                let vertices = attrs.mesh_vertices.unwrap_or(0);
+                let primitives = attrs.mesh_primitives.unwrap_or(0);
+                self.b
+                    .execution_mode(main_id, M::OutputVertices, [vertices]);
+                self.b
+                    .execution_mode(main_id, M::OutputPrimitivesEXT, [primitives]);
+                let topology = match attrs.output_topology {
+                    Some(ir::OutputTopology::Line) => M::OutputLinesEXT,
+                    Some(ir::OutputTopology::Point) => M::OutputPoints,
+                    _ => M::OutputTrianglesEXT,
+                };
+                self.b.execution_mode(main_id, topology, []);
             }
             S::Domain => {
                 let primitive = match attrs.domain {

@@ -734,6 +734,7 @@ impl Checker<'_> {
             ir::Expression::Global(g) => match self.module.globals[*g].space {
                 ir::AddressSpace::Private
                 | ir::AddressSpace::Workgroup
+                | ir::AddressSpace::TaskPayload
                 | ir::AddressSpace::Output => Place::Writable,
                 ir::AddressSpace::Input => Place::ReadOnly("a stage input"),
                 ir::AddressSpace::Constant => Place::ReadOnly("a constant"),

@@ -55,6 +55,7 @@ impl<'a> Writer<'a> {
             AddressSpace::Uniform => "uniform ",
             AddressSpace::Input => "in ",
             AddressSpace::Output => "out ",
+            AddressSpace::TaskPayload => "task_payload ",
         });
         if global.globally_coherent {
             self.out.push_str("globallycoherent ");
@@ -294,6 +295,7 @@ fn binding_suffix(io: &IoAttrs) -> String {
     match &io.binding {
         None => String::new(),
         Some(Binding::Semantic(semantic)) => format!(" : {}", semantic_text(semantic)),
+        Some(Binding::PrimitiveIndices) => " : primitive_indices".to_string(),
         Some(Binding::BuiltIn(builtin)) => match builtin.array_index {
             Some(i) => format!(" : builtin({}[{i}])", builtin.value.name()),
             None => format!(" : builtin({})", builtin.value.name()),
