@@ -137,6 +137,8 @@ fn examples_validate() {
         ("examples/geometry.slang", ShaderStage::Geometry),
         ("examples/hull.slang", ShaderStage::Hull),
         ("examples/domain.slang", ShaderStage::Domain),
+        ("examples/mesh.slang", ShaderStage::Mesh),
+        ("examples/amplification.slang", ShaderStage::Amplification),
     ] {
         let out = spirv_asm(&example(path), "main", stage);
         assert!(out.contains("OpFunctionEnd"), "{path}:\n{out}");
@@ -154,22 +156,25 @@ fn every_legalize_test_source_validates_where_it_legalizes() {
     let mut written = 0;
     for p in paths {
         let src = std::fs::read_to_string(&p).unwrap();
-        let Some(stage) = [
-            "vertex", "fragment", "compute", "geometry", "hull", "domain",
-        ]
-        .into_iter()
-        .find(|s| src.contains(&format!("-stage {s}")))
-        .and_then(ShaderStage::from_name) else {
-            continue;
-        };
         if src.contains("//DIAGNOSTIC_TEST") {
             continue;
         }
-        // The entry point the directives name (`-entry psMain`), else `main`.
-        let entry = src
-            .split_once("-entry ")
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .unwrap_or("main");
+        // The entry point and stage of the first directive.
+        let Some(directive) = src
+            .lines()
+            .find(|l| l.starts_with("//TEST:") && l.contains("-stage "))
+        else {
+            continue;
+        };
+        let option = |name: &str| {
+            directive
+                .split_once(name)
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+        };
+        let Some(stage) = option("-stage ").and_then(ShaderStage::from_name) else {
+            continue;
+        };
+        let entry = option("-entry ").unwrap_or("main");
         spirv_asm(&src, entry, stage);
         written += 1;
     }

@@ -127,7 +127,10 @@ pub fn apply(
     let mut body = std::mem::take(&mut b.func.body);
     rewrite.block(&mut b, &mut body);
     b.func.body = body;
-    rewrite.places(&mut b);
+    // The trees the stores replaced are unreachable now: drop them, so only
+    // places still in use are looked at.
+    b.func.compact(None);
+    rewrite.places(&mut b)?;
     for &(index, g, ty) in &whole {
         let uses: Vec<Handle<ir::Expression>> = b
             .func
@@ -383,7 +386,7 @@ impl Rewrite<'_> {
     /// Every remaining place that is exactly one leaf of the same type
     /// becomes that element of the leaf's global (reads, partial writes
     /// like `verts[i].position.x = 1`).
-    fn places(&self, b: &mut FunctionBuilder) {
+    fn places(&self, b: &mut FunctionBuilder) -> Result<(), Vec<Diagnostic>> {
         let handles: Vec<Handle<ir::Expression>> =
             b.func.expressions.iter().map(|(h, _)| h).collect();
         for h in handles {
@@ -391,6 +394,20 @@ impl Rewrite<'_> {
                 continue;
             };
             let Some(k) = self.direct_leaf(&place, b.func.expressions.ty(h)) else {
+                // `-fvk-invert-y` negates `y` after each store of a whole
+                // position; a store of some components cannot say.
+                if self.invert_y.is_some()
+                    && let [(_, leaf)] = self.leaves(&place).as_slice()
+                    && is_position(leaf)
+                {
+                    let message = "with `-fvk-invert-y`, a mesh vertex's `SV_Position` must be \
+                                   written whole, not by component";
+                    return Err(vec![Diagnostic::error(
+                        legalis_sysval::codes::NOT_SUPPORTED_YET,
+                        message,
+                        b.func.expressions.span(h),
+                    )]);
+                }
                 continue;
             };
             let global = self.globals[k];
@@ -406,6 +423,7 @@ impl Rewrite<'_> {
                 element_ty,
             );
         }
+        Ok(())
     }
 }
 

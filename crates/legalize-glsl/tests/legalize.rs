@@ -483,13 +483,12 @@ fn unsupported_shapes_and_stages_are_coded() {
     );
     assert_eq!(e[0].0, "E49994");
     let module = front(
-        "struct V { float4 p : SV_Position; }; \
-         [outputtopology(\"triangle\")] [numthreads(1, 1, 1)] \
-         void main(out vertices V verts[3], out indices uint3 tris[1]) { SetMeshOutputCounts(3, 1); }",
+        "struct Payload { float4 color; }; \
+         [shader(\"miss\")] void main(inout Payload p) { p.color = float4(0, 0, 0, 1); }",
         "main",
-        ir::ShaderStage::Mesh,
+        ir::ShaderStage::Miss,
     );
-    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("mesh is later");
+    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("ray tracing is later");
     assert_eq!(e[0].code_str(), "E49992");
     let e = legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
@@ -1222,4 +1221,136 @@ fn policy_invert_y_negates_the_hull_control_point_it_writes() {
         text.contains("gl_Position#g2[gl_InvocationID].y = -gl_Position#g2[gl_InvocationID].y"),
         "{text}"
     );
+}
+
+const MESH: &str = "struct V { float4 p : SV_Position; float2 uv : TEXCOORD0; };\n\
+     struct P { uint layer : SV_RenderTargetArrayIndex; uint m : MATERIAL; };\n\
+     [outputtopology(\"triangle\")] [numthreads(1, 1, 1)]\n\
+     void main(uint g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1])\n\
+     { SetMeshOutputCounts(3, 1); V v; v.p = float4(g, 0, 0, 1); v.uv = 0; verts[g] = v; verts[1].p = 1; verts[2].p.x = 2; \
+       tris[0] = uint3(0, 1, 2); prims[0].layer = g; prims[0].m = 4; }";
+
+#[test]
+fn mesh_outputs_are_written_in_place() {
+    let l = ok(MESH, "main", ir::ShaderStage::Mesh);
+    assert_eq!(
+        summary(&l),
+        [
+            "g in gl_WorkGroupID gl_WorkGroupID TableRow",
+            "verts.p out gl_Position gl_Position TableRow",
+            "verts.uv out loc 0 verts_uv NextFreeLocation",
+            "prims.layer out gl_Layer gl_Layer TableRow",
+            "prims.m out loc 1 flat prims_m NextFreeLocation",
+        ]
+    );
+    let per_primitive: Vec<bool> = l
+        .plan
+        .leaves
+        .iter()
+        .map(|leaf| {
+            matches!(
+                leaf.target,
+                Target::Location {
+                    per_primitive: true,
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert_eq!(per_primitive, [false, false, false, false, true]);
+    let entry = &l.module.entry_points[0];
+    assert_eq!(
+        (
+            entry.attributes.mesh_vertices,
+            entry.attributes.mesh_primitives
+        ),
+        (Some(3), Some(1))
+    );
+    let text = ir::print::print_module(&l.module);
+    // A whole vertex: through temporaries, one store per field.
+    assert!(text.contains("gl_Position[index] = element.p;"), "{text}");
+    assert!(text.contains("verts_uv[index] = element.uv;"), "{text}");
+    // One field: in place; a swizzle of one: in place too.
+    assert!(text.contains("gl_Position[1"), "{text}");
+    assert!(
+        text.contains("gl_Position[2u].x = 2") || text.contains("gl_Position[2].x"),
+        "{text}"
+    );
+    // The builtin's `int`, from the declared `uint`.
+    assert!(text.contains("gl_Layer[0] = int(g);"), "{text}");
+    assert!(text.contains(": primitive_indices"), "{text}");
+}
+
+#[test]
+fn mesh_and_amplification_rejections_are_coded() {
+    // A mesh output read back whole.
+    let src = "struct V { float4 p : SV_Position; };\n\
+         [outputtopology(\"triangle\")] [numthreads(1, 1, 1)]\n\
+         void main(out vertices V verts[3], out indices uint3 tris[1]) \
+         { SetMeshOutputCounts(3, 1); verts[0].p = 0; V copy = verts[0]; verts[1] = copy; tris[0] = 0; }";
+    let e = err(src, "main", ir::ShaderStage::Mesh);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!((e[0].0.as_str(), e[0].2.as_str()), ("E49991", "verts"));
+    assert!(
+        e[0].1
+            .starts_with("mesh output `verts` is used other than by writing"),
+        "{e:?}"
+    );
+    // A per-primitive value in the vertex.
+    let src = "struct V { float4 p : SV_Position; uint layer : SV_RenderTargetArrayIndex; };\n\
+         [outputtopology(\"triangle\")] [numthreads(1, 1, 1)]\n\
+         void main(out vertices V verts[3], out indices uint3 tris[1]) { SetMeshOutputCounts(3, 1); }";
+    assert_eq!(
+        err(src, "main", ir::ShaderStage::Mesh),
+        [(
+            "E49990".to_string(),
+            "system value `SV_RenderTargetArrayIndex` has one value per primitive: declare it in \
+             the element of the `out primitives` array"
+                .to_string(),
+            "layer".to_string()
+        )]
+    );
+    // A payload that is not `groupshared`, and two payloads.
+    let src = "struct P { uint n; }; groupshared P a; groupshared P b;\n\
+         [numthreads(1, 1, 1)] void main(uint i : SV_GroupIndex) { P local; local.n = i; \
+         if (i == 0) DispatchMesh(1, 1, 1, local); else if (i == 1) DispatchMesh(1, 1, 1, a); else DispatchMesh(1, 1, 1, b); }";
+    let e = err(src, "main", ir::ShaderStage::Amplification);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert_eq!(e[0].0, "E49994");
+    assert_eq!(
+        e[0].1,
+        "the payload of `DispatchMesh` must be a `groupshared` variable"
+    );
+    assert_eq!(e[0].2, "DispatchMesh(1, 1, 1, local)");
+    assert_eq!(e[1].0, "E49994");
+    assert!(
+        e[1].1.contains("an amplification shader has one payload"),
+        "{e:?}"
+    );
+    assert_eq!(e[1].2, "DispatchMesh(1, 1, 1, b)");
+}
+
+#[test]
+fn policy_invert_y_negates_each_mesh_position_written() {
+    let invert = ir::Policy {
+        invert_y: true,
+        ..ir::Policy::default()
+    };
+    let whole = MESH.replace("verts[2].p.x = 2;", "");
+    let (_, text) = with_policy(&whole, ir::ShaderStage::Mesh, invert);
+    assert!(
+        text.contains("gl_Position[index].y = -gl_Position[index].y"),
+        "{text}"
+    );
+    assert!(
+        text.contains("gl_Position[index#3].y = -gl_Position[index#3].y"),
+        "{text}"
+    );
+    let (_, plain) = with_policy(&whole, ir::ShaderStage::Mesh, ir::Policy::default());
+    assert!(!plain.contains(".y = -"), "{plain}");
+    // A store of some components cannot be inverted: a coded refusal at it.
+    let module = front(MESH, "main", ir::ShaderStage::Mesh);
+    let e = legalize(&module, 0, &invert).expect_err("a partial position write");
+    assert_eq!(e[0].code_str(), "E49991");
+    assert_eq!(&MESH[e[0].primary_span().range()], "verts[2].p");
 }
