@@ -32,7 +32,12 @@ use crate::plan::{Leaf, Part, Plan, Root, Target};
 /// What a removed parameter of the mesh entry point was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MeshParam {
-    Outputs(ir::MeshOutputKind),
+    /// `out vertices T v[count]` and the like.
+    Outputs {
+        kind: ir::MeshOutputKind,
+        element: Handle<Type>,
+        count: u32,
+    },
     Payload,
 }
 
@@ -44,7 +49,15 @@ pub fn mesh_params(module: &ir::Module, function: Handle<ir::Function>) -> Vec<(
         .enumerate()
         .filter_map(|(index, p)| {
             let kind = match module.types.try_get(p.ty).map(|t| &t.inner) {
-                Some(&TypeInner::MeshOutput { kind, .. }) => MeshParam::Outputs(kind),
+                Some(&TypeInner::MeshOutput {
+                    kind,
+                    element,
+                    count,
+                }) => MeshParam::Outputs {
+                    kind,
+                    element,
+                    count,
+                },
                 _ if p.role == ir::ParamRole::Payload => MeshParam::Payload,
                 _ => return None,
             };
@@ -74,8 +87,12 @@ pub fn apply(
     let mut whole = Vec::new();
     for &(index, kind) in &params {
         let param = module.functions[function].params[index as usize].clone();
-        match (kind, module.types[param.ty].inner.clone()) {
-            (MeshParam::Outputs(kind), TypeInner::MeshOutput { element, count, .. }) => {
+        match kind {
+            MeshParam::Outputs {
+                kind,
+                element,
+                count,
+            } => {
                 match kind {
                     ir::MeshOutputKind::Vertices => entry.attributes.mesh_vertices = Some(count),
                     _ => entry.attributes.mesh_primitives = Some(count),
@@ -95,7 +112,7 @@ pub fn apply(
                     whole.push((index, g, ty));
                 }
             }
-            (MeshParam::Payload, _) => {
+            MeshParam::Payload => {
                 let g = add_global(
                     module,
                     &param.name,
@@ -105,12 +122,11 @@ pub fn apply(
                 );
                 whole.push((index, g, param.ty));
             }
-            _ => {}
         }
     }
     let outputs: Vec<u32> = params
         .iter()
-        .filter(|(_, k)| matches!(k, MeshParam::Outputs(_)))
+        .filter(|(_, k)| matches!(k, MeshParam::Outputs { .. }))
         .map(|&(i, _)| i)
         .collect();
     let mut b = FunctionBuilder {

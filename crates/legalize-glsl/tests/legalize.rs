@@ -1226,9 +1226,9 @@ fn policy_invert_y_negates_the_hull_control_point_it_writes() {
 const MESH: &str = "struct V { float4 p : SV_Position; float2 uv : TEXCOORD0; };\n\
      struct P { uint layer : SV_RenderTargetArrayIndex; uint m : MATERIAL; };\n\
      [outputtopology(\"triangle\")] [numthreads(1, 1, 1)]\n\
-     void main(uint g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1])\n\
-     { SetMeshOutputCounts(3, 1); V v; v.p = float4(g, 0, 0, 1); v.uv = 0; verts[g] = v; verts[1].p = 1; verts[2].p.x = 2; \
-       tris[0] = uint3(0, 1, 2); prims[0].layer = g; prims[0].m = 4; }";
+     void main(uint3 g : SV_GroupID, out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1])\n\
+     { SetMeshOutputCounts(3, 1); V v; v.p = float4(g[0], 0, 0, 1); v.uv = 0; verts[g[0]] = v; verts[1].p = 1; verts[2].p.x = 2; \
+       tris[0] = uint3(0, 1, 2); prims[0].layer = g[1]; prims[0].m = 4; }";
 
 #[test]
 fn mesh_outputs_are_written_in_place() {
@@ -1277,7 +1277,7 @@ fn mesh_outputs_are_written_in_place() {
         "{text}"
     );
     // The builtin's `int`, from the declared `uint`.
-    assert!(text.contains("gl_Layer[0] = int(g);"), "{text}");
+    assert!(text.contains("gl_Layer[0] = int(g[1]);"), "{text}");
     assert!(text.contains(": primitive_indices"), "{text}");
 }
 
@@ -1308,6 +1308,21 @@ fn mesh_and_amplification_rejections_are_coded() {
              the element of the `out primitives` array"
                 .to_string(),
             "layer".to_string()
+        )]
+    );
+    // A per-vertex value in the primitive.
+    let src = "struct V { float4 p : SV_Position; }; struct P { float q : SV_ClipDistance0; };\n\
+         [outputtopology(\"triangle\")] [numthreads(1, 1, 1)]\n\
+         void main(out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1]) \
+         { SetMeshOutputCounts(3, 1); }";
+    assert_eq!(
+        err(src, "main", ir::ShaderStage::Mesh),
+        [(
+            "E49990".to_string(),
+            "system value `SV_ClipDistance` has one value per vertex: declare it in the element of \
+             the `out vertices` array"
+                .to_string(),
+            "q".to_string()
         )]
     );
     // A payload that is not `groupshared`, and two payloads.
