@@ -1,9 +1,11 @@
 //! HLSL intrinsics as GLSL: renamed built-ins, index math, texture and
 //! image functions, atomics, barriers and subgroup operations.
 //!
-//! Methods of textures and buffers are in `methods.rs`. Intrinsics of
-//! stages whose legalizer comes later (ray tracing, mesh, geometry streams,
-//! per-vertex attributes) return `Error::Unsupported`, as does `noise`.
+//! Methods of textures and buffers are in `methods.rs`. Intrinsics the
+//! legalizer rewrites (geometry streams, per-vertex attributes), those of
+//! stages whose legalizer comes later (ray tracing), and the mesh ones
+//! outside a legalized mesh or amplification shader return
+//! `Error::Unsupported`, as does `noise`.
 //!
 //! Where GLSL would need an argument twice, the intrinsic becomes a helper
 //! function (`_hlsl_sincos_float`), so every argument is evaluated once and
@@ -505,6 +507,12 @@ impl Writer<'_> {
         Ok(format!("{name}({})", self.expr(ctx, arg)?))
     }
 
+    /// Whether `e` is the task payload the amplification legalizer made.
+    fn is_task_payload(&self, ctx: &Ctx, e: Handle<Expression>) -> bool {
+        matches!(ctx.exprs[e], Expression::Global(g)
+            if self.module.globals[g].space == ir::AddressSpace::TaskPayload)
+    }
+
     /// Intrinsics printed as statements: barriers, atomics, `clip`,
     /// `sincos`, `GetDimensions`, stores to byte-address buffers.
     pub fn intrinsic_stmt(
@@ -561,6 +569,23 @@ impl Writer<'_> {
             // B10: the counts, then the task payload the legalizer made of
             // `DispatchMesh`'s last argument (implicit in GLSL).
             I::SetMeshOutputCounts | I::DispatchMesh => {
+                let (stage, payload_ok) = match fun {
+                    I::SetMeshOutputCounts => (ir::ShaderStage::Mesh, true),
+                    _ => (
+                        ir::ShaderStage::Amplification,
+                        self.is_task_payload(ctx, args[3]),
+                    ),
+                };
+                if self.entry.stage != stage || !payload_ok {
+                    return unsupported(
+                        format!(
+                            "`{}` outside a legalized {} shader",
+                            fun.name(),
+                            stage.name()
+                        ),
+                        span,
+                    );
+                }
                 self.require("GL_EXT_mesh_shader");
                 let name = match fun {
                     I::SetMeshOutputCounts => "SetMeshOutputsEXT",

@@ -485,6 +485,18 @@ impl Writer<'_> {
         match fun {
             // B10: the counts; the task payload the legalizer made of
             // `DispatchMesh`'s last argument, and the group counts.
+            I::SetMeshOutputCounts | I::DispatchMesh
+                if self.entry.stage
+                    != match fun {
+                        I::SetMeshOutputCounts => ir::ShaderStage::Mesh,
+                        _ => ir::ShaderStage::Amplification,
+                    } =>
+            {
+                return unsupported(
+                    format!("`{}` outside its legalized stage", fun.name()),
+                    self.span(e),
+                );
+            }
             I::SetMeshOutputCounts => {
                 let (v, p) = (self.value(args[0])?, self.value(args[1])?);
                 self.b.set_mesh_outputs_ext(v, p)?;
@@ -496,7 +508,12 @@ impl Writer<'_> {
                     self.value(args[2])?,
                 ];
                 let payload = match self.place(args[3])? {
-                    super::expr::Place::Mem(p) if p.indices.is_empty() => p.root,
+                    super::expr::Place::Mem(p)
+                        if p.indices.is_empty()
+                            && p.class == StorageClass::TaskPayloadWorkgroupEXT =>
+                    {
+                        p.root
+                    }
                     _ => return unsupported("a task payload that is not a global", self.span(e)),
                 };
                 self.b
