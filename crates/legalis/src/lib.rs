@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod codes;
 pub mod render;
+pub mod trace;
 
 use legalis_front as front;
 use legalis_ir as ir;
@@ -32,6 +33,8 @@ pub struct Request {
     /// API-convention choices (`-fvk-invert-y` and friends), the same for
     /// every target.
     pub policy: Policy,
+    /// `--trace-legalization`: also render the legalization plan.
+    pub trace: Option<trace::TraceFormat>,
 }
 
 /// The code-generation targets of the command line.
@@ -85,6 +88,8 @@ pub struct Generated {
     pub stage: ShaderStage,
     /// The module after legalization, for `-dump-ir` with a target.
     pub legalized: ir::Module,
+    /// The legalization trace, when the request asked for one.
+    pub trace: Option<String>,
 }
 
 /// What a compilation produced.
@@ -127,7 +132,13 @@ pub fn compile(request: &Request) -> Compiled {
     let front_output = run_with_large_stack(|| front::compile(&text, &options));
     let mut diagnostics = front_output.diagnostics;
     let output = match (&front_output.module, request.target) {
-        (Some(module), Some(target)) => generate(module, target, &request.policy, &mut diagnostics),
+        (Some(module), Some(target)) => generate(
+            module,
+            target,
+            &request.policy,
+            request.trace,
+            &mut diagnostics,
+        ),
         _ => None,
     };
     Compiled {
@@ -144,6 +155,7 @@ fn generate(
     module: &ir::Module,
     target: Target,
     policy: &Policy,
+    trace: Option<trace::TraceFormat>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     if !target.is_implemented() {
@@ -179,6 +191,7 @@ fn generate(
         }
     };
     let stage = legalized.plan.stage;
+    let trace = trace.map(|format| trace::render(&legalized, target.name(), format));
     let written = match target {
         Target::Glsl => write_glsl(&legalized).map(String::into_bytes),
         _ => {
@@ -205,6 +218,7 @@ fn generate(
             bytes,
             stage,
             legalized: legalized.module,
+            trace,
         }),
         Err((code, message, span)) => {
             diagnostics.push(Diagnostic::error(

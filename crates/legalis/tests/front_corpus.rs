@@ -132,7 +132,7 @@ fn check(
         stage: Some(entry.stage),
         defines: entry.defines.clone(),
         target: None,
-        policy: legalis::Policy::default(),
+        ..Default::default()
     };
     let compiled = std::panic::catch_unwind(|| legalis::compile(&request))
         .map_err(|_| "the front end panicked".to_string())?;

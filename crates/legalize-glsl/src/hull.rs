@@ -129,6 +129,7 @@ pub fn plan_call(
     leaves.extend(map_system_values::collect_leaves(module, pcf, true)?);
     Ok(PatchConstantCall {
         function,
+        name: pcf.name.clone(),
         args,
         control_points,
     })

@@ -29,7 +29,11 @@ impl Root {
 /// (B7): the call is spliced after every control point is written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatchConstantCall {
+    /// The function in the module given to the legalizer (the legalized
+    /// module renumbers its functions).
     pub function: Handle<ir::Function>,
+    /// Its name.
+    pub name: String,
     /// One per parameter of the patch-constant function, in order.
     pub args: Vec<PatchArg>,
     /// `[outputcontrolpoints(n)]`: the length of every per-control-point

@@ -63,4 +63,35 @@ impl Validator for DownstreamValidator {
             )),
         }
     }
+
+    fn wants_trace(&self) -> bool {
+        true
+    }
+
+    /// Reads the output's interface back from SPIR-V (GLSL through
+    /// glslang) and compares it with the trace's.
+    fn round_trip(
+        &self,
+        target: &str,
+        stage: Option<&str>,
+        output: &str,
+        trace: &str,
+    ) -> Result<(), String> {
+        let stage = stage
+            .and_then(legalis_ir::ShaderStage::from_name)
+            .ok_or("the directive names no valid -stage")?;
+        let words = match target {
+            "glsl" => legalis_validate::glsl_to_spirv(output, stage)?,
+            "spirv-asm" => legalis_validate::assemble_spirv(output)?,
+            // Other targets have no interface reader yet.
+            _ => return Ok(()),
+        };
+        let interface = crate::interface::read_spirv(&words)?;
+        let expected = crate::interface::expected(trace)?;
+        crate::interface::compare(&interface, &expected)
+    }
+
+    fn check_trace(&self, trace: &str) -> Result<(), String> {
+        crate::interface::expected(trace).map(|_| ())
+    }
 }

@@ -12,9 +12,12 @@
 //!   annotations against them.
 //! - [`runner`] runs a folder of test files with any [`runner::Compiler`],
 //!   an optional [`runner::Validator`] and insta snapshots.
+//! - [`interface`] reads an output's stage interface back from SPIR-V and
+//!   compares it with the legalization trace (the round-trip check).
 
 pub mod diag;
 pub mod directives;
 pub mod filecheck;
+pub mod interface;
 pub mod legalis;
 pub mod runner;

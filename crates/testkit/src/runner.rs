@@ -99,7 +99,34 @@ impl Compiler for CommandCompiler {
 pub trait Validator {
     /// `target` and `stage` are the directive's `-target` and `-stage`.
     fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String>;
+
+    /// The compiler's own legalization trace is worth checking against the
+    /// output (the project's compiler: `--trace-legalization=json`). When
+    /// true, the runner compiles each validated directive again with that
+    /// option and calls [`Validator::round_trip`].
+    fn wants_trace(&self) -> bool {
+        false
+    }
+
+    /// Compares the interface of a validated output with the trace.
+    fn round_trip(
+        &self,
+        _target: &str,
+        _stage: Option<&str>,
+        _output: &str,
+        _trace: &str,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Checks a directive's own `--trace-legalization=json` output.
+    fn check_trace(&self, _trace: &str) -> Result<(), String> {
+        Ok(())
+    }
 }
+
+/// The option that prints the legalization trace instead of code.
+pub const TRACE_OPTION: &str = "--trace-legalization";
 
 /// What to do with directive kinds the harness cannot run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -373,6 +400,7 @@ impl FileRun<'_> {
                 let output = self.options.compiler.run(self.path, &args);
                 reasons.extend(self.filecheck(prefix, &output));
                 reasons.extend(self.validate(&args, &output));
+                reasons.extend(self.round_trip(&args, &output));
                 reasons.extend(self.snapshot(number, directive, &output));
                 (outcome(reasons, Some(&output)), Some(output))
             }
@@ -421,12 +449,53 @@ impl FileRun<'_> {
         if output.exit_code != Some(0) {
             return None;
         }
+        // The output is the trace, not code: a JSON one must follow its schema.
+        if let Some(option) = args.iter().find(|a| a.starts_with(TRACE_OPTION)) {
+            if option.ends_with("=json") {
+                return validator
+                    .check_trace(&output.stdout)
+                    .err()
+                    .map(|error| format!("the trace does not follow its schema:\n{error}"));
+            }
+            return None;
+        }
         let target = option_value(args, "-target")?;
         let stage = option_value(args, "-stage");
         validator
             .validate(target, stage, &output.stdout)
             .err()
             .map(|error| format!("the {target} validator rejects the output:\n{error}"))
+    }
+
+    /// The round-trip interface check of a validated output (see
+    /// [`Validator::round_trip`]).
+    fn round_trip(&self, args: &[String], output: &CompileOutput) -> Option<String> {
+        let validator = self.options.validator?;
+        if output.exit_code != Some(0)
+            || !validator.wants_trace()
+            || args
+                .iter()
+                .any(|a| a.starts_with(TRACE_OPTION) || a == "-dump-ir")
+        {
+            return None;
+        }
+        let target = option_value(args, "-target")?;
+        let stage = option_value(args, "-stage");
+        let mut traced = args.to_vec();
+        traced.push(format!("{TRACE_OPTION}=json"));
+        let trace = self.options.compiler.run(self.path, &traced);
+        if trace.exit_code != Some(0) {
+            return Some(format!(
+                "the compiler cannot trace this directive:\n{}",
+                trace.stderr
+            ));
+        }
+        validator
+            .round_trip(target, stage, &output.stdout, &trace.stdout)
+            .err()
+            .map(|error| {
+                format!("the output's interface is not the one the legalization trace promises:\n{error}")
+            })
     }
 
     fn snapshot(

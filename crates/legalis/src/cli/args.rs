@@ -30,6 +30,8 @@ pub struct CompileArgs {
     pub output: Option<PathBuf>,
     pub target: Option<Target>,
     pub dump_ir: bool,
+    /// `--trace-legalization[=text|json]`.
+    pub trace: Option<crate::trace::TraceFormat>,
     pub defines: Vec<(String, String)>,
     pub diagnostics: DiagnosticFormat,
     /// `-no-color`; the environment and the terminal decide the rest.
@@ -76,6 +78,12 @@ Options:
   -D NAME[=VALUE]   define a macro (also -DNAME[=VALUE]; -DNAME defines it empty)
   -dump-ir          print the IR instead of code: as checked, or with
                     -target as legalized for it
+  --trace-legalization[=text|json]
+                    print the legalization plan instead of code (needs
+                    -target): where each parameter and result leaf went,
+                    its type adapter and why, and the interface variables
+                    the legalizer made; json follows the schema
+                    legalis-trace/1 (docs/design/trace.md)
   -o OUT            write the output (code or IR) to OUT instead of
                     standard output
   -enable-machine-readable-diagnostics
@@ -139,6 +147,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let Some(input) = input else {
         return usage("missing input FILE");
     };
+    if parsed.trace.is_some() && parsed.target.is_none() {
+        return usage("--trace-legalization needs -target: it traces one target's legalization");
+    }
+    if parsed.trace.is_some() && parsed.dump_ir {
+        return usage("--trace-legalization and -dump-ir both replace the output: choose one");
+    }
     if parsed.output.is_some() && !parsed.dump_ir && parsed.target.is_none() {
         return usage("-o needs -target or -dump-ir: there is no output to write");
     }
@@ -168,6 +182,18 @@ fn apply_option(
         "-dump-ir" => {
             parsed.dump_ir = true;
             Ok(())
+        }
+        "--trace-legalization" | "-trace-legalization" => {
+            set_once(&mut parsed.trace, option, crate::trace::TraceFormat::Text)
+        }
+        _ if option.starts_with("--trace-legalization=")
+            || option.starts_with("-trace-legalization=") =>
+        {
+            let (name, form) = option.split_once('=').unwrap_or((option, ""));
+            match crate::trace::TraceFormat::from_name(form) {
+                Some(format) => set_once(&mut parsed.trace, name, format),
+                None => usage(format!("{name} takes `text` or `json`, not `{form}`")),
+            }
         }
         "-enable-machine-readable-diagnostics" => {
             parsed.diagnostics = DiagnosticFormat::Machine;
@@ -584,6 +610,7 @@ mod tests {
                 output: Some("out.ir".into()),
                 target: None,
                 dump_ir: true,
+                trace: None,
                 defines: vec![("A".into(), "1".into()), ("B".into(), String::new())],
                 diagnostics: DiagnosticFormat::Machine,
                 no_color: true,
@@ -666,6 +693,41 @@ mod tests {
         ));
         assert_eq!(error("f.slang -O1 -O2"), "-O given twice");
         assert_eq!(error("f.slang -g -g0"), "-g given twice");
+    }
+
+    #[test]
+    fn trace_legalization_forms_and_their_conflicts() {
+        use crate::trace::TraceFormat;
+        let traced = |line: &str| compile_args(line).trace;
+        assert_eq!(
+            traced("f.slang -target glsl --trace-legalization"),
+            Some(TraceFormat::Text)
+        );
+        assert_eq!(
+            traced("f.slang -target glsl --trace-legalization=json"),
+            Some(TraceFormat::Json)
+        );
+        assert_eq!(
+            traced("f.slang -target spirv-asm -trace-legalization=text"),
+            Some(TraceFormat::Text)
+        );
+        assert_eq!(traced("f.slang -target glsl"), None);
+        assert_eq!(
+            error("f.slang --trace-legalization"),
+            "--trace-legalization needs -target: it traces one target's legalization"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -dump-ir --trace-legalization"),
+            "--trace-legalization and -dump-ir both replace the output: choose one"
+        );
+        assert_eq!(
+            error("f.slang -target glsl --trace-legalization=yaml"),
+            "--trace-legalization takes `text` or `json`, not `yaml`"
+        );
+        assert!(
+            error("f.slang -target glsl --trace-legalization --trace-legalization=json")
+                .contains("--trace-legalization"),
+        );
     }
 
     #[test]

@@ -89,6 +89,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         defines: args.defines.clone(),
         target: args.target,
         policy: args.policy,
+        trace: args.trace,
     });
     reporter.report(
         &mut outcome,
@@ -101,6 +102,9 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         return outcome;
     }
     let bytes = match (&compiled.output, &compiled.module, args.dump_ir) {
+        (Some(generated), _, false) if generated.trace.is_some() => {
+            generated.trace.clone().unwrap_or_default().into_bytes()
+        }
         (Some(generated), _, true) => crate::dump_ir(&generated.legalized).into_bytes(),
         (Some(generated), _, false) => generated.bytes.clone(),
         (None, Some(module), true) => crate::dump_ir(module).into_bytes(),

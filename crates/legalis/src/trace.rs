@@ -1,0 +1,449 @@
+//! `--trace-legalization[=text|json]`: the legalization plan as an
+//! artifact. For every leaf of every entry-point parameter and result
+//! (`input.pos`, `return.color`, `p.inner.d`) the trace says where it went
+//! (a builtin, a location and component, `Patch`, per-primitive, per-vertex,
+//! a uniform), the type adapter between the declared type and the
+//! interface's, and why (the table's row, an explicit `[[vk::location]]`, a
+//! semantic index, the next free location). Interface variables the
+//! legalizer made without a leaf (`gl_BaseVertex` for a rebased
+//! `SV_VertexID`, a hull's `gl_InvocationID`, mesh indices, transform
+//! feedback copies, the task payload) are listed with their reason.
+//!
+//! The JSON form's schema is `legalis-trace/1`, documented in
+//! `docs/design/trace.md`; the harness reads it back to compare every
+//! output's interface with the plan.
+
+use legalis_ir as ir;
+use legalis_legalize_glsl::{Leaf, Legalized, Part, PatchArg, Reason, Root, Target as Place};
+use legalis_sysval::{Direction, GlslMapping};
+use serde_json::{Value, json};
+
+/// The forms `--trace-legalization` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TraceFormat {
+    Text,
+    Json,
+}
+
+impl TraceFormat {
+    pub fn from_name(name: &str) -> Option<TraceFormat> {
+        match name {
+            "text" => Some(TraceFormat::Text),
+            "json" => Some(TraceFormat::Json),
+            _ => None,
+        }
+    }
+}
+
+/// The schema name of the JSON form.
+pub const SCHEMA: &str = "legalis-trace/1";
+
+/// The trace of a GLSL/SPIR-V legalization for `target`.
+pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> String {
+    let value = to_json(legalized, target);
+    match format {
+        TraceFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        TraceFormat::Text => text(&value),
+    }
+}
+
+fn to_json(legalized: &Legalized, target: &str) -> Value {
+    let module = &legalized.module;
+    let plan = &legalized.plan;
+    let leaves: Vec<Value> = plan
+        .leaves
+        .iter()
+        .map(|leaf| leaf_json(module, plan.stage, leaf))
+        .collect();
+    let names: Vec<&str> = plan.leaves.iter().map(|l| l.global_name.as_str()).collect();
+    let synthesized: Vec<Value> = module
+        .globals
+        .iter()
+        .filter(|(_, g)| {
+            matches!(
+                g.space,
+                ir::AddressSpace::Input | ir::AddressSpace::Output | ir::AddressSpace::TaskPayload
+            ) && !names.contains(&g.name.as_str())
+        })
+        .map(|(_, g)| synthesized_json(module, plan.stage, g))
+        .collect();
+    let patch_constant = plan.patch_constant.as_ref().map(|call| {
+        let args: Vec<Value> = call
+            .args
+            .iter()
+            .map(|arg| match arg {
+                PatchArg::InputPatch(n) => json!({ "kind": "input-patch", "param": n }),
+                PatchArg::OutputPatch => json!({ "kind": "output-patch" }),
+                PatchArg::Leaves => json!({ "kind": "leaves" }),
+            })
+            .collect();
+        json!({
+            "function": call.name,
+            "control_points": call.control_points,
+            "args": args,
+        })
+    });
+    json!({
+        "schema": SCHEMA,
+        "target": target,
+        "entry": plan.entry,
+        "stage": plan.stage.name(),
+        "leaves": leaves,
+        "synthesized": synthesized,
+        "patch_constant": patch_constant,
+    })
+}
+
+fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Input => "in",
+        Direction::Output => "out",
+    }
+}
+
+fn leaf_json(module: &ir::Module, stage: ir::ShaderStage, leaf: &Leaf) -> Value {
+    let declared = ir::print::type_name(module, leaf.ty);
+    let (place, adapter) = match &leaf.target {
+        Place::BuiltIn {
+            value,
+            row,
+            element,
+        } => {
+            let builtin_ty = builtin_type_name(row.ty, element.is_some());
+            let mut adapters = Vec::new();
+            let declared_scalar = match leaf.part {
+                Some(_) => scalar_of(module, leaf.ty),
+                None => declared.clone(),
+            };
+            if declared_scalar != builtin_ty {
+                adapters.push(format!("{builtin_ty} as {declared_scalar}"));
+            }
+            if let Some(rebase) = row.rebase {
+                adapters.push(format!("minus {}", rebase.base_name));
+            }
+            let place = json!({
+                "kind": "builtin",
+                "value": value.name(),
+                "glsl": row.glsl_name,
+                "spirv": row.spirv_builtin,
+                "element": element,
+                "block": row.access.block_array(),
+                "type": builtin_ty,
+            });
+            let _ = stage;
+            (place, (!adapters.is_empty()).then(|| adapters.join(", ")))
+        }
+        Place::Location {
+            location,
+            count,
+            index,
+            interpolation,
+            patch,
+            per_primitive,
+        } => (
+            json!({
+                "kind": "location",
+                "location": location,
+                "component": 0,
+                "count": count,
+                "index": index,
+                "interpolation": interpolation_name(*interpolation),
+                "sampling": sampling_name(*interpolation),
+                "patch": patch,
+                "per_primitive": per_primitive,
+                "per_vertex": leaf.per_vertex,
+            }),
+            None,
+        ),
+        Place::Uniform => (json!({ "kind": "uniform" }), None),
+    };
+    let reason = match leaf.reason {
+        Reason::TableRow => "table-row",
+        Reason::ExplicitLocation => "explicit-location",
+        Reason::SemanticIndex => "semantic-index",
+        Reason::NextFreeLocation => "next-free-location",
+    };
+    let root = match leaf.root {
+        Root::Param(i) => format!("param {i}"),
+        Root::Result => "result".into(),
+        Root::PatchParam(i) => format!("patch-constant param {i}"),
+        Root::PatchResult => "patch-constant result".into(),
+    };
+    json!({
+        "path": leaf.path,
+        "direction": direction(leaf.direction),
+        "declared": declared,
+        "semantic": leaf.semantic.as_ref().map(ToString::to_string),
+        "place": place,
+        "global": leaf.global_name,
+        "reason": reason,
+        "adapter": adapter,
+        "root": root,
+        "vertices": leaf.vertices,
+        "stream": leaf.stream,
+        "part": leaf.part.map(|p| match p {
+            Part::Component(c) => format!(".{}", ["x", "y", "z", "w"][usize::from(c & 3)]),
+            Part::Element(k) => format!("[{k}]"),
+        }),
+        "mesh": leaf.mesh.map(|m| match m {
+            ir::MeshOutputKind::Vertices => "vertices",
+            ir::MeshOutputKind::Primitives => "primitives",
+            ir::MeshOutputKind::Indices => "indices",
+        }),
+    })
+}
+
+fn synthesized_json(module: &ir::Module, stage: ir::ShaderStage, g: &ir::GlobalVariable) -> Value {
+    let dir = match g.space {
+        ir::AddressSpace::Input => Direction::Input,
+        _ => Direction::Output,
+    };
+    let binding = g.io.as_ref().and_then(|io| io.binding.as_ref());
+    let (place, why) = match (g.space, binding) {
+        (ir::AddressSpace::TaskPayload, _) => (
+            json!({ "kind": "task-payload" }),
+            "the payload amplification shaders write and mesh shaders read (B10)",
+        ),
+        (_, Some(ir::Binding::BuiltIn(b))) => {
+            let row = match legalis_sysval::glsl(b.value, stage, dir) {
+                GlslMapping::BuiltIn(row) => Some(row),
+                _ => None,
+            };
+            let why = match b.value {
+                ir::SystemValue::StartVertexLocation | ir::SystemValue::StartInstanceLocation => {
+                    "the base a rebased SV_VertexID or SV_InstanceID subtracts (B6)"
+                }
+                ir::SystemValue::OutputControlPointId => {
+                    "the control point a hull invocation writes, and the patch-constant guard (B7)"
+                }
+                _ => "a builtin the legalizer reads or writes",
+            };
+            (
+                json!({
+                    "kind": "builtin",
+                    "value": b.value.name(),
+                    "glsl": row.map(|r| r.glsl_name).unwrap_or(g.name.as_str()),
+                    "spirv": row.map(|r| r.spirv_builtin),
+                    "element": b.array_index,
+                    "block": row.and_then(|r| r.access.block_array()),
+                    "type": ir::print::type_name(module, g.ty),
+                }),
+                why,
+            )
+        }
+        (_, Some(ir::Binding::PrimitiveIndices)) => {
+            let spirv = match g.name.as_str() {
+                "gl_PrimitiveLineIndicesEXT" => "PrimitiveLineIndicesEXT",
+                "gl_PrimitivePointIndicesEXT" => "PrimitivePointIndicesEXT",
+                _ => "PrimitiveTriangleIndicesEXT",
+            };
+            (
+                json!({
+                    "kind": "builtin",
+                    "value": null,
+                    "glsl": g.name,
+                    "spirv": spirv,
+                    "element": null,
+                    "block": null,
+                    "type": ir::print::type_name(module, g.ty),
+                }),
+                "the mesh shader's `out indices` array (B10)",
+            )
+        }
+        (
+            _,
+            Some(&ir::Binding::Location {
+                location,
+                component,
+                index,
+                interpolation,
+                patch,
+                per_primitive,
+                per_vertex,
+            }),
+        ) => (
+            json!({
+                "kind": "location",
+                "location": location,
+                "component": component,
+                "count": 1,
+                "index": index,
+                "interpolation": interpolation_name(interpolation),
+                "sampling": sampling_name(interpolation),
+                "patch": patch,
+                "per_primitive": per_primitive,
+                "per_vertex": per_vertex,
+            }),
+            "a transform-feedback copy of part of an output or of a builtin",
+        ),
+        _ => (json!({ "kind": "other" }), "made by the legalizer"),
+    };
+    json!({
+        "name": g.name,
+        "direction": direction(dir),
+        "place": place,
+        "why": why,
+    })
+}
+
+fn interpolation_name(i: ir::Interpolation) -> &'static str {
+    match i.mode {
+        None | Some(ir::InterpolationMode::Linear) => "smooth",
+        Some(ir::InterpolationMode::Flat) => "flat",
+        Some(ir::InterpolationMode::NoPerspective) => "noperspective",
+    }
+}
+
+fn sampling_name(i: ir::Interpolation) -> Option<&'static str> {
+    i.sampling.map(|s| match s {
+        ir::Sampling::Centroid => "centroid",
+        ir::Sampling::Sample => "sample",
+    })
+}
+
+/// The HLSL name of a builtin's type (`int`, `float4`, `float[4]`), or of
+/// one element of an arrayed builtin.
+fn builtin_type_name(ty: legalis_sysval::BuiltinType, element: bool) -> String {
+    use legalis_sysval::BuiltinType as B;
+    let scalar = scalar_name;
+    match ty {
+        B::Scalar(s) => scalar(s),
+        B::Vector(s, n) => format!("{}{n}", scalar(s)),
+        B::Array(s, _) if element => scalar(s),
+        B::Array(s, Some(n)) => format!("{}[{n}]", scalar(s)),
+        B::Array(s, None) => format!("{}[]", scalar(s)),
+    }
+}
+
+/// The HLSL name of a scalar type.
+fn scalar_name(s: ir::Scalar) -> String {
+    let name = match (s.kind, s.width) {
+        (ir::ScalarKind::Bool, _) => "bool",
+        (ir::ScalarKind::Float, 2) => "half",
+        (ir::ScalarKind::Float, 8) => "double",
+        (ir::ScalarKind::Float, _) => "float",
+        (ir::ScalarKind::Sint, 2) => "int16_t",
+        (ir::ScalarKind::Sint, 8) => "int64_t",
+        (ir::ScalarKind::Sint, _) => "int",
+        (ir::ScalarKind::Uint, 2) => "uint16_t",
+        (ir::ScalarKind::Uint, 8) => "uint64_t",
+        (ir::ScalarKind::Uint, _) => "uint",
+    };
+    name.to_string()
+}
+
+/// The scalar type name of a vector or array declaration.
+fn scalar_of(module: &ir::Module, ty: ir::Handle<ir::Type>) -> String {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Array { base, .. }) => scalar_of(module, *base),
+        Some(inner) => inner
+            .scalar()
+            .map(scalar_name)
+            .unwrap_or_else(|| ir::print::type_name(module, ty)),
+        None => String::new(),
+    }
+}
+
+/// The text form: one line per leaf, then the synthesized variables.
+fn text(value: &Value) -> String {
+    let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let mut out = format!(
+        "legalization of `{}` ({}) for {}\n",
+        s(&value["entry"]),
+        s(&value["stage"]),
+        s(&value["target"])
+    );
+    let place = |p: &Value| -> String {
+        match p["kind"].as_str() {
+            Some("builtin") => {
+                let mut t = format!("builtin {}", s(&p["glsl"]));
+                if let Some(k) = p["element"].as_u64() {
+                    t.push_str(&format!("[{k}]"));
+                }
+                if let Some(block) = p["block"].as_str() {
+                    t = format!("builtin {block}[].{}", &t["builtin ".len()..]);
+                }
+                t
+            }
+            Some("location") => {
+                let mut t = format!("location {}", p["location"]);
+                if p["component"].as_u64().unwrap_or(0) != 0 {
+                    t.push_str(&format!(" component {}", p["component"]));
+                }
+                if let Some(i) = p["index"].as_u64() {
+                    t.push_str(&format!(" index {i}"));
+                }
+                for flag in ["patch", "per_primitive", "per_vertex"] {
+                    if p[flag].as_bool() == Some(true) {
+                        t.push_str(&format!(" {}", flag.replace('_', "-")));
+                    }
+                }
+                if p["interpolation"].as_str() == Some("flat") {
+                    t.push_str(" flat");
+                }
+                t
+            }
+            Some(kind) => kind.to_string(),
+            None => String::new(),
+        }
+    };
+    let leaves = value["leaves"].as_array().cloned().unwrap_or_default();
+    let made = value["synthesized"].as_array().cloned().unwrap_or_default();
+    let width = |key: &str, items: &[Value], f: &dyn Fn(&Value) -> String| {
+        items.iter().map(|v| f(&v[key]).len()).max().unwrap_or(0)
+    };
+    let path_width = width("path", &leaves, &s).max(width("name", &made, &s));
+    let place_width = width("place", &leaves, &place).max(width("place", &made, &place));
+    let declared_width = width("declared", &leaves, &s);
+    for leaf in &leaves {
+        let mut line = format!(
+            "  {:<path_width$}  {:<3}  {:<place_width$}  {:<declared_width$}  {}",
+            s(&leaf["path"]),
+            s(&leaf["direction"]),
+            place(&leaf["place"]),
+            s(&leaf["declared"]),
+            s(&leaf["reason"]).replace('-', " ")
+        );
+        if let Some(adapter) = leaf["adapter"].as_str() {
+            line.push_str(&format!("; {adapter}"));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    for g in &made {
+        let line = format!(
+            "  {:<path_width$}  {:<3}  {:<place_width$}  made: {}",
+            s(&g["name"]),
+            s(&g["direction"]),
+            place(&g["place"]),
+            s(&g["why"])
+        );
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let Some(call) = value["patch_constant"].as_object() {
+        let args: Vec<String> = call["args"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| match a["kind"].as_str() {
+                Some("input-patch") => {
+                    format!("the entry point's input patch (param {})", a["param"])
+                }
+                Some("output-patch") => "the output patch read back".into(),
+                _ => "its leaves".into(),
+            })
+            .collect();
+        out.push_str(&format!(
+            "  patch-constant call: {} for {} control points, after a barrier, by invocation 0; arguments: {}\n",
+            call["function"].as_str().unwrap_or_default(),
+            call["control_points"],
+            args.join(", ")
+        ));
+    }
+    out
+}
