@@ -18,3 +18,5 @@ pub const TARGET_NOT_IMPLEMENTED: u32 = 5;
 /// Under `-emit-spirv-via-glsl`, glslang rejected the GLSL Legalis wrote:
 /// a bug in Legalis, never expected from any input.
 pub const GLSLANG_REJECTED: u32 = 6;
+/// Cross-stage linking named an entry point the file does not have.
+pub const UNKNOWN_ENTRY_POINT: u32 = 7;

@@ -190,6 +190,17 @@ fn generate(
             return None;
         }
     };
+    write(legalized, target, policy, trace, diagnostics)
+}
+
+/// Writes the code of a legalized module for `target`.
+fn write(
+    legalized: legalis_legalize_glsl::Legalized,
+    target: Target,
+    policy: &Policy,
+    trace: Option<trace::TraceFormat>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     let stage = legalized.plan.stage;
     let trace = trace.map(|format| trace::render(&legalized, target.name(), format));
     let written = match target {
@@ -229,6 +240,150 @@ fn generate(
             None
         }
     }
+}
+
+/// A linked pipeline: each entry point's code, in pipeline order.
+#[derive(Debug)]
+pub struct Linked {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text the diagnostics' spans index.
+    pub source_text: String,
+    /// `(entry point name, its code)`, in pipeline order; empty when any
+    /// error was reported.
+    pub outputs: Vec<(String, Generated)>,
+}
+
+impl Linked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Legalizes the entry points `entries` of one file together, as the
+/// stages of one pipeline (cross-stage linking): each stage's inputs take
+/// the locations its previous stage writes them at, keyed by semantic, and
+/// every disagreement between the two sides is a diagnostic naming both
+/// (`legalis_legalize_glsl::link`). `request.entry` and `request.stage`
+/// are ignored: each entry point's stage is its `[shader]` attribute.
+pub fn link(request: &Request, entries: &[String]) -> Linked {
+    let text = match decode_source(&request.source) {
+        Ok(text) => text,
+        Err((lossy_text, diagnostic)) => {
+            return Linked {
+                diagnostics: vec![diagnostic],
+                source_text: lossy_text,
+                outputs: Vec::new(),
+            };
+        }
+    };
+    let options = front::Options {
+        entry: None,
+        stage: None,
+        defines: request.defines.clone(),
+    };
+    let front_output = run_with_large_stack(|| front::compile(&text, &options));
+    let mut diagnostics = front_output.diagnostics;
+    let mut linked = Linked {
+        diagnostics: Vec::new(),
+        source_text: text,
+        outputs: Vec::new(),
+    };
+    let (Some(module), Some(target)) = (front_output.module, request.target) else {
+        linked.diagnostics = diagnostics;
+        return linked;
+    };
+    if !target.is_implemented() {
+        diagnostics.push(without_span(Diagnostic::error(
+            codes::TARGET_NOT_IMPLEMENTED,
+            format!("target `{}` is not implemented yet", target.name()),
+            ir::Span::UNDEFINED,
+        )));
+        linked.diagnostics = diagnostics;
+        return linked;
+    }
+    let mut chosen = Vec::new();
+    for name in entries {
+        match module.entry_points.iter().position(|e| &e.name == name) {
+            Some(i) => chosen.push(i),
+            None => {
+                let known: Vec<&str> = module
+                    .entry_points
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect();
+                diagnostics.push(without_span(Diagnostic::error(
+                    codes::UNKNOWN_ENTRY_POINT,
+                    format!(
+                        "no entry point `{name}` with a `[shader(\"...\")]` attribute in the file \
+                         (it has: {})",
+                        known.join(", ")
+                    ),
+                    ir::Span::UNDEFINED,
+                )));
+            }
+        }
+    }
+    let order = match diagnostics.iter().any(Diagnostic::is_error) {
+        true => None,
+        false => match legalis_legalize_glsl::link::pipeline_order(&module, &chosen) {
+            Ok(order) => Some(order),
+            Err(errors) => {
+                diagnostics.extend(errors);
+                None
+            }
+        },
+    };
+    let mut previous: Option<legalis_legalize_glsl::Legalized> = None;
+    for i in order.into_iter().flatten() {
+        let own = match legalis_legalize_glsl::legalize(&module, i, &request.policy) {
+            Ok(own) => own,
+            Err(errors) => {
+                diagnostics.extend(errors);
+                break;
+            }
+        };
+        let hints = match &previous {
+            Some(producer) => {
+                match legalis_legalize_glsl::link::link_inputs(&module, producer, &own) {
+                    Ok(hints) => hints,
+                    Err(errors) => {
+                        diagnostics.extend(errors);
+                        break;
+                    }
+                }
+            }
+            None => legalis_legalize_glsl::Linked::default(),
+        };
+        let legalized = if hints.inputs.is_empty() {
+            own
+        } else {
+            match legalis_legalize_glsl::legalize_linked(&module, i, &request.policy, &hints) {
+                Ok(legalized) => legalized,
+                Err(errors) => {
+                    diagnostics.extend(errors);
+                    break;
+                }
+            }
+        };
+        let name = module.entry_points[i].name.clone();
+        let written = write(
+            legalized.clone(),
+            target,
+            &request.policy,
+            request.trace,
+            &mut diagnostics,
+        );
+        previous = Some(legalized);
+        match written {
+            Some(generated) => linked.outputs.push((name, generated)),
+            None => break,
+        }
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        linked.outputs.clear();
+    }
+    linked.diagnostics = diagnostics;
+    linked
 }
 
 /// Why code could not be written: a code, a message and maybe a span.

@@ -166,6 +166,7 @@ fn leaf_json(module: &ir::Module, stage: ir::ShaderStage, leaf: &Leaf) -> Value 
         Reason::ExplicitLocation => "explicit-location",
         Reason::SemanticIndex => "semantic-index",
         Reason::NextFreeLocation => "next-free-location",
+        Reason::Linked => "linked",
     };
     let root = match leaf.root {
         Root::Param(i) => format!("param {i}"),

@@ -10,13 +10,31 @@ use legalis_sysval::Direction;
 
 use crate::codes;
 use crate::map_system_values::RawLeaf;
-use crate::plan::{Reason, Target, location_count};
+use crate::plan::{Linked, Reason, Target, location_count};
+
+fn semantic_of(leaf: &RawLeaf) -> Option<&ir::Semantic> {
+    match &leaf.io.binding {
+        Some(ir::Binding::Semantic(s)) => Some(s),
+        _ => None,
+    }
+}
 
 pub fn assign_locations(
     module: &ir::Module,
     stage: ir::ShaderStage,
     leaves: &mut [RawLeaf],
+    linked: &Linked,
 ) -> Vec<Diagnostic> {
+    // Inputs the previous stage of a linked pipeline writes take its
+    // locations (they are reserved like explicit ones).
+    for leaf in leaves.iter_mut() {
+        if leaf.direction != Direction::Input || leaf.target.is_some() {
+            continue;
+        }
+        if let Some(input) = linked.find(semantic_of(leaf)) {
+            leaf.linked = Some((input.location, input.per_primitive));
+        }
+    }
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
         let mut taken: Vec<(u32, u32, usize)> = Vec::new();
@@ -25,7 +43,12 @@ pub fn assign_locations(
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
-            if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
+            if let Some(location) = leaf
+                .linked
+                .map(|(l, _)| l)
+                .or(leaf.io.explicit_location)
+                .or(leaf.fixed_location)
+            {
                 let count = location_count(module, leaf.ty);
                 if let Some(&(_, _, other)) = taken
                     .iter()
@@ -59,15 +82,18 @@ pub fn assign_locations(
                 continue;
             }
             let count = location_count(module, leaf.ty);
-            let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
-                (Some(l), _) => (l, Reason::ExplicitLocation),
-                (None, Some(l)) => (l, Reason::SemanticIndex),
-                (None, None) => {
-                    let l = lowest_free(&taken, count);
-                    taken.push((l, count, i));
-                    (l, Reason::NextFreeLocation)
-                }
-            };
+            let linked = leaf.linked.map(|(l, _)| l);
+            let (location, reason) =
+                match (leaf.io.explicit_location.or(linked), leaf.fixed_location) {
+                    (Some(l), _) if linked == Some(l) => (l, Reason::Linked),
+                    (Some(l), _) => (l, Reason::ExplicitLocation),
+                    (None, Some(l)) => (l, Reason::SemanticIndex),
+                    (None, None) => {
+                        let l = lowest_free(&taken, count);
+                        taken.push((l, count, i));
+                        (l, Reason::NextFreeLocation)
+                    }
+                };
             let patch = is_patch(stage, leaf);
             let interpolation = if patch {
                 ir::Interpolation::default()
@@ -80,7 +106,8 @@ pub fn assign_locations(
                 index: leaf.io.explicit_index,
                 interpolation,
                 patch,
-                per_primitive: leaf.mesh == Some(ir::MeshOutputKind::Primitives),
+                per_primitive: leaf.mesh == Some(ir::MeshOutputKind::Primitives)
+                    || leaf.linked.is_some_and(|(_, p)| p),
             };
             leaf.target = Some((target, reason));
         }

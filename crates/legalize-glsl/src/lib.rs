@@ -31,6 +31,7 @@ mod flatten_varyings;
 mod forward_resource_locals;
 mod geometry_streams;
 mod hull;
+pub mod link;
 mod map_system_values;
 mod mesh_outputs;
 mod per_vertex;
@@ -42,13 +43,16 @@ mod task_payload;
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
-pub use plan::{Leaf, Part, PatchArg, PatchConstantCall, Plan, Reason, Root, Target};
+pub use plan::{
+    Leaf, Linked, LinkedInput, Part, PatchArg, PatchConstantCall, Plan, Reason, Root, Target,
+    semantic_key,
+};
 
 pub mod codes;
 
 /// A legalized module: its one entry point is parameterless, stage inputs
 /// and outputs are `Input`/`Output` globals with builtins or locations.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Legalized {
     pub module: ir::Module,
     pub plan: Plan,
@@ -64,6 +68,17 @@ pub fn legalize(
     module: &ir::Module,
     entry_point: usize,
     policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    legalize_linked(module, entry_point, policy, &Linked::default())
+}
+
+/// [`legalize`] as a stage of a linked pipeline: inputs the previous stage
+/// writes take its locations and per-primitive flags (`linked`).
+pub fn legalize_linked(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
@@ -108,7 +123,7 @@ pub fn legalize(
     if policy.vertex_ids == ir::VertexIdBase::Raw {
         adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
     }
-    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
     if !errors.is_empty() {
         return Err(errors);
     }

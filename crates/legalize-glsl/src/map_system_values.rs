@@ -37,6 +37,8 @@ pub struct RawLeaf {
     /// Mesh outputs: a field of the `out vertices` or `out primitives`
     /// array, an array of `vertices` elements at the interface (B10).
     pub mesh: Option<ir::MeshOutputKind>,
+    /// Linked inputs: the previous stage's location and per-primitive flag.
+    pub linked: Option<(u32, bool)>,
     /// One scalar of a vector or array declared for consecutive elements
     /// of an arrayed builtin: `float2 c : SV_ClipDistance0` is two leaves,
     /// `c.x` (`gl_ClipDistance[0]`) and `c.y` (`[1]`), each with its part
@@ -87,6 +89,7 @@ pub fn collect_leaves(
                 per_vertex: false,
                 part: None,
                 mesh: None,
+                linked: None,
             });
             continue;
         }
@@ -307,6 +310,7 @@ fn walk(
                 per_vertex: false,
                 part: Some(*part),
                 mesh: at.mesh,
+                linked: None,
             });
         }
         if !parts.is_empty() {
@@ -355,6 +359,7 @@ fn walk(
                 per_vertex: false,
                 part: None,
                 mesh: at.mesh,
+                linked: None,
             });
         }
         _ => {

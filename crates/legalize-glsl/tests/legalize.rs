@@ -1369,3 +1369,118 @@ fn policy_invert_y_negates_each_mesh_position_written() {
     assert_eq!(e[0].code_str(), "E49991");
     assert_eq!(&MESH[e[0].primary_span().range()], "verts[2].p");
 }
+
+/// Every entry point of `src` (no `-entry`), for linking.
+fn whole(src: &str) -> ir::Module {
+    let out = legalis_front::compile(src, &legalis_front::Options::default());
+    out.module
+        .unwrap_or_else(|| panic!("front end: {:#?}", out.diagnostics))
+}
+
+fn index_of(module: &ir::Module, name: &str) -> usize {
+    module
+        .entry_points
+        .iter()
+        .position(|e| e.name == name)
+        .unwrap_or_else(|| panic!("no entry point {name}"))
+}
+
+#[test]
+fn link_orders_one_pipeline_and_refuses_others() {
+    use legalis_legalize_glsl::link::pipeline_order;
+    let module = whole(
+        "[shader(\"fragment\")] float4 fs(float4 c : COLOR) : SV_Target { return c; }\n\
+         [shader(\"vertex\")] float4 vs(float4 p : POSITION, out float4 c : COLOR) : SV_Position { c = p; return p; }\n\
+         [shader(\"compute\")] [numthreads(1, 1, 1)] void cs() {}\n\
+         [shader(\"fragment\")] float4 fs2() : SV_Target { return 1; }\n\
+         struct V { float4 p : SV_Position; };\n\
+         [shader(\"mesh\")] [outputtopology(\"triangle\")] [numthreads(1, 1, 1)] \
+         void ms(out vertices V v[3], out indices uint3 t[1]) { SetMeshOutputCounts(0, 0); }",
+    );
+    let (fs, vs, cs, fs2, ms) = (
+        index_of(&module, "fs"),
+        index_of(&module, "vs"),
+        index_of(&module, "cs"),
+        index_of(&module, "fs2"),
+        index_of(&module, "ms"),
+    );
+    assert_eq!(pipeline_order(&module, &[fs, vs]), Ok(vec![vs, fs]));
+    let codes = |chosen: &[usize]| -> Vec<String> {
+        pipeline_order(&module, chosen)
+            .expect_err("not one pipeline")
+            .iter()
+            .map(|d| format!("{} {}", d.code_str(), d.message))
+            .collect()
+    };
+    assert_eq!(
+        codes(&[vs, cs]),
+        [
+            "E49803 compute entry point `cs` is in no graphics pipeline: only vertex, hull, \
+          domain, geometry, amplification, mesh and fragment stages link"
+        ]
+    );
+    assert_eq!(
+        codes(&[fs, fs2]),
+        ["E49803 `fs` (fragment) and `fs2` (fragment) cannot be stages of one pipeline"]
+    );
+    assert_eq!(
+        codes(&[vs, ms]),
+        ["E49803 `vs` (vertex) and `ms` (mesh) cannot be stages of one pipeline"]
+    );
+}
+
+#[test]
+fn link_checks_interpolation_and_the_payload() {
+    use legalis_legalize_glsl::link::link_inputs;
+    let module = whole(
+        "struct O { float4 p : SV_Position; noperspective float2 uv : UV; float w : W; };\n\
+         [shader(\"vertex\")] O vs(float4 p : POSITION) { O o; o.p = p; o.uv = p.xy; o.w = 1; return o; }\n\
+         [shader(\"fragment\")] float4 fs(float2 uv : UV, centroid float w : W) : SV_Target { return uv.xyxy * w; }\n\
+         struct P { uint n; };\n\
+         [shader(\"amplification\")] [numthreads(1, 1, 1)] void none() {}\n\
+         struct V { float4 p : SV_Position; };\n\
+         [shader(\"mesh\")] [outputtopology(\"triangle\")] [numthreads(1, 1, 1)] \
+         void ms(in payload P pl, out vertices V v[3], out indices uint3 t[1]) { SetMeshOutputCounts(pl.n, 0); }",
+    );
+    let policy = ir::Policy::default();
+    let own = |name: &str| {
+        legalize(&module, index_of(&module, name), &policy).unwrap_or_else(|e| panic!("{e:#?}"))
+    };
+    let errors = link_inputs(&module, &own("vs"), &own("fs")).expect_err("noperspective");
+    let texts: Vec<(String, String)> = errors
+        .iter()
+        .map(|d| (d.code_str(), d.message.clone()))
+        .collect();
+    assert_eq!(
+        texts,
+        [(
+            "E49802".to_string(),
+            "`uv` is interpolated `linear` in `fs` but declared `noperspective` in `vs`"
+                .to_string()
+        )]
+    );
+    // Sampling is not interpolation: `centroid` alone agrees with `linear`.
+    let errors = link_inputs(&module, &own("none"), &own("ms")).expect_err("no payload");
+    assert_eq!(errors[0].code_str(), "E49801");
+    assert_eq!(
+        errors[0].message,
+        "`ms` reads a payload that `none` never dispatches"
+    );
+}
+
+#[test]
+fn inputs_without_semantics_take_the_next_free_location() {
+    let l = ok(
+        "float4 main(float4 p, float4 q : COLOR) : SV_Target { return p + q; }",
+        "main",
+        ir::ShaderStage::Fragment,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "p in loc 0 p NextFreeLocation",
+            "q in loc 1 q NextFreeLocation",
+            "return out loc 0 entryPointParam_main SemanticIndex",
+        ]
+    );
+}

@@ -43,8 +43,42 @@ impl Compiler for InProcessLegalis {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DownstreamValidator;
 
+/// The sections of a linked pipeline's output (several `-entry`): each
+/// stage's code under its `legalis link: ENTRY (STAGE)` header line.
+fn linked_sections(output: &str) -> Vec<(String, String)> {
+    let header = |line: &str| {
+        let line = line
+            .strip_prefix("// ")
+            .or_else(|| line.strip_prefix("; "))?;
+        let named = line.trim_end().strip_prefix("legalis link: ")?;
+        let stage = named.rsplit_once(" (")?.1.strip_suffix(')')?;
+        Some(stage.to_string())
+    };
+    let mut sections: Vec<(String, String)> = Vec::new();
+    for line in output.split_inclusive('\n') {
+        match (header(line), sections.last_mut()) {
+            (Some(stage), _) => sections.push((stage, String::new())),
+            (None, Some((_, code))) => code.push_str(line),
+            // Text before any header: not a linked output.
+            (None, None) => return Vec::new(),
+        }
+    }
+    sections
+}
+
 impl Validator for DownstreamValidator {
     fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String> {
+        // A linked pipeline: every stage's code on its own.
+        if stage.is_none() {
+            let sections = linked_sections(output);
+            if !sections.is_empty() {
+                for (stage, code) in sections {
+                    self.validate(target, Some(&stage), &code)
+                        .map_err(|e| format!("{stage}: {e}"))?;
+                }
+                return Ok(());
+            }
+        }
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
             .ok_or_else(|| {
@@ -77,6 +111,23 @@ impl Validator for DownstreamValidator {
         output: &str,
         trace: &str,
     ) -> Result<(), String> {
+        if stage.is_none() {
+            let (codes, traces) = (linked_sections(output), linked_sections(trace));
+            if codes.len() != traces.len() {
+                return Err(format!(
+                    "{} linked outputs but {} traces",
+                    codes.len(),
+                    traces.len()
+                ));
+            }
+            if !codes.is_empty() {
+                for ((stage, code), (_, trace)) in codes.into_iter().zip(traces) {
+                    self.round_trip(target, Some(&stage), &code, &trace)
+                        .map_err(|e| format!("{stage}: {e}"))?;
+                }
+                return Ok(());
+            }
+        }
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
             .ok_or("the directive names no valid -stage")?;
@@ -92,6 +143,13 @@ impl Validator for DownstreamValidator {
     }
 
     fn check_trace(&self, trace: &str) -> Result<(), String> {
-        crate::interface::expected(trace).map(|_| ())
+        let sections = linked_sections(trace);
+        if sections.is_empty() {
+            return crate::interface::expected(trace).map(|_| ());
+        }
+        for (_, trace) in sections {
+            crate::interface::expected(&trace)?;
+        }
+        Ok(())
     }
 }

@@ -244,6 +244,9 @@ impl Writer<'_> {
                 }
                 if per_primitive {
                     self.b.decorate(id, Decoration::PerPrimitiveEXT, []);
+                    self.capability(Capability::MeshShadingEXT);
+                    self.extensions.insert("SPV_EXT_mesh_shader");
+                    self.require_version(1, 4);
                 }
                 if component != 0 {
                     self.b

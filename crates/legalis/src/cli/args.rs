@@ -26,6 +26,9 @@ pub enum Command {
 pub struct CompileArgs {
     pub input: PathBuf,
     pub entry: Option<String>,
+    /// The entry points after the first when `-entry` is given several
+    /// times: the stages of one pipeline, legalized together (linking).
+    pub linked: Vec<String>,
     pub stage: Option<ShaderStage>,
     pub output: Option<PathBuf>,
     pub target: Option<Target>,
@@ -71,7 +74,14 @@ Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text);
                     metal, wgsl, cuda are planned and refused for now
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
-                    target needs exactly one)
+                    target needs exactly one). Given several times with
+                    -target, the entry points are the stages of one
+                    pipeline, legalized together (linking): each stage's
+                    inputs take the locations the previous stage writes,
+                    keyed by semantic, and every disagreement is an error
+                    naming both sides; the codes follow one another on
+                    standard output under a `legalis link` header line, or
+                    go to -o FOLDER as ENTRY.glsl / ENTRY.spv / ENTRY.spvasm
   -stage STAGE      stage of -entry: vertex fragment(pixel) compute hull domain
                     geometry mesh amplification raygeneration intersection
                     anyhit closesthit miss callable
@@ -147,6 +157,24 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let Some(input) = input else {
         return usage("missing input FILE");
     };
+    if !parsed.linked.is_empty() {
+        if parsed.target.is_none() {
+            return usage("several -entry link a pipeline, which needs -target");
+        }
+        if parsed.stage.is_some() {
+            return usage(
+                "-stage applies to one -entry; with several, each entry point's stage is its [shader] attribute",
+            );
+        }
+        if parsed.dump_ir {
+            return usage("-dump-ir shows one entry point; it cannot be used with several -entry");
+        }
+        if parsed.target == Some(Target::Spirv) && parsed.output.is_none() {
+            return usage(
+                "-target spirv with several -entry writes one binary per entry point: give -o FOLDER",
+            );
+        }
+    }
     if parsed.trace.is_some() && parsed.target.is_none() {
         return usage("--trace-legalization needs -target: it traces one target's legalization");
     }
@@ -165,7 +193,22 @@ fn apply_option(
     rest: &mut impl Iterator<Item = OsString>,
 ) -> Result<(), UsageError> {
     match option {
-        "-entry" => set_once(&mut parsed.entry, option, text_value(option, rest)?),
+        "-entry" => {
+            let name = text_value(option, rest)?;
+            match &parsed.entry {
+                Some(first) if first == &name || parsed.linked.contains(&name) => {
+                    usage(format!("-entry {name} is given twice"))
+                }
+                Some(_) => {
+                    parsed.linked.push(name);
+                    Ok(())
+                }
+                None => {
+                    parsed.entry = Some(name);
+                    Ok(())
+                }
+            }
+        }
         "-stage" => {
             let stage = parse_stage(&text_value(option, rest)?)?;
             set_once(&mut parsed.stage, option, stage)
@@ -606,6 +649,7 @@ mod tests {
             CompileArgs {
                 input: "f.slang".into(),
                 entry: Some("main".into()),
+                linked: Vec::new(),
                 stage: Some(ShaderStage::Fragment),
                 output: Some("out.ir".into()),
                 target: None,

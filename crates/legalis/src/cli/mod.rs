@@ -81,6 +81,9 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
             return outcome;
         }
     };
+    if !args.linked.is_empty() {
+        return link(args, env, &reporter, path, source);
+    }
     let compiled = crate::compile(&crate::Request {
         path: path.clone(),
         source,
@@ -124,6 +127,78 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
             }
         }
         None => outcome.stdout = bytes,
+    }
+    outcome
+}
+
+/// Several `-entry`: the stages of one pipeline, linked.
+fn link(
+    args: &CompileArgs,
+    env: &Environment,
+    reporter: &Reporter,
+    path: String,
+    source: Vec<u8>,
+) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut entries: Vec<String> = args.entry.iter().cloned().collect();
+    entries.extend(args.linked.iter().cloned());
+    let request = crate::Request {
+        path: path.clone(),
+        source,
+        defines: args.defines.clone(),
+        target: args.target,
+        policy: args.policy,
+        trace: args.trace,
+        ..crate::Request::default()
+    };
+    let linked = crate::link(&request, &entries);
+    reporter.report(
+        &mut outcome,
+        &path,
+        &linked.source_text,
+        &linked.diagnostics,
+    );
+    if linked.has_errors() {
+        outcome.code = COMPILE_ERROR;
+        return outcome;
+    }
+    let target = args.target.unwrap_or(crate::Target::Glsl);
+    let (comment, extension) = match (target, args.trace) {
+        (_, Some(_)) => ("//", "trace"),
+        (crate::Target::SpirvAsm, None) => (";", "spvasm"),
+        (crate::Target::Spirv, None) => (";", "spv"),
+        _ => ("//", "glsl"),
+    };
+    for (name, generated) in &linked.outputs {
+        let bytes = generated
+            .trace
+            .clone()
+            .map(String::into_bytes)
+            .unwrap_or_else(|| generated.bytes.clone());
+        match &args.output {
+            Some(folder) => {
+                let file = env.cwd.join(folder).join(format!("{name}.{extension}"));
+                if let Err(error) = write_whole_file(&file, &bytes) {
+                    let shown = file.to_string_lossy();
+                    reporter.report(
+                        &mut outcome,
+                        &path,
+                        "",
+                        &[crate::cannot_write_output(&shown, &error)],
+                    );
+                    outcome.code = COMPILE_ERROR;
+                    return outcome;
+                }
+            }
+            None => {
+                let header = format!(
+                    "{comment} legalis link: {name} ({})\n",
+                    generated.stage.name()
+                );
+                outcome.stdout.extend_from_slice(header.as_bytes());
+                outcome.stdout.extend_from_slice(&bytes);
+            }
+        }
     }
     outcome
 }
