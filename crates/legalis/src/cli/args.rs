@@ -836,7 +836,18 @@ mod tests {
             error("a.slang b.slang"),
             "two input files, a.slang and b.slang: legalis compiles one file"
         );
-        assert_eq!(error("f.slang -entry a -entry b"), "-entry given twice");
+        assert_eq!(
+            error("f.slang -entry a -entry b"),
+            "several -entry link a pipeline, which needs -target"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -entry a -entry a"),
+            "-entry a is given twice"
+        );
+        assert_eq!(
+            compile_args("f.slang -target glsl -entry a -entry b -entry c").linked,
+            ["b", "c"]
+        );
         assert_eq!(error("f.slang -D=1"), "-D=1: '' is not a macro name");
         assert_eq!(error("f.slang -D1X"), "-D1X: '1X' is not a macro name");
         assert!(error("f.slang -o out.ir").starts_with("-o needs -target or -dump-ir"));
