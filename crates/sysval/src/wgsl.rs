@@ -25,7 +25,7 @@ use crate::{BuiltinType, Direction};
 
 /// The code of every system value WGSL cannot express (B23), the
 /// reference's own.
-pub const UNSUPPORTED_SYSTEM_VALUE: u32 = 55202;
+pub const UNSUPPORTED_SYSTEM_VALUE: u32 = crate::codes::WGSL_UNSUPPORTED_SYSTEM_VALUE;
 /// The system value exists but this stage/direction cannot use it; the
 /// front end's check (`E49990`) normally reports it first.
 pub const NOT_IN_STAGE: u32 = crate::codes::NOT_IN_STAGE;
