@@ -72,7 +72,10 @@ impl Target {
 
     /// Whether this build can generate code for the target.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Target::Glsl | Target::Spirv | Target::SpirvAsm)
+        matches!(
+            self,
+            Target::Glsl | Target::Spirv | Target::SpirvAsm | Target::Wgsl
+        )
     }
 }
 
@@ -171,6 +174,9 @@ fn generate(
         )));
         return None;
     }
+    if target == Target::Wgsl {
+        return generate_wgsl(module, policy, diagnostics);
+    }
     let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
         Err(errors) => {
@@ -211,6 +217,38 @@ fn generate(
                 code,
                 message,
                 span.unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
+    }
+}
+
+/// WGSL: the varying legalizer's attributed entry point, then the WGSL
+/// writer.
+fn generate_wgsl(
+    module: &ir::Module,
+    policy: &Policy,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let options = legalis_emit::wgsl::Options::default();
+    match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
+        Ok(text) => Some(Generated {
+            bytes: text.into_bytes(),
+            stage: legalized.plan.stage,
+            legalized: legalized.module,
+        }),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of_wgsl(&e),
+                e.to_string(),
+                e.span().unwrap_or(ir::Span::UNDEFINED),
             ));
             None
         }

@@ -1,0 +1,1087 @@
+//! Statements and expressions as WGSL.
+//!
+//! WGSL's rules shape the printing: assignments and increments are
+//! statements, not values; parameters are immutable (a parameter the body
+//! writes is copied into a `var`); `out`/`inout` arguments are pointers,
+//! `&place` for a function-space place and a temporary copied back
+//! otherwise; a store to a multi-component swizzle (`v.xy = a`) is one
+//! store per component; `?:` is `select`; loops are `loop` with a
+//! `continuing` block so `continue` runs a `for` loop's update.
+//! Statements a value needs before or after it (temporaries, copy-back)
+//! collect in `pre`/`post` and are printed around the statement.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{
+    BinaryOp, Expression, Handle, Literal, ParamDirection, ScalarKind, Span, Statement, TypeInner,
+    UnaryOp,
+};
+
+use super::types::{Result, unsupported};
+use super::writer::{Writer, fresh};
+
+pub(super) struct ParamName {
+    pub name: String,
+    /// `out`/`inout`: a `ptr<function, T>`, read and written as `(*name)`.
+    pub pointer: bool,
+    /// An `in` parameter the body writes: the parameter is named this and
+    /// copied into a `var` named `name`.
+    pub copy: Option<String>,
+}
+
+/// The function (or the module's initializers) being printed.
+pub(super) struct FnCtx<'a> {
+    pub func: Option<&'a ir::Function>,
+    pub exprs: &'a ir::ExpressionArena,
+    pub locals: HashMap<Handle<ir::LocalVariable>, String>,
+    pub params: Vec<ParamName>,
+    names: HashSet<String>,
+    /// Statements to print before the current one.
+    pub pre: Vec<String>,
+    /// Statements to print after the current one.
+    pub post: Vec<String>,
+}
+
+impl<'a> FnCtx<'a> {
+    pub fn new(w: &Writer<'a>, f: Handle<ir::Function>) -> Result<Self> {
+        let func = &w.module.functions[f];
+        let mut names = w.module_names();
+        let written = written_params(func);
+        let params = func
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let name = fresh(&mut names, &p.name);
+                let pointer = p.direction != ParamDirection::In;
+                let copy = (!pointer && written.contains(&(i as u32)))
+                    .then(|| fresh(&mut names, &format!("{}_in", p.name)));
+                ParamName {
+                    name,
+                    pointer,
+                    copy,
+                }
+            })
+            .collect();
+        let mut locals = HashMap::new();
+        for (l, local) in func.locals.iter() {
+            let name = match w.static_locals.get(&(f, l)) {
+                Some(name) => name.clone(),
+                None => fresh(&mut names, &local.name),
+            };
+            locals.insert(l, name);
+        }
+        Ok(FnCtx {
+            func: Some(func),
+            exprs: &func.expressions,
+            locals,
+            params,
+            names,
+            pre: Vec::new(),
+            post: Vec::new(),
+        })
+    }
+
+    pub fn for_globals(w: &Writer<'a>) -> Self {
+        FnCtx {
+            func: None,
+            exprs: &w.module.global_expressions,
+            locals: HashMap::new(),
+            params: Vec::new(),
+            names: w.module_names(),
+            pre: Vec::new(),
+            post: Vec::new(),
+        }
+    }
+
+    pub fn temp(&mut self, base: &str) -> String {
+        fresh(&mut self.names, base)
+    }
+
+    pub fn ty(&self, e: Handle<Expression>) -> Option<Handle<ir::Type>> {
+        self.exprs.ty(e)
+    }
+
+    pub fn span(&self, e: Handle<Expression>) -> Span {
+        self.exprs.span(e)
+    }
+}
+
+/// Parameters of `in` direction the body writes (stores, assignments,
+/// increments, `out` arguments), by index.
+fn written_params(func: &ir::Function) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let root = |mut e: Handle<Expression>| loop {
+        match &func.expressions[e] {
+            Expression::Member { base, .. }
+            | Expression::Index { base, .. }
+            | Expression::Swizzle { base, .. } => e = *base,
+            Expression::Param(i) => return Some(*i),
+            _ => return None,
+        }
+    };
+    let mut stores = Vec::new();
+    collect_stores(&func.body, &mut stores);
+    for (_, e) in func.expressions.iter() {
+        match e {
+            Expression::Assign { target, .. } | Expression::IncDec { target, .. } => {
+                stores.push(*target)
+            }
+            // Out arguments of calls and intrinsics are written too; a
+            // copy costs nothing where they are not.
+            Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => {
+                stores.extend(args.iter().copied())
+            }
+            _ => {}
+        }
+    }
+    for t in stores {
+        if let Some(i) = root(t) {
+            out.insert(i);
+        }
+    }
+    out
+}
+
+fn collect_stores(block: &ir::Block, out: &mut Vec<Handle<Expression>>) {
+    for stmt in &block.stmts {
+        if let Statement::Store { target, .. } = stmt {
+            out.push(*target);
+        }
+        for b in stmt.blocks() {
+            collect_stores(b, out);
+        }
+    }
+}
+
+/// Whether an initializer is a WGSL constant expression: literals and
+/// constructions, conversions and operators over them.
+pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+    match &exprs[e] {
+        Expression::Literal(_) => true,
+        Expression::Construct { .. }
+        | Expression::Convert { .. }
+        | Expression::Unary { .. }
+        | Expression::Binary { .. }
+        | Expression::Swizzle { .. }
+        | Expression::Member { .. }
+        | Expression::Index { .. } => exprs[e].children().into_iter().all(|c| is_const(exprs, c)),
+        _ => false,
+    }
+}
+
+/// Whether evaluating `e` twice is the same as once: no calls, writes or
+/// side-effecting intrinsics.
+pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+    match &exprs[e] {
+        Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. } => false,
+        Expression::Intrinsic { fun, .. } if super::intrinsics::has_side_effects(*fun) => false,
+        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
+    }
+}
+
+const INDENT: &str = "    ";
+
+fn pad(depth: usize) -> String {
+    INDENT.repeat(depth)
+}
+
+impl Writer<'_> {
+    pub(super) fn block(
+        &self,
+        ctx: &mut FnCtx,
+        block: &ir::Block,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        for (stmt, span) in block.iter() {
+            self.statement(ctx, stmt, span, depth, out)?;
+        }
+        Ok(())
+    }
+
+    /// Prints `pre`, the lines, then `post`.
+    fn emit(&self, ctx: &mut FnCtx, lines: &[String], depth: usize, out: &mut String) {
+        let p = pad(depth);
+        for l in ctx.pre.drain(..).chain(lines.iter().cloned()) {
+            writeln!(out, "{p}{l}").ok();
+        }
+        for l in ctx.post.drain(..) {
+            writeln!(out, "{p}{l}").ok();
+        }
+    }
+
+    /// A value a statement needs before it runs (a condition, a returned
+    /// value): bound to a `let` when copy-back statements must follow it.
+    fn settled(&self, ctx: &mut FnCtx, e: Handle<Expression>, depth: usize, out: &mut String) -> Result<String> {
+        let value = self.expr(ctx, e)?;
+        if ctx.post.is_empty() {
+            let p = pad(depth);
+            for l in ctx.pre.drain(..) {
+                writeln!(out, "{p}{l}").ok();
+            }
+            return Ok(value);
+        }
+        let t = ctx.temp("value");
+        let line = format!("let {t} = {value};");
+        self.emit(ctx, &[line], depth, out);
+        Ok(t)
+    }
+
+    fn statement(
+        &self,
+        ctx: &mut FnCtx,
+        stmt: &Statement,
+        span: Span,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let p = pad(depth);
+        match stmt {
+            Statement::Declare { local, init } => {
+                let func = ctx.func.expect("declarations are in functions");
+                let l = &func.locals[*local];
+                if l.is_static {
+                    // Hoisted to `var<private>`, initialized there.
+                    return Ok(());
+                }
+                if self.module.types[l.ty].inner.is_resource() {
+                    return unsupported(
+                        "a local of resource type (WGSL resources are module variables)",
+                        span,
+                    );
+                }
+                let ty = self.spell(l.ty, span)?;
+                let name = ctx.locals[local].clone();
+                let line = match init {
+                    Some(init) => format!("var {name}: {ty} = {};", self.expr(ctx, *init)?),
+                    None => format!("var {name}: {ty};"),
+                };
+                self.emit(ctx, &[line], depth, out);
+            }
+            Statement::Store { target, value } => {
+                let value = self.expr(ctx, *value)?;
+                let lines = self.store(ctx, *target, value)?;
+                self.emit(ctx, &lines, depth, out);
+            }
+            Statement::Expr(e) => {
+                let lines = self.effect(ctx, *e)?;
+                self.emit(ctx, &lines, depth, out);
+            }
+            Statement::Block(b) => {
+                writeln!(out, "{p}{{").ok();
+                self.block(ctx, b, depth + 1, out)?;
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.settled(ctx, *condition, depth, out)?;
+                writeln!(out, "{p}if {c} {{").ok();
+                self.block(ctx, accept, depth + 1, out)?;
+                if reject.is_empty() {
+                    writeln!(out, "{p}}}").ok();
+                } else {
+                    writeln!(out, "{p}}} else {{").ok();
+                    self.block(ctx, reject, depth + 1, out)?;
+                    writeln!(out, "{p}}}").ok();
+                }
+            }
+            Statement::For {
+                init,
+                condition,
+                update,
+                body,
+            } => {
+                writeln!(out, "{p}{{").ok();
+                self.block(ctx, init, depth + 1, out)?;
+                self.looped(ctx, *condition, body, Some(update), depth + 1, out)?;
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::While { condition, body } => {
+                self.looped(ctx, Some(*condition), body, None, depth, out)?;
+            }
+            Statement::DoWhile { body, condition } => {
+                writeln!(out, "{p}loop {{").ok();
+                self.block(ctx, body, depth + 1, out)?;
+                writeln!(out, "{p}{INDENT}continuing {{").ok();
+                let c = self.settled(ctx, *condition, depth + 2, out)?;
+                writeln!(out, "{p}{INDENT}{INDENT}break if !({c});").ok();
+                writeln!(out, "{p}{INDENT}}}").ok();
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::Switch { selector, cases } => {
+                let sel_ty = ctx.ty(*selector);
+                let unsigned = sel_ty
+                    .and_then(|t| self.module.types[t].inner.scalar())
+                    .is_some_and(|s| s.kind == ScalarKind::Uint);
+                let s = self.settled(ctx, *selector, depth, out)?;
+                writeln!(out, "{p}switch {s} {{").ok();
+                let mut has_default = false;
+                for case in cases {
+                    if case.fall_through && !case.body.is_empty() {
+                        return unsupported(
+                            "a `switch` case that falls through into the next (WGSL cases do not fall through)",
+                            span,
+                        );
+                    }
+                    if case.fall_through {
+                        return unsupported(
+                            "an empty `switch` case that falls through into the next",
+                            span,
+                        );
+                    }
+                    let labels: Vec<String> = case
+                        .values
+                        .iter()
+                        .map(|v| match v {
+                            ir::SwitchValue::Int(i) if unsigned => format!("{}u", *i as u32),
+                            ir::SwitchValue::Int(i) => int_literal(*i),
+                            ir::SwitchValue::Default => {
+                                has_default = true;
+                                "default".into()
+                            }
+                        })
+                        .collect();
+                    writeln!(out, "{p}{INDENT}case {}: {{", labels.join(", ")).ok();
+                    self.block(ctx, &case.body, depth + 2, out)?;
+                    writeln!(out, "{p}{INDENT}}}").ok();
+                }
+                if !has_default {
+                    writeln!(out, "{p}{INDENT}default: {{}}").ok();
+                }
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::Break => {
+                writeln!(out, "{p}break;").ok();
+            }
+            Statement::Continue => {
+                writeln!(out, "{p}continue;").ok();
+            }
+            Statement::Return(value) => match value {
+                Some(v) => {
+                    let v = self.settled(ctx, *v, depth, out)?;
+                    writeln!(out, "{p}return {v};").ok();
+                }
+                None => {
+                    writeln!(out, "{p}return;").ok();
+                }
+            },
+            Statement::Discard => {
+                writeln!(out, "{p}discard;").ok();
+            }
+            Statement::EmitVertex { .. } | Statement::EndPrimitive { .. } => {
+                return unsupported("geometry-shader output (WGSL has no geometry stage)", span);
+            }
+        }
+        Ok(())
+    }
+
+    /// `loop { if !(cond) { break; } body continuing { update } }`.
+    fn looped(
+        &self,
+        ctx: &mut FnCtx,
+        condition: Option<Handle<Expression>>,
+        body: &ir::Block,
+        update: Option<&ir::Block>,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let p = pad(depth);
+        writeln!(out, "{p}loop {{").ok();
+        if let Some(c) = condition {
+            let c = self.settled(ctx, c, depth + 1, out)?;
+            writeln!(out, "{p}{INDENT}if !({c}) {{").ok();
+            writeln!(out, "{p}{INDENT}{INDENT}break;").ok();
+            writeln!(out, "{p}{INDENT}}}").ok();
+        }
+        self.block(ctx, body, depth + 1, out)?;
+        if let Some(update) = update.filter(|u| !u.is_empty()) {
+            writeln!(out, "{p}{INDENT}continuing {{").ok();
+            self.block(ctx, update, depth + 2, out)?;
+            writeln!(out, "{p}{INDENT}}}").ok();
+        }
+        writeln!(out, "{p}}}").ok();
+        Ok(())
+    }
+
+    /// An expression evaluated for its effect, as statements.
+    fn effect(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<Vec<String>> {
+        match &ctx.exprs[e] {
+            Expression::Assign { target, value } => {
+                let value = self.expr(ctx, *value)?;
+                self.store(ctx, *target, value)
+            }
+            Expression::IncDec { op, target } => {
+                let ty = ctx.ty(*target);
+                let scalar = ty.and_then(|t| self.module.types[t].inner.scalar());
+                let is_int_scalar = ty.is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Scalar(s) if s.kind != ScalarKind::Float)
+                });
+                let increment = matches!(op, ir::IncDecOp::PreIncrement | ir::IncDecOp::PostIncrement);
+                if is_int_scalar && !self.is_multi_swizzle(ctx, *target) {
+                    let place = self.place(ctx, *target)?;
+                    return Ok(vec![format!("{place}{};", if increment { "++" } else { "--" })]);
+                }
+                let one = match scalar.map(|s| s.kind) {
+                    Some(ScalarKind::Float) => "1.0f",
+                    Some(ScalarKind::Uint) => "1u",
+                    _ => "1i",
+                };
+                let place = self.expr(ctx, *target)?;
+                let sign = if increment { "+" } else { "-" };
+                self.store(ctx, *target, format!("({place} {sign} {one})"))
+            }
+            Expression::Call { .. } => Ok(vec![format!("{};", self.expr(ctx, e)?)]),
+            Expression::Intrinsic { fun, args } => {
+                if let Some(lines) = self.intrinsic_statement(ctx, *fun, args, e)? {
+                    return Ok(lines);
+                }
+                Ok(vec![format!("_ = {};", self.expr(ctx, e)?)])
+            }
+            _ => Ok(vec![format!("_ = {};", self.expr(ctx, e)?)]),
+        }
+    }
+
+    fn is_multi_swizzle(&self, ctx: &FnCtx, target: Handle<Expression>) -> bool {
+        matches!(&ctx.exprs[target], Expression::Swizzle { components, .. } if components.len() > 1)
+    }
+
+    /// `target = value` as statements.
+    pub(super) fn store(
+        &self,
+        ctx: &mut FnCtx,
+        target: Handle<Expression>,
+        value: String,
+    ) -> Result<Vec<String>> {
+        let span = ctx.span(target);
+        match &ctx.exprs[target] {
+            Expression::Swizzle { base, components } if components.len() > 1 => {
+                if !is_pure(ctx.exprs, *base) {
+                    return unsupported("a swizzle store whose base has side effects", span);
+                }
+                let base_ty = ctx.ty(*base);
+                let is_vector = base_ty
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Vector { .. }));
+                if !is_vector {
+                    return unsupported("a multi-component store to a scalar", span);
+                }
+                let t = ctx.temp("value");
+                let mut lines = vec![format!("let {t} = {value};")];
+                let base = self.place(ctx, *base)?;
+                for (i, c) in components.iter().enumerate() {
+                    let letter = COMPONENTS[usize::from(*c & 3)];
+                    lines.push(format!("{base}.{letter} = {t}.{};", COMPONENTS[i & 3]));
+                }
+                Ok(lines)
+            }
+            Expression::Index { base, index } => {
+                let base_ty = ctx.ty(*base).map(|t| &self.module.types[t].inner);
+                if let Some(TypeInner::Texture { texel, .. }) = base_ty {
+                    let texel = *texel;
+                    let t = self.expr(ctx, *base)?;
+                    let coords = self.expr(ctx, *index)?;
+                    let value = self.texel_to_vec4(texel, value, span)?;
+                    return Ok(vec![format!("textureStore({t}, {coords}, {value});")]);
+                }
+                if let Some(TypeInner::Buffer {
+                    kind: ir::BufferKind::ByteAddress,
+                    ..
+                }) = base_ty
+                {
+                    return unsupported("indexing a byte-address buffer", span);
+                }
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
+            _ => {
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
+        }
+    }
+
+    /// A texel written to a storage texture as the `vec4` `textureStore`
+    /// takes.
+    fn texel_to_vec4(&self, texel: Handle<ir::Type>, value: String, span: Span) -> Result<String> {
+        let Some((size, scalar)) = super::types::texel_shape(self.module, texel) else {
+            return unsupported("a storage texture of a non-numeric texel", span);
+        };
+        let s = super::types::scalar(scalar, span)?;
+        let zero = zero_of(scalar);
+        Ok(match size {
+            1 => format!("vec4<{s}>({value}, {zero}, {zero}, {zero})"),
+            2 => format!("vec4<{s}>({value}, {zero}, {zero})"),
+            3 => format!("vec4<{s}>({value}, {zero})"),
+            _ => value,
+        })
+    }
+
+    /// A place (something assignable) as WGSL.
+    pub(super) fn place(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        self.expr(ctx, e)
+    }
+
+    /// `&place` for an `out`/`inout` argument: direct for function-space
+    /// places, else through a temporary copied back after the call.
+    pub(super) fn pointer_argument(
+        &self,
+        ctx: &mut FnCtx,
+        arg: Handle<Expression>,
+        direction: ParamDirection,
+    ) -> Result<String> {
+        if self.function_space_place(ctx, arg) {
+            let place = self.place(ctx, arg)?;
+            return Ok(format!("&{place}"));
+        }
+        let span = ctx.span(arg);
+        if !is_pure(ctx.exprs, arg) {
+            return unsupported("an `out` argument with side effects", span);
+        }
+        let Some(ty) = ctx.ty(arg) else {
+            return unsupported("an `out` argument without a type", span);
+        };
+        let ty = self.spell(ty, span)?;
+        let t = ctx.temp("arg");
+        let decl = if direction == ParamDirection::InOut {
+            let value = self.expr(ctx, arg)?;
+            format!("var {t}: {ty} = {value};")
+        } else {
+            format!("var {t}: {ty};")
+        };
+        ctx.pre.push(decl);
+        let back = self.store(ctx, arg, t.clone())?;
+        ctx.post.extend(back);
+        Ok(format!("&{t}"))
+    }
+
+    /// Whether `&e` is a `ptr<function, T>`: a local or a pointer
+    /// parameter, through struct members and array or matrix elements.
+    fn function_space_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Local(l) => ctx
+                .func
+                .is_some_and(|f| !f.locals[*l].is_static),
+            Expression::Param(i) => ctx
+                .params
+                .get(*i as usize)
+                .is_some_and(|p| p.pointer || p.copy.is_some()),
+            Expression::Member { base, .. } => self.function_space_place(ctx, *base),
+            Expression::Index { base, .. } => {
+                let base_is_vector = ctx.ty(*base).is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                });
+                !base_is_vector && self.function_space_place(ctx, *base)
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn expr(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        let span = ctx.span(e);
+        let ty = ctx.ty(e);
+        Ok(match &ctx.exprs[e] {
+            Expression::Literal(lit) => self.literal(*lit, ty, span)?,
+            Expression::Global(g) => self.global_ref(*g, span)?,
+            Expression::Local(l) => ctx.locals.get(l).cloned().unwrap_or_default(),
+            Expression::Param(i) => match ctx.params.get(*i as usize) {
+                Some(p) if p.pointer => format!("(*{})", p.name),
+                Some(p) => p.name.clone(),
+                None => return unsupported("a parameter the function does not have", span),
+            },
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let b = self.expr(ctx, *base)?;
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner }) => {
+                        Some(*inner)
+                    }
+                    Some(TypeInner::Struct { .. }) => base_ty,
+                    _ => None,
+                };
+                let name = struct_ty
+                    .and_then(|t| self.member_names.get(&t))
+                    .and_then(|names| names.get(*index as usize));
+                match name {
+                    Some(name) => format!("{b}.{name}"),
+                    None => return unsupported("a member of something that is not a struct", span),
+                }
+            }
+            Expression::Index { base, index } => self.index(ctx, *base, *index, span)?,
+            Expression::Swizzle { base, components } => {
+                let base_ty = ctx.ty(*base).map(|t| self.module.types[t].inner.clone());
+                let b = self.expr(ctx, *base)?;
+                match base_ty {
+                    Some(TypeInner::Scalar(s)) => {
+                        if components.len() == 1 {
+                            b
+                        } else {
+                            format!(
+                                "vec{}<{}>({b})",
+                                components.len(),
+                                super::types::scalar(s, span)?
+                            )
+                        }
+                    }
+                    Some(TypeInner::Vector { .. }) => {
+                        let letters: String = components
+                            .iter()
+                            .map(|c| COMPONENTS[usize::from(*c & 3)])
+                            .collect();
+                        format!("{b}.{letters}")
+                    }
+                    _ => return unsupported("a swizzle of something that is not a vector", span),
+                }
+            }
+            Expression::Unary { op, expr } => {
+                let operand_ty = ctx.ty(*expr);
+                let v = self.expr(ctx, *expr)?;
+                let scalar = operand_ty.and_then(|t| self.module.types[t].inner.scalar());
+                match op {
+                    UnaryOp::Negate if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) => {
+                        format!("(~({v}) + 1u)")
+                    }
+                    UnaryOp::Negate => format!("-({v})"),
+                    UnaryOp::LogicalNot => format!("!({v})"),
+                    UnaryOp::BitwiseNot => format!("~({v})"),
+                }
+            }
+            Expression::Binary { op, left, right } => self.binary(ctx, *op, *left, *right, span)?,
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                let scalar_or_vector = ty.is_some_and(|t| {
+                    matches!(
+                        self.module.types[t].inner,
+                        TypeInner::Scalar(_) | TypeInner::Vector { .. }
+                    )
+                });
+                if !scalar_or_vector {
+                    return unsupported(
+                        "`?:` on structs, arrays or matrices (WGSL `select` takes scalars and vectors)",
+                        span,
+                    );
+                }
+                let c = self.expr(ctx, *condition)?;
+                let a = self.expr(ctx, *accept)?;
+                let r = self.expr(ctx, *reject)?;
+                format!("select({r}, {a}, {c})")
+            }
+            Expression::Convert { expr } => self.convert(ctx, *expr, ty, span)?,
+            Expression::Construct { components } => self.construct(ctx, components, ty, span)?,
+            Expression::Call { function, args } => self.call(ctx, *function, args, span)?,
+            Expression::Intrinsic { fun, args } => self.intrinsic(ctx, *fun, args, e)?,
+            Expression::Assign { .. } => {
+                return unsupported(
+                    "an assignment used as a value (WGSL assignments are statements)",
+                    span,
+                );
+            }
+            Expression::IncDec { .. } => {
+                return unsupported(
+                    "`++`/`--` used as a value (WGSL increments are statements)",
+                    span,
+                );
+            }
+        })
+    }
+
+    fn global_ref(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
+        if let Some(name) = self.global_names.get(&g) {
+            return Ok(name.clone());
+        }
+        if let Some((var, members)) = &self.plain_uniforms
+            && let Some(member) = members.get(&g)
+        {
+            return Ok(format!("{var}.{member}"));
+        }
+        unsupported("a global the writer did not declare", span)
+    }
+
+    fn literal(&self, lit: Literal, ty: Option<Handle<ir::Type>>, span: Span) -> Result<String> {
+        let scalar = ty
+            .and_then(|t| self.module.types[t].inner.scalar())
+            .unwrap_or(match lit {
+                Literal::Bool(_) => ir::Scalar::BOOL,
+                Literal::Int(_) => ir::Scalar::I32,
+                Literal::Uint(_) => ir::Scalar::U32,
+                Literal::Float(_) => ir::Scalar::F32,
+            });
+        super::types::scalar(scalar, span)?;
+        Ok(match (lit, scalar.kind) {
+            (Literal::Bool(b), _) => b.to_string(),
+            (Literal::Int(i), ScalarKind::Sint) => match i32::try_from(i) {
+                Ok(v) => int_literal(i64::from(v)),
+                Err(_) => return unsupported(format!("the integer {i} (out of `i32` range)"), span),
+            },
+            (Literal::Uint(u), ScalarKind::Uint) => match u32::try_from(u) {
+                Ok(v) => format!("{v}u"),
+                Err(_) => return unsupported(format!("the integer {u} (out of `u32` range)"), span),
+            },
+            (Literal::Int(i), ScalarKind::Uint) => format!("{}u", i as u32),
+            (Literal::Uint(u), ScalarKind::Sint) => int_literal(i64::from(u as i32)),
+            (Literal::Float(f), _) => float_literal(f),
+            (Literal::Int(i), ScalarKind::Float) => float_literal(i as f64),
+            (Literal::Uint(u), ScalarKind::Float) => float_literal(u as f64),
+            (Literal::Int(i), ScalarKind::Bool) => (i != 0).to_string(),
+            (Literal::Uint(u), ScalarKind::Bool) => (u != 0).to_string(),
+        })
+    }
+
+    fn index(
+        &self,
+        ctx: &mut FnCtx,
+        base: Handle<Expression>,
+        index: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let base_ty = ctx.ty(base).map(|t| self.module.types[t].inner.clone());
+        let index_ty = ctx.ty(index).and_then(|t| self.module.types[t].inner.scalar());
+        match base_ty {
+            Some(TypeInner::Texture {
+                access,
+                multisampled,
+                ..
+            }) => {
+                let t = self.expr(ctx, base)?;
+                let coords = self.expr(ctx, index)?;
+                if multisampled {
+                    return unsupported("indexing a multisampled texture (use `Load`)", span);
+                }
+                let load = if access == ir::ResourceAccess::Read {
+                    format!("textureLoad({t}, {coords}, 0)")
+                } else {
+                    format!("textureLoad({t}, {coords})")
+                };
+                let texel = match ctx.ty(base).map(|t| &self.module.types[t].inner) {
+                    Some(TypeInner::Texture { texel, .. }) => Some(*texel),
+                    _ => None,
+                };
+                Ok(self.narrow_texel(load, texel))
+            }
+            Some(TypeInner::Buffer {
+                kind: ir::BufferKind::Structured,
+                ..
+            })
+            | Some(
+                TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. },
+            ) => {
+                if !index_ty.is_some_and(|s| s.width == 4 && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)) {
+                    return unsupported("an index that is not a 32-bit integer", span);
+                }
+                let b = self.expr(ctx, base)?;
+                let i = self.expr(ctx, index)?;
+                Ok(format!("{b}[{i}]"))
+            }
+            _ => unsupported(
+                format!(
+                    "indexing `{}`",
+                    ctx.ty(base)
+                        .map(|t| ir::print::type_name(self.module, t))
+                        .unwrap_or_default()
+                ),
+                span,
+            ),
+        }
+    }
+
+    /// A `vec4` texel narrowed to the declared texel type (`.x` for a
+    /// `Texture2D<float>`).
+    pub(super) fn narrow_texel(&self, value: String, texel: Option<Handle<ir::Type>>) -> String {
+        match texel.and_then(|t| super::types::texel_shape(self.module, t)) {
+            Some((1, _)) => format!("{value}.x"),
+            Some((2, _)) => format!("{value}.xy"),
+            Some((3, _)) => format!("{value}.xyz"),
+            _ => value,
+        }
+    }
+
+    fn binary(
+        &self,
+        ctx: &mut FnCtx,
+        op: BinaryOp,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let lt = ctx.ty(left).map(|t| self.module.types[t].inner.clone());
+        let rt = ctx.ty(right).map(|t| self.module.types[t].inner.clone());
+        let l_matrix = matches!(lt, Some(TypeInner::Matrix { .. }));
+        let r_matrix = matches!(rt, Some(TypeInner::Matrix { .. }));
+        if l_matrix || r_matrix {
+            return self.matrix_binary(ctx, op, left, right, lt, rt, span);
+        }
+        let vector = matches!(lt, Some(TypeInner::Vector { .. })) || matches!(rt, Some(TypeInner::Vector { .. }));
+        let a = self.expr(ctx, left)?;
+        let mut b = self.expr(ctx, right)?;
+        let symbol = match op {
+            BinaryOp::LogicalAnd if vector => "&",
+            BinaryOp::LogicalOr if vector => "|",
+            BinaryOp::ShiftLeft | BinaryOp::ShiftRight => {
+                match &rt {
+                    Some(TypeInner::Scalar(s)) if s.kind != ScalarKind::Uint => b = format!("u32({b})"),
+                    Some(TypeInner::Vector { size, scalar }) if scalar.kind != ScalarKind::Uint => {
+                        b = format!("vec{size}<u32>({b})")
+                    }
+                    _ => {}
+                }
+                op.symbol()
+            }
+            _ => op.symbol(),
+        };
+        Ok(format!("({a} {symbol} {b})"))
+    }
+
+    /// HLSL's `*` and `/` on matrices are component-wise; WGSL's `*` is the
+    /// matrix product, so they go column by column.
+    #[allow(clippy::too_many_arguments, reason = "the operands and their types, once")]
+    fn matrix_binary(
+        &self,
+        ctx: &mut FnCtx,
+        op: BinaryOp,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        lt: Option<TypeInner>,
+        rt: Option<TypeInner>,
+        span: Span,
+    ) -> Result<String> {
+        match (op, &lt, &rt) {
+            (BinaryOp::Add | BinaryOp::Subtract, Some(TypeInner::Matrix { .. }), Some(TypeInner::Matrix { .. })) => {
+                let a = self.expr(ctx, left)?;
+                let b = self.expr(ctx, right)?;
+                Ok(format!("({a} {} {b})", op.symbol()))
+            }
+            (BinaryOp::Multiply, Some(TypeInner::Matrix { .. }), Some(TypeInner::Scalar(_)))
+            | (BinaryOp::Multiply, Some(TypeInner::Scalar(_)), Some(TypeInner::Matrix { .. })) => {
+                let a = self.expr(ctx, left)?;
+                let b = self.expr(ctx, right)?;
+                Ok(format!("({a} * {b})"))
+            }
+            (
+                BinaryOp::Multiply | BinaryOp::Divide,
+                Some(TypeInner::Matrix { rows, columns, .. }),
+                Some(TypeInner::Matrix { .. }),
+            ) => {
+                if !is_pure(ctx.exprs, left) || !is_pure(ctx.exprs, right) {
+                    return unsupported("a component-wise matrix operation on operands with side effects", span);
+                }
+                let a = self.expr(ctx, left)?;
+                let b = self.expr(ctx, right)?;
+                let cols: Vec<String> = (0..*rows)
+                    .map(|i| format!("({a}[{i}] {} {b}[{i}])", op.symbol()))
+                    .collect();
+                Ok(format!("mat{rows}x{columns}<f32>({})", cols.join(", ")))
+            }
+            _ => unsupported(format!("`{}` on these matrix operands", op.symbol()), span),
+        }
+    }
+
+    fn convert(
+        &self,
+        ctx: &mut FnCtx,
+        expr: Handle<Expression>,
+        to: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let from = ctx.ty(expr);
+        let (Some(from), Some(to)) = (from, to) else {
+            return unsupported("a conversion without types", span);
+        };
+        let from_inner = self.module.types[from].inner.clone();
+        let to_inner = self.module.types[to].inner.clone();
+        if let TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. } = from_inner {
+            return self.expr(ctx, expr);
+        }
+        if from == to {
+            return self.expr(ctx, expr);
+        }
+        let v = self.expr(ctx, expr)?;
+        let to_name = self.spell(to, span)?;
+        Ok(match (&from_inner, &to_inner) {
+            (TypeInner::Scalar(_), TypeInner::Scalar(_)) => format!("{to_name}({v})"),
+            (TypeInner::Scalar(fs), TypeInner::Vector { scalar, .. }) => {
+                if fs == scalar {
+                    format!("{to_name}({v})")
+                } else {
+                    format!("{to_name}({}({v}))", super::types::scalar(*scalar, span)?)
+                }
+            }
+            (TypeInner::Vector { size: fs, .. }, TypeInner::Vector { size, scalar }) => {
+                if fs == size {
+                    format!("{to_name}({v})")
+                } else if fs > size {
+                    let letters: String = COMPONENTS[..usize::from(*size)].concat();
+                    format!("{to_name}({v}.{letters})")
+                } else {
+                    let _ = scalar;
+                    return unsupported("widening a vector by conversion", span);
+                }
+            }
+            (TypeInner::Vector { .. }, TypeInner::Scalar(_)) => format!("{to_name}({v}.x)"),
+            (
+                TypeInner::Matrix {
+                    rows: fr,
+                    columns: fc,
+                    ..
+                },
+                TypeInner::Matrix { rows, columns, .. },
+            ) => {
+                if fr < rows || fc < columns {
+                    return unsupported("widening a matrix by conversion", span);
+                }
+                if !is_pure(ctx.exprs, expr) {
+                    return unsupported("truncating a matrix with side effects", span);
+                }
+                let letters: String = COMPONENTS[..usize::from(*columns)].concat();
+                let cols: Vec<String> = (0..*rows)
+                    .map(|i| {
+                        if fc == columns {
+                            format!("{v}[{i}]")
+                        } else {
+                            format!("{v}[{i}].{letters}")
+                        }
+                    })
+                    .collect();
+                format!("{to_name}({})", cols.join(", "))
+            }
+            (TypeInner::Scalar(_), TypeInner::Matrix { rows, columns, .. }) => {
+                if !is_pure(ctx.exprs, expr) {
+                    return unsupported("a matrix splat of a value with side effects", span);
+                }
+                let col = format!("vec{columns}<f32>(f32({v}))");
+                let cols: Vec<String> = (0..*rows).map(|_| col.clone()).collect();
+                format!("{to_name}({})", cols.join(", "))
+            }
+            _ => {
+                return unsupported(
+                    format!(
+                        "the conversion from `{}` to `{}`",
+                        ir::print::type_name(self.module, from),
+                        ir::print::type_name(self.module, to)
+                    ),
+                    span,
+                );
+            }
+        })
+    }
+
+    fn construct(
+        &self,
+        ctx: &mut FnCtx,
+        components: &[Handle<Expression>],
+        ty: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ty else {
+            return unsupported("a construction without a type", span);
+        };
+        let name = self.spell(ty, span)?;
+        let inner = self.module.types[ty].inner.clone();
+        let component_inner = |ctx: &FnCtx, c: Handle<Expression>| {
+            ctx.ty(c).map(|t| self.module.types[t].inner.clone())
+        };
+        match &inner {
+            TypeInner::Struct { members } if members.len() != components.len() => {
+                return unsupported("a struct initializer that does not give each member", span);
+            }
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            } if *n as usize != components.len() => {
+                return unsupported("an array initializer that does not give each element", span);
+            }
+            TypeInner::Matrix { rows, columns, .. } => {
+                let all_scalars = components
+                    .iter()
+                    .all(|c| matches!(component_inner(ctx, *c), Some(TypeInner::Scalar(_))));
+                let all_rows = components.len() == usize::from(*rows)
+                    && components.iter().all(|c| {
+                        matches!(component_inner(ctx, *c), Some(TypeInner::Vector { size, .. }) if size == *columns)
+                    });
+                if !(all_scalars && components.len() == usize::from(*rows) * usize::from(*columns)) && !all_rows {
+                    return unsupported("a matrix built from mixed vectors and scalars", span);
+                }
+            }
+            TypeInner::Vector { .. } | TypeInner::Scalar(_) => {
+                if components
+                    .iter()
+                    .any(|c| matches!(component_inner(ctx, *c), Some(TypeInner::Matrix { .. })))
+                {
+                    return unsupported("a vector built from a matrix", span);
+                }
+            }
+            _ => {}
+        }
+        let mut parts = Vec::new();
+        for &c in components {
+            parts.push(self.expr(ctx, c)?);
+        }
+        Ok(format!("{name}({})", parts.join(", ")))
+    }
+
+    fn call(
+        &self,
+        ctx: &mut FnCtx,
+        function: Handle<ir::Function>,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let Some(callee) = self.module.functions.try_get(function) else {
+            return unsupported("a call of a function the module does not define", span);
+        };
+        let name = self.function_names.get(&function).cloned().unwrap_or_default();
+        let mut parts = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let direction = callee.params.get(i).map(|p| p.direction).unwrap_or(ParamDirection::In);
+            let part = if direction == ParamDirection::In {
+                self.expr(ctx, a)?
+            } else {
+                self.pointer_argument(ctx, a, direction)?
+            };
+            parts.push(part);
+        }
+        Ok(format!("{name}({})", parts.join(", ")))
+    }
+}
+
+pub(super) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+
+pub(super) fn int_literal(i: i64) -> String {
+    if i == i64::from(i32::MIN) {
+        "(-2147483647i - 1i)".into()
+    } else if i < 0 {
+        format!("-{}i", -i)
+    } else {
+        format!("{i}i")
+    }
+}
+
+/// A float literal that reads back to the same `f32`; infinities and NaN
+/// through their bits (WGSL has no literals for them).
+pub(super) fn float_literal(f: f64) -> String {
+    let f = f as f32;
+    if !f.is_finite() {
+        return format!("bitcast<f32>({}u)", f.to_bits());
+    }
+    let text = format!("{f:?}");
+    if text.starts_with('-') {
+        format!("({text}f)")
+    } else {
+        format!("{text}f")
+    }
+}
+
+pub(super) fn zero_of(s: ir::Scalar) -> &'static str {
+    match s.kind {
+        ScalarKind::Float => "0.0f",
+        ScalarKind::Uint => "0u",
+        ScalarKind::Sint => "0i",
+        ScalarKind::Bool => "false",
+    }
+}

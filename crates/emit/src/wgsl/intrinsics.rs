@@ -1,0 +1,611 @@
+//! HLSL built-in functions and resource methods as WGSL built-in
+//! functions. A function with no WGSL counterpart (wave operations,
+//! atomics on plain variables, ray tracing) is [`Error::Unsupported`]
+//! naming it.
+//!
+//! [`Error::Unsupported`]: super::Error::Unsupported
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, ShaderStage, Span, TypeInner};
+
+use super::expr::{FnCtx, is_pure};
+use super::types::{Result, unsupported};
+use super::writer::Writer;
+
+/// Intrinsics evaluating which changes something.
+pub(super) fn has_side_effects(fun: I) -> bool {
+    matches!(
+        fun,
+        I::Clip
+            | I::AllMemoryBarrier
+            | I::AllMemoryBarrierWithGroupSync
+            | I::DeviceMemoryBarrier
+            | I::DeviceMemoryBarrierWithGroupSync
+            | I::GroupMemoryBarrier
+            | I::GroupMemoryBarrierWithGroupSync
+            | I::InterlockedAdd
+            | I::InterlockedAnd
+            | I::InterlockedCompareExchange
+            | I::InterlockedCompareStore
+            | I::InterlockedExchange
+            | I::InterlockedMax
+            | I::InterlockedMin
+            | I::InterlockedOr
+            | I::InterlockedXor
+            | I::Store
+            | I::Store2
+            | I::Store3
+            | I::Store4
+            | I::IncrementCounter
+            | I::DecrementCounter
+            | I::Append
+            | I::Consume
+            | I::RestartStrip
+            | I::GetDimensions
+            | I::SinCos
+            | I::Modf
+            | I::Frexp
+    )
+}
+
+/// One-to-one renames: same arguments, same order.
+fn renamed(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::Abs => "abs",
+        I::Acos => "acos",
+        I::Asin => "asin",
+        I::Atan => "atan",
+        I::Atan2 => "atan2",
+        I::Ceil => "ceil",
+        I::Clamp => "clamp",
+        I::Cos => "cos",
+        I::Cosh => "cosh",
+        I::CountBits => "countOneBits",
+        I::Cross => "cross",
+        I::Ddx => "dpdx",
+        I::DdxCoarse => "dpdxCoarse",
+        I::DdxFine => "dpdxFine",
+        I::Ddy => "dpdy",
+        I::DdyCoarse => "dpdyCoarse",
+        I::DdyFine => "dpdyFine",
+        I::Degrees => "degrees",
+        I::Determinant => "determinant",
+        I::Distance => "distance",
+        I::Dot => "dot",
+        I::Exp => "exp",
+        I::Exp2 => "exp2",
+        I::FaceForward => "faceForward",
+        I::FirstBitHigh => "firstLeadingBit",
+        I::FirstBitLow => "firstTrailingBit",
+        I::Floor => "floor",
+        I::Fma => "fma",
+        I::Frac => "fract",
+        I::Fwidth => "fwidth",
+        I::Ldexp => "ldexp",
+        I::Length => "length",
+        I::Lerp => "mix",
+        I::Log => "log",
+        I::Log2 => "log2",
+        I::Max => "max",
+        I::Min => "min",
+        I::Normalize => "normalize",
+        I::Pow => "pow",
+        I::Radians => "radians",
+        I::Reflect => "reflect",
+        I::Refract => "refract",
+        I::ReverseBits => "reverseBits",
+        I::Round => "round",
+        I::Rsqrt => "inverseSqrt",
+        I::Saturate => "saturate",
+        I::Sign => "sign",
+        I::Sin => "sin",
+        I::Sinh => "sinh",
+        I::SmoothStep => "smoothstep",
+        I::Sqrt => "sqrt",
+        I::Step => "step",
+        I::Tan => "tan",
+        I::Tanh => "tanh",
+        I::Transpose => "transpose",
+        I::Trunc => "trunc",
+        _ => return None,
+    })
+}
+
+/// Intrinsics that need derivatives: fragment shaders only in WGSL.
+fn needs_fragment(fun: I) -> bool {
+    matches!(
+        fun,
+        I::Ddx
+            | I::DdxCoarse
+            | I::DdxFine
+            | I::Ddy
+            | I::DdyCoarse
+            | I::DdyFine
+            | I::Fwidth
+            | I::Sample
+            | I::SampleBias
+            | I::SampleCmp
+    )
+}
+
+/// The texture a method's object is, as WGSL sees it.
+struct Tex {
+    dim: ir::TextureDim,
+    arrayed: bool,
+    multisampled: bool,
+    storage: bool,
+    depth: bool,
+    texel: Handle<ir::Type>,
+}
+
+impl Writer<'_> {
+    fn args(&self, ctx: &mut FnCtx, args: &[Handle<Expression>]) -> Result<Vec<String>> {
+        args.iter().map(|&a| self.expr(ctx, a)).collect()
+    }
+
+    fn scalar_of(&self, ctx: &FnCtx, e: Handle<Expression>) -> Option<ir::Scalar> {
+        ctx.ty(e).and_then(|t| self.module.types[t].inner.scalar())
+    }
+
+    pub(super) fn intrinsic(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        e: Handle<Expression>,
+    ) -> Result<String> {
+        let span = ctx.span(e);
+        let ty = ctx.ty(e);
+        if needs_fragment(fun) && self.entry.stage != ShaderStage::Fragment {
+            return unsupported(
+                format!(
+                    "`{}` in a {} shader (WGSL has derivatives and implicit-level sampling in fragment shaders only)",
+                    fun.name(),
+                    self.entry.stage.name()
+                ),
+                span,
+            );
+        }
+        if let Some(name) = renamed(fun) {
+            let a = self.args(ctx, args)?;
+            return Ok(format!("{name}({})", a.join(", ")));
+        }
+        let one = |ctx: &mut FnCtx| -> Result<String> {
+            match args.first() {
+                Some(&a) => self.expr(ctx, a),
+                None => unsupported(format!("`{}` without arguments", fun.name()), span),
+            }
+        };
+        Ok(match fun {
+            I::All | I::Any => {
+                let name = if fun == I::All { "all" } else { "any" };
+                let arg_ty = args.first().and_then(|&a| ctx.ty(a));
+                let v = one(ctx)?;
+                match arg_ty.map(|t| self.module.types[t].inner.clone()) {
+                    Some(TypeInner::Scalar(s)) if s.kind == ScalarKind::Bool => v,
+                    Some(TypeInner::Vector { scalar, .. }) if scalar.kind == ScalarKind::Bool => {
+                        format!("{name}({v})")
+                    }
+                    Some(TypeInner::Scalar(s)) => {
+                        format!("({v} != {})", super::expr::zero_of(s))
+                    }
+                    Some(TypeInner::Vector { size, scalar }) => format!(
+                        "{name}({v} != vec{size}<{}>({}))",
+                        super::types::scalar(scalar, span)?,
+                        super::expr::zero_of(scalar)
+                    ),
+                    _ => return unsupported(format!("`{}` of a matrix", fun.name()), span),
+                }
+            }
+            I::AsFloat | I::AsInt | I::AsUint => {
+                let Some(ty) = ty else {
+                    return unsupported("a bit cast without a type", span);
+                };
+                let arg_scalar = args.first().and_then(|&a| self.scalar_of(ctx, a));
+                if arg_scalar.is_some_and(|s| s.width != 4) {
+                    return unsupported(format!("`{}` of a non-32-bit value", fun.name()), span);
+                }
+                let target = self.spell(ty, span)?;
+                let v = one(ctx)?;
+                format!("bitcast<{target}>({v})")
+            }
+            I::Fmod => {
+                let a = self.args(ctx, args)?;
+                format!("({} % {})", a[0], a[1])
+            }
+            I::Rcp => {
+                let s = ty.and_then(|t| self.module.types[t].inner.scalar());
+                if s.is_some_and(|s| s.kind != ScalarKind::Float) {
+                    return unsupported("`rcp` of an integer", span);
+                }
+                format!("(1.0f / {})", one(ctx)?)
+            }
+            I::Log10 => format!("(log2({}) * 0.30102999566f)", one(ctx)?),
+            I::Mad => {
+                let a = self.args(ctx, args)?;
+                let float = ty
+                    .and_then(|t| self.module.types[t].inner.scalar())
+                    .is_some_and(|s| s.kind == ScalarKind::Float);
+                if float {
+                    format!("fma({}, {}, {})", a[0], a[1], a[2])
+                } else {
+                    format!("(({} * {}) + {})", a[0], a[1], a[2])
+                }
+            }
+            I::Mul => {
+                let both_vectors = args.iter().all(|&a| {
+                    ctx.ty(a)
+                        .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Vector { .. }))
+                });
+                let a = self.args(ctx, args)?;
+                if both_vectors {
+                    format!("dot({}, {})", a[0], a[1])
+                } else {
+                    // The matrix convention: HLSL rows are WGSL columns.
+                    format!("({} * {})", a[1], a[0])
+                }
+            }
+            I::IsNan | I::IsInf | I::IsFinite => {
+                let Some(&arg) = args.first() else {
+                    return unsupported(format!("`{}` without arguments", fun.name()), span);
+                };
+                if !is_pure(ctx.exprs, arg) {
+                    return unsupported(format!("`{}` of a value with side effects", fun.name()), span);
+                }
+                let v = self.expr(ctx, arg)?;
+                match fun {
+                    I::IsNan => format!("({v} != {v})"),
+                    I::IsInf => format!("(abs({v}) > 3.40282347e38f)"),
+                    _ => format!("(abs({v}) <= 3.40282347e38f)"),
+                }
+            }
+            I::Sample
+            | I::SampleBias
+            | I::SampleLevel
+            | I::SampleGrad
+            | I::SampleCmp
+            | I::SampleCmpLevelZero
+            | I::Gather
+            | I::GatherRed
+            | I::GatherGreen
+            | I::GatherBlue
+            | I::GatherAlpha
+            | I::GatherCmp => self.sample(ctx, fun, args, span)?,
+            I::Load => self.load(ctx, args, span)?,
+            I::Load2 | I::Load3 | I::Load4 => {
+                return unsupported(
+                    format!("`{}` on a byte-address buffer", fun.name()),
+                    span,
+                );
+            }
+            I::NonUniformResourceIndex => one(ctx)?,
+            other => {
+                return unsupported(
+                    format!("`{}` (no WGSL counterpart yet)", other.name()),
+                    span,
+                );
+            }
+        })
+    }
+
+    /// Intrinsics that are statements: barriers, `clip`, `GetDimensions`.
+    /// `None` when `fun` is an ordinary value.
+    pub(super) fn intrinsic_statement(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        e: Handle<Expression>,
+    ) -> Result<Option<Vec<String>>> {
+        let span = ctx.span(e);
+        Ok(Some(match fun {
+            I::GroupMemoryBarrierWithGroupSync => vec!["workgroupBarrier();".into()],
+            I::DeviceMemoryBarrierWithGroupSync => vec!["storageBarrier();".into()],
+            I::AllMemoryBarrierWithGroupSync => {
+                vec!["storageBarrier();".into(), "workgroupBarrier();".into()]
+            }
+            I::Clip => {
+                let Some(&arg) = args.first() else {
+                    return unsupported("`clip` without arguments", span);
+                };
+                let arg_ty = ctx.ty(arg).map(|t| self.module.types[t].inner.clone());
+                let v = self.expr(ctx, arg)?;
+                let test = match arg_ty {
+                    Some(TypeInner::Vector { size, .. }) => {
+                        format!("any({v} < vec{size}<f32>(0.0f))")
+                    }
+                    _ => format!("({v} < 0.0f)"),
+                };
+                vec![format!("if {test} {{ discard; }}")]
+            }
+            I::GetDimensions => self.get_dimensions(ctx, args, span)?,
+            _ => return Ok(None),
+        }))
+    }
+
+    fn texture(&self, ctx: &FnCtx, object: Handle<Expression>, span: Span) -> Result<Tex> {
+        let Some(ty) = ctx.ty(object) else {
+            return unsupported("a method of an untyped object", span);
+        };
+        let TypeInner::Texture {
+            dim,
+            arrayed,
+            multisampled,
+            access,
+            texel,
+            ..
+        } = self.module.types[ty].inner
+        else {
+            return unsupported(
+                format!("this method of `{}`", ir::print::type_name(self.module, ty)),
+                span,
+            );
+        };
+        let depth = match ctx.exprs[object] {
+            Expression::Global(g) => self.uses.get(&g).is_some_and(|u| u.compare),
+            _ => false,
+        };
+        Ok(Tex {
+            dim,
+            arrayed,
+            multisampled,
+            storage: access != ir::ResourceAccess::Read,
+            depth,
+            texel,
+        })
+    }
+
+    /// `coords` split into WGSL's coordinates and array index:
+    /// `(c.xy, i32(round(c.z)))` for a 2D array.
+    fn split_coords(
+        &self,
+        ctx: &mut FnCtx,
+        tex: &Tex,
+        coords: Handle<Expression>,
+        span: Span,
+    ) -> Result<(String, Option<String>)> {
+        let c = self.expr(ctx, coords)?;
+        if !tex.arrayed {
+            return Ok((c, None));
+        }
+        if !is_pure(ctx.exprs, coords) {
+            return unsupported("array-texture coordinates with side effects", span);
+        }
+        let (base, layer) = match tex.dim {
+            ir::TextureDim::Cube => ("xyz", "w"),
+            _ => ("xy", "z"),
+        };
+        Ok((format!("{c}.{base}"), Some(format!("i32(round({c}.{layer}))"))))
+    }
+
+    fn sample(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let [object, sampler, coords, rest @ ..] = args else {
+            return unsupported(format!("`{}` with too few arguments", fun.name()), span);
+        };
+        let tex = self.texture(ctx, *object, span)?;
+        if tex.storage || tex.multisampled {
+            return unsupported(format!("`{}` of a storage or multisampled texture", fun.name()), span);
+        }
+        let t = self.expr(ctx, *object)?;
+        let s = self.expr(ctx, *sampler)?;
+        let (c, layer) = self.split_coords(ctx, &tex, *coords, span)?;
+        let mut parts = vec![t, s, c];
+        parts.extend(layer);
+        // Extra arguments (level, bias, gradients, reference, offset); a
+        // clamp or status argument has no WGSL counterpart.
+        let fixed = match fun {
+            I::SampleBias | I::SampleLevel | I::SampleCmp | I::SampleCmpLevelZero | I::GatherCmp => 1,
+            I::SampleGrad => 2,
+            _ => 0,
+        };
+        let fixed = if fun == I::SampleCmpLevelZero { 1 } else { fixed };
+        if rest.len() > fixed + 1 {
+            return unsupported(
+                format!("`{}` with a clamp or status argument", fun.name()),
+                span,
+            );
+        }
+        if fun == I::SampleLevel && tex.depth {
+            return unsupported("`SampleLevel` of a depth texture", span);
+        }
+        let offset_is_cube = rest.len() > fixed && tex.dim == ir::TextureDim::Cube;
+        if offset_is_cube {
+            return unsupported("a texel offset on a cube texture", span);
+        }
+        if matches!(fun, I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad) && tex.depth {
+            return unsupported(
+                format!("`{}` of a texture that is also compared (a WGSL depth texture)", fun.name()),
+                span,
+            );
+        }
+        for &a in rest {
+            parts.push(self.expr(ctx, a)?);
+        }
+        let gather_component = |c: u32, parts: &mut Vec<String>| {
+            if !tex.depth {
+                parts.insert(0, format!("{c}"));
+            }
+        };
+        let name = match fun {
+            I::Sample => "textureSample",
+            I::SampleBias => "textureSampleBias",
+            I::SampleLevel => "textureSampleLevel",
+            I::SampleGrad => "textureSampleGrad",
+            I::SampleCmp => "textureSampleCompare",
+            I::SampleCmpLevelZero => "textureSampleCompareLevel",
+            I::GatherCmp => "textureGatherCompare",
+            I::Gather | I::GatherRed => {
+                gather_component(0, &mut parts);
+                "textureGather"
+            }
+            I::GatherGreen => {
+                gather_component(1, &mut parts);
+                "textureGather"
+            }
+            I::GatherBlue => {
+                gather_component(2, &mut parts);
+                "textureGather"
+            }
+            _ => {
+                gather_component(3, &mut parts);
+                "textureGather"
+            }
+        };
+        if tex.depth && matches!(fun, I::GatherGreen | I::GatherBlue | I::GatherAlpha) {
+            return unsupported(format!("`{}` of a depth texture", fun.name()), span);
+        }
+        let call = format!("{name}({})", parts.join(", "));
+        Ok(match fun {
+            I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad => {
+                self.narrow_texel(call, Some(tex.texel))
+            }
+            _ => call,
+        })
+    }
+
+    /// `Texture.Load(coords[, sample])` and `StructuredBuffer.Load(i)`.
+    fn load(&self, ctx: &mut FnCtx, args: &[Handle<Expression>], span: Span) -> Result<String> {
+        let [object, coords, rest @ ..] = args else {
+            return unsupported("`Load` with too few arguments", span);
+        };
+        let object_ty = ctx.ty(*object).map(|t| self.module.types[t].inner.clone());
+        if let Some(TypeInner::Buffer {
+            kind: ir::BufferKind::Structured,
+            ..
+        }) = object_ty
+        {
+            if !rest.is_empty() {
+                return unsupported("`Load` with a status argument", span);
+            }
+            let b = self.expr(ctx, *object)?;
+            let i = self.expr(ctx, *coords)?;
+            return Ok(format!("{b}[{i}]"));
+        }
+        let tex = self.texture(ctx, *object, span)?;
+        let t = self.expr(ctx, *object)?;
+        let c = self.expr(ctx, *coords)?;
+        let call = if tex.multisampled {
+            let [sample] = rest else {
+                return unsupported("`Load` of a multisampled texture without exactly a sample index", span);
+            };
+            let s = self.expr(ctx, *sample)?;
+            format!("textureLoad({t}, {c}, {s})")
+        } else if tex.storage {
+            if !rest.is_empty() {
+                return unsupported("`Load` of a storage texture with an offset or status", span);
+            }
+            format!("textureLoad({t}, {c})")
+        } else {
+            if !rest.is_empty() {
+                return unsupported("`Load` with an offset or status (WGSL `textureLoad` has none)", span);
+            }
+            if !is_pure(ctx.exprs, *coords) {
+                return unsupported("`Load` coordinates with side effects", span);
+            }
+            // The last component is the mip level; arrays put the layer
+            // before it.
+            let (base, layer, level) = match (tex.dim, tex.arrayed) {
+                (ir::TextureDim::D1, false) => ("x", None, "y"),
+                (ir::TextureDim::D2, false) => ("xy", None, "z"),
+                (ir::TextureDim::D2, true) => ("xy", Some("z"), "w"),
+                (ir::TextureDim::D3, false) => ("xyz", None, "w"),
+                _ => return unsupported("`Load` of this texture", span),
+            };
+            match layer {
+                Some(layer) => format!("textureLoad({t}, {c}.{base}, {c}.{layer}, {c}.{level})"),
+                None => format!("textureLoad({t}, {c}.{base}, {c}.{level})"),
+            }
+        };
+        Ok(if tex.depth {
+            call
+        } else {
+            self.narrow_texel(call, Some(tex.texel))
+        })
+    }
+
+    /// `t.GetDimensions(w, h[, elements])` as stores of
+    /// `textureDimensions`/`textureNumLayers` (and `arrayLength` for
+    /// structured buffers).
+    fn get_dimensions(
+        &self,
+        ctx: &mut FnCtx,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
+        let [object, outs @ ..] = args else {
+            return unsupported("`GetDimensions` without an object", span);
+        };
+        let object_ty = ctx.ty(*object).map(|t| self.module.types[t].inner.clone());
+        let o = self.expr(ctx, *object)?;
+        let mut values: Vec<String> = Vec::new();
+        match object_ty {
+            Some(TypeInner::Buffer {
+                kind: ir::BufferKind::Structured,
+                element: Some(element),
+                ..
+            }) => {
+                let Expression::Global(_) = ctx.exprs[*object] else {
+                    return unsupported("`GetDimensions` of a buffer that is not a global", span);
+                };
+                let Some((align, size)) = super::types::layout(self.module, element) else {
+                    return unsupported("`GetDimensions` of a buffer of non-host-shareable elements", span);
+                };
+                values.push(format!("arrayLength(&{o})"));
+                values.push(format!("{}u", super::types::round_up(align, size)));
+            }
+            Some(TypeInner::Texture {
+                dim,
+                arrayed,
+                multisampled,
+                ..
+            }) => {
+                let components = match dim {
+                    ir::TextureDim::D1 => 1,
+                    ir::TextureDim::D2 | ir::TextureDim::Cube => 2,
+                    ir::TextureDim::D3 => 3,
+                };
+                let expected = components + usize::from(arrayed) + usize::from(multisampled);
+                if outs.len() != expected {
+                    return unsupported(
+                        "`GetDimensions` with a mip level or level count (not supported yet)",
+                        span,
+                    );
+                }
+                for i in 0..components {
+                    let suffix = if components == 1 {
+                        String::new()
+                    } else {
+                        format!(".{}", super::expr::COMPONENTS[i])
+                    };
+                    values.push(format!("textureDimensions({o}){suffix}"));
+                }
+                if arrayed {
+                    values.push(format!("textureNumLayers({o})"));
+                }
+                if multisampled {
+                    values.push(format!("textureNumSamples({o})"));
+                }
+            }
+            _ => return unsupported("`GetDimensions` of this object", span),
+        }
+        if values.len() != outs.len() {
+            return unsupported("`GetDimensions` with these arguments", span);
+        }
+        let mut lines = Vec::new();
+        for (&out, value) in outs.iter().zip(values) {
+            let scalar = self.scalar_of(ctx, out).unwrap_or(ir::Scalar::U32);
+            let value = match scalar.kind {
+                ScalarKind::Uint => value,
+                _ => format!("{}({value})", super::types::scalar(scalar, span)?),
+            };
+            lines.extend(self.store(ctx, out, value)?);
+        }
+        Ok(lines)
+    }
+}
