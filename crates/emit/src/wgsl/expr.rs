@@ -48,7 +48,7 @@ impl<'a> FnCtx<'a> {
     pub fn new(w: &Writer<'a>, f: Handle<ir::Function>) -> Result<Self> {
         let func = &w.module.functions[f];
         let mut names = w.module_names();
-        let written = written_params(func);
+        let written = written_params(w.module, func);
         let params = func
             .params
             .iter()
@@ -111,7 +111,7 @@ impl<'a> FnCtx<'a> {
 
 /// Parameters of `in` direction the body writes (stores, assignments,
 /// increments, `out` arguments), by index.
-fn written_params(func: &ir::Function) -> HashSet<u32> {
+fn written_params(module: &ir::Module, func: &ir::Function) -> HashSet<u32> {
     let mut out = HashSet::new();
     let root = |mut e: Handle<Expression>| loop {
         match &func.expressions[e] {
@@ -129,9 +129,21 @@ fn written_params(func: &ir::Function) -> HashSet<u32> {
             Expression::Assign { target, .. } | Expression::IncDec { target, .. } => {
                 stores.push(*target)
             }
-            // Out arguments of calls and intrinsics are written too; a
-            // copy costs nothing where they are not.
-            Expression::Call { args, .. } | Expression::Intrinsic { args, .. } => {
+            // `out` arguments of calls, and the out arguments of
+            // `GetDimensions`, are written too.
+            Expression::Call { function, args } => {
+                for (i, &a) in args.iter().enumerate() {
+                    let direction = module
+                        .functions
+                        .try_get(*function)
+                        .and_then(|f| f.params.get(i))
+                        .map(|p| p.direction);
+                    if direction != Some(ParamDirection::In) {
+                        stores.push(a);
+                    }
+                }
+            }
+            Expression::Intrinsic { fun, args } if super::intrinsics::has_side_effects(*fun) => {
                 stores.extend(args.iter().copied())
             }
             _ => {}

@@ -94,7 +94,7 @@ impl<'a> Writer<'a> {
             global_names: HashMap::new(),
             function_names: HashMap::new(),
             plain_uniforms: None,
-            bindings: binding::assign_bindings(module),
+            bindings: binding::assign_wgsl_bindings(module),
             reachable: Vec::new(),
             used_globals: BTreeSet::new(),
             uses: HashMap::new(),
