@@ -42,6 +42,13 @@ pub(super) struct FnCtx<'a> {
     pub pre: Vec<String>,
     /// Statements to print after the current one.
     pub post: Vec<String>,
+    /// The store target being printed: a stored-transposed matrix there
+    /// is the place itself, not its `transpose` (the value is transposed
+    /// instead).
+    place_root: Option<Handle<Expression>>,
+    /// The base of an index being printed: an array of stored-transposed
+    /// matrices may be read there (its element is transposed).
+    index_base: Option<Handle<Expression>>,
 }
 
 impl<'a> FnCtx<'a> {
@@ -81,6 +88,8 @@ impl<'a> FnCtx<'a> {
             names,
             pre: Vec::new(),
             post: Vec::new(),
+            place_root: None,
+            index_base: None,
         })
     }
 
@@ -93,6 +102,8 @@ impl<'a> FnCtx<'a> {
             names: w.module_names(),
             pre: Vec::new(),
             post: Vec::new(),
+            place_root: None,
+            index_base: None,
         }
     }
 
@@ -507,10 +518,28 @@ impl Writer<'_> {
                 {
                     return unsupported("indexing a byte-address buffer", span);
                 }
+                let value = if self.stored_transposed(ctx, target) {
+                    format!("transpose({value})")
+                } else {
+                    value
+                };
                 let place = self.place(ctx, target)?;
                 Ok(vec![format!("{place} = {value};")])
             }
             _ => {
+                let value = if self.stored_transposed(ctx, target) {
+                    match ctx.ty(target).map(|t| &self.module.types[t].inner) {
+                        Some(TypeInner::Matrix { .. }) => format!("transpose({value})"),
+                        _ => {
+                            return unsupported(
+                                "a store of a whole array of column-major buffer matrices",
+                                span,
+                            );
+                        }
+                    }
+                } else {
+                    value
+                };
                 let place = self.place(ctx, target)?;
                 Ok(vec![format!("{place} = {value};")])
             }
@@ -535,7 +564,74 @@ impl Writer<'_> {
 
     /// A place (something assignable) as WGSL.
     pub(super) fn place(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
-        self.expr(ctx, e)
+        let mut base = e;
+        while let Expression::Member { base: b, .. }
+        | Expression::Index { base: b, .. }
+        | Expression::Swizzle { base: b, .. } = ctx.exprs[base]
+        {
+            if self.stored_transposed(ctx, b) {
+                return unsupported(
+                    "a store into part of a column-major buffer matrix",
+                    ctx.span(e),
+                );
+            }
+            base = b;
+        }
+        let saved = ctx.place_root.replace(e);
+        let place = self.expr(ctx, e);
+        ctx.place_root = saved;
+        place
+    }
+
+    /// Whether reading `e` yields a matrix (or array of matrices) in its
+    /// stored, column-major shape (see `Writer::collect_transposed`).
+    pub(super) fn stored_transposed(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner }) => {
+                        Some(*inner)
+                    }
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.transposed_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => {
+                self.transposed_globals.contains(g)
+                    && !self.module.types[self.module.globals[*g].ty].inner.is_resource()
+            }
+            Expression::Index { base, .. } => match &ctx.exprs[*base] {
+                Expression::Global(g)
+                    if self.module.types[self.module.globals[*g].ty].inner.is_resource() =>
+                {
+                    self.transposed_globals.contains(g)
+                }
+                _ => {
+                    let base_is_array = ctx.ty(*base).is_some_and(|t| {
+                        matches!(self.module.types[t].inner, TypeInner::Array { .. })
+                    });
+                    base_is_array && self.stored_transposed(ctx, *base)
+                }
+            },
+            _ => false,
+        }
+    }
+
+    /// A read of `e` printed as `text`, transposed back when stored
+    /// column-major.
+    fn unstore(&self, ctx: &FnCtx, e: Handle<Expression>, text: String) -> Result<String> {
+        if ctx.place_root == Some(e) || !self.stored_transposed(ctx, e) {
+            return Ok(text);
+        }
+        match ctx.ty(e).map(|t| &self.module.types[t].inner) {
+            Some(TypeInner::Matrix { .. }) => Ok(format!("transpose({text})")),
+            _ if ctx.index_base == Some(e) => Ok(text),
+            _ => unsupported(
+                "a whole array of column-major buffer matrices as a value (index it)",
+                ctx.span(e),
+            ),
+        }
     }
 
     /// `&place` for an `out`/`inout` argument: direct for function-space
@@ -574,6 +670,9 @@ impl Writer<'_> {
     /// Whether `&e` is a `ptr<function, T>`: a local or a pointer
     /// parameter, through struct members and array or matrix elements.
     fn function_space_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        if self.stored_transposed(ctx, e) {
+            return false;
+        }
         match &ctx.exprs[e] {
             Expression::Local(l) => ctx
                 .func
@@ -598,7 +697,10 @@ impl Writer<'_> {
         let ty = ctx.ty(e);
         Ok(match &ctx.exprs[e] {
             Expression::Literal(lit) => self.literal(*lit, ty, span)?,
-            Expression::Global(g) => self.global_ref(*g, span)?,
+            Expression::Global(g) => {
+                let text = self.global_ref(*g, span)?;
+                self.unstore(ctx, e, text)?
+            }
             Expression::Local(l) => ctx.locals.get(l).cloned().unwrap_or_default(),
             Expression::Param(i) => match ctx.params.get(*i as usize) {
                 Some(p) if p.pointer => format!("(*{})", p.name),
@@ -619,11 +721,16 @@ impl Writer<'_> {
                     .and_then(|t| self.member_names.get(&t))
                     .and_then(|names| names.get(*index as usize));
                 match name {
-                    Some(name) => format!("{b}.{name}"),
+                    Some(name) => self.unstore(ctx, e, format!("{b}.{name}"))?,
                     None => return unsupported("a member of something that is not a struct", span),
                 }
             }
-            Expression::Index { base, index } => self.index(ctx, *base, *index, span)?,
+            Expression::Index { base, index } => {
+                let saved = ctx.index_base.replace(*base);
+                let text = self.index(ctx, *base, *index, span);
+                ctx.index_base = saved;
+                self.unstore(ctx, e, text?)?
+            }
             Expression::Swizzle { base, components } => {
                 let base_ty = ctx.ty(*base).map(|t| self.module.types[t].inner.clone());
                 let b = self.expr(ctx, *base)?;
@@ -1031,8 +1138,22 @@ impl Writer<'_> {
             _ => {}
         }
         let mut parts = Vec::new();
-        for &c in components {
-            parts.push(self.expr(ctx, c)?);
+        for (i, &c) in components.iter().enumerate() {
+            let part = self.expr(ctx, c)?;
+            let part = if self.transposed_members.contains(&(ty, i as u32)) {
+                match component_inner(ctx, c) {
+                    Some(TypeInner::Matrix { .. }) => format!("transpose({part})"),
+                    _ => {
+                        return unsupported(
+                            "constructing a struct with an array of column-major buffer matrices",
+                            span,
+                        );
+                    }
+                }
+            } else {
+                part
+            };
+            parts.push(part);
         }
         Ok(format!("{name}({})", parts.join(", ")))
     }

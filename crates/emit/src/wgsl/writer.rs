@@ -48,6 +48,12 @@ pub(super) struct Writer<'a> {
     /// Structs reached from the uniform address space (their struct and
     /// array members get `@align(16)`).
     uniform_structs: HashSet<Handle<ir::Type>>,
+    /// Struct members holding column-major matrices (or arrays of them) in
+    /// a buffer: stored as WGSL `matCxR` and read through `transpose`
+    /// (see [`Writer::is_transposed`]).
+    pub transposed_members: HashSet<(Handle<ir::Type>, u32)>,
+    /// Plain uniforms and structured buffers of column-major matrices.
+    pub transposed_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -101,8 +107,11 @@ impl<'a> Writer<'a> {
             static_locals: HashMap::new(),
             entry_inits: Vec::new(),
             uniform_structs: HashSet::new(),
+            transposed_members: HashSet::new(),
+            transposed_globals: HashSet::new(),
         };
         w.collect_used()?;
+        w.collect_transposed();
         w.name_everything();
         Ok(w)
     }
@@ -199,6 +208,97 @@ impl<'a> Writer<'a> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// HLSL packs buffer matrices column-major unless `row_major`: memory
+    /// holds HLSL columns, which WGSL reads as its columns, while the
+    /// matrix convention wants the HLSL rows there. Such matrices are
+    /// declared `matCxR` (their memory's shape) and read through
+    /// `transpose`, which gives the `matRxC` value the code expects.
+    fn collect_transposed(&mut self) {
+        let module = self.module;
+        for g in self.used_globals.clone() {
+            let v = &module.globals[g];
+            if v.space != AddressSpace::Uniform {
+                continue;
+            }
+            match &module.types[v.ty].inner {
+                TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                    self.mark_transposed(*inner, &mut HashSet::new())
+                }
+                TypeInner::Buffer {
+                    element: Some(e), ..
+                } => {
+                    if matches!(module.types[*e].inner, TypeInner::Matrix { .. })
+                        && v.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
+                        self.transposed_globals.insert(g);
+                    }
+                    self.mark_transposed(*e, &mut HashSet::new());
+                }
+                inner if !inner.is_resource() => {
+                    if holds_matrix(module, v.ty) && v.matrix_layout != Some(ir::MatrixLayout::RowMajor) {
+                        self.transposed_globals.insert(g);
+                    }
+                    self.mark_transposed(v.ty, &mut HashSet::new());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn mark_transposed(&mut self, ty: Handle<ir::Type>, seen: &mut HashSet<Handle<ir::Type>>) {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                if !seen.insert(ty) {
+                    return;
+                }
+                for (i, m) in members.iter().enumerate() {
+                    if holds_matrix(module, m.ty) && m.matrix_layout != Some(ir::MatrixLayout::RowMajor) {
+                        self.transposed_members.insert((ty, i as u32));
+                    }
+                    self.mark_transposed(m.ty, seen);
+                }
+            }
+            TypeInner::Array { base, .. } => self.mark_transposed(*base, seen),
+            _ => {}
+        }
+    }
+
+    /// `ty` spelled as stored: a column-major matrix (or array of them)
+    /// as `matCxR`.
+    pub fn spell_stored(&self, ty: Handle<ir::Type>, transposed: bool, span: Span) -> Result<String> {
+        if !transposed {
+            return self.spell(ty, span);
+        }
+        match &self.module.types[ty].inner {
+            TypeInner::Matrix { rows, columns, scalar } => {
+                let t = self.module.types.get(&ir::Type {
+                    name: None,
+                    inner: TypeInner::Matrix {
+                        rows: *columns,
+                        columns: *rows,
+                        scalar: *scalar,
+                    },
+                });
+                match t {
+                    Some(t) => self.spell(t, span),
+                    None => {
+                        types::scalar(*scalar, span)?;
+                        Ok(format!("mat{columns}x{rows}<f32>"))
+                    }
+                }
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_stored(*base, true, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => self.spell(ty, span),
         }
     }
 
@@ -351,7 +451,14 @@ impl<'a> Writer<'a> {
                     attrs.push_str("@align(16) ");
                 }
                 after_struct = is_struct;
-                writeln!(out, "    {attrs}{name}: {},", self.spell(m.ty, m.span)?).ok();
+                let index = out_index(members, m);
+                let transposed = self.transposed_members.contains(&(ty, index));
+                writeln!(
+                    out,
+                    "    {attrs}{name}: {},",
+                    self.spell_stored(m.ty, transposed, m.span)?
+                )
+                .ok();
             }
             out.push_str("}\n\n");
         }
@@ -427,7 +534,13 @@ impl<'a> Writer<'a> {
                     ""
                 };
                 after_struct = is_struct;
-                writeln!(out, "    {align}{name}: {},", self.spell(v.ty, span)?).ok();
+                let transposed = self.transposed_globals.contains(&g);
+                writeln!(
+                    out,
+                    "    {align}{name}: {},",
+                    self.spell_stored(v.ty, transposed, span)?
+                )
+                .ok();
             }
             out.push_str("}\n\n");
             let (set, binding) = self.bindings.globals_block.unwrap_or((0, 0));
@@ -534,7 +647,7 @@ impl<'a> Writer<'a> {
                 };
                 format!(
                     "var<storage, {access}> {name}: array<{}>;",
-                    self.spell(*element, span)?
+                    self.spell_stored(*element, self.transposed_globals.contains(&g), span)?
                 )
             }
             TypeInner::Buffer {
@@ -794,6 +907,23 @@ impl<'a> Writer<'a> {
         out.push_str(&body);
         out.push_str("}\n\n");
         Ok(())
+    }
+}
+
+/// The index of member `m` in `members`.
+fn out_index(members: &[ir::StructMember], m: &ir::StructMember) -> u32 {
+    members
+        .iter()
+        .position(|x| std::ptr::eq(x, m))
+        .unwrap_or_default() as u32
+}
+
+/// A matrix, or an array of them.
+fn holds_matrix(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    match &module.types[ty].inner {
+        TypeInner::Matrix { .. } => true,
+        TypeInner::Array { base, .. } => holds_matrix(module, *base),
+        _ => false,
     }
 }
 
