@@ -1,6 +1,7 @@
 //! The harness's own compiler and validator: Legalis run in-process through
 //! the same command-line function the binary uses, and the downstream
-//! validators of `legalis-validate` (glslang, then the SPIR-V validator).
+//! validators of `legalis-validate` (glslang, then the SPIR-V validator;
+//! naga for WGSL).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -38,7 +39,7 @@ impl Compiler for InProcessLegalis {
 /// compiled to SPIR-V by glslang and that SPIR-V checked by the SPIR-V
 /// validator (Vulkan 1.3); `spirv-asm` is assembled by the SPIRV-Tools
 /// assembler, validated, and read back by naga as a second reader where
-/// naga supports the stage. A target without a validator is a failure, so
+/// naga supports the stage; WGSL is parsed and validated by naga. A target without a validator is a failure, so
 /// nothing is pinned unvalidated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DownstreamValidator;
@@ -58,6 +59,8 @@ impl Validator for DownstreamValidator {
                 let words = legalis_validate::validate_spirv_asm(output)?;
                 legalis_validate::read_back_spirv(&words, stage).map(|_| ())
             }
+            // Parsed and validated by naga in-process, uniformity included.
+            "wgsl" => legalis_validate::validate_wgsl(output, stage).map(|_| ()),
             other => Err(format!(
                 "no validator for target `{other}` in the suite (use spirv-asm for SPIR-V)"
             )),

@@ -788,9 +788,14 @@ impl Writer<'_> {
                     );
                 }
                 let c = self.expr(ctx, *condition)?;
-                let a = self.expr(ctx, *accept)?;
-                let r = self.expr(ctx, *reject)?;
-                format!("select({r}, {a}, {c})")
+                if is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
+                    let a = self.expr(ctx, *accept)?;
+                    let r = self.expr(ctx, *reject)?;
+                    format!("select({r}, {a}, {c})")
+                } else {
+                    // Only the chosen side may run: an `if` into a temporary.
+                    self.branching_select(ctx, c, *accept, *reject, ty, span)?
+                }
             }
             Expression::Convert { expr } => self.convert(ctx, *expr, ty, span)?,
             Expression::Construct { components } => self.construct(ctx, components, ty, span)?,
@@ -809,6 +814,45 @@ impl Writer<'_> {
                 );
             }
         })
+    }
+
+    /// `var t: T; if c { t = a; } else { t = b; }` before the statement,
+    /// each side's own temporaries inside its branch.
+    fn branching_select(
+        &self,
+        ctx: &mut FnCtx,
+        condition: String,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+        ty: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ty else {
+            return unsupported("`?:` without a type", span);
+        };
+        let ty = self.spell(ty, span)?;
+        let t = ctx.temp("select");
+        let outer_pre = std::mem::take(&mut ctx.pre);
+        let outer_post = std::mem::take(&mut ctx.post);
+        let side = |ctx: &mut FnCtx, e| -> Result<Vec<String>> {
+            let value = self.expr(ctx, e)?;
+            let mut lines = std::mem::take(&mut ctx.pre);
+            lines.push(format!("{t} = {value};"));
+            lines.append(&mut ctx.post);
+            Ok(lines)
+        };
+        let a = side(ctx, accept);
+        let b = side(ctx, reject);
+        ctx.pre = outer_pre;
+        ctx.post = outer_post;
+        let (a, b) = (a?, b?);
+        ctx.pre.push(format!("var {t}: {ty};"));
+        ctx.pre.push(format!("if {condition} {{"));
+        ctx.pre.extend(a.into_iter().map(|l| format!("    {l}")));
+        ctx.pre.push("} else {".into());
+        ctx.pre.extend(b.into_iter().map(|l| format!("    {l}")));
+        ctx.pre.push("}".into());
+        Ok(t)
     }
 
     fn global_ref(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
