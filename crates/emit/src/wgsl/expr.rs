@@ -982,6 +982,32 @@ impl Writer<'_> {
         }
         let vector = matches!(lt, Some(TypeInner::Vector { .. })) || matches!(rt, Some(TypeInner::Vector { .. }));
         let a = self.expr(ctx, left)?;
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) && !vector {
+            // The right side runs only when needed; when it needs
+            // statements of its own, they go inside an `if`.
+            let outer_pre = std::mem::take(&mut ctx.pre);
+            let outer_post = std::mem::take(&mut ctx.post);
+            let b = self.expr(ctx, right);
+            let inner_pre = std::mem::replace(&mut ctx.pre, outer_pre);
+            let inner_post = std::mem::replace(&mut ctx.post, outer_post);
+            let b = b?;
+            if inner_pre.is_empty() && inner_post.is_empty() {
+                return Ok(format!("({a} {} {b})", op.symbol()));
+            }
+            let t = ctx.temp("logic");
+            ctx.pre.push(format!("var {t}: bool = {a};"));
+            let test = if op == BinaryOp::LogicalAnd {
+                t.clone()
+            } else {
+                format!("!{t}")
+            };
+            ctx.pre.push(format!("if {test} {{"));
+            ctx.pre.extend(inner_pre.into_iter().map(|l| format!("    {l}")));
+            ctx.pre.push(format!("    {t} = {b};"));
+            ctx.pre.extend(inner_post.into_iter().map(|l| format!("    {l}")));
+            ctx.pre.push("}".into());
+            return Ok(t);
+        }
         let mut b = self.expr(ctx, right)?;
         let symbol = match op {
             BinaryOp::LogicalAnd if vector => "&",
