@@ -43,8 +43,12 @@ pub enum WgslMapping {
     BuiltIn(WgslBuiltin),
     /// An ordinary varying at a location. With `by_index` the semantic
     /// index is the location (`SV_Target3` → `@location(3)`).
-    Location { by_index: bool },
-    Unsupported { code: u32 },
+    Location {
+        by_index: bool,
+    },
+    Unsupported {
+        code: u32,
+    },
 }
 
 const fn builtin(name: &'static str, ty: BuiltinType) -> WgslMapping {

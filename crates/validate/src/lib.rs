@@ -296,7 +296,9 @@ mod tests {
 
 /// Parses and validates WGSL with naga, in-process: the WGSL front end,
 /// then naga's validator with every check on (uniformity included) and
-/// the capabilities of core WebGPU. The module must have exactly one
+/// the capabilities of core WebGPU (naga's defaults plus
+/// `SHADER_FLOAT16_IN_FLOAT32`: `pack2x16float` and `unpack2x16float` are
+/// core WGSL that naga gates for old GL backends). The module must have exactly one
 /// entry point, of `stage`. Errors carry naga's own rendering, with the
 /// offending line.
 pub fn validate_wgsl(source: &str, stage: ShaderStage) -> Result<naga::Module, String> {
@@ -304,14 +306,11 @@ pub fn validate_wgsl(source: &str, stage: ShaderStage) -> Result<naga::Module, S
         .map_err(|e| format!("naga (WGSL): {}", e.emit_to_string(source)))?;
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
     );
-    validator.validate(&module).map_err(|e| {
-        format!(
-            "naga (WGSL validation): {}",
-            e.emit_to_string(source)
-        )
-    })?;
+    validator
+        .validate(&module)
+        .map_err(|e| format!("naga (WGSL validation): {}", e.emit_to_string(source)))?;
     let expected = match stage {
         ShaderStage::Vertex => naga::ShaderStage::Vertex,
         ShaderStage::Fragment => naga::ShaderStage::Fragment,

@@ -238,7 +238,13 @@ impl Writer<'_> {
 
     /// A value a statement needs before it runs (a condition, a returned
     /// value): bound to a `let` when copy-back statements must follow it.
-    fn settled(&self, ctx: &mut FnCtx, e: Handle<Expression>, depth: usize, out: &mut String) -> Result<String> {
+    fn settled(
+        &self,
+        ctx: &mut FnCtx,
+        e: Handle<Expression>,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<String> {
         let value = self.expr(ctx, e)?;
         if ctx.post.is_empty() {
             let p = pad(depth);
@@ -345,19 +351,7 @@ impl Writer<'_> {
                 let s = self.settled(ctx, *selector, depth, out)?;
                 writeln!(out, "{p}switch {s} {{").ok();
                 let mut has_default = false;
-                for case in cases {
-                    if case.fall_through && !case.body.is_empty() {
-                        return unsupported(
-                            "a `switch` case that falls through into the next (WGSL cases do not fall through)",
-                            span,
-                        );
-                    }
-                    if case.fall_through {
-                        return unsupported(
-                            "an empty `switch` case that falls through into the next",
-                            span,
-                        );
-                    }
+                for (at, case) in cases.iter().enumerate() {
                     let labels: Vec<String> = case
                         .values
                         .iter()
@@ -371,7 +365,15 @@ impl Writer<'_> {
                         })
                         .collect();
                     writeln!(out, "{p}{INDENT}case {}: {{", labels.join(", ")).ok();
-                    self.block(ctx, &case.body, depth + 2, out)?;
+                    // WGSL cases do not fall through: a case that does runs
+                    // the following bodies too, up to one that does not
+                    // (a `break` in any of them leaves the switch, as before).
+                    for next in &cases[at..] {
+                        self.block(ctx, &next.body, depth + 2, out)?;
+                        if !next.fall_through {
+                            break;
+                        }
+                    }
                     writeln!(out, "{p}{INDENT}}}").ok();
                 }
                 if !has_default {
@@ -445,10 +447,14 @@ impl Writer<'_> {
                 let is_int_scalar = ty.is_some_and(|t| {
                     matches!(self.module.types[t].inner, TypeInner::Scalar(s) if s.kind != ScalarKind::Float)
                 });
-                let increment = matches!(op, ir::IncDecOp::PreIncrement | ir::IncDecOp::PostIncrement);
+                let increment =
+                    matches!(op, ir::IncDecOp::PreIncrement | ir::IncDecOp::PostIncrement);
                 if is_int_scalar && !self.is_multi_swizzle(ctx, *target) {
                     let place = self.place(ctx, *target)?;
-                    return Ok(vec![format!("{place}{};", if increment { "++" } else { "--" })]);
+                    return Ok(vec![format!(
+                        "{place}{};",
+                        if increment { "++" } else { "--" }
+                    )]);
                 }
                 let one = match scalar.map(|s| s.kind) {
                     Some(ScalarKind::Float) => "1.0f",
@@ -488,8 +494,9 @@ impl Writer<'_> {
                     return unsupported("a swizzle store whose base has side effects", span);
                 }
                 let base_ty = ctx.ty(*base);
-                let is_vector = base_ty
-                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Vector { .. }));
+                let is_vector = base_ty.is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                });
                 if !is_vector {
                     return unsupported("a multi-component store to a scalar", span);
                 }
@@ -590,20 +597,24 @@ impl Writer<'_> {
             Expression::Member { base, index } => {
                 let base_ty = ctx.ty(*base);
                 let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner }) => {
-                        Some(*inner)
-                    }
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
                     _ => base_ty,
                 };
                 struct_ty.is_some_and(|t| self.transposed_members.contains(&(t, *index)))
             }
             Expression::Global(g) => {
                 self.transposed_globals.contains(g)
-                    && !self.module.types[self.module.globals[*g].ty].inner.is_resource()
+                    && !self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource()
             }
             Expression::Index { base, .. } => match &ctx.exprs[*base] {
                 Expression::Global(g)
-                    if self.module.types[self.module.globals[*g].ty].inner.is_resource() =>
+                    if self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource() =>
                 {
                     self.transposed_globals.contains(g)
                 }
@@ -674,9 +685,7 @@ impl Writer<'_> {
             return false;
         }
         match &ctx.exprs[e] {
-            Expression::Local(l) => ctx
-                .func
-                .is_some_and(|f| !f.locals[*l].is_static),
+            Expression::Local(l) => ctx.func.is_some_and(|f| !f.locals[*l].is_static),
             Expression::Param(i) => ctx
                 .params
                 .get(*i as usize)
@@ -711,9 +720,9 @@ impl Writer<'_> {
                 let base_ty = ctx.ty(*base);
                 let b = self.expr(ctx, *base)?;
                 let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner }) => {
-                        Some(*inner)
-                    }
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
                     Some(TypeInner::Struct { .. }) => base_ty,
                     _ => None,
                 };
@@ -781,14 +790,14 @@ impl Writer<'_> {
                         TypeInner::Scalar(_) | TypeInner::Vector { .. }
                     )
                 });
-                if !scalar_or_vector {
-                    return unsupported(
-                        "`?:` on structs, arrays or matrices (WGSL `select` takes scalars and vectors)",
-                        span,
-                    );
-                }
+                let condition_is_scalar = ctx
+                    .ty(*condition)
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Scalar(_)));
                 let c = self.expr(ctx, *condition)?;
-                if is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
+                if !scalar_or_vector && !condition_is_scalar {
+                    return unsupported("a component-wise `?:` on matrices", span);
+                }
+                if scalar_or_vector && is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
                     let a = self.expr(ctx, *accept)?;
                     let r = self.expr(ctx, *reject)?;
                     format!("select({r}, {a}, {c})")
@@ -801,17 +810,43 @@ impl Writer<'_> {
             Expression::Construct { components } => self.construct(ctx, components, ty, span)?,
             Expression::Call { function, args } => self.call(ctx, *function, args, span)?,
             Expression::Intrinsic { fun, args } => self.intrinsic(ctx, *fun, args, e)?,
-            Expression::Assign { .. } => {
-                return unsupported(
-                    "an assignment used as a value (WGSL assignments are statements)",
-                    span,
-                );
+            // WGSL assignments and increments are statements: they run
+            // before the statement that uses their value.
+            Expression::Assign { target, .. } => {
+                let target = *target;
+                if !is_pure(ctx.exprs, target) {
+                    return unsupported(
+                        "an assignment used as a value whose target has side effects",
+                        span,
+                    );
+                }
+                let lines = self.effect(ctx, e)?;
+                ctx.pre.extend(lines);
+                self.expr(ctx, target)?
             }
-            Expression::IncDec { .. } => {
-                return unsupported(
-                    "`++`/`--` used as a value (WGSL increments are statements)",
-                    span,
-                );
+            Expression::IncDec { op, target } => {
+                let (op, target) = (*op, *target);
+                if !is_pure(ctx.exprs, target) {
+                    return unsupported(
+                        "`++`/`--` used as a value on a target with side effects",
+                        span,
+                    );
+                }
+                let before = match op {
+                    ir::IncDecOp::PostIncrement | ir::IncDecOp::PostDecrement => {
+                        let t = ctx.temp("old");
+                        let value = self.expr(ctx, target)?;
+                        ctx.pre.push(format!("let {t} = {value};"));
+                        Some(t)
+                    }
+                    _ => None,
+                };
+                let lines = self.effect(ctx, e)?;
+                ctx.pre.extend(lines);
+                match before {
+                    Some(t) => t,
+                    None => self.expr(ctx, target)?,
+                }
             }
         })
     }
@@ -855,6 +890,18 @@ impl Writer<'_> {
         Ok(t)
     }
 
+    /// `e` printed so that it may be used more than once: as is when
+    /// pure, else bound to a `let` before the statement.
+    pub(super) fn reusable(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        let value = self.expr(ctx, e)?;
+        if is_pure(ctx.exprs, e) {
+            return Ok(value);
+        }
+        let t = ctx.temp("value");
+        ctx.pre.push(format!("let {t} = {value};"));
+        Ok(t)
+    }
+
     fn global_ref(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
         if let Some(name) = self.global_names.get(&g) {
             return Ok(name.clone());
@@ -881,11 +928,15 @@ impl Writer<'_> {
             (Literal::Bool(b), _) => b.to_string(),
             (Literal::Int(i), ScalarKind::Sint) => match i32::try_from(i) {
                 Ok(v) => int_literal(i64::from(v)),
-                Err(_) => return unsupported(format!("the integer {i} (out of `i32` range)"), span),
+                Err(_) => {
+                    return unsupported(format!("the integer {i} (out of `i32` range)"), span);
+                }
             },
             (Literal::Uint(u), ScalarKind::Uint) => match u32::try_from(u) {
                 Ok(v) => format!("{v}u"),
-                Err(_) => return unsupported(format!("the integer {u} (out of `u32` range)"), span),
+                Err(_) => {
+                    return unsupported(format!("the integer {u} (out of `u32` range)"), span);
+                }
             },
             (Literal::Int(i), ScalarKind::Uint) => format!("{}u", i as u32),
             (Literal::Uint(u), ScalarKind::Sint) => int_literal(i64::from(u as i32)),
@@ -905,7 +956,9 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<String> {
         let base_ty = ctx.ty(base).map(|t| self.module.types[t].inner.clone());
-        let index_ty = ctx.ty(index).and_then(|t| self.module.types[t].inner.scalar());
+        let index_ty = ctx
+            .ty(index)
+            .and_then(|t| self.module.types[t].inner.scalar());
         match base_ty {
             Some(TypeInner::Texture {
                 access,
@@ -932,10 +985,11 @@ impl Writer<'_> {
                 kind: ir::BufferKind::Structured,
                 ..
             })
-            | Some(
-                TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. },
-            ) => {
-                if !index_ty.is_some_and(|s| s.width == 4 && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)) {
+            | Some(TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. }) =>
+            {
+                if !index_ty.is_some_and(|s| {
+                    s.width == 4 && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)
+                }) {
                     return unsupported("an index that is not a 32-bit integer", span);
                 }
                 let b = self.expr(ctx, base)?;
@@ -980,7 +1034,8 @@ impl Writer<'_> {
         if l_matrix || r_matrix {
             return self.matrix_binary(ctx, op, left, right, lt, rt, span);
         }
-        let vector = matches!(lt, Some(TypeInner::Vector { .. })) || matches!(rt, Some(TypeInner::Vector { .. }));
+        let vector = matches!(lt, Some(TypeInner::Vector { .. }))
+            || matches!(rt, Some(TypeInner::Vector { .. }));
         let a = self.expr(ctx, left)?;
         if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) && !vector {
             // The right side runs only when needed; when it needs
@@ -1002,9 +1057,11 @@ impl Writer<'_> {
                 format!("!{t}")
             };
             ctx.pre.push(format!("if {test} {{"));
-            ctx.pre.extend(inner_pre.into_iter().map(|l| format!("    {l}")));
+            ctx.pre
+                .extend(inner_pre.into_iter().map(|l| format!("    {l}")));
             ctx.pre.push(format!("    {t} = {b};"));
-            ctx.pre.extend(inner_post.into_iter().map(|l| format!("    {l}")));
+            ctx.pre
+                .extend(inner_post.into_iter().map(|l| format!("    {l}")));
             ctx.pre.push("}".into());
             return Ok(t);
         }
@@ -1014,7 +1071,9 @@ impl Writer<'_> {
             BinaryOp::LogicalOr if vector => "|",
             BinaryOp::ShiftLeft | BinaryOp::ShiftRight => {
                 match &rt {
-                    Some(TypeInner::Scalar(s)) if s.kind != ScalarKind::Uint => b = format!("u32({b})"),
+                    Some(TypeInner::Scalar(s)) if s.kind != ScalarKind::Uint => {
+                        b = format!("u32({b})")
+                    }
                     Some(TypeInner::Vector { size, scalar }) if scalar.kind != ScalarKind::Uint => {
                         b = format!("vec{size}<u32>({b})")
                     }
@@ -1029,7 +1088,10 @@ impl Writer<'_> {
 
     /// HLSL's `*` and `/` on matrices are component-wise; WGSL's `*` is the
     /// matrix product, so they go column by column.
-    #[allow(clippy::too_many_arguments, reason = "the operands and their types, once")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the operands and their types, once"
+    )]
     fn matrix_binary(
         &self,
         ctx: &mut FnCtx,
@@ -1041,7 +1103,11 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<String> {
         match (op, &lt, &rt) {
-            (BinaryOp::Add | BinaryOp::Subtract, Some(TypeInner::Matrix { .. }), Some(TypeInner::Matrix { .. })) => {
+            (
+                BinaryOp::Add | BinaryOp::Subtract,
+                Some(TypeInner::Matrix { .. }),
+                Some(TypeInner::Matrix { .. }),
+            ) => {
                 let a = self.expr(ctx, left)?;
                 let b = self.expr(ctx, right)?;
                 Ok(format!("({a} {} {b})", op.symbol()))
@@ -1057,11 +1123,8 @@ impl Writer<'_> {
                 Some(TypeInner::Matrix { rows, columns, .. }),
                 Some(TypeInner::Matrix { .. }),
             ) => {
-                if !is_pure(ctx.exprs, left) || !is_pure(ctx.exprs, right) {
-                    return unsupported("a component-wise matrix operation on operands with side effects", span);
-                }
-                let a = self.expr(ctx, left)?;
-                let b = self.expr(ctx, right)?;
+                let a = self.reusable(ctx, left)?;
+                let b = self.reusable(ctx, right)?;
                 let cols: Vec<String> = (0..*rows)
                     .map(|i| format!("({a}[{i}] {} {b}[{i}])", op.symbol()))
                     .collect();
@@ -1090,7 +1153,12 @@ impl Writer<'_> {
         if from == to {
             return self.expr(ctx, expr);
         }
-        let v = self.expr(ctx, expr)?;
+        // A matrix is built from its operand several times.
+        let v = if matches!(to_inner, TypeInner::Matrix { .. }) {
+            self.reusable(ctx, expr)?
+        } else {
+            self.expr(ctx, expr)?
+        };
         let to_name = self.spell(to, span)?;
         Ok(match (&from_inner, &to_inner) {
             (TypeInner::Scalar(_), TypeInner::Scalar(_)) => format!("{to_name}({v})"),
@@ -1124,9 +1192,6 @@ impl Writer<'_> {
                 if fr < rows || fc < columns {
                     return unsupported("widening a matrix by conversion", span);
                 }
-                if !is_pure(ctx.exprs, expr) {
-                    return unsupported("truncating a matrix with side effects", span);
-                }
                 let letters: String = COMPONENTS[..usize::from(*columns)].concat();
                 let cols: Vec<String> = (0..*rows)
                     .map(|i| {
@@ -1140,9 +1205,6 @@ impl Writer<'_> {
                 format!("{to_name}({})", cols.join(", "))
             }
             (TypeInner::Scalar(_), TypeInner::Matrix { rows, columns, .. }) => {
-                if !is_pure(ctx.exprs, expr) {
-                    return unsupported("a matrix splat of a value with side effects", span);
-                }
                 let col = format!("vec{columns}<f32>(f32({v}))");
                 let cols: Vec<String> = (0..*rows).map(|_| col.clone()).collect();
                 format!("{to_name}({})", cols.join(", "))
@@ -1193,7 +1255,9 @@ impl Writer<'_> {
                     && components.iter().all(|c| {
                         matches!(component_inner(ctx, *c), Some(TypeInner::Vector { size, .. }) if size == *columns)
                     });
-                if !(all_scalars && components.len() == usize::from(*rows) * usize::from(*columns)) && !all_rows {
+                if !(all_scalars && components.len() == usize::from(*rows) * usize::from(*columns))
+                    && !all_rows
+                {
                     return unsupported("a matrix built from mixed vectors and scalars", span);
                 }
             }
@@ -1238,10 +1302,18 @@ impl Writer<'_> {
         let Some(callee) = self.module.functions.try_get(function) else {
             return unsupported("a call of a function the module does not define", span);
         };
-        let name = self.function_names.get(&function).cloned().unwrap_or_default();
+        let name = self
+            .function_names
+            .get(&function)
+            .cloned()
+            .unwrap_or_default();
         let mut parts = Vec::new();
         for (i, &a) in args.iter().enumerate() {
-            let direction = callee.params.get(i).map(|p| p.direction).unwrap_or(ParamDirection::In);
+            let direction = callee
+                .params
+                .get(i)
+                .map(|p| p.direction)
+                .unwrap_or(ParamDirection::In);
             let part = if direction == ParamDirection::In {
                 self.expr(ctx, a)?
             } else {

@@ -8,7 +8,7 @@
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, ShaderStage, Span, TypeInner};
 
-use super::expr::{FnCtx, is_pure};
+use super::expr::FnCtx;
 use super::types::{Result, unsupported};
 use super::writer::Writer;
 
@@ -234,8 +234,9 @@ impl Writer<'_> {
             }
             I::Mul => {
                 let both_vectors = args.iter().all(|&a| {
-                    ctx.ty(a)
-                        .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Vector { .. }))
+                    ctx.ty(a).is_some_and(|t| {
+                        matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                    })
                 });
                 let a = self.args(ctx, args)?;
                 if both_vectors {
@@ -249,10 +250,7 @@ impl Writer<'_> {
                 let Some(&arg) = args.first() else {
                     return unsupported(format!("`{}` without arguments", fun.name()), span);
                 };
-                if !is_pure(ctx.exprs, arg) {
-                    return unsupported(format!("`{}` of a value with side effects", fun.name()), span);
-                }
-                let v = self.expr(ctx, arg)?;
+                let v = self.reusable(ctx, arg)?;
                 match fun {
                     I::IsNan => format!("({v} != {v})"),
                     I::IsInf => format!("(abs({v}) > 3.40282347e38f)"),
@@ -272,13 +270,27 @@ impl Writer<'_> {
             | I::GatherAlpha
             | I::GatherCmp => self.sample(ctx, fun, args, span)?,
             I::Load => self.load(ctx, args, span)?,
-            I::Load2 | I::Load3 | I::Load4 => {
-                return unsupported(
-                    format!("`{}` on a byte-address buffer", fun.name()),
-                    span,
-                );
-            }
+            I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
             I::NonUniformResourceIndex => one(ctx)?,
+            // The low half of each `uint` holds the `half`.
+            I::F16ToF32 => match args
+                .first()
+                .and_then(|&a| ctx.ty(a))
+                .map(|t| self.module.types[t].inner.clone())
+            {
+                Some(TypeInner::Scalar(_)) => format!("unpack2x16float({}).x", one(ctx)?),
+                _ => return unsupported("`f16tof32` of a vector", span),
+            },
+            I::F32ToF16 => match args
+                .first()
+                .and_then(|&a| ctx.ty(a))
+                .map(|t| self.module.types[t].inner.clone())
+            {
+                Some(TypeInner::Scalar(_)) => {
+                    format!("pack2x16float(vec2<f32>({}, 0.0f))", one(ctx)?)
+                }
+                _ => return unsupported("`f32tof16` of a vector", span),
+            },
             other => {
                 return unsupported(
                     format!("`{}` (no WGSL counterpart yet)", other.name()),
@@ -319,6 +331,18 @@ impl Writer<'_> {
                 vec![format!("if {test} {{ discard; }}")]
             }
             I::GetDimensions => self.get_dimensions(ctx, args, span)?,
+            I::SinCos => {
+                let [x, sin_out, cos_out] = args else {
+                    return unsupported("`sincos` without three arguments", span);
+                };
+                let x = self.reusable(ctx, *x)?;
+                let mut lines = self.store(ctx, *sin_out, format!("sin({x})"))?;
+                lines.extend(self.store(ctx, *cos_out, format!("cos({x})"))?);
+                lines
+            }
+            I::Store | I::Store2 | I::Store3 | I::Store4 => {
+                self.byte_address_store(ctx, fun, args, span)?
+            }
             _ => return Ok(None),
         }))
     }
@@ -362,20 +386,19 @@ impl Writer<'_> {
         ctx: &mut FnCtx,
         tex: &Tex,
         coords: Handle<Expression>,
-        span: Span,
     ) -> Result<(String, Option<String>)> {
-        let c = self.expr(ctx, coords)?;
         if !tex.arrayed {
-            return Ok((c, None));
+            return Ok((self.expr(ctx, coords)?, None));
         }
-        if !is_pure(ctx.exprs, coords) {
-            return unsupported("array-texture coordinates with side effects", span);
-        }
+        let c = self.reusable(ctx, coords)?;
         let (base, layer) = match tex.dim {
             ir::TextureDim::Cube => ("xyz", "w"),
             _ => ("xy", "z"),
         };
-        Ok((format!("{c}.{base}"), Some(format!("i32(round({c}.{layer}))"))))
+        Ok((
+            format!("{c}.{base}"),
+            Some(format!("i32(round({c}.{layer}))")),
+        ))
     }
 
     fn sample(
@@ -390,21 +413,32 @@ impl Writer<'_> {
         };
         let tex = self.texture(ctx, *object, span)?;
         if tex.storage || tex.multisampled {
-            return unsupported(format!("`{}` of a storage or multisampled texture", fun.name()), span);
+            return unsupported(
+                format!("`{}` of a storage or multisampled texture", fun.name()),
+                span,
+            );
         }
         let t = self.expr(ctx, *object)?;
         let s = self.expr(ctx, *sampler)?;
-        let (c, layer) = self.split_coords(ctx, &tex, *coords, span)?;
+        let (c, layer) = self.split_coords(ctx, &tex, *coords)?;
         let mut parts = vec![t, s, c];
         parts.extend(layer);
         // Extra arguments (level, bias, gradients, reference, offset); a
         // clamp or status argument has no WGSL counterpart.
         let fixed = match fun {
-            I::SampleBias | I::SampleLevel | I::SampleCmp | I::SampleCmpLevelZero | I::GatherCmp => 1,
+            I::SampleBias
+            | I::SampleLevel
+            | I::SampleCmp
+            | I::SampleCmpLevelZero
+            | I::GatherCmp => 1,
             I::SampleGrad => 2,
             _ => 0,
         };
-        let fixed = if fun == I::SampleCmpLevelZero { 1 } else { fixed };
+        let fixed = if fun == I::SampleCmpLevelZero {
+            1
+        } else {
+            fixed
+        };
         if rest.len() > fixed + 1 {
             return unsupported(
                 format!("`{}` with a clamp or status argument", fun.name()),
@@ -418,9 +452,16 @@ impl Writer<'_> {
         if offset_is_cube {
             return unsupported("a texel offset on a cube texture", span);
         }
-        if matches!(fun, I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad) && tex.depth {
+        if matches!(
+            fun,
+            I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad
+        ) && tex.depth
+        {
             return unsupported(
-                format!("`{}` of a texture that is also compared (a WGSL depth texture)", fun.name()),
+                format!(
+                    "`{}` of a texture that is also compared (a WGSL depth texture)",
+                    fun.name()
+                ),
                 span,
             );
         }
@@ -469,6 +510,97 @@ impl Writer<'_> {
         })
     }
 
+    /// The `u32` word index of a byte address: `(address >> 2u)`.
+    fn word_index(
+        &self,
+        ctx: &mut FnCtx,
+        address: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let scalar = self.scalar_of(ctx, address);
+        let a = self.reusable(ctx, address)?;
+        match scalar.map(|s| (s.kind, s.width)) {
+            Some((ScalarKind::Uint, 4)) => Ok(format!("({a} >> 2u)")),
+            Some((ScalarKind::Sint, 4)) => Ok(format!("(u32({a}) >> 2u)")),
+            _ => unsupported("a byte address that is not a 32-bit integer", span),
+        }
+    }
+
+    /// `ByteAddressBuffer.LoadN(address)`: N consecutive words.
+    fn byte_address_load(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let [object, address] = args else {
+            return unsupported(format!("`{}` with a status argument", fun.name()), span);
+        };
+        let b = self.expr(ctx, *object)?;
+        let w = self.word_index(ctx, *address, span)?;
+        let n = match fun {
+            I::Load2 => 2,
+            I::Load3 => 3,
+            _ => 4,
+        };
+        let words: Vec<String> = (0..n)
+            .map(|k| match k {
+                0 => format!("{b}[{w}]"),
+                k => format!("{b}[{w} + {k}u]"),
+            })
+            .collect();
+        Ok(format!("vec{n}<u32>({})", words.join(", ")))
+    }
+
+    /// `RWByteAddressBuffer.StoreN(address, value)`: one word per component.
+    fn byte_address_store(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
+        let [object, address, value] = args else {
+            return unsupported(format!("`{}` with these arguments", fun.name()), span);
+        };
+        let is_byte_address = ctx.ty(*object).is_some_and(|t| {
+            matches!(
+                self.module.types[t].inner,
+                TypeInner::Buffer {
+                    kind: ir::BufferKind::ByteAddress,
+                    ..
+                }
+            )
+        });
+        if !is_byte_address {
+            return unsupported(format!("`{}` on this object", fun.name()), span);
+        }
+        let b = self.expr(ctx, *object)?;
+        let w = self.word_index(ctx, *address, span)?;
+        let v = self.reusable(ctx, *value)?;
+        let n = match fun {
+            I::Store => 1,
+            I::Store2 => 2,
+            I::Store3 => 3,
+            _ => 4,
+        };
+        Ok((0..n)
+            .map(|k| {
+                let word = match k {
+                    0 => format!("{b}[{w}]"),
+                    k => format!("{b}[{w} + {k}u]"),
+                };
+                let part = if n == 1 {
+                    v.clone()
+                } else {
+                    format!("{v}.{}", super::expr::COMPONENTS[k])
+                };
+                format!("{word} = {part};")
+            })
+            .collect())
+    }
+
     /// `Texture.Load(coords[, sample])` and `StructuredBuffer.Load(i)`.
     fn load(&self, ctx: &mut FnCtx, args: &[Handle<Expression>], span: Span) -> Result<String> {
         let [object, coords, rest @ ..] = args else {
@@ -487,12 +619,31 @@ impl Writer<'_> {
             let i = self.expr(ctx, *coords)?;
             return Ok(format!("{b}[{i}]"));
         }
+        if let Some(TypeInner::Buffer {
+            kind: ir::BufferKind::ByteAddress,
+            ..
+        }) = object_ty
+        {
+            if !rest.is_empty() {
+                return unsupported("`Load` with a status argument", span);
+            }
+            let b = self.expr(ctx, *object)?;
+            let w = self.word_index(ctx, *coords, span)?;
+            return Ok(format!("{b}[{w}]"));
+        }
         let tex = self.texture(ctx, *object, span)?;
         let t = self.expr(ctx, *object)?;
-        let c = self.expr(ctx, *coords)?;
+        let c = if tex.multisampled || tex.storage {
+            self.expr(ctx, *coords)?
+        } else {
+            self.reusable(ctx, *coords)?
+        };
         let call = if tex.multisampled {
             let [sample] = rest else {
-                return unsupported("`Load` of a multisampled texture without exactly a sample index", span);
+                return unsupported(
+                    "`Load` of a multisampled texture without exactly a sample index",
+                    span,
+                );
             };
             let s = self.expr(ctx, *sample)?;
             format!("textureLoad({t}, {c}, {s})")
@@ -503,10 +654,10 @@ impl Writer<'_> {
             format!("textureLoad({t}, {c})")
         } else {
             if !rest.is_empty() {
-                return unsupported("`Load` with an offset or status (WGSL `textureLoad` has none)", span);
-            }
-            if !is_pure(ctx.exprs, *coords) {
-                return unsupported("`Load` coordinates with side effects", span);
+                return unsupported(
+                    "`Load` with an offset or status (WGSL `textureLoad` has none)",
+                    span,
+                );
             }
             // The last component is the mip level; arrays put the layer
             // before it.
@@ -554,7 +705,10 @@ impl Writer<'_> {
                     return unsupported("`GetDimensions` of a buffer that is not a global", span);
                 };
                 let Some((align, size)) = super::types::layout(self.module, element) else {
-                    return unsupported("`GetDimensions` of a buffer of non-host-shareable elements", span);
+                    return unsupported(
+                        "`GetDimensions` of a buffer of non-host-shareable elements",
+                        span,
+                    );
                 };
                 values.push(format!("arrayLength(&{o})"));
                 values.push(format!("{}u", super::types::round_up(align, size)));
@@ -571,19 +725,29 @@ impl Writer<'_> {
                     ir::TextureDim::D3 => 3,
                 };
                 let expected = components + usize::from(arrayed) + usize::from(multisampled);
-                if outs.len() != expected {
-                    return unsupported(
-                        "`GetDimensions` with a mip level or level count (not supported yet)",
-                        span,
-                    );
+                // `GetDimensions(mip, w, h, ..., levels)` on a sampled,
+                // single-sampled texture.
+                let with_level = outs.len() == expected + 2 && !multisampled;
+                if outs.len() != expected && !with_level {
+                    return unsupported("`GetDimensions` with these arguments", span);
                 }
+                let (level, outs_here) = if with_level {
+                    let level = self.reusable(ctx, outs[0])?;
+                    (Some(level), &outs[1..])
+                } else {
+                    (None, outs)
+                };
+                let dims = match &level {
+                    Some(level) => format!("textureDimensions({o}, {level})"),
+                    None => format!("textureDimensions({o})"),
+                };
                 for i in 0..components {
                     let suffix = if components == 1 {
                         String::new()
                     } else {
                         format!(".{}", super::expr::COMPONENTS[i])
                     };
-                    values.push(format!("textureDimensions({o}){suffix}"));
+                    values.push(format!("{dims}{suffix}"));
                 }
                 if arrayed {
                     values.push(format!("textureNumLayers({o})"));
@@ -591,9 +755,25 @@ impl Writer<'_> {
                 if multisampled {
                     values.push(format!("textureNumSamples({o})"));
                 }
+                if with_level {
+                    values.push(format!("textureNumLevels({o})"));
+                }
+                return self.store_all(ctx, outs_here, values, span);
             }
             _ => return unsupported("`GetDimensions` of this object", span),
         }
+        self.store_all(ctx, outs, values, span)
+    }
+
+    /// Stores each value to its `out` argument, converted from `u32` to the
+    /// argument's type.
+    fn store_all(
+        &self,
+        ctx: &mut FnCtx,
+        outs: &[Handle<Expression>],
+        values: Vec<String>,
+        span: Span,
+    ) -> Result<Vec<String>> {
         if values.len() != outs.len() {
             return unsupported("`GetDimensions` with these arguments", span);
         }

@@ -102,7 +102,9 @@ pub(super) fn layout(module: &ir::Module, ty: Handle<ir::Type>) -> Option<(u32, 
     };
     match &module.types.try_get(ty)?.inner {
         TypeInner::Scalar(s) if s.width == 4 && s.kind != ScalarKind::Bool => Some((4, 4)),
-        TypeInner::Vector { size, scalar } if scalar.width == 4 && scalar.kind != ScalarKind::Bool => {
+        TypeInner::Vector { size, scalar }
+            if scalar.width == 4 && scalar.kind != ScalarKind::Bool =>
+        {
             Some(vector(*size))
         }
         // `matRxC`: R columns of `vecC`.
@@ -175,7 +177,10 @@ pub(super) fn storage_format(
 }
 
 /// Components of a texel type (1 for scalars) and its scalar.
-pub(super) fn texel_shape(module: &ir::Module, texel: Handle<ir::Type>) -> Option<(u8, ir::Scalar)> {
+pub(super) fn texel_shape(
+    module: &ir::Module,
+    texel: Handle<ir::Type>,
+) -> Option<(u8, ir::Scalar)> {
     match module.types.try_get(texel).map(|t| &t.inner) {
         Some(TypeInner::Scalar(s)) => Some((1, *s)),
         Some(TypeInner::Vector { size, scalar }) => Some((*size, *scalar)),

@@ -238,7 +238,9 @@ impl<'a> Writer<'a> {
                     self.mark_transposed(*e, &mut HashSet::new());
                 }
                 inner if !inner.is_resource() => {
-                    if holds_matrix(module, v.ty) && v.matrix_layout != Some(ir::MatrixLayout::RowMajor) {
+                    if holds_matrix(module, v.ty)
+                        && v.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
                         self.transposed_globals.insert(g);
                     }
                     self.mark_transposed(v.ty, &mut HashSet::new());
@@ -256,7 +258,9 @@ impl<'a> Writer<'a> {
                     return;
                 }
                 for (i, m) in members.iter().enumerate() {
-                    if holds_matrix(module, m.ty) && m.matrix_layout != Some(ir::MatrixLayout::RowMajor) {
+                    if holds_matrix(module, m.ty)
+                        && m.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
                         self.transposed_members.insert((ty, i as u32));
                     }
                     self.mark_transposed(m.ty, seen);
@@ -269,12 +273,21 @@ impl<'a> Writer<'a> {
 
     /// `ty` spelled as stored: a column-major matrix (or array of them)
     /// as `matCxR`.
-    pub fn spell_stored(&self, ty: Handle<ir::Type>, transposed: bool, span: Span) -> Result<String> {
+    pub fn spell_stored(
+        &self,
+        ty: Handle<ir::Type>,
+        transposed: bool,
+        span: Span,
+    ) -> Result<String> {
         if !transposed {
             return self.spell(ty, span);
         }
         match &self.module.types[ty].inner {
-            TypeInner::Matrix { rows, columns, scalar } => {
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => {
                 let t = self.module.types.get(&ir::Type {
                     name: None,
                     inner: TypeInner::Matrix {
@@ -469,12 +482,17 @@ impl<'a> Writer<'a> {
     pub fn io_attributes(&self, binding: &ir::Binding, span: Span) -> Result<String> {
         match binding {
             ir::Binding::BuiltIn(b) => {
-                let name = [legalis_sysval::Direction::Input, legalis_sysval::Direction::Output]
-                    .into_iter()
-                    .find_map(|d| match legalis_sysval::wgsl(b.value, self.entry.stage, d) {
+                let name = [
+                    legalis_sysval::Direction::Input,
+                    legalis_sysval::Direction::Output,
+                ]
+                .into_iter()
+                .find_map(|d| {
+                    match legalis_sysval::wgsl(b.value, self.entry.stage, d) {
                         legalis_sysval::WgslMapping::BuiltIn(row) => Some(row.name),
                         _ => None,
-                    });
+                    }
+                });
                 match name {
                     Some(name) => Ok(format!("@builtin({name}) ")),
                     None => Err(Error::NotLegalized {
@@ -528,7 +546,8 @@ impl<'a> Writer<'a> {
                 self.check_uniform(v.ty, span)?;
                 let inner = &module.types[v.ty].inner;
                 let is_struct = matches!(inner, TypeInner::Struct { .. });
-                let align = if is_struct || after_struct || matches!(inner, TypeInner::Array { .. }) {
+                let align = if is_struct || after_struct || matches!(inner, TypeInner::Array { .. })
+                {
                     "@align(16) "
                 } else {
                     ""
@@ -585,14 +604,21 @@ impl<'a> Writer<'a> {
                 }
                 AddressSpace::Input | AddressSpace::Output => {
                     return Err(Error::NotLegalized {
-                        what: format!("the interface global `{}` (WGSL passes varyings as parameters)", v.name),
+                        what: format!(
+                            "the interface global `{}` (WGSL passes varyings as parameters)",
+                            v.name
+                        ),
                         span,
                     });
                 }
             }
         }
         // Hoisted `static` locals.
-        let mut statics: Vec<_> = self.static_locals.iter().map(|(k, v)| (*k, v.clone())).collect();
+        let mut statics: Vec<_> = self
+            .static_locals
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
         statics.sort();
         for ((f, l), name) in statics {
             let func = &module.functions[f];
@@ -716,7 +742,10 @@ impl<'a> Writer<'a> {
                 if *access != ir::ResourceAccess::Read {
                     if *multisampled || *dim == D::Cube {
                         return unsupported(
-                            format!("`{}` (WGSL has no such storage texture)", ir::print::type_name(module, ty)),
+                            format!(
+                                "`{}` (WGSL has no such storage texture)",
+                                ir::print::type_name(module, ty)
+                            ),
                             span,
                         );
                     }
@@ -789,7 +818,10 @@ impl<'a> Writer<'a> {
 
     fn check_host_shareable(&self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
         let inner = &self.module.types[ty].inner;
-        if inner.scalar().is_some_and(|s| s.kind == ir::ScalarKind::Bool) {
+        if inner
+            .scalar()
+            .is_some_and(|s| s.kind == ir::ScalarKind::Bool)
+        {
             return unsupported(
                 "`bool` in a buffer (WGSL buffers hold 32-bit numbers, not booleans)",
                 span,
@@ -822,7 +854,10 @@ impl<'a> Writer<'a> {
                 (Some(b), true) => self.io_attributes(b, p.span)?,
                 (None, true) => {
                     return Err(Error::NotLegalized {
-                        what: format!("the entry-point parameter `{}` has no builtin or location", p.name),
+                        what: format!(
+                            "the entry-point parameter `{}` has no builtin or location",
+                            p.name
+                        ),
                         span: p.span,
                     });
                 }
@@ -835,7 +870,9 @@ impl<'a> Writer<'a> {
                         access: ir::ResourceAccess::Read,
                         ..
                     }
-                    | TypeInner::Sampler { .. } => self.handle_type(p.ty, Use::default(), p.span)?,
+                    | TypeInner::Sampler { .. } => {
+                        self.handle_type(p.ty, Use::default(), p.span)?
+                    }
                     _ => {
                         return unsupported(
                             format!(

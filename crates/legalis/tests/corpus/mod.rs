@@ -108,4 +108,3 @@ pub fn entry_points(text: &str) -> Result<Vec<EntryPoint>, String> {
     }
     Ok(found)
 }
-

@@ -212,8 +212,12 @@ pub fn map_leaves(
                             )
                         };
                         errors.push(
-                            Diagnostic::error(code, "system value semantic not supported", leaf.span)
-                                .with_primary_message(message),
+                            Diagnostic::error(
+                                code,
+                                "system value semantic not supported",
+                                leaf.span,
+                            )
+                            .with_primary_message(message),
                         );
                     }
                 }

@@ -70,16 +70,19 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
                 },
                 param.span,
             );
-            w.func.body.push(
-                Statement::Declare { local, init: None },
-                param.span,
-            );
+            w.func
+                .body
+                .push(Statement::Declare { local, init: None }, param.span);
             arguments.push(Argument::Local(local, param.ty));
         }
     }
 
     // Inputs: one parameter each, stored into its place in the locals.
-    for leaf in plan.leaves.iter().filter(|l| l.direction == Direction::Input) {
+    for leaf in plan
+        .leaves
+        .iter()
+        .filter(|l| l.direction == Direction::Input)
+    {
         let Root::Param(k) = leaf.root else {
             continue;
         };
@@ -103,7 +106,9 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
         };
         let value = w.convert(value, interface_ty, leaf.ty, leaf.span);
         let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
-        w.func.body.push(Statement::Store { target, value }, leaf.span);
+        w.func
+            .body
+            .push(Statement::Store { target, value }, leaf.span);
     }
 
     // The call.
@@ -205,13 +210,17 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
             let value = w.place(Expression::Local(base), root_ty, &leaf.members, leaf.span);
             let value = w.convert(value, leaf.ty, interface_ty, leaf.span);
             let target = w.place(Expression::Local(out), out_ty, &[m as u32], leaf.span);
-            w.func.body.push(Statement::Store { target, value }, leaf.span);
+            w.func
+                .body
+                .push(Statement::Store { target, value }, leaf.span);
             if is_position(leaf) && policy.invert_y {
                 w.negate_y(out, out_ty, m as u32, leaf.span);
             }
         }
         let value = w.expr(Expression::Local(out), Some(out_ty), source.span);
-        w.func.body.push(Statement::Return(Some(value)), source.span);
+        w.func
+            .body
+            .push(Statement::Return(Some(value)), source.span);
         w.func.result = Some(ir::FunctionResult {
             ty: out_ty,
             io: ir::IoAttrs::default(),
@@ -335,12 +344,7 @@ impl Builder<'_> {
     }
 
     /// `vec4(p.xyz, 1.0 / p.w)` of a position parameter.
-    fn reciprocal_w(
-        &mut self,
-        param: u32,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
+    fn reciprocal_w(&mut self, param: u32, ty: Handle<Type>, span: Span) -> Handle<Expression> {
         let f32_ty = self.ty(TypeInner::Scalar(ir::Scalar::F32));
         let f3 = self.ty(TypeInner::Vector {
             size: 3,
@@ -417,6 +421,8 @@ impl Builder<'_> {
             Some(f32_ty),
             span,
         );
-        self.func.body.push(Statement::Store { target, value }, span);
+        self.func
+            .body
+            .push(Statement::Store { target, value }, span);
     }
 }
