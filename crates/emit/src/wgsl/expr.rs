@@ -1255,19 +1255,18 @@ impl Writer<'_> {
                     && components.iter().all(|c| {
                         matches!(component_inner(ctx, *c), Some(TypeInner::Vector { size, .. }) if size == *columns)
                     });
-                if !(all_scalars && components.len() == usize::from(*rows) * usize::from(*columns))
-                    && !all_rows
-                {
+                let scalars_complete =
+                    all_scalars && components.len() == usize::from(*rows) * usize::from(*columns);
+                if !scalars_complete && !all_rows {
                     return unsupported("a matrix built from mixed vectors and scalars", span);
                 }
             }
-            TypeInner::Vector { .. } | TypeInner::Scalar(_) => {
-                if components
-                    .iter()
-                    .any(|c| matches!(component_inner(ctx, *c), Some(TypeInner::Matrix { .. })))
-                {
-                    return unsupported("a vector built from a matrix", span);
-                }
+            TypeInner::Vector { .. } | TypeInner::Scalar(_)
+                if components.iter().any(|c| {
+                    matches!(component_inner(ctx, *c), Some(TypeInner::Matrix { .. }))
+                }) =>
+            {
+                return unsupported("a vector built from a matrix", span);
             }
             _ => {}
         }

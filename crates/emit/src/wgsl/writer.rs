@@ -791,7 +791,7 @@ impl<'a> Writer<'a> {
             TypeInner::Array { base, .. } => {
                 self.check_uniform(*base, span)?;
                 let (align, size) = types::layout(module, *base).unwrap_or((4, 4));
-                if types::round_up(align, size) % 16 != 0 {
+                if !types::round_up(align, size).is_multiple_of(16) {
                     return unsupported(
                         format!(
                             "the uniform array `{}` (WGSL uniform arrays need a stride that is a multiple of 16 bytes)",
@@ -978,11 +978,9 @@ fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<H
         return;
     };
     match &t.inner {
-        TypeInner::Struct { members } => {
-            if used.insert(ty) {
-                for m in members {
-                    mark_structs(module, m.ty, used);
-                }
+        TypeInner::Struct { members } if used.insert(ty) => {
+            for m in members {
+                mark_structs(module, m.ty, used);
             }
         }
         TypeInner::Array { base, .. } => mark_structs(module, *base, used),

@@ -43,8 +43,7 @@ pub fn assign_locations(
                 taken.push((location, i));
             }
         }
-        for i in 0..leaves.len() {
-            let leaf = &leaves[i];
+        for (i, leaf) in leaves.iter_mut().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
@@ -61,7 +60,7 @@ pub fn assign_locations(
                 }
             };
             let interpolation = interpolation_for(module, stage, leaf);
-            leaves[i].target = Some((
+            leaf.target = Some((
                 Target::Location {
                     location,
                     interpolation,
