@@ -924,14 +924,22 @@ impl Writer<'_> {
                 Literal::Float(_) => ir::Scalar::F32,
             });
         super::types::scalar(scalar, span)?;
+        // A literal of another kind is converted as WGSL's constructor
+        // would (integers wrap, floats truncate toward zero).
         Ok(match (lit, scalar.kind) {
-            (Literal::Bool(b), _) => b.to_string(),
+            (Literal::Bool(b), ScalarKind::Bool) => b.to_string(),
+            (Literal::Int(i), ScalarKind::Bool) => (i != 0).to_string(),
+            (Literal::Uint(u), ScalarKind::Bool) => (u != 0).to_string(),
+            (Literal::Float(f), ScalarKind::Bool) => (f != 0.0).to_string(),
             (Literal::Int(i), ScalarKind::Sint) => match i32::try_from(i) {
                 Ok(v) => int_literal(i64::from(v)),
                 Err(_) => {
                     return unsupported(format!("the integer {i} (out of `i32` range)"), span);
                 }
             },
+            (Literal::Uint(u), ScalarKind::Sint) => int_literal(i64::from(u as i32)),
+            (Literal::Float(f), ScalarKind::Sint) => int_literal(i64::from(f as i32)),
+            (Literal::Bool(b), ScalarKind::Sint) => int_literal(i64::from(b)),
             (Literal::Uint(u), ScalarKind::Uint) => match u32::try_from(u) {
                 Ok(v) => format!("{v}u"),
                 Err(_) => {
@@ -939,12 +947,12 @@ impl Writer<'_> {
                 }
             },
             (Literal::Int(i), ScalarKind::Uint) => format!("{}u", i as u32),
-            (Literal::Uint(u), ScalarKind::Sint) => int_literal(i64::from(u as i32)),
-            (Literal::Float(f), _) => float_literal(f),
+            (Literal::Float(f), ScalarKind::Uint) => format!("{}u", f as u32),
+            (Literal::Bool(b), ScalarKind::Uint) => format!("{}u", u32::from(b)),
+            (Literal::Float(f), ScalarKind::Float) => float_literal(f),
             (Literal::Int(i), ScalarKind::Float) => float_literal(i as f64),
             (Literal::Uint(u), ScalarKind::Float) => float_literal(u as f64),
-            (Literal::Int(i), ScalarKind::Bool) => (i != 0).to_string(),
-            (Literal::Uint(u), ScalarKind::Bool) => (u != 0).to_string(),
+            (Literal::Bool(b), ScalarKind::Float) => float_literal(f64::from(u8::from(b))),
         })
     }
 
@@ -1152,6 +1160,11 @@ impl Writer<'_> {
         }
         if from == to {
             return self.expr(ctx, expr);
+        }
+        // A converted literal is the literal of the new type (`1.0f`, not
+        // `f32(1i)`), exactly as WGSL would convert it.
+        if let (Expression::Literal(lit), TypeInner::Scalar(_)) = (&ctx.exprs[expr], &to_inner) {
+            return self.literal(*lit, Some(to), span);
         }
         // A matrix is built from its operand several times.
         let v = if matches!(to_inner, TypeInner::Matrix { .. }) {
