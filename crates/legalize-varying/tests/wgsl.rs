@@ -355,3 +355,54 @@ fn the_compute_table_and_conversions() {
     // `uint2` from `vec3<u32>`, `int3` from `vec3<u32>`, `int` from `u32`.
     assert_eq!(converts, 3);
 }
+
+#[test]
+fn a_varying_without_a_semantic_takes_a_location() {
+    let l = ok(
+        "float4 main(float4 x, float4 y : Y) : SV_Target { return x + y; }",
+        FS,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "x: in @location(0)",
+            "y: in @location(1)",
+            "result: out @location(0)",
+        ]
+    );
+    assert_eq!(
+        err(
+            "RWStructuredBuffer<uint> b; [numthreads(1, 1, 1)] void main(uint i) { b[0] = i; }",
+            CS
+        ),
+        [("E55205".to_string(), "i".to_string())]
+    );
+}
+
+/// The front end reports a system value outside its stage (`E49990`)
+/// before any legalizer runs; the legalizer's own check, reached here by
+/// relabelling a fragment entry point as compute, says the same.
+#[test]
+fn a_system_value_outside_its_stage_is_e49990() {
+    let src = "float4 main(float4 p : SV_Position) : SV_Target { return p; }";
+    let mut module = front(src, "main", FS);
+    module.entry_points[0].stage = CS;
+    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    let found: Vec<(String, String)> = errors
+        .iter()
+        .map(|d| (d.code_str(), d.labels[0].message.clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "E49990".to_string(),
+                "`SV_Position` cannot be an input of a compute entry point".to_string()
+            ),
+            (
+                "E49990".to_string(),
+                "`SV_Target` cannot be an output of a compute entry point".to_string()
+            ),
+        ]
+    );
+}

@@ -205,7 +205,7 @@ pub fn map_leaves(
                             legalis_sysval::wgsl::unsupported_message(value)
                         } else {
                             format!(
-                                "`{}` cannot be a {} of a {} entry point",
+                                "`{}` cannot be an {} of a {} entry point",
                                 value.name(),
                                 leaf.direction.name(),
                                 stage.name()
@@ -255,10 +255,10 @@ pub fn map_leaves(
 /// Whether WGSL can pass a value of `ty` at a location: `i32`, `u32`,
 /// `f32` scalars and vectors (16- and 64-bit types and `bool` cannot).
 fn is_location_type(module: &ir::Module, ty: Handle<Type>) -> bool {
-    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Scalar(s)) => *s,
-        Some(TypeInner::Vector { scalar, .. }) => *scalar,
-        _ => return false,
-    };
-    scalar.width == 4 && scalar.kind != ir::ScalarKind::Bool
+    // Leaves are scalars and vectors (`walk`); their scalar decides.
+    module
+        .types
+        .try_get(ty)
+        .and_then(|t| t.inner.scalar())
+        .is_some_and(|s| s.width == 4 && s.kind != ir::ScalarKind::Bool)
 }
