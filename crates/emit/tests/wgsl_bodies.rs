@@ -255,11 +255,11 @@ fn storage_textures_and_barriers() {
 fn what_wgsl_cannot_express_is_refused_at_the_construct() {
     let (message, text) = wgsl_err(
         "RWStructuredBuffer<uint> b; groupshared uint total;
-         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { InterlockedAdd(total, 1); b[0] = total; }",
+         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { uint old; InterlockedCompareExchange(total, 0, 1, old); b[0] = old; }",
         ShaderStage::Compute,
     );
-    assert!(message.contains("`InterlockedAdd`"), "{message}");
-    assert_eq!(text, "InterlockedAdd(total, 1)");
+    assert!(message.contains("may fail spuriously"), "{message}");
+    assert_eq!(text, "InterlockedCompareExchange(total, 0, 1, old)");
     let (message, text) = wgsl_err(
         "RWStructuredBuffer<double> b;
          [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { b[0] = 1.0; }",
@@ -278,4 +278,29 @@ fn what_wgsl_cannot_express_is_refused_at_the_construct() {
         ShaderStage::Vertex,
     );
     assert!(message.contains("fragment shaders only"), "{message}");
+}
+
+#[test]
+fn interlocked_variables_are_atomics() {
+    let out = compute(
+        "if (id.x == 0) total = 0; GroupMemoryBarrierWithGroupSync();
+         uint slot; InterlockedAdd(total, 1, slot); InterlockedMax(bins[slot % 4], id.x);
+         counters.InterlockedAdd(8, 1); uint seen = counters.Load(8);
+         GroupMemoryBarrierWithGroupSync(); bins[0] = total + seen;",
+        "groupshared uint total; RWStructuredBuffer<uint> bins; RWByteAddressBuffer counters;",
+    );
+    has(
+        &out,
+        &[
+            "var<workgroup> total: atomic<u32>;",
+            "var<storage, read_write> bins: array<atomic<u32>>;",
+            "var<storage, read_write> counters: array<atomic<u32>>;",
+            "atomicStore(&total, 0u);",
+            "slot = atomicAdd(&total, 1u);",
+            "atomicMax(&bins[(slot % 4u)], id.x);",
+            "atomicAdd(&counters[(8u >> 2u)], 1u);",
+            "atomicLoad(&counters[(8u >> 2u)])",
+            "atomicStore(&bins[0i], (atomicLoad(&total) + seen));",
+        ],
+    );
 }

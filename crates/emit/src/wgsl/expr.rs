@@ -179,6 +179,22 @@ fn collect_stores(block: &ir::Block, out: &mut Vec<Handle<Expression>>) {
     }
 }
 
+/// The global a place is part of (`g`, `g[i]`, `g[i].m`).
+pub(super) fn root_global(
+    exprs: &ir::ExpressionArena,
+    mut e: Handle<Expression>,
+) -> Option<Handle<ir::GlobalVariable>> {
+    loop {
+        match &exprs[e] {
+            Expression::Member { base, .. }
+            | Expression::Index { base, .. }
+            | Expression::Swizzle { base, .. } => e = *base,
+            Expression::Global(g) => return Some(*g),
+            _ => return None,
+        }
+    }
+}
+
 /// Whether an initializer is a WGSL constant expression: literals and
 /// constructions, conversions and operators over them.
 pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
@@ -509,6 +525,10 @@ impl Writer<'_> {
                 }
                 Ok(lines)
             }
+            Expression::Index { .. } if self.is_atomic_place(ctx, target) => {
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("atomicStore(&{place}, {value});")])
+            }
             Expression::Index { base, index } => {
                 let base_ty = ctx.ty(*base).map(|t| &self.module.types[t].inner);
                 if let Some(TypeInner::Texture { texel, .. }) = base_ty {
@@ -532,6 +552,10 @@ impl Writer<'_> {
                 };
                 let place = self.place(ctx, target)?;
                 Ok(vec![format!("{place} = {value};")])
+            }
+            _ if self.is_atomic_place(ctx, target) => {
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("atomicStore(&{place}, {value});")])
             }
             _ => {
                 let value = if self.stored_transposed(ctx, target) {
@@ -629,9 +653,26 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether `e` is one atomic value: an element (or the whole) of a
+    /// global `Interlocked*` updates, of integer scalar type.
+    pub(super) fn is_atomic_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        let scalar = ctx
+            .ty(e)
+            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Scalar(_)));
+        scalar
+            && matches!(
+                ctx.exprs[e],
+                Expression::Global(_) | Expression::Index { .. }
+            )
+            && root_global(ctx.exprs, e).is_some_and(|g| self.atomic_globals.contains(&g))
+    }
+
     /// A read of `e` printed as `text`, transposed back when stored
     /// column-major.
     fn unstore(&self, ctx: &FnCtx, e: Handle<Expression>, text: String) -> Result<String> {
+        if ctx.place_root != Some(e) && self.is_atomic_place(ctx, e) {
+            return Ok(format!("atomicLoad(&{text})"));
+        }
         if ctx.place_root == Some(e) || !self.stored_transposed(ctx, e) {
             return Ok(text);
         }
@@ -708,6 +749,20 @@ impl Writer<'_> {
             Expression::Literal(lit) => self.literal(*lit, ty, span)?,
             Expression::Global(g) => {
                 let text = self.global_ref(*g, span)?;
+                let whole_atomic_array = self.atomic_globals.contains(g)
+                    && !self.is_atomic_place(ctx, e)
+                    && ctx.index_base != Some(e)
+                    && ctx.place_root != Some(e);
+                if whole_atomic_array
+                    && !self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource()
+                {
+                    return unsupported(
+                        "a whole array of atomics as a value (WGSL reads atomics one at a time)",
+                        span,
+                    );
+                }
                 self.unstore(ctx, e, text)?
             }
             Expression::Local(l) => ctx.locals.get(l).cloned().unwrap_or_default(),

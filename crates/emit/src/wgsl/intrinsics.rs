@@ -32,6 +32,15 @@ pub(super) fn has_side_effects(fun: I) -> bool {
             | I::InterlockedMin
             | I::InterlockedOr
             | I::InterlockedXor
+            | I::BufferInterlockedAdd
+            | I::BufferInterlockedAnd
+            | I::BufferInterlockedOr
+            | I::BufferInterlockedXor
+            | I::BufferInterlockedMin
+            | I::BufferInterlockedMax
+            | I::BufferInterlockedExchange
+            | I::BufferInterlockedCompareExchange
+            | I::BufferInterlockedCompareStore
             | I::Store
             | I::Store2
             | I::Store3
@@ -46,6 +55,37 @@ pub(super) fn has_side_effects(fun: I) -> bool {
             | I::Modf
             | I::Frexp
     )
+}
+
+/// The `Interlocked*` functions on a variable (not a buffer method).
+pub(super) fn is_atomic(fun: I) -> bool {
+    matches!(
+        fun,
+        I::InterlockedAdd
+            | I::InterlockedAnd
+            | I::InterlockedCompareExchange
+            | I::InterlockedCompareStore
+            | I::InterlockedExchange
+            | I::InterlockedMax
+            | I::InterlockedMin
+            | I::InterlockedOr
+            | I::InterlockedXor
+    )
+}
+
+/// The WGSL function of a `RWByteAddressBuffer` atomic method; compare
+/// operations have none that cannot fail spuriously.
+pub(super) fn buffer_atomic(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::BufferInterlockedAdd => "atomicAdd",
+        I::BufferInterlockedAnd => "atomicAnd",
+        I::BufferInterlockedOr => "atomicOr",
+        I::BufferInterlockedXor => "atomicXor",
+        I::BufferInterlockedMin => "atomicMin",
+        I::BufferInterlockedMax => "atomicMax",
+        I::BufferInterlockedExchange => "atomicExchange",
+        _ => return None,
+    })
 }
 
 /// One-to-one renames: same arguments, same order.
@@ -331,6 +371,8 @@ impl Writer<'_> {
                 vec![format!("if {test} {{ discard; }}")]
             }
             I::GetDimensions => self.get_dimensions(ctx, args, span)?,
+            _ if is_atomic(fun) => self.atomic(ctx, fun, args, span)?,
+            _ if buffer_atomic(fun).is_some() => self.buffer_atomic(ctx, fun, args, span)?,
             I::SinCos => {
                 let [x, sin_out, cos_out] = args else {
                     return unsupported("`sincos` without three arguments", span);
@@ -510,6 +552,97 @@ impl Writer<'_> {
         })
     }
 
+    /// `InterlockedAdd(dest, value[, original])` as `atomicAdd(&dest,
+    /// value)`, the original value stored when asked for. WGSL's only
+    /// compare-and-swap may fail spuriously where HLSL's may not, so the
+    /// compare operations are refused.
+    fn atomic(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
+        let name = match fun {
+            I::InterlockedAdd => "atomicAdd",
+            I::InterlockedAnd => "atomicAnd",
+            I::InterlockedOr => "atomicOr",
+            I::InterlockedXor => "atomicXor",
+            I::InterlockedMin => "atomicMin",
+            I::InterlockedMax => "atomicMax",
+            I::InterlockedExchange => "atomicExchange",
+            _ => {
+                return unsupported(
+                    format!(
+                        "`{}` (WGSL's only compare-and-swap, `atomicCompareExchangeWeak`, may fail spuriously)",
+                        fun.name()
+                    ),
+                    span,
+                );
+            }
+        };
+        let [dest, value, original @ ..] = args else {
+            return unsupported(format!("`{}` without a value", fun.name()), span);
+        };
+        if !self.is_atomic_place(ctx, *dest) {
+            return unsupported(
+                format!(
+                    "`{}` on this destination (WGSL atomics are integer variables or array elements)",
+                    fun.name()
+                ),
+                span,
+            );
+        }
+        let place = self.place(ctx, *dest)?;
+        let v = self.expr(ctx, *value)?;
+        let call = format!("{name}(&{place}, {v})");
+        match original {
+            [] => Ok(vec![format!("{call};")]),
+            [out] => self.store(ctx, *out, call),
+            _ => unsupported(format!("`{}` with too many arguments", fun.name()), span),
+        }
+    }
+
+    /// `buf.InterlockedAdd(address, value[, original])` on the word at
+    /// `address` of a byte-address buffer declared `array<atomic<u32>>`.
+    fn buffer_atomic(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
+        let Some(name) = buffer_atomic(fun) else {
+            return unsupported(format!("`{}` on a byte-address buffer", fun.name()), span);
+        };
+        let [object, address, value, original @ ..] = args else {
+            return unsupported(format!("`{}` without a value", fun.name()), span);
+        };
+        let is_word = self
+            .scalar_of(ctx, *value)
+            .is_some_and(|s| s.kind == ScalarKind::Uint && s.width == 4);
+        if !is_word {
+            return unsupported(
+                format!("`{}` of a value that is not a `uint`", fun.name()),
+                span,
+            );
+        }
+        let b = self.expr(ctx, *object)?;
+        let w = self.word_index(ctx, *address, span)?;
+        let v = self.expr(ctx, *value)?;
+        let call = format!("{name}(&{b}[{w}], {v})");
+        match original {
+            [] => Ok(vec![format!("{call};")]),
+            [out] => self.store(ctx, *out, call),
+            _ => unsupported(format!("`{}` with too many arguments", fun.name()), span),
+        }
+    }
+
+    /// Whether a byte-address buffer object is declared with atomic words.
+    fn atomic_words(&self, ctx: &FnCtx, object: Handle<Expression>) -> bool {
+        matches!(ctx.exprs[object], Expression::Global(g) if self.atomic_globals.contains(&g))
+    }
+
     /// The `u32` word index of a byte address: `(address >> 2u)`.
     fn word_index(
         &self,
@@ -544,10 +677,18 @@ impl Writer<'_> {
             I::Load3 => 3,
             _ => 4,
         };
+        let atomic = self.atomic_words(ctx, *object);
         let words: Vec<String> = (0..n)
-            .map(|k| match k {
-                0 => format!("{b}[{w}]"),
-                k => format!("{b}[{w} + {k}u]"),
+            .map(|k| {
+                let word = match k {
+                    0 => format!("{b}[{w}]"),
+                    k => format!("{b}[{w} + {k}u]"),
+                };
+                if atomic {
+                    format!("atomicLoad(&{word})")
+                } else {
+                    word
+                }
             })
             .collect();
         Ok(format!("vec{n}<u32>({})", words.join(", ")))
@@ -576,6 +717,7 @@ impl Writer<'_> {
         if !is_byte_address {
             return unsupported(format!("`{}` on this object", fun.name()), span);
         }
+        let atomic = self.atomic_words(ctx, *object);
         let b = self.expr(ctx, *object)?;
         let w = self.word_index(ctx, *address, span)?;
         let v = self.reusable(ctx, *value)?;
@@ -596,7 +738,11 @@ impl Writer<'_> {
                 } else {
                     format!("{v}.{}", super::expr::COMPONENTS[k])
                 };
-                format!("{word} = {part};")
+                if atomic {
+                    format!("atomicStore(&{word}, {part});")
+                } else {
+                    format!("{word} = {part};")
+                }
             })
             .collect())
     }
@@ -629,7 +775,11 @@ impl Writer<'_> {
             }
             let b = self.expr(ctx, *object)?;
             let w = self.word_index(ctx, *coords, span)?;
-            return Ok(format!("{b}[{w}]"));
+            return Ok(if self.atomic_words(ctx, *object) {
+                format!("atomicLoad(&{b}[{w}])")
+            } else {
+                format!("{b}[{w}]")
+            });
         }
         let tex = self.texture(ctx, *object, span)?;
         let t = self.expr(ctx, *object)?;

@@ -54,6 +54,10 @@ pub(super) struct Writer<'a> {
     pub transposed_members: HashSet<(Handle<ir::Type>, u32)>,
     /// Plain uniforms and structured buffers of column-major matrices.
     pub transposed_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// Globals an `Interlocked*` function updates: WGSL atomics live in
+    /// variables of `atomic<T>` type, so these are declared so and every
+    /// other access goes through `atomicLoad`/`atomicStore`.
+    pub atomic_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -109,6 +113,7 @@ impl<'a> Writer<'a> {
             uniform_structs: HashSet::new(),
             transposed_members: HashSet::new(),
             transposed_globals: HashSet::new(),
+            atomic_globals: HashSet::new(),
         };
         w.collect_used()?;
         w.collect_transposed();
@@ -171,9 +176,20 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Reads, writes and comparisons of resource globals.
+    /// Reads, writes and comparisons of resource globals, and the globals
+    /// `Interlocked*` functions update.
     fn collect_resource_uses(&mut self, f: Handle<ir::Function>) {
         let func = &self.module.functions[f];
+        for (_, e) in func.expressions.iter() {
+            if let Expression::Intrinsic { fun, args } = e
+                && (super::intrinsics::is_atomic(*fun)
+                    || super::intrinsics::buffer_atomic(*fun).is_some())
+                && let Some(&dest) = args.first()
+                && let Some(g) = super::expr::root_global(&func.expressions, dest)
+            {
+                self.atomic_globals.insert(g);
+            }
+        }
         let mut targets = HashSet::new();
         collect_store_targets(&func.body, &func.expressions, &mut targets);
         for (h, e) in func.expressions.iter() {
@@ -312,6 +328,33 @@ impl<'a> Writer<'a> {
                 })
             }
             _ => self.spell(ty, span),
+        }
+    }
+
+    /// `atomic<u32>`/`atomic<i32>` for an integer scalar, and arrays of
+    /// them; atomics inside structs are not supported yet.
+    fn spell_atomic(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Scalar(s)
+                if s.width == 4
+                    && matches!(s.kind, ir::ScalarKind::Uint | ir::ScalarKind::Sint) =>
+            {
+                Ok(format!("atomic<{}>", types::scalar(*s, span)?))
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_atomic(*base, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => unsupported(
+                format!(
+                    "an `Interlocked` operation on a `{}` (WGSL atomics are 32-bit integers, here whole variables or array elements)",
+                    ir::print::type_name(self.module, ty)
+                ),
+                span,
+            ),
         }
     }
 
@@ -599,7 +642,11 @@ impl<'a> Writer<'a> {
                     }
                 }
                 AddressSpace::Workgroup => {
-                    let ty = self.spell(v.ty, span)?;
+                    let ty = if self.atomic_globals.contains(&g) {
+                        self.spell_atomic(v.ty, span)?
+                    } else {
+                        self.spell(v.ty, span)?
+                    };
                     writeln!(out, "var<workgroup> {name}: {ty};\n").ok();
                 }
                 AddressSpace::Input | AddressSpace::Output => {
@@ -671,10 +718,12 @@ impl<'a> Writer<'a> {
                     ir::ResourceAccess::Read => "read",
                     _ => "read_write",
                 };
-                format!(
-                    "var<storage, {access}> {name}: array<{}>;",
+                let element = if self.atomic_globals.contains(&g) {
+                    self.spell_atomic(*element, span)?
+                } else {
                     self.spell_stored(*element, self.transposed_globals.contains(&g), span)?
-                )
+                };
+                format!("var<storage, {access}> {name}: array<{element}>;")
             }
             TypeInner::Buffer {
                 kind: ir::BufferKind::ByteAddress,
@@ -685,7 +734,12 @@ impl<'a> Writer<'a> {
                     ir::ResourceAccess::Read => "read",
                     _ => "read_write",
                 };
-                format!("var<storage, {access}> {name}: array<u32>;")
+                let word = if self.atomic_globals.contains(&g) {
+                    "atomic<u32>"
+                } else {
+                    "u32"
+                };
+                format!("var<storage, {access}> {name}: array<{word}>;")
             }
             TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
                 format!("var {name}: {};", self.handle_type(v.ty, u, span)?)
