@@ -14,47 +14,39 @@ use super::writer::Writer;
 
 /// Intrinsics evaluating which changes something.
 pub(super) fn has_side_effects(fun: I) -> bool {
-    matches!(
-        fun,
-        I::Clip
-            | I::AllMemoryBarrier
-            | I::AllMemoryBarrierWithGroupSync
-            | I::DeviceMemoryBarrier
-            | I::DeviceMemoryBarrierWithGroupSync
-            | I::GroupMemoryBarrier
-            | I::GroupMemoryBarrierWithGroupSync
-            | I::InterlockedAdd
-            | I::InterlockedAnd
-            | I::InterlockedCompareExchange
-            | I::InterlockedCompareStore
-            | I::InterlockedExchange
-            | I::InterlockedMax
-            | I::InterlockedMin
-            | I::InterlockedOr
-            | I::InterlockedXor
-            | I::BufferInterlockedAdd
-            | I::BufferInterlockedAnd
-            | I::BufferInterlockedOr
-            | I::BufferInterlockedXor
-            | I::BufferInterlockedMin
-            | I::BufferInterlockedMax
-            | I::BufferInterlockedExchange
-            | I::BufferInterlockedCompareExchange
-            | I::BufferInterlockedCompareStore
-            | I::Store
-            | I::Store2
-            | I::Store3
-            | I::Store4
-            | I::IncrementCounter
-            | I::DecrementCounter
-            | I::Append
-            | I::Consume
-            | I::RestartStrip
-            | I::GetDimensions
-            | I::SinCos
-            | I::Modf
-            | I::Frexp
-    )
+    is_atomic(fun)
+        || matches!(
+            fun,
+            I::Clip
+                | I::AllMemoryBarrier
+                | I::AllMemoryBarrierWithGroupSync
+                | I::DeviceMemoryBarrier
+                | I::DeviceMemoryBarrierWithGroupSync
+                | I::GroupMemoryBarrier
+                | I::GroupMemoryBarrierWithGroupSync
+                | I::BufferInterlockedAdd
+                | I::BufferInterlockedAnd
+                | I::BufferInterlockedOr
+                | I::BufferInterlockedXor
+                | I::BufferInterlockedMin
+                | I::BufferInterlockedMax
+                | I::BufferInterlockedExchange
+                | I::BufferInterlockedCompareExchange
+                | I::BufferInterlockedCompareStore
+                | I::Store
+                | I::Store2
+                | I::Store3
+                | I::Store4
+                | I::IncrementCounter
+                | I::DecrementCounter
+                | I::Append
+                | I::Consume
+                | I::RestartStrip
+                | I::GetDimensions
+                | I::SinCos
+                | I::Modf
+                | I::Frexp
+        )
 }
 
 /// The `Interlocked*` functions on a variable (not a buffer method).
@@ -596,6 +588,19 @@ impl Writer<'_> {
         let place = self.place(ctx, *dest)?;
         let v = self.expr(ctx, *value)?;
         let call = format!("{name}(&{place}, {v})");
+        self.atomic_result(ctx, fun, call, original, span)
+    }
+
+    /// An atomic call as a statement, its result (the original value)
+    /// stored to the `original` argument when there is one.
+    fn atomic_result(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        call: String,
+        original: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
         match original {
             [] => Ok(vec![format!("{call};")]),
             [out] => self.store(ctx, *out, call),
@@ -631,14 +636,10 @@ impl Writer<'_> {
         let w = self.word_index(ctx, *address, span)?;
         let v = self.expr(ctx, *value)?;
         let call = format!("{name}(&{b}[{w}], {v})");
-        match original {
-            [] => Ok(vec![format!("{call};")]),
-            [out] => self.store(ctx, *out, call),
-            _ => unsupported(format!("`{}` with too many arguments", fun.name()), span),
-        }
+        self.atomic_result(ctx, fun, call, original, span)
     }
 
-    /// Whether a byte-address buffer object is declared with atomic words.
+    /// Whether a buffer object is declared with atomic elements.
     fn atomic_words(&self, ctx: &FnCtx, object: Handle<Expression>) -> bool {
         matches!(ctx.exprs[object], Expression::Global(g) if self.atomic_globals.contains(&g))
     }
@@ -754,7 +755,7 @@ impl Writer<'_> {
         };
         let object_ty = ctx.ty(*object).map(|t| self.module.types[t].inner.clone());
         if let Some(TypeInner::Buffer {
-            kind: ir::BufferKind::Structured,
+            kind: kind @ (ir::BufferKind::Structured | ir::BufferKind::ByteAddress),
             ..
         }) = object_ty
         {
@@ -762,23 +763,14 @@ impl Writer<'_> {
                 return unsupported("`Load` with a status argument", span);
             }
             let b = self.expr(ctx, *object)?;
-            let i = self.expr(ctx, *coords)?;
-            return Ok(format!("{b}[{i}]"));
-        }
-        if let Some(TypeInner::Buffer {
-            kind: ir::BufferKind::ByteAddress,
-            ..
-        }) = object_ty
-        {
-            if !rest.is_empty() {
-                return unsupported("`Load` with a status argument", span);
-            }
-            let b = self.expr(ctx, *object)?;
-            let w = self.word_index(ctx, *coords, span)?;
+            let i = match kind {
+                ir::BufferKind::Structured => self.expr(ctx, *coords)?,
+                _ => self.word_index(ctx, *coords, span)?,
+            };
             return Ok(if self.atomic_words(ctx, *object) {
-                format!("atomicLoad(&{b}[{w}])")
+                format!("atomicLoad(&{b}[{i}])")
             } else {
-                format!("{b}[{w}]")
+                format!("{b}[{i}]")
             });
         }
         let tex = self.texture(ctx, *object, span)?;
