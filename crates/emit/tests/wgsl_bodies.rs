@@ -267,12 +267,13 @@ fn what_wgsl_cannot_express_is_refused_at_the_construct() {
     );
     assert!(message.contains("`double`"), "{message}");
     assert_eq!(text, "b");
-    let (message, _) = wgsl_err(
+    let (message, text) = wgsl_err(
         "cbuffer C { float weights[8]; }; RWStructuredBuffer<float> b;
-         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { b[0] = weights[id.x]; }",
+         [numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) { float w[8] = weights; b[0] = w[id.x]; }",
         ShaderStage::Compute,
     );
-    assert!(message.contains("multiple of 16 bytes"), "{message}");
+    assert!(message.contains("16 bytes apart"), "{message}");
+    assert_eq!(text, "weights");
     let (message, _) = wgsl_err(
         "float4 main(float4 p : POSITION) : SV_Position { return p + ddx(p); }",
         ShaderStage::Vertex,
@@ -301,6 +302,29 @@ fn interlocked_variables_are_atomics() {
             "atomicAdd(&counters[(8u >> 2u)], 1u);",
             "atomicLoad(&counters[(8u >> 2u)])",
             "atomicStore(&bins[0i], (atomicLoad(&total) + seen));",
+        ],
+    );
+}
+
+#[test]
+fn uniform_arrays_of_scalars_are_one_element_per_vec4() {
+    let out = compute(
+        "float s = 0; for (int i = 0; i < 9; i++) s += weights[i];
+         out4[id.x] = float4(offsets[1], s, gains[2]);",
+        "cbuffer Blur { float weights[9]; float2 offsets[4]; float3 dirs[2]; };
+         float gains[3]; RWStructuredBuffer<float4> out4;",
+    );
+    has(
+        &out,
+        &[
+            "@align(16) weights: array<vec4<f32>, 9>,",
+            "@align(16) offsets: array<vec4<f32>, 4>,",
+            // `float3` elements are 16 bytes apart already.
+            "@align(16) dirs: array<vec3<f32>, 2>,",
+            "@align(16) gains: array<vec4<f32>, 3>,",
+            "Blur_1.weights[i].x",
+            "Blur_1.offsets[1i].xy",
+            "_Globals.gains[2i].x",
         ],
     );
 }

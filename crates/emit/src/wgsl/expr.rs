@@ -653,6 +653,24 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether `e` reads a padded uniform array (`Writer::padded_members`).
+    pub(super) fn is_padded(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.padded_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => self.padded_globals.contains(g),
+            _ => false,
+        }
+    }
+
     /// Whether `e` is one atomic value: an element (or the whole) of a
     /// global `Interlocked*` updates, of integer scalar type.
     pub(super) fn is_atomic_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
@@ -670,6 +688,12 @@ impl Writer<'_> {
     /// A read of `e` printed as `text`, transposed back when stored
     /// column-major.
     fn unstore(&self, ctx: &FnCtx, e: Handle<Expression>, text: String) -> Result<String> {
+        if self.is_padded(ctx, e) && ctx.index_base != Some(e) {
+            return unsupported(
+                "a whole uniform array of scalars or small vectors as a value (index it: its elements are 16 bytes apart)",
+                ctx.span(e),
+            );
+        }
         if ctx.place_root != Some(e) && self.is_atomic_place(ctx, e) {
             return Ok(format!("atomicLoad(&{text})"));
         }
@@ -793,7 +817,16 @@ impl Writer<'_> {
                 let saved = ctx.index_base.replace(*base);
                 let text = self.index(ctx, *base, *index, span);
                 ctx.index_base = saved;
-                self.unstore(ctx, e, text?)?
+                let text = text?;
+                // An element of a padded uniform array is the first
+                // components of its `vec4`.
+                let padded = self.is_padded(ctx, *base);
+                match ctx.ty(*base).and_then(|t| self.padded_components(t)) {
+                    Some(n) if padded => {
+                        format!("{text}.{}", COMPONENTS[..usize::from(n)].concat())
+                    }
+                    _ => self.unstore(ctx, e, text)?,
+                }
             }
             Expression::Swizzle { base, components } => {
                 let base_ty = ctx.ty(*base).map(|t| self.module.types[t].inner.clone());

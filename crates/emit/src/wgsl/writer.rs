@@ -58,6 +58,13 @@ pub(super) struct Writer<'a> {
     /// variables of `atomic<T>` type, so these are declared so and every
     /// other access goes through `atomicLoad`/`atomicStore`.
     pub atomic_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// Uniform arrays of scalars and small vectors: HLSL puts each element
+    /// of a constant-buffer array at a 16-byte boundary, so they are
+    /// declared `array<vec4<T>, N>` and an element reads its first
+    /// components (see [`Writer::padded_components`]). Struct members here,
+    /// plain uniforms in `padded_globals`.
+    pub padded_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub padded_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -114,6 +121,8 @@ impl<'a> Writer<'a> {
             transposed_members: HashSet::new(),
             transposed_globals: HashSet::new(),
             atomic_globals: HashSet::new(),
+            padded_members: HashSet::new(),
+            padded_globals: HashSet::new(),
         };
         w.collect_used()?;
         w.collect_transposed();
@@ -509,12 +518,12 @@ impl<'a> Writer<'a> {
                 after_struct = is_struct;
                 let index = out_index(members, m);
                 let transposed = self.transposed_members.contains(&(ty, index));
-                writeln!(
-                    out,
-                    "    {attrs}{name}: {},",
+                let member_ty = if self.padded_members.contains(&(ty, index)) {
+                    self.padded_spelling(m.ty, m.span)?
+                } else {
                     self.spell_stored(m.ty, transposed, m.span)?
-                )
-                .ok();
+                };
+                writeln!(out, "    {attrs}{name}: {member_ty},").ok();
             }
             out.push_str("}\n\n");
         }
@@ -586,7 +595,11 @@ impl<'a> Writer<'a> {
                 };
                 let v = &module.globals[g];
                 let span = module.globals.span(g);
-                self.check_uniform(v.ty, span)?;
+                if self.paddable(v.ty) {
+                    self.padded_globals.insert(g);
+                } else {
+                    self.check_uniform(v.ty, span)?;
+                }
                 let inner = &module.types[v.ty].inner;
                 let is_struct = matches!(inner, TypeInner::Struct { .. });
                 let align = if is_struct || after_struct || matches!(inner, TypeInner::Array { .. })
@@ -597,12 +610,12 @@ impl<'a> Writer<'a> {
                 };
                 after_struct = is_struct;
                 let transposed = self.transposed_globals.contains(&g);
-                writeln!(
-                    out,
-                    "    {align}{name}: {},",
+                let ty = if self.padded_globals.contains(&g) {
+                    self.padded_spelling(v.ty, span)?
+                } else {
                     self.spell_stored(v.ty, transposed, span)?
-                )
-                .ok();
+                };
+                writeln!(out, "    {align}{name}: {ty},").ok();
             }
             out.push_str("}\n\n");
             let (set, binding) = self.bindings.globals_block.unwrap_or((0, 0));
@@ -837,8 +850,12 @@ impl<'a> Writer<'a> {
         match &module.types[ty].inner {
             TypeInner::Struct { members } => {
                 self.uniform_structs.insert(ty);
-                for m in members {
-                    self.check_uniform(m.ty, m.span)?;
+                for (i, m) in members.iter().enumerate() {
+                    if self.paddable(m.ty) {
+                        self.padded_members.insert((ty, i as u32));
+                    } else {
+                        self.check_uniform(m.ty, m.span)?;
+                    }
                 }
                 Ok(())
             }
@@ -857,6 +874,60 @@ impl<'a> Writer<'a> {
                 Ok(())
             }
             _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// An array of numeric scalars or vectors (not `bool`) whose WGSL
+    /// stride is under 16 bytes: stored one element per `vec4`.
+    fn paddable(&self, ty: Handle<ir::Type>) -> bool {
+        let module = self.module;
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(_),
+        } = module.types[ty].inner
+        else {
+            return false;
+        };
+        let numeric = match &module.types[base].inner {
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => {
+                s.width == 4 && s.kind != ir::ScalarKind::Bool
+            }
+            _ => false,
+        };
+        numeric
+            && types::layout(module, base)
+                .is_some_and(|(align, size)| !types::round_up(align, size).is_multiple_of(16))
+    }
+
+    /// A padded array's element type spelled as stored: `vec4<T>`.
+    pub fn padded_spelling(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        } = self.module.types[ty].inner
+        else {
+            return self.spell(ty, span);
+        };
+        let scalar = self.module.types[base]
+            .inner
+            .scalar()
+            .unwrap_or(ir::Scalar::F32);
+        Ok(format!(
+            "array<vec4<{}>, {n}>",
+            types::scalar(scalar, span)?
+        ))
+    }
+
+    /// The components an element of a padded array keeps: `Some(n)` for
+    /// an array of n-component elements stored one per `vec4`.
+    pub fn padded_components(&self, ty: Handle<ir::Type>) -> Option<u8> {
+        match self.module.types[ty].inner {
+            TypeInner::Array { base, .. } => match self.module.types[base].inner {
+                TypeInner::Scalar(_) => Some(1),
+                TypeInner::Vector { size, .. } => Some(size),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
