@@ -292,6 +292,15 @@ fn other_refusals_have_their_codes_and_spans() {
         ),
         [("E55204".to_string(), "a".to_string())]
     );
+    // A system value WGSL cannot express is E55202 whatever its shape.
+    assert_eq!(
+        err(
+            "struct V { float4 p : SV_Position; float c[2] : SV_ClipDistance0; };
+             V main(float4 p : P) { V v; v.p = p; v.c[0] = 0; v.c[1] = 1; return v; }",
+            VS
+        ),
+        [("E55202".to_string(), "c".to_string())]
+    );
     assert_eq!(
         err(
             "RWStructuredBuffer<uint> b; [numthreads(1, 1, 1)] void main(uint i : INDEX) { b[0] = i; }",

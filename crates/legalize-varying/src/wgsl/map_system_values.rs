@@ -111,8 +111,9 @@ struct Walk {
     members: Vec<u32>,
 }
 
-/// Flattens structs into their fields, at any depth; a numeric scalar or
-/// vector is one leaf; anything else is refused at its declaration.
+/// Flattens structs into their fields, at any depth; a scalar, vector,
+/// matrix or array is one leaf; anything else (an opaque type) is refused
+/// at its declaration.
 fn walk(
     module: &ir::Module,
     at: Walk,
@@ -148,7 +149,15 @@ fn walk(
                 );
             }
         }
-        Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => leaves.push(RawLeaf {
+        // Matrices and arrays are leaves too, so that a system value
+        // declared with one is still `E55202`; as user varyings they are
+        // `E55204` in `map_leaves`.
+        Some(
+            TypeInner::Scalar(_)
+            | TypeInner::Vector { .. }
+            | TypeInner::Matrix { .. }
+            | TypeInner::Array { .. },
+        ) => leaves.push(RawLeaf {
             path: at.path,
             root: at.root,
             members: at.members,
@@ -189,6 +198,7 @@ pub fn map_leaves(
             Some(ir::Binding::Semantic(s)) => Some(s.clone()),
             _ => None,
         };
+        let reported = errors.len();
         match semantic {
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::wgsl(value, stage, leaf.direction) {
@@ -237,7 +247,10 @@ pub fn map_leaves(
             )),
             _ => {}
         }
-        if leaf.target.is_none() && !is_location_type(module, leaf.ty) {
+        // One diagnostic per declaration: a refused semantic is not also
+        // a refused shape.
+        let refused = errors.len() > reported;
+        if !refused && leaf.target.is_none() && !is_location_type(module, leaf.ty) {
             let name = ir::print::type_name(module, leaf.ty);
             errors.push(Diagnostic::error(
                 codes::WGSL_UNSUPPORTED_SHAPE,
@@ -255,10 +268,10 @@ pub fn map_leaves(
 /// Whether WGSL can pass a value of `ty` at a location: `i32`, `u32`,
 /// `f32` scalars and vectors (16- and 64-bit types and `bool` cannot).
 fn is_location_type(module: &ir::Module, ty: Handle<Type>) -> bool {
-    // Leaves are scalars and vectors (`walk`); their scalar decides.
-    module
-        .types
-        .try_get(ty)
-        .and_then(|t| t.inner.scalar())
-        .is_some_and(|s| s.width == 4 && s.kind != ir::ScalarKind::Bool)
+    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(s)) => Some(*s),
+        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
+        _ => None,
+    };
+    scalar.is_some_and(|s| s.width == 4 && s.kind != ir::ScalarKind::Bool)
 }
