@@ -328,3 +328,27 @@ fn uniform_arrays_of_scalars_are_one_element_per_vec4() {
         ],
     );
 }
+
+#[test]
+fn booleans_in_buffers_are_words() {
+    let out = compute(
+        "Item it = items[id.x]; it.alive = !it.alive || useFog; it.mask = bool2(true, it.mask.y);
+         items[id.x] = it; Item fresh = { 1.0, false, bool2(false, true) }; items[0] = fresh;",
+        "struct Item { float weight; bool alive; bool2 mask; };
+         RWStructuredBuffer<Item> items; bool useFog;",
+    );
+    has(
+        &out,
+        &[
+            "alive: u32,",
+            "mask: vec2<u32>,",
+            "useFog: u32,",
+            "(it.alive != 0u)",
+            "(_Globals.useFog != 0u)",
+            "it.alive = select(0u, 1u, ",
+            "(it.mask != vec2<u32>(0u)).y",
+            "it.mask = select(vec2<u32>(0u), vec2<u32>(1u), vec2<bool>(true, ",
+            "Item(1.0f, select(0u, 1u, false), select(vec2<u32>(0u), vec2<u32>(1u), vec2<bool>(false, true)))",
+        ],
+    );
+}

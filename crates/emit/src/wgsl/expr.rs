@@ -557,6 +557,11 @@ impl Writer<'_> {
                 let place = self.place(ctx, target)?;
                 Ok(vec![format!("atomicStore(&{place}, {value});")])
             }
+            _ if self.is_stored_bool(ctx, target) => {
+                let value = self.bool_to_word(ctx.ty(target), value);
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
             _ => {
                 let value = if self.stored_transposed(ctx, target) {
                     match ctx.ty(target).map(|t| &self.module.types[t].inner) {
@@ -603,6 +608,12 @@ impl Writer<'_> {
             if self.stored_transposed(ctx, b) {
                 return unsupported(
                     "a store into part of a column-major buffer matrix",
+                    ctx.span(e),
+                );
+            }
+            if self.is_stored_bool(ctx, b) {
+                return unsupported(
+                    "a store into part of a `bool` vector held in a buffer",
                     ctx.span(e),
                 );
             }
@@ -653,6 +664,35 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether `e` is a `bool` stored as `u32` in a buffer
+    /// (`Writer::bool_members`).
+    pub(super) fn is_stored_bool(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.bool_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => self.bool_globals.contains(g),
+            _ => false,
+        }
+    }
+
+    /// A `bool` value as the `u32` a buffer stores.
+    fn bool_to_word(&self, ty: Option<Handle<ir::Type>>, value: String) -> String {
+        match ty.map(|t| &self.module.types[t].inner) {
+            Some(TypeInner::Vector { size, .. }) => {
+                format!("select(vec{size}<u32>(0u), vec{size}<u32>(1u), {value})")
+            }
+            _ => format!("select(0u, 1u, {value})"),
+        }
+    }
+
     /// Whether `e` reads a padded uniform array (`Writer::padded_members`).
     pub(super) fn is_padded(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         match &ctx.exprs[e] {
@@ -688,6 +728,12 @@ impl Writer<'_> {
     /// A read of `e` printed as `text`, transposed back when stored
     /// column-major.
     fn unstore(&self, ctx: &FnCtx, e: Handle<Expression>, text: String) -> Result<String> {
+        if ctx.place_root != Some(e) && self.is_stored_bool(ctx, e) {
+            return Ok(match ctx.ty(e).map(|t| &self.module.types[t].inner) {
+                Some(TypeInner::Vector { size, .. }) => format!("({text} != vec{size}<u32>(0u))"),
+                _ => format!("({text} != 0u)"),
+            });
+        }
         if self.is_padded(ctx, e) && ctx.index_base != Some(e) {
             return unsupported(
                 "a whole uniform array of scalars or small vectors as a value (index it: its elements are 16 bytes apart)",
@@ -746,7 +792,7 @@ impl Writer<'_> {
     /// Whether `&e` is a `ptr<function, T>`: a local or a pointer
     /// parameter, through struct members and array or matrix elements.
     fn function_space_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
-        if self.stored_transposed(ctx, e) {
+        if self.stored_transposed(ctx, e) || self.is_stored_bool(ctx, e) {
             return false;
         }
         match &ctx.exprs[e] {
@@ -1374,7 +1420,9 @@ impl Writer<'_> {
         let mut parts = Vec::new();
         for (i, &c) in components.iter().enumerate() {
             let part = self.expr(ctx, c)?;
-            let part = if self.transposed_members.contains(&(ty, i as u32)) {
+            let part = if self.bool_members.contains(&(ty, i as u32)) {
+                self.bool_to_word(ctx.ty(c), part)
+            } else if self.transposed_members.contains(&(ty, i as u32)) {
                 match component_inner(ctx, c) {
                     Some(TypeInner::Matrix { .. }) => format!("transpose({part})"),
                     _ => {

@@ -65,6 +65,11 @@ pub(super) struct Writer<'a> {
     /// plain uniforms in `padded_globals`.
     pub padded_members: HashSet<(Handle<ir::Type>, u32)>,
     pub padded_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// `bool` members of buffer structs and `bool` plain uniforms: WGSL
+    /// buffers hold no booleans, HLSL's are 32-bit, so they are stored as
+    /// `u32` (`vecN<u32>`) and compared with zero when read.
+    pub bool_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub bool_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -123,6 +128,8 @@ impl<'a> Writer<'a> {
             atomic_globals: HashSet::new(),
             padded_members: HashSet::new(),
             padded_globals: HashSet::new(),
+            bool_members: HashSet::new(),
+            bool_globals: HashSet::new(),
         };
         w.collect_used()?;
         w.collect_transposed();
@@ -520,6 +527,8 @@ impl<'a> Writer<'a> {
                 let transposed = self.transposed_members.contains(&(ty, index));
                 let member_ty = if self.padded_members.contains(&(ty, index)) {
                     self.padded_spelling(m.ty, m.span)?
+                } else if self.bool_members.contains(&(ty, index)) {
+                    self.bool_spelling(m.ty)
                 } else {
                     self.spell_stored(m.ty, transposed, m.span)?
                 };
@@ -597,6 +606,8 @@ impl<'a> Writer<'a> {
                 let span = module.globals.span(g);
                 if self.paddable(v.ty) {
                     self.padded_globals.insert(g);
+                } else if is_bool(module, v.ty) {
+                    self.bool_globals.insert(g);
                 } else {
                     self.check_uniform(v.ty, span)?;
                 }
@@ -612,6 +623,8 @@ impl<'a> Writer<'a> {
                 let transposed = self.transposed_globals.contains(&g);
                 let ty = if self.padded_globals.contains(&g) {
                     self.padded_spelling(v.ty, span)?
+                } else if self.bool_globals.contains(&g) {
+                    self.bool_spelling(v.ty)
                 } else {
                     self.spell_stored(v.ty, transposed, span)?
                 };
@@ -853,6 +866,8 @@ impl<'a> Writer<'a> {
                 for (i, m) in members.iter().enumerate() {
                     if self.paddable(m.ty) {
                         self.padded_members.insert((ty, i as u32));
+                    } else if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
                     } else {
                         self.check_uniform(m.ty, m.span)?;
                     }
@@ -931,13 +946,29 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn check_storage(&self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
-        match &self.module.types[ty].inner {
-            TypeInner::Struct { members } => members
-                .iter()
-                .try_for_each(|m| self.check_storage(m.ty, m.span)),
+    fn check_storage(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                for (i, m) in members.iter().enumerate() {
+                    if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
+                    } else {
+                        self.check_storage(m.ty, m.span)?;
+                    }
+                }
+                Ok(())
+            }
             TypeInner::Array { base, .. } => self.check_storage(*base, span),
             _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// `bool`/`boolN` as stored in a buffer: `u32`/`vecN<u32>`.
+    pub fn bool_spelling(&self, ty: Handle<ir::Type>) -> String {
+        match self.module.types[ty].inner {
+            TypeInner::Vector { size, .. } => format!("vec{size}<u32>"),
+            _ => "u32".into(),
         }
     }
 
@@ -1078,6 +1109,14 @@ fn out_index(members: &[ir::StructMember], m: &ir::StructMember) -> u32 {
         .iter()
         .position(|x| std::ptr::eq(x, m))
         .unwrap_or_default() as u32
+}
+
+/// `bool` or a vector of them.
+fn is_bool(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    matches!(
+        module.types[ty].inner,
+        TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } if s.kind == ir::ScalarKind::Bool
+    )
 }
 
 /// A matrix, or an array of them.
