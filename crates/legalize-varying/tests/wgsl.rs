@@ -292,6 +292,13 @@ fn other_refusals_have_their_codes_and_spans() {
         ),
         [("E55204".to_string(), "a".to_string())]
     );
+    assert_eq!(
+        err(
+            "struct S { float4 a : A; SamplerState t; }; float4 main(S s) : SV_Target { return s.a; }",
+            FS
+        ),
+        [("E55204".to_string(), "t".to_string())]
+    );
     // A system value WGSL cannot express is E55202 whatever its shape.
     assert_eq!(
         err(
