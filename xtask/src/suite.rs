@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 
 /// The legalizer sources the suite characterizes: coverage is measured on
 /// them, drift review watches them, and the README's digest covers them.
-/// `crates/legalize-varying` joins this list when it exists.
-pub const WATCHED_PATHS: &[&str] = &["crates/legalize-glsl", "crates/sysval"];
+pub const WATCHED_PATHS: &[&str] = &[
+    "crates/legalize-glsl",
+    "crates/legalize-varying",
+    "crates/sysval",
+];
 
 pub const TESTS_DIR: &str = "tests/legalize";
 pub const SNAPSHOTS_DIR: &str = "snapshots/legalize";

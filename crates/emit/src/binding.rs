@@ -73,3 +73,32 @@ pub fn assign_bindings(module: &ir::Module) -> Bindings {
     }
     out
 }
+
+/// The WGSL variant of the rule: WGSL (WebGPU) requires every
+/// `@group/@binding` pair of a module to be unique, where D3D registers of
+/// different classes (`t0`, `s0`, `b0`) share numbers. `[[vk::binding]]`
+/// and registers are kept where they are unique; a declaration whose pair
+/// an earlier one (in declaration order, `_Globals` first, explicit
+/// `[[vk::binding]]`s before registers) already holds moves to the next
+/// free binding of its group.
+pub fn assign_wgsl_bindings(module: &ir::Module) -> Bindings {
+    let shared = assign_bindings(module);
+    let mut out = Bindings::default();
+    let mut taken = BTreeSet::new();
+    let mut order: Vec<Handle<ir::GlobalVariable>> = shared.resources.keys().copied().collect();
+    // Explicit Vulkan bindings keep their numbers first.
+    order.sort_by_key(|h| module.globals[*h].binding.vk_binding.is_none());
+    if let Some(pair) = shared.globals_block {
+        taken.insert(pair);
+        out.globals_block = Some(pair);
+    }
+    for h in order {
+        let (set, binding) = shared.resources[&h];
+        let mut b = binding;
+        while !taken.insert((set, b)) {
+            b += 1;
+        }
+        out.resources.insert(h, (set, b));
+    }
+    out
+}

@@ -16,6 +16,23 @@ pub const SPIRV_NOT_LEGALIZED: u32 = 56102;
 /// expected from any input.
 pub const SPIRV_INTERNAL: u32 = 56103;
 
+/// A construct the WGSL writer cannot express in WGSL (or not yet); the
+/// span is the construct.
+pub const WGSL_UNSUPPORTED: u32 = 56201;
+/// The module handed to the WGSL writer was not legalized for it: a bug in
+/// Legalis, never expected from any input.
+pub const WGSL_NOT_LEGALIZED: u32 = 56202;
+
+/// The code of a WGSL writer error.
+pub fn of_wgsl(error: &crate::wgsl::Error) -> u32 {
+    match error {
+        crate::wgsl::Error::Unsupported { .. } => WGSL_UNSUPPORTED,
+        crate::wgsl::Error::NotLegalized { .. } | crate::wgsl::Error::NoSuchEntryPoint { .. } => {
+            WGSL_NOT_LEGALIZED
+        }
+    }
+}
+
 /// The code of a SPIR-V writer error.
 pub fn of_spirv(error: &crate::spirv::Error) -> u32 {
     match error {

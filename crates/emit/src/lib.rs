@@ -8,6 +8,7 @@ pub mod binding;
 pub mod codes;
 pub mod glsl;
 pub mod spirv;
+pub mod wgsl;
 
 /// What both writers say about a `GetAttributeAtVertex` the legalizer left:
 /// it rewrites the calls of the entry point's own function only (B13).

@@ -75,7 +75,10 @@ impl Target {
 
     /// Whether this build can generate code for the target.
     pub fn is_implemented(self) -> bool {
-        matches!(self, Target::Glsl | Target::Spirv | Target::SpirvAsm)
+        matches!(
+            self,
+            Target::Glsl | Target::Spirv | Target::SpirvAsm | Target::Wgsl
+        )
     }
 }
 
@@ -182,6 +185,9 @@ fn generate(
             ir::Span::UNDEFINED,
         )));
         return None;
+    }
+    if target == Target::Wgsl {
+        return generate_wgsl(module, policy, trace, diagnostics);
     }
     let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
@@ -384,6 +390,40 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
     }
     linked.diagnostics = diagnostics;
     linked
+}
+
+/// WGSL: the varying legalizer's attributed entry point, then the WGSL
+/// writer.
+fn generate_wgsl(
+    module: &ir::Module,
+    policy: &Policy,
+    trace: Option<trace::TraceFormat>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let options = legalis_emit::wgsl::Options::default();
+    match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
+        Ok(text) => Some(Generated {
+            bytes: text.into_bytes(),
+            stage: legalized.plan.stage,
+            trace: trace.map(|format| trace::render_wgsl(&legalized, format)),
+            legalized: legalized.module,
+        }),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of_wgsl(&e),
+                e.to_string(),
+                e.span().unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
+    }
 }
 
 /// Why code could not be written: a code, a message and maybe a span.

@@ -51,6 +51,104 @@ pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> Strin
     }
 }
 
+/// The trace of a WGSL legalization: builtins by their `@builtin` name,
+/// locations; WGSL makes no interface variable of its own.
+pub fn render_wgsl(
+    legalized: &legalis_legalize_varying::wgsl::Legalized,
+    format: TraceFormat,
+) -> String {
+    use legalis_legalize_varying::wgsl::plan as w;
+    let module = &legalized.module;
+    let plan = &legalized.plan;
+    let leaves: Vec<Value> = plan
+        .leaves
+        .iter()
+        .map(|leaf| {
+            let declared = ir::print::type_name(module, leaf.ty);
+            let (place, adapter) = match &leaf.target {
+                w::Target::BuiltIn { value, row } => {
+                    let ty = builtin_type_name(row.ty, false);
+                    let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
+                    (
+                        json!({
+                            "kind": "builtin",
+                            "value": value.name(),
+                            "wgsl": row.name,
+                            "spirv": null,
+                            "element": null,
+                            "block": null,
+                            "type": ty,
+                        }),
+                        adapter,
+                    )
+                }
+                w::Target::Location {
+                    location,
+                    interpolation,
+                } => (
+                    json!({
+                        "kind": "location",
+                        "location": location,
+                        "component": 0,
+                        "count": 1,
+                        "index": null,
+                        "interpolation": interpolation_name(*interpolation),
+                        "sampling": sampling_name(*interpolation),
+                        "patch": false,
+                        "per_primitive": false,
+                        "per_vertex": false,
+                    }),
+                    None,
+                ),
+                w::Target::Uniform => (json!({ "kind": "uniform" }), None),
+            };
+            let reason = match leaf.reason {
+                w::Reason::TableRow => "table-row",
+                w::Reason::ExplicitLocation => "explicit-location",
+                w::Reason::SemanticIndex => "semantic-index",
+                w::Reason::NextFreeLocation => "next-free-location",
+                w::Reason::Uniform => "uniform",
+            };
+            let root = match leaf.root {
+                w::Root::Param(i) => format!("param {i}"),
+                w::Root::Result => "result".into(),
+            };
+            json!({
+                "path": leaf.path,
+                "direction": direction(leaf.direction),
+                "declared": declared,
+                "semantic": null,
+                "place": place,
+                "global": leaf.name,
+                "reason": reason,
+                "adapter": adapter,
+                "root": root,
+                "vertices": null,
+                "stream": null,
+                "part": null,
+                "mesh": null,
+            })
+        })
+        .collect();
+    let value = json!({
+        "schema": SCHEMA,
+        "target": "wgsl",
+        "entry": plan.entry,
+        "stage": plan.stage.name(),
+        "leaves": leaves,
+        "synthesized": [],
+        "patch_constant": null,
+    });
+    match format {
+        TraceFormat::Json => {
+            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        TraceFormat::Text => text(&value),
+    }
+}
+
 fn to_json(legalized: &Legalized, target: &str) -> Value {
     let module = &legalized.module;
     let plan = &legalized.plan;
@@ -361,7 +459,11 @@ fn text(value: &Value) -> String {
     let place = |p: &Value| -> String {
         match p["kind"].as_str() {
             Some("builtin") => {
-                let mut t = format!("builtin {}", s(&p["glsl"]));
+                let name = p["glsl"]
+                    .as_str()
+                    .or(p["wgsl"].as_str())
+                    .unwrap_or_default();
+                let mut t = format!("builtin {name}");
                 if let Some(k) = p["element"].as_u64() {
                     t.push_str(&format!("[{k}]"));
                 }

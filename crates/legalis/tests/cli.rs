@@ -1,6 +1,7 @@
 //! The `legalis` binary as users and scripts see it: exit codes, what goes
 //! to standard output and standard error, and the files it leaves behind.
 
+use legalis::ShaderStage;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -103,8 +104,8 @@ fn usage_errors_exit_2() {
         (&["f.slang", "-entry"], "-entry needs a value"),
         (&["f.slang", "g.slang"], "two input files"),
         (
-            &["f.slang", "-target", "wgsl"],
-            "-target wgsl is not implemented yet; implemented targets: glsl spirv spirv-asm",
+            &["f.slang", "-target", "cuda"],
+            "-target cuda is not implemented yet; implemented targets: glsl spirv spirv-asm wgsl",
         ),
     ];
     for (args, message) in cases {
@@ -480,4 +481,47 @@ fn spirv_via_glsl_binary_validates() {
     assert_eq!(words[2] >> 16, 8, "glslang's generator id");
     legalis_validate::validate_spirv(&words, legalis_validate::TargetEnv::Vulkan_1_3)
         .expect("spirv-val accepts glslang's module");
+}
+
+/// The vertex, fragment and compute examples through `-target wgsl`: the
+/// WGSL naga validates; another stage is the coded refusal `E55201`.
+#[test]
+fn examples_compile_to_valid_wgsl() {
+    let root = repository_root();
+    for (file, stage) in [
+        ("vertex.slang", ShaderStage::Vertex),
+        ("fragment.slang", ShaderStage::Fragment),
+        ("compute.slang", ShaderStage::Compute),
+    ] {
+        let path = format!("examples/{file}");
+        let run = legalis(
+            &root,
+            &[
+                &path,
+                "-target",
+                "wgsl",
+                "-entry",
+                "main",
+                "-stage",
+                stage.name(),
+            ],
+        );
+        assert_eq!(run.code, Some(0), "{file}:\n{}", run.stderr);
+        legalis_validate::validate_wgsl(&run.stdout, stage)
+            .unwrap_or_else(|e| panic!("{file}:\n{e}\n{}", run.stdout));
+    }
+    let run = legalis(
+        &root,
+        &[
+            "examples/geometry.slang",
+            "-target",
+            "wgsl",
+            "-entry",
+            "main",
+            "-stage",
+            "geometry",
+        ],
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("error[E55201]"), "{}", run.stderr);
 }

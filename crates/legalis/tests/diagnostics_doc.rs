@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-const CODE_FILES: [(&str, &str); 5] = [
+const CODE_FILES: [(&str, &str); 6] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
@@ -22,6 +22,10 @@ const CODE_FILES: [(&str, &str); 5] = [
     (
         "crates/legalize-glsl/src/codes.rs",
         include_str!("../../legalize-glsl/src/codes.rs"),
+    ),
+    (
+        "crates/legalize-varying/src/codes.rs",
+        include_str!("../../legalize-varying/src/codes.rs"),
     ),
     (
         "crates/emit/src/codes.rs",

@@ -135,6 +135,76 @@ pub fn read_spirv(words: &[u32]) -> Result<Interface, String> {
     Ok(interface)
 }
 
+/// The stage interface of a WGSL module's entry point (validated by naga):
+/// its arguments and result, struct members included, by `@location` and
+/// `@builtin` name.
+pub fn read_wgsl(module: &naga::Module) -> Result<Interface, String> {
+    let entry = module
+        .entry_points
+        .first()
+        .ok_or("the module has no entry point")?;
+    let mut interface = Interface::default();
+    let mut add =
+        |direction: &'static str, binding: Option<&naga::Binding>, ty: naga::Handle<naga::Type>| {
+            let mut bindings = Vec::new();
+            match binding {
+                Some(b) => bindings.push(b.clone()),
+                None => {
+                    if let naga::TypeInner::Struct { members, .. } = &module.types[ty].inner {
+                        bindings.extend(members.iter().filter_map(|m| m.binding.clone()));
+                    }
+                }
+            }
+            for b in bindings {
+                let slot = match b {
+                    naga::Binding::Location { location, .. } => Slot::Location {
+                        direction,
+                        location,
+                        component: 0,
+                        patch: false,
+                        per_primitive: false,
+                        per_vertex: false,
+                    },
+                    naga::Binding::BuiltIn(builtin) => Slot::BuiltIn {
+                        direction,
+                        name: wgsl_builtin(builtin),
+                    },
+                };
+                interface.slots.insert(slot);
+            }
+        };
+    for arg in &entry.function.arguments {
+        add("in", arg.binding.as_ref(), arg.ty);
+    }
+    if let Some(result) = &entry.function.result {
+        add("out", result.binding.as_ref(), result.ty);
+    }
+    Ok(interface)
+}
+
+/// The `@builtin(...)` spelling of a naga builtin.
+fn wgsl_builtin(builtin: naga::BuiltIn) -> String {
+    use naga::BuiltIn as B;
+    let name = match builtin {
+        B::Position { .. } => "position",
+        B::VertexIndex => "vertex_index",
+        B::InstanceIndex => "instance_index",
+        B::FrontFacing => "front_facing",
+        B::FragDepth => "frag_depth",
+        B::SampleIndex => "sample_index",
+        B::SampleMask => "sample_mask",
+        B::LocalInvocationId => "local_invocation_id",
+        B::LocalInvocationIndex => "local_invocation_index",
+        B::GlobalInvocationId => "global_invocation_id",
+        B::WorkGroupId => "workgroup_id",
+        B::NumWorkGroups => "num_workgroups",
+        B::ClipDistances => "clip_distances",
+        B::PrimitiveIndex => "primitive_index",
+        other => return format!("{other:?}"),
+    };
+    name.to_string()
+}
+
 /// What a `legalis-trace/1` trace promises the interface holds.
 pub fn expected(trace: &str) -> Result<BTreeSet<Slot>, String> {
     let value: serde_json::Value =
@@ -168,9 +238,12 @@ pub fn expected(trace: &str) -> Result<BTreeSet<Slot>, String> {
                 });
             }
             Some("builtin") => {
+                // SPIR-V and GLSL traces name the SPIR-V builtin; WGSL ones
+                // the `@builtin` name.
                 let name = place["spirv"]
                     .as_str()
-                    .ok_or("a builtin without its SPIR-V name")?;
+                    .or(place["wgsl"].as_str())
+                    .ok_or("a builtin without its SPIR-V or WGSL name")?;
                 slots.insert(Slot::BuiltIn {
                     direction,
                     name: name.to_string(),

@@ -1,6 +1,7 @@
 //! The harness's own compiler and validator: Legalis run in-process through
 //! the same command-line function the binary uses, and the downstream
-//! validators of `legalis-validate` (glslang, then the SPIR-V validator).
+//! validators of `legalis-validate` (glslang, then the SPIR-V validator;
+//! naga for WGSL).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -38,7 +39,7 @@ impl Compiler for InProcessLegalis {
 /// compiled to SPIR-V by glslang and that SPIR-V checked by the SPIR-V
 /// validator (Vulkan 1.3); `spirv-asm` is assembled by the SPIRV-Tools
 /// assembler, validated, and read back by naga as a second reader where
-/// naga supports the stage. A target without a validator is a failure, so
+/// naga supports the stage; WGSL is parsed and validated by naga. A target without a validator is a failure, so
 /// nothing is pinned unvalidated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DownstreamValidator;
@@ -92,14 +93,16 @@ impl Validator for DownstreamValidator {
                 let words = legalis_validate::validate_spirv_asm(output)?;
                 legalis_validate::read_back_spirv(&words, stage).map(|_| ())
             }
+            // Parsed and validated by naga in-process, uniformity included.
+            "wgsl" => legalis_validate::validate_wgsl(output, stage).map(|_| ()),
             other => Err(format!(
                 "no validator for target `{other}` in the suite (use spirv-asm for SPIR-V)"
             )),
         }
     }
 
-    fn wants_trace(&self) -> bool {
-        true
+    fn wants_trace(&self, target: &str) -> bool {
+        matches!(target, "glsl" | "spirv-asm" | "wgsl")
     }
 
     /// Reads the output's interface back from SPIR-V (GLSL through
@@ -131,13 +134,18 @@ impl Validator for DownstreamValidator {
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
             .ok_or("the directive names no valid -stage")?;
-        let words = match target {
-            "glsl" => legalis_validate::glsl_to_spirv(output, stage)?,
-            "spirv-asm" => legalis_validate::assemble_spirv(output)?,
-            // Other targets have no interface reader yet.
-            _ => return Ok(()),
+        let interface = match target {
+            "glsl" => {
+                crate::interface::read_spirv(&legalis_validate::glsl_to_spirv(output, stage)?)?
+            }
+            "spirv-asm" => {
+                crate::interface::read_spirv(&legalis_validate::assemble_spirv(output)?)?
+            }
+            "wgsl" => {
+                crate::interface::read_wgsl(&legalis_validate::validate_wgsl(output, stage)?)?
+            }
+            other => return Err(format!("no interface reader for target `{other}`")),
         };
-        let interface = crate::interface::read_spirv(&words)?;
         let expected = crate::interface::expected(trace)?;
         crate::interface::compare(&interface, &expected)
     }

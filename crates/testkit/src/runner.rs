@@ -100,11 +100,12 @@ pub trait Validator {
     /// `target` and `stage` are the directive's `-target` and `-stage`.
     fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String>;
 
-    /// The compiler's own legalization trace is worth checking against the
-    /// output (the project's compiler: `--trace-legalization=json`). When
-    /// true, the runner compiles each validated directive again with that
-    /// option and calls [`Validator::round_trip`].
-    fn wants_trace(&self) -> bool {
+    /// The compiler's own legalization trace of `target` is worth checking
+    /// against the output (the project's compiler:
+    /// `--trace-legalization=json`). When true, the runner compiles each
+    /// validated directive again with that option and calls
+    /// [`Validator::round_trip`].
+    fn wants_trace(&self, _target: &str) -> bool {
         false
     }
 
@@ -471,15 +472,15 @@ impl FileRun<'_> {
     /// [`Validator::round_trip`]).
     fn round_trip(&self, args: &[String], output: &CompileOutput) -> Option<String> {
         let validator = self.options.validator?;
+        let target = option_value(args, "-target")?;
         if output.exit_code != Some(0)
-            || !validator.wants_trace()
+            || !validator.wants_trace(target)
             || args
                 .iter()
                 .any(|a| a.starts_with(TRACE_OPTION) || a == "-dump-ir")
         {
             return None;
         }
-        let target = option_value(args, "-target")?;
         let stage = option_value(args, "-stage");
         let mut traced = args.to_vec();
         traced.push(format!("{TRACE_OPTION}=json"));

@@ -2,7 +2,8 @@
 //! and the characterization harness.
 //!
 //! GLSL is compiled to SPIR-V by glslang (Vulkan 1.3 rules, SPIR-V 1.6) and
-//! that SPIR-V is checked by the SPIRV-Tools validator. Every error string
+//! that SPIR-V is checked by the SPIRV-Tools validator; WGSL is parsed and
+//! validated by naga in-process. Every error string
 //! carries the tool's own message, so a failing test shows what the real
 //! validator said rather than a paraphrase.
 
@@ -149,6 +150,39 @@ pub fn read_back_spirv(words: &[u32], stage: ShaderStage) -> Result<bool, String
     }
 }
 
+/// Parses and validates WGSL with naga, in-process: the WGSL front end,
+/// then naga's validator with every check on (uniformity included) and
+/// the capabilities of core WebGPU (naga's defaults plus
+/// `SHADER_FLOAT16_IN_FLOAT32`: `pack2x16float` and `unpack2x16float` are
+/// core WGSL that naga gates for old GL backends). The module must have exactly one
+/// entry point, of `stage`. Errors carry naga's own rendering, with the
+/// offending line.
+pub fn validate_wgsl(source: &str, stage: ShaderStage) -> Result<naga::Module, String> {
+    let module = naga::front::wgsl::parse_str(source)
+        .map_err(|e| format!("naga (WGSL): {}", e.emit_to_string(source)))?;
+    let mut validator = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
+    );
+    validator
+        .validate(&module)
+        .map_err(|e| format!("naga (WGSL validation): {}", e.emit_to_string(source)))?;
+    let expected = match stage {
+        ShaderStage::Vertex => naga::ShaderStage::Vertex,
+        ShaderStage::Fragment => naga::ShaderStage::Fragment,
+        ShaderStage::Compute => naga::ShaderStage::Compute,
+        other => return Err(format!("WGSL has no {} stage", other.name())),
+    };
+    match module.entry_points.as_slice() {
+        [entry] if entry.stage == expected => Ok(module),
+        entries => Err(format!(
+            "naga (WGSL): expected one {} entry point, found {}",
+            stage.name(),
+            entries.len()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +324,19 @@ mod tests {
                 .unwrap_err()
                 .starts_with("spirv-as:")
         );
+    }
+
+    #[test]
+    fn wgsl_is_validated_and_rejections_carry_nagas_message() {
+        let good = "@fragment fn main() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }";
+        assert!(validate_wgsl(good, ShaderStage::Fragment).is_ok());
+        let wrong_stage = validate_wgsl(good, ShaderStage::Vertex).unwrap_err();
+        assert!(
+            wrong_stage.contains("expected one vertex entry point"),
+            "{wrong_stage}"
+        );
+        let bad = "@fragment fn main() -> @location(0) vec4<f32> { return 1; }";
+        let error = validate_wgsl(bad, ShaderStage::Fragment).unwrap_err();
+        assert!(error.starts_with("naga (WGSL"), "{error}");
     }
 }

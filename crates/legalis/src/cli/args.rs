@@ -71,8 +71,9 @@ legalis: legalize a Slang/HLSL entry point and generate its code
 Usage: legalis FILE [options]
 
 Options:
-  -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text);
-                    metal, wgsl, cuda are planned and refused for now
+  -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
+                    wgsl (vertex, fragment, compute); metal, cuda are
+                    planned and refused for now
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one). Given several times with
                     -target, the entry points are the stages of one
@@ -864,12 +865,12 @@ mod tests {
             Some(Target::SpirvAsm)
         );
         assert_eq!(
-            error("f.slang -target wgsl"),
-            "-target wgsl is not implemented yet; implemented targets: glsl spirv spirv-asm"
+            error("f.slang -target metal"),
+            "-target metal is not implemented yet; implemented targets: glsl spirv spirv-asm wgsl"
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm)"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm wgsl)"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),

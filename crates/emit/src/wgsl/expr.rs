@@ -1,0 +1,1513 @@
+//! Statements and expressions as WGSL.
+//!
+//! WGSL's rules shape the printing: assignments and increments are
+//! statements, not values; parameters are immutable (a parameter the body
+//! writes is copied into a `var`); `out`/`inout` arguments are pointers,
+//! `&place` for a function-space place and a temporary copied back
+//! otherwise; a store to a multi-component swizzle (`v.xy = a`) is one
+//! store per component; `?:` is `select`; loops are `loop` with a
+//! `continuing` block so `continue` runs a `for` loop's update.
+//! Statements a value needs before or after it (temporaries, copy-back)
+//! collect in `pre`/`post` and are printed around the statement.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{
+    BinaryOp, Expression, Handle, Literal, ParamDirection, ScalarKind, Span, Statement, TypeInner,
+    UnaryOp,
+};
+
+use super::types::{Result, unsupported};
+use super::writer::{Writer, fresh};
+
+pub(super) struct ParamName {
+    pub name: String,
+    /// `out`/`inout`: a `ptr<function, T>`, read and written as `(*name)`.
+    pub pointer: bool,
+    /// An `in` parameter the body writes: the parameter is named this and
+    /// copied into a `var` named `name`.
+    pub copy: Option<String>,
+}
+
+/// The function (or the module's initializers) being printed.
+pub(super) struct FnCtx<'a> {
+    pub func: Option<&'a ir::Function>,
+    pub exprs: &'a ir::ExpressionArena,
+    pub locals: HashMap<Handle<ir::LocalVariable>, String>,
+    pub params: Vec<ParamName>,
+    names: HashSet<String>,
+    /// Statements to print before the current one.
+    pub pre: Vec<String>,
+    /// Statements to print after the current one.
+    pub post: Vec<String>,
+    /// The store target being printed: a stored-transposed matrix there
+    /// is the place itself, not its `transpose` (the value is transposed
+    /// instead).
+    place_root: Option<Handle<Expression>>,
+    /// The base of an index being printed: an array of stored-transposed
+    /// matrices may be read there (its element is transposed).
+    index_base: Option<Handle<Expression>>,
+}
+
+impl<'a> FnCtx<'a> {
+    pub fn new(w: &Writer<'a>, f: Handle<ir::Function>) -> Result<Self> {
+        let func = &w.module.functions[f];
+        let mut names = w.module_names();
+        let written = written_params(w.module, func);
+        let params = func
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let name = fresh(&mut names, &p.name);
+                let pointer = p.direction != ParamDirection::In;
+                let copy = (!pointer && written.contains(&(i as u32)))
+                    .then(|| fresh(&mut names, &format!("{}_in", p.name)));
+                ParamName {
+                    name,
+                    pointer,
+                    copy,
+                }
+            })
+            .collect();
+        let mut locals = HashMap::new();
+        for (l, local) in func.locals.iter() {
+            let name = match w.static_locals.get(&(f, l)) {
+                Some(name) => name.clone(),
+                None => fresh(&mut names, &local.name),
+            };
+            locals.insert(l, name);
+        }
+        Ok(FnCtx {
+            func: Some(func),
+            exprs: &func.expressions,
+            locals,
+            params,
+            names,
+            pre: Vec::new(),
+            post: Vec::new(),
+            place_root: None,
+            index_base: None,
+        })
+    }
+
+    pub fn for_globals(w: &Writer<'a>) -> Self {
+        FnCtx {
+            func: None,
+            exprs: &w.module.global_expressions,
+            locals: HashMap::new(),
+            params: Vec::new(),
+            names: w.module_names(),
+            pre: Vec::new(),
+            post: Vec::new(),
+            place_root: None,
+            index_base: None,
+        }
+    }
+
+    pub fn temp(&mut self, base: &str) -> String {
+        fresh(&mut self.names, base)
+    }
+
+    pub fn ty(&self, e: Handle<Expression>) -> Option<Handle<ir::Type>> {
+        self.exprs.ty(e)
+    }
+
+    pub fn span(&self, e: Handle<Expression>) -> Span {
+        self.exprs.span(e)
+    }
+}
+
+/// Parameters of `in` direction the body writes (stores, assignments,
+/// increments, `out` arguments), by index.
+fn written_params(module: &ir::Module, func: &ir::Function) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    let root = |mut e: Handle<Expression>| loop {
+        match &func.expressions[e] {
+            Expression::Member { base, .. }
+            | Expression::Index { base, .. }
+            | Expression::Swizzle { base, .. } => e = *base,
+            Expression::Param(i) => return Some(*i),
+            _ => return None,
+        }
+    };
+    let mut stores = Vec::new();
+    collect_stores(&func.body, &mut stores);
+    for (_, e) in func.expressions.iter() {
+        match e {
+            Expression::Assign { target, .. } | Expression::IncDec { target, .. } => {
+                stores.push(*target)
+            }
+            // `out` arguments of calls, and the out arguments of
+            // `GetDimensions`, are written too.
+            Expression::Call { function, args } => {
+                for (i, &a) in args.iter().enumerate() {
+                    let direction = module
+                        .functions
+                        .try_get(*function)
+                        .and_then(|f| f.params.get(i))
+                        .map(|p| p.direction);
+                    if direction != Some(ParamDirection::In) {
+                        stores.push(a);
+                    }
+                }
+            }
+            Expression::Intrinsic { fun, args } if super::intrinsics::has_side_effects(*fun) => {
+                stores.extend(args.iter().copied())
+            }
+            _ => {}
+        }
+    }
+    for t in stores {
+        if let Some(i) = root(t) {
+            out.insert(i);
+        }
+    }
+    out
+}
+
+fn collect_stores(block: &ir::Block, out: &mut Vec<Handle<Expression>>) {
+    for stmt in &block.stmts {
+        if let Statement::Store { target, .. } = stmt {
+            out.push(*target);
+        }
+        for b in stmt.blocks() {
+            collect_stores(b, out);
+        }
+    }
+}
+
+/// The global a place is part of (`g`, `g[i]`, `g[i].m`).
+pub(super) fn root_global(
+    exprs: &ir::ExpressionArena,
+    mut e: Handle<Expression>,
+) -> Option<Handle<ir::GlobalVariable>> {
+    loop {
+        match &exprs[e] {
+            Expression::Member { base, .. }
+            | Expression::Index { base, .. }
+            | Expression::Swizzle { base, .. } => e = *base,
+            Expression::Global(g) => return Some(*g),
+            _ => return None,
+        }
+    }
+}
+
+/// Whether an initializer is a WGSL constant expression: literals and
+/// constructions, conversions and operators over them.
+pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+    match &exprs[e] {
+        Expression::Literal(_) => true,
+        Expression::Construct { .. }
+        | Expression::Convert { .. }
+        | Expression::Unary { .. }
+        | Expression::Binary { .. }
+        | Expression::Swizzle { .. }
+        | Expression::Member { .. }
+        | Expression::Index { .. } => exprs[e].children().into_iter().all(|c| is_const(exprs, c)),
+        _ => false,
+    }
+}
+
+/// Whether evaluating `e` twice is the same as once: no calls, writes or
+/// side-effecting intrinsics.
+pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+    match &exprs[e] {
+        Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. } => false,
+        Expression::Intrinsic { fun, .. } if super::intrinsics::has_side_effects(*fun) => false,
+        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
+    }
+}
+
+const INDENT: &str = "    ";
+
+fn pad(depth: usize) -> String {
+    INDENT.repeat(depth)
+}
+
+impl Writer<'_> {
+    pub(super) fn block(
+        &self,
+        ctx: &mut FnCtx,
+        block: &ir::Block,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        for (stmt, span) in block.iter() {
+            self.statement(ctx, stmt, span, depth, out)?;
+        }
+        Ok(())
+    }
+
+    /// Prints `pre`, the lines, then `post`.
+    fn emit(&self, ctx: &mut FnCtx, lines: &[String], depth: usize, out: &mut String) {
+        let p = pad(depth);
+        for l in ctx.pre.drain(..).chain(lines.iter().cloned()) {
+            writeln!(out, "{p}{l}").ok();
+        }
+        for l in ctx.post.drain(..) {
+            writeln!(out, "{p}{l}").ok();
+        }
+    }
+
+    /// A value a statement needs before it runs (a condition, a returned
+    /// value): bound to a `let` when copy-back statements must follow it.
+    fn settled(
+        &self,
+        ctx: &mut FnCtx,
+        e: Handle<Expression>,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<String> {
+        let value = self.expr(ctx, e)?;
+        if ctx.post.is_empty() {
+            let p = pad(depth);
+            for l in ctx.pre.drain(..) {
+                writeln!(out, "{p}{l}").ok();
+            }
+            return Ok(value);
+        }
+        let t = ctx.temp("value");
+        let line = format!("let {t} = {value};");
+        self.emit(ctx, &[line], depth, out);
+        Ok(t)
+    }
+
+    fn statement(
+        &self,
+        ctx: &mut FnCtx,
+        stmt: &Statement,
+        span: Span,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let p = pad(depth);
+        match stmt {
+            Statement::Declare { local, init } => {
+                let func = ctx.func.expect("declarations are in functions");
+                let l = &func.locals[*local];
+                if l.is_static {
+                    // Hoisted to `var<private>`, initialized there.
+                    return Ok(());
+                }
+                if self.module.types[l.ty].inner.is_resource() {
+                    return unsupported(
+                        "a local of resource type (WGSL resources are module variables)",
+                        span,
+                    );
+                }
+                let ty = self.spell(l.ty, span)?;
+                let name = ctx.locals[local].clone();
+                let line = match init {
+                    Some(init) => format!("var {name}: {ty} = {};", self.expr(ctx, *init)?),
+                    None => format!("var {name}: {ty};"),
+                };
+                self.emit(ctx, &[line], depth, out);
+            }
+            Statement::Store { target, value } => {
+                let value = self.expr(ctx, *value)?;
+                let lines = self.store(ctx, *target, value)?;
+                self.emit(ctx, &lines, depth, out);
+            }
+            Statement::Expr(e) => {
+                let lines = self.effect(ctx, *e)?;
+                self.emit(ctx, &lines, depth, out);
+            }
+            Statement::Block(b) => {
+                writeln!(out, "{p}{{").ok();
+                self.block(ctx, b, depth + 1, out)?;
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::If {
+                condition,
+                accept,
+                reject,
+            } => {
+                let c = self.settled(ctx, *condition, depth, out)?;
+                writeln!(out, "{p}if {c} {{").ok();
+                self.block(ctx, accept, depth + 1, out)?;
+                if reject.is_empty() {
+                    writeln!(out, "{p}}}").ok();
+                } else {
+                    writeln!(out, "{p}}} else {{").ok();
+                    self.block(ctx, reject, depth + 1, out)?;
+                    writeln!(out, "{p}}}").ok();
+                }
+            }
+            Statement::For {
+                init,
+                condition,
+                update,
+                body,
+            } => {
+                writeln!(out, "{p}{{").ok();
+                self.block(ctx, init, depth + 1, out)?;
+                self.looped(ctx, *condition, body, Some(update), depth + 1, out)?;
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::While { condition, body } => {
+                self.looped(ctx, Some(*condition), body, None, depth, out)?;
+            }
+            Statement::DoWhile { body, condition } => {
+                writeln!(out, "{p}loop {{").ok();
+                self.block(ctx, body, depth + 1, out)?;
+                writeln!(out, "{p}{INDENT}continuing {{").ok();
+                let c = self.settled(ctx, *condition, depth + 2, out)?;
+                writeln!(out, "{p}{INDENT}{INDENT}break if !({c});").ok();
+                writeln!(out, "{p}{INDENT}}}").ok();
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::Switch { selector, cases } => {
+                let sel_ty = ctx.ty(*selector);
+                let unsigned = sel_ty
+                    .and_then(|t| self.module.types[t].inner.scalar())
+                    .is_some_and(|s| s.kind == ScalarKind::Uint);
+                let s = self.settled(ctx, *selector, depth, out)?;
+                writeln!(out, "{p}switch {s} {{").ok();
+                let mut has_default = false;
+                for (at, case) in cases.iter().enumerate() {
+                    let labels: Vec<String> = case
+                        .values
+                        .iter()
+                        .map(|v| match v {
+                            ir::SwitchValue::Int(i) if unsigned => format!("{}u", *i as u32),
+                            ir::SwitchValue::Int(i) => int_literal(*i),
+                            ir::SwitchValue::Default => {
+                                has_default = true;
+                                "default".into()
+                            }
+                        })
+                        .collect();
+                    writeln!(out, "{p}{INDENT}case {}: {{", labels.join(", ")).ok();
+                    // WGSL cases do not fall through: a case that does runs
+                    // the following bodies too, up to one that does not
+                    // (a `break` in any of them leaves the switch, as before).
+                    for next in &cases[at..] {
+                        self.block(ctx, &next.body, depth + 2, out)?;
+                        if !next.fall_through {
+                            break;
+                        }
+                    }
+                    writeln!(out, "{p}{INDENT}}}").ok();
+                }
+                if !has_default {
+                    writeln!(out, "{p}{INDENT}default: {{}}").ok();
+                }
+                writeln!(out, "{p}}}").ok();
+            }
+            Statement::Break => {
+                writeln!(out, "{p}break;").ok();
+            }
+            Statement::Continue => {
+                writeln!(out, "{p}continue;").ok();
+            }
+            Statement::Return(value) => match value {
+                Some(v) => {
+                    let v = self.settled(ctx, *v, depth, out)?;
+                    writeln!(out, "{p}return {v};").ok();
+                }
+                None => {
+                    writeln!(out, "{p}return;").ok();
+                }
+            },
+            Statement::Discard => {
+                writeln!(out, "{p}discard;").ok();
+            }
+            Statement::EmitVertex { .. } | Statement::EndPrimitive { .. } => {
+                return unsupported("geometry-shader output (WGSL has no geometry stage)", span);
+            }
+            Statement::PatchBarrier => {
+                return unsupported("a patch barrier (WGSL has no tessellation stages)", span);
+            }
+        }
+        Ok(())
+    }
+
+    /// `loop { if !(cond) { break; } body continuing { update } }`.
+    fn looped(
+        &self,
+        ctx: &mut FnCtx,
+        condition: Option<Handle<Expression>>,
+        body: &ir::Block,
+        update: Option<&ir::Block>,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let p = pad(depth);
+        writeln!(out, "{p}loop {{").ok();
+        if let Some(c) = condition {
+            let c = self.settled(ctx, c, depth + 1, out)?;
+            writeln!(out, "{p}{INDENT}if !({c}) {{").ok();
+            writeln!(out, "{p}{INDENT}{INDENT}break;").ok();
+            writeln!(out, "{p}{INDENT}}}").ok();
+        }
+        self.block(ctx, body, depth + 1, out)?;
+        if let Some(update) = update.filter(|u| !u.is_empty()) {
+            writeln!(out, "{p}{INDENT}continuing {{").ok();
+            self.block(ctx, update, depth + 2, out)?;
+            writeln!(out, "{p}{INDENT}}}").ok();
+        }
+        writeln!(out, "{p}}}").ok();
+        Ok(())
+    }
+
+    /// An expression evaluated for its effect, as statements.
+    fn effect(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<Vec<String>> {
+        match &ctx.exprs[e] {
+            Expression::Assign { target, value } => {
+                let value = self.expr(ctx, *value)?;
+                self.store(ctx, *target, value)
+            }
+            Expression::IncDec { op, target } => {
+                let ty = ctx.ty(*target);
+                let scalar = ty.and_then(|t| self.module.types[t].inner.scalar());
+                let is_int_scalar = ty.is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Scalar(s) if s.kind != ScalarKind::Float)
+                });
+                let increment =
+                    matches!(op, ir::IncDecOp::PreIncrement | ir::IncDecOp::PostIncrement);
+                if is_int_scalar && !self.is_multi_swizzle(ctx, *target) {
+                    let place = self.place(ctx, *target)?;
+                    return Ok(vec![format!(
+                        "{place}{};",
+                        if increment { "++" } else { "--" }
+                    )]);
+                }
+                let one = match scalar.map(|s| s.kind) {
+                    Some(ScalarKind::Float) => "1.0f",
+                    Some(ScalarKind::Uint) => "1u",
+                    _ => "1i",
+                };
+                let place = self.expr(ctx, *target)?;
+                let sign = if increment { "+" } else { "-" };
+                self.store(ctx, *target, format!("({place} {sign} {one})"))
+            }
+            Expression::Call { .. } => Ok(vec![format!("{};", self.expr(ctx, e)?)]),
+            Expression::Intrinsic { fun, args } => {
+                if let Some(lines) = self.intrinsic_statement(ctx, *fun, args, e)? {
+                    return Ok(lines);
+                }
+                Ok(vec![format!("_ = {};", self.expr(ctx, e)?)])
+            }
+            _ => Ok(vec![format!("_ = {};", self.expr(ctx, e)?)]),
+        }
+    }
+
+    fn is_multi_swizzle(&self, ctx: &FnCtx, target: Handle<Expression>) -> bool {
+        matches!(&ctx.exprs[target], Expression::Swizzle { components, .. } if components.len() > 1)
+    }
+
+    /// `target = value` as statements.
+    pub(super) fn store(
+        &self,
+        ctx: &mut FnCtx,
+        target: Handle<Expression>,
+        value: String,
+    ) -> Result<Vec<String>> {
+        let span = ctx.span(target);
+        match &ctx.exprs[target] {
+            Expression::Swizzle { base, components } if components.len() > 1 => {
+                if !is_pure(ctx.exprs, *base) {
+                    return unsupported("a swizzle store whose base has side effects", span);
+                }
+                let base_ty = ctx.ty(*base);
+                let is_vector = base_ty.is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                });
+                if !is_vector {
+                    return unsupported("a multi-component store to a scalar", span);
+                }
+                let t = ctx.temp("value");
+                let mut lines = vec![format!("let {t} = {value};")];
+                let base = self.place(ctx, *base)?;
+                for (i, c) in components.iter().enumerate() {
+                    let letter = COMPONENTS[usize::from(*c & 3)];
+                    lines.push(format!("{base}.{letter} = {t}.{};", COMPONENTS[i & 3]));
+                }
+                Ok(lines)
+            }
+            Expression::Index { .. } if self.is_atomic_place(ctx, target) => {
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("atomicStore(&{place}, {value});")])
+            }
+            Expression::Index { base, index } => {
+                let base_ty = ctx.ty(*base).map(|t| &self.module.types[t].inner);
+                if let Some(TypeInner::Texture { texel, .. }) = base_ty {
+                    let texel = *texel;
+                    let t = self.expr(ctx, *base)?;
+                    let coords = self.expr(ctx, *index)?;
+                    let value = self.texel_to_vec4(texel, value, span)?;
+                    return Ok(vec![format!("textureStore({t}, {coords}, {value});")]);
+                }
+                if let Some(TypeInner::Buffer {
+                    kind: ir::BufferKind::ByteAddress,
+                    ..
+                }) = base_ty
+                {
+                    return unsupported("indexing a byte-address buffer", span);
+                }
+                let value = if self.stored_transposed(ctx, target) {
+                    format!("transpose({value})")
+                } else {
+                    value
+                };
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
+            _ if self.is_atomic_place(ctx, target) => {
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("atomicStore(&{place}, {value});")])
+            }
+            _ if self.is_stored_bool(ctx, target) => {
+                let value = self.bool_to_word(ctx.ty(target), value);
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
+            _ => {
+                let value = if self.stored_transposed(ctx, target) {
+                    match ctx.ty(target).map(|t| &self.module.types[t].inner) {
+                        Some(TypeInner::Matrix { .. }) => format!("transpose({value})"),
+                        _ => {
+                            return unsupported(
+                                "a store of a whole array of column-major buffer matrices",
+                                span,
+                            );
+                        }
+                    }
+                } else {
+                    value
+                };
+                let place = self.place(ctx, target)?;
+                Ok(vec![format!("{place} = {value};")])
+            }
+        }
+    }
+
+    /// A texel written to a storage texture as the `vec4` `textureStore`
+    /// takes.
+    fn texel_to_vec4(&self, texel: Handle<ir::Type>, value: String, span: Span) -> Result<String> {
+        let Some((size, scalar)) = super::types::texel_shape(self.module, texel) else {
+            return unsupported("a storage texture of a non-numeric texel", span);
+        };
+        let s = super::types::scalar(scalar, span)?;
+        let zero = zero_of(scalar);
+        Ok(match size {
+            1 => format!("vec4<{s}>({value}, {zero}, {zero}, {zero})"),
+            2 => format!("vec4<{s}>({value}, {zero}, {zero})"),
+            3 => format!("vec4<{s}>({value}, {zero})"),
+            _ => value,
+        })
+    }
+
+    /// A place (something assignable) as WGSL.
+    pub(super) fn place(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        let mut base = e;
+        while let Expression::Member { base: b, .. }
+        | Expression::Index { base: b, .. }
+        | Expression::Swizzle { base: b, .. } = ctx.exprs[base]
+        {
+            if self.stored_transposed(ctx, b) {
+                return unsupported(
+                    "a store into part of a column-major buffer matrix",
+                    ctx.span(e),
+                );
+            }
+            if self.is_stored_bool(ctx, b) {
+                return unsupported(
+                    "a store into part of a `bool` vector held in a buffer",
+                    ctx.span(e),
+                );
+            }
+            base = b;
+        }
+        let saved = ctx.place_root.replace(e);
+        let place = self.expr(ctx, e);
+        ctx.place_root = saved;
+        place
+    }
+
+    /// Whether reading `e` yields a matrix (or array of matrices) in its
+    /// stored, column-major shape (see `Writer::collect_transposed`).
+    pub(super) fn stored_transposed(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.transposed_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => {
+                self.transposed_globals.contains(g)
+                    && !self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource()
+            }
+            Expression::Index { base, .. } => match &ctx.exprs[*base] {
+                Expression::Global(g)
+                    if self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource() =>
+                {
+                    self.transposed_globals.contains(g)
+                }
+                _ => {
+                    let base_is_array = ctx.ty(*base).is_some_and(|t| {
+                        matches!(self.module.types[t].inner, TypeInner::Array { .. })
+                    });
+                    base_is_array && self.stored_transposed(ctx, *base)
+                }
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is a `bool` stored as `u32` in a buffer
+    /// (`Writer::bool_members`).
+    pub(super) fn is_stored_bool(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.bool_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => self.bool_globals.contains(g),
+            _ => false,
+        }
+    }
+
+    /// A `bool` value as the `u32` a buffer stores.
+    fn bool_to_word(&self, ty: Option<Handle<ir::Type>>, value: String) -> String {
+        match ty.map(|t| &self.module.types[t].inner) {
+            Some(TypeInner::Vector { size, .. }) => {
+                format!("select(vec{size}<u32>(0u), vec{size}<u32>(1u), {value})")
+            }
+            _ => format!("select(0u, 1u, {value})"),
+        }
+    }
+
+    /// Whether `e` reads a padded uniform array (`Writer::padded_members`).
+    pub(super) fn is_padded(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.padded_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => self.padded_globals.contains(g),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is one atomic value: an element (or the whole) of a
+    /// global `Interlocked*` updates, of integer scalar type.
+    pub(super) fn is_atomic_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        let scalar = ctx
+            .ty(e)
+            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Scalar(_)));
+        scalar
+            && matches!(
+                ctx.exprs[e],
+                Expression::Global(_) | Expression::Index { .. }
+            )
+            && root_global(ctx.exprs, e).is_some_and(|g| self.atomic_globals.contains(&g))
+    }
+
+    /// A read of `e` printed as `text`, transposed back when stored
+    /// column-major.
+    fn unstore(&self, ctx: &FnCtx, e: Handle<Expression>, text: String) -> Result<String> {
+        if ctx.place_root != Some(e) && self.is_stored_bool(ctx, e) {
+            return Ok(match ctx.ty(e).map(|t| &self.module.types[t].inner) {
+                Some(TypeInner::Vector { size, .. }) => format!("({text} != vec{size}<u32>(0u))"),
+                _ => format!("({text} != 0u)"),
+            });
+        }
+        if self.is_padded(ctx, e) && ctx.index_base != Some(e) {
+            return unsupported(
+                "a whole uniform array of scalars or small vectors as a value (index it: its elements are 16 bytes apart)",
+                ctx.span(e),
+            );
+        }
+        if ctx.place_root != Some(e) && self.is_atomic_place(ctx, e) {
+            return Ok(format!("atomicLoad(&{text})"));
+        }
+        if ctx.place_root == Some(e) || !self.stored_transposed(ctx, e) {
+            return Ok(text);
+        }
+        match ctx.ty(e).map(|t| &self.module.types[t].inner) {
+            Some(TypeInner::Matrix { .. }) => Ok(format!("transpose({text})")),
+            _ if ctx.index_base == Some(e) => Ok(text),
+            _ => unsupported(
+                "a whole array of column-major buffer matrices as a value (index it)",
+                ctx.span(e),
+            ),
+        }
+    }
+
+    /// `&place` for an `out`/`inout` argument: direct for function-space
+    /// places, else through a temporary copied back after the call.
+    pub(super) fn pointer_argument(
+        &self,
+        ctx: &mut FnCtx,
+        arg: Handle<Expression>,
+        direction: ParamDirection,
+    ) -> Result<String> {
+        if self.function_space_place(ctx, arg) {
+            let place = self.place(ctx, arg)?;
+            return Ok(format!("&{place}"));
+        }
+        let span = ctx.span(arg);
+        if !is_pure(ctx.exprs, arg) {
+            return unsupported("an `out` argument with side effects", span);
+        }
+        let Some(ty) = ctx.ty(arg) else {
+            return unsupported("an `out` argument without a type", span);
+        };
+        let ty = self.spell(ty, span)?;
+        let t = ctx.temp("arg");
+        let decl = if direction == ParamDirection::InOut {
+            let value = self.expr(ctx, arg)?;
+            format!("var {t}: {ty} = {value};")
+        } else {
+            format!("var {t}: {ty};")
+        };
+        ctx.pre.push(decl);
+        let back = self.store(ctx, arg, t.clone())?;
+        ctx.post.extend(back);
+        Ok(format!("&{t}"))
+    }
+
+    /// Whether `&e` is a `ptr<function, T>`: a local or a pointer
+    /// parameter, through struct members and array or matrix elements.
+    fn function_space_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        if self.stored_transposed(ctx, e) || self.is_stored_bool(ctx, e) {
+            return false;
+        }
+        match &ctx.exprs[e] {
+            Expression::Local(l) => ctx.func.is_some_and(|f| !f.locals[*l].is_static),
+            Expression::Param(i) => ctx
+                .params
+                .get(*i as usize)
+                .is_some_and(|p| p.pointer || p.copy.is_some()),
+            Expression::Member { base, .. } => self.function_space_place(ctx, *base),
+            Expression::Index { base, .. } => {
+                let base_is_vector = ctx.ty(*base).is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                });
+                !base_is_vector && self.function_space_place(ctx, *base)
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn expr(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        let span = ctx.span(e);
+        let ty = ctx.ty(e);
+        Ok(match &ctx.exprs[e] {
+            Expression::Literal(lit) => self.literal(*lit, ty, span)?,
+            Expression::Global(g) => {
+                let text = self.global_ref(*g, span)?;
+                let whole_atomic_array = self.atomic_globals.contains(g)
+                    && !self.is_atomic_place(ctx, e)
+                    && ctx.index_base != Some(e)
+                    && ctx.place_root != Some(e);
+                if whole_atomic_array
+                    && !self.module.types[self.module.globals[*g].ty]
+                        .inner
+                        .is_resource()
+                {
+                    return unsupported(
+                        "a whole array of atomics as a value (WGSL reads atomics one at a time)",
+                        span,
+                    );
+                }
+                self.unstore(ctx, e, text)?
+            }
+            Expression::Local(l) => ctx.locals.get(l).cloned().unwrap_or_default(),
+            Expression::Param(i) => match ctx.params.get(*i as usize) {
+                Some(p) if p.pointer => format!("(*{})", p.name),
+                Some(p) => p.name.clone(),
+                None => return unsupported("a parameter the function does not have", span),
+            },
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let b = self.expr(ctx, *base)?;
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    Some(TypeInner::Struct { .. }) => base_ty,
+                    _ => None,
+                };
+                let name = struct_ty
+                    .and_then(|t| self.member_names.get(&t))
+                    .and_then(|names| names.get(*index as usize));
+                match name {
+                    Some(name) => self.unstore(ctx, e, format!("{b}.{name}"))?,
+                    None => return unsupported("a member of something that is not a struct", span),
+                }
+            }
+            Expression::Index { base, index } => {
+                let saved = ctx.index_base.replace(*base);
+                let text = self.index(ctx, *base, *index, span);
+                ctx.index_base = saved;
+                let text = text?;
+                // An element of a padded uniform array is the first
+                // components of its `vec4`.
+                let padded = self.is_padded(ctx, *base);
+                match ctx.ty(*base).and_then(|t| self.padded_components(t)) {
+                    Some(n) if padded => {
+                        format!("{text}.{}", COMPONENTS[..usize::from(n)].concat())
+                    }
+                    _ => self.unstore(ctx, e, text)?,
+                }
+            }
+            Expression::Swizzle { base, components } => {
+                let base_ty = ctx.ty(*base).map(|t| self.module.types[t].inner.clone());
+                let b = self.expr(ctx, *base)?;
+                match base_ty {
+                    Some(TypeInner::Scalar(s)) => {
+                        if components.len() == 1 {
+                            b
+                        } else {
+                            format!(
+                                "vec{}<{}>({b})",
+                                components.len(),
+                                super::types::scalar(s, span)?
+                            )
+                        }
+                    }
+                    Some(TypeInner::Vector { .. }) => {
+                        let letters: String = components
+                            .iter()
+                            .map(|c| COMPONENTS[usize::from(*c & 3)])
+                            .collect();
+                        format!("{b}.{letters}")
+                    }
+                    _ => return unsupported("a swizzle of something that is not a vector", span),
+                }
+            }
+            Expression::Unary { op, expr } => {
+                let operand_ty = ctx.ty(*expr);
+                let v = self.expr(ctx, *expr)?;
+                let scalar = operand_ty.and_then(|t| self.module.types[t].inner.scalar());
+                match op {
+                    UnaryOp::Negate if scalar.is_some_and(|s| s.kind == ScalarKind::Uint) => {
+                        format!("(~({v}) + 1u)")
+                    }
+                    UnaryOp::Negate => format!("-({v})"),
+                    UnaryOp::LogicalNot => format!("!({v})"),
+                    UnaryOp::BitwiseNot => format!("~({v})"),
+                }
+            }
+            Expression::Binary { op, left, right } => self.binary(ctx, *op, *left, *right, span)?,
+            Expression::Select {
+                condition,
+                accept,
+                reject,
+            } => {
+                let scalar_or_vector = ty.is_some_and(|t| {
+                    matches!(
+                        self.module.types[t].inner,
+                        TypeInner::Scalar(_) | TypeInner::Vector { .. }
+                    )
+                });
+                let condition_is_scalar = ctx
+                    .ty(*condition)
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Scalar(_)));
+                let c = self.expr(ctx, *condition)?;
+                if !scalar_or_vector && !condition_is_scalar {
+                    return unsupported("a component-wise `?:` on matrices", span);
+                }
+                if scalar_or_vector && is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
+                    let a = self.expr(ctx, *accept)?;
+                    let r = self.expr(ctx, *reject)?;
+                    format!("select({r}, {a}, {c})")
+                } else {
+                    // Only the chosen side may run: an `if` into a temporary.
+                    self.branching_select(ctx, c, *accept, *reject, ty, span)?
+                }
+            }
+            Expression::Convert { expr } => self.convert(ctx, *expr, ty, span)?,
+            Expression::Construct { components } => self.construct(ctx, components, ty, span)?,
+            Expression::Call { function, args } => self.call(ctx, *function, args, span)?,
+            Expression::Intrinsic { fun, args } => self.intrinsic(ctx, *fun, args, e)?,
+            // WGSL assignments and increments are statements: they run
+            // before the statement that uses their value.
+            Expression::Assign { target, .. } => {
+                let target = *target;
+                if !is_pure(ctx.exprs, target) {
+                    return unsupported(
+                        "an assignment used as a value whose target has side effects",
+                        span,
+                    );
+                }
+                let lines = self.effect(ctx, e)?;
+                ctx.pre.extend(lines);
+                self.expr(ctx, target)?
+            }
+            Expression::IncDec { op, target } => {
+                let (op, target) = (*op, *target);
+                if !is_pure(ctx.exprs, target) {
+                    return unsupported(
+                        "`++`/`--` used as a value on a target with side effects",
+                        span,
+                    );
+                }
+                let before = match op {
+                    ir::IncDecOp::PostIncrement | ir::IncDecOp::PostDecrement => {
+                        let t = ctx.temp("old");
+                        let value = self.expr(ctx, target)?;
+                        ctx.pre.push(format!("let {t} = {value};"));
+                        Some(t)
+                    }
+                    _ => None,
+                };
+                let lines = self.effect(ctx, e)?;
+                ctx.pre.extend(lines);
+                match before {
+                    Some(t) => t,
+                    None => self.expr(ctx, target)?,
+                }
+            }
+        })
+    }
+
+    /// `var t: T; if c { t = a; } else { t = b; }` before the statement,
+    /// each side's own temporaries inside its branch.
+    fn branching_select(
+        &self,
+        ctx: &mut FnCtx,
+        condition: String,
+        accept: Handle<Expression>,
+        reject: Handle<Expression>,
+        ty: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ty else {
+            return unsupported("`?:` without a type", span);
+        };
+        let ty = self.spell(ty, span)?;
+        let t = ctx.temp("select");
+        let outer_pre = std::mem::take(&mut ctx.pre);
+        let outer_post = std::mem::take(&mut ctx.post);
+        let side = |ctx: &mut FnCtx, e| -> Result<Vec<String>> {
+            let value = self.expr(ctx, e)?;
+            let mut lines = std::mem::take(&mut ctx.pre);
+            lines.push(format!("{t} = {value};"));
+            lines.append(&mut ctx.post);
+            Ok(lines)
+        };
+        let a = side(ctx, accept);
+        let b = side(ctx, reject);
+        ctx.pre = outer_pre;
+        ctx.post = outer_post;
+        let (a, b) = (a?, b?);
+        ctx.pre.push(format!("var {t}: {ty};"));
+        ctx.pre.push(format!("if {condition} {{"));
+        ctx.pre.extend(a.into_iter().map(|l| format!("    {l}")));
+        ctx.pre.push("} else {".into());
+        ctx.pre.extend(b.into_iter().map(|l| format!("    {l}")));
+        ctx.pre.push("}".into());
+        Ok(t)
+    }
+
+    /// `e` printed so that it may be used more than once: as is when
+    /// pure, else bound to a `let` before the statement.
+    pub(super) fn reusable(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
+        let value = self.expr(ctx, e)?;
+        if is_pure(ctx.exprs, e) {
+            return Ok(value);
+        }
+        let t = ctx.temp("value");
+        ctx.pre.push(format!("let {t} = {value};"));
+        Ok(t)
+    }
+
+    fn global_ref(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
+        if let Some(name) = self.global_names.get(&g) {
+            return Ok(name.clone());
+        }
+        if let Some((var, members)) = &self.plain_uniforms
+            && let Some(member) = members.get(&g)
+        {
+            return Ok(format!("{var}.{member}"));
+        }
+        unsupported("a global the writer did not declare", span)
+    }
+
+    fn literal(&self, lit: Literal, ty: Option<Handle<ir::Type>>, span: Span) -> Result<String> {
+        let scalar = ty
+            .and_then(|t| self.module.types[t].inner.scalar())
+            .unwrap_or(match lit {
+                Literal::Bool(_) => ir::Scalar::BOOL,
+                Literal::Int(_) => ir::Scalar::I32,
+                Literal::Uint(_) => ir::Scalar::U32,
+                Literal::Float(_) => ir::Scalar::F32,
+            });
+        super::types::scalar(scalar, span)?;
+        // A literal of another kind is converted as WGSL's constructor
+        // would (integers wrap, floats truncate toward zero).
+        Ok(match (lit, scalar.kind) {
+            (Literal::Bool(b), ScalarKind::Bool) => b.to_string(),
+            (Literal::Int(i), ScalarKind::Bool) => (i != 0).to_string(),
+            (Literal::Uint(u), ScalarKind::Bool) => (u != 0).to_string(),
+            (Literal::Float(f), ScalarKind::Bool) => (f != 0.0).to_string(),
+            (Literal::Int(i), ScalarKind::Sint) => match i32::try_from(i) {
+                Ok(v) => int_literal(i64::from(v)),
+                Err(_) => {
+                    return unsupported(format!("the integer {i} (out of `i32` range)"), span);
+                }
+            },
+            (Literal::Uint(u), ScalarKind::Sint) => int_literal(i64::from(u as i32)),
+            (Literal::Float(f), ScalarKind::Sint) => int_literal(i64::from(f as i32)),
+            (Literal::Bool(b), ScalarKind::Sint) => int_literal(i64::from(b)),
+            (Literal::Uint(u), ScalarKind::Uint) => match u32::try_from(u) {
+                Ok(v) => format!("{v}u"),
+                Err(_) => {
+                    return unsupported(format!("the integer {u} (out of `u32` range)"), span);
+                }
+            },
+            (Literal::Int(i), ScalarKind::Uint) => format!("{}u", i as u32),
+            (Literal::Float(f), ScalarKind::Uint) => format!("{}u", f as u32),
+            (Literal::Bool(b), ScalarKind::Uint) => format!("{}u", u32::from(b)),
+            (Literal::Float(f), ScalarKind::Float) => float_literal(f),
+            (Literal::Int(i), ScalarKind::Float) => float_literal(i as f64),
+            (Literal::Uint(u), ScalarKind::Float) => float_literal(u as f64),
+            (Literal::Bool(b), ScalarKind::Float) => float_literal(f64::from(u8::from(b))),
+        })
+    }
+
+    fn index(
+        &self,
+        ctx: &mut FnCtx,
+        base: Handle<Expression>,
+        index: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let base_ty = ctx.ty(base).map(|t| self.module.types[t].inner.clone());
+        let index_ty = ctx
+            .ty(index)
+            .and_then(|t| self.module.types[t].inner.scalar());
+        match base_ty {
+            Some(TypeInner::Texture {
+                access,
+                multisampled,
+                ..
+            }) => {
+                let t = self.expr(ctx, base)?;
+                let coords = self.expr(ctx, index)?;
+                if multisampled {
+                    return unsupported("indexing a multisampled texture (use `Load`)", span);
+                }
+                let load = if access == ir::ResourceAccess::Read {
+                    format!("textureLoad({t}, {coords}, 0)")
+                } else {
+                    format!("textureLoad({t}, {coords})")
+                };
+                let texel = match ctx.ty(base).map(|t| &self.module.types[t].inner) {
+                    Some(TypeInner::Texture { texel, .. }) => Some(*texel),
+                    _ => None,
+                };
+                Ok(self.narrow_texel(load, texel))
+            }
+            Some(TypeInner::Buffer {
+                kind: ir::BufferKind::Structured,
+                ..
+            })
+            | Some(TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. }) =>
+            {
+                if !index_ty.is_some_and(|s| {
+                    s.width == 4 && matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)
+                }) {
+                    return unsupported("an index that is not a 32-bit integer", span);
+                }
+                let b = self.expr(ctx, base)?;
+                let i = self.expr(ctx, index)?;
+                Ok(format!("{b}[{i}]"))
+            }
+            _ => unsupported(
+                format!(
+                    "indexing `{}`",
+                    ctx.ty(base)
+                        .map(|t| ir::print::type_name(self.module, t))
+                        .unwrap_or_default()
+                ),
+                span,
+            ),
+        }
+    }
+
+    /// A `vec4` texel narrowed to the declared texel type (`.x` for a
+    /// `Texture2D<float>`).
+    pub(super) fn narrow_texel(&self, value: String, texel: Option<Handle<ir::Type>>) -> String {
+        match texel.and_then(|t| super::types::texel_shape(self.module, t)) {
+            Some((1, _)) => format!("{value}.x"),
+            Some((2, _)) => format!("{value}.xy"),
+            Some((3, _)) => format!("{value}.xyz"),
+            _ => value,
+        }
+    }
+
+    fn binary(
+        &self,
+        ctx: &mut FnCtx,
+        op: BinaryOp,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let lt = ctx.ty(left).map(|t| self.module.types[t].inner.clone());
+        let rt = ctx.ty(right).map(|t| self.module.types[t].inner.clone());
+        let l_matrix = matches!(lt, Some(TypeInner::Matrix { .. }));
+        let r_matrix = matches!(rt, Some(TypeInner::Matrix { .. }));
+        if l_matrix || r_matrix {
+            return self.matrix_binary(ctx, op, left, right, lt, rt, span);
+        }
+        let vector = matches!(lt, Some(TypeInner::Vector { .. }))
+            || matches!(rt, Some(TypeInner::Vector { .. }));
+        let a = self.expr(ctx, left)?;
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) && !vector {
+            // The right side runs only when needed; when it needs
+            // statements of its own, they go inside an `if`.
+            let outer_pre = std::mem::take(&mut ctx.pre);
+            let outer_post = std::mem::take(&mut ctx.post);
+            let b = self.expr(ctx, right);
+            let inner_pre = std::mem::replace(&mut ctx.pre, outer_pre);
+            let inner_post = std::mem::replace(&mut ctx.post, outer_post);
+            let b = b?;
+            if inner_pre.is_empty() && inner_post.is_empty() {
+                return Ok(format!("({a} {} {b})", op.symbol()));
+            }
+            let t = ctx.temp("logic");
+            ctx.pre.push(format!("var {t}: bool = {a};"));
+            let test = if op == BinaryOp::LogicalAnd {
+                t.clone()
+            } else {
+                format!("!{t}")
+            };
+            ctx.pre.push(format!("if {test} {{"));
+            ctx.pre
+                .extend(inner_pre.into_iter().map(|l| format!("    {l}")));
+            ctx.pre.push(format!("    {t} = {b};"));
+            ctx.pre
+                .extend(inner_post.into_iter().map(|l| format!("    {l}")));
+            ctx.pre.push("}".into());
+            return Ok(t);
+        }
+        let mut b = self.expr(ctx, right)?;
+        let symbol = match op {
+            BinaryOp::LogicalAnd if vector => "&",
+            BinaryOp::LogicalOr if vector => "|",
+            BinaryOp::ShiftLeft | BinaryOp::ShiftRight => {
+                match &rt {
+                    Some(TypeInner::Scalar(s)) if s.kind != ScalarKind::Uint => {
+                        b = format!("u32({b})")
+                    }
+                    Some(TypeInner::Vector { size, scalar }) if scalar.kind != ScalarKind::Uint => {
+                        b = format!("vec{size}<u32>({b})")
+                    }
+                    _ => {}
+                }
+                op.symbol()
+            }
+            _ => op.symbol(),
+        };
+        Ok(format!("({a} {symbol} {b})"))
+    }
+
+    /// HLSL's `*` and `/` on matrices are component-wise; WGSL's `*` is the
+    /// matrix product, so they go column by column.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the operands and their types, once"
+    )]
+    fn matrix_binary(
+        &self,
+        ctx: &mut FnCtx,
+        op: BinaryOp,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        lt: Option<TypeInner>,
+        rt: Option<TypeInner>,
+        span: Span,
+    ) -> Result<String> {
+        match (op, &lt, &rt) {
+            (
+                BinaryOp::Add | BinaryOp::Subtract,
+                Some(TypeInner::Matrix { .. }),
+                Some(TypeInner::Matrix { .. }),
+            ) => {
+                let a = self.expr(ctx, left)?;
+                let b = self.expr(ctx, right)?;
+                Ok(format!("({a} {} {b})", op.symbol()))
+            }
+            (BinaryOp::Multiply, Some(TypeInner::Matrix { .. }), Some(TypeInner::Scalar(_)))
+            | (BinaryOp::Multiply, Some(TypeInner::Scalar(_)), Some(TypeInner::Matrix { .. })) => {
+                let a = self.expr(ctx, left)?;
+                let b = self.expr(ctx, right)?;
+                Ok(format!("({a} * {b})"))
+            }
+            (
+                BinaryOp::Multiply | BinaryOp::Divide,
+                Some(TypeInner::Matrix { rows, columns, .. }),
+                Some(TypeInner::Matrix { .. }),
+            ) => {
+                let a = self.reusable(ctx, left)?;
+                let b = self.reusable(ctx, right)?;
+                let cols: Vec<String> = (0..*rows)
+                    .map(|i| format!("({a}[{i}] {} {b}[{i}])", op.symbol()))
+                    .collect();
+                Ok(format!("mat{rows}x{columns}<f32>({})", cols.join(", ")))
+            }
+            _ => unsupported(format!("`{}` on these matrix operands", op.symbol()), span),
+        }
+    }
+
+    fn convert(
+        &self,
+        ctx: &mut FnCtx,
+        expr: Handle<Expression>,
+        to: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let from = ctx.ty(expr);
+        let (Some(from), Some(to)) = (from, to) else {
+            return unsupported("a conversion without types", span);
+        };
+        let from_inner = self.module.types[from].inner.clone();
+        let to_inner = self.module.types[to].inner.clone();
+        if let TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. } = from_inner {
+            return self.expr(ctx, expr);
+        }
+        if from == to {
+            return self.expr(ctx, expr);
+        }
+        // A converted literal is the literal of the new type (`1.0f`, not
+        // `f32(1i)`), exactly as WGSL would convert it.
+        if let (Expression::Literal(lit), TypeInner::Scalar(_)) = (&ctx.exprs[expr], &to_inner) {
+            return self.literal(*lit, Some(to), span);
+        }
+        // A matrix is built from its operand several times.
+        let v = if matches!(to_inner, TypeInner::Matrix { .. }) {
+            self.reusable(ctx, expr)?
+        } else {
+            self.expr(ctx, expr)?
+        };
+        let to_name = self.spell(to, span)?;
+        Ok(match (&from_inner, &to_inner) {
+            (TypeInner::Scalar(_), TypeInner::Scalar(_)) => format!("{to_name}({v})"),
+            (TypeInner::Scalar(fs), TypeInner::Vector { scalar, .. }) => {
+                if fs == scalar {
+                    format!("{to_name}({v})")
+                } else {
+                    format!("{to_name}({}({v}))", super::types::scalar(*scalar, span)?)
+                }
+            }
+            (TypeInner::Vector { size: fs, .. }, TypeInner::Vector { size, scalar }) => {
+                if fs == size {
+                    format!("{to_name}({v})")
+                } else if fs > size {
+                    let letters: String = COMPONENTS[..usize::from(*size)].concat();
+                    format!("{to_name}({v}.{letters})")
+                } else {
+                    let _ = scalar;
+                    return unsupported("widening a vector by conversion", span);
+                }
+            }
+            (TypeInner::Vector { .. }, TypeInner::Scalar(_)) => format!("{to_name}({v}.x)"),
+            (
+                TypeInner::Matrix {
+                    rows: fr,
+                    columns: fc,
+                    ..
+                },
+                TypeInner::Matrix { rows, columns, .. },
+            ) => {
+                if fr < rows || fc < columns {
+                    return unsupported("widening a matrix by conversion", span);
+                }
+                let letters: String = COMPONENTS[..usize::from(*columns)].concat();
+                let cols: Vec<String> = (0..*rows)
+                    .map(|i| {
+                        if fc == columns {
+                            format!("{v}[{i}]")
+                        } else {
+                            format!("{v}[{i}].{letters}")
+                        }
+                    })
+                    .collect();
+                format!("{to_name}({})", cols.join(", "))
+            }
+            (TypeInner::Scalar(_), TypeInner::Matrix { rows, columns, .. }) => {
+                let col = format!("vec{columns}<f32>(f32({v}))");
+                let cols: Vec<String> = (0..*rows).map(|_| col.clone()).collect();
+                format!("{to_name}({})", cols.join(", "))
+            }
+            _ => {
+                return unsupported(
+                    format!(
+                        "the conversion from `{}` to `{}`",
+                        ir::print::type_name(self.module, from),
+                        ir::print::type_name(self.module, to)
+                    ),
+                    span,
+                );
+            }
+        })
+    }
+
+    fn construct(
+        &self,
+        ctx: &mut FnCtx,
+        components: &[Handle<Expression>],
+        ty: Option<Handle<ir::Type>>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ty else {
+            return unsupported("a construction without a type", span);
+        };
+        let name = self.spell(ty, span)?;
+        let inner = self.module.types[ty].inner.clone();
+        let component_inner = |ctx: &FnCtx, c: Handle<Expression>| {
+            ctx.ty(c).map(|t| self.module.types[t].inner.clone())
+        };
+        match &inner {
+            TypeInner::Struct { members } if members.len() != components.len() => {
+                return unsupported("a struct initializer that does not give each member", span);
+            }
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            } if *n as usize != components.len() => {
+                return unsupported("an array initializer that does not give each element", span);
+            }
+            TypeInner::Matrix { rows, columns, .. } => {
+                let all_scalars = components
+                    .iter()
+                    .all(|c| matches!(component_inner(ctx, *c), Some(TypeInner::Scalar(_))));
+                let all_rows = components.len() == usize::from(*rows)
+                    && components.iter().all(|c| {
+                        matches!(component_inner(ctx, *c), Some(TypeInner::Vector { size, .. }) if size == *columns)
+                    });
+                let scalars_complete =
+                    all_scalars && components.len() == usize::from(*rows) * usize::from(*columns);
+                if !scalars_complete && !all_rows {
+                    return unsupported("a matrix built from mixed vectors and scalars", span);
+                }
+            }
+            TypeInner::Vector { .. } | TypeInner::Scalar(_)
+                if components.iter().any(|c| {
+                    matches!(component_inner(ctx, *c), Some(TypeInner::Matrix { .. }))
+                }) =>
+            {
+                return unsupported("a vector built from a matrix", span);
+            }
+            _ => {}
+        }
+        let mut parts = Vec::new();
+        for (i, &c) in components.iter().enumerate() {
+            let part = self.expr(ctx, c)?;
+            let part = if self.bool_members.contains(&(ty, i as u32)) {
+                self.bool_to_word(ctx.ty(c), part)
+            } else if self.transposed_members.contains(&(ty, i as u32)) {
+                match component_inner(ctx, c) {
+                    Some(TypeInner::Matrix { .. }) => format!("transpose({part})"),
+                    _ => {
+                        return unsupported(
+                            "constructing a struct with an array of column-major buffer matrices",
+                            span,
+                        );
+                    }
+                }
+            } else {
+                part
+            };
+            parts.push(part);
+        }
+        Ok(format!("{name}({})", parts.join(", ")))
+    }
+
+    fn call(
+        &self,
+        ctx: &mut FnCtx,
+        function: Handle<ir::Function>,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let Some(callee) = self.module.functions.try_get(function) else {
+            return unsupported("a call of a function the module does not define", span);
+        };
+        let name = self
+            .function_names
+            .get(&function)
+            .cloned()
+            .unwrap_or_default();
+        let mut parts = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let direction = callee
+                .params
+                .get(i)
+                .map(|p| p.direction)
+                .unwrap_or(ParamDirection::In);
+            let part = if direction == ParamDirection::In {
+                self.expr(ctx, a)?
+            } else {
+                self.pointer_argument(ctx, a, direction)?
+            };
+            parts.push(part);
+        }
+        Ok(format!("{name}({})", parts.join(", ")))
+    }
+}
+
+pub(super) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+
+pub(super) fn int_literal(i: i64) -> String {
+    if i == i64::from(i32::MIN) {
+        "(-2147483647i - 1i)".into()
+    } else if i < 0 {
+        format!("-{}i", -i)
+    } else {
+        format!("{i}i")
+    }
+}
+
+/// A float literal that reads back to the same `f32`; infinities and NaN
+/// through their bits (WGSL has no literals for them).
+pub(super) fn float_literal(f: f64) -> String {
+    let f = f as f32;
+    if !f.is_finite() {
+        return format!("bitcast<f32>({}u)", f.to_bits());
+    }
+    let text = format!("{f:?}");
+    if text.starts_with('-') {
+        format!("({text}f)")
+    } else {
+        format!("{text}f")
+    }
+}
+
+pub(super) fn zero_of(s: ir::Scalar) -> &'static str {
+    match s.kind {
+        ScalarKind::Float => "0.0f",
+        ScalarKind::Uint => "0u",
+        ScalarKind::Sint => "0i",
+        ScalarKind::Bool => "false",
+    }
+}

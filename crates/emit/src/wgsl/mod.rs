@@ -1,0 +1,80 @@
+//! The WGSL writer: WGSL text from a module the WGSL varying legalizer
+//! (`legalis-legalize-varying`) produced.
+//!
+//! Contract with the legalizer: the chosen entry point's function takes
+//! parameters whose `io` binding is a `BuiltIn` (spelled from the
+//! system-value table's WGSL column) or a `Location` (with
+//! `@interpolate`), and returns nothing or a struct whose members carry
+//! the same bindings. Everything else is printed under WGSL's rules: no
+//! implicit conversions (the front end made every conversion explicit),
+//! `static` globals as `var<private>`, `?:` as `select`, parameters the
+//! body writes copied into a `var` (WGSL parameters are immutable), `out`
+//! and `inout` parameters as `ptr<function, T>`, resources with
+//! `@group(set) @binding(n)` from the one binding rule
+//! (`crate::binding`), plain uniforms in one `_Globals` uniform struct.
+//! Names are unique per scope and never a WGSL keyword, reserved word or
+//! predeclared name the output uses.
+//!
+//! Matrix convention (the GLSL writer's, so outputs compare): HLSL
+//! `floatRxC` is WGSL `matRxC<f32>` whose R columns are the HLSL rows, so
+//! `mul(a, b)` prints as `(b * a)`.
+//!
+//! A construct WGSL cannot express, or this writer does not yet, returns
+//! [`Error::Unsupported`] with the span of what caused it, never a panic
+//! or silently wrong text.
+
+mod expr;
+mod intrinsics;
+mod keywords;
+mod types;
+mod writer;
+
+use std::fmt;
+
+use legalis_ir as ir;
+
+/// What the caller asks of the writer (nothing yet; kept for the backend
+/// shape every writer has).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {}
+
+/// Why a module could not be written as WGSL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A construct WGSL output does not support, at its source span.
+    Unsupported { what: String, span: ir::Span },
+    /// The module was not legalized for WGSL: an entry-point parameter or
+    /// result member without a builtin or location, or interface globals.
+    NotLegalized { what: String, span: ir::Span },
+    /// `entry_point` is not an index into `module.entry_points`.
+    NoSuchEntryPoint { index: usize },
+}
+
+impl Error {
+    /// The source span the error points at, where it has one.
+    pub fn span(&self) -> Option<ir::Span> {
+        match self {
+            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::NoSuchEntryPoint { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported { what, .. } => write!(f, "WGSL output does not support {what}"),
+            Error::NotLegalized { what, .. } => {
+                write!(f, "the module is not legalized for WGSL: {what}")
+            }
+            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Writes entry point `entry_point` of `module` as one WGSL module.
+pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
+    writer::Writer::new(module, entry_point, options)?.write()
+}

@@ -1,0 +1,1206 @@
+//! The WGSL writer: what the module uses, names, declarations (structs,
+//! resources, `var<private>`/`var<workgroup>`, the `_Globals` uniform
+//! struct) and functions with the entry point's attributes. Statements
+//! and expressions are in `expr.rs`, built-in functions in
+//! `intrinsics.rs`.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, Statement, TypeInner};
+
+use super::keywords::RESERVED;
+use super::types::{self, Result, unsupported};
+use super::{Error, Options};
+use crate::binding::{self, Bindings};
+
+/// How a resource global is declared, decided from its uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Use {
+    pub read: bool,
+    pub write: bool,
+    /// Used with a comparison sampler (`SampleCmp`, `GatherCmp`): a depth
+    /// texture in WGSL.
+    pub compare: bool,
+}
+
+pub(super) struct Writer<'a> {
+    pub module: &'a ir::Module,
+    pub entry: &'a ir::EntryPoint,
+    /// Names taken at module scope.
+    taken: HashSet<String>,
+    pub struct_names: HashMap<Handle<ir::Type>, String>,
+    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
+    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: HashMap<Handle<ir::Function>, String>,
+    /// The `_Globals` uniform variable's name and its members' names.
+    pub plain_uniforms: Option<(String, HashMap<Handle<ir::GlobalVariable>, String>)>,
+    bindings: Bindings,
+    pub reachable: Vec<Handle<ir::Function>>,
+    pub used_globals: BTreeSet<Handle<ir::GlobalVariable>>,
+    pub uses: HashMap<Handle<ir::GlobalVariable>, Use>,
+    /// `static` locals hoisted to `var<private>`: their module names.
+    pub static_locals: HashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), String>,
+    /// Globals whose initializer is not a constant expression: assigned at
+    /// the start of the entry point, in declaration order.
+    entry_inits: Vec<Handle<ir::GlobalVariable>>,
+    /// Structs reached from the uniform address space (their struct and
+    /// array members get `@align(16)`).
+    uniform_structs: HashSet<Handle<ir::Type>>,
+    /// Struct members holding column-major matrices (or arrays of them) in
+    /// a buffer: stored as WGSL `matCxR` and read through `transpose`
+    /// (see [`Writer::is_transposed`]).
+    pub transposed_members: HashSet<(Handle<ir::Type>, u32)>,
+    /// Plain uniforms and structured buffers of column-major matrices.
+    pub transposed_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// Globals an `Interlocked*` function updates: WGSL atomics live in
+    /// variables of `atomic<T>` type, so these are declared so and every
+    /// other access goes through `atomicLoad`/`atomicStore`.
+    pub atomic_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// Uniform arrays of scalars and small vectors: HLSL puts each element
+    /// of a constant-buffer array at a 16-byte boundary, so they are
+    /// declared `array<vec4<T>, N>` and an element reads its first
+    /// components (see [`Writer::padded_components`]). Struct members here,
+    /// plain uniforms in `padded_globals`.
+    pub padded_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub padded_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// `bool` members of buffer structs and `bool` plain uniforms: WGSL
+    /// buffers hold no booleans, HLSL's are 32-bit, so they are stored as
+    /// `u32` (`vecN<u32>`) and compared with zero when read.
+    pub bool_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub bool_globals: HashSet<Handle<ir::GlobalVariable>>,
+}
+
+/// A WGSL identifier for `name`: other characters become `_`, no leading
+/// `__` or digit.
+pub(super) fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
+
+/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
+pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+    let base = sanitize(base);
+    let mut name = base.clone();
+    let mut n = 1;
+    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(name.clone());
+    name
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
+        let entry = module
+            .entry_points
+            .get(entry_point)
+            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+        let mut w = Writer {
+            module,
+            entry,
+            taken: HashSet::new(),
+            struct_names: HashMap::new(),
+            member_names: HashMap::new(),
+            global_names: HashMap::new(),
+            function_names: HashMap::new(),
+            plain_uniforms: None,
+            bindings: binding::assign_wgsl_bindings(module),
+            reachable: Vec::new(),
+            used_globals: BTreeSet::new(),
+            uses: HashMap::new(),
+            static_locals: HashMap::new(),
+            entry_inits: Vec::new(),
+            uniform_structs: HashSet::new(),
+            transposed_members: HashSet::new(),
+            transposed_globals: HashSet::new(),
+            atomic_globals: HashSet::new(),
+            padded_members: HashSet::new(),
+            padded_globals: HashSet::new(),
+            bool_members: HashSet::new(),
+            bool_globals: HashSet::new(),
+        };
+        w.collect_used()?;
+        w.collect_transposed();
+        w.name_everything();
+        Ok(w)
+    }
+
+    /// Functions reachable from the entry point (callees first, in module
+    /// order) and the globals they or used initializers reach.
+    fn collect_used(&mut self) -> Result<()> {
+        let module = self.module;
+        let mut functions = BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut global_work: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+        let mut seen_inits = HashSet::new();
+        loop {
+            while let Some(f) = work.pop() {
+                if !functions.insert(f) {
+                    continue;
+                }
+                let Some(func) = module.functions.try_get(f) else {
+                    return Err(Error::NotLegalized {
+                        what: "a call of a function the module does not define".into(),
+                        span: self.entry.span,
+                    });
+                };
+                for (_, e) in func.expressions.iter() {
+                    match e {
+                        Expression::Call { function, .. } => work.push(*function),
+                        Expression::Global(g) => global_work.push(*g),
+                        _ => {}
+                    }
+                }
+            }
+            let Some(g) = global_work.pop() else {
+                break;
+            };
+            self.used_globals.insert(g);
+            if let Some(init) = module.globals.try_get(g).and_then(|v| v.init)
+                && seen_inits.insert(g)
+            {
+                let mut stack = vec![init];
+                while let Some(e) = stack.pop() {
+                    if !module.global_expressions.contains(e) {
+                        continue;
+                    }
+                    match &module.global_expressions[e] {
+                        Expression::Call { function, .. } => work.push(*function),
+                        Expression::Global(h) => global_work.push(*h),
+                        _ => {}
+                    }
+                    stack.extend(module.global_expressions[e].children());
+                }
+            }
+        }
+        self.reachable = functions.into_iter().collect();
+        for f in self.reachable.clone() {
+            self.collect_resource_uses(f);
+        }
+        Ok(())
+    }
+
+    /// Reads, writes and comparisons of resource globals, and the globals
+    /// `Interlocked*` functions update.
+    fn collect_resource_uses(&mut self, f: Handle<ir::Function>) {
+        let func = &self.module.functions[f];
+        for (_, e) in func.expressions.iter() {
+            if let Expression::Intrinsic { fun, args } = e
+                && (super::intrinsics::is_atomic(*fun)
+                    || super::intrinsics::buffer_atomic(*fun).is_some())
+                && let Some(&dest) = args.first()
+                && let Some(g) = super::expr::root_global(&func.expressions, dest)
+            {
+                self.atomic_globals.insert(g);
+            }
+        }
+        let mut targets = HashSet::new();
+        collect_store_targets(&func.body, &func.expressions, &mut targets);
+        for (h, e) in func.expressions.iter() {
+            match e {
+                Expression::Index { base, .. } => {
+                    if let Expression::Global(g) = func.expressions[*base] {
+                        let u = self.uses.entry(g).or_default();
+                        if targets.contains(&h) {
+                            u.write = true;
+                        } else {
+                            u.read = true;
+                        }
+                    }
+                }
+                Expression::Intrinsic { fun, args } => {
+                    let Some(Expression::Global(g)) = args.first().map(|a| &func.expressions[*a])
+                    else {
+                        continue;
+                    };
+                    let u = self.uses.entry(*g).or_default();
+                    use ir::Intrinsic as I;
+                    match fun {
+                        I::SampleCmp
+                        | I::SampleCmpLevelZero
+                        | I::SampleCmpLevel
+                        | I::GatherCmp
+                        | I::GatherCmpRed => u.compare = true,
+                        I::Load | I::Load2 | I::Load3 | I::Load4 => u.read = true,
+                        I::Store | I::Store2 | I::Store3 | I::Store4 => u.write = true,
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// HLSL packs buffer matrices column-major unless `row_major`: memory
+    /// holds HLSL columns, which WGSL reads as its columns, while the
+    /// matrix convention wants the HLSL rows there. Such matrices are
+    /// declared `matCxR` (their memory's shape) and read through
+    /// `transpose`, which gives the `matRxC` value the code expects.
+    fn collect_transposed(&mut self) {
+        let module = self.module;
+        for g in self.used_globals.clone() {
+            let v = &module.globals[g];
+            if v.space != AddressSpace::Uniform {
+                continue;
+            }
+            match &module.types[v.ty].inner {
+                TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                    self.mark_transposed(*inner, &mut HashSet::new())
+                }
+                TypeInner::Buffer {
+                    element: Some(e), ..
+                } => {
+                    if matches!(module.types[*e].inner, TypeInner::Matrix { .. })
+                        && v.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
+                        self.transposed_globals.insert(g);
+                    }
+                    self.mark_transposed(*e, &mut HashSet::new());
+                }
+                inner if !inner.is_resource() => {
+                    if holds_matrix(module, v.ty)
+                        && v.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
+                        self.transposed_globals.insert(g);
+                    }
+                    self.mark_transposed(v.ty, &mut HashSet::new());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn mark_transposed(&mut self, ty: Handle<ir::Type>, seen: &mut HashSet<Handle<ir::Type>>) {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                if !seen.insert(ty) {
+                    return;
+                }
+                for (i, m) in members.iter().enumerate() {
+                    if holds_matrix(module, m.ty)
+                        && m.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
+                        self.transposed_members.insert((ty, i as u32));
+                    }
+                    self.mark_transposed(m.ty, seen);
+                }
+            }
+            TypeInner::Array { base, .. } => self.mark_transposed(*base, seen),
+            _ => {}
+        }
+    }
+
+    /// `ty` spelled as stored: a column-major matrix (or array of them)
+    /// as `matCxR`.
+    pub fn spell_stored(
+        &self,
+        ty: Handle<ir::Type>,
+        transposed: bool,
+        span: Span,
+    ) -> Result<String> {
+        if !transposed {
+            return self.spell(ty, span);
+        }
+        match &self.module.types[ty].inner {
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => {
+                let t = self.module.types.get(&ir::Type {
+                    name: None,
+                    inner: TypeInner::Matrix {
+                        rows: *columns,
+                        columns: *rows,
+                        scalar: *scalar,
+                    },
+                });
+                match t {
+                    Some(t) => self.spell(t, span),
+                    None => {
+                        types::scalar(*scalar, span)?;
+                        Ok(format!("mat{columns}x{rows}<f32>"))
+                    }
+                }
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_stored(*base, true, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => self.spell(ty, span),
+        }
+    }
+
+    /// `atomic<u32>`/`atomic<i32>` for an integer scalar, and arrays of
+    /// them; atomics inside structs are not supported yet.
+    fn spell_atomic(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Scalar(s)
+                if s.width == 4
+                    && matches!(s.kind, ir::ScalarKind::Uint | ir::ScalarKind::Sint) =>
+            {
+                Ok(format!("atomic<{}>", types::scalar(*s, span)?))
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_atomic(*base, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => unsupported(
+                format!(
+                    "an `Interlocked` operation on a `{}` (WGSL atomics are 32-bit integers, here whole variables or array elements)",
+                    ir::print::type_name(self.module, ty)
+                ),
+                span,
+            ),
+        }
+    }
+
+    fn name_everything(&mut self) {
+        let module = self.module;
+        // The entry point keeps its name first.
+        let entry_name = fresh(&mut self.taken, &self.entry.name);
+        self.function_names.insert(self.entry.function, entry_name);
+        for (h, t) in module.types.iter() {
+            if let TypeInner::Struct { members } = &t.inner {
+                let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
+                self.struct_names.insert(h, name);
+                let mut member_taken = HashSet::new();
+                let names = members
+                    .iter()
+                    .map(|m| fresh(&mut member_taken, &m.name))
+                    .collect();
+                self.member_names.insert(h, names);
+            }
+        }
+        for &g in &self.used_globals.clone() {
+            let var = &module.globals[g];
+            if var.space == AddressSpace::Uniform && !binding::is_resource(module, var) {
+                continue;
+            }
+            let name = fresh(&mut self.taken, &var.name);
+            self.global_names.insert(g, name);
+        }
+        let plain: Vec<Handle<ir::GlobalVariable>> = self
+            .used_globals
+            .iter()
+            .copied()
+            .filter(|&g| {
+                let var = &module.globals[g];
+                var.space == AddressSpace::Uniform && !binding::is_resource(module, var)
+            })
+            .collect();
+        if !plain.is_empty() {
+            let var = fresh(&mut self.taken, "_Globals");
+            let mut member_taken = HashSet::new();
+            let members = plain
+                .iter()
+                .map(|&g| (g, fresh(&mut member_taken, &module.globals[g].name)))
+                .collect();
+            self.plain_uniforms = Some((var, members));
+        }
+        for &f in &self.reachable {
+            if f == self.entry.function {
+                continue;
+            }
+            let name = fresh(&mut self.taken, &module.functions[f].name);
+            self.function_names.insert(f, name);
+        }
+        for &f in &self.reachable {
+            let func = &module.functions[f];
+            for (l, local) in func.locals.iter() {
+                if local.is_static {
+                    let name = fresh(&mut self.taken, &format!("{}_{}", func.name, local.name));
+                    self.static_locals.insert((f, l), name);
+                }
+            }
+        }
+    }
+
+    /// Names taken at module scope, for a function's own namer.
+    pub fn module_names(&self) -> HashSet<String> {
+        self.taken.clone()
+    }
+
+    pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
+        self.struct_names
+            .get(&ty)
+            .cloned()
+            .unwrap_or_else(|| "Struct".into())
+    }
+
+    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        types::spell(self.module, ty, &|t| self.struct_name(t), span)
+    }
+
+    pub fn write(mut self) -> Result<String> {
+        let mut out = String::new();
+        let globals = self.globals()?;
+        let functions = self.functions()?;
+        let structs = self.structs()?;
+        out.push_str(&structs);
+        out.push_str(&globals);
+        out.push_str(&functions);
+        Ok(out)
+    }
+
+    /// Struct types the output uses, in module order.
+    fn structs(&self) -> Result<String> {
+        let mut used = BTreeSet::new();
+        let mark = |ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>| {
+            mark_structs(self.module, ty, used);
+        };
+        for &g in &self.used_globals {
+            let var = &self.module.globals[g];
+            let ty = match self.module.types[var.ty].inner {
+                TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => inner,
+                TypeInner::Buffer {
+                    element: Some(e), ..
+                } => e,
+                _ => var.ty,
+            };
+            mark(ty, &mut used);
+        }
+        for &f in &self.reachable {
+            let func = &self.module.functions[f];
+            for p in &func.params {
+                mark(p.ty, &mut used);
+            }
+            if let Some(r) = &func.result {
+                mark(r.ty, &mut used);
+            }
+            for (_, l) in func.locals.iter() {
+                mark(l.ty, &mut used);
+            }
+            for (h, _) in func.expressions.iter() {
+                if let Some(ty) = func.expressions.ty(h) {
+                    mark(ty, &mut used);
+                }
+            }
+        }
+        let mut out = String::new();
+        for ty in used {
+            let t = &self.module.types[ty];
+            let TypeInner::Struct { members } = &t.inner else {
+                continue;
+            };
+            let span = self.module.types.span(ty);
+            if members.is_empty() {
+                return unsupported("an empty struct (WGSL structs have members)", span);
+            }
+            let names = &self.member_names[&ty];
+            let in_uniform = self.uniform_structs.contains(&ty);
+            writeln!(out, "struct {} {{", self.struct_name(ty)).ok();
+            let mut after_struct = false;
+            for (m, name) in members.iter().zip(names) {
+                let mut attrs = String::new();
+                if let Some(io) = &m.io.binding
+                    && ty_is_entry_result(self, ty)
+                {
+                    attrs = self.io_attributes(io, m.span)?;
+                }
+                let is_struct = matches!(self.module.types[m.ty].inner, TypeInner::Struct { .. });
+                let is_array = matches!(self.module.types[m.ty].inner, TypeInner::Array { .. });
+                if in_uniform && (is_struct || is_array || after_struct) {
+                    attrs.push_str("@align(16) ");
+                }
+                after_struct = is_struct;
+                let index = out_index(members, m);
+                let transposed = self.transposed_members.contains(&(ty, index));
+                let member_ty = if self.padded_members.contains(&(ty, index)) {
+                    self.padded_spelling(m.ty, m.span)?
+                } else if self.bool_members.contains(&(ty, index)) {
+                    self.bool_spelling(m.ty)
+                } else {
+                    self.spell_stored(m.ty, transposed, m.span)?
+                };
+                writeln!(out, "    {attrs}{name}: {member_ty},").ok();
+            }
+            out.push_str("}\n\n");
+        }
+        Ok(out)
+    }
+
+    /// `@builtin(name)` or `@location(n) @interpolate(...)`.
+    pub fn io_attributes(&self, binding: &ir::Binding, span: Span) -> Result<String> {
+        match binding {
+            ir::Binding::BuiltIn(b) => {
+                let name = [
+                    legalis_sysval::Direction::Input,
+                    legalis_sysval::Direction::Output,
+                ]
+                .into_iter()
+                .find_map(|d| {
+                    match legalis_sysval::wgsl(b.value, self.entry.stage, d) {
+                        legalis_sysval::WgslMapping::BuiltIn(row) => Some(row.name),
+                        _ => None,
+                    }
+                });
+                match name {
+                    Some(name) => Ok(format!("@builtin({name}) ")),
+                    None => Err(Error::NotLegalized {
+                        what: format!("`{}` has no WGSL builtin", b.value.name()),
+                        span,
+                    }),
+                }
+            }
+            ir::Binding::Location {
+                location,
+                interpolation,
+                ..
+            } => {
+                let mut s = format!("@location({location}) ");
+                if !interpolation.is_default() {
+                    let mode = match interpolation.mode {
+                        Some(ir::InterpolationMode::Flat) => "flat",
+                        Some(ir::InterpolationMode::NoPerspective) => "linear",
+                        Some(ir::InterpolationMode::Linear) | None => "perspective",
+                    };
+                    let sampling = match (interpolation.mode, interpolation.sampling) {
+                        (Some(ir::InterpolationMode::Flat), _) | (_, None) => "",
+                        (_, Some(ir::Sampling::Centroid)) => ", centroid",
+                        (_, Some(ir::Sampling::Sample)) => ", sample",
+                    };
+                    write!(s, "@interpolate({mode}{sampling}) ").ok();
+                }
+                Ok(s)
+            }
+            ir::Binding::Semantic(semantic) => Err(Error::NotLegalized {
+                what: format!("the semantic `{semantic}` was not legalized"),
+                span,
+            }),
+            ir::Binding::PrimitiveIndices => {
+                unsupported("mesh primitive indices (WGSL has no mesh stage)", span)
+            }
+        }
+    }
+
+    fn globals(&mut self) -> Result<String> {
+        let module = self.module;
+        let mut out = String::new();
+        // `_Globals` first, as the binding rule numbers it.
+        if let Some((var, members)) = self.plain_uniforms.clone() {
+            let struct_name = fresh(&mut self.taken, "GlobalsBlock");
+            writeln!(out, "struct {struct_name} {{").ok();
+            let mut after_struct = false;
+            for g in self.used_globals.clone() {
+                let Some(name) = members.get(&g) else {
+                    continue;
+                };
+                let v = &module.globals[g];
+                let span = module.globals.span(g);
+                if self.paddable(v.ty) {
+                    self.padded_globals.insert(g);
+                } else if is_bool(module, v.ty) {
+                    self.bool_globals.insert(g);
+                } else {
+                    self.check_uniform(v.ty, span)?;
+                }
+                let inner = &module.types[v.ty].inner;
+                let is_struct = matches!(inner, TypeInner::Struct { .. });
+                let align = if is_struct || after_struct || matches!(inner, TypeInner::Array { .. })
+                {
+                    "@align(16) "
+                } else {
+                    ""
+                };
+                after_struct = is_struct;
+                let transposed = self.transposed_globals.contains(&g);
+                let ty = if self.padded_globals.contains(&g) {
+                    self.padded_spelling(v.ty, span)?
+                } else if self.bool_globals.contains(&g) {
+                    self.bool_spelling(v.ty)
+                } else {
+                    self.spell_stored(v.ty, transposed, span)?
+                };
+                writeln!(out, "    {align}{name}: {ty},").ok();
+            }
+            out.push_str("}\n\n");
+            let (set, binding) = self.bindings.globals_block.unwrap_or((0, 0));
+            writeln!(
+                out,
+                "@group({set}) @binding({binding}) var<uniform> {var}: {struct_name};\n"
+            )
+            .ok();
+        }
+        for &g in &self.used_globals.clone() {
+            let v = &module.globals[g];
+            let span = module.globals.span(g);
+            let Some(name) = self.global_names.get(&g).cloned() else {
+                continue;
+            };
+            match v.space {
+                AddressSpace::Uniform => {
+                    let decl = self.resource_declaration(g, v, &name, span)?;
+                    let (set, binding) = self.bindings.resources.get(&g).copied().unwrap_or((0, 0));
+                    writeln!(out, "@group({set}) @binding({binding}) {decl}\n").ok();
+                }
+                AddressSpace::Private | AddressSpace::Constant => {
+                    let ty = self.spell(v.ty, span)?;
+                    match v.init {
+                        Some(init) if super::expr::is_const(&module.global_expressions, init) => {
+                            let mut ctx = super::expr::FnCtx::for_globals(self);
+                            let value = self.expr(&mut ctx, init)?;
+                            writeln!(out, "var<private> {name}: {ty} = {value};\n").ok();
+                        }
+                        Some(_) => {
+                            self.entry_inits.push(g);
+                            writeln!(out, "var<private> {name}: {ty};\n").ok();
+                        }
+                        None => {
+                            writeln!(out, "var<private> {name}: {ty};\n").ok();
+                        }
+                    }
+                }
+                AddressSpace::Workgroup => {
+                    let ty = if self.atomic_globals.contains(&g) {
+                        self.spell_atomic(v.ty, span)?
+                    } else {
+                        self.spell(v.ty, span)?
+                    };
+                    writeln!(out, "var<workgroup> {name}: {ty};\n").ok();
+                }
+                AddressSpace::Input | AddressSpace::Output => {
+                    return Err(Error::NotLegalized {
+                        what: format!(
+                            "the interface global `{}` (WGSL passes varyings as parameters)",
+                            v.name
+                        ),
+                        span,
+                    });
+                }
+                AddressSpace::TaskPayload => {
+                    return unsupported(
+                        "a task payload (WGSL has no mesh or amplification stages)",
+                        span,
+                    );
+                }
+            }
+        }
+        // Hoisted `static` locals.
+        let mut statics: Vec<_> = self
+            .static_locals
+            .iter()
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        statics.sort();
+        for ((f, l), name) in statics {
+            let func = &module.functions[f];
+            let local = &func.locals[l];
+            let span = func.locals.span(l);
+            let ty = self.spell(local.ty, span)?;
+            match static_init(&func.body, l) {
+                Some(init) if super::expr::is_const(&func.expressions, init) => {
+                    let mut ctx = super::expr::FnCtx::new(self, f)?;
+                    let value = self.expr(&mut ctx, init)?;
+                    writeln!(out, "var<private> {name}: {ty} = {value};\n").ok();
+                }
+                Some(init) => {
+                    return unsupported(
+                        "a `static` local whose initializer is not a constant expression",
+                        func.expressions.span(init),
+                    );
+                }
+                None => {
+                    writeln!(out, "var<private> {name}: {ty};\n").ok();
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The declaration after `@group @binding` of a resource global.
+    fn resource_declaration(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        v: &ir::GlobalVariable,
+        name: &str,
+        span: Span,
+    ) -> Result<String> {
+        let module = self.module;
+        let u = self.uses.get(&g).copied().unwrap_or_default();
+        let decl = match &module.types[v.ty].inner {
+            TypeInner::ConstantBuffer { inner } => {
+                self.check_uniform(*inner, span)?;
+                format!("var<uniform> {name}: {};", self.spell(*inner, span)?)
+            }
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Structured,
+                access,
+                element: Some(element),
+                ..
+            } => {
+                self.check_storage(*element, span)?;
+                let access = match access {
+                    ir::ResourceAccess::Read => "read",
+                    _ => "read_write",
+                };
+                let element = if self.atomic_globals.contains(&g) {
+                    self.spell_atomic(*element, span)?
+                } else {
+                    self.spell_stored(*element, self.transposed_globals.contains(&g), span)?
+                };
+                format!("var<storage, {access}> {name}: array<{element}>;")
+            }
+            TypeInner::Buffer {
+                kind: ir::BufferKind::ByteAddress,
+                access,
+                ..
+            } => {
+                let access = match access {
+                    ir::ResourceAccess::Read => "read",
+                    _ => "read_write",
+                };
+                let word = if self.atomic_globals.contains(&g) {
+                    "atomic<u32>"
+                } else {
+                    "u32"
+                };
+                format!("var<storage, {access}> {name}: array<{word}>;")
+            }
+            TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
+                format!("var {name}: {};", self.handle_type(v.ty, u, span)?)
+            }
+            _ => {
+                return unsupported(
+                    format!(
+                        "a resource of type `{}` (no WGSL counterpart yet)",
+                        ir::print::type_name(module, v.ty)
+                    ),
+                    span,
+                );
+            }
+        };
+        Ok(decl)
+    }
+
+    /// A texture or sampler type as WGSL spells it, given how it is used.
+    pub fn handle_type(&self, ty: Handle<ir::Type>, u: Use, span: Span) -> Result<String> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Sampler { comparison } => Ok(if *comparison || u.compare {
+                "sampler_comparison".into()
+            } else {
+                "sampler".into()
+            }),
+            TypeInner::Texture {
+                dim,
+                arrayed,
+                multisampled,
+                access,
+                texel,
+                normalization,
+            } => {
+                use ir::TextureDim as D;
+                let shape = match (dim, arrayed, multisampled) {
+                    (D::D1, false, false) => "1d",
+                    (D::D2, false, false) => "2d",
+                    (D::D2, true, false) => "2d_array",
+                    (D::D3, false, false) => "3d",
+                    (D::Cube, false, false) => "cube",
+                    (D::Cube, true, false) => "cube_array",
+                    (D::D2, false, true) => "multisampled_2d",
+                    _ => {
+                        return unsupported(
+                            format!(
+                                "`{}` (WGSL has no such texture)",
+                                ir::print::type_name(module, ty)
+                            ),
+                            span,
+                        );
+                    }
+                };
+                if *access != ir::ResourceAccess::Read {
+                    if *multisampled || *dim == D::Cube {
+                        return unsupported(
+                            format!(
+                                "`{}` (WGSL has no such storage texture)",
+                                ir::print::type_name(module, ty)
+                            ),
+                            span,
+                        );
+                    }
+                    let format = types::storage_format(module, *texel, *normalization, span)?;
+                    let access = match (u.read, u.write) {
+                        (true, true) => "read_write",
+                        (true, false) => "read",
+                        _ => "write",
+                    };
+                    return Ok(format!("texture_storage_{shape}<{format}, {access}>"));
+                }
+                if u.compare {
+                    if *dim == D::D1 || *dim == D::D3 {
+                        return unsupported("comparison sampling of a 1D or 3D texture", span);
+                    }
+                    return Ok(format!("texture_depth_{shape}"));
+                }
+                let scalar = types::texel_shape(module, *texel)
+                    .map(|(_, s)| s)
+                    .unwrap_or(ir::Scalar::F32);
+                Ok(format!("texture_{shape}<{}>", types::scalar(scalar, span)?))
+            }
+            _ => unsupported(
+                format!("`{}` as a texture", ir::print::type_name(module, ty)),
+                span,
+            ),
+        }
+    }
+
+    /// What WGSL's uniform address space allows: host-shareable types
+    /// whose array strides are multiples of 16 bytes. Marks the structs
+    /// for `@align(16)`.
+    fn check_uniform(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                self.uniform_structs.insert(ty);
+                for (i, m) in members.iter().enumerate() {
+                    if self.paddable(m.ty) {
+                        self.padded_members.insert((ty, i as u32));
+                    } else if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
+                    } else {
+                        self.check_uniform(m.ty, m.span)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeInner::Array { base, .. } => {
+                self.check_uniform(*base, span)?;
+                let (align, size) = types::layout(module, *base).unwrap_or((4, 4));
+                if !types::round_up(align, size).is_multiple_of(16) {
+                    return unsupported(
+                        format!(
+                            "the uniform array `{}` (WGSL uniform arrays need a stride that is a multiple of 16 bytes)",
+                            ir::print::type_name(module, ty)
+                        ),
+                        span,
+                    );
+                }
+                Ok(())
+            }
+            _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// An array of numeric scalars or vectors (not `bool`) whose WGSL
+    /// stride is under 16 bytes: stored one element per `vec4`.
+    fn paddable(&self, ty: Handle<ir::Type>) -> bool {
+        let module = self.module;
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(_),
+        } = module.types[ty].inner
+        else {
+            return false;
+        };
+        let numeric = match &module.types[base].inner {
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => {
+                s.width == 4 && s.kind != ir::ScalarKind::Bool
+            }
+            _ => false,
+        };
+        numeric
+            && types::layout(module, base)
+                .is_some_and(|(align, size)| !types::round_up(align, size).is_multiple_of(16))
+    }
+
+    /// A padded array's element type spelled as stored: `vec4<T>`.
+    pub fn padded_spelling(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        } = self.module.types[ty].inner
+        else {
+            return self.spell(ty, span);
+        };
+        let scalar = self.module.types[base]
+            .inner
+            .scalar()
+            .unwrap_or(ir::Scalar::F32);
+        Ok(format!(
+            "array<vec4<{}>, {n}>",
+            types::scalar(scalar, span)?
+        ))
+    }
+
+    /// The components an element of a padded array keeps: `Some(n)` for
+    /// an array of n-component elements stored one per `vec4`.
+    pub fn padded_components(&self, ty: Handle<ir::Type>) -> Option<u8> {
+        match self.module.types[ty].inner {
+            TypeInner::Array { base, .. } => match self.module.types[base].inner {
+                TypeInner::Scalar(_) => Some(1),
+                TypeInner::Vector { size, .. } => Some(size),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn check_storage(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                for (i, m) in members.iter().enumerate() {
+                    if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
+                    } else {
+                        self.check_storage(m.ty, m.span)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeInner::Array { base, .. } => self.check_storage(*base, span),
+            _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// `bool`/`boolN` as stored in a buffer: `u32`/`vecN<u32>`.
+    pub fn bool_spelling(&self, ty: Handle<ir::Type>) -> String {
+        match self.module.types[ty].inner {
+            TypeInner::Vector { size, .. } => format!("vec{size}<u32>"),
+            _ => "u32".into(),
+        }
+    }
+
+    fn check_host_shareable(&self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let inner = &self.module.types[ty].inner;
+        if inner
+            .scalar()
+            .is_some_and(|s| s.kind == ir::ScalarKind::Bool)
+        {
+            return unsupported(
+                "`bool` in a buffer (WGSL buffers hold 32-bit numbers, not booleans)",
+                span,
+            );
+        }
+        if inner.is_resource() {
+            return unsupported("a resource inside a buffer", span);
+        }
+        Ok(())
+    }
+
+    fn functions(&mut self) -> Result<String> {
+        let mut out = String::new();
+        for &f in &self.reachable.clone() {
+            self.function(f, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+        let module = self.module;
+        let func = &module.functions[f];
+        let is_entry = f == self.entry.function;
+        let mut ctx = super::expr::FnCtx::new(self, f)?;
+        let mut params = Vec::new();
+        let mut prologue = String::new();
+        for (i, p) in func.params.iter().enumerate() {
+            let name = ctx.params[i].name.clone();
+            let attrs = match (&p.io.binding, is_entry) {
+                (Some(b), true) => self.io_attributes(b, p.span)?,
+                (None, true) => {
+                    return Err(Error::NotLegalized {
+                        what: format!(
+                            "the entry-point parameter `{}` has no builtin or location",
+                            p.name
+                        ),
+                        span: p.span,
+                    });
+                }
+                _ => String::new(),
+            };
+            let inner = &module.types[p.ty].inner;
+            let ty = if inner.is_resource() {
+                match inner {
+                    TypeInner::Texture {
+                        access: ir::ResourceAccess::Read,
+                        ..
+                    }
+                    | TypeInner::Sampler { .. } => {
+                        self.handle_type(p.ty, Use::default(), p.span)?
+                    }
+                    _ => {
+                        return unsupported(
+                            format!(
+                                "a parameter of type `{}` (WGSL passes only sampled textures and samplers)",
+                                ir::print::type_name(module, p.ty)
+                            ),
+                            p.span,
+                        );
+                    }
+                }
+            } else {
+                self.spell(p.ty, p.span)?
+            };
+            let ty = if ctx.params[i].pointer {
+                format!("ptr<function, {ty}>")
+            } else {
+                ty
+            };
+            match &ctx.params[i].copy {
+                Some(copy) => {
+                    params.push(format!("{attrs}{copy}: {ty}"));
+                    writeln!(prologue, "    var {name}: {ty} = {copy};").ok();
+                }
+                None => params.push(format!("{attrs}{name}: {ty}")),
+            }
+        }
+        if is_entry {
+            for g in self.entry_inits.clone() {
+                let init = module.globals[g].init;
+                if let Some(init) = init {
+                    let mut gctx = super::expr::FnCtx::for_globals(self);
+                    let value = self.expr(&mut gctx, init)?;
+                    writeln!(prologue, "    {} = {value};", self.global_names[&g]).ok();
+                }
+            }
+        }
+        let result = match &func.result {
+            Some(r) => format!(" -> {}", self.spell(r.ty, r.span)?),
+            None => String::new(),
+        };
+        if is_entry {
+            let stage = match self.entry.stage {
+                ShaderStage::Vertex => "@vertex".to_string(),
+                ShaderStage::Fragment => "@fragment".to_string(),
+                ShaderStage::Compute => {
+                    let [x, y, z] = self.entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
+                    format!("@compute @workgroup_size({x}, {y}, {z})")
+                }
+                other => {
+                    return Err(Error::NotLegalized {
+                        what: format!("a {} entry point", other.name()),
+                        span: self.entry.span,
+                    });
+                }
+            };
+            if self.entry.attributes.early_depth_stencil {
+                return unsupported(
+                    "`[earlydepthstencil]` (WGSL cannot force early depth tests)",
+                    self.entry.span,
+                );
+            }
+            writeln!(out, "{stage}").ok();
+        }
+        let name = &self.function_names[&f];
+        writeln!(out, "fn {name}({}){result} {{", params.join(", ")).ok();
+        out.push_str(&prologue);
+        let mut body = String::new();
+        self.block(&mut ctx, &func.body, 1, &mut body)?;
+        out.push_str(&body);
+        out.push_str("}\n\n");
+        Ok(())
+    }
+}
+
+/// The index of member `m` in `members`.
+fn out_index(members: &[ir::StructMember], m: &ir::StructMember) -> u32 {
+    members
+        .iter()
+        .position(|x| std::ptr::eq(x, m))
+        .unwrap_or_default() as u32
+}
+
+/// `bool` or a vector of them.
+fn is_bool(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    matches!(
+        module.types[ty].inner,
+        TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } if s.kind == ir::ScalarKind::Bool
+    )
+}
+
+/// A matrix, or an array of them.
+fn holds_matrix(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    match &module.types[ty].inner {
+        TypeInner::Matrix { .. } => true,
+        TypeInner::Array { base, .. } => holds_matrix(module, *base),
+        _ => false,
+    }
+}
+
+/// Whether the struct is the entry function's result (its members carry
+/// interface attributes).
+fn ty_is_entry_result(w: &Writer, ty: Handle<ir::Type>) -> bool {
+    w.module.functions[w.entry.function]
+        .result
+        .as_ref()
+        .is_some_and(|r| r.ty == ty)
+}
+
+fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
+    let Some(t) = module.types.try_get(ty) else {
+        return;
+    };
+    match &t.inner {
+        TypeInner::Struct { members } if used.insert(ty) => {
+            for m in members {
+                mark_structs(module, m.ty, used);
+            }
+        }
+        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
+        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+            mark_structs(module, *inner, used)
+        }
+        TypeInner::Buffer {
+            element: Some(e), ..
+        } => mark_structs(module, *e, used),
+        _ => {}
+    }
+}
+
+/// The initializer of a `static` local's declaration.
+fn static_init(block: &ir::Block, local: Handle<ir::LocalVariable>) -> Option<Handle<Expression>> {
+    for stmt in &block.stmts {
+        if let Statement::Declare { local: l, init } = stmt
+            && *l == local
+        {
+            return *init;
+        }
+        for b in stmt.blocks() {
+            if let Some(init) = static_init(b, local) {
+                return Some(init);
+            }
+        }
+    }
+    None
+}
+
+/// Expressions written to: `Store` and `Assign` targets.
+fn collect_store_targets(
+    block: &ir::Block,
+    exprs: &ir::ExpressionArena,
+    out: &mut HashSet<Handle<Expression>>,
+) {
+    for stmt in &block.stmts {
+        if let Statement::Store { target, .. } = stmt {
+            out.insert(*target);
+        }
+        for b in stmt.blocks() {
+            collect_store_targets(b, exprs, out);
+        }
+    }
+    for (_, e) in exprs.iter() {
+        if let Expression::Assign { target, .. } = e {
+            out.insert(*target);
+        }
+    }
+}

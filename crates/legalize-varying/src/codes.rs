@@ -1,0 +1,26 @@
+//! Diagnostic codes of the varying legalizers (`E552xx` for WGSL); the
+//! table's own `E55202` lives in `legalis_sysval::codes`.
+
+pub use legalis_sysval::codes::WGSL_UNSUPPORTED_SYSTEM_VALUE;
+
+/// A stage WGSL does not have (WGSL has vertex, fragment and compute).
+pub const WGSL_UNSUPPORTED_STAGE: u32 = 55201;
+/// Two WGSL varyings claim one location in one direction; a label marks
+/// the other one.
+pub const WGSL_LOCATION_CONFLICT: u32 = 55203;
+/// A varying of a shape WGSL cannot pass at a location (a matrix, an
+/// array, a `bool`, an opaque type); WGSL user varyings are numeric
+/// scalars and vectors.
+pub const WGSL_UNSUPPORTED_SHAPE: u32 = 55204;
+/// A compute entry-point parameter without a system-value semantic.
+pub const WGSL_USER_VARYING_IN_COMPUTE: u32 = 55205;
+/// A vertex entry point that writes no `SV_Position`: WGSL requires a
+/// vertex shader to output `@builtin(position)`.
+pub const WGSL_VERTEX_WITHOUT_POSITION: u32 = 55206;
+/// An `SV_` semantic that names no system value (as `E49999` on GLSL).
+pub const WGSL_UNKNOWN_SYSTEM_VALUE: u32 = 55207;
+/// A target was asked for but no entry point was chosen.
+pub const WGSL_NO_ENTRY_POINT: u32 = 55208;
+/// The legalized module failed the IR verifier: a bug in Legalis, never
+/// expected from any input.
+pub const WGSL_INTERNAL_VERIFY: u32 = 55200;

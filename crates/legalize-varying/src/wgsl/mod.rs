@@ -1,0 +1,172 @@
+//! The WGSL varying legalizer (B22, B23).
+//!
+//! For one vertex, fragment or compute entry point it first computes a
+//! [`Plan`] — for every leaf of every parameter and of the result, the
+//! `@builtin` or `@location` it becomes and why — then rewrites a copy of
+//! the module, one pass per file:
+//!
+//! - `map_system_values.rs`: leaves (nested structs flattened: WGSL takes
+//!   one level), the WGSL column of the system-value table, `E55202` for
+//!   every system value WGSL cannot express (B23);
+//! - `assign_locations.rs`: sequential `@location`s honouring
+//!   `[[vk::location]]` and `SV_TargetN`, `@interpolate` (integers flat);
+//! - `wrap_entry_point.rs`: the attributed entry function and result
+//!   struct around the source function, with the conversions between the
+//!   declared types and the builtins' (`int` ids from `u32`, `uint2`
+//!   dispatch ids from `vec3<u32>`).
+//!
+//! `SV_VertexID`/`SV_InstanceID` are WGSL's `vertex_index`/
+//! `instance_index`, which count from the draw's first vertex/instance:
+//! WGSL has no base builtin to subtract, so `-fvk-raw-vertex-id` changes
+//! nothing here (the reference maps them the same way).
+//!
+//! The legalizer never prints; the result is IR plus the plan.
+
+mod assign_locations;
+mod map_system_values;
+pub mod plan;
+mod wrap_entry_point;
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_sysval::Direction;
+
+pub use plan::{Leaf, Plan, Reason, Root, Target};
+
+use crate::codes;
+
+/// A legalized module: its one entry point's function takes attributed
+/// parameters and returns an attributed struct (or nothing).
+#[derive(Debug)]
+pub struct Legalized {
+    pub module: ir::Module,
+    pub plan: Plan,
+}
+
+/// Legalizes entry point `entry_point` of `module` for WGSL under the API
+/// conventions of `policy`.
+pub fn legalize(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let Some(entry) = module.entry_points.get(entry_point) else {
+        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
+        return Err(vec![Diagnostic::error(
+            codes::WGSL_NO_ENTRY_POINT,
+            message,
+            ir::Span::UNDEFINED,
+        )]);
+    };
+    if !matches!(
+        entry.stage,
+        ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
+    ) {
+        let message = format!(
+            "WGSL has no {} entry points (only vertex, fragment and compute)",
+            entry.stage.name()
+        );
+        return Err(vec![Diagnostic::error(
+            codes::WGSL_UNSUPPORTED_STAGE,
+            message,
+            entry.span,
+        )]);
+    }
+    let func = &module.functions[entry.function];
+    let mut leaves = map_system_values::collect_leaves(module, func)?;
+    let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let plan = make_plan(entry, leaves);
+    if entry.stage == ir::ShaderStage::Vertex && !writes_position(&plan) {
+        return Err(vec![Diagnostic::error(
+            codes::WGSL_VERTEX_WITHOUT_POSITION,
+            "a WGSL vertex entry point must write `SV_Position` (`@builtin(position)`)",
+            entry.span,
+        )]);
+    }
+    let mut out = module.clone();
+    out.entry_points = vec![entry.clone()];
+    wrap_entry_point::apply(&mut out, 0, &plan, policy);
+    if let Err(errors) = ir::verify::verify_legalized(&out) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "internal error: the legalized module is invalid: {}",
+            text.join("; ")
+        );
+        return Err(vec![Diagnostic::error(
+            codes::WGSL_INTERNAL_VERIFY,
+            message,
+            entry.span,
+        )]);
+    }
+    Ok(Legalized { module: out, plan })
+}
+
+fn writes_position(plan: &Plan) -> bool {
+    plan.leaves.iter().any(|l| {
+        l.direction == Direction::Output
+            && matches!(
+                l.target,
+                Target::BuiltIn {
+                    value: ir::SystemValue::Position,
+                    ..
+                }
+            )
+    })
+}
+
+fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
+    let mut names: Vec<(Direction, String)> = Vec::new();
+    let leaves = leaves
+        .into_iter()
+        .filter_map(|raw| {
+            let (target, reason) = raw.target?;
+            let name = unique_name(&mut names, raw.direction, interface_name(&raw.path));
+            Some(Leaf {
+                path: raw.path,
+                root: raw.root,
+                members: raw.members,
+                direction: raw.direction,
+                ty: raw.ty,
+                name,
+                target,
+                reason,
+                span: raw.span,
+            })
+        })
+        .collect();
+    Plan {
+        entry: entry.name.clone(),
+        stage: entry.stage,
+        leaves,
+    }
+}
+
+/// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
+/// → `result`.
+fn interface_name(path: &str) -> String {
+    let flat = path.replace('.', "_");
+    match flat.strip_prefix("return") {
+        Some("") => "result".into(),
+        Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),
+        _ => flat,
+    }
+}
+
+/// Parameters and result members are separate namespaces.
+fn unique_name(names: &mut Vec<(Direction, String)>, direction: Direction, base: String) -> String {
+    let mut name = base.clone();
+    let mut n = 1;
+    while names.iter().any(|(d, x)| *d == direction && *x == name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    names.push((direction, name.clone()));
+    name
+}

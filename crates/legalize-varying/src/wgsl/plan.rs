@@ -1,0 +1,73 @@
+//! The WGSL legalization plan: for every leaf of every entry-point
+//! parameter and of the result (`input.pos`, `return.color`, `iid`), the
+//! builtin or location it becomes and why. Plain data, computed before the
+//! rewrite, which only applies it.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, SystemValue, Type};
+use legalis_sysval::{Direction, WgslBuiltin};
+
+/// Where a leaf lives in the entry point's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    Param(u32),
+    Result,
+}
+
+/// Why a leaf went where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A row of the system-value table's WGSL column.
+    TableRow,
+    /// `[[vk::location(n)]]`.
+    ExplicitLocation,
+    /// The semantic index decides (`SV_Target2` → `@location(2)`).
+    SemanticIndex,
+    /// The next location not yet taken in its direction, in declaration
+    /// order.
+    NextFreeLocation,
+    /// An entry-point `uniform` parameter or resource: a module global.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    BuiltIn {
+        value: SystemValue,
+        row: WgslBuiltin,
+    },
+    Location {
+        location: u32,
+        /// `@interpolate(...)`: integers are always flat; the default
+        /// (perspective, center) is `Interpolation::default()`.
+        interpolation: ir::Interpolation,
+    },
+    /// An entry-point `uniform` parameter: becomes a uniform global.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    /// `input.pos`, `return.color`, `iid`.
+    pub path: String,
+    pub root: Root,
+    /// Member indices from the root to the leaf.
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    /// The leaf's type as declared.
+    pub ty: Handle<Type>,
+    /// Name of the entry-point parameter (inputs) or result-struct member
+    /// (outputs) made for it.
+    pub name: String,
+    pub target: Target,
+    pub reason: Reason,
+    /// The declaration in the source (diagnostics point here).
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub entry: String,
+    pub stage: ir::ShaderStage,
+    pub leaves: Vec<Leaf>,
+}
