@@ -3,6 +3,8 @@
 //! reserved first; every other leaf takes the lowest free run of locations
 //! in declaration order. Two leaves claiming one location is an error.
 
+use std::collections::BTreeMap;
+
 use legalis_ir as ir;
 use legalis_ir::ScalarKind;
 use legalis_ir::diag::Diagnostic;
@@ -37,7 +39,7 @@ pub fn assign_locations(
     }
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        let mut taken: Vec<(u32, u32, usize)> = Vec::new();
+        let mut taken = Taken::default();
         // Reserved first.
         for (i, leaf) in leaves.iter().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
@@ -50,10 +52,7 @@ pub fn assign_locations(
                 .or(leaf.fixed_location)
             {
                 let count = location_count(module, leaf.ty);
-                if let Some(&(_, _, other)) = taken
-                    .iter()
-                    .find(|(s, c, _)| overlaps(*s, *c, location, count))
-                {
+                if let Some((_, other)) = taken.overlapping(location, count) {
                     errors.push(
                         Diagnostic::error(
                             codes::LOCATION_CONFLICT,
@@ -66,7 +65,7 @@ pub fn assign_locations(
                         .with_label(leaves[other].span, "the other one"),
                     );
                 }
-                taken.push((location, count, i));
+                taken.insert(location, count, i);
             }
         }
         // Per-control-point (and plain) varyings first, then the patch
@@ -89,8 +88,8 @@ pub fn assign_locations(
                     (Some(l), _) => (l, Reason::ExplicitLocation),
                     (None, Some(l)) => (l, Reason::SemanticIndex),
                     (None, None) => {
-                        let l = lowest_free(&taken, count);
-                        taken.push((l, count, i));
+                        let l = taken.lowest_free(count);
+                        taken.insert(l, count, i);
                         (l, Reason::NextFreeLocation)
                     }
                 };
@@ -130,16 +129,60 @@ fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {
     a < b.saturating_add(b_count) && b < a.saturating_add(a_count)
 }
 
-fn lowest_free(taken: &[(u32, u32, usize)], count: u32) -> u32 {
-    let mut candidate = 0u32;
-    loop {
-        match taken
-            .iter()
-            .find(|(s, c, _)| overlaps(*s, *c, candidate, count))
-        {
-            Some((s, c, _)) => candidate = s.saturating_add(*c),
-            None => return candidate,
+/// The locations taken in one direction, as runs `start..start + count`
+/// of a leaf. Lookups cost the log of the number of runs, so numbering
+/// thousands of varyings stays linear in practice (no scan of every run
+/// for every leaf).
+#[derive(Debug, Default)]
+struct Taken {
+    /// Runs by start: `(count, leaf)`; explicit locations may overlap.
+    runs: BTreeMap<u32, Vec<(u32, usize)>>,
+    /// The longest run: only runs starting this far back can reach a
+    /// location.
+    longest: u32,
+    /// Every location below this one is taken.
+    prefix: u32,
+}
+
+impl Taken {
+    /// The end and the leaf of a run that overlaps `start..start + count`.
+    fn overlapping(&self, start: u32, count: u32) -> Option<(u32, usize)> {
+        let end = start.saturating_add(count);
+        let from = start.saturating_sub(self.longest.saturating_sub(1));
+        self.runs
+            .range(from..end)
+            .flat_map(|(&s, runs)| runs.iter().map(move |&(c, leaf)| (s, c, leaf)))
+            .find(|&(s, c, _)| overlaps(s, c, start, count))
+            .map(|(s, c, leaf)| (s.saturating_add(c), leaf))
+    }
+
+    fn insert(&mut self, start: u32, count: u32, leaf: usize) {
+        self.runs.entry(start).or_default().push((count, leaf));
+        self.longest = self.longest.max(count);
+        let end = start.saturating_add(count);
+        if start <= self.prefix && self.prefix < end {
+            self.prefix = end;
         }
+        while let Some(runs) = self.runs.get(&self.prefix) {
+            let end = runs
+                .iter()
+                .map(|&(c, _)| self.prefix.saturating_add(c))
+                .max()
+                .unwrap_or(self.prefix);
+            if end == self.prefix {
+                break;
+            }
+            self.prefix = end;
+        }
+    }
+
+    /// The lowest start of `count` free locations.
+    fn lowest_free(&self, count: u32) -> u32 {
+        let mut candidate = self.prefix;
+        while let Some((end, _)) = self.overlapping(candidate, count) {
+            candidate = end;
+        }
+        candidate
     }
 }
 
@@ -172,5 +215,40 @@ fn is_integer(module: &ir::Module, ty: ir::Handle<ir::Type>) -> bool {
             .scalar()
             .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)),
         None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Taken;
+
+    #[test]
+    fn the_lowest_free_run_skips_taken_runs_and_fills_gaps() {
+        let mut taken = Taken::default();
+        // Reserved: 2..4 (a matrix) and 7.
+        taken.insert(2, 2, 0);
+        taken.insert(7, 1, 1);
+        assert_eq!(taken.lowest_free(1), 0);
+        taken.insert(0, 1, 2);
+        // One location fits at 1; three do not until 4.
+        assert_eq!(taken.lowest_free(3), 4);
+        assert_eq!(taken.lowest_free(1), 1);
+        taken.insert(1, 1, 3);
+        // 0..4 is taken now; 4..7 is free, 7 is not.
+        assert_eq!(taken.prefix, 4);
+        assert_eq!(taken.lowest_free(4), 8);
+        assert_eq!(taken.lowest_free(3), 4);
+        assert_eq!(taken.overlapping(3, 1), Some((4, 0)));
+        assert_eq!(taken.overlapping(6, 2), Some((8, 1)));
+        assert_eq!(taken.overlapping(4, 3), None);
+        // A long run reached from far ahead of its start.
+        taken.insert(20, 10, 4);
+        assert_eq!(taken.overlapping(29, 1), Some((30, 4)));
+        assert_eq!(taken.lowest_free(12), 8);
+        assert_eq!(taken.lowest_free(13), 30);
+        // A zero-length array takes nothing, even at the prefix.
+        taken.insert(4, 0, 5);
+        assert_eq!(taken.prefix, 4);
+        assert_eq!(taken.lowest_free(1), 4);
     }
 }

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ScalarKind, Span, Statement, TypeInner};
 
-use super::keywords::RESERVED;
+use super::keywords::is_reserved;
 use super::{Error, Options};
 
 pub(super) type Result<T> = std::result::Result<T, Error>;
@@ -81,7 +81,7 @@ pub(super) fn sanitize(name: &str) -> String {
     if s.starts_with("gl_") || s.starts_with("_hlsl_") {
         s.insert(0, 'u');
     }
-    if RESERVED.contains(&s.as_str()) {
+    if is_reserved(&s) {
         s.push('_');
     }
     s

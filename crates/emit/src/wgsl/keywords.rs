@@ -307,3 +307,12 @@ pub const RESERVED: &[&str] = &[
     "pack2x16float",
     "unpack2x16float",
 ];
+
+/// Whether `name` is reserved, through a set built once (the list is long
+/// and names are looked up for every declaration and member access).
+pub fn is_reserved(name: &str) -> bool {
+    static SET: std::sync::OnceLock<std::collections::HashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| RESERVED.iter().copied().collect())
+        .contains(name)
+}

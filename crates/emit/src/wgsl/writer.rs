@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, Statement, TypeInner};
 
-use super::keywords::RESERVED;
+use super::keywords::is_reserved;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::binding::{self, Bindings};
@@ -93,7 +93,7 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
-    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+    while is_reserved(&name) || taken.contains(&name) {
         name = format!("{base}_{n}");
         n += 1;
     }
@@ -510,7 +510,8 @@ impl<'a> Writer<'a> {
             let in_uniform = self.uniform_structs.contains(&ty);
             writeln!(out, "struct {} {{", self.struct_name(ty)).ok();
             let mut after_struct = false;
-            for (m, name) in members.iter().zip(names) {
+            for (index, (m, name)) in members.iter().zip(names).enumerate() {
+                let index = index as u32;
                 let mut attrs = String::new();
                 if let Some(io) = &m.io.binding
                     && ty_is_entry_result(self, ty)
@@ -523,7 +524,6 @@ impl<'a> Writer<'a> {
                     attrs.push_str("@align(16) ");
                 }
                 after_struct = is_struct;
-                let index = out_index(members, m);
                 let transposed = self.transposed_members.contains(&(ty, index));
                 let member_ty = if self.padded_members.contains(&(ty, index)) {
                     self.padded_spelling(m.ty, m.span)?
@@ -1113,13 +1113,6 @@ impl<'a> Writer<'a> {
 }
 
 /// The index of member `m` in `members`.
-fn out_index(members: &[ir::StructMember], m: &ir::StructMember) -> u32 {
-    members
-        .iter()
-        .position(|x| std::ptr::eq(x, m))
-        .unwrap_or_default() as u32
-}
-
 /// `bool` or a vector of them.
 fn is_bool(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
     matches!(

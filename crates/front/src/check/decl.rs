@@ -101,14 +101,14 @@ impl Checker<'_> {
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
         let mut members: Vec<ir::StructMember> = Vec::new();
+        let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");
             let base = self.resolve_type(&field.ty);
             let acted = self.sort_attributes(&field.attributes, AttrSite::Field);
             for d in &field.declarators {
-                if let Some(prev) = members.iter().find(|m| m.name == d.name.name) {
-                    let _ = prev;
+                if !names.insert(d.name.name.clone()) {
                     self.error(
                         codes::REDEFINITION,
                         format!(

@@ -815,11 +815,10 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some(st) = struct_ty {
-            if let TypeInner::Struct { members } = self.inner(st)
-                && let Some(index) = members.iter().position(|m| m.name == member.name)
+            if let Some(index) = self.member_index(st, &member.name)
+                && let TypeInner::Struct { members } = self.inner(st)
             {
-                let field_ty = members[index].ty;
-                let index = index as u32;
+                let field_ty = members[index as usize].ty;
                 return self.append(
                     ir::Expression::Member {
                         base: b.expr,

@@ -210,6 +210,9 @@ pub struct Checker<'a> {
     /// Current expression nesting, bounded by `expr::MAX_EXPR_DEPTH`.
     pub expr_depth: u32,
     pub depth_reported: bool,
+    /// Member name to index of large structs, built on the first access:
+    /// looking fields up by name stays linear in the number of accesses.
+    member_indices: HashMap<Handle<Type>, HashMap<String, u32>>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -262,7 +265,32 @@ impl<'a> Checker<'a> {
             namespace: String::new(),
             expr_depth: 0,
             depth_reported: false,
+            member_indices: HashMap::new(),
         }
+    }
+
+    /// The index of member `name` of struct type `ty`.
+    pub fn member_index(&mut self, ty: Handle<Type>, name: &str) -> Option<u32> {
+        /// Below this many members a scan is as fast as a map.
+        const SCAN: usize = 16;
+        let ir::TypeInner::Struct { members } = &self.module.types[ty].inner else {
+            return None;
+        };
+        if members.len() <= SCAN {
+            return members
+                .iter()
+                .position(|m| m.name == name)
+                .map(|i| i as u32);
+        }
+        let index = self.member_indices.entry(ty).or_insert_with(|| {
+            let mut index = HashMap::with_capacity(members.len());
+            for (i, m) in members.iter().enumerate() {
+                // The first of a repeated name wins, as a scan would find.
+                index.entry(m.name.clone()).or_insert(i as u32);
+            }
+            index
+        });
+        index.get(name).copied()
     }
 
     pub fn error(&mut self, code: u32, message: impl Into<String>, span: Span) {

@@ -5,6 +5,8 @@
 //! Interpolation applies between stages only (vertex outputs, fragment
 //! inputs), and integers are always `flat`, as WGSL requires.
 
+use std::collections::BTreeMap;
+
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
@@ -21,13 +23,16 @@ pub fn assign_locations(
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        let mut taken: Vec<(u32, usize)> = Vec::new();
+        // Location -> leaf; the lowest free location is found from a cursor
+        // that only moves up, so numbering stays linear in the leaves.
+        let mut taken: BTreeMap<u32, usize> = BTreeMap::new();
+        let mut cursor = 0u32;
         for (i, leaf) in leaves.iter().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
             if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
-                if let Some(&(_, other)) = taken.iter().find(|(l, _)| *l == location) {
+                if let Some(&other) = taken.get(&location) {
                     errors.push(
                         Diagnostic::error(
                             codes::WGSL_LOCATION_CONFLICT,
@@ -40,7 +45,7 @@ pub fn assign_locations(
                         .with_label(leaves[other].span, "the other one"),
                     );
                 }
-                taken.push((location, i));
+                taken.entry(location).or_insert(i);
             }
         }
         for (i, leaf) in leaves.iter_mut().enumerate() {
@@ -51,12 +56,11 @@ pub fn assign_locations(
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
                 (None, None) => {
-                    let mut l = 0;
-                    while taken.iter().any(|(t, _)| *t == l) {
-                        l += 1;
+                    while taken.contains_key(&cursor) {
+                        cursor += 1;
                     }
-                    taken.push((l, i));
-                    (l, Reason::NextFreeLocation)
+                    taken.insert(cursor, i);
+                    (cursor, Reason::NextFreeLocation)
                 }
             };
             let interpolation = interpolation_for(module, stage, leaf);

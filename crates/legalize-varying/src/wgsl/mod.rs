@@ -27,6 +27,8 @@ mod map_system_values;
 pub mod plan;
 mod wrap_entry_point;
 
+use std::collections::HashSet;
+
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
@@ -122,7 +124,7 @@ fn writes_position(plan: &Plan) -> bool {
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
-    let mut names: Vec<(Direction, String)> = Vec::new();
+    let mut names: HashSet<(Direction, String)> = HashSet::new();
     let leaves = leaves
         .into_iter()
         .filter_map(|raw| {
@@ -160,13 +162,17 @@ fn interface_name(path: &str) -> String {
 }
 
 /// Parameters and result members are separate namespaces.
-fn unique_name(names: &mut Vec<(Direction, String)>, direction: Direction, base: String) -> String {
+fn unique_name(
+    names: &mut HashSet<(Direction, String)>,
+    direction: Direction,
+    base: String,
+) -> String {
     let mut name = base.clone();
     let mut n = 1;
-    while names.iter().any(|(d, x)| *d == direction && *x == name) {
+    while names.contains(&(direction, name.clone())) {
         name = format!("{base}_{n}");
         n += 1;
     }
-    names.push((direction, name.clone()));
+    names.insert((direction, name.clone()));
     name
 }
