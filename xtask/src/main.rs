@@ -12,6 +12,7 @@
 //! --html` render their reports as pages (`html.rs`); `setup` installs the
 //! headless Chromium the page test opens them in (`chromium.rs`).
 
+mod bench;
 mod chromium;
 mod codegen;
 mod coverage;
@@ -55,8 +56,12 @@ Tasks:
   codegen [--check] the system-value mapping tables of
                     docs/design/target-pipelines/spirv-glsl.md, from
                     legalis-sysval; --check fails when they are stale
-  bench [ARGS...]   the front-end benchmark (criterion):
-                    cargo bench -p legalis-front --bench front, with ARGS passed on
+  bench [ARGS...]   the criterion benchmarks, ARGS passed on: the front
+                    end (legalis-front, bench front), then the whole
+                    pipeline (legalis, bench pipeline: N float4 varyings
+                    for N = 16 to 4096 to GLSL, SPIR-V and WGSL, and every
+                    suite directive); then prints the figures against
+                    their targets (medians and ratios of this run)
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check
@@ -78,10 +83,7 @@ fn main() -> ExitCode {
         Some("drift") => return drift::main(&rest, &workspace_root()),
         Some("codegen") => return codegen::main(&rest, &workspace_root()),
         Some("setup") => return chromium::setup(&rest),
-        Some("bench") => vec![with_args(
-            &["bench", "-p", "legalis-front", "--bench", "front"],
-            &rest,
-        )],
+        Some("bench") => return bench::main(&rest, &workspace_root()),
         Some("ci") if rest.is_empty() => ci_steps(),
         Some("help" | "-h" | "--help") => {
             print!("{HELP}");
