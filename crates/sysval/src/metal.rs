@@ -243,7 +243,13 @@ fn thread_id(dir: Direction, name: &'static str) -> MetalMapping {
 mod tests {
     use super::*;
 
-    const STAGES: [S; 5] = [S::Vertex, S::Fragment, S::Compute, S::Amplification, S::Mesh];
+    const STAGES: [S; 5] = [
+        S::Vertex,
+        S::Fragment,
+        S::Compute,
+        S::Amplification,
+        S::Mesh,
+    ];
 
     fn attributes_of(stage: S, dir: Direction) -> Vec<(SV, String)> {
         SV::ALL
@@ -316,8 +322,7 @@ mod tests {
                 (SV::StencilRef, "stencil"),
             ])
         );
-        let MetalMapping::BuiltIn(color) = metal(SV::Target, S::Fragment, Direction::Output)
-        else {
+        let MetalMapping::BuiltIn(color) = metal(SV::Target, S::Fragment, Direction::Output) else {
             panic!("SV_Target has no row");
         };
         assert_eq!(color.attribute(3), "color(3)");
