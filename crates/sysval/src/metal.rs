@@ -239,6 +239,44 @@ fn thread_id(dir: Direction, name: &'static str) -> MetalMapping {
     }
 }
 
+/// How a user varying at `location` is spelled in MSL: `attribute(n)` on a
+/// vertex input, `color(n)` on a fragment output, `user(locnN)` on a
+/// vertex output, and `user(locnN)` followed by its interpolation where it
+/// has one (`user(locn1), flat`) on a fragment input: the text inside
+/// `[[...]]`.
+pub fn location_attribute(
+    stage: S,
+    direction: Direction,
+    location: u32,
+    interpolation: legalis_ir::Interpolation,
+) -> String {
+    match (stage, direction) {
+        (S::Vertex, Direction::Input) => format!("attribute({location})"),
+        (S::Fragment, Direction::Output) => format!("color({location})"),
+        (S::Fragment, Direction::Input) => match interpolation_attribute(interpolation) {
+            Some(i) => format!("user(locn{location}), {i}"),
+            None => format!("user(locn{location})"),
+        },
+        _ => format!("user(locn{location})"),
+    }
+}
+
+/// Metal's interpolation attribute: `flat`, or
+/// `{center,centroid,sample}_{perspective,no_perspective}`; `None` for
+/// the default (`center_perspective`).
+pub fn interpolation_attribute(i: legalis_ir::Interpolation) -> Option<&'static str> {
+    use legalis_ir::{InterpolationMode as M, Sampling};
+    Some(match (i.mode, i.sampling) {
+        (Some(M::Flat), _) => "flat",
+        (None | Some(M::Linear), None) => return None,
+        (None | Some(M::Linear), Some(Sampling::Centroid)) => "centroid_perspective",
+        (None | Some(M::Linear), Some(Sampling::Sample)) => "sample_perspective",
+        (Some(M::NoPerspective), None) => "center_no_perspective",
+        (Some(M::NoPerspective), Some(Sampling::Centroid)) => "centroid_no_perspective",
+        (Some(M::NoPerspective), Some(Sampling::Sample)) => "sample_no_perspective",
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,6 +428,44 @@ mod tests {
         // 6 out, 6 in each of the three thread stages (one synthesised),
         // mesh 6 out.
         assert_eq!(rows, 8 + 4 + 10 + 6 + 3 * 6 + 6);
+    }
+
+    #[test]
+    fn user_varyings_and_interpolation() {
+        use legalis_ir::{Interpolation, InterpolationMode as M, Sampling};
+        let i = |mode, sampling| Interpolation { mode, sampling };
+        let at = |stage, dir, interp| location_attribute(stage, dir, 2, interp);
+        let none = Interpolation::default();
+        assert_eq!(at(S::Vertex, Direction::Input, none), "attribute(2)");
+        assert_eq!(
+            at(S::Vertex, Direction::Output, i(Some(M::Flat), None)),
+            "user(locn2)"
+        );
+        assert_eq!(at(S::Fragment, Direction::Output, none), "color(2)");
+        assert_eq!(at(S::Fragment, Direction::Input, none), "user(locn2)");
+        let cases = [
+            (i(Some(M::Flat), Some(Sampling::Sample)), "flat"),
+            (
+                i(Some(M::Linear), Some(Sampling::Centroid)),
+                "centroid_perspective",
+            ),
+            (i(None, Some(Sampling::Sample)), "sample_perspective"),
+            (i(Some(M::NoPerspective), None), "center_no_perspective"),
+            (
+                i(Some(M::NoPerspective), Some(Sampling::Centroid)),
+                "centroid_no_perspective",
+            ),
+            (
+                i(Some(M::NoPerspective), Some(Sampling::Sample)),
+                "sample_no_perspective",
+            ),
+        ];
+        for (interp, name) in cases {
+            assert_eq!(
+                at(S::Fragment, Direction::Input, interp),
+                format!("user(locn2), {name}")
+            );
+        }
     }
 
     #[test]

@@ -101,47 +101,16 @@ impl Plan {
                     Target::Location {
                         location,
                         interpolation,
-                    } => location_attribute(self.stage, direction, *location, *interpolation),
+                    } => legalis_sysval::metal::location_attribute(
+                        self.stage,
+                        direction,
+                        *location,
+                        *interpolation,
+                    ),
                     Target::GroupIndex { .. } | Target::Uniform => return None,
                 };
                 Some((l.name.clone(), attribute))
             })
             .collect()
     }
-}
-
-/// How a user varying at `location` is spelled in MSL: `attribute(n)` on a
-/// vertex input, `color(n)` on a fragment output, otherwise `user(locnN)`
-/// followed by its interpolation attribute where it has one
-/// (`user(locn1)]] [[flat`).
-pub fn location_attribute(
-    stage: ir::ShaderStage,
-    direction: Direction,
-    location: u32,
-    interpolation: ir::Interpolation,
-) -> String {
-    match (stage, direction) {
-        (ir::ShaderStage::Vertex, Direction::Input) => format!("attribute({location})"),
-        (ir::ShaderStage::Fragment, Direction::Output) => format!("color({location})"),
-        _ => match interpolation_attribute(interpolation) {
-            Some(i) => format!("user(locn{location})]] [[{i}"),
-            None => format!("user(locn{location})"),
-        },
-    }
-}
-
-/// Metal's interpolation attribute: `flat`, or
-/// `{center,centroid,sample}_{perspective,no_perspective}`; `None` for
-/// the default (`center_perspective`).
-pub fn interpolation_attribute(i: ir::Interpolation) -> Option<&'static str> {
-    use ir::{InterpolationMode as M, Sampling as S};
-    Some(match (i.mode, i.sampling) {
-        (Some(M::Flat), _) => "flat",
-        (None | Some(M::Linear), None) => return None,
-        (None | Some(M::Linear), Some(S::Centroid)) => "centroid_perspective",
-        (None | Some(M::Linear), Some(S::Sample)) => "sample_perspective",
-        (Some(M::NoPerspective), None) => "center_no_perspective",
-        (Some(M::NoPerspective), Some(S::Centroid)) => "centroid_no_perspective",
-        (Some(M::NoPerspective), Some(S::Sample)) => "sample_no_perspective",
-    })
 }
