@@ -17,4 +17,5 @@ pub mod diag;
 pub mod directives;
 pub mod filecheck;
 pub mod legalis;
+pub mod msl_signature;
 pub mod runner;

@@ -41,6 +41,8 @@ use std::fmt;
 
 use legalis_ir as ir;
 
+pub use writer::entry_point_name;
+
 /// What the caller asks of the writer (nothing yet; kept for the backend
 /// shape every writer has).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

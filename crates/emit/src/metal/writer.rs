@@ -115,6 +115,12 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
     name
 }
 
+/// The MSL name of an entry point called `name`: the name itself, made an
+/// identifier, with `_1` appended when MSL reserves it (`main`).
+pub fn entry_point_name(name: &str) -> String {
+    fresh(&mut HashSet::new(), name)
+}
+
 /// A struct type behind a buffer-like type: a `cbuffer`'s block, a
 /// structured buffer's element.
 pub(super) fn buffer_contents(
@@ -473,6 +479,10 @@ impl<'a> Writer<'a> {
 
     fn name_everything(&mut self) {
         let module = self.module;
+        // The entry function's name first: the host looks it up.
+        let entry_name = entry_point_name(&self.entry.name);
+        self.taken.insert(entry_name.clone());
+        self.function_names.insert(self.entry.function, entry_name);
         for &ty in &self.used_structs {
             let t = &module.types[ty];
             let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
@@ -510,6 +520,9 @@ impl<'a> Writer<'a> {
             self.global_names.insert(g, name);
         }
         for &f in &self.reachable {
+            if f == self.entry.function {
+                continue;
+            }
             let base = &module.functions[f].name;
             let name = fresh(&mut self.taken, base);
             self.function_names.insert(f, name);

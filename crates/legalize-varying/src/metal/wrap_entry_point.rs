@@ -335,6 +335,9 @@ impl Builder<'_> {
     /// The type at the interface: the builtin's own, or the declared one.
     fn interface_type(&mut self, leaf: &Leaf) -> Handle<Type> {
         match &leaf.target {
+            // `[[color(n)]]` takes the declared type: an integer render
+            // target is written as integers.
+            Target::BuiltIn { row, .. } if row.by_index => leaf.ty,
             Target::BuiltIn { row, .. } => match row.ty {
                 BuiltinType::Scalar(s) => self.ty(TypeInner::Scalar(s)),
                 BuiltinType::Vector(scalar, size) => self.ty(TypeInner::Vector { size, scalar }),
