@@ -20,9 +20,9 @@ use legalis::{Request, ShaderStage, Target};
 
 /// Entry points whose MSL signature matches the plan (not validated by a
 /// compiler).
-const RE_READ: usize = 0;
+const RE_READ: usize = 144;
 /// Entry points refused with a coded diagnostic, by code.
-const REFUSED: &[(&str, usize)] = &[];
+const REFUSED: &[(&str, usize)] = &[("E55302", 5), ("E55304", 2), ("E56301", 43)];
 
 #[test]
 fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a_code() {

@@ -310,6 +310,12 @@ impl Writer<'_> {
         let place = self.place(ctx, target)?;
         let v = self.expr(ctx, value)?;
         if self.is_transposed_place(ctx, target) {
+            if self.is_array(ctx, target) {
+                return unsupported(
+                    "a write of a whole array of column-major matrices in a buffer",
+                    ctx.span(target),
+                );
+            }
             return Ok(format!("{place} = transpose({v})"));
         }
         Ok(format!("{place} = {v}"))
@@ -439,11 +445,24 @@ impl Writer<'_> {
             Expression::Member { base, index } => {
                 let b = self.expr(ctx, *base)?;
                 let text = format!("{b}.{}", self.member_name(ctx, *base, *index)?);
-                if self.is_transposed_place(ctx, e) {
-                    format!("transpose({text})")
-                } else {
+                if !self.is_transposed_place(ctx, e) {
                     text
+                } else if self.is_array(ctx, e) {
+                    return unsupported(
+                        "a whole array of column-major matrices in a buffer (its elements can be read)",
+                        span,
+                    );
+                } else {
+                    format!("transpose({text})")
                 }
+            }
+            Expression::Index { base, index }
+                if self.is_transposed_place(ctx, *base) && self.is_array(ctx, *base) =>
+            {
+                // An element of an array of matrices stored transposed.
+                let b = self.place(ctx, *base)?;
+                let i = self.expr(ctx, *index)?;
+                format!("transpose({b}[{i}])")
             }
             Expression::Index { base, index } => {
                 if let Some((tex, ty)) = self.texture_of(ctx, *base) {
@@ -520,6 +539,11 @@ impl Writer<'_> {
                 }
             }
         })
+    }
+
+    fn is_array(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        ctx.ty(e)
+            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Array { .. }))
     }
 
     fn texture_of_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
@@ -622,6 +646,12 @@ impl Writer<'_> {
                 span,
             });
         };
+        if let (Expression::Literal(lit), TypeInner::Scalar(s)) =
+            (&ctx.exprs[inner], &self.module.types[to].inner)
+        {
+            // A converted literal prints as a literal of the target type.
+            return self.literal(convert_literal(*lit, s.kind), Some(to), span);
+        }
         let x = self.expr(ctx, inner)?;
         if to == from {
             return Ok(x);
@@ -789,6 +819,27 @@ impl Writer<'_> {
             self.function_names[&function],
             parts.join(", ")
         ))
+    }
+}
+
+/// `lit` as a value of `kind` (HLSL's conversion rules: floats truncate
+/// toward zero, booleans are zero or not).
+fn convert_literal(lit: Literal, kind: ScalarKind) -> Literal {
+    let (int, float, truth) = match lit {
+        Literal::Bool(b) => (i64::from(b), f64::from(u8::from(b)), b),
+        Literal::Int(i) => (i, i as f64, i != 0),
+        Literal::Uint(u) => (u as i64, u as f64, u != 0),
+        Literal::Float(f) => (f as i64, f, f != 0.0),
+    };
+    match kind {
+        ScalarKind::Bool => Literal::Bool(truth),
+        ScalarKind::Sint => Literal::Int(int),
+        ScalarKind::Uint => match lit {
+            Literal::Uint(u) => Literal::Uint(u),
+            Literal::Float(f) => Literal::Uint(f as u64),
+            _ => Literal::Uint(int as u64),
+        },
+        ScalarKind::Float => Literal::Float(float),
     }
 }
 

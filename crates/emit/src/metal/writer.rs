@@ -462,13 +462,12 @@ impl<'a> Writer<'a> {
                     TypeInner::Matrix { .. } if !row_major => {
                         self.transposed.insert((ty, index as u32));
                     }
+                    // Read element by element through `transpose`.
                     TypeInner::Array { base, .. }
-                        if matches!(module.types[base].inner, TypeInner::Matrix { .. }) =>
+                        if matches!(module.types[base].inner, TypeInner::Matrix { .. })
+                            && !row_major =>
                     {
-                        return unsupported(
-                            format!("the matrix-array member `{}` in a buffer", m.name),
-                            m.span,
-                        );
+                        self.transposed.insert((ty, index as u32));
                     }
                     _ => {}
                 }
@@ -566,6 +565,13 @@ impl<'a> Writer<'a> {
                 columns,
                 scalar,
             } => Ok(format!("{}{columns}x{rows}", types::scalar(scalar, span)?)),
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => Ok(format!(
+                "array<{}, {n}>",
+                self.transposed_spelling(base, span)?
+            )),
             _ => self.spell(ty, span),
         }
     }
