@@ -5,8 +5,8 @@
 //! - [`wgsl`]: `@builtin(...)`/`@location(N)` parameters and result
 //!   structs (B22), and `E55202` for what WGSL cannot express (B23).
 //!
-//! - [`metal`]: `[[position]]`/`[[color(n)]]`/`[[user(locnN)]]`
-//!   parameters and result structs (B19, B20), `E55302` for what Metal
+//! - [`metal`]: Metal attributes (`position`, `color(n)`, `user(locnN)`)
+//!   on parameters and result structs (B19, B20), `E55302` for what Metal
 //!   cannot express.
 //!
 //! CUDA/OptiX (payload registers) comes with its target, as a sibling

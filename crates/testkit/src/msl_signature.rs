@@ -321,7 +321,7 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         stage: compile.stage,
         defines: compile.defines.clone(),
         target: None,
-        policy: compile.policy.clone(),
+        policy: compile.policy,
     };
     check_request(&request, output)
 }

@@ -168,13 +168,13 @@ impl Writer<'_> {
                 writeln!(out, "{p}{text};").ok();
             }
             Statement::Expr(e) => {
-                if let Expression::Intrinsic { fun, args } = &ctx.exprs[*e] {
-                    if let Some(lines) = self.intrinsic_statement(ctx, *fun, args, ctx.span(*e))? {
-                        for line in lines {
-                            writeln!(out, "{p}{line}").ok();
-                        }
-                        return Ok(());
+                if let Expression::Intrinsic { fun, args } = &ctx.exprs[*e]
+                    && let Some(lines) = self.intrinsic_statement(ctx, *fun, args, ctx.span(*e))?
+                {
+                    for line in lines {
+                        writeln!(out, "{p}{line}").ok();
                     }
+                    return Ok(());
                 }
                 let text = self.expr(ctx, *e)?;
                 writeln!(out, "{p}{text};").ok();
@@ -299,13 +299,13 @@ impl Writer<'_> {
         target: Handle<Expression>,
         value: Handle<Expression>,
     ) -> Result<String> {
-        if let Expression::Index { base, index } = &ctx.exprs[target] {
-            if let Some((tex, ty)) = self.texture_of(ctx, *base) {
-                let v = self.expr(ctx, value)?;
-                let v = self.widen_texel(ctx, value, v)?;
-                let coords = self.texel_coords(ctx, ty, *index, ctx.span(target))?;
-                return Ok(format!("{tex}.write({v}, {coords})"));
-            }
+        if let Expression::Index { base, index } = &ctx.exprs[target]
+            && let Some((tex, ty)) = self.texture_of(ctx, *base)
+        {
+            let v = self.expr(ctx, value)?;
+            let v = self.widen_texel(ctx, value, v)?;
+            let coords = self.texel_coords(ctx, ty, *index, ctx.span(target))?;
+            return Ok(format!("{tex}.write({v}, {coords})"));
         }
         let place = self.place(ctx, target)?;
         let v = self.expr(ctx, value)?;

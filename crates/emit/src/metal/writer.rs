@@ -293,15 +293,13 @@ impl<'a> Writer<'a> {
                 AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
                     let table = self.table_of(g, span)?;
                     let explicit = global.binding.register.and_then(|r| {
-                        let fits = match (table, r.class) {
-                            (
-                                Slot::Buffer(_),
-                                ir::RegisterClass::B | ir::RegisterClass::T | ir::RegisterClass::U,
-                            ) => true,
-                            (Slot::Texture(_), ir::RegisterClass::T | ir::RegisterClass::U) => true,
-                            (Slot::Sampler(_), ir::RegisterClass::S) => true,
-                            _ => false,
-                        };
+                        use ir::RegisterClass as R;
+                        let fits = matches!(
+                            (table, r.class),
+                            (Slot::Buffer(_), R::B | R::T | R::U)
+                                | (Slot::Texture(_), R::T | R::U)
+                                | (Slot::Sampler(_), R::S)
+                        );
                         fits.then(|| with_index(table, r.index))
                     });
                     match explicit {
@@ -440,13 +438,10 @@ impl<'a> Writer<'a> {
                     {
                         self.transposed_plain.insert(g);
                     }
-                    if let TypeInner::Array { base, .. } = module.types[global.ty].inner {
-                        if matrix(base) {
-                            return unsupported(
-                                "a uniform array of matrices",
-                                module.globals.span(g),
-                            );
-                        }
+                    if let TypeInner::Array { base, .. } = module.types[global.ty].inner
+                        && matrix(base)
+                    {
+                        return unsupported("a uniform array of matrices", module.globals.span(g));
                     }
                 }
                 _ => {}
@@ -810,10 +805,8 @@ impl<'a> Writer<'a> {
         let is_entry = f == self.entry.function;
         let mut ctx = super::expr::FnCtx::new(self, f)?;
         let mut params = Vec::new();
-        if is_entry {
-            if let Some((ty, name)) = &self.stage_in {
-                params.push(format!("{ty} {name} [[stage_in]]"));
-            }
+        if is_entry && let Some((ty, name)) = &self.stage_in {
+            params.push(format!("{ty} {name} [[stage_in]]"));
         }
         for (i, p) in func.params.iter().enumerate() {
             let name = ctx.param_names[i].clone();
@@ -876,14 +869,12 @@ impl<'a> Writer<'a> {
             ""
         };
         let name = &self.function_names[&f];
-        if is_entry {
-            if let Some([x, y, z]) = self.entry.attributes.workgroup_size {
-                writeln!(
-                    out,
-                    "// [numthreads({x}, {y}, {z})]: the host dispatches threadgroups of this size"
-                )
-                .ok();
-            }
+        if is_entry && let Some([x, y, z]) = self.entry.attributes.workgroup_size {
+            writeln!(
+                out,
+                "// [numthreads({x}, {y}, {z})]: the host dispatches threadgroups of this size"
+            )
+            .ok();
         }
         writeln!(out, "{qualifier}{result} {name}({})\n{{", params.join(", ")).ok();
         if is_entry {
@@ -959,11 +950,9 @@ fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<H
         return;
     };
     match &t.inner {
-        TypeInner::Struct { members } => {
-            if used.insert(ty) {
-                for m in members {
-                    mark_structs(module, m.ty, used);
-                }
+        TypeInner::Struct { members } if used.insert(ty) => {
+            for m in members {
+                mark_structs(module, m.ty, used);
             }
         }
         TypeInner::Array { base, .. } => mark_structs(module, *base, used),
