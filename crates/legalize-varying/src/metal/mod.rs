@@ -38,6 +38,8 @@ use legalis_sysval::Direction;
 pub use plan::{Leaf, Plan, Reason, Root, Target};
 
 use crate::codes;
+// The interface names follow WGSL's rule: one rule for both targets.
+use crate::wgsl::{interface_name, unique_name};
 
 /// A legalized module: its one entry point's function takes attributed
 /// parameters and returns an attributed struct (or nothing).
@@ -204,27 +206,4 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
         stage: entry.stage,
         leaves,
     }
-}
-
-/// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
-/// → `result`.
-fn interface_name(path: &str) -> String {
-    let flat = path.replace('.', "_");
-    match flat.strip_prefix("return") {
-        Some("") => "result".into(),
-        Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),
-        _ => flat,
-    }
-}
-
-/// Parameters and result members are separate namespaces.
-fn unique_name(names: &mut Vec<(Direction, String)>, direction: Direction, base: String) -> String {
-    let mut name = base.clone();
-    let mut n = 1;
-    while names.iter().any(|(d, x)| *d == direction && *x == name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    names.push((direction, name.clone()));
-    name
 }

@@ -150,7 +150,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
 
 /// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
 /// → `result`.
-fn interface_name(path: &str) -> String {
+pub(crate) fn interface_name(path: &str) -> String {
     let flat = path.replace('.', "_");
     match flat.strip_prefix("return") {
         Some("") => "result".into(),
@@ -160,7 +160,11 @@ fn interface_name(path: &str) -> String {
 }
 
 /// Parameters and result members are separate namespaces.
-fn unique_name(names: &mut Vec<(Direction, String)>, direction: Direction, base: String) -> String {
+pub(crate) fn unique_name(
+    names: &mut Vec<(Direction, String)>,
+    direction: Direction,
+    base: String,
+) -> String {
     let mut name = base.clone();
     let mut n = 1;
     while names.iter().any(|(d, x)| *d == direction && *x == name) {
