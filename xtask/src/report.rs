@@ -33,7 +33,7 @@ fn status_name(status: Status) -> &'static str {
 }
 
 /// `{"summary": {...}, "results": [{file, line, number, directive, status,
-/// reasons, output}]}`.
+/// reasons, notes, output}]}`.
 pub fn json(summary: &Summary, records: &[Record]) -> String {
     let results: Vec<serde_json::Value> = records
         .iter()
@@ -45,6 +45,7 @@ pub fn json(summary: &Summary, records: &[Record]) -> String {
                 "directive": r.directive,
                 "status": status_name(r.status),
                 "reasons": r.reasons,
+                "notes": r.notes,
                 "output": r.output,
             })
         })
@@ -145,6 +146,7 @@ mod tests {
             status,
             reasons: reasons.iter().map(ToString::to_string).collect(),
             output: Some("out <x>\n".into()),
+            notes: Vec::new(),
         };
         vec![
             record(3, Status::Pass, &[]),

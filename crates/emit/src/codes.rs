@@ -23,6 +23,23 @@ pub const WGSL_UNSUPPORTED: u32 = 56201;
 /// Legalis, never expected from any input.
 pub const WGSL_NOT_LEGALIZED: u32 = 56202;
 
+/// A construct the MSL writer cannot express in MSL (or not yet); the span
+/// is the construct.
+pub const METAL_UNSUPPORTED: u32 = 56301;
+/// The module handed to the MSL writer was not legalized for it: a bug in
+/// Legalis, never expected from any input.
+pub const METAL_NOT_LEGALIZED: u32 = 56302;
+
+/// The code of an MSL writer error.
+pub fn of_metal(error: &crate::metal::Error) -> u32 {
+    match error {
+        crate::metal::Error::Unsupported { .. } => METAL_UNSUPPORTED,
+        crate::metal::Error::NotLegalized { .. } | crate::metal::Error::NoSuchEntryPoint { .. } => {
+            METAL_NOT_LEGALIZED
+        }
+    }
+}
+
 /// The code of a WGSL writer error.
 pub fn of_wgsl(error: &crate::wgsl::Error) -> u32 {
     match error {

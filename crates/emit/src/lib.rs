@@ -7,6 +7,7 @@
 pub mod binding;
 pub mod codes;
 pub mod glsl;
+pub mod metal;
 pub mod spirv;
 pub mod wgsl;
 

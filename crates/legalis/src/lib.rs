@@ -77,7 +77,7 @@ impl Target {
     pub fn is_implemented(self) -> bool {
         matches!(
             self,
-            Target::Glsl | Target::Spirv | Target::SpirvAsm | Target::Wgsl
+            Target::Glsl | Target::Spirv | Target::SpirvAsm | Target::Wgsl | Target::Metal
         )
     }
 }
@@ -188,6 +188,17 @@ fn generate(
     }
     if target == Target::Wgsl {
         return generate_wgsl(module, policy, trace, diagnostics);
+    }
+    if target == Target::Metal {
+        if trace.is_some() {
+            diagnostics.push(without_span(Diagnostic::error(
+                codes::TARGET_NOT_IMPLEMENTED,
+                "--trace-legalization is not implemented for the metal target yet",
+                ir::Span::UNDEFINED,
+            )));
+            return None;
+        }
+        return generate_metal(module, policy, diagnostics);
     }
     let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
@@ -418,6 +429,39 @@ fn generate_wgsl(
         Err(e) => {
             diagnostics.push(Diagnostic::error(
                 legalis_emit::codes::of_wgsl(&e),
+                e.to_string(),
+                e.span().unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
+    }
+}
+
+/// Metal: the varying legalizer's attributed entry point, then the MSL
+/// writer.
+fn generate_metal(
+    module: &ir::Module,
+    policy: &Policy,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let legalized = match legalis_legalize_varying::metal::legalize(module, 0, policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let options = legalis_emit::metal::Options::default();
+    match legalis_emit::metal::write(&legalized.module, 0, &options) {
+        Ok(text) => Some(Generated {
+            bytes: text.into_bytes(),
+            stage: legalized.plan.stage,
+            legalized: legalized.module,
+            trace: None,
+        }),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of_metal(&e),
                 e.to_string(),
                 e.span().unwrap_or(ir::Span::UNDEFINED),
             ));

@@ -105,7 +105,7 @@ fn usage_errors_exit_2() {
         (&["f.slang", "g.slang"], "two input files"),
         (
             &["f.slang", "-target", "cuda"],
-            "-target cuda is not implemented yet; implemented targets: glsl spirv spirv-asm wgsl",
+            "-target cuda is not implemented yet; implemented targets: glsl spirv spirv-asm metal wgsl",
         ),
     ];
     for (args, message) in cases {

@@ -1,7 +1,8 @@
-//! Diagnostic codes of the varying legalizers (`E552xx` for WGSL); the
-//! table's own `E55202` lives in `legalis_sysval::codes`.
+//! Diagnostic codes of the varying legalizers (`E552xx` for WGSL,
+//! `E553xx` for Metal); the table's own `E55202` and `E55302` live in
+//! `legalis_sysval::codes`.
 
-pub use legalis_sysval::codes::WGSL_UNSUPPORTED_SYSTEM_VALUE;
+pub use legalis_sysval::codes::{METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE};
 
 /// A stage WGSL does not have (WGSL has vertex, fragment and compute).
 pub const WGSL_UNSUPPORTED_STAGE: u32 = 55201;
@@ -24,3 +25,22 @@ pub const WGSL_NO_ENTRY_POINT: u32 = 55208;
 /// The legalized module failed the IR verifier: a bug in Legalis, never
 /// expected from any input.
 pub const WGSL_INTERNAL_VERIFY: u32 = 55200;
+
+/// The Metal-legalized module failed the IR verifier: a bug in Legalis,
+/// never expected from any input.
+pub const METAL_INTERNAL_VERIFY: u32 = 55300;
+/// A stage Metal does not have (geometry, hull, domain, ray tracing), or
+/// one Legalis does not yet write for Metal (object and mesh functions).
+pub const METAL_UNSUPPORTED_STAGE: u32 = 55301;
+/// Two Metal varyings claim one location in one direction; a label marks
+/// the other one.
+pub const METAL_LOCATION_CONFLICT: u32 = 55303;
+/// A Metal varying of a shape Metal cannot pass across stages (a matrix,
+/// an array, a `bool`, a 64-bit type, an opaque type).
+pub const METAL_UNSUPPORTED_SHAPE: u32 = 55304;
+/// A compute entry-point parameter without a system-value semantic.
+pub const METAL_USER_VARYING_IN_COMPUTE: u32 = 55305;
+/// An `SV_` semantic that names no system value (as `E49999` on GLSL).
+pub const METAL_UNKNOWN_SYSTEM_VALUE: u32 = 55307;
+/// Metal was asked for but no entry point was chosen.
+pub const METAL_NO_ENTRY_POINT: u32 = 55308;

@@ -5,8 +5,13 @@
 //! - [`wgsl`]: `@builtin(...)`/`@location(N)` parameters and result
 //!   structs (B22), and `E55202` for what WGSL cannot express (B23).
 //!
-//! Metal (`[[position]]`...) and CUDA/OptiX (payload registers) come with
-//! their targets, as sibling modules. The legalizers never print.
+//! - [`metal`]: Metal attributes (`position`, `color(n)`, `user(locnN)`)
+//!   on parameters and result structs (B19, B20), `E55302` for what Metal
+//!   cannot express.
+//!
+//! CUDA/OptiX (payload registers) comes with its target, as a sibling
+//! module. The legalizers never print.
 
 pub mod codes;
+pub mod metal;
 pub mod wgsl;

@@ -10,3 +10,7 @@ pub const NOT_SUPPORTED_YET: u32 = 49991;
 /// and message (`system value semantic 'sv_clipdistance' is not supported
 /// for the current target.`).
 pub const WGSL_UNSUPPORTED_SYSTEM_VALUE: u32 = 55202;
+/// Metal cannot express the system value (`SV_ClipDistance`,
+/// `SV_CullDistance`, `SV_InnerCoverage` ...), or the stage is one Metal
+/// does not have; at the declaration, never dropped.
+pub const METAL_UNSUPPORTED_SYSTEM_VALUE: u32 = 55302;

@@ -3,8 +3,8 @@
 //! One question, answered per target column: how does system value `sv`
 //! read (`Direction::Input`) or written (`Direction::Output`) by an entry
 //! point of `stage` reach the target? The answer is a row ([`GlslMapping`]
-//! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL; Metal and CUDA
-//! columns come with their targets) or `Unsupported` with a diagnostic code. The HLSL column
+//! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL, [`MetalMapping`]
+//! for Metal; the CUDA column comes with its target) or `Unsupported` with a diagnostic code. The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
 //! exhaustive with no `_` arm over [`SystemValue`], so a new system value
 //! does not compile until every column decides.
@@ -14,10 +14,12 @@
 
 mod glsl;
 mod hlsl;
+pub mod metal;
 pub mod wgsl;
 
 pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
 pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
+pub use metal::{MetalBuiltin, MetalMapping, metal};
 pub use wgsl::{WgslBuiltin, WgslMapping, wgsl};
 
 use legalis_ir::{Scalar, ScalarKind};

@@ -20,4 +20,5 @@ pub mod directives;
 pub mod filecheck;
 pub mod interface;
 pub mod legalis;
+pub mod msl_signature;
 pub mod runner;

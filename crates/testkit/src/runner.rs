@@ -124,6 +124,21 @@ pub trait Validator {
     fn check_trace(&self, _trace: &str) -> Result<(), String> {
         Ok(())
     }
+
+    /// [`Validator::validate`] with the test file and the directive's
+    /// arguments at hand, for a check that needs the source (Metal's
+    /// signature re-read). `Ok(Some(note))` passes with a note the report
+    /// carries (`not validated by a compiler`).
+    fn validate_directive(
+        &self,
+        _file: &Path,
+        _args: &[String],
+        target: &str,
+        stage: Option<&str>,
+        output: &str,
+    ) -> Result<Option<String>, String> {
+        self.validate(target, stage, output).map(|()| None)
+    }
 }
 
 /// The option that prints the legalization trace instead of code.
@@ -230,6 +245,9 @@ pub struct Record {
     pub reasons: Vec<String>,
     /// The whole output as a snapshot pins it, when the compiler ran.
     pub output: Option<String>,
+    /// What a pass leaves to say (a Metal output is not validated by a
+    /// compiler).
+    pub notes: Vec<String>,
 }
 
 /// Runs every test file of `dir`, printing to `out`.
@@ -266,6 +284,7 @@ fn file_failure(shown: &str, line: usize, problem: String) -> Record {
         status: Status::Fail,
         reasons: Vec::new(),
         output: None,
+        notes: Vec::new(),
     }
 }
 
@@ -315,10 +334,10 @@ pub fn run_file_recorded(
     for (index, directive) in test.directives.iter().enumerate() {
         let (outcome, output) = file.directive(index + 1, directive);
         outcome.print(&shown, directive, out)?;
-        let (status, reasons) = match outcome {
-            Outcome::Pass => (Status::Pass, Vec::new()),
-            Outcome::Fail(reasons) => (Status::Fail, reasons),
-            Outcome::Skip(reason) => (Status::Skip, vec![reason]),
+        let (status, reasons, notes) = match outcome {
+            Outcome::Pass(notes) => (Status::Pass, Vec::new(), notes),
+            Outcome::Fail(reasons) => (Status::Fail, reasons, Vec::new()),
+            Outcome::Skip(reason) => (Status::Skip, vec![reason], Vec::new()),
         };
         match status {
             Status::Pass => summary.passed += 1,
@@ -333,6 +352,7 @@ pub fn run_file_recorded(
             status,
             reasons,
             output: output.as_ref().map(whole_output),
+            notes,
         });
     }
     Ok(summary)
@@ -353,7 +373,8 @@ fn suite_problem(test: &TestFile, options: &Options<'_>) -> Option<&'static str>
 }
 
 enum Outcome {
-    Pass,
+    /// With the notes the validator left.
+    Pass(Vec<String>),
     Fail(Vec<String>),
     Skip(String),
 }
@@ -362,7 +383,13 @@ impl Outcome {
     fn print(&self, shown: &str, directive: &Directive, out: &mut dyn Write) -> io::Result<()> {
         let head = format!("{shown}:{} {}", directive.line, directive.text);
         match self {
-            Outcome::Pass => writeln!(out, "PASS {head}"),
+            Outcome::Pass(notes) => {
+                writeln!(out, "PASS {head}")?;
+                for note in notes {
+                    writeln!(out, "    note: {note}")?;
+                }
+                Ok(())
+            }
             Outcome::Skip(reason) => writeln!(out, "SKIP {head}: {reason}"),
             Outcome::Fail(reasons) => {
                 writeln!(out, "FAIL {head}")?;
@@ -400,10 +427,19 @@ impl FileRun<'_> {
             DirectiveKind::FileCheck { prefix } => {
                 let output = self.options.compiler.run(self.path, &args);
                 reasons.extend(self.filecheck(prefix, &output));
-                reasons.extend(self.validate(&args, &output));
+                let notes = match self.validate(&args, &output) {
+                    Ok(notes) => notes,
+                    Err(reason) => {
+                        reasons.push(reason);
+                        Vec::new()
+                    }
+                };
                 reasons.extend(self.round_trip(&args, &output));
                 reasons.extend(self.snapshot(number, directive, &output));
-                (outcome(reasons, Some(&output)), Some(output))
+                match outcome(reasons, Some(&output)) {
+                    Outcome::Pass(_) => (Outcome::Pass(notes), Some(output)),
+                    other => (other, Some(output)),
+                }
             }
             DirectiveKind::Diagnostic { prefix, exhaustive } => {
                 if !args.iter().any(|a| a == MACHINE_DIAGNOSTICS) {
@@ -445,27 +481,31 @@ impl FileRun<'_> {
         }
     }
 
-    fn validate(&self, args: &[String], output: &CompileOutput) -> Option<String> {
-        let validator = self.options.validator?;
+    /// The validator's notes, or why it rejects the output.
+    fn validate(&self, args: &[String], output: &CompileOutput) -> Result<Vec<String>, String> {
+        let Some(validator) = self.options.validator else {
+            return Ok(Vec::new());
+        };
         if output.exit_code != Some(0) {
-            return None;
+            return Ok(Vec::new());
         }
         // The output is the trace, not code: a JSON one must follow its schema.
         if let Some(option) = args.iter().find(|a| a.starts_with(TRACE_OPTION)) {
             if option.ends_with("=json") {
-                return validator
+                validator
                     .check_trace(&output.stdout)
-                    .err()
-                    .map(|error| format!("the trace does not follow its schema:\n{error}"));
+                    .map_err(|error| format!("the trace does not follow its schema:\n{error}"))?;
             }
-            return None;
+            return Ok(Vec::new());
         }
-        let target = option_value(args, "-target")?;
+        let Some(target) = option_value(args, "-target") else {
+            return Ok(Vec::new());
+        };
         let stage = option_value(args, "-stage");
         validator
-            .validate(target, stage, &output.stdout)
-            .err()
-            .map(|error| format!("the {target} validator rejects the output:\n{error}"))
+            .validate_directive(self.path, args, target, stage, &output.stdout)
+            .map(|note| note.into_iter().collect())
+            .map_err(|error| format!("the {target} validator rejects the output:\n{error}"))
     }
 
     /// The round-trip interface check of a validated output (see
@@ -542,7 +582,7 @@ const MACHINE_DIAGNOSTICS: &str = "-enable-machine-readable-diagnostics";
 /// that usually explains the rest.
 fn outcome(mut reasons: Vec<String>, output: Option<&CompileOutput>) -> Outcome {
     if reasons.is_empty() {
-        return Outcome::Pass;
+        return Outcome::Pass(Vec::new());
     }
     if let Some(output) = output.filter(|o| o.exit_code != Some(0)) {
         let status = output

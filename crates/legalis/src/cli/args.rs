@@ -72,7 +72,7 @@ Usage: legalis FILE [options]
 
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
-                    wgsl (vertex, fragment, compute); metal, cuda are
+                    wgsl, metal (vertex, fragment, compute); cuda is
                     planned and refused for now
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one). Given several times with
@@ -865,12 +865,16 @@ mod tests {
             Some(Target::SpirvAsm)
         );
         assert_eq!(
-            error("f.slang -target metal"),
-            "-target metal is not implemented yet; implemented targets: glsl spirv spirv-asm wgsl"
+            compile_args("f.slang -target metal").target,
+            Some(Target::Metal)
+        );
+        assert_eq!(
+            error("f.slang -target cuda"),
+            "-target cuda is not implemented yet; implemented targets: glsl spirv spirv-asm metal wgsl"
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm wgsl)"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm metal wgsl)"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),

@@ -152,7 +152,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
 
 /// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
 /// → `result`.
-fn interface_name(path: &str) -> String {
+pub(crate) fn interface_name(path: &str) -> String {
     let flat = path.replace('.', "_");
     match flat.strip_prefix("return") {
         Some("") => "result".into(),
@@ -162,7 +162,7 @@ fn interface_name(path: &str) -> String {
 }
 
 /// Parameters and result members are separate namespaces.
-fn unique_name(
+pub(crate) fn unique_name(
     names: &mut HashSet<(Direction, String)>,
     direction: Direction,
     base: String,

@@ -1,0 +1,91 @@
+//! The MSL writer: Metal Shading Language text from a module the Metal
+//! varying legalizer (`legalis-legalize-varying`) produced.
+//!
+//! Contract with the legalizer: the chosen entry point's function takes
+//! parameters whose `io` binding is a `BuiltIn` (spelled from the
+//! system-value table's Metal column) or a `Location`, and returns nothing
+//! or a struct whose members carry the same bindings. The writer gathers
+//! the `Location` inputs into one `[[stage_in]]` struct (`[[attribute(n)]]`
+//! on a vertex, `[[user(locnN), <interpolation>]]` on a fragment), gives
+//! result members `[[user(locnN)]]`/`[[color(n)]]`, and passes every
+//! builtin input as its own attributed parameter (B19).
+//!
+//! Metal has no mutable program-scope variables and no global resources:
+//! resources are entry-point arguments (`[[buffer(n)]]`, `[[texture(n)]]`,
+//! `[[sampler(n)]]`, see `writer.rs` for the numbering), plain uniforms
+//! one `constant _Globals&` argument, `static` globals locals of the entry
+//! function and `groupshared` ones `threadgroup` locals of the kernel;
+//! each function that reaches one of them takes it as an extra trailing
+//! parameter (by value, pointer or `thread`/`threadgroup` reference), and
+//! each call passes it on. `static const` globals are `constant`
+//! program-scope values.
+//!
+//! Matrix convention (the GLSL writer's, so outputs compare): HLSL
+//! `floatRxC` is MSL `floatRxC` whose R columns are the HLSL rows, so
+//! `mul(a, b)` prints as `(b * a)`. A column-major (HLSL's default) matrix
+//! member of a struct reached from a buffer is stored as the transposed
+//! MSL type and read and written through `transpose`.
+//!
+//! A construct MSL cannot express, or this writer does not yet, returns
+//! [`Error::Unsupported`] with the span of what caused it, never a panic
+//! or silently wrong text. No Metal compiler runs on Linux: the harness
+//! re-reads the entry-point signature instead (issue 9, item 5).
+
+mod expr;
+mod intrinsics;
+mod keywords;
+mod types;
+mod writer;
+
+use std::fmt;
+
+use legalis_ir as ir;
+
+pub use writer::entry_point_name;
+
+/// What the caller asks of the writer (nothing yet; kept for the backend
+/// shape every writer has).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {}
+
+/// Why a module could not be written as MSL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A construct MSL output does not support, at its source span.
+    Unsupported { what: String, span: ir::Span },
+    /// The module was not legalized for Metal: an entry-point parameter or
+    /// result member without a builtin or location, or interface globals.
+    NotLegalized { what: String, span: ir::Span },
+    /// `entry_point` is not an index into `module.entry_points`.
+    NoSuchEntryPoint { index: usize },
+}
+
+impl Error {
+    /// The source span the error points at, where it has one.
+    pub fn span(&self) -> Option<ir::Span> {
+        match self {
+            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::NoSuchEntryPoint { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported { what, .. } => write!(f, "Metal output does not support {what}"),
+            Error::NotLegalized { what, .. } => {
+                write!(f, "the module is not legalized for Metal: {what}")
+            }
+            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Writes entry point `entry_point` of `module` as one MSL translation
+/// unit.
+pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
+    writer::Writer::new(module, entry_point, options)?.write()
+}

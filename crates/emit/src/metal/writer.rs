@@ -1,0 +1,977 @@
+//! The MSL writer: what the entry point reaches, how each global reaches
+//! the code that uses it (see the module doc), names, structs (the
+//! `[[stage_in]]` struct among them) and functions with the entry point's
+//! attributes. Statements and expressions are in `expr.rs`, built-in
+//! functions in `intrinsics.rs`.
+//!
+//! Argument table numbering, per Metal's three tables: `register(bN)`,
+//! `register(tN)` and `register(uN)` of a buffer give `[[buffer(N)]]`,
+//! `register(tN)`/`register(uN)` of a texture `[[texture(N)]]`,
+//! `register(sN)` of a sampler `[[sampler(N)]]` (the reference's choice);
+//! everything else, and a second claim on a taken index, takes the next
+//! free index of its table in declaration order, with the `_Globals`
+//! block of plain uniforms first among the buffers.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
+use legalis_sysval::Direction;
+
+use super::keywords::RESERVED;
+use super::types::{self, Result, unsupported};
+use super::{Error, Options};
+
+/// A Metal argument table index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Slot {
+    Buffer(u32),
+    Texture(u32),
+    Sampler(u32),
+}
+
+impl Slot {
+    fn attribute(self) -> String {
+        match self {
+            Slot::Buffer(n) => format!("buffer({n})"),
+            Slot::Texture(n) => format!("texture({n})"),
+            Slot::Sampler(n) => format!("sampler({n})"),
+        }
+    }
+}
+
+/// How a global reaches the code that uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GlobalKind {
+    /// `static const`: a program-scope `constant` value.
+    Constant,
+    /// `static`: a local of the entry function, passed as `thread T&`.
+    Private,
+    /// `groupshared`: a `threadgroup` local of the kernel, passed as
+    /// `threadgroup T&`.
+    Workgroup,
+    /// A resource: an entry-point argument at `Slot`, passed on as is.
+    Resource(Slot),
+    /// A plain uniform: a member of the `_Globals` block.
+    Plain,
+}
+
+pub(super) struct Writer<'a> {
+    pub module: &'a ir::Module,
+    pub entry: &'a ir::EntryPoint,
+    taken: HashSet<String>,
+    pub struct_names: HashMap<Handle<ir::Type>, String>,
+    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
+    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: HashMap<Handle<ir::Function>, String>,
+    /// Functions reachable from the entry point, callees first.
+    pub reachable: Vec<Handle<ir::Function>>,
+    /// Per function, the non-constant globals it reaches (itself or
+    /// through callees): its extra trailing parameters.
+    pub threaded: HashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
+    pub kinds: HashMap<Handle<ir::GlobalVariable>, GlobalKind>,
+    /// Textures sampled with comparison: `depth2d<float>` and friends.
+    pub compare: HashSet<Handle<ir::GlobalVariable>>,
+    /// The `_Globals` block: type name, parameter name, buffer index.
+    pub globals_block: Option<(String, String, u32)>,
+    /// Struct members stored as the transposed MSL matrix (column-major
+    /// matrices reached from buffers), read and written through
+    /// `transpose`.
+    pub transposed: HashSet<(Handle<ir::Type>, u32)>,
+    /// Plain uniforms of column-major matrix type, likewise.
+    pub transposed_plain: HashSet<Handle<ir::GlobalVariable>>,
+    /// The `[[stage_in]]` struct's type name and parameter name.
+    pub stage_in: Option<(String, String)>,
+    used_structs: BTreeSet<Handle<ir::Type>>,
+}
+
+/// An MSL identifier for `name`: other characters become `_`, no leading
+/// digit, no `__` (reserved in C++).
+pub(super) fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
+
+/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
+pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+    let base = sanitize(base);
+    let mut name = base.clone();
+    let mut n = 1;
+    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(name.clone());
+    name
+}
+
+/// The MSL name of an entry point called `name`: the name itself, made an
+/// identifier, with `_1` appended when MSL reserves it (`main`).
+pub fn entry_point_name(name: &str) -> String {
+    fresh(&mut HashSet::new(), name)
+}
+
+/// A struct type behind a buffer-like type: a `cbuffer`'s block, a
+/// structured buffer's element.
+pub(super) fn buffer_contents(
+    module: &ir::Module,
+    ty: Handle<ir::Type>,
+) -> Option<Handle<ir::Type>> {
+    match module.types[ty].inner {
+        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => Some(inner),
+        TypeInner::Buffer {
+            element: Some(element),
+            kind: ir::BufferKind::Structured,
+            ..
+        } => Some(element),
+        _ => None,
+    }
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
+        let entry = module
+            .entry_points
+            .get(entry_point)
+            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+        let mut w = Writer {
+            module,
+            entry,
+            taken: HashSet::new(),
+            struct_names: HashMap::new(),
+            member_names: HashMap::new(),
+            global_names: HashMap::new(),
+            function_names: HashMap::new(),
+            reachable: Vec::new(),
+            threaded: HashMap::new(),
+            kinds: HashMap::new(),
+            compare: HashSet::new(),
+            globals_block: None,
+            transposed: HashSet::new(),
+            transposed_plain: HashSet::new(),
+            stage_in: None,
+            used_structs: BTreeSet::new(),
+        };
+        w.collect_used()?;
+        w.classify_globals()?;
+        w.collect_structs()?;
+        w.collect_transposed()?;
+        w.name_everything();
+        Ok(w)
+    }
+
+    fn entry_function(&self) -> &'a ir::Function {
+        &self.module.functions[self.entry.function]
+    }
+
+    /// Reachable functions, the globals each reaches, and the comparison
+    /// textures.
+    fn collect_used(&mut self) -> Result<()> {
+        let module = self.module;
+        let mut functions = BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut direct: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            HashMap::new();
+        let mut calls: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
+            HashMap::new();
+        let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+        while let Some(f) = work.pop() {
+            if !functions.insert(f) {
+                continue;
+            }
+            let Some(func) = module.functions.try_get(f) else {
+                return Err(Error::NotLegalized {
+                    what: "a call of a function the module does not define".into(),
+                    span: self.entry.span,
+                });
+            };
+            let uses = direct.entry(f).or_default();
+            for (_, e) in func.expressions.iter() {
+                match e {
+                    Expression::Call { function, .. } => {
+                        work.push(*function);
+                        calls.entry(f).or_default().insert(*function);
+                    }
+                    Expression::Global(g) => {
+                        uses.insert(*g);
+                    }
+                    Expression::Intrinsic { fun, args } if is_compare(*fun) => {
+                        if let Some(Expression::Global(g)) =
+                            args.first().map(|a| &func.expressions[*a])
+                        {
+                            self.compare.insert(*g);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Globals read by the initializers of globals this function
+            // uses, and the functions those call, all belong to the entry
+            // function, which evaluates the initializers.
+            let mut pending: Vec<_> = uses.iter().copied().collect();
+            while let Some(g) = pending.pop() {
+                let Some(global) = module.globals.try_get(g) else {
+                    continue;
+                };
+                let Some(init) = global.init else { continue };
+                let mut stack = vec![init];
+                while let Some(e) = stack.pop() {
+                    match &module.global_expressions[e] {
+                        Expression::Global(other) if !init_globals.contains(other) => {
+                            init_globals.push(*other);
+                            pending.push(*other);
+                        }
+                        Expression::Call { function, .. } => work.push(*function),
+                        _ => {}
+                    }
+                    stack.extend(module.global_expressions[e].children());
+                }
+            }
+        }
+        for g in init_globals {
+            direct.entry(self.entry.function).or_default().insert(g);
+        }
+        for g in direct.values().flatten() {
+            if module.globals.try_get(*g).is_none() {
+                return Err(Error::NotLegalized {
+                    what: "a use of a global the module does not define".into(),
+                    span: self.entry.span,
+                });
+            }
+        }
+        self.reachable = functions.into_iter().collect();
+        // Callees come before callers, so one pass in module order closes
+        // the sets.
+        let mut reached: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            HashMap::new();
+        for &f in &self.reachable {
+            let mut set = direct.get(&f).cloned().unwrap_or_default();
+            for callee in calls.get(&f).into_iter().flatten() {
+                set.extend(reached.get(callee).into_iter().flatten().copied());
+            }
+            reached.insert(f, set);
+        }
+        for (f, set) in reached {
+            self.threaded.insert(f, set.into_iter().collect());
+        }
+        Ok(())
+    }
+
+    /// Every reached global's kind and argument-table index.
+    fn classify_globals(&mut self) -> Result<()> {
+        let module = self.module;
+        let used: BTreeSet<Handle<ir::GlobalVariable>> =
+            self.threaded.values().flatten().copied().collect();
+        let mut taken: HashSet<Slot> = HashSet::new();
+        let mut implicit = Vec::new();
+        let mut has_plain = false;
+        for &g in &used {
+            let global = &module.globals[g];
+            let span = module.globals.span(g);
+            let kind = match global.space {
+                AddressSpace::Constant => GlobalKind::Constant,
+                AddressSpace::Private => GlobalKind::Private,
+                AddressSpace::Workgroup => {
+                    if self.entry.stage != ShaderStage::Compute {
+                        return unsupported(
+                            "`groupshared` outside a compute (kernel) entry point",
+                            span,
+                        );
+                    }
+                    GlobalKind::Workgroup
+                }
+                AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
+                    let table = self.table_of(g, span)?;
+                    let explicit = global.binding.register.and_then(|r| {
+                        use ir::RegisterClass as R;
+                        let fits = matches!(
+                            (table, r.class),
+                            (Slot::Buffer(_), R::B | R::T | R::U)
+                                | (Slot::Texture(_), R::T | R::U)
+                                | (Slot::Sampler(_), R::S)
+                        );
+                        fits.then(|| with_index(table, r.index))
+                    });
+                    match explicit {
+                        Some(slot) if taken.insert(slot) => GlobalKind::Resource(slot),
+                        _ => {
+                            implicit.push((g, table));
+                            continue;
+                        }
+                    }
+                }
+                AddressSpace::Uniform => {
+                    if matches!(module.types[global.ty].inner, TypeInner::Array { .. })
+                        && resource_array(module, global.ty)
+                    {
+                        return unsupported("arrays of resources", span);
+                    }
+                    has_plain = true;
+                    GlobalKind::Plain
+                }
+                AddressSpace::Input | AddressSpace::Output => {
+                    return Err(Error::NotLegalized {
+                        what: format!("the interface global `{}`", global.name),
+                        span,
+                    });
+                }
+                AddressSpace::TaskPayload => {
+                    return unsupported(
+                        "a task payload (Metal object and mesh functions come later)",
+                        span,
+                    );
+                }
+            };
+            self.kinds.insert(g, kind);
+        }
+        let next = |taken: &mut HashSet<Slot>, table: Slot| {
+            let mut n = 0;
+            while !taken.insert(with_index(table, n)) {
+                n += 1;
+            }
+            with_index(table, n)
+        };
+        if has_plain {
+            let Slot::Buffer(n) = next(&mut taken, Slot::Buffer(0)) else {
+                unreachable!("a buffer table index")
+            };
+            self.globals_block = Some((String::new(), String::new(), n));
+        }
+        for (g, table) in implicit {
+            let slot = next(&mut taken, table);
+            self.kinds.insert(g, GlobalKind::Resource(slot));
+        }
+        Ok(())
+    }
+
+    /// Which argument table a resource global lives in.
+    fn table_of(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<Slot> {
+        let global = &self.module.globals[g];
+        Ok(match &self.module.types[global.ty].inner {
+            TypeInner::Texture { .. } => Slot::Texture(0),
+            TypeInner::Sampler { .. } => Slot::Sampler(0),
+            TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. } => Slot::Buffer(0),
+            TypeInner::Buffer { kind, .. } => match kind {
+                ir::BufferKind::Structured | ir::BufferKind::ByteAddress => Slot::Buffer(0),
+                ir::BufferKind::Typed => {
+                    return unsupported(
+                        "typed buffers (`Buffer<T>`; Metal `texture_buffer`)",
+                        span,
+                    );
+                }
+                ir::BufferKind::Append | ir::BufferKind::Consume => {
+                    return unsupported(
+                        "append and consume buffers (Metal has no buffer counters)",
+                        span,
+                    );
+                }
+            },
+            _ => {
+                return unsupported(
+                    format!(
+                        "the resource type `{}`",
+                        ir::print::type_name(self.module, global.ty)
+                    ),
+                    span,
+                );
+            }
+        })
+    }
+
+    /// Structs any reachable code or reached global mentions.
+    fn collect_structs(&mut self) -> Result<()> {
+        let module = self.module;
+        let mut roots = Vec::new();
+        for &f in &self.reachable {
+            let func = &module.functions[f];
+            roots.extend(func.params.iter().map(|p| p.ty));
+            roots.extend(func.result.iter().map(|r| r.ty));
+            roots.extend(func.locals.iter().map(|(_, l)| l.ty));
+            for (e, _) in func.expressions.iter() {
+                roots.extend(func.expressions.ty(e));
+            }
+        }
+        for g in self.kinds.keys() {
+            roots.push(module.globals[*g].ty);
+            if let Some(init) = module.globals[*g].init {
+                let mut stack = vec![init];
+                while let Some(e) = stack.pop() {
+                    roots.extend(module.global_expressions.ty(e));
+                    stack.extend(module.global_expressions[e].children());
+                }
+            }
+        }
+        let mut used = BTreeSet::new();
+        for ty in roots {
+            mark_structs(module, ty, &mut used);
+        }
+        self.used_structs = used;
+        Ok(())
+    }
+
+    /// Column-major matrices reached from buffers and plain uniforms.
+    fn collect_transposed(&mut self) -> Result<()> {
+        let module = self.module;
+        let mut buffer_structs = BTreeSet::new();
+        for (&g, kind) in &self.kinds {
+            let global = &module.globals[g];
+            match kind {
+                GlobalKind::Resource(_) => {
+                    if let Some(inner) = buffer_contents(module, global.ty) {
+                        mark_structs(module, inner, &mut buffer_structs);
+                        if matches!(module.types[inner].inner, TypeInner::Matrix { .. }) {
+                            return unsupported(
+                                "a structured buffer of matrices",
+                                module.globals.span(g),
+                            );
+                        }
+                    }
+                }
+                GlobalKind::Plain => {
+                    mark_structs(module, global.ty, &mut buffer_structs);
+                    let matrix = |ty| matches!(module.types[ty].inner, TypeInner::Matrix { .. });
+                    if matrix(global.ty) && global.matrix_layout != Some(ir::MatrixLayout::RowMajor)
+                    {
+                        self.transposed_plain.insert(g);
+                    }
+                    if let TypeInner::Array { base, .. } = module.types[global.ty].inner
+                        && matrix(base)
+                    {
+                        return unsupported("a uniform array of matrices", module.globals.span(g));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for ty in buffer_structs {
+            let TypeInner::Struct { members } = &module.types[ty].inner else {
+                continue;
+            };
+            for (index, m) in members.iter().enumerate() {
+                let row_major = m.matrix_layout == Some(ir::MatrixLayout::RowMajor);
+                match module.types[m.ty].inner {
+                    TypeInner::Matrix { .. } if !row_major => {
+                        self.transposed.insert((ty, index as u32));
+                    }
+                    // Read element by element through `transpose`.
+                    TypeInner::Array { base, .. }
+                        if matches!(module.types[base].inner, TypeInner::Matrix { .. })
+                            && !row_major =>
+                    {
+                        self.transposed.insert((ty, index as u32));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn name_everything(&mut self) {
+        let module = self.module;
+        // The entry function's name first: the host looks it up.
+        let entry_name = entry_point_name(&self.entry.name);
+        self.taken.insert(entry_name.clone());
+        self.function_names.insert(self.entry.function, entry_name);
+        for &ty in &self.used_structs {
+            let t = &module.types[ty];
+            let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
+            self.struct_names.insert(ty, name);
+            if let TypeInner::Struct { members } = &t.inner {
+                let mut local = HashSet::new();
+                let names = members.iter().map(|m| fresh(&mut local, &m.name)).collect();
+                self.member_names.insert(ty, names);
+            }
+        }
+        if let Some((_, _, n)) = self.globals_block.take() {
+            let ty = fresh(&mut self.taken, "Globals");
+            let param = fresh(&mut self.taken, "globals_");
+            self.globals_block = Some((ty, param, n));
+        }
+        let has_stage_in = self
+            .entry_function()
+            .params
+            .iter()
+            .any(|p| matches!(p.io.binding, Some(ir::Binding::Location { .. })));
+        if has_stage_in {
+            let ty = fresh(&mut self.taken, &format!("{}_in", self.entry.name));
+            let param = fresh(&mut self.taken, "stage_input");
+            self.stage_in = Some((ty, param));
+        }
+        let mut globals: Vec<_> = self.kinds.keys().copied().collect();
+        globals.sort();
+        for g in globals {
+            let name = if self.kinds[&g] == GlobalKind::Plain {
+                // Members of `_Globals` have their own namespace.
+                sanitize(&module.globals[g].name)
+            } else {
+                fresh(&mut self.taken, &module.globals[g].name)
+            };
+            self.global_names.insert(g, name);
+        }
+        for &f in &self.reachable {
+            if f == self.entry.function {
+                continue;
+            }
+            let base = &module.functions[f].name;
+            let name = fresh(&mut self.taken, base);
+            self.function_names.insert(f, name);
+        }
+    }
+
+    pub fn module_names(&self) -> HashSet<String> {
+        self.taken.clone()
+    }
+
+    pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
+        self.struct_names
+            .get(&ty)
+            .cloned()
+            .unwrap_or_else(|| "UnnamedStruct".into())
+    }
+
+    /// The MSL spelling of a value type.
+    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        types::spell(self.module, ty, span, &|t| self.struct_name(t))
+    }
+
+    /// The spelling of a struct member's declared type (transposed where
+    /// stored so).
+    fn member_type(
+        &self,
+        st: Handle<ir::Type>,
+        index: u32,
+        m: &ir::StructMember,
+    ) -> Result<String> {
+        if self.transposed.contains(&(st, index)) {
+            return self.transposed_spelling(m.ty, m.span);
+        }
+        self.spell(m.ty, m.span)
+    }
+
+    fn transposed_spelling(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        match self.module.types[ty].inner {
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => Ok(format!("{}{columns}x{rows}", types::scalar(scalar, span)?)),
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => Ok(format!(
+                "array<{}, {n}>",
+                self.transposed_spelling(base, span)?
+            )),
+            _ => self.spell(ty, span),
+        }
+    }
+
+    pub fn write(mut self) -> Result<String> {
+        let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
+        out.push_str(&self.structs()?);
+        out.push_str(&self.constants()?);
+        out.push_str(&self.functions()?);
+        Ok(out)
+    }
+
+    fn structs(&self) -> Result<String> {
+        let module = self.module;
+        let mut out = String::new();
+        let result_ty = self.entry_function().result.as_ref().map(|r| r.ty);
+        for &ty in &self.used_structs {
+            let TypeInner::Struct { members } = &module.types[ty].inner else {
+                continue;
+            };
+            if members.is_empty() {
+                return unsupported("an empty struct", module.types.span(ty));
+            }
+            let names = &self.member_names[&ty];
+            writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+            for (i, m) in members.iter().enumerate() {
+                let spelled = self.member_type(ty, i as u32, m)?;
+                let attribute = if Some(ty) == result_ty {
+                    let binding = m.io.binding.as_ref().ok_or_else(|| Error::NotLegalized {
+                        what: format!("the result member `{}` has no attribute", m.name),
+                        span: m.span,
+                    })?;
+                    format!(
+                        " [[{}]]",
+                        self.attribute(binding, Direction::Output, m.span)?
+                    )
+                } else {
+                    String::new()
+                };
+                writeln!(out, "    {spelled} {}{attribute};", names[i]).ok();
+            }
+            out.push_str("};\n\n");
+        }
+        if let Some((ty, _)) = &self.stage_in {
+            writeln!(out, "struct {ty}\n{{").ok();
+            for p in &self.entry_function().params {
+                let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
+                    continue;
+                };
+                let attribute = self.attribute(binding, Direction::Input, p.span)?;
+                writeln!(
+                    out,
+                    "    {} {} [[{attribute}]];",
+                    self.spell(p.ty, p.span)?,
+                    sanitize(&p.name)
+                )
+                .ok();
+            }
+            out.push_str("};\n\n");
+        }
+        if let Some((ty, _, _)) = &self.globals_block {
+            writeln!(out, "struct {ty}\n{{").ok();
+            let mut plain: Vec<_> = self
+                .kinds
+                .iter()
+                .filter(|(_, k)| **k == GlobalKind::Plain)
+                .map(|(g, _)| *g)
+                .collect();
+            plain.sort();
+            for g in plain {
+                let global = &module.globals[g];
+                let span = module.globals.span(g);
+                let spelled = if self.transposed_plain.contains(&g) {
+                    self.transposed_spelling(global.ty, span)?
+                } else {
+                    self.spell(global.ty, span)?
+                };
+                writeln!(out, "    {spelled} {};", self.global_names[&g]).ok();
+            }
+            out.push_str("};\n\n");
+        }
+        Ok(out)
+    }
+
+    /// The text inside `[[...]]` of an entry-point parameter or result
+    /// member.
+    pub fn attribute(&self, binding: &ir::Binding, dir: Direction, span: Span) -> Result<String> {
+        match binding {
+            ir::Binding::BuiltIn(b) => {
+                match legalis_sysval::metal(b.value, self.entry.stage, dir) {
+                    legalis_sysval::MetalMapping::BuiltIn(row) => Ok(row.attribute(0)),
+                    _ => Err(Error::NotLegalized {
+                        what: format!("`{}` has no Metal attribute here", b.value.name()),
+                        span,
+                    }),
+                }
+            }
+            ir::Binding::Location {
+                location,
+                interpolation,
+                ..
+            } => Ok(legalis_sysval::metal::location_attribute(
+                self.entry.stage,
+                dir,
+                *location,
+                *interpolation,
+            )),
+            ir::Binding::Semantic(_) => Err(Error::NotLegalized {
+                what: "a varying still bound by its semantic".into(),
+                span,
+            }),
+            ir::Binding::PrimitiveIndices => unsupported(
+                "mesh primitive indices (Metal mesh functions come later)",
+                span,
+            ),
+        }
+    }
+
+    /// Program-scope `constant` values.
+    fn constants(&self) -> Result<String> {
+        let mut out = String::new();
+        let mut constants: Vec<_> = self
+            .kinds
+            .iter()
+            .filter(|(_, k)| **k == GlobalKind::Constant)
+            .map(|(g, _)| *g)
+            .collect();
+        constants.sort();
+        for g in constants {
+            let global = &self.module.globals[g];
+            let span = self.module.globals.span(g);
+            let init = match global.init {
+                Some(init) => {
+                    let mut ctx = super::expr::FnCtx::for_globals(self);
+                    let text = self.expr(&mut ctx, init)?;
+                    if !super::expr::is_const(&self.module.global_expressions, init) {
+                        return unsupported(
+                            "a `static const` initializer that is not a constant expression",
+                            span,
+                        );
+                    }
+                    text
+                }
+                None => "{}".into(),
+            };
+            writeln!(
+                out,
+                "constant {} {} = {init};",
+                self.spell(global.ty, span)?,
+                self.global_names[&g]
+            )
+            .ok();
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// A threaded global as a parameter (`attributed` on the entry point).
+    fn global_param(
+        &self,
+        g: Handle<ir::GlobalVariable>,
+        attributed: bool,
+    ) -> Result<Option<String>> {
+        let module = self.module;
+        let global = &module.globals[g];
+        let span = module.globals.span(g);
+        let name = &self.global_names[&g];
+        let text = match self.kinds[&g] {
+            GlobalKind::Constant => return Ok(None),
+            GlobalKind::Plain => return Ok(None),
+            GlobalKind::Private if attributed => return Ok(None),
+            GlobalKind::Workgroup if attributed => return Ok(None),
+            GlobalKind::Private => format!("thread {}& {name}", self.spell(global.ty, span)?),
+            GlobalKind::Workgroup => {
+                format!("threadgroup {}& {name}", self.spell(global.ty, span)?)
+            }
+            GlobalKind::Resource(slot) => {
+                let ty = self.resource_type(g, span)?;
+                if attributed {
+                    format!("{ty} {name} [[{}]]", slot.attribute())
+                } else {
+                    format!("{ty} {name}")
+                }
+            }
+        };
+        Ok(Some(text))
+    }
+
+    /// The MSL parameter type of a resource global.
+    fn resource_type(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
+        let module = self.module;
+        let global = &module.globals[g];
+        Ok(match &module.types[global.ty].inner {
+            TypeInner::Texture { .. } => {
+                types::texture(module, global.ty, self.compare.contains(&g), span)?
+            }
+            TypeInner::Sampler { .. } => "sampler".into(),
+            TypeInner::ConstantBuffer { inner } => {
+                format!("constant {}&", self.spell(*inner, span)?)
+            }
+            TypeInner::TextureBuffer { inner } => {
+                format!("const device {}&", self.spell(*inner, span)?)
+            }
+            TypeInner::Buffer {
+                kind,
+                access,
+                element,
+                ..
+            } => {
+                let element = match (kind, element) {
+                    (ir::BufferKind::ByteAddress, _) => "uint".to_string(),
+                    (_, Some(e)) => self.spell(*e, span)?,
+                    (_, None) => return unsupported("a buffer without an element type", span),
+                };
+                match access {
+                    ir::ResourceAccess::Read => format!("const device {element}*"),
+                    ir::ResourceAccess::ReadWrite => format!("device {element}*"),
+                    ir::ResourceAccess::RasterizerOrdered => {
+                        return unsupported("rasterizer-ordered buffers", span);
+                    }
+                }
+            }
+            _ => return unsupported("this resource type", span),
+        })
+    }
+
+    fn functions(&mut self) -> Result<String> {
+        let mut out = String::new();
+        for f in self.reachable.clone() {
+            self.function(f, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+        let module = self.module;
+        let func = &module.functions[f];
+        let is_entry = f == self.entry.function;
+        let mut ctx = super::expr::FnCtx::new(self, f)?;
+        let mut params = Vec::new();
+        if is_entry && let Some((ty, name)) = &self.stage_in {
+            params.push(format!("{ty} {name} [[stage_in]]"));
+        }
+        for (i, p) in func.params.iter().enumerate() {
+            let name = ctx.param_names[i].clone();
+            let ty = self.spell(p.ty, p.span)?;
+            if is_entry {
+                match &p.io.binding {
+                    Some(ir::Binding::Location { .. }) => {}
+                    Some(binding) => {
+                        let attribute = self.attribute(binding, Direction::Input, p.span)?;
+                        params.push(format!("{ty} {name} [[{attribute}]]"));
+                    }
+                    None => {
+                        return Err(Error::NotLegalized {
+                            what: format!(
+                                "the entry-point parameter `{}` has no attribute",
+                                p.name
+                            ),
+                            span: p.span,
+                        });
+                    }
+                }
+                continue;
+            }
+            match p.direction {
+                ir::ParamDirection::In => params.push(format!("{ty} {name}")),
+                ir::ParamDirection::Out | ir::ParamDirection::InOut => {
+                    params.push(format!("thread {ty}& {name}"));
+                }
+            }
+        }
+        for &g in &self.threaded[&f] {
+            if let Some(p) = self.global_param(g, is_entry)? {
+                params.push(p);
+            }
+        }
+        let needs_globals_block = self.threaded[&f]
+            .iter()
+            .any(|g| self.kinds[g] == GlobalKind::Plain);
+        if let (true, Some((ty, name, n))) = (needs_globals_block, &self.globals_block) {
+            params.push(if is_entry {
+                format!("constant {ty}& {name} [[buffer({n})]]")
+            } else {
+                format!("constant {ty}& {name}")
+            });
+        }
+        let result = match &func.result {
+            Some(r) => self.spell(r.ty, r.span)?,
+            None => "void".into(),
+        };
+        let qualifier = if is_entry {
+            match self.entry.stage {
+                ShaderStage::Vertex => "[[vertex]] ",
+                ShaderStage::Fragment => "[[fragment]] ",
+                ShaderStage::Compute => "[[kernel]] ",
+                other => {
+                    return unsupported(format!("{} entry points", other.name()), self.entry.span);
+                }
+            }
+        } else {
+            ""
+        };
+        let name = &self.function_names[&f];
+        if is_entry && let Some([x, y, z]) = self.entry.attributes.workgroup_size {
+            writeln!(
+                out,
+                "// [numthreads({x}, {y}, {z})]: the host dispatches threadgroups of this size"
+            )
+            .ok();
+        }
+        writeln!(out, "{qualifier}{result} {name}({})\n{{", params.join(", ")).ok();
+        if is_entry {
+            self.entry_locals(&mut ctx, out)?;
+        }
+        let body = self.block(&mut ctx, &func.body, 1)?;
+        out.push_str(&body);
+        out.push_str("}\n\n");
+        Ok(())
+    }
+
+    /// The `static` and `groupshared` globals as locals of the entry
+    /// function, in declaration order, with their initializers.
+    fn entry_locals(&self, ctx: &mut super::expr::FnCtx, out: &mut String) -> Result<()> {
+        let mut locals: Vec<_> = self
+            .kinds
+            .iter()
+            .filter(|(_, k)| matches!(k, GlobalKind::Private | GlobalKind::Workgroup))
+            .map(|(g, k)| (*g, *k))
+            .collect();
+        locals.sort_by_key(|(g, _)| *g);
+        for (g, kind) in locals {
+            let global = &self.module.globals[g];
+            let span = self.module.globals.span(g);
+            let ty = self.spell(global.ty, span)?;
+            let name = &self.global_names[&g];
+            match (kind, global.init) {
+                (GlobalKind::Workgroup, _) => {
+                    writeln!(out, "    threadgroup {ty} {name};").ok();
+                }
+                (_, Some(init)) => {
+                    let mut gctx = super::expr::FnCtx::for_globals(self);
+                    let text = self.expr(&mut gctx, init)?;
+                    writeln!(out, "    {ty} {name} = {text};").ok();
+                }
+                (_, None) => {
+                    writeln!(out, "    {ty} {name} = {{}};").ok();
+                }
+            }
+        }
+        let _ = ctx;
+        Ok(())
+    }
+}
+
+fn with_index(table: Slot, n: u32) -> Slot {
+    match table {
+        Slot::Buffer(_) => Slot::Buffer(n),
+        Slot::Texture(_) => Slot::Texture(n),
+        Slot::Sampler(_) => Slot::Sampler(n),
+    }
+}
+
+fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
+    while let TypeInner::Array { base, .. } = module.types[ty].inner {
+        ty = base;
+    }
+    module.types[ty].inner.is_resource()
+}
+
+fn is_compare(fun: ir::Intrinsic) -> bool {
+    use ir::Intrinsic as I;
+    matches!(
+        fun,
+        I::SampleCmp | I::SampleCmpLevelZero | I::SampleCmpLevel | I::GatherCmp | I::GatherCmpRed
+    )
+}
+
+/// Marks `ty` and every struct inside it (members, arrays, buffer
+/// contents).
+fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
+    let Some(t) = module.types.try_get(ty) else {
+        return;
+    };
+    match &t.inner {
+        TypeInner::Struct { members } if used.insert(ty) => {
+            for m in members {
+                mark_structs(module, m.ty, used);
+            }
+        }
+        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
+        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+            mark_structs(module, *inner, used)
+        }
+        TypeInner::Buffer {
+            element: Some(e), ..
+        } => mark_structs(module, *e, used),
+        _ => {}
+    }
+}

@@ -1,0 +1,119 @@
+//! Location numbering and interpolation of Metal user varyings: per
+//! direction, `[[vk::location(n)]]` and semantic-indexed (`SV_Target2` →
+//! `[[color(2)]]`) locations are reserved first; every other leaf takes
+//! the lowest free location in declaration order, so a vertex output and
+//! the fragment input of the same declaration order meet at one
+//! `[[user(locnN)]]`. Two leaves on one location is `E55303`.
+//! Interpolation applies between stages only (vertex outputs, fragment
+//! inputs); integers are always `[[flat]]`.
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
+use legalis_sysval::{Direction, MetalMapping};
+
+use super::map_system_values::RawLeaf;
+use super::plan::{Reason, Target};
+use crate::codes;
+
+pub fn assign_locations(
+    module: &ir::Module,
+    stage: ShaderStage,
+    leaves: &mut [RawLeaf],
+) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for direction in [Direction::Input, Direction::Output] {
+        let mut taken: Vec<(u32, usize)> = Vec::new();
+        for (i, leaf) in leaves.iter().enumerate() {
+            if leaf.direction != direction || leaf.target.is_some() {
+                continue;
+            }
+            if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
+                if let Some(&(_, other)) = taken.iter().find(|(l, _)| *l == location) {
+                    errors.push(
+                        Diagnostic::error(
+                            codes::METAL_LOCATION_CONFLICT,
+                            format!(
+                                "`{}` and `{}` both use location {location}",
+                                leaves[other].path, leaf.path
+                            ),
+                            leaf.span,
+                        )
+                        .with_label(leaves[other].span, "the other one"),
+                    );
+                }
+                taken.push((location, i));
+            }
+        }
+        for (i, leaf) in leaves.iter_mut().enumerate() {
+            if leaf.direction != direction || leaf.target.is_some() {
+                continue;
+            }
+            let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
+                (Some(l), _) => (l, Reason::ExplicitLocation),
+                (None, Some(l)) => (l, Reason::SemanticIndex),
+                (None, None) => {
+                    let mut l = 0;
+                    while taken.iter().any(|(t, _)| *t == l) {
+                        l += 1;
+                    }
+                    taken.push((l, i));
+                    (l, Reason::NextFreeLocation)
+                }
+            };
+            let interpolation = interpolation_for(module, stage, leaf);
+            let target = match color_row(stage, leaf) {
+                Some((value, row)) => Target::BuiltIn {
+                    value,
+                    row,
+                    index: location,
+                },
+                None => Target::Location {
+                    location,
+                    interpolation,
+                },
+            };
+            leaf.target = Some((target, reason));
+        }
+    }
+    errors
+}
+
+/// `SV_TargetN` keeps its table row (`color(N)`), with the location as
+/// its index.
+fn color_row(
+    stage: ShaderStage,
+    leaf: &RawLeaf,
+) -> Option<(ir::SystemValue, legalis_sysval::MetalBuiltin)> {
+    let Some(ir::Binding::Semantic(ir::Semantic::System { value, .. })) = &leaf.io.binding else {
+        return None;
+    };
+    match legalis_sysval::metal(*value, stage, leaf.direction) {
+        MetalMapping::BuiltIn(row) if row.by_index => Some((*value, row)),
+        _ => None,
+    }
+}
+
+/// The interpolation a location carries: only between the vertex and
+/// fragment stages; integers `flat` whatever was declared.
+fn interpolation_for(module: &ir::Module, stage: ShaderStage, leaf: &RawLeaf) -> ir::Interpolation {
+    let between_stages = matches!(
+        (stage, leaf.direction),
+        (ShaderStage::Vertex, Direction::Output) | (ShaderStage::Fragment, Direction::Input)
+    );
+    if !between_stages {
+        return ir::Interpolation::default();
+    }
+    let integer = module
+        .types
+        .try_get(leaf.ty)
+        .and_then(|t| t.inner.scalar())
+        .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint));
+    if integer {
+        return ir::Interpolation {
+            mode: Some(InterpolationMode::Flat),
+            sampling: None,
+        };
+    }
+    leaf.io.interpolation
+}

@@ -1,0 +1,270 @@
+//! Collects the leaves of an entry point's signature (nested structs
+//! flattened: B19's one attributed parameter per field of a fragment
+//! input struct, and one member per field of the result struct) and
+//! decides from the system-value table's Metal column which are
+//! attributes (B19, B20), which are user varyings, and which are
+//! synthesised (`SV_GroupIndex`). A system value Metal cannot express is
+//! `E55302` at its declaration: never dropped, never made a varying.
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{Handle, Semantic, Span, Type, TypeInner};
+use legalis_sysval::{Direction, MetalMapping};
+
+use super::plan::{Reason, Root, Target};
+use crate::codes;
+
+/// A leaf before locations are assigned.
+#[derive(Clone, Debug)]
+pub struct RawLeaf {
+    pub path: String,
+    pub root: Root,
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    pub ty: Handle<Type>,
+    pub io: ir::IoAttrs,
+    pub span: Span,
+    /// Attributes and uniforms are decided here, locations later.
+    pub target: Option<(Target, Reason)>,
+    /// For `SV_Target2`: the location the semantic index fixes.
+    pub fixed_location: Option<u32>,
+}
+
+/// Every leaf of the entry point, in declaration order: parameters first,
+/// then the result.
+pub fn collect_leaves(
+    module: &ir::Module,
+    func: &ir::Function,
+) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
+    let mut leaves = Vec::new();
+    let mut errors = Vec::new();
+    for (index, param) in func.params.iter().enumerate() {
+        let root = Root::Param(index as u32);
+        let opaque = module
+            .types
+            .try_get(param.ty)
+            .is_some_and(|t| t.inner.is_resource());
+        if param.role == ir::ParamRole::Uniform || opaque {
+            leaves.push(RawLeaf {
+                path: param.name.clone(),
+                root,
+                members: Vec::new(),
+                direction: Direction::Input,
+                ty: param.ty,
+                io: param.io.clone(),
+                span: param.span,
+                target: Some((Target::Uniform, Reason::Uniform)),
+                fixed_location: None,
+            });
+            continue;
+        }
+        let directions: &[Direction] = match param.direction {
+            ir::ParamDirection::In => &[Direction::Input],
+            ir::ParamDirection::Out => &[Direction::Output],
+            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
+        };
+        for &direction in directions {
+            let at = Walk {
+                root: root.clone(),
+                direction,
+                path: param.name.clone(),
+                members: Vec::new(),
+            };
+            walk(
+                module,
+                at,
+                param.ty,
+                &param.io,
+                param.span,
+                &mut leaves,
+                &mut errors,
+            );
+        }
+    }
+    if let Some(result) = &func.result {
+        let at = Walk {
+            root: Root::Result,
+            direction: Direction::Output,
+            path: "return".into(),
+            members: Vec::new(),
+        };
+        walk(
+            module,
+            at,
+            result.ty,
+            &result.io,
+            result.span,
+            &mut leaves,
+            &mut errors,
+        );
+    }
+    if errors.is_empty() {
+        Ok(leaves)
+    } else {
+        Err(errors)
+    }
+}
+
+struct Walk {
+    root: Root,
+    direction: Direction,
+    path: String,
+    members: Vec<u32>,
+}
+
+/// Flattens structs into their fields, at any depth; a numeric scalar or
+/// vector is one leaf; anything else is refused at its declaration.
+fn walk(
+    module: &ir::Module,
+    at: Walk,
+    ty: Handle<Type>,
+    io: &ir::IoAttrs,
+    span: Span,
+    leaves: &mut Vec<RawLeaf>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Struct { members }) => {
+            for (index, member) in members.iter().enumerate() {
+                let mut member_io = member.io.clone();
+                if member_io.interpolation.is_default() {
+                    member_io.interpolation = io.interpolation;
+                }
+                let mut path = at.members.clone();
+                path.push(index as u32);
+                let next = Walk {
+                    root: at.root.clone(),
+                    direction: at.direction,
+                    path: format!("{}.{}", at.path, member.name),
+                    members: path,
+                };
+                walk(
+                    module,
+                    next,
+                    member.ty,
+                    &member_io,
+                    member.span,
+                    leaves,
+                    errors,
+                );
+            }
+        }
+        Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => leaves.push(RawLeaf {
+            path: at.path,
+            root: at.root,
+            members: at.members,
+            direction: at.direction,
+            ty,
+            io: io.clone(),
+            span,
+            target: None,
+            fixed_location: None,
+        }),
+        _ => {
+            let name = ir::print::type_name(module, ty);
+            errors.push(Diagnostic::error(
+                codes::METAL_UNSUPPORTED_SHAPE,
+                format!(
+                    "`{}` of type `{name}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors",
+                    at.path
+                ),
+                span,
+            ));
+        }
+    }
+}
+
+/// Decides every leaf that is a system value from the table; the others
+/// stay for location assignment. Returns the errors.
+pub fn map_leaves(
+    module: &ir::Module,
+    entry: &ir::EntryPoint,
+    leaves: &mut [RawLeaf],
+) -> Vec<Diagnostic> {
+    let stage = entry.stage;
+    let mut errors = Vec::new();
+    for leaf in leaves.iter_mut() {
+        if leaf.target.is_some() {
+            continue;
+        }
+        let semantic = match &leaf.io.binding {
+            Some(ir::Binding::Semantic(s)) => Some(s.clone()),
+            _ => None,
+        };
+        match semantic {
+            Some(Semantic::System { value, index }) => {
+                match legalis_sysval::metal(value, stage, leaf.direction) {
+                    MetalMapping::BuiltIn(row) if row.by_index => {
+                        leaf.fixed_location = Some(index);
+                    }
+                    MetalMapping::BuiltIn(row) => {
+                        let target = Target::BuiltIn { value, row, index };
+                        leaf.target = Some((target, Reason::TableRow));
+                    }
+                    MetalMapping::User => {}
+                    MetalMapping::Synthesized => {
+                        let [x, y, _] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
+                        leaf.target = Some((Target::GroupIndex { x, y }, Reason::Synthesized));
+                    }
+                    MetalMapping::Unsupported { code } => {
+                        let message = if code == codes::METAL_UNSUPPORTED_SYSTEM_VALUE {
+                            legalis_sysval::metal::unsupported_message(value)
+                        } else {
+                            format!(
+                                "`{}` cannot be a {} of a {} entry point",
+                                value.name(),
+                                leaf.direction.name(),
+                                stage.name()
+                            )
+                        };
+                        errors.push(
+                            Diagnostic::error(
+                                code,
+                                "system value semantic not supported",
+                                leaf.span,
+                            )
+                            .with_primary_message(message),
+                        );
+                    }
+                }
+            }
+            Some(Semantic::UnknownSystem { name, .. }) => errors.push(Diagnostic::error(
+                codes::METAL_UNKNOWN_SYSTEM_VALUE,
+                format!("unknown system-value semantic '{name}'"),
+                leaf.span,
+            )),
+            _ if !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) => errors
+                .push(Diagnostic::error(
+                    codes::METAL_USER_VARYING_IN_COMPUTE,
+                    format!(
+                        "`{}`: a {} entry point's parameters must be system values",
+                        leaf.path,
+                        stage.name()
+                    ),
+                    leaf.span,
+                )),
+            _ => {}
+        }
+        if leaf.target.is_none() && !is_user_varying_type(module, leaf.ty) {
+            errors.push(Diagnostic::error(
+                codes::METAL_UNSUPPORTED_SHAPE,
+                format!(
+                    "`{}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
+                    leaf.path
+                ),
+                leaf.span,
+            ));
+        }
+    }
+    errors
+}
+
+/// Whether Metal can pass a value of `ty` as a user varying: numeric
+/// scalars and vectors up to 32 bits (no `bool`, no 64-bit types).
+fn is_user_varying_type(module: &ir::Module, ty: Handle<Type>) -> bool {
+    module
+        .types
+        .try_get(ty)
+        .and_then(|t| t.inner.scalar())
+        .is_some_and(|s| s.kind != ir::ScalarKind::Bool && s.width <= 4)
+}

@@ -1,0 +1,211 @@
+//! The Metal varying legalizer (B19, B20).
+//!
+//! For one vertex, fragment or compute (kernel) entry point it first
+//! computes a [`Plan`] — for every leaf of every parameter and of the
+//! result, the Metal attribute or user-varying location it becomes and
+//! why — then rewrites a copy of the module, one pass per file:
+//!
+//! - `map_system_values.rs`: leaves (nested structs flattened: B19's one
+//!   attributed parameter per field), the Metal column of the
+//!   system-value table, `E55302` for every system value Metal cannot
+//!   express;
+//! - `assign_locations.rs`: sequential locations honouring
+//!   `[[vk::location]]` and `SV_TargetN` (`[[color(N)]]`), interpolation
+//!   (integers flat);
+//! - `wrap_entry_point.rs`: the attributed entry function and result
+//!   struct around the source function, `SV_GroupIndex` computed from the
+//!   threadgroup-local id and `[numthreads]` (B20).
+//!
+//! The writer (`legalis_emit::metal`) gathers the user-varying inputs into
+//! the `[[stage_in]]` struct and passes resources as `[[buffer(n)]]`,
+//! `[[texture(n)]]`, `[[sampler(n)]]` arguments.
+//!
+//! Amplification and mesh entry points (B21: `[[object]]`/`[[mesh]]`
+//! with `object_data`, `mesh_grid_properties` and `metal::mesh<...>`) are
+//! not rewritten yet: they are refused with `E55301` at the entry point.
+//!
+//! The legalizer never prints; the result is IR plus the plan.
+
+mod assign_locations;
+mod map_system_values;
+pub mod plan;
+mod wrap_entry_point;
+
+use std::collections::HashSet;
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_sysval::Direction;
+
+pub use plan::{Leaf, Plan, Reason, Root, Target};
+
+use crate::codes;
+// The interface names follow WGSL's rule: one rule for both targets.
+use crate::wgsl::{interface_name, unique_name};
+
+/// A legalized module: its one entry point's function takes attributed
+/// parameters and returns an attributed struct (or nothing).
+#[derive(Debug)]
+pub struct Legalized {
+    pub module: ir::Module,
+    pub plan: Plan,
+}
+
+/// Legalizes entry point `entry_point` of `module` for Metal under the API
+/// conventions of `policy`.
+pub fn legalize(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let Some(entry) = module.entry_points.get(entry_point) else {
+        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
+        return Err(vec![Diagnostic::error(
+            codes::METAL_NO_ENTRY_POINT,
+            message,
+            ir::Span::UNDEFINED,
+        )]);
+    };
+    if !matches!(
+        entry.stage,
+        ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
+    ) {
+        let message = if legalis_sysval::metal::has_stage(entry.stage) {
+            format!(
+                "Metal {} functions (`[[{}]]`) are not supported yet",
+                entry.stage.name(),
+                if entry.stage == ir::ShaderStage::Mesh {
+                    "mesh"
+                } else {
+                    "object"
+                }
+            )
+        } else {
+            format!(
+                "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
+                entry.stage.name()
+            )
+        };
+        return Err(vec![Diagnostic::error(
+            codes::METAL_UNSUPPORTED_STAGE,
+            message,
+            entry.span,
+        )]);
+    }
+    let func = &module.functions[entry.function];
+    let mut leaves = map_system_values::collect_leaves(module, func)?;
+    let errors = map_system_values::map_leaves(module, entry, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut plan = make_plan(entry, leaves);
+    add_group_thread_id(module, &mut plan);
+    let mut out = module.clone();
+    out.entry_points = vec![entry.clone()];
+    wrap_entry_point::apply(&mut out, 0, &plan, policy);
+    if let Err(errors) = ir::verify::verify_legalized(&out) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "internal error: the legalized module is invalid: {}",
+            text.join("; ")
+        );
+        return Err(vec![Diagnostic::error(
+            codes::METAL_INTERNAL_VERIFY,
+            message,
+            entry.span,
+        )]);
+    }
+    Ok(Legalized { module: out, plan })
+}
+
+/// B20: `SV_GroupIndex` is computed from `[[thread_position_in_threadgroup]]`;
+/// when the source does not read that id itself, the plan gains a
+/// parameter for it.
+fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
+    let Some(group_index) = plan
+        .leaves
+        .iter()
+        .find(|l| matches!(l.target, Target::GroupIndex { .. }))
+    else {
+        return;
+    };
+    let reads_id = plan.leaves.iter().any(|l| {
+        matches!(
+            l.target,
+            Target::BuiltIn {
+                value: ir::SystemValue::GroupThreadId,
+                ..
+            }
+        )
+    });
+    if reads_id {
+        return;
+    }
+    let legalis_sysval::MetalMapping::BuiltIn(row) =
+        legalis_sysval::metal(ir::SystemValue::GroupThreadId, plan.stage, Direction::Input)
+    else {
+        return;
+    };
+    let uint3 = module.types.iter().find_map(|(h, t)| {
+        (t.inner
+            == ir::TypeInner::Vector {
+                size: 3,
+                scalar: ir::Scalar::U32,
+            })
+        .then_some(h)
+    });
+    let span = group_index.span;
+    let mut names: HashSet<(Direction, String)> = plan
+        .leaves
+        .iter()
+        .map(|l| (l.direction, l.name.clone()))
+        .collect();
+    let name = unique_name(&mut names, Direction::Input, "group_thread_id".into());
+    plan.leaves.push(Leaf {
+        path: "SV_GroupThreadID".into(),
+        root: Root::Added,
+        members: Vec::new(),
+        direction: Direction::Input,
+        // The wrapper gives the parameter the attribute's own type.
+        ty: uint3.unwrap_or(group_index.ty),
+        name,
+        target: Target::BuiltIn {
+            value: ir::SystemValue::GroupThreadId,
+            row,
+            index: 0,
+        },
+        reason: Reason::Synthesized,
+        span,
+    });
+}
+
+fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
+    let mut names: HashSet<(Direction, String)> = HashSet::new();
+    let leaves = leaves
+        .into_iter()
+        .filter_map(|raw| {
+            let (target, reason) = raw.target?;
+            let name = unique_name(&mut names, raw.direction, interface_name(&raw.path));
+            Some(Leaf {
+                path: raw.path,
+                root: raw.root,
+                members: raw.members,
+                direction: raw.direction,
+                ty: raw.ty,
+                name,
+                target,
+                reason,
+                span: raw.span,
+            })
+        })
+        .collect();
+    Plan {
+        entry: entry.name.clone(),
+        stage: entry.stage,
+        leaves,
+    }
+}

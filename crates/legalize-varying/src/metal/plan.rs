@@ -1,0 +1,116 @@
+//! The Metal legalization plan: for every leaf of every entry-point
+//! parameter and of the result (`input.pos`, `return.color`, `iid`), the
+//! attribute it becomes and why. Plain data, computed before the rewrite,
+//! which only applies it; the harness compares the written MSL signature
+//! with it (issue 9, item 5).
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, Span, SystemValue, Type};
+use legalis_sysval::{Direction, MetalBuiltin};
+
+/// Where a leaf lives in the entry point's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    Param(u32),
+    Result,
+    /// A parameter the source does not have: the threadgroup-local id that
+    /// `SV_GroupIndex` is computed from when the source does not read it
+    /// (B20).
+    Added,
+}
+
+/// Why a leaf went where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A row of the system-value table's Metal column.
+    TableRow,
+    /// `[[vk::location(n)]]`.
+    ExplicitLocation,
+    /// The semantic index decides (`SV_Target2` → `[[color(2)]]`).
+    SemanticIndex,
+    /// The next location not yet taken in its direction, in declaration
+    /// order.
+    NextFreeLocation,
+    /// No Metal attribute: computed from others (`SV_GroupIndex`, B20).
+    Synthesized,
+    /// An entry-point `uniform` parameter or resource: a module global the
+    /// writer passes as an entry-point argument.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// A Metal attribute; `index` is the semantic index (`color(index)`).
+    BuiltIn {
+        value: SystemValue,
+        row: MetalBuiltin,
+        index: u32,
+    },
+    /// A user varying: `[[attribute(location)]]` on a vertex input,
+    /// `[[user(locnN)]]` with its interpolation between vertex and
+    /// fragment, `[[color(location)]]` on a fragment output.
+    Location {
+        location: u32,
+        interpolation: ir::Interpolation,
+    },
+    /// `SV_GroupIndex`: `(z*Y + y)*X + x` of the threadgroup-local id and
+    /// the `[numthreads(X, Y, Z)]` extents.
+    GroupIndex { x: u32, y: u32 },
+    /// An entry-point `uniform` parameter: becomes a uniform global.
+    Uniform,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    /// `input.pos`, `return.color`, `iid`.
+    pub path: String,
+    pub root: Root,
+    /// Member indices from the root to the leaf.
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    /// The leaf's type as declared.
+    pub ty: Handle<Type>,
+    /// Name of the entry-point parameter (inputs) or result-struct member
+    /// (outputs) made for it.
+    pub name: String,
+    pub target: Target,
+    pub reason: Reason,
+    /// The declaration in the source (diagnostics point here).
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub entry: String,
+    pub stage: ir::ShaderStage,
+    pub leaves: Vec<Leaf>,
+}
+
+impl Plan {
+    /// The attribute text each input parameter and result member of the
+    /// written entry point must carry, in order: what the harness reads
+    /// back from the MSL signature. Uniform leaves are resources, checked
+    /// apart; synthesised leaves have no attribute.
+    pub fn expected_attributes(&self, direction: Direction) -> Vec<(String, String)> {
+        self.leaves
+            .iter()
+            .filter(|l| l.direction == direction)
+            .filter_map(|l| {
+                let attribute = match &l.target {
+                    Target::BuiltIn { row, index, .. } => row.attribute(*index),
+                    Target::Location {
+                        location,
+                        interpolation,
+                    } => legalis_sysval::metal::location_attribute(
+                        self.stage,
+                        direction,
+                        *location,
+                        *interpolation,
+                    ),
+                    Target::GroupIndex { .. } | Target::Uniform => return None,
+                };
+                Some((l.name.clone(), attribute))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,195 @@
+//! The Metal varying legalizer on small entry points: the plan (where each
+//! leaf goes and why, B19 and B20), `SV_GroupIndex` synthesised from the
+//! threadgroup-local id, and every rejection with its code and span.
+
+use legalis_ir as ir;
+use legalis_legalize_varying::metal::{Legalized, Reason, Root, Target, legalize};
+use legalis_sysval::Direction;
+
+fn front(src: &str, stage: ir::ShaderStage) -> ir::Module {
+    let options = legalis_front::Options {
+        entry: Some("main".into()),
+        stage: Some(stage),
+        ..Default::default()
+    };
+    let out = legalis_front::compile(src, &options);
+    out.module
+        .unwrap_or_else(|| panic!("front end: {:#?}", out.diagnostics))
+}
+
+fn ok(src: &str, stage: ir::ShaderStage) -> Legalized {
+    let module = front(src, stage);
+    let legalized =
+        legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+    ir::verify::verify_legalized(&legalized.module).expect("the verifier accepts the result");
+    legalized
+}
+
+/// `(code, text under the primary span)` of every error.
+fn err(src: &str, stage: ir::ShaderStage) -> Vec<(String, String)> {
+    let module = front(src, stage);
+    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
+    errors
+        .iter()
+        .map(|d| {
+            let span = d.primary_span();
+            let text = if span.is_defined() {
+                src[span.range()].to_string()
+            } else {
+                String::new()
+            };
+            (d.code_str(), text)
+        })
+        .collect()
+}
+
+/// `name: in|out [[attribute]]` for every leaf.
+fn summary(l: &Legalized) -> Vec<String> {
+    let mut out = Vec::new();
+    for direction in [Direction::Input, Direction::Output] {
+        let dir = match direction {
+            Direction::Input => "in",
+            Direction::Output => "out",
+        };
+        for (name, attribute) in l.plan.expected_attributes(direction) {
+            out.push(format!("{name}: {dir} [[{attribute}]]"));
+        }
+    }
+    out
+}
+
+const VS: ir::ShaderStage = ir::ShaderStage::Vertex;
+const FS: ir::ShaderStage = ir::ShaderStage::Fragment;
+const CS: ir::ShaderStage = ir::ShaderStage::Compute;
+
+#[test]
+fn b19_fragment_struct_flattens_to_one_attribute_per_field() {
+    let src = "struct In { float4 pos : SV_Position; float2 uv : TEXCOORD0; \
+               nointerpolation uint id : ID; noperspective centroid float d : D; \
+               uint view : SV_ViewID; bool front : SV_IsFrontFace; };
+               struct Out { float4 c : SV_Target0; float4 c2 : SV_Target2; float z : SV_DepthGreaterEqual; };
+               Out main(In i) { Out o; o.c = i.pos; o.c2 = float4(i.uv, i.d, i.id + i.view); \
+               o.z = i.front ? 0.5 : 0.25; return o; }";
+    let l = ok(src, FS);
+    assert_eq!(
+        summary(&l),
+        [
+            "i_pos: in [[position]]",
+            "i_uv: in [[user(locn0)]]",
+            "i_id: in [[user(locn1), flat]]",
+            "i_d: in [[user(locn2), centroid_no_perspective]]",
+            "i_view: in [[amplification_id]]",
+            "i_front: in [[front_facing]]",
+            "c: out [[color(0)]]",
+            "c2: out [[color(2)]]",
+            "z: out [[depth(greater)]]",
+        ]
+    );
+    let reasons: Vec<Reason> = l.plan.leaves.iter().map(|l| l.reason).collect();
+    assert_eq!(reasons[0], Reason::TableRow);
+    assert_eq!(reasons[1], Reason::NextFreeLocation);
+    assert_eq!(reasons[7], Reason::SemanticIndex);
+}
+
+#[test]
+fn b20_vertex_table() {
+    let src = "struct VOut { float4 pos : SV_Position; float size : PSIZE; float ps : SV_PointSize; \
+               uint layer : SV_RenderTargetArrayIndex; };
+               VOut main(float3 p : POSITION, float2 uv : TEXCOORD, uint vid : SV_VertexID, \
+               uint iid : SV_InstanceID, uint bv : SV_StartVertexLocation) \
+               { VOut o; o.pos = float4(p, uv.x); o.size = vid + iid + bv; o.ps = 1; o.layer = 2; return o; }";
+    let l = ok(src, VS);
+    assert_eq!(
+        summary(&l),
+        [
+            "p: in [[attribute(0)]]",
+            "uv: in [[attribute(1)]]",
+            "vid: in [[vertex_id]]",
+            "iid: in [[instance_id]]",
+            "bv: in [[base_vertex]]",
+            "pos: out [[position]]",
+            "size: out [[user(locn0)]]",
+            "ps: out [[point_size]]",
+            "layer: out [[render_target_array_index]]",
+        ]
+    );
+}
+
+#[test]
+fn b20_group_index_is_synthesised_from_the_local_id() {
+    let src = "RWStructuredBuffer<uint> b; [numthreads(8, 4, 2)] \
+               void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex, uint3 g : SV_GroupID) \
+               { b[id.x] = gi + g.y; }";
+    let l = ok(src, CS);
+    assert_eq!(
+        summary(&l),
+        [
+            "id: in [[thread_position_in_grid]]",
+            "g: in [[threadgroup_position_in_grid]]",
+            "group_thread_id: in [[thread_position_in_threadgroup]]",
+        ]
+    );
+    let gi = l.plan.leaves.iter().find(|l| l.path == "gi").unwrap();
+    assert_eq!(gi.target, Target::GroupIndex { x: 8, y: 4 });
+    assert_eq!(gi.reason, Reason::Synthesized);
+    let added = l
+        .plan
+        .leaves
+        .iter()
+        .find(|l| l.root == Root::Added)
+        .unwrap();
+    assert_eq!(added.reason, Reason::Synthesized);
+    // The wrapper reads it as (z*4 + y)*8 + x.
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("* 4u"), "{text}");
+    assert!(text.contains("* 8u"), "{text}");
+}
+
+#[test]
+fn b20_group_index_reuses_a_declared_local_id() {
+    let src = "RWStructuredBuffer<uint> b; [numthreads(16, 1, 1)] \
+               void main(uint3 lid : SV_GroupThreadID, uint gi : SV_GroupIndex) { b[gi] = lid.x; }";
+    let l = ok(src, CS);
+    assert_eq!(summary(&l), ["lid: in [[thread_position_in_threadgroup]]"]);
+    assert!(l.plan.leaves.iter().all(|l| l.root != Root::Added));
+}
+
+#[test]
+fn unsupported_system_values_are_e55302_at_each_declaration() {
+    let src = "struct VOut { float4 pos : SV_Position; float clip : SV_ClipDistance0; float cull : SV_CullDistance0; };
+               VOut main() { VOut o = (VOut)0; return o; }";
+    assert_eq!(
+        err(src, VS),
+        [
+            ("E55302".to_string(), "clip".to_string()),
+            ("E55302".to_string(), "cull".to_string()),
+        ]
+    );
+    let src = "float4 main(uint c : SV_InnerCoverage) : SV_Target { return c; }";
+    assert_eq!(err(src, FS), [("E55302".to_string(), "c".to_string())]);
+}
+
+#[test]
+fn other_refusals_have_their_codes_and_spans() {
+    let conflict = "struct O { [[vk::location(1)]] float4 a : A; [[vk::location(1)]] float4 b : B; float4 p : SV_Position; };
+                    O main() { O o = (O)0; return o; }";
+    assert_eq!(err(conflict, VS), [("E55303".to_string(), "b".to_string())]);
+    let shape = "float4 main(float4x4 m : M) : SV_Target { return m[0]; }";
+    assert_eq!(err(shape, FS), [("E55304".to_string(), "m".to_string())]);
+    let boolean = "float4 main(bool b : B) : SV_Target { return b ? 1 : 0; }";
+    assert_eq!(err(boolean, FS), [("E55304".to_string(), "b".to_string())]);
+    let compute = "[numthreads(1, 1, 1)] void main(uint x : X) {}";
+    assert_eq!(err(compute, CS), [("E55305".to_string(), "x".to_string())]);
+}
+
+#[test]
+fn stages_metal_lacks_and_b21_stages_are_refused_at_the_entry_point() {
+    let gs = "struct V { float4 p : SV_Position; }; [maxvertexcount(1)] \
+              void main(point V i[1], inout PointStream<V> s) { s.Append(i[0]); }";
+    let errors = err(gs, ir::ShaderStage::Geometry);
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].0, "E55301");
+    let module = ir::Module::default();
+    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    assert_eq!(errors[0].code_str(), "E55308");
+}

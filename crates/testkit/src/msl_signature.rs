@@ -1,0 +1,414 @@
+//! Metal outputs are not validated by a compiler: no Metal compiler runs on
+//! Linux. Instead the harness re-reads every emitted MSL entry-point
+//! signature — the stage qualifier, each parameter's and result member's
+//! type and attribute, the `[[stage_in]]` struct, the address space and
+//! argument-table index of every resource — and compares it with the
+//! legalization plan the Metal legalizer computes for the same file and
+//! arguments (issue 9, item 5). A directive that passes says so in the
+//! report: [`NOTE`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
+use std::path::Path;
+
+use legalis_ir as ir;
+use legalis_legalize_varying::metal::{Plan, Target};
+use legalis_sysval::{BuiltinType, Direction};
+
+/// What the report says of every Metal output that passes.
+pub const NOTE: &str = "Metal output not validated by a compiler (none runs on Linux): \
+     its entry-point signature was re-read and matches the legalization plan";
+
+/// A parameter or struct member as written: `TYPE NAME [[ATTRIBUTE]]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub ty: String,
+    pub name: String,
+    /// The text inside `[[...]]`, when there is one.
+    pub attribute: Option<String>,
+}
+
+/// An MSL entry point's signature and the structs of the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// `vertex`, `fragment` or `kernel`.
+    pub qualifier: String,
+    pub result: String,
+    pub name: String,
+    pub params: Vec<Declared>,
+    pub structs: HashMap<String, Vec<Declared>>,
+}
+
+/// Reads the one `[[vertex]]`/`[[fragment]]`/`[[kernel]]` function's
+/// signature and every struct of `text`.
+pub fn read(text: &str) -> Result<Signature, String> {
+    let mut structs = HashMap::new();
+    let mut lines = text.lines();
+    let mut entry = None;
+    while let Some(line) = lines.next() {
+        if let Some(name) = line.strip_prefix("struct ") {
+            let mut members = Vec::new();
+            for member in lines.by_ref() {
+                let member = member.trim();
+                if member == "{" {
+                    continue;
+                }
+                if member == "};" {
+                    break;
+                }
+                let member = member
+                    .strip_suffix(';')
+                    .ok_or_else(|| format!("struct `{name}`: cannot read `{member}`"))?;
+                members.push(declared(member)?);
+            }
+            structs.insert(name.trim().to_string(), members);
+        } else if line.starts_with("[[") && line.contains('(') {
+            if entry.is_some() {
+                return Err("more than one attributed function".into());
+            }
+            entry = Some(line.to_string());
+        }
+    }
+    let line = entry.ok_or("no [[vertex]], [[fragment]] or [[kernel]] function")?;
+    let rest = line.strip_prefix("[[").unwrap_or(&line);
+    let (qualifier, rest) = rest
+        .split_once("]] ")
+        .ok_or("a malformed stage qualifier")?;
+    let (head, params) = rest
+        .split_once('(')
+        .ok_or("a signature without parameters")?;
+    let params = params
+        .strip_suffix(')')
+        .ok_or("a signature that does not end its parameter list on its line")?;
+    let (result, name) = head
+        .rsplit_once(' ')
+        .ok_or("a signature without a result type")?;
+    let params = split_top_level(params)
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| declared(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Signature {
+        qualifier: qualifier.to_string(),
+        result: result.to_string(),
+        name: name.to_string(),
+        params,
+        structs,
+    })
+}
+
+/// `TYPE NAME [[ATTRIBUTE]]` or `TYPE NAME`.
+fn declared(text: &str) -> Result<Declared, String> {
+    let text = text.trim();
+    let (decl, attribute) = match text.split_once(" [[") {
+        Some((decl, attr)) => {
+            let attr = attr
+                .strip_suffix("]]")
+                .ok_or_else(|| format!("an unterminated attribute in `{text}`"))?;
+            (decl, Some(attr.to_string()))
+        }
+        None => (text, None),
+    };
+    let (ty, name) = decl
+        .rsplit_once(' ')
+        .ok_or_else(|| format!("no type and name in `{text}`"))?;
+    Ok(Declared {
+        ty: ty.to_string(),
+        name: name.to_string(),
+        attribute,
+    })
+}
+
+/// Splits at commas outside `<...>`, `(...)` and `[[...]]`.
+fn split_top_level(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = parts.last_mut() {
+            last.push(c);
+        }
+    }
+    parts.iter().map(|p| p.trim().to_string()).collect()
+}
+
+/// `(attribute, MSL type)` pairs, sorted, as the plan expects them.
+fn expected(
+    plan: &Plan,
+    module: &ir::Module,
+    direction: Direction,
+) -> Result<Vec<(String, String)>, String> {
+    let attributes: BTreeMap<String, String> =
+        plan.expected_attributes(direction).into_iter().collect();
+    let mut out = Vec::new();
+    for leaf in plan.leaves.iter().filter(|l| l.direction == direction) {
+        let Some(attribute) = attributes.get(&leaf.name) else {
+            continue;
+        };
+        let ty = match &leaf.target {
+            Target::BuiltIn { row, .. } if !row.by_index => builtin_type(row.ty)?,
+            _ => declared_type(module, leaf.ty)?,
+        };
+        out.push((attribute.clone(), ty));
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn scalar_name(s: ir::Scalar) -> Result<&'static str, String> {
+    use ir::ScalarKind as K;
+    Ok(match (s.kind, s.width) {
+        (K::Bool, _) => "bool",
+        (K::Sint, 2) => "short",
+        (K::Sint, 4) => "int",
+        (K::Uint, 2) => "ushort",
+        (K::Uint, 4) => "uint",
+        (K::Float, 2) => "half",
+        (K::Float, 4) => "float",
+        _ => return Err(format!("no MSL varying type for `{}`", s.name())),
+    })
+}
+
+fn builtin_type(ty: BuiltinType) -> Result<String, String> {
+    match ty {
+        BuiltinType::Scalar(s) => Ok(scalar_name(s)?.to_string()),
+        BuiltinType::Vector(s, n) => Ok(format!("{}{n}", scalar_name(s)?)),
+        BuiltinType::Array(..) => Err("an array attribute".into()),
+    }
+}
+
+fn declared_type(module: &ir::Module, ty: ir::Handle<ir::Type>) -> Result<String, String> {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Scalar(s)) => Ok(scalar_name(*s)?.to_string()),
+        Some(ir::TypeInner::Vector { size, scalar }) => {
+            Ok(format!("{}{size}", scalar_name(*scalar)?))
+        }
+        _ => Err("a varying that is not a scalar or vector".into()),
+    }
+}
+
+fn pairs(items: &[&Declared]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = items
+        .iter()
+        .map(|d| (d.attribute.clone().unwrap_or_default(), d.ty.clone()))
+        .collect();
+    out.sort();
+    out
+}
+
+fn is_resource_attribute(attribute: &str) -> bool {
+    ["buffer(", "texture(", "sampler("]
+        .iter()
+        .any(|p| attribute.starts_with(p))
+}
+
+/// Compares the signature with the plan: stage, inputs, outputs, and the
+/// address space and table index of every resource argument.
+pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Result<(), String> {
+    let mut problems = Vec::new();
+    let qualifier = match plan.stage {
+        ir::ShaderStage::Vertex => "vertex",
+        ir::ShaderStage::Fragment => "fragment",
+        ir::ShaderStage::Compute => "kernel",
+        other => return Err(format!("the plan is for a {} entry point", other.name())),
+    };
+    if signature.qualifier != qualifier {
+        problems.push(format!(
+            "the function is [[{}]], the plan is for [[{qualifier}]]",
+            signature.qualifier
+        ));
+    }
+    // Inputs: the stage-in struct's members and the attributed parameters.
+    let mut inputs: Vec<&Declared> = Vec::new();
+    let mut tables: BTreeMap<String, String> = BTreeMap::new();
+    for p in &signature.params {
+        let Some(attribute) = p.attribute.as_deref() else {
+            problems.push(format!("the parameter `{}` has no attribute", p.name));
+            continue;
+        };
+        if attribute == "stage_in" {
+            match signature.structs.get(&p.ty) {
+                Some(members) => inputs.extend(members.iter()),
+                None => problems.push(format!("no struct `{}` for [[stage_in]]", p.ty)),
+            }
+        } else if is_resource_attribute(attribute) {
+            if let Some(other) = tables.insert(attribute.to_string(), p.name.clone()) {
+                problems.push(format!("`{other}` and `{}` share [[{attribute}]]", p.name));
+            }
+            let space_ok = match attribute.split('(').next() {
+                Some("buffer") => {
+                    (p.ty.starts_with("constant ") && p.ty.ends_with('&'))
+                        || ((p.ty.starts_with("device ") || p.ty.starts_with("const device "))
+                            && (p.ty.ends_with('*') || p.ty.ends_with('&')))
+                }
+                Some("texture") => p.ty.starts_with("texture") || p.ty.starts_with("depth"),
+                _ => p.ty == "sampler",
+            };
+            if !space_ok {
+                problems.push(format!(
+                    "`{}` of type `{}` cannot be bound at [[{attribute}]]",
+                    p.name, p.ty
+                ));
+            }
+        } else {
+            inputs.push(p);
+        }
+    }
+    let want_in = expected(plan, module, Direction::Input)?;
+    let have_in = pairs(&inputs);
+    if want_in != have_in {
+        problems.push(format!(
+            "inputs (attribute, type): the plan has {want_in:?}, the signature {have_in:?}"
+        ));
+    }
+    let want_out = expected(plan, module, Direction::Output)?;
+    let have_out = if signature.result == "void" {
+        Vec::new()
+    } else {
+        match signature.structs.get(&signature.result) {
+            Some(members) => pairs(&members.iter().collect::<Vec<_>>()),
+            None => {
+                problems.push(format!(
+                    "the result `{}` is not a struct of the text",
+                    signature.result
+                ));
+                Vec::new()
+            }
+        }
+    };
+    if want_out != have_out {
+        problems.push(format!(
+            "outputs (attribute, type): the plan has {want_out:?}, the signature {have_out:?}"
+        ));
+    }
+    let name = legalis_emit::metal::entry_point_name(&plan.entry);
+    if signature.name != name {
+        problems.push(format!(
+            "the function is `{}`, the entry point `{}` is `{name}` in MSL",
+            signature.name, plan.entry
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+/// Re-reads `output` (Legalis's MSL for `file` compiled with `args`) and
+/// compares it with the plan; the note for the report when it matches.
+pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, String> {
+    let mut arguments: Vec<OsString> = vec![file.as_os_str().to_os_string()];
+    arguments.extend(args.iter().map(OsString::from));
+    let compile = match legalis::cli::args::parse(arguments) {
+        Ok(legalis::cli::args::Command::Compile(compile)) => compile,
+        Ok(_) => return Err("the directive is not a compilation".into()),
+        Err(e) => return Err(format!("the directive's arguments: {}", e.0)),
+    };
+    let source = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let request = legalis::Request {
+        path: file.display().to_string(),
+        source,
+        entry: compile.entry.clone(),
+        stage: compile.stage,
+        defines: compile.defines.clone(),
+        target: None,
+        policy: compile.policy,
+        trace: None,
+    };
+    check_request(&request, output)
+}
+
+/// [`check`] for a request already made (the corpus test's): the plan
+/// comes from the front end and the Metal legalizer on the same source,
+/// entry point, stage, defines and policy.
+pub fn check_request(request: &legalis::Request, output: &str) -> Result<String, String> {
+    let request = legalis::Request {
+        target: None,
+        ..request.clone()
+    };
+    let compiled = legalis::compile(&request);
+    let module = compiled.module.ok_or("the front end rejects the file")?;
+    let legalized = legalis_legalize_varying::metal::legalize(&module, 0, &request.policy)
+        .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
+    let signature = read(output)?;
+    compare(&signature, &legalized.plan, &legalized.module)?;
+    Ok(NOTE.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "struct fs_in\n{\n    float2 uv [[user(locn0)]];\n};\n\n\
+        struct fsOutput\n{\n    float4 c [[color(0)]];\n};\n\n\
+        [[fragment]] fsOutput fs(fs_in stage_input [[stage_in]], float4 p [[position]], \
+        texture2d<float, access::read_write> t [[texture(0)]], constant G& g [[buffer(1)]])\n{\n}\n";
+
+    #[test]
+    fn reads_the_signature_and_structs() {
+        let s = read(TEXT).unwrap();
+        assert_eq!(s.qualifier, "fragment");
+        assert_eq!(s.result, "fsOutput");
+        assert_eq!(s.params.len(), 4);
+        assert_eq!(s.params[2].ty, "texture2d<float, access::read_write>");
+        assert_eq!(s.params[3].attribute.as_deref(), Some("buffer(1)"));
+        assert_eq!(
+            s.structs["fs_in"][0].attribute.as_deref(),
+            Some("user(locn0)")
+        );
+    }
+
+    #[test]
+    fn malformed_signatures_are_errors() {
+        assert!(read("void f() {}").is_err());
+        assert!(read("[[vertex]] V f(float4 p [[position)\n").is_err());
+        assert!(read("struct S\n{\n    float x\n};\n").is_err());
+    }
+
+    fn plan_for(src: &str, stage: ir::ShaderStage) -> (Plan, ir::Module) {
+        let options = legalis_front::Options {
+            entry: Some("fs".into()),
+            stage: Some(stage),
+            ..Default::default()
+        };
+        let module = legalis_front::compile(src, &options).module.unwrap();
+        let l =
+            legalis_legalize_varying::metal::legalize(&module, 0, &ir::Policy::default()).unwrap();
+        (l.plan, l.module)
+    }
+
+    #[test]
+    fn a_matching_signature_passes_and_each_mismatch_is_named() {
+        let (plan, module) = plan_for(
+            "float4 fs(float4 p : SV_Position, float2 uv : UV) : SV_Target { return p + uv.x; }",
+            ir::ShaderStage::Fragment,
+        );
+        let s = read(TEXT).unwrap();
+        compare(&s, &plan, &module).unwrap();
+
+        let wrong_attribute = TEXT.replace("[[position]]", "[[sample_id]]");
+        let e = compare(&read(&wrong_attribute).unwrap(), &plan, &module).unwrap_err();
+        assert!(e.contains("inputs"), "{e}");
+        let wrong_space = TEXT.replace("constant G& g", "thread G& g");
+        let e = compare(&read(&wrong_space).unwrap(), &plan, &module).unwrap_err();
+        assert!(e.contains("cannot be bound at [[buffer(1)]]"), "{e}");
+        let wrong_type = TEXT.replace("float4 c [[color(0)]]", "int4 c [[color(0)]]");
+        let e = compare(&read(&wrong_type).unwrap(), &plan, &module).unwrap_err();
+        assert!(e.contains("outputs"), "{e}");
+        let shared = TEXT.replace("[[buffer(1)]]", "[[texture(0)]]");
+        let e = compare(&read(&shared).unwrap(), &plan, &module).unwrap_err();
+        assert!(e.contains("share [[texture(0)]]"), "{e}");
+        let stage = TEXT.replace("[[fragment]]", "[[vertex]]");
+        let e = compare(&read(&stage).unwrap(), &plan, &module).unwrap_err();
+        assert!(e.contains("[[vertex]]"), "{e}");
+    }
+}
