@@ -35,12 +35,15 @@ mod map_system_values;
 mod per_vertex;
 pub mod plan;
 mod prune_unreachable;
+mod ray_tracing;
 mod stream_output;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
-pub use plan::{Leaf, Part, PatchArg, PatchConstantCall, Plan, Reason, Root, Target};
+pub use plan::{
+    Leaf, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable, Reason, Root, Target,
+};
 
 pub mod codes;
 
@@ -79,7 +82,8 @@ pub fn legalize(
             | ir::ShaderStage::Geometry
             | ir::ShaderStage::Hull
             | ir::ShaderStage::Domain
-    ) {
+    ) && !entry.stage.is_ray_tracing()
+    {
         let message = format!(
             "{} entry points are not supported by the GLSL legalizer yet",
             entry.stage.name()
@@ -101,6 +105,9 @@ pub fn legalize(
     if !errors.is_empty() {
         return Err(errors);
     }
+    if entry.stage.is_ray_tracing() {
+        return legalize_ray_tracing(module, entry_point, entry);
+    }
     if policy.vertex_ids == ir::VertexIdBase::Raw {
         adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
     }
@@ -113,6 +120,29 @@ pub fn legalize(
     patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
+    finish(out, plan, entry)
+}
+
+/// Ray-tracing stages (B11, B12, D7): no stage inputs or outputs, only
+/// ray-tracing storage; the system-value leaves were all refused above.
+fn legalize_ray_tracing(
+    module: &ir::Module,
+    entry_point: usize,
+    entry: &ir::EntryPoint,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let mut plan = make_plan(module, entry, Vec::new(), None);
+    plan.ray = ray_tracing::plan(module, entry)?;
+    let mut out = module.clone();
+    ray_tracing::apply(&mut out, entry_point, &plan);
+    finish(out, plan, entry)
+}
+
+/// The passes every stage ends with, the verifier, and the requirements.
+fn finish(
+    mut out: ir::Module,
+    plan: Plan,
+    entry: &ir::EntryPoint,
+) -> Result<Legalized, Vec<Diagnostic>> {
     prune_unreachable::apply(&mut out);
     forward_resource_locals::apply(&mut out)?;
     if let Err(errors) = ir::verify::verify(&out) {
@@ -224,6 +254,7 @@ fn make_plan(
         stage: entry.stage,
         leaves,
         patch_constant,
+        ray: Vec::new(),
     }
 }
 
@@ -258,6 +289,10 @@ fn requirements(plan: &Plan) -> (u32, Vec<String>) {
                 extensions.push(ext.to_string());
             }
         }
+    }
+    if plan.stage.is_ray_tracing() {
+        version = version.max(460);
+        extensions.push("GL_EXT_ray_tracing".to_string());
     }
     extensions.sort();
     extensions.dedup();

@@ -565,6 +565,15 @@ impl<'a> Writer<'a> {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
             S::Vertex | S::Fragment => {}
+            S::RayGeneration
+            | S::Intersection
+            | S::AnyHit
+            | S::ClosestHit
+            | S::Miss
+            | S::Callable => {
+                self.require("GL_EXT_ray_tracing");
+                self.version = self.version.max(460);
+            }
             S::Hull => {
                 // GLSL declares the tessellator's primitive, spacing and
                 // winding only in the evaluation shader.
@@ -841,6 +850,9 @@ impl<'a> Writer<'a> {
                     writeln!(out, "shared {t} {name}{s};").ok();
                 }
                 AddressSpace::Input | AddressSpace::Output => self.declare_stage_io(g, &mut out)?,
+                AddressSpace::RayTracing(storage) => {
+                    self.declare_ray_storage(g, storage, &mut out)?
+                }
             }
         }
         self.declare_static_locals(&mut out)?;

@@ -259,6 +259,22 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationEvaluation
             }
+            S::RayGeneration
+            | S::Intersection
+            | S::AnyHit
+            | S::ClosestHit
+            | S::Miss
+            | S::Callable => {
+                self.require_ray_tracing();
+                match self.entry.stage {
+                    S::RayGeneration => ExecutionModel::RayGenerationKHR,
+                    S::Intersection => ExecutionModel::IntersectionKHR,
+                    S::AnyHit => ExecutionModel::AnyHitKHR,
+                    S::ClosestHit => ExecutionModel::ClosestHitKHR,
+                    S::Miss => ExecutionModel::MissKHR,
+                    _ => ExecutionModel::CallableKHR,
+                }
+            }
             other => {
                 return unsupported(
                     format!(

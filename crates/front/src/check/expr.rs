@@ -734,7 +734,8 @@ impl Checker<'_> {
             ir::Expression::Global(g) => match self.module.globals[*g].space {
                 ir::AddressSpace::Private
                 | ir::AddressSpace::Workgroup
-                | ir::AddressSpace::Output => Place::Writable,
+                | ir::AddressSpace::Output
+                | ir::AddressSpace::RayTracing(_) => Place::Writable,
                 ir::AddressSpace::Input => Place::ReadOnly("a stage input"),
                 ir::AddressSpace::Constant => Place::ReadOnly("a constant"),
                 ir::AddressSpace::Uniform => Place::ReadOnly("a uniform (read-only) variable"),
