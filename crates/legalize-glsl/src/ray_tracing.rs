@@ -122,6 +122,9 @@ pub fn plan(
         let param = &func.params[first as usize];
         let (name, ty) = match incoming.len() {
             1 => (param.name.clone(), Some(param.ty)),
+            _ if payload_kind == RayStorage::IncomingCallableData => {
+                (format!("{}_callableData", entry.name), None)
+            }
             _ => (format!("{}_payloads", entry.name), None),
         };
         vars.push(RayVariable {
@@ -376,7 +379,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         .map(|var| {
             let ty = var
                 .ty
-                .unwrap_or_else(|| consolidated_type(module, &original, var));
+                .unwrap_or_else(|| consolidated_type(module, &entry.name, &original, var));
             let io = var.location.map(|location| ir::IoAttrs {
                 binding: Some(ir::Binding::Location {
                     location,
@@ -430,6 +433,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
 /// B11: a struct with one member per consolidated parameter, named after it.
 fn consolidated_type(
     module: &mut ir::Module,
+    entry: &str,
     func: &ir::Function,
     var: &RayVariable,
 ) -> Handle<Type> {
@@ -449,8 +453,12 @@ fn consolidated_type(
             }
         })
         .collect();
+    let kind = match var.kind {
+        RayStorage::IncomingCallableData => "CallableData",
+        _ => "Payloads",
+    };
     let ty = ir::Type {
-        name: Some(var.name.clone()),
+        name: Some(format!("{entry}_{kind}")),
         inner: ir::TypeInner::Struct { members },
     };
     module.types.insert(ty, Span::UNDEFINED)
