@@ -42,6 +42,12 @@ const LEGALIZED_STAGES: &[S] = &[
     S::Geometry,
     S::Hull,
     S::Domain,
+    S::RayGeneration,
+    S::Intersection,
+    S::AnyHit,
+    S::ClosestHit,
+    S::Miss,
+    S::Callable,
 ];
 
 /// The legalizer's refusal of a stage it does not handle yet.
