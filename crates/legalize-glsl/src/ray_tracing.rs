@@ -62,13 +62,12 @@ pub fn plan(
                     ))
                 }
                 (ir::ShaderStage::AnyHit | ir::ShaderStage::ClosestHit, ir::ParamDirection::In) => {
-                    match attributes.replace(index) {
-                        Some(first) => Some(format!(
+                    attributes.replace(index).map(|first| {
+                        format!(
                             "a hit shader has one hit-attribute parameter; `{}` is a second one after `{}`",
                             param.name, func.params[first as usize].name
-                        )),
-                        None => None,
-                    }
+                        )
+                    })
                 }
                 _ => {
                     incoming.push(index);
