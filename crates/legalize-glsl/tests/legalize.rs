@@ -1356,6 +1356,38 @@ fn ray_tracing_rejections_are_coded_at_their_source() {
 }
 
 #[test]
+fn ray_tracing_results_calls_and_for_conditions_are_coded() {
+    let at = |src: &str, stage| {
+        let e = err(&format!("{RAY_TYPES}{src}"), "main", stage);
+        e.into_iter()
+            .map(|(code, message, text)| format!("{code} {text}: {message}"))
+            .collect::<Vec<_>>()
+    };
+    let e = at(
+        "float4 main(inout P p) { return p.c; }",
+        ir::ShaderStage::Miss,
+    );
+    assert_eq!(
+        e,
+        ["E49103 float4: miss entry points return nothing: write the payload instead"]
+    );
+    let e = at(
+        "void main(inout P p, in BuiltInTriangleIntersectionAttributes a) { Q q; q.t = 0; CallShader(0, q); }",
+        ir::ShaderStage::AnyHit,
+    );
+    assert_eq!(
+        e,
+        ["E49990 CallShader(0, q): `CallShader` is not available in an anyhit shader"]
+    );
+    let e = at(
+        "void main() { P p; p.c = 0; for (float t = 0; !ReportHit(t, 0, p); t += 1) { } }",
+        ir::ShaderStage::Intersection,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("E49105 ReportHit(t, 0, p):"), "{e:?}");
+}
+
+#[test]
 fn report_hit_stores_before_its_statement_and_trace_ray_copies_back() {
     let l = ok(
         &format!(
