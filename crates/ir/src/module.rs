@@ -425,6 +425,39 @@ pub enum AddressSpace {
     /// from a mesh shader's `in payload` parameter (GLSL
     /// `taskPayloadSharedEXT`, SPIR-V `TaskPayloadWorkgroupEXT`).
     TaskPayload,
+    /// Ray-tracing storage made by legalization (payloads, callable data,
+    /// hit attributes); its `io`, when present, holds the `Location`.
+    RayTracing(RayStorage),
+}
+
+/// The ray-tracing storage classes (GLSL `rayPayloadEXT` ..., SPIR-V
+/// `RayPayloadKHR` ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RayStorage {
+    /// The payload a `TraceRay` call passes (`rayPayloadEXT`).
+    RayPayload,
+    /// The payload a hit or miss shader receives (`rayPayloadInEXT`).
+    IncomingRayPayload,
+    /// The data a `CallShader` call passes (`callableDataEXT`).
+    CallableData,
+    /// The data a callable shader receives (`callableDataInEXT`).
+    IncomingCallableData,
+    /// The attributes of a hit (`hitAttributeEXT`): written by
+    /// `ReportHit`, read by hit shaders.
+    HitAttribute,
+}
+
+impl RayStorage {
+    /// The GLSL storage qualifier.
+    pub fn glsl_name(self) -> &'static str {
+        match self {
+            RayStorage::RayPayload => "rayPayloadEXT",
+            RayStorage::IncomingRayPayload => "rayPayloadInEXT",
+            RayStorage::CallableData => "callableDataEXT",
+            RayStorage::IncomingCallableData => "callableDataInEXT",
+            RayStorage::HitAttribute => "hitAttributeEXT",
+        }
+    }
 }
 
 /// The register class of `register(t0)`, `register(s1)`, `register(u2)`, `register(b3)`.

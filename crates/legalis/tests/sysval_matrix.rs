@@ -44,6 +44,12 @@ const LEGALIZED_STAGES: &[S] = &[
     S::Domain,
     S::Mesh,
     S::Amplification,
+    S::RayGeneration,
+    S::Intersection,
+    S::AnyHit,
+    S::ClosestHit,
+    S::Miss,
+    S::Callable,
 ];
 
 /// The legalizer's refusal of a stage it does not handle yet.

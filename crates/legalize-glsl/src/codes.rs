@@ -42,3 +42,13 @@ pub const LINK_STAGES: u32 = 49803;
 /// Clip and cull distances past the eight elements Vulkan guarantees
 /// (`maxClipDistances`, `maxCullDistances`, `maxCombinedClipAndCullDistances`).
 pub const DISTANCE_LIMIT: u32 = 49998;
+/// A parameter or result a ray-tracing entry point cannot have: a varying
+/// parameter of a raygeneration or intersection shader, a second
+/// hit-attribute parameter, a uniform parameter, a result, or a location
+/// on a payload parameter merged with others (B11).
+pub const RAY_TRACING_PARAMETER: u32 = 49103;
+/// Two `ReportHit` calls of one intersection shader with different
+/// attribute types (a shader has one hit-attribute variable).
+pub const HIT_ATTRIBUTE_TYPES: u32 = 49104;
+/// `ReportHit` where its attributes cannot be stored first: a loop condition.
+pub const REPORT_HIT_PLACEMENT: u32 = 49105;

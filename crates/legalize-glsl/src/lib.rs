@@ -37,6 +37,7 @@ mod mesh_outputs;
 mod per_vertex;
 pub mod plan;
 mod prune_unreachable;
+mod ray_tracing;
 mod stream_output;
 mod task_payload;
 
@@ -44,8 +45,8 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
 pub use plan::{
-    Leaf, Linked, LinkedInput, Part, PatchArg, PatchConstantCall, Plan, Reason, Root, Target,
-    semantic_key,
+    Leaf, Linked, LinkedInput, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable,
+    Reason, Root, Target, semantic_key,
 };
 
 pub mod codes;
@@ -98,7 +99,8 @@ pub fn legalize_linked(
             | ir::ShaderStage::Domain
             | ir::ShaderStage::Mesh
             | ir::ShaderStage::Amplification
-    ) {
+    ) && !entry.stage.is_ray_tracing()
+    {
         let message = format!(
             "{} entry points are not supported by the GLSL legalizer yet",
             entry.stage.name()
@@ -120,6 +122,9 @@ pub fn legalize_linked(
     if !errors.is_empty() {
         return Err(errors);
     }
+    if entry.stage.is_ray_tracing() {
+        return legalize_ray_tracing(module, entry_point, entry);
+    }
     if policy.vertex_ids == ir::VertexIdBase::Raw {
         adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
     }
@@ -132,6 +137,29 @@ pub fn legalize_linked(
     patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
+    finish(out, plan, entry)
+}
+
+/// Ray-tracing stages (B11, B12, D7): no stage inputs or outputs, only
+/// ray-tracing storage; the system-value leaves were all refused above.
+fn legalize_ray_tracing(
+    module: &ir::Module,
+    entry_point: usize,
+    entry: &ir::EntryPoint,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let mut plan = make_plan(module, entry, Vec::new(), None);
+    plan.ray = ray_tracing::plan(module, entry)?;
+    let mut out = module.clone();
+    ray_tracing::apply(&mut out, entry_point, &plan);
+    finish(out, plan, entry)
+}
+
+/// The passes every stage ends with, the verifier, and the requirements.
+fn finish(
+    mut out: ir::Module,
+    plan: Plan,
+    entry: &ir::EntryPoint,
+) -> Result<Legalized, Vec<Diagnostic>> {
     prune_unreachable::apply(&mut out);
     if entry.stage == ir::ShaderStage::Amplification {
         task_payload::apply(&mut out)?;
@@ -250,6 +278,7 @@ fn make_plan(
         stage: entry.stage,
         leaves,
         patch_constant,
+        ray: Vec::new(),
     }
 }
 
@@ -284,6 +313,10 @@ fn requirements(plan: &Plan) -> (u32, Vec<String>) {
                 extensions.push(ext.to_string());
             }
         }
+    }
+    if plan.stage.is_ray_tracing() {
+        version = version.max(460);
+        extensions.push("GL_EXT_ray_tracing".to_string());
     }
     extensions.sort();
     extensions.dedup();

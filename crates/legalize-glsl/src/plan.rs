@@ -180,6 +180,41 @@ pub struct Plan {
     pub leaves: Vec<Leaf>,
     /// Hull shaders: the patch-constant call the splice makes.
     pub patch_constant: Option<PatchConstantCall>,
+    /// Ray-tracing stages: payloads, callable data and hit attributes.
+    pub ray: Vec<RayVariable>,
+}
+
+/// A ray-tracing storage variable (B11, B12, D7).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RayVariable {
+    pub kind: ir::RayStorage,
+    /// Name of the global made for it.
+    pub name: String,
+    /// Its type; `None` for the struct the rewrite makes of two or more
+    /// consolidated parameters (B11).
+    pub ty: Option<Handle<Type>>,
+    /// Payloads and callable data; hit attributes have none.
+    pub location: Option<u32>,
+    pub reason: Reason,
+    pub source: RaySource,
+    /// The parameter or call it stands for.
+    pub span: Span,
+}
+
+/// What a ray-tracing variable holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaySource {
+    /// The entry point's parameters of these indices: one is the whole
+    /// variable, several are its members in order (B11).
+    Params(Vec<u32>),
+    /// The argument of the `TraceRay`/`CallShader` call `expr` of
+    /// `function`, copied in before the call and out after.
+    CallSite {
+        function: Handle<ir::Function>,
+        expr: Handle<ir::Expression>,
+    },
+    /// The attributes of every `ReportHit` of an intersection shader.
+    ReportHit,
 }
 
 /// Locations a value of `ty` occupies as a varying: one per vector or

@@ -482,14 +482,14 @@ fn unsupported_shapes_and_stages_are_coded() {
         ir::ShaderStage::Vertex,
     );
     assert_eq!(e[0].0, "E49994");
+    // Every stage is legalized: a miss shader too.
     let module = front(
         "struct Payload { float4 color; }; \
          [shader(\"miss\")] void main(inout Payload p) { p.color = float4(0, 0, 0, 1); }",
         "main",
         ir::ShaderStage::Miss,
     );
-    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("ray tracing is later");
-    assert_eq!(e[0].code_str(), "E49992");
+    legalize(&module, 0, &ir::Policy::default()).expect("a miss shader legalizes");
     let e = legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
 }
@@ -1483,4 +1483,186 @@ fn inputs_without_semantics_take_the_next_free_location() {
             "return out loc 0 entryPointParam_main SemanticIndex",
         ]
     );
+}
+
+/// `name kind location reason` for every ray-tracing variable of the plan.
+fn ray_summary(l: &Legalized) -> Vec<String> {
+    l.plan
+        .ray
+        .iter()
+        .map(|v| {
+            let location = v.location.map_or("-".into(), |l| l.to_string());
+            format!("{} {:?} {location} {:?}", v.name, v.kind, v.reason)
+        })
+        .collect()
+}
+
+const RAY_TYPES: &str = r#"
+struct P { float4 c; };
+struct Q { float t; };
+RaytracingAccelerationStructure scene;
+RayDesc make() { RayDesc r; r.Origin = float3(0, 0, 0); r.TMin = 0; r.Direction = float3(0, 0, 1); r.TMax = 1; return r; }
+"#;
+
+#[test]
+fn b12_payload_and_callable_counters_are_independent() {
+    let src = format!(
+        "{RAY_TYPES}
+        void trace(inout Q q) {{ TraceRay(scene, 0, 0xFF, 0, 1, 0, make(), q); }}
+        [shader(\"miss\")]
+        void main([[vk::location(0)]] inout P p) {{
+            Q q; q.t = 0; trace(q);
+            P again; again.c = p.c; TraceRay(scene, 0, 0xFF, 0, 1, 0, make(), again);
+            Q data; data.t = 1; CallShader(0, data); CallShader(1, data);
+            p.c = again.c + q.t + data.t;
+        }}"
+    );
+    let l = ok(&src, "main", ir::ShaderStage::Miss);
+    assert_eq!(
+        ray_summary(&l),
+        [
+            "p IncomingRayPayload 0 ExplicitLocation",
+            "rayPayload_0 RayPayload 1 NextFreeLocation",
+            "rayPayload_1 RayPayload 2 NextFreeLocation",
+            "callableData_0 CallableData 0 NextFreeLocation",
+            "callableData_1 CallableData 1 NextFreeLocation",
+        ]
+    );
+    assert!(l.extensions.contains(&"GL_EXT_ray_tracing".to_string()));
+    assert_eq!(l.version, 460);
+}
+
+#[test]
+fn b11_and_d7_consolidation_storage() {
+    let two = "void main(inout P p, inout Q q) { p.c = q.t; }";
+    let l = ok(&format!("{RAY_TYPES}{two}"), "main", ir::ShaderStage::Miss);
+    assert_eq!(
+        ray_summary(&l),
+        ["main_payloads IncomingRayPayload 0 NextFreeLocation"]
+    );
+    let l = ok(
+        &format!("{RAY_TYPES}{two}"),
+        "main",
+        ir::ShaderStage::Callable,
+    );
+    assert_eq!(
+        ray_summary(&l),
+        ["main_callableData IncomingCallableData 0 NextFreeLocation"]
+    );
+    let text = ir::print::print_module(&l.module);
+    assert!(text.contains("callableDataInEXT"), "{text}");
+    assert!(!text.contains("rayPayload"), "{text}");
+}
+
+#[test]
+fn ray_tracing_rejections_are_coded_at_their_source() {
+    let at = |src: &str, stage| {
+        let e = err(&format!("{RAY_TYPES}{src}"), "main", stage);
+        e.into_iter()
+            .map(|(code, message, text)| format!("{code} {text}: {message}"))
+            .collect::<Vec<_>>()
+    };
+    let e = at("void main(inout P p) { }", ir::ShaderStage::RayGeneration);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("E49103 p: raygeneration entry points have no payload"),
+        "{e:?}"
+    );
+    let e = at(
+        "void main(inout P p, in BuiltInTriangleIntersectionAttributes a, in BuiltInTriangleIntersectionAttributes b) { }",
+        ir::ShaderStage::ClosestHit,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("E49103 b: a hit shader has one hit-attribute parameter"),
+        "{e:?}"
+    );
+    let e = at(
+        "void main() { P p; p.c = 0; Q q; q.t = 0; ReportHit(1.0, 0, p); ReportHit(2.0, 0, q); }",
+        ir::ShaderStage::Intersection,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with(
+            "E49104 ReportHit(2.0, 0, q): `ReportHit` with attributes of type `Q` after `P`"
+        ),
+        "{e:?}"
+    );
+    let e = at(
+        "void main() { P p; p.c = 0; float t = 0; while (!ReportHit(t, 0, p)) { t += 1; } }",
+        ir::ShaderStage::Intersection,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("E49105 ReportHit(t, 0, p): `ReportHit` in a loop condition"),
+        "{e:?}"
+    );
+    let e = at(
+        "void main(inout P p) { IgnoreHit(); p.c = RayTCurrent(); }",
+        ir::ShaderStage::ClosestHit,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("E49990 IgnoreHit(): `IgnoreHit` is not available in a closesthit shader"),
+        "{e:?}"
+    );
+    let e = at(
+        "void main(uniform float4 tint, inout P p) { p.c = tint; }",
+        ir::ShaderStage::Miss,
+    );
+    assert!(
+        e[0].starts_with("E49103 tint: uniform parameter `tint`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn ray_tracing_results_calls_and_for_conditions_are_coded() {
+    let at = |src: &str, stage| {
+        let e = err(&format!("{RAY_TYPES}{src}"), "main", stage);
+        e.into_iter()
+            .map(|(code, message, text)| format!("{code} {text}: {message}"))
+            .collect::<Vec<_>>()
+    };
+    let e = at(
+        "float4 main(inout P p) { return p.c; }",
+        ir::ShaderStage::Miss,
+    );
+    assert_eq!(
+        e,
+        ["E49103 float4: miss entry points return nothing: write the payload instead"]
+    );
+    let e = at(
+        "void main(inout P p, in BuiltInTriangleIntersectionAttributes a) { Q q; q.t = 0; CallShader(0, q); }",
+        ir::ShaderStage::AnyHit,
+    );
+    assert_eq!(
+        e,
+        ["E49990 CallShader(0, q): `CallShader` is not available in an anyhit shader"]
+    );
+    let e = at(
+        "void main() { P p; p.c = 0; for (float t = 0; !ReportHit(t, 0, p); t += 1) { } }",
+        ir::ShaderStage::Intersection,
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("E49105 ReportHit(t, 0, p):"), "{e:?}");
+}
+
+#[test]
+fn report_hit_stores_before_its_statement_and_trace_ray_copies_back() {
+    let l = ok(
+        &format!(
+            "{RAY_TYPES}
+            void main() {{ P p; p.c = 0; bool accepted = ReportHit(RayTCurrent(), 1, p); }}"
+        ),
+        "main",
+        ir::ShaderStage::Intersection,
+    );
+    assert_eq!(ray_summary(&l), ["hitAttributes HitAttribute - TableRow"]);
+    let text = ir::print::print_module(&l.module);
+    let store = text
+        .find("hitAttributes = p")
+        .expect("the attributes are stored");
+    let report = text.find("ReportHit(").expect("the hit is reported");
+    assert!(store < report, "{text}");
 }

@@ -193,3 +193,36 @@ fn stages_metal_lacks_and_b21_stages_are_refused_at_the_entry_point() {
     let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     assert_eq!(errors[0].code_str(), "E55308");
 }
+
+#[test]
+fn uniform_and_inout_parameters() {
+    // A `uniform` parameter is a global passed as an argument; an `inout`
+    // parameter is an input and an output.
+    let l = ok(
+        "float4 main(uniform float4 tint, inout float4 color : COLOR) : SV_Target \
+         { color = color * 2; return tint + color; }",
+        ir::ShaderStage::Fragment,
+    );
+    let uniforms = l
+        .plan
+        .leaves
+        .iter()
+        .filter(|leaf| leaf.target == Target::Uniform && leaf.reason == Reason::Uniform)
+        .count();
+    assert_eq!(uniforms, 1);
+    let color: Vec<Direction> = l
+        .plan
+        .leaves
+        .iter()
+        .filter(|leaf| leaf.path == "color")
+        .map(|leaf| leaf.direction)
+        .collect();
+    assert_eq!(color, [Direction::Input, Direction::Output]);
+    assert!(
+        l.module
+            .globals
+            .iter()
+            .any(|(_, g)| g.name == "tint" && g.space == ir::AddressSpace::Uniform)
+    );
+    let _ = Root::Result;
+}

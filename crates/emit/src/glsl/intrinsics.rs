@@ -194,6 +194,9 @@ impl Writer<'_> {
         if fun.is_method() {
             return self.method(ctx, e, fun, args);
         }
+        if let Some(text) = self.ray_intrinsic(ctx, e, fun, args)? {
+            return Ok(text);
+        }
         let mut a = Vec::new();
         for &x in args {
             a.push(self.expr(ctx, x)?);

@@ -24,6 +24,7 @@ mod intrinsics;
 mod keywords;
 mod layout;
 mod methods;
+mod ray_tracing;
 mod resources;
 mod writer;
 

@@ -115,6 +115,10 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
                 }
             }
         }
+        TypeInner::AccelerationStructure => {
+            w.require("GL_EXT_ray_tracing");
+            Ok("accelerationStructureEXT".into())
+        }
         TypeInner::Sampler { comparison: false } => Ok("sampler".into()),
         TypeInner::Sampler { comparison: true } => Ok("samplerShadow".into()),
         TypeInner::Buffer {
@@ -204,7 +208,8 @@ impl Writer<'_> {
                 access: ResourceAccess::Read,
                 ..
             }
-            | TypeInner::Sampler { .. } => {
+            | TypeInner::Sampler { .. }
+            | TypeInner::AccelerationStructure => {
                 let (t, s) = self.type_parts(var.ty, span)?;
                 writeln!(
                     out,

@@ -596,6 +596,15 @@ impl<'a> Writer<'a> {
                 )
                 .ok();
             }
+            S::RayGeneration
+            | S::Intersection
+            | S::AnyHit
+            | S::ClosestHit
+            | S::Miss
+            | S::Callable => {
+                self.require("GL_EXT_ray_tracing");
+                self.version = self.version.max(460);
+            }
             S::Hull => {
                 // GLSL declares the tessellator's primitive, spacing and
                 // winding only in the evaluation shader.
@@ -629,15 +638,6 @@ impl<'a> Writer<'a> {
                 };
                 let max = attrs.max_vertex_count.unwrap_or(1);
                 writeln!(out, "layout({output}, max_vertices = {max}) out;").ok();
-            }
-            other => {
-                return unsupported(
-                    format!(
-                        "{} entry points (their stage layout comes with their legalizer)",
-                        other.name()
-                    ),
-                    self.entry.span,
-                );
             }
         }
         Ok(())
@@ -881,6 +881,9 @@ impl<'a> Writer<'a> {
                     writeln!(out, "taskPayloadSharedEXT {t} {name}{s};").ok();
                 }
                 AddressSpace::Input | AddressSpace::Output => self.declare_stage_io(g, &mut out)?,
+                AddressSpace::RayTracing(storage) => {
+                    self.declare_ray_storage(g, storage, &mut out)?
+                }
             }
         }
         self.declare_static_locals(&mut out)?;

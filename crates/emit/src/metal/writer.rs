@@ -331,6 +331,12 @@ impl<'a> Writer<'a> {
                         span,
                     );
                 }
+                AddressSpace::RayTracing(_) => {
+                    return unsupported(
+                        "ray-tracing storage (Metal has no ray-tracing stages here)",
+                        span,
+                    );
+                }
             };
             self.kinds.insert(g, kind);
         }

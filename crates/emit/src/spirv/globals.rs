@@ -41,12 +41,24 @@ impl Writer<'_> {
             }
             AddressSpace::Uniform => return self.declare_plain_uniform(g),
             AddressSpace::Input | AddressSpace::Output => return self.declare_stage_var(g),
+            AddressSpace::RayTracing(storage) => {
+                self.require_ray_tracing();
+                super::ray_tracing::storage_class(storage)
+            }
         };
         if self.inner(var.ty).is_resource() {
             return unsupported("resources outside uniform memory", span);
         }
         let ty = self.ty(var.ty, Layout::Plain)?;
         let id = self.global_var(ty, class, &var.name);
+        if let Some(ir::IoAttrs {
+            binding: Some(ir::Binding::Location { location, .. }),
+            ..
+        }) = &var.io
+        {
+            self.b
+                .decorate(id, Decoration::Location, [(*location).into()]);
+        }
         self.globals.insert(g, plain_ptr(id, var.ty, class));
         Ok(())
     }

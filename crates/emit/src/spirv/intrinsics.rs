@@ -108,6 +108,9 @@ impl Writer<'_> {
         if fun.is_method() {
             return self.method(e, fun, args);
         }
+        if let Some(v) = self.ray_intrinsic(e, fun, args)? {
+            return Ok(v);
+        }
         if let Some(v) = self.statement_intrinsic(e, fun, args)? {
             return Ok(v);
         }

@@ -28,6 +28,7 @@ mod image;
 mod intrinsics;
 mod layout;
 mod names;
+mod ray_tracing;
 mod rename;
 mod stmt;
 mod types;

@@ -131,6 +131,10 @@ impl Writer<'_> {
             TypeInner::Struct { .. } => self.struct_type(ty, layout)?,
             TypeInner::Texture { .. } | TypeInner::Buffer { .. } => self.image_type(ty)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
+            TypeInner::AccelerationStructure => {
+                self.require_ray_tracing();
+                self.b.type_acceleration_structure_khr()
+            }
             _ => return unsupported("this type in SPIR-V", span),
         };
         self.type_ids.insert((ty, layout), id);

@@ -269,14 +269,21 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationEvaluation
             }
-            other => {
-                return unsupported(
-                    format!(
-                        "{} entry points (their stage comes with their legalizer)",
-                        other.name()
-                    ),
-                    self.entry.span,
-                );
+            S::RayGeneration
+            | S::Intersection
+            | S::AnyHit
+            | S::ClosestHit
+            | S::Miss
+            | S::Callable => {
+                self.require_ray_tracing();
+                match self.entry.stage {
+                    S::RayGeneration => ExecutionModel::RayGenerationKHR,
+                    S::Intersection => ExecutionModel::IntersectionKHR,
+                    S::AnyHit => ExecutionModel::AnyHitKHR,
+                    S::ClosestHit => ExecutionModel::ClosestHitKHR,
+                    S::Miss => ExecutionModel::MissKHR,
+                    _ => ExecutionModel::CallableKHR,
+                }
             }
         };
         // SPIR-V 1.4 made the interface list every global the entry point

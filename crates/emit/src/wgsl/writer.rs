@@ -693,6 +693,12 @@ impl<'a> Writer<'a> {
                         span,
                     );
                 }
+                AddressSpace::RayTracing(_) => {
+                    return unsupported(
+                        "ray-tracing storage (WGSL has no ray-tracing stages)",
+                        span,
+                    );
+                }
             }
         }
         // Hoisted `static` locals.

@@ -735,7 +735,8 @@ impl Checker<'_> {
                 ir::AddressSpace::Private
                 | ir::AddressSpace::Workgroup
                 | ir::AddressSpace::TaskPayload
-                | ir::AddressSpace::Output => Place::Writable,
+                | ir::AddressSpace::Output
+                | ir::AddressSpace::RayTracing(_) => Place::Writable,
                 ir::AddressSpace::Input => Place::ReadOnly("a stage input"),
                 ir::AddressSpace::Constant => Place::ReadOnly("a constant"),
                 ir::AddressSpace::Uniform => Place::ReadOnly("a uniform (read-only) variable"),

@@ -48,6 +48,7 @@ impl<'a> Writer<'a> {
         if let Some((binding, set)) = global.binding.vk_binding {
             let _ = write!(self.out, "[[vk::binding({binding}, {set})]] ");
         }
+        let ray;
         self.out.push_str(match global.space {
             AddressSpace::Private => "static ",
             AddressSpace::Constant => "static const ",
@@ -56,6 +57,10 @@ impl<'a> Writer<'a> {
             AddressSpace::Input => "in ",
             AddressSpace::Output => "out ",
             AddressSpace::TaskPayload => "task_payload ",
+            AddressSpace::RayTracing(storage) => {
+                ray = format!("{} ", storage.glsl_name());
+                &ray
+            }
         });
         if global.globally_coherent {
             self.out.push_str("globallycoherent ");

@@ -255,7 +255,10 @@ impl fmt::Display for ErrorKind {
                 )
             }
             ErrorKind::InterfaceIo { interface: false } => {
-                write!(f, "only stage inputs and outputs carry `io`")
+                write!(
+                    f,
+                    "only stage inputs and outputs and ray-tracing storage carry `io`"
+                )
             }
             ErrorKind::BadType(h) => write!(f, "type handle {h:?} is out of range"),
             ErrorKind::TypeNotBefore(h) => write!(

@@ -97,7 +97,8 @@ fn check_globals(module: &Module, errors: &mut Vec<VerifyError>) {
             report.push(Site::Whole, ErrorKind::BadType(global.ty), span);
         }
         let interface = matches!(global.space, AddressSpace::Input | AddressSpace::Output);
-        if interface != global.io.is_some() {
+        let ray = matches!(global.space, AddressSpace::RayTracing(_));
+        if !ray && interface != global.io.is_some() {
             report.push(Site::Whole, ErrorKind::InterfaceIo { interface }, span);
         }
         if let Some(init) = global.init {

@@ -1,0 +1,160 @@
+//! Ray tracing in GLSL (`GL_EXT_ray_tracing`): the ray intrinsics as
+//! builtins (`DispatchRaysIndex()` is `gl_LaunchIDEXT`) and calls
+//! (`traceRayEXT`, `executeCallableEXT`, `reportIntersectionEXT`,
+//! `ignoreIntersectionEXT`, `terminateRayEXT`), and the declarations of
+//! ray-tracing storage. The legalizer has already made the payload and
+//! callable-data arguments variables with locations, which the calls name.
+
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Intrinsic as I};
+
+use super::writer::{Ctx, Result, Writer, unsupported};
+
+/// The GLSL builtin of a ray intrinsic that reads one, and whether it is an
+/// `int` that HLSL reads as `uint`. A data table.
+fn builtin(fun: I) -> Option<(&'static str, bool)> {
+    Some(match fun {
+        I::DispatchRaysIndex => ("gl_LaunchIDEXT", false),
+        I::DispatchRaysDimensions => ("gl_LaunchSizeEXT", false),
+        I::WorldRayOrigin => ("gl_WorldRayOriginEXT", false),
+        I::WorldRayDirection => ("gl_WorldRayDirectionEXT", false),
+        I::ObjectRayOrigin => ("gl_ObjectRayOriginEXT", false),
+        I::ObjectRayDirection => ("gl_ObjectRayDirectionEXT", false),
+        I::RayTMin => ("gl_RayTminEXT", false),
+        I::RayTCurrent => ("gl_RayTmaxEXT", false),
+        I::RayFlags => ("gl_IncomingRayFlagsEXT", false),
+        I::HitKind => ("gl_HitKindEXT", false),
+        // HLSL's `InstanceIndex()` is the instance's position, its
+        // `InstanceID()` the user's custom index.
+        I::InstanceIndex => ("gl_InstanceID", true),
+        I::InstanceId => ("gl_InstanceCustomIndexEXT", true),
+        I::PrimitiveIndex => ("gl_PrimitiveID", true),
+        I::GeometryIndex => ("gl_GeometryIndexEXT", true),
+        // HLSL `float3x4` is GLSL `mat3x4` (see `writer.rs`): its columns
+        // are the rows of the transform, as in `gl_ObjectToWorld3x4EXT`.
+        I::ObjectToWorld3x4 | I::ObjectToWorld => ("gl_ObjectToWorld3x4EXT", false),
+        I::ObjectToWorld4x3 => ("gl_ObjectToWorldEXT", false),
+        I::WorldToObject3x4 | I::WorldToObject => ("gl_WorldToObject3x4EXT", false),
+        I::WorldToObject4x3 => ("gl_WorldToObjectEXT", false),
+        _ => return None,
+    })
+}
+
+/// Whether `fun` is a ray-tracing intrinsic.
+pub(super) fn is_ray_intrinsic(fun: I) -> bool {
+    builtin(fun).is_some()
+        || matches!(
+            fun,
+            I::TraceRay | I::CallShader | I::ReportHit | I::IgnoreHit | I::AcceptHitAndEndSearch
+        )
+}
+
+impl Writer<'_> {
+    /// A ray intrinsic as GLSL; `None` for every other intrinsic.
+    pub(super) fn ray_intrinsic(
+        &mut self,
+        ctx: &Ctx,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<Option<String>> {
+        if !is_ray_intrinsic(fun) {
+            return Ok(None);
+        }
+        let span = ctx.exprs.span(e);
+        if !self.entry.stage.is_ray_tracing() {
+            return unsupported(
+                format!("`{}` outside ray-tracing shaders", fun.name()),
+                span,
+            );
+        }
+        if let Some((name, int)) = builtin(fun) {
+            return Ok(Some(if int {
+                format!("uint({name})")
+            } else {
+                name.to_string()
+            }));
+        }
+        let mut a = Vec::new();
+        let text = match fun {
+            I::IgnoreHit => "ignoreIntersectionEXT".to_string(),
+            I::AcceptHitAndEndSearch => "terminateRayEXT".to_string(),
+            I::ReportHit => {
+                for &x in &args[..2] {
+                    a.push(self.expr(ctx, x)?);
+                }
+                format!("reportIntersectionEXT({}, {})", a[0], a[1])
+            }
+            I::CallShader => {
+                let location = self.ray_location(ctx, args[1])?;
+                format!(
+                    "executeCallableEXT({}, {location})",
+                    self.expr(ctx, args[0])?
+                )
+            }
+            _ => {
+                for &x in &args[..6] {
+                    a.push(self.expr(ctx, x)?);
+                }
+                let ray = self.expr(ctx, args[6])?;
+                let ray_ty = self.expr_ty(ctx, args[6])?;
+                for i in 0..4 {
+                    a.push(format!("{ray}.{}", self.member_name(ray_ty, i)));
+                }
+                a.push(self.ray_location(ctx, args[7])?.to_string());
+                format!("traceRayEXT({})", a.join(", "))
+            }
+        };
+        Ok(Some(text))
+    }
+
+    /// The location of the payload or callable-data variable a call passes.
+    fn ray_location(&self, ctx: &Ctx, arg: Handle<Expression>) -> Result<u32> {
+        let location = match ctx.exprs[arg] {
+            Expression::Global(g) => match &self.module.globals[g].io {
+                Some(ir::IoAttrs {
+                    binding: Some(ir::Binding::Location { location, .. }),
+                    ..
+                }) => Some(*location),
+                _ => None,
+            },
+            _ => None,
+        };
+        match location {
+            Some(l) => Ok(l),
+            None => Err(super::Error::NotLegalized {
+                what: "a ray-tracing call whose payload is not a variable with a location".into(),
+                span: ctx.exprs.span(arg),
+            }),
+        }
+    }
+
+    /// `layout(location = N) rayPayloadEXT T name;` and the other kinds.
+    pub(super) fn declare_ray_storage(
+        &mut self,
+        g: Handle<ir::GlobalVariable>,
+        storage: ir::RayStorage,
+        out: &mut String,
+    ) -> Result<()> {
+        let var = &self.module.globals[g];
+        let span = self.module.globals.span(g);
+        let (t, s) = self.type_parts(var.ty, span)?;
+        if let Some(ir::IoAttrs {
+            binding: Some(ir::Binding::Location { location, .. }),
+            ..
+        }) = &var.io
+        {
+            write!(out, "layout(location = {location}) ").ok();
+        }
+        writeln!(
+            out,
+            "{} {t} {}{s};",
+            storage.glsl_name(),
+            self.global_names[&g]
+        )
+        .ok();
+        Ok(())
+    }
+}

@@ -1,0 +1,189 @@
+//! Ray tracing in SPIR-V (`SPV_KHR_ray_tracing`, SPIR-V 1.4 and later):
+//! the ray intrinsics as builtin inputs declared on first use
+//! (`DispatchRaysIndex()` loads `LaunchIdKHR`) and as instructions
+//! (`OpTraceRayKHR`, `OpExecuteCallableKHR`, `OpReportIntersectionKHR`,
+//! and the terminators `OpIgnoreIntersectionKHR` and `OpTerminateRayKHR`),
+//! and the storage classes of payloads, callable data and hit attributes.
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Intrinsic as I};
+use rspirv::dr::Operand;
+use spirv::{BuiltIn, Op, StorageClass, Word};
+
+use super::expr::Place;
+use super::writer::{Layout, Result, Writer, unsupported};
+
+/// The SPIR-V builtin a ray intrinsic reads and the type it is declared
+/// with: `None` for the intrinsic's own type, `Some` for the 4×3 object
+/// transforms (read transposed as HLSL's `float3x4`). A data table.
+fn builtin(fun: I) -> Option<(BuiltIn, &'static str, bool)> {
+    Some(match fun {
+        I::DispatchRaysIndex => (BuiltIn::LaunchIdKHR, "gl_LaunchIDEXT", false),
+        I::DispatchRaysDimensions => (BuiltIn::LaunchSizeKHR, "gl_LaunchSizeEXT", false),
+        I::WorldRayOrigin => (BuiltIn::WorldRayOriginKHR, "gl_WorldRayOriginEXT", false),
+        I::WorldRayDirection => (
+            BuiltIn::WorldRayDirectionKHR,
+            "gl_WorldRayDirectionEXT",
+            false,
+        ),
+        I::ObjectRayOrigin => (BuiltIn::ObjectRayOriginKHR, "gl_ObjectRayOriginEXT", false),
+        I::ObjectRayDirection => (
+            BuiltIn::ObjectRayDirectionKHR,
+            "gl_ObjectRayDirectionEXT",
+            false,
+        ),
+        I::RayTMin => (BuiltIn::RayTminKHR, "gl_RayTminEXT", false),
+        I::RayTCurrent => (BuiltIn::RayTmaxKHR, "gl_RayTmaxEXT", false),
+        I::RayFlags => (
+            BuiltIn::IncomingRayFlagsKHR,
+            "gl_IncomingRayFlagsEXT",
+            false,
+        ),
+        I::HitKind => (BuiltIn::HitKindKHR, "gl_HitKindEXT", false),
+        I::InstanceIndex => (BuiltIn::InstanceId, "gl_InstanceID", false),
+        I::InstanceId => (
+            BuiltIn::InstanceCustomIndexKHR,
+            "gl_InstanceCustomIndexEXT",
+            false,
+        ),
+        I::PrimitiveIndex => (BuiltIn::PrimitiveId, "gl_PrimitiveID", false),
+        I::GeometryIndex => (BuiltIn::RayGeometryIndexKHR, "gl_GeometryIndexEXT", false),
+        I::ObjectToWorld4x3 => (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", false),
+        I::ObjectToWorld3x4 | I::ObjectToWorld => {
+            (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", true)
+        }
+        I::WorldToObject4x3 => (BuiltIn::WorldToObjectKHR, "gl_WorldToObjectEXT", false),
+        I::WorldToObject3x4 | I::WorldToObject => {
+            (BuiltIn::WorldToObjectKHR, "gl_WorldToObjectEXT", true)
+        }
+        _ => return None,
+    })
+}
+
+/// The storage class of ray-tracing storage.
+pub(super) fn storage_class(storage: ir::RayStorage) -> StorageClass {
+    match storage {
+        ir::RayStorage::RayPayload => StorageClass::RayPayloadKHR,
+        ir::RayStorage::IncomingRayPayload => StorageClass::IncomingRayPayloadKHR,
+        ir::RayStorage::CallableData => StorageClass::CallableDataKHR,
+        ir::RayStorage::IncomingCallableData => StorageClass::IncomingCallableDataKHR,
+        ir::RayStorage::HitAttribute => StorageClass::HitAttributeKHR,
+    }
+}
+
+impl Writer<'_> {
+    /// Ray tracing needs its capability, its extension and SPIR-V 1.4.
+    pub(super) fn require_ray_tracing(&mut self) {
+        self.capability(spirv::Capability::RayTracingKHR);
+        self.extensions.insert("SPV_KHR_ray_tracing");
+        self.require_version(1, 4);
+    }
+
+    /// A ray intrinsic; `None` for every other intrinsic.
+    pub(super) fn ray_intrinsic(
+        &mut self,
+        e: Handle<Expression>,
+        fun: I,
+        args: &[Handle<Expression>],
+    ) -> Result<Option<Word>> {
+        let ray_call = matches!(
+            fun,
+            I::TraceRay | I::CallShader | I::ReportHit | I::IgnoreHit | I::AcceptHitAndEndSearch
+        );
+        let read = builtin(fun);
+        if read.is_none() && !ray_call {
+            return Ok(None);
+        }
+        let span = self.span(e);
+        if !self.entry.stage.is_ray_tracing() {
+            return unsupported(
+                format!("`{}` outside ray-tracing shaders", fun.name()),
+                span,
+            );
+        }
+        self.require_ray_tracing();
+        if let Some((value, name, transposed)) = read {
+            let ty = self.expr_ty(e)?;
+            let ty = self.ty(ty, Layout::Plain)?;
+            let declared = match transposed {
+                true => self.numeric(ir::Scalar::F32, 3, 4, Layout::Plain),
+                false => ty,
+            };
+            let var = self.ray_builtin(value, name, declared);
+            let v = self.op(Op::Load, declared, &[var])?;
+            return Ok(Some(match transposed {
+                true => self.op(Op::Transpose, ty, &[v])?,
+                false => v,
+            }));
+        }
+        match fun {
+            I::IgnoreHit => self.b.ignore_intersection_khr()?,
+            I::AcceptHitAndEndSearch => self.b.terminate_ray_khr()?,
+            I::ReportHit => {
+                let t = self.value(args[0])?;
+                let kind = self.value(args[1])?;
+                let ty = self.expr_ty(e)?;
+                let ty = self.ty(ty, Layout::Plain)?;
+                return Ok(Some(self.b.report_intersection_khr(ty, None, t, kind)?));
+            }
+            I::CallShader => {
+                let index = self.value(args[0])?;
+                let data = self.ray_variable(args[1])?;
+                self.b.execute_callable_khr(index, data)?;
+            }
+            _ => {
+                let mut v = Vec::new();
+                for &a in &args[..6] {
+                    v.push(self.value(a)?);
+                }
+                let ray = self.value(args[6])?;
+                let float = self.numeric(ir::Scalar::F32, 0, 0, Layout::Plain);
+                let float3 = self.numeric(ir::Scalar::F32, 3, 0, Layout::Plain);
+                let origin = self.extract(float3, ray, &[0])?;
+                let tmin = self.extract(float, ray, &[1])?;
+                let direction = self.extract(float3, ray, &[2])?;
+                let tmax = self.extract(float, ray, &[3])?;
+                let payload = self.ray_variable(args[7])?;
+                self.b.trace_ray_khr(
+                    v[0], v[1], v[2], v[3], v[4], v[5], origin, tmin, direction, tmax, payload,
+                )?;
+            }
+        }
+        Ok(Some(0))
+    }
+
+    /// The variable a `TraceRay`/`CallShader` call passes.
+    fn ray_variable(&mut self, arg: Handle<Expression>) -> Result<Word> {
+        match self.place(arg)? {
+            Place::Mem(p) => self.materialize(&p),
+            _ => unsupported(
+                "a ray-tracing call whose payload is not a variable",
+                self.span(arg),
+            ),
+        }
+    }
+
+    /// The builtin input `value`, declared on first use.
+    fn ray_builtin(&mut self, value: BuiltIn, name: &'static str, ty: Word) -> Word {
+        if let Some(&var) = self.extra_builtins.get(name) {
+            return var;
+        }
+        let ptr = self.pointer(ty, StorageClass::Input);
+        let id = self.b.id();
+        let inst = rspirv::dr::Instruction::new(
+            Op::Variable,
+            Some(ptr),
+            Some(id),
+            vec![Operand::StorageClass(StorageClass::Input)],
+        );
+        self.b.module_mut().types_global_values.push(inst);
+        self.b
+            .decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(value)]);
+        if self.options.debug_names {
+            self.b.name(id, name);
+        }
+        self.used_vars.insert(id, StorageClass::Input);
+        self.extra_builtins.insert(name, id);
+        id
+    }
+}
