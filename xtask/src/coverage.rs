@@ -333,6 +333,7 @@ fn run_suite(root: &Path, binary: &Path, pattern: &Path) -> Result<(), String> {
         require_meta: true,
         unsupported: UnsupportedPolicy::Fail,
         filter: None,
+        partition: None,
     };
     let summary = runner::run_dir(&root.join(suite::TESTS_DIR), &options, &mut std::io::sink())
         .map_err(|e| e.to_string())?;

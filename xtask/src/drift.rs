@@ -367,6 +367,7 @@ fn outputs(
         require_meta: false,
         unsupported: UnsupportedPolicy::Skip,
         filter: None,
+        partition: None,
     };
     let files = runner::test_files(&root.join(suite::TESTS_DIR), None)
         .map_err(|e| format!("cannot read {}: {e}", suite::TESTS_DIR))?;

@@ -20,10 +20,13 @@ use crate::report::{self, Format};
 const HELP: &str = "\
 cargo xtask test legalize: run characterization tests
 
-Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
-                                 [--format text|json|junit]
+Usage: cargo xtask test legalize [--filter PAT] [--partition K/N] [--dir PATH] [--compiler CMD]
+                                 [--no-snapshots] [--format text|json|junit]
 
   --filter PAT     only test files whose path contains PAT
+  --partition K/N  only shard K of N (1 <= K <= N): each file belongs to the
+                   shard its name's hash picks, the same on every machine, so
+                   N CI jobs with K = 1..N run every file once
   --dir PATH       run the tests in PATH instead of tests/legalize (a foreign
                    folder: META optional, unsupported directives skipped)
   --compiler CMD   the compiler command, split on spaces, run as
@@ -35,6 +38,7 @@ Usage: cargo xtask test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [-
                    report goes to standard output, the PASS/FAIL lines to
                    standard error
 
+Test files run in parallel on every core; the report keeps file order.
 Prints PASS/FAIL/SKIP per directive and `N passed, M failed`.
 Exit status: 0 all passed, 1 a failure (or no test found), 2 usage error.
 ";
@@ -42,6 +46,7 @@ Exit status: 0 all passed, 1 a failure (or no test found), 2 usage error.
 #[derive(Debug, Default)]
 struct Args {
     filter: Option<String>,
+    partition: Option<runner::Partition>,
     dir: Option<PathBuf>,
     compiler: Option<String>,
     no_snapshots: bool,
@@ -109,6 +114,7 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
             UnsupportedPolicy::Fail
         },
         filter: args.filter.clone(),
+        partition: args.partition,
     };
     runner::quiet_snapshot_panics();
     let mut lines: Box<dyn std::io::Write> = match args.format {
@@ -145,6 +151,12 @@ fn parse_args(args: &[OsString]) -> Result<Option<Args>, String> {
         let mut value = |name: &str| iter.next().ok_or(format!("{name} needs a value"));
         match arg.as_str() {
             "--filter" => parsed.filter = Some(value("--filter")?),
+            "--partition" => {
+                let text = value("--partition")?;
+                parsed.partition = Some(runner::Partition::parse(&text).ok_or(format!(
+                    "--partition takes K/N with 1 <= K <= N, not {text}"
+                ))?);
+            }
             "--dir" => parsed.dir = Some(PathBuf::from(value("--dir")?)),
             "--compiler" => parsed.compiler = Some(value("--compiler")?),
             "--no-snapshots" => parsed.no_snapshots = true,

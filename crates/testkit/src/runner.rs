@@ -38,7 +38,7 @@ pub struct CompileOutput {
 }
 
 /// Anything that compiles a test file with the directive's arguments.
-pub trait Compiler {
+pub trait Compiler: Sync {
     fn run(&self, file: &Path, args: &[String]) -> CompileOutput;
 }
 
@@ -96,7 +96,7 @@ impl Compiler for CommandCompiler {
 /// The downstream validator of a successful output (glslang + spirv-val,
 /// naga...). The `legalis-validate` crate provides the real ones; the runner
 /// only needs this trait.
-pub trait Validator {
+pub trait Validator: Sync {
     /// `target` and `stage` are the directive's `-target` and `-stage`.
     fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String>;
 
@@ -165,6 +165,39 @@ pub struct Options<'a> {
     pub unsupported: UnsupportedPolicy,
     /// Only files whose path contains this text.
     pub filter: Option<String>,
+    /// Only the files of one shard: `--partition k/n`.
+    pub partition: Option<Partition>,
+}
+
+/// Shard `index` (1-based) of `count`: a file belongs to the shard its
+/// name's FNV-1a hash picks, so the split is the same on every machine and
+/// does not move when other files are added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Partition {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Partition {
+    /// `k/n` with 1 <= k <= n.
+    pub fn parse(text: &str) -> Option<Partition> {
+        let (k, n) = text.split_once('/')?;
+        let (index, count) = (k.parse().ok()?, n.parse().ok()?);
+        (count >= 1 && (1..=count).contains(&index)).then_some(Partition { index, count })
+    }
+
+    pub fn contains(&self, file: &Path) -> bool {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in name.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        hash % u64::from(self.count) == u64::from(self.index - 1)
+    }
 }
 
 impl std::fmt::Debug for Options<'_> {
@@ -174,6 +207,7 @@ impl std::fmt::Debug for Options<'_> {
             .field("require_meta", &self.require_meta)
             .field("unsupported", &self.unsupported)
             .field("filter", &self.filter)
+            .field("partition", &self.partition)
             .finish_non_exhaustive()
     }
 }
@@ -261,10 +295,43 @@ pub fn run_dir_recorded(
     options: &Options<'_>,
     out: &mut dyn Write,
 ) -> io::Result<(Summary, Vec<Record>)> {
+    let files: Vec<PathBuf> = test_files(dir, options.filter.as_deref())?
+        .into_iter()
+        .filter(|f| options.partition.is_none_or(|p| p.contains(f)))
+        .collect();
+    // Files run on every core; their reports are printed in file order.
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len())
+        .max(1);
+    type Ran = (usize, io::Result<Summary>, Vec<u8>, Vec<Record>);
+    let mut ran: Vec<Ran> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let files = &files;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    for (i, file) in files.iter().enumerate().skip(w).step_by(workers) {
+                        let (mut text, mut records) = (Vec::new(), Vec::new());
+                        let summary = run_file_recorded(file, options, &mut text, &mut records);
+                        mine.push((i, summary, text, records));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    ran.sort_by_key(|r| r.0);
     let mut summary = Summary::default();
     let mut records = Vec::new();
-    for file in test_files(dir, options.filter.as_deref())? {
-        summary.add(run_file_recorded(&file, options, out, &mut records)?);
+    for (_, file_summary, text, file_records) in ran {
+        out.write_all(&text)?;
+        summary.add(file_summary?);
+        records.extend(file_records);
     }
     Ok((summary, records))
 }

@@ -24,6 +24,7 @@ fn characterization_suite_passes() {
         require_meta: true,
         unsupported: UnsupportedPolicy::Fail,
         filter: None,
+        partition: None,
     };
     runner::quiet_snapshot_panics();
     let mut report = Vec::new();

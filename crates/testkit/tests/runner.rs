@@ -73,6 +73,7 @@ fn options(snapshot_dir: Option<PathBuf>) -> Options<'static> {
         require_meta: true,
         unsupported: UnsupportedPolicy::Fail,
         filter: None,
+        partition: None,
     }
 }
 
@@ -194,4 +195,30 @@ fn a_snapshot_difference_fails() {
         report.contains("unknown-semantic@1.snap does not match the output"),
         "{report}"
     );
+}
+
+#[test]
+fn partitions_split_every_file_into_exactly_one_shard() {
+    use legalis_testkit::runner::Partition;
+    assert_eq!(
+        Partition::parse("2/3"),
+        Some(Partition { index: 2, count: 3 })
+    );
+    for bad in ["0/3", "4/3", "1/0", "x/2", "2", "1/2/3"] {
+        assert_eq!(Partition::parse(bad), None, "{bad}");
+    }
+    let names: Vec<std::path::PathBuf> = (0..200)
+        .map(|i| std::path::PathBuf::from(format!("tests/legalize/case-{i}.slang")))
+        .collect();
+    let shards: Vec<Partition> = (1..=4).map(|k| Partition { index: k, count: 4 }).collect();
+    let mut sizes = [0usize; 4];
+    for name in &names {
+        let owners: Vec<usize> = (0..4).filter(|&k| shards[k].contains(name)).collect();
+        assert_eq!(owners.len(), 1, "{}", name.display());
+        sizes[owners[0]] += 1;
+        // The shard depends on the file name only, not its folder.
+        let moved = std::path::Path::new("elsewhere").join(name.file_name().unwrap());
+        assert!(shards[owners[0]].contains(&moved));
+    }
+    assert!(sizes.iter().all(|&n| n > 20), "{sizes:?}");
 }
