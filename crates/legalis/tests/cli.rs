@@ -256,6 +256,57 @@ fn unwritable_output_leaves_no_file() {
     assert!(file_names(&dir.join("taken")).is_empty());
 }
 
+/// `-o` naming something that is not a regular file writes into it: the
+/// atomic temporary-file-and-rename must not replace a FIFO (or `/dev/null`,
+/// which a root CI run once turned into a regular file this way).
+#[test]
+fn output_to_a_fifo_writes_through_it() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch_with("fifo", "f.slang", COMPUTE.as_bytes());
+    let made = Command::new("mkfifo")
+        .arg(dir.join("pipe"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut reader = Command::new("cat")
+        .arg(dir.join("pipe"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("cat runs");
+    let run = legalis(&dir, &["f.slang", "-dump-ir", "-o", "pipe"]);
+    let still_a_fifo = fs::symlink_metadata(dir.join("pipe"))
+        .map(|meta| meta.file_type().is_fifo())
+        .unwrap_or(false);
+    if !still_a_fifo {
+        // cat would wait for a writer forever.
+        let _ = reader.kill();
+    }
+    let read = reader.wait_with_output().expect("cat finishes");
+    assert!(still_a_fifo, "the FIFO was replaced");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = String::from_utf8_lossy(&read.stdout);
+    assert!(
+        text.contains("numthreads") || text.contains("compute"),
+        "{text}"
+    );
+    assert_eq!(file_names(&dir), ["f.slang", "pipe"]);
+}
+
+/// `-o` through a symbolic link replaces the file it names and keeps the link.
+#[test]
+fn output_through_a_symlink_keeps_the_link() {
+    let dir = scratch_with("symlink", "f.slang", COMPUTE.as_bytes());
+    fs::write(dir.join("real.ir"), "old").expect("file");
+    std::os::unix::fs::symlink("real.ir", dir.join("link.ir")).expect("symlink");
+    let run = legalis(&dir, &["f.slang", "-dump-ir", "-o", "link.ir"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let link = fs::symlink_metadata(dir.join("link.ir")).expect("link");
+    assert!(link.file_type().is_symlink());
+    let written = fs::read_to_string(dir.join("real.ir")).expect("real file");
+    assert_ne!(written, "old");
+    assert_eq!(file_names(&dir), ["f.slang", "link.ir", "real.ir"]);
+}
+
 fn file_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .expect("readable folder")

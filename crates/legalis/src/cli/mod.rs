@@ -205,7 +205,24 @@ fn link(
 
 /// Writes `contents` to a temporary file beside `path`, then renames it into
 /// place, so a failed run never leaves a partial output that looks complete.
+///
+/// Only a regular file (or a path that does not exist yet) is replaced that
+/// way. A device, a pipe or a socket (`-o /dev/null`, `-o /dev/stdout`, a
+/// FIFO) is written in place: renaming over it would replace the device node
+/// with a regular file. A symbolic link is followed, so the file it names is
+/// replaced and the link stays.
 fn write_whole_file(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let path = match fs::canonicalize(path) {
+        Ok(target) => {
+            if !fs::metadata(&target)?.is_file() {
+                return fs::write(&target, contents);
+            }
+            target
+        }
+        // Not there yet (or a dangling link): create it beside the name given.
+        Err(_) => path.to_path_buf(),
+    };
+    let path = path.as_path();
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "the path names no file"))?;
