@@ -5,7 +5,9 @@
 //!
 //! - scaling: time(4096) / time(1024) per target (linear growth: at most
 //!   4.5) and the 4096-field time (at most 20 ms);
-//! - the suite: the mean time per directive (at most 0.3 ms).
+//! - the suite: the mean time per directive (at most 0.3 ms);
+//! - the command line as a process, the reference compiler and the
+//!   scaling plot (`bench_process.rs`).
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -20,12 +22,21 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     let steps = vec![
         super::with_args(&["bench", "-p", "legalis-front", "--bench", "front"], args),
         super::with_args(&["bench", "-p", "legalis", "--bench", "pipeline"], args),
+        super::words(&[
+            "build",
+            "--release",
+            "--locked",
+            "-p",
+            "legalis",
+            "--bin",
+            "legalis",
+        ]),
     ];
     let code = super::run_all(&steps);
     if code != ExitCode::SUCCESS {
         return code;
     }
-    match report(&root.join("target/criterion")) {
+    match figures(root) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
@@ -35,6 +46,31 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Criterion's figures, then the process figures and the plot.
+fn figures(root: &Path) -> Result<String, String> {
+    let criterion = root.join("target/criterion");
+    let mut text = report(&criterion)?;
+    let mut series = Vec::new();
+    for target in ["glsl", "spirv", "wgsl"] {
+        let points = crate::bench_process::SIZES
+            .iter()
+            .map(|&n| Ok((n, median_ms(&criterion, &format!("scaling/{target}/{n}"))?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        series.push((target.to_string(), points));
+    }
+    let process = crate::bench_process::measure(root, &series)?;
+    text.push_str(&process.text);
+    let mut plotted: Vec<_> = series
+        .into_iter()
+        .map(|(name, points)| (format!("Legalis {name}"), points))
+        .collect();
+    plotted.extend(process.reference_series);
+    let svg = root.join("target/reports/bench/scaling.svg");
+    crate::bench_process::plot(&svg, &plotted)?;
+    text.push_str(&format!("plot: {}\n", svg.display()));
+    Ok(text)
 }
 
 /// The median of a benchmark in milliseconds.

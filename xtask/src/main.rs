@@ -13,6 +13,7 @@
 //! headless Chromium the page test opens them in (`chromium.rs`).
 
 mod bench;
+mod bench_process;
 mod chromium;
 mod codegen;
 mod coverage;
@@ -60,8 +61,13 @@ Tasks:
                     end (legalis-front, bench front), then the whole
                     pipeline (legalis, bench pipeline: N float4 varyings
                     for N = 16 to 4096 to GLSL, SPIR-V and WGSL, and every
-                    suite directive); then prints the figures against
-                    their targets (medians and ratios of this run)
+                    suite directive); then builds the release CLI and
+                    times it as a process (cold start, peak RSS at
+                    N = 4096), times the reference compiler on the same
+                    shaders when ../shared/tools/slang-reference (or
+                    LEGALIS_SLANG_REFERENCE) and python3 are there, prints
+                    the figures against their targets (medians and ratios
+                    of this run) and draws target/reports/bench/scaling.svg
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check
@@ -84,6 +90,8 @@ fn main() -> ExitCode {
         Some("codegen") => return codegen::main(&rest, &workspace_root()),
         Some("setup") => return chromium::setup(&rest),
         Some("bench") => return bench::main(&rest, &workspace_root()),
+        // Internal to `bench`: the peak memory of one command.
+        Some("peak-rss") => return bench_process::peak_rss(&rest),
         Some("ci") if rest.is_empty() => ci_steps(),
         Some("help" | "-h" | "--help") => {
             print!("{HELP}");

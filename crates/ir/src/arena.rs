@@ -5,7 +5,7 @@
 //! [`UniqueArena`] interns values so that equal values share one handle (type
 //! equality is handle equality).
 
-use std::collections::HashMap;
+use crate::FastHashMap;
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -155,7 +155,7 @@ impl<T> std::ops::Index<Handle<T>> for Arena<T> {
 pub struct UniqueArena<T: Eq + Hash + Clone> {
     data: Vec<T>,
     spans: Vec<Span>,
-    map: HashMap<T, Handle<T>>,
+    map: FastHashMap<T, Handle<T>>,
 }
 
 impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
@@ -163,7 +163,7 @@ impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
         UniqueArena {
             data: Vec::new(),
             spans: Vec::new(),
-            map: HashMap::new(),
+            map: FastHashMap::default(),
         }
     }
 }
@@ -176,14 +176,18 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
     /// Returns the handle of `value`, adding it first if it is new. The span of
     /// the first insertion is kept.
     pub fn insert(&mut self, value: T, span: Span) -> Handle<T> {
-        if let Some(&handle) = self.map.get(&value) {
-            return handle;
+        // One hash per insertion: the entry either holds the handle or is
+        // where it goes.
+        match self.map.entry(value) {
+            std::collections::hash_map::Entry::Occupied(entry) => *entry.get(),
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                let handle = Handle::from_index(self.data.len());
+                self.data.push(entry.key().clone());
+                self.spans.push(span);
+                entry.insert(handle);
+                handle
+            }
         }
-        let handle = Handle::from_index(self.data.len());
-        self.map.insert(value.clone(), handle);
-        self.data.push(value);
-        self.spans.push(span);
-        handle
     }
 
     /// The handle of `value` if it was interned.

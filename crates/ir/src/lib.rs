@@ -32,5 +32,13 @@ pub use semantic::{
     Xfb,
 };
 pub use span::Span;
+
+/// The hash map and set every Legalis crate uses for its own tables: keys
+/// are names, handles and small values the compiler made itself, so the
+/// fast non-cryptographic Fx hash fits (SipHash was a seventh of the
+/// instructions of a 4096-field compile).
+pub type FastHashMap<K, V> = rustc_hash::FxHashMap<K, V>;
+/// See [`FastHashMap`].
+pub type FastHashSet<T> = rustc_hash::FxHashSet<T>;
 pub use stage::*;
 pub use types::*;

@@ -8,37 +8,22 @@
 //!   code, compiled in turn through the command-line function the binary
 //!   uses; the figure is the mean per directive (target: 0.3 ms).
 //!
-//! Run with `cargo xtask bench`, which also prints the ratios.
+//! Run with `cargo xtask bench`, which also prints the ratios. The bench
+//! runs on the allocator the `legalis` binary ships with (mimalloc), so the
+//! in-process figures and the command line's agree; an application that
+//! embeds the library measures with its own.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use legalis::{Request, ShaderStage, Target};
 
-/// The field counts of the scaling series.
-pub const SIZES: [usize; 5] = [16, 64, 256, 1024, 4096];
+use legalis_testkit::shapes::{SIZES, passthrough};
 
-/// A vertex shader passing `n` `float4` fields from its input struct to
-/// its output struct.
-fn passthrough(n: usize) -> String {
-    let mut s = String::from("struct VertexIn\n{\n");
-    for i in 0..n {
-        let _ = writeln!(s, "    float4 f{i} : TEXCOORD{i};");
-    }
-    s.push_str("};\n\nstruct VertexOut\n{\n    float4 position : SV_Position;\n");
-    for i in 0..n {
-        let _ = writeln!(s, "    float4 f{i} : TEXCOORD{i};");
-    }
-    s.push_str("};\n\n[shader(\"vertex\")]\nVertexOut main(VertexIn input)\n{\n    VertexOut output;\n    output.position = input.f0;\n");
-    for i in 0..n {
-        let _ = writeln!(s, "    output.f{i} = input.f{i} * 2.0;");
-    }
-    s.push_str("    return output;\n}\n");
-    s
-}
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn scaling(c: &mut Criterion) {
     let mut group = c.benchmark_group("scaling");

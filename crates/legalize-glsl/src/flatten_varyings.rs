@@ -7,9 +7,8 @@
 //! and scatters the result and `out` parameters to the output globals. The
 //! original's body is untouched, so every return path writes the outputs.
 
-use std::collections::HashMap;
-
 use legalis_ir as ir;
+use legalis_ir::FastHashMap;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
@@ -406,8 +405,8 @@ pub(crate) fn scatter_output(
 fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
     // Keyed by element too: `gl_ClipDistance[0]` and `[1]` are two globals
     // naming elements of one builtin.
-    let mut by_name: HashMap<(String, Direction, Option<u32>), Handle<ir::GlobalVariable>> =
-        HashMap::new();
+    let mut by_name: FastHashMap<(String, Direction, Option<u32>), Handle<ir::GlobalVariable>> =
+        FastHashMap::default();
     let mut globals = Vec::with_capacity(plan.leaves.len());
     let mut bases = Vec::with_capacity(plan.leaves.len());
     let several_streams = plan.leaves.iter().any(|l| l.stream.unwrap_or(0) > 0);

@@ -9,9 +9,8 @@
 //! input named from a parameter (`input.color`, `color`); anything else,
 //! and an input also read directly, is `E49997` at the call.
 
-use std::collections::HashMap;
-
 use legalis_ir as ir;
+use legalis_ir::FastHashMap;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Expression, Handle, Intrinsic, TypeInner};
 use legalis_sysval::Direction;
@@ -151,7 +150,7 @@ pub fn array_type(module: &mut ir::Module, ty: Handle<ir::Type>) -> Handle<ir::T
 /// Parameter paths `func` reads other than as the argument of
 /// `GetAttributeAtVertex`: `input` read whole reads every leaf under it.
 fn direct_reads(func: &ir::Function) -> Vec<(Root, Vec<u32>)> {
-    let mut parent = HashMap::new();
+    let mut parent = FastHashMap::default();
     for (h, e) in func.expressions.iter() {
         for child in e.children() {
             parent.insert(child, h);

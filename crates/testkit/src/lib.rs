@@ -22,3 +22,4 @@ pub mod interface;
 pub mod legalis;
 pub mod msl_signature;
 pub mod runner;
+pub mod shapes;

@@ -22,7 +22,8 @@
 //! `pixel_interlock_ordered`, which orders every access as HLSL orders ROV
 //! accesses (more coarsely, never less).
 
-use std::collections::{BTreeSet, HashMap};
+use legalis_ir::FastHashMap;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -33,7 +34,7 @@ use legalis_ir::{
 use super::writer::{Ctx, Result, Writer, unsupported};
 
 /// `(set, binding)` per resource global.
-pub(super) type BindingMap = HashMap<Handle<ir::GlobalVariable>, (u32, u32)>;
+pub(super) type BindingMap = FastHashMap<Handle<ir::GlobalVariable>, (u32, u32)>;
 
 /// Descriptor `(set, binding)` of every uniform resource global, and of the
 /// `_Globals` block of plain uniforms when the module has any.

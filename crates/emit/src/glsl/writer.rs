@@ -9,7 +9,8 @@
 //! `row_major` blocks (`layout(row_major) uniform; layout(row_major)
 //! buffer;`), and an explicit HLSL `row_major` becomes `column_major`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -34,11 +35,11 @@ pub(super) struct Ctx<'a> {
     /// Its handle, `None` for module initializers.
     pub function: Option<Handle<ir::Function>>,
     pub exprs: &'a ir::ExpressionArena,
-    pub locals: HashMap<Handle<ir::LocalVariable>, String>,
+    pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<String>,
     /// Resource parameters this instance of the function is specialised
     /// for: the parameter at the index means that global.
-    pub param_globals: HashMap<u32, Handle<ir::GlobalVariable>>,
+    pub param_globals: FastHashMap<u32, Handle<ir::GlobalVariable>>,
 }
 
 /// Which global each resource parameter of a function instance stands for
@@ -68,12 +69,14 @@ pub(super) fn passable_resource(inner: &TypeInner) -> bool {
 /// leading `_`, runs of `_` collapse (GLSL reserves `__`), other characters
 /// become `_`.
 pub(super) fn sanitize(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    while s.contains("__") {
-        s = s.replace("__", "_");
+    // Runs of characters GLSL does not allow, and of underscores (`__` is
+    // reserved), become one `_`, in one pass.
+    let mut s = String::with_capacity(name.len() + 2);
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if !(c == '_' && s.ends_with('_')) {
+            s.push(c);
+        }
     }
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
         s.insert(0, '_');
@@ -112,7 +115,7 @@ pub(super) fn matrix_as_rows(scalar: ir::Scalar) -> bool {
 }
 
 /// Locals declared with an initializer somewhere in `block`.
-fn collect_initialized(block: &ir::Block, out: &mut HashSet<Handle<ir::LocalVariable>>) {
+fn collect_initialized(block: &ir::Block, out: &mut FastHashSet<Handle<ir::LocalVariable>>) {
     for stmt in &block.stmts {
         match stmt {
             Statement::Declare {
@@ -153,21 +156,21 @@ pub(super) struct Writer<'a> {
     pub extensions: BTreeSet<String>,
     /// Helper functions by name, printed before user functions.
     pub helpers: BTreeMap<String, String>,
-    pub used_names: HashSet<String>,
-    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
-    pub function_names: HashMap<Handle<ir::Function>, String>,
-    pub struct_names: HashMap<Handle<ir::Type>, String>,
-    pub bindings: HashMap<Handle<ir::GlobalVariable>, (u32, u32)>,
+    pub used_names: FastHashSet<String>,
+    pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: FastHashMap<Handle<ir::Function>, String>,
+    pub struct_names: FastHashMap<Handle<ir::Type>, String>,
+    pub bindings: FastHashMap<Handle<ir::GlobalVariable>, (u32, u32)>,
     /// Binding of the `_Globals` block of plain uniforms, when there is one.
     pub globals_block_binding: Option<(u32, u32)>,
     pub functions: Vec<Handle<ir::Function>>,
     /// Function instances to print, callees first: a function taking a
     /// buffer or image is printed once per distinct global passed for it.
     pub instances: Vec<(Handle<ir::Function>, InstanceKey)>,
-    pub instance_names: HashMap<(Handle<ir::Function>, InstanceKey), String>,
+    pub instance_names: FastHashMap<(Handle<ir::Function>, InstanceKey), String>,
     /// `static` locals, hoisted to private globals (shared by every instance
     /// of their function, as HLSL has one variable per function).
-    pub static_locals: HashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), StaticLocal>,
+    pub static_locals: FastHashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), StaticLocal>,
     /// Module-scope temporaries `(type, name)` that hold an operand which a
     /// GLSL spelling needs twice, so it is evaluated once, in place, through
     /// the comma operator (GLSL has no recursion, so one per use site is
@@ -175,7 +178,7 @@ pub(super) struct Writer<'a> {
     pub temps: Vec<(String, String)>,
     /// Counter blocks of append/consume buffers and counted structured
     /// buffers: `(instance name, set, binding)` per buffer global.
-    pub counters: HashMap<Handle<ir::GlobalVariable>, (String, u32, u32)>,
+    pub counters: FastHashMap<Handle<ir::GlobalVariable>, (String, u32, u32)>,
     /// The `main` that wraps the entry point in an interlock, when needed.
     pub interlock_main: Option<String>,
     pub globals: Vec<Handle<ir::GlobalVariable>>,
@@ -209,17 +212,17 @@ impl<'a> Writer<'a> {
                 .into_iter()
                 .map(String::from)
                 .collect(),
-            global_names: HashMap::new(),
-            function_names: HashMap::new(),
-            struct_names: HashMap::new(),
-            bindings: HashMap::new(),
+            global_names: FastHashMap::default(),
+            function_names: FastHashMap::default(),
+            struct_names: FastHashMap::default(),
+            bindings: FastHashMap::default(),
             globals_block_binding: None,
             functions: Vec::new(),
             instances: Vec::new(),
-            instance_names: HashMap::new(),
-            static_locals: HashMap::new(),
+            instance_names: FastHashMap::default(),
+            static_locals: FastHashMap::default(),
             temps: Vec::new(),
-            counters: HashMap::new(),
+            counters: FastHashMap::default(),
             interlock_main: None,
             globals: Vec::new(),
             printed_structs: BTreeSet::new(),
@@ -237,7 +240,7 @@ impl<'a> Writer<'a> {
 
     /// A fresh name in the writer's own `_hlsl_` namespace (user names
     /// that start so are renamed by [`sanitize`], so they cannot collide).
-    pub fn unique_internal(used: &mut HashSet<String>, base: &str) -> String {
+    pub fn unique_internal(used: &mut FastHashSet<String>, base: &str) -> String {
         let mut name = base.to_string();
         let mut n = 1;
         while !used.insert(name.clone()) {
@@ -260,7 +263,7 @@ impl<'a> Writer<'a> {
     fn collect_static_locals(&mut self) {
         for &f in &self.functions {
             let func = &self.module.functions[f];
-            let mut inits = HashSet::new();
+            let mut inits = FastHashSet::default();
             collect_initialized(&func.body, &mut inits);
             for (l, local) in func.locals.iter().filter(|(_, l)| l.is_static) {
                 let base = format!("{}_{}", func.name, local.name);
@@ -363,7 +366,7 @@ impl<'a> Writer<'a> {
             func: Some(func),
             function: Some(f),
             exprs: &func.expressions,
-            locals: HashMap::new(),
+            locals: FastHashMap::default(),
             params: Vec::new(),
             param_globals: key
                 .iter()
@@ -374,7 +377,7 @@ impl<'a> Writer<'a> {
     }
 
     /// A fresh module-level name derived from `base`.
-    pub fn unique(used: &mut HashSet<String>, base: &str) -> String {
+    pub fn unique(used: &mut FastHashSet<String>, base: &str) -> String {
         let base = sanitize(base);
         let mut name = base.clone();
         let mut n = 1;
@@ -767,7 +770,7 @@ impl<'a> Writer<'a> {
     /// Declares the structs that printed code names, members before users.
     fn write_structs(&mut self) -> Result<String> {
         let mut out = String::new();
-        let mut done = HashSet::new();
+        let mut done = FastHashSet::default();
         let named: Vec<Handle<ir::Type>> = self.used_struct_types();
         for ty in named {
             self.write_struct(ty, &mut done, &mut out)?;
@@ -783,7 +786,7 @@ impl<'a> Writer<'a> {
     fn write_struct(
         &mut self,
         ty: Handle<ir::Type>,
-        done: &mut HashSet<Handle<ir::Type>>,
+        done: &mut FastHashSet<Handle<ir::Type>>,
         out: &mut String,
     ) -> Result<()> {
         if !done.insert(ty) {
@@ -998,9 +1001,9 @@ impl<'a> Writer<'a> {
             func: None,
             function: None,
             exprs: &self.module.global_expressions,
-            locals: HashMap::new(),
+            locals: FastHashMap::default(),
             params: Vec::new(),
-            param_globals: HashMap::new(),
+            param_globals: FastHashMap::default(),
         }
     }
 

@@ -3,9 +3,8 @@
 //! their `UniformConstant` variables), parameter and local variables, the
 //! entry point's initialization of `static` globals, and the body.
 
-use std::collections::HashMap;
-
 use legalis_ir as ir;
+use legalis_ir::FastHashMap;
 use legalis_ir::{AddressSpace, Handle, TypeInner};
 use spirv::{FunctionControl, StorageClass, Word};
 
@@ -81,7 +80,7 @@ impl<'a> Writer<'a> {
             exprs: &func.expressions,
             func: Some(func),
             index: self.b.selected_function().unwrap_or(0),
-            locals: HashMap::new(),
+            locals: FastHashMap::default(),
             params: Vec::new(),
             var_count: 0,
             breaks: Vec::new(),

@@ -5,7 +5,7 @@
 //! module order and made unique with `_1`, `_2` suffixes, so the text is
 //! the same on every run; ids without a name keep their number (`%42`).
 
-use std::collections::{HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
 use std::fmt::Write as _;
 
 use rspirv::dr::{Instruction, Module, Operand};
@@ -127,24 +127,24 @@ pub fn disassemble(words: &[u32]) -> String {
 
 /// Names of result ids.
 struct Namer {
-    names: HashMap<u32, String>,
-    used: HashSet<String>,
+    names: FastHashMap<u32, String>,
+    used: FastHashSet<String>,
     /// The value part of scalar constants (`0_5` of `%float_0_5`).
-    values: HashMap<u32, String>,
-    debug: HashMap<u32, String>,
-    float_types: HashSet<u32>,
-    signed_types: HashSet<u32>,
+    values: FastHashMap<u32, String>,
+    debug: FastHashMap<u32, String>,
+    float_types: FastHashSet<u32>,
+    signed_types: FastHashSet<u32>,
 }
 
 impl Namer {
-    fn assign(module: &Module) -> HashMap<u32, String> {
+    fn assign(module: &Module) -> FastHashMap<u32, String> {
         let mut n = Namer {
-            names: HashMap::new(),
-            used: HashSet::new(),
-            values: HashMap::new(),
-            debug: HashMap::new(),
-            float_types: HashSet::new(),
-            signed_types: HashSet::new(),
+            names: FastHashMap::default(),
+            used: FastHashSet::default(),
+            values: FastHashMap::default(),
+            debug: FastHashMap::default(),
+            float_types: FastHashSet::default(),
+            signed_types: FastHashSet::default(),
         };
         for inst in &module.debug_names {
             if let (Op::Name, Some(Operand::IdRef(id)), Some(Operand::LiteralString(s))) = (
@@ -364,7 +364,7 @@ fn sanitize(s: &str) -> String {
 }
 
 struct Printer<'a> {
-    names: &'a HashMap<u32, String>,
+    names: &'a FastHashMap<u32, String>,
     module: &'a Module,
 }
 

@@ -3,7 +3,8 @@
 //! entry point, execution modes) and the low-level instruction helpers the
 //! other files share.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use legalis_ir::FastHashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Span};
@@ -61,7 +62,7 @@ pub(super) struct FnState<'a> {
     pub func: Option<&'a ir::Function>,
     /// The builder's index of the function.
     pub index: usize,
-    pub locals: HashMap<Handle<ir::LocalVariable>, Word>,
+    pub locals: FastHashMap<Handle<ir::LocalVariable>, Word>,
     /// Parameter places: `in` parameters are copied into variables.
     pub params: Vec<Ptr>,
     /// Variables inserted at the top of the first block so far.
@@ -77,22 +78,22 @@ pub(super) struct Writer<'a> {
     pub capabilities: BTreeMap<u32, Capability>,
     pub extensions: BTreeSet<&'static str>,
     pub version: (u8, u8),
-    pub type_ids: HashMap<(Handle<ir::Type>, Layout), Word>,
-    pub numeric_ids: HashMap<(ir::Scalar, u8, u8, Layout), Word>,
-    pub pointer_ids: HashMap<(Word, StorageClass), Word>,
-    pub block_ids: HashMap<(Handle<ir::Type>, StorageClass), Word>,
-    pub const_ids: HashMap<(Op, Word, Vec<u32>), Word>,
-    pub fn_type_ids: HashMap<Vec<Word>, Word>,
+    pub type_ids: FastHashMap<(Handle<ir::Type>, Layout), Word>,
+    pub numeric_ids: FastHashMap<(ir::Scalar, u8, u8, Layout), Word>,
+    pub pointer_ids: FastHashMap<(Word, StorageClass), Word>,
+    pub block_ids: FastHashMap<(Handle<ir::Type>, StorageClass), Word>,
+    pub const_ids: FastHashMap<(Op, Word, Vec<u32>), Word>,
+    pub fn_type_ids: FastHashMap<Vec<Word>, Word>,
     pub void_id: Option<Word>,
     pub glsl_ext: Option<Word>,
-    pub globals: HashMap<Handle<ir::GlobalVariable>, Ptr>,
+    pub globals: FastHashMap<Handle<ir::GlobalVariable>, Ptr>,
     /// Builtins the writer adds itself (subgroup size ...), by name.
     pub extra_builtins: BTreeMap<&'static str, Word>,
     /// Every global variable the entry point uses, with its storage class.
     pub used_vars: BTreeMap<Word, StorageClass>,
     pub functions: Vec<Handle<ir::Function>>,
     pub reachable_globals: Vec<Handle<ir::GlobalVariable>>,
-    pub function_ids: HashMap<Handle<ir::Function>, Word>,
+    pub function_ids: FastHashMap<Handle<ir::Function>, Word>,
     pub bindings: Bindings,
     pub writes_depth: bool,
     /// Execution modes the system-value rows ask for beyond
@@ -101,7 +102,7 @@ pub(super) struct Writer<'a> {
     /// The one variable of an arrayed builtin (`SampleMask`,
     /// `ClipDistance`), by system value and whether it is an input; each
     /// element global is a place in it.
-    pub arrayed_builtins: HashMap<(ir::SystemValue, bool), Word>,
+    pub arrayed_builtins: FastHashMap<(ir::SystemValue, bool), Word>,
     pub fs: FnState<'a>,
 }
 
@@ -131,29 +132,29 @@ impl<'a> Writer<'a> {
             capabilities: BTreeMap::new(),
             extensions: BTreeSet::new(),
             version: options.min_version,
-            type_ids: HashMap::new(),
-            numeric_ids: HashMap::new(),
-            pointer_ids: HashMap::new(),
-            block_ids: HashMap::new(),
-            const_ids: HashMap::new(),
-            fn_type_ids: HashMap::new(),
+            type_ids: FastHashMap::default(),
+            numeric_ids: FastHashMap::default(),
+            pointer_ids: FastHashMap::default(),
+            block_ids: FastHashMap::default(),
+            const_ids: FastHashMap::default(),
+            fn_type_ids: FastHashMap::default(),
             void_id: None,
             glsl_ext: None,
-            globals: HashMap::new(),
+            globals: FastHashMap::default(),
             extra_builtins: BTreeMap::new(),
             used_vars: BTreeMap::new(),
             functions: Vec::new(),
             reachable_globals: Vec::new(),
-            function_ids: HashMap::new(),
+            function_ids: FastHashMap::default(),
             bindings: crate::binding::assign_bindings(module),
             writes_depth: false,
             row_modes: Vec::new(),
-            arrayed_builtins: HashMap::new(),
+            arrayed_builtins: FastHashMap::default(),
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
                 index: 0,
-                locals: HashMap::new(),
+                locals: FastHashMap::default(),
                 params: Vec::new(),
                 var_count: 0,
                 breaks: Vec::new(),

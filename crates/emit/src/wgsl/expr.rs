@@ -10,7 +10,7 @@
 //! Statements a value needs before or after it (temporaries, copy-back)
 //! collect in `pre`/`post` and are printed around the statement.
 
-use std::collections::{HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -35,9 +35,9 @@ pub(super) struct ParamName {
 pub(super) struct FnCtx<'a> {
     pub func: Option<&'a ir::Function>,
     pub exprs: &'a ir::ExpressionArena,
-    pub locals: HashMap<Handle<ir::LocalVariable>, String>,
+    pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<ParamName>,
-    names: HashSet<String>,
+    names: FastHashSet<String>,
     /// Statements to print before the current one.
     pub pre: Vec<String>,
     /// Statements to print after the current one.
@@ -72,7 +72,7 @@ impl<'a> FnCtx<'a> {
                 }
             })
             .collect();
-        let mut locals = HashMap::new();
+        let mut locals = FastHashMap::default();
         for (l, local) in func.locals.iter() {
             let name = match w.static_locals.get(&(f, l)) {
                 Some(name) => name.clone(),
@@ -97,7 +97,7 @@ impl<'a> FnCtx<'a> {
         FnCtx {
             func: None,
             exprs: &w.module.global_expressions,
-            locals: HashMap::new(),
+            locals: FastHashMap::default(),
             params: Vec::new(),
             names: w.module_names(),
             pre: Vec::new(),
@@ -122,8 +122,8 @@ impl<'a> FnCtx<'a> {
 
 /// Parameters of `in` direction the body writes (stores, assignments,
 /// increments, `out` arguments), by index.
-fn written_params(module: &ir::Module, func: &ir::Function) -> HashSet<u32> {
-    let mut out = HashSet::new();
+fn written_params(module: &ir::Module, func: &ir::Function) -> FastHashSet<u32> {
+    let mut out = FastHashSet::default();
     let root = |mut e: Handle<Expression>| loop {
         match &func.expressions[e] {
             Expression::Member { base, .. }

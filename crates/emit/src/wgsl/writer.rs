@@ -4,7 +4,8 @@
 //! and expressions are in `expr.rs`, built-in functions in
 //! `intrinsics.rs`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -29,47 +30,47 @@ pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     pub entry: &'a ir::EntryPoint,
     /// Names taken at module scope.
-    taken: HashSet<String>,
-    pub struct_names: HashMap<Handle<ir::Type>, String>,
-    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
-    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
-    pub function_names: HashMap<Handle<ir::Function>, String>,
+    taken: FastHashSet<String>,
+    pub struct_names: FastHashMap<Handle<ir::Type>, String>,
+    pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
+    pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: FastHashMap<Handle<ir::Function>, String>,
     /// The `_Globals` uniform variable's name and its members' names.
-    pub plain_uniforms: Option<(String, HashMap<Handle<ir::GlobalVariable>, String>)>,
+    pub plain_uniforms: Option<(String, FastHashMap<Handle<ir::GlobalVariable>, String>)>,
     bindings: Bindings,
     pub reachable: Vec<Handle<ir::Function>>,
     pub used_globals: BTreeSet<Handle<ir::GlobalVariable>>,
-    pub uses: HashMap<Handle<ir::GlobalVariable>, Use>,
+    pub uses: FastHashMap<Handle<ir::GlobalVariable>, Use>,
     /// `static` locals hoisted to `var<private>`: their module names.
-    pub static_locals: HashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), String>,
+    pub static_locals: FastHashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), String>,
     /// Globals whose initializer is not a constant expression: assigned at
     /// the start of the entry point, in declaration order.
     entry_inits: Vec<Handle<ir::GlobalVariable>>,
     /// Structs reached from the uniform address space (their struct and
     /// array members get `@align(16)`).
-    uniform_structs: HashSet<Handle<ir::Type>>,
+    uniform_structs: FastHashSet<Handle<ir::Type>>,
     /// Struct members holding column-major matrices (or arrays of them) in
     /// a buffer: stored as WGSL `matCxR` and read through `transpose`
     /// (see [`Writer::is_transposed`]).
-    pub transposed_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub transposed_members: FastHashSet<(Handle<ir::Type>, u32)>,
     /// Plain uniforms and structured buffers of column-major matrices.
-    pub transposed_globals: HashSet<Handle<ir::GlobalVariable>>,
+    pub transposed_globals: FastHashSet<Handle<ir::GlobalVariable>>,
     /// Globals an `Interlocked*` function updates: WGSL atomics live in
     /// variables of `atomic<T>` type, so these are declared so and every
     /// other access goes through `atomicLoad`/`atomicStore`.
-    pub atomic_globals: HashSet<Handle<ir::GlobalVariable>>,
+    pub atomic_globals: FastHashSet<Handle<ir::GlobalVariable>>,
     /// Uniform arrays of scalars and small vectors: HLSL puts each element
     /// of a constant-buffer array at a 16-byte boundary, so they are
     /// declared `array<vec4<T>, N>` and an element reads its first
     /// components (see [`Writer::padded_components`]). Struct members here,
     /// plain uniforms in `padded_globals`.
-    pub padded_members: HashSet<(Handle<ir::Type>, u32)>,
-    pub padded_globals: HashSet<Handle<ir::GlobalVariable>>,
+    pub padded_members: FastHashSet<(Handle<ir::Type>, u32)>,
+    pub padded_globals: FastHashSet<Handle<ir::GlobalVariable>>,
     /// `bool` members of buffer structs and `bool` plain uniforms: WGSL
     /// buffers hold no booleans, HLSL's are 32-bit, so they are stored as
     /// `u32` (`vecN<u32>`) and compared with zero when read.
-    pub bool_members: HashSet<(Handle<ir::Type>, u32)>,
-    pub bool_globals: HashSet<Handle<ir::GlobalVariable>>,
+    pub bool_members: FastHashSet<(Handle<ir::Type>, u32)>,
+    pub bool_globals: FastHashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -89,7 +90,7 @@ pub(super) fn sanitize(name: &str) -> String {
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
@@ -110,26 +111,26 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             module,
             entry,
-            taken: HashSet::new(),
-            struct_names: HashMap::new(),
-            member_names: HashMap::new(),
-            global_names: HashMap::new(),
-            function_names: HashMap::new(),
+            taken: FastHashSet::default(),
+            struct_names: FastHashMap::default(),
+            member_names: FastHashMap::default(),
+            global_names: FastHashMap::default(),
+            function_names: FastHashMap::default(),
             plain_uniforms: None,
             bindings: binding::assign_wgsl_bindings(module),
             reachable: Vec::new(),
             used_globals: BTreeSet::new(),
-            uses: HashMap::new(),
-            static_locals: HashMap::new(),
+            uses: FastHashMap::default(),
+            static_locals: FastHashMap::default(),
             entry_inits: Vec::new(),
-            uniform_structs: HashSet::new(),
-            transposed_members: HashSet::new(),
-            transposed_globals: HashSet::new(),
-            atomic_globals: HashSet::new(),
-            padded_members: HashSet::new(),
-            padded_globals: HashSet::new(),
-            bool_members: HashSet::new(),
-            bool_globals: HashSet::new(),
+            uniform_structs: FastHashSet::default(),
+            transposed_members: FastHashSet::default(),
+            transposed_globals: FastHashSet::default(),
+            atomic_globals: FastHashSet::default(),
+            padded_members: FastHashSet::default(),
+            padded_globals: FastHashSet::default(),
+            bool_members: FastHashSet::default(),
+            bool_globals: FastHashSet::default(),
         };
         w.collect_used()?;
         w.collect_transposed();
@@ -144,7 +145,7 @@ impl<'a> Writer<'a> {
         let mut functions = BTreeSet::new();
         let mut work = vec![self.entry.function];
         let mut global_work: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-        let mut seen_inits = HashSet::new();
+        let mut seen_inits = FastHashSet::default();
         loop {
             while let Some(f) = work.pop() {
                 if !functions.insert(f) {
@@ -206,7 +207,7 @@ impl<'a> Writer<'a> {
                 self.atomic_globals.insert(g);
             }
         }
-        let mut targets = HashSet::new();
+        let mut targets = FastHashSet::default();
         collect_store_targets(&func.body, &func.expressions, &mut targets);
         for (h, e) in func.expressions.iter() {
             match e {
@@ -257,7 +258,7 @@ impl<'a> Writer<'a> {
             }
             match &module.types[v.ty].inner {
                 TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-                    self.mark_transposed(*inner, &mut HashSet::new())
+                    self.mark_transposed(*inner, &mut FastHashSet::default())
                 }
                 TypeInner::Buffer {
                     element: Some(e), ..
@@ -267,7 +268,7 @@ impl<'a> Writer<'a> {
                     {
                         self.transposed_globals.insert(g);
                     }
-                    self.mark_transposed(*e, &mut HashSet::new());
+                    self.mark_transposed(*e, &mut FastHashSet::default());
                 }
                 inner if !inner.is_resource() => {
                     if holds_matrix(module, v.ty)
@@ -275,14 +276,14 @@ impl<'a> Writer<'a> {
                     {
                         self.transposed_globals.insert(g);
                     }
-                    self.mark_transposed(v.ty, &mut HashSet::new());
+                    self.mark_transposed(v.ty, &mut FastHashSet::default());
                 }
                 _ => {}
             }
         }
     }
 
-    fn mark_transposed(&mut self, ty: Handle<ir::Type>, seen: &mut HashSet<Handle<ir::Type>>) {
+    fn mark_transposed(&mut self, ty: Handle<ir::Type>, seen: &mut FastHashSet<Handle<ir::Type>>) {
         let module = self.module;
         match &module.types[ty].inner {
             TypeInner::Struct { members } => {
@@ -383,7 +384,7 @@ impl<'a> Writer<'a> {
             if let TypeInner::Struct { members } = &t.inner {
                 let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
                 self.struct_names.insert(h, name);
-                let mut member_taken = HashSet::new();
+                let mut member_taken = FastHashSet::default();
                 let names = members
                     .iter()
                     .map(|m| fresh(&mut member_taken, &m.name))
@@ -410,7 +411,7 @@ impl<'a> Writer<'a> {
             .collect();
         if !plain.is_empty() {
             let var = fresh(&mut self.taken, "_Globals");
-            let mut member_taken = HashSet::new();
+            let mut member_taken = FastHashSet::default();
             let members = plain
                 .iter()
                 .map(|&g| (g, fresh(&mut member_taken, &module.globals[g].name)))
@@ -436,7 +437,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Names taken at module scope, for a function's own namer.
-    pub fn module_names(&self) -> HashSet<String> {
+    pub fn module_names(&self) -> FastHashSet<String> {
         self.taken.clone()
     }
 
@@ -1187,7 +1188,7 @@ fn static_init(block: &ir::Block, local: Handle<ir::LocalVariable>) -> Option<Ha
 fn collect_store_targets(
     block: &ir::Block,
     exprs: &ir::ExpressionArena,
-    out: &mut HashSet<Handle<Expression>>,
+    out: &mut FastHashSet<Handle<Expression>>,
 ) {
     for stmt in &block.stmts {
         if let Statement::Store { target, .. } = stmt {

@@ -2,6 +2,7 @@
 //! `cbuffer` blocks and function signatures, in source order.
 
 use legalis_ir as ir;
+use legalis_ir::FastHashSet;
 use legalis_ir::{Handle, Span, Type, TypeInner};
 
 use super::attrs::{AttrSite, lower_name};
@@ -101,7 +102,7 @@ impl Checker<'_> {
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
         let mut members: Vec<ir::StructMember> = Vec::new();
-        let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+        let mut names: FastHashSet<String> = FastHashSet::default();
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");

@@ -23,9 +23,8 @@ mod semantics;
 mod stmt;
 pub mod types;
 
-use std::collections::HashMap;
-
 use legalis_ir as ir;
+use legalis_ir::FastHashMap;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Span, Type};
 
@@ -194,8 +193,8 @@ pub struct Checker<'a> {
     diagnostics: &'a mut Vec<Diagnostic>,
     /// Stand-in type after an error; converts silently to and from anything.
     pub error_ty: Handle<Type>,
-    type_scopes: Vec<HashMap<String, TypeSymbol>>,
-    value_scopes: Vec<HashMap<String, ValueSymbol>>,
+    type_scopes: Vec<FastHashMap<String, TypeSymbol>>,
+    value_scopes: Vec<FastHashMap<String, ValueSymbol>>,
     pub enums: Vec<EnumInfo>,
     pub funcs: Vec<FuncInfo>,
     /// Lowered bodies, indexed like `funcs`.
@@ -212,7 +211,7 @@ pub struct Checker<'a> {
     pub depth_reported: bool,
     /// Member name to index of large structs, built on the first access:
     /// looking fields up by name stays linear in the number of accesses.
-    member_indices: HashMap<Handle<Type>, HashMap<String, u32>>,
+    member_indices: FastHashMap<Handle<Type>, FastHashMap<String, u32>>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -254,8 +253,8 @@ impl<'a> Checker<'a> {
             // A handle no real type has; the error type is only added to the
             // module when an error is reported, so a clean module never holds it.
             error_ty: Handle::from_index(u32::MAX as usize),
-            type_scopes: vec![HashMap::new()],
-            value_scopes: vec![HashMap::new()],
+            type_scopes: vec![FastHashMap::default()],
+            value_scopes: vec![FastHashMap::default()],
             enums: Vec::new(),
             funcs: Vec::new(),
             bodies: Vec::new(),
@@ -265,7 +264,7 @@ impl<'a> Checker<'a> {
             namespace: String::new(),
             expr_depth: 0,
             depth_reported: false,
-            member_indices: HashMap::new(),
+            member_indices: FastHashMap::default(),
         }
     }
 
@@ -283,7 +282,8 @@ impl<'a> Checker<'a> {
                 .map(|i| i as u32);
         }
         let index = self.member_indices.entry(ty).or_insert_with(|| {
-            let mut index = HashMap::with_capacity(members.len());
+            let mut index =
+                FastHashMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, m) in members.iter().enumerate() {
                 // The first of a repeated name wins, as a scan would find.
                 index.entry(m.name.clone()).or_insert(i as u32);
@@ -319,8 +319,8 @@ impl<'a> Checker<'a> {
     }
 
     pub fn push_scope(&mut self) {
-        self.type_scopes.push(HashMap::new());
-        self.value_scopes.push(HashMap::new());
+        self.type_scopes.push(FastHashMap::default());
+        self.value_scopes.push(FastHashMap::default());
     }
 
     pub fn pop_scope(&mut self) {
@@ -432,7 +432,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Adds a value symbol to the outermost (module) scope, for overload sets.
-    pub fn global_values_mut(&mut self) -> &mut HashMap<String, ValueSymbol> {
+    pub fn global_values_mut(&mut self) -> &mut FastHashMap<String, ValueSymbol> {
         &mut self.value_scopes[0]
     }
 

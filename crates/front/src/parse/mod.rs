@@ -68,8 +68,7 @@ mod number;
 mod stmt;
 mod types;
 
-use std::collections::HashSet;
-
+use legalis_ir::FastHashSet;
 use legalis_ir::{Span, diag::Diagnostic};
 
 use crate::{
@@ -161,7 +160,7 @@ struct Parser<'a> {
     /// [`match_delimiters`]).
     matching: Vec<u32>,
     /// Struct, typedef, typealias and enum names declared so far.
-    type_names: HashSet<&'a str>,
+    type_names: FastHashSet<&'a str>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -186,7 +185,7 @@ impl<'a> Parser<'a> {
             syntax_errors: 0,
             junk_skipped: false,
             matching: match_delimiters(tokens),
-            type_names: HashSet::new(),
+            type_names: FastHashSet::default(),
             diagnostics: Vec::new(),
         }
     }

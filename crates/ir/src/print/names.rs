@@ -6,8 +6,7 @@
 //! letter for parameters (`x#p1`) and globals (`g#g2`) because those share a
 //! namespace with locals (`t#3`). Functions have their own namespace (`f#4`).
 
-use std::collections::HashSet;
-
+use crate::FastHashSet;
 use crate::{Function, FunctionParam, GlobalVariable, Handle, LocalVariable, Module};
 
 pub(super) struct ModuleNames {
@@ -20,8 +19,8 @@ impl ModuleNames {
         let global_names = module.globals.iter().map(|(_, g)| g.name.as_str());
         let function_names = module.functions.iter().map(|(_, f)| f.name.as_str());
         ModuleNames {
-            globals: unique(global_names, "g", &mut HashSet::new()),
-            functions: unique(function_names, "", &mut HashSet::new()),
+            globals: unique(global_names, "g", &mut FastHashSet::default()),
+            functions: unique(function_names, "", &mut FastHashSet::default()),
         }
     }
 
@@ -49,7 +48,7 @@ impl FunctionNames {
     pub(super) fn new(module: &Module, func: &Function) -> Self {
         // Raw global names: a local that shadows a global must be marked even
         // though the global itself prints plainly.
-        let mut taken: HashSet<String> =
+        let mut taken: FastHashSet<String> =
             module.globals.iter().map(|(_, g)| g.name.clone()).collect();
         let params = func.params.iter().map(|p: &FunctionParam| p.name.as_str());
         let params = unique(params, "p", &mut taken);
@@ -79,7 +78,7 @@ impl FunctionNames {
 fn unique<'n>(
     names: impl Iterator<Item = &'n str>,
     tag: &str,
-    taken: &mut HashSet<String>,
+    taken: &mut FastHashSet<String>,
 ) -> Vec<String> {
     names
         .enumerate()

@@ -402,35 +402,41 @@ fn push_children(expr: &Expression, out: &mut Vec<Handle<Expression>>) {
 /// How many parents each expression has, filled by walking from the roots.
 pub(super) struct Uses {
     count: Vec<u8>,
+    /// Work lists kept between roots, so marking allocates nothing.
+    stack: Vec<Handle<Expression>>,
+    children: Vec<Handle<Expression>>,
 }
 
 impl Uses {
     pub(super) fn new(len: usize) -> Self {
         Uses {
             count: vec![0; len],
+            stack: Vec::new(),
+            children: Vec::new(),
         }
     }
 
-    /// Checks a root used by a statement or initializer at `site`, then marks
-    /// its whole tree, reporting every expression reached a second time.
+    /// Checks a root used by a statement or initializer (`site` names it,
+    /// made only when there is something to report), then marks its whole
+    /// tree, reporting every expression reached a second time.
     pub(super) fn root(
         &mut self,
         ctx: &ExprContext,
         root: Handle<Expression>,
         kind: RootKind,
-        (site, span): (Site, crate::Span),
+        (site, span): (&dyn Fn() -> Site, crate::Span),
         report: &mut Report,
     ) {
         if !ctx.exprs.contains(root) {
-            report.push(site, ErrorKind::BadExpression(root), span);
+            report.push(site(), ErrorKind::BadExpression(root), span);
             return;
         }
         if kind == RootKind::Value && ctx.is_void_value(root) {
-            report.push(site, ErrorKind::VoidValue(root), ctx.exprs.span(root));
+            report.push(site(), ErrorKind::VoidValue(root), ctx.exprs.span(root));
         }
-        let mut stack = vec![root];
-        let mut children = Vec::new();
-        while let Some(expr) = stack.pop() {
+        self.stack.clear();
+        self.stack.push(root);
+        while let Some(expr) = self.stack.pop() {
             let Some(count) = self.count.get_mut(expr.index()) else {
                 continue;
             };
@@ -443,9 +449,9 @@ impl Uses {
                 );
             }
             if *count == 1 {
-                children.clear();
-                push_children(&ctx.exprs[expr], &mut children);
-                stack.extend(children.iter().copied());
+                self.children.clear();
+                push_children(&ctx.exprs[expr], &mut self.children);
+                self.stack.extend(self.children.iter().copied());
             }
         }
     }

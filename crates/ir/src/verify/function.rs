@@ -51,7 +51,29 @@ pub(super) fn check_function(
         declared: vec![false; func.locals.len()],
         has_result: func.result.is_some(),
     };
-    walker.block(&func.body, "body", Flow::default());
+    walker.block(&func.body, &StmtPath::Body, Flow::default());
+}
+
+/// Where a statement is, as `body[3].accept[0]`: a chain on the walker's
+/// stack, written out only when an error names it.
+enum StmtPath<'p> {
+    Body,
+    /// The `index`th statement of the block at `parent`.
+    Index(&'p StmtPath<'p>, usize),
+    /// A block of the statement at `parent` (`accept`, `body`, `cases[i]`…).
+    Part(&'p StmtPath<'p>, &'static str),
+    Case(&'p StmtPath<'p>, usize),
+}
+
+impl std::fmt::Display for StmtPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StmtPath::Body => f.write_str("body"),
+            StmtPath::Index(parent, i) => write!(f, "{parent}[{i}]"),
+            StmtPath::Part(parent, part) => write!(f, "{parent}.{part}"),
+            StmtPath::Case(parent, i) => write!(f, "{parent}.cases[{i}]"),
+        }
+    }
 }
 
 /// Which jumps the enclosing statements allow.
@@ -75,14 +97,14 @@ struct BodyWalker<'a, 'e> {
 }
 
 impl BodyWalker<'_, '_> {
-    fn block(&mut self, block: &Block, path: &str, flow: Flow) {
+    fn block(&mut self, block: &Block, path: &StmtPath, flow: Flow) {
         for (i, stmt) in block.stmts.iter().enumerate() {
             let span = block.spans.get(i).copied().unwrap_or(Span::UNDEFINED);
-            self.stmt(stmt, &format!("{path}[{i}]"), span, flow);
+            self.stmt(stmt, &StmtPath::Index(path, i), span, flow);
         }
     }
 
-    fn stmt(&mut self, stmt: &Statement, path: &str, span: Span, flow: Flow) {
+    fn stmt(&mut self, stmt: &Statement, path: &StmtPath, span: Span, flow: Flow) {
         match stmt {
             Statement::Declare { local, init } => {
                 self.declare(*local, path, span);
@@ -107,8 +129,8 @@ impl BodyWalker<'_, '_> {
                 reject,
             } => {
                 self.root(*condition, RootKind::Value, path, span);
-                self.block(accept, &format!("{path}.accept"), flow);
-                self.block(reject, &format!("{path}.reject"), flow);
+                self.block(accept, &StmtPath::Part(path, "accept"), flow);
+                self.block(reject, &StmtPath::Part(path, "reject"), flow);
             }
             Statement::For {
                 init,
@@ -118,16 +140,16 @@ impl BodyWalker<'_, '_> {
             } => {
                 // Init and update stand where the source has expressions, so
                 // no jump can be written there.
-                self.block(init, &format!("{path}.init"), Flow::default());
+                self.block(init, &StmtPath::Part(path, "init"), Flow::default());
                 if let Some(condition) = condition {
                     self.root(*condition, RootKind::Value, path, span);
                 }
-                self.block(update, &format!("{path}.update"), Flow::default());
-                self.block(body, &format!("{path}.body"), LOOP);
+                self.block(update, &StmtPath::Part(path, "update"), Flow::default());
+                self.block(body, &StmtPath::Part(path, "body"), LOOP);
             }
             Statement::While { condition, body } | Statement::DoWhile { body, condition } => {
                 self.root(*condition, RootKind::Value, path, span);
-                self.block(body, &format!("{path}.body"), LOOP);
+                self.block(body, &StmtPath::Part(path, "body"), LOOP);
             }
             Statement::Switch { selector, cases } => {
                 self.root(*selector, RootKind::Value, path, span);
@@ -142,7 +164,7 @@ impl BodyWalker<'_, '_> {
         }
     }
 
-    fn jump(&mut self, stmt: &Statement, path: &str, span: Span, flow: Flow) {
+    fn jump(&mut self, stmt: &Statement, path: &StmtPath, span: Span, flow: Flow) {
         match stmt {
             Statement::Break if !flow.can_break => {
                 self.push(path, ErrorKind::BreakOutsideLoop, span);
@@ -164,7 +186,7 @@ impl BodyWalker<'_, '_> {
         }
     }
 
-    fn switch_cases(&mut self, cases: &[SwitchCase], path: &str, span: Span, flow: Flow) {
+    fn switch_cases(&mut self, cases: &[SwitchCase], path: &StmtPath, span: Span, flow: Flow) {
         let mut seen = Vec::new();
         for (i, case) in cases.iter().enumerate() {
             for value in &case.values {
@@ -178,11 +200,11 @@ impl BodyWalker<'_, '_> {
                 can_break: true,
                 can_continue: flow.can_continue,
             };
-            self.block(&case.body, &format!("{path}.cases[{i}]"), flow);
+            self.block(&case.body, &StmtPath::Case(path, i), flow);
         }
     }
 
-    fn declare(&mut self, local: Handle<LocalVariable>, path: &str, span: Span) {
+    fn declare(&mut self, local: Handle<LocalVariable>, path: &StmtPath, span: Span) {
         match self.declared.get_mut(local.index()) {
             None => self.push(path, ErrorKind::BadLocal(local), span),
             Some(true) => self.push(path, ErrorKind::DeclaredTwice(local), span),
@@ -190,12 +212,13 @@ impl BodyWalker<'_, '_> {
         }
     }
 
-    fn root(&mut self, expr: Handle<Expression>, kind: RootKind, path: &str, span: Span) {
-        let at = (Site::Statement(path.to_string()), span);
-        self.uses.root(self.ctx, expr, kind, at, &mut self.report);
+    fn root(&mut self, expr: Handle<Expression>, kind: RootKind, path: &StmtPath, span: Span) {
+        let site = || Site::Statement(path.to_string());
+        self.uses
+            .root(self.ctx, expr, kind, (&site, span), &mut self.report);
     }
 
-    fn push(&mut self, path: &str, kind: ErrorKind, span: Span) {
+    fn push(&mut self, path: &StmtPath, kind: ErrorKind, span: Span) {
         self.report
             .push(Site::Statement(path.to_string()), kind, span);
     }

@@ -18,8 +18,7 @@ mod types;
 
 pub use error::{ErrorKind, NotPlaceReason, PlaceContext, Scope, Site, VerifyError};
 
-use std::collections::HashSet;
-
+use crate::FastHashSet;
 use crate::{AddressSpace, Module, Span};
 use expr::{ExprContext, Uses};
 
@@ -102,14 +101,20 @@ fn check_globals(module: &Module, errors: &mut Vec<VerifyError>) {
             report.push(Site::Whole, ErrorKind::InterfaceIo { interface }, span);
         }
         if let Some(init) = global.init {
-            let at = (Site::Whole, span);
-            uses.root(&ctx, init, expr::RootKind::Value, at, &mut report);
+            let site = || Site::Whole;
+            uses.root(
+                &ctx,
+                init,
+                expr::RootKind::Value,
+                (&site, span),
+                &mut report,
+            );
         }
     }
 }
 
 fn check_entry_points(module: &Module, errors: &mut Vec<VerifyError>) {
-    let mut seen = HashSet::new();
+    let mut seen = FastHashSet::default();
     for (index, entry) in module.entry_points.iter().enumerate() {
         let mut report = Report::new(errors, Scope::entry_point(index, entry));
         if !module.functions.contains(entry.function) {

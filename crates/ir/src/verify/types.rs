@@ -1,8 +1,7 @@
 //! Checks of the interned types: handles, shapes, member names.
 
-use std::collections::HashSet;
-
 use super::{ErrorKind, Report, Scope, Site};
+use crate::FastHashSet;
 use crate::{BufferKind, Handle, Module, Type, TypeInner};
 
 pub(super) fn check_types(module: &Module, errors: &mut Vec<super::VerifyError>) {
@@ -28,7 +27,7 @@ pub(super) fn check_types(module: &Module, errors: &mut Vec<super::VerifyError>)
                 }
             }
             TypeInner::Struct { members } => {
-                let mut names = HashSet::new();
+                let mut names = FastHashSet::default();
                 for (index, member) in members.iter().enumerate() {
                     let site = || Site::Member(index as u32);
                     reference(module, handle, member.ty, site(), member.span, &mut report);
