@@ -26,7 +26,10 @@ Usage: cargo xtask test legalize [--filter PAT] [--partition K/N] [--dir PATH] [
   --filter PAT     only test files whose path contains PAT
   --partition K/N  only shard K of N (1 <= K <= N): each file belongs to the
                    shard its name's hash picks, the same on every machine, so
-                   N CI jobs with K = 1..N run every file once
+                   N CI jobs with K = 1..N run every file once; then the
+                   generated system-value matrices (the cargo tests
+                   sysval_matrix and wgsl_sysval_matrix) run shard K of
+                   their shaders, picked the same way by case name
   --dir PATH       run the tests in PATH instead of tests/legalize (a foreign
                    folder: META optional, unsupported directives skipped)
   --compiler CMD   the compiler command, split on spaces, run as
@@ -137,10 +140,40 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
         Format::Json => print!("{}", report::json(&summary, &records)),
         Format::Junit => print!("{}", report::junit(&summary, &records)),
     }
-    if summary.failed == 0 && total > 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    if summary.failed > 0 || total == 0 {
+        return ExitCode::FAILURE;
+    }
+    match (args.partition, foreign) {
+        (Some(partition), false) => matrices(partition),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// The generated matrices' shard, through cargo test and the environment.
+fn matrices(partition: runner::Partition) -> ExitCode {
+    let shard = format!("{}/{}", partition.index, partition.count);
+    eprintln!("xtask: the system-value matrices, shard {shard}");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = std::process::Command::new(cargo)
+        .args([
+            "test",
+            "-p",
+            "legalis",
+            "--test",
+            "sysval_matrix",
+            "--test",
+            "wgsl_sysval_matrix",
+        ])
+        .env(runner::Partition::ENV, &shard)
+        .current_dir(super::workspace_root())
+        .status();
+    match status {
+        Ok(status) if status.success() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(error) => {
+            eprintln!("xtask: cannot run cargo: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -191,12 +191,33 @@ impl Partition {
             .file_name()
             .map(|n| n.to_string_lossy())
             .unwrap_or_default();
+        self.contains_name(&name)
+    }
+
+    /// Whether the case called `name` is in this shard: FNV-1a of the name,
+    /// modulo the shard count (the same on every machine).
+    pub fn contains_name(&self, name: &str) -> bool {
         let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
         for byte in name.bytes() {
             hash ^= u64::from(byte);
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
         hash % u64::from(self.count) == u64::from(self.index - 1)
+    }
+
+    /// The environment variable through which `cargo xtask test legalize
+    /// --partition K/N` hands the shard to the generated matrices (cargo
+    /// tests).
+    pub const ENV: &'static str = "LEGALIS_PARTITION";
+
+    /// The shard named by [`Partition::ENV`], if set. A malformed value
+    /// panics: a test run with a typo must not quietly run everything.
+    pub fn from_env() -> Option<Partition> {
+        let text = std::env::var(Self::ENV).ok()?;
+        match Partition::parse(&text) {
+            Some(partition) => Some(partition),
+            None => panic!("{}={text:?}: expected K/N with 1 <= K <= N", Self::ENV),
+        }
     }
 }
 
