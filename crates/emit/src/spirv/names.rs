@@ -115,12 +115,20 @@ pub fn disassemble(words: &[u32]) -> String {
         )
         .ok();
     }
+    let types = module
+        .types_global_values
+        .iter()
+        .filter_map(|inst| Some((inst.result_id?, inst)))
+        .collect();
     let printer = Printer {
         names: &names,
-        module: &module,
+        types,
     };
+    // About 40 bytes a line.
+    out.reserve(module.all_inst_iter().count() * 40);
+    let mut text = String::new();
     for inst in module.all_inst_iter() {
-        printer.line(inst, &mut out);
+        printer.line(inst, &mut text, &mut out);
     }
     out
 }
@@ -365,26 +373,35 @@ fn sanitize(s: &str) -> String {
 
 struct Printer<'a> {
     names: &'a FastHashMap<u32, String>,
-    module: &'a Module,
+    /// Type and constant instructions by result id.
+    types: FastHashMap<u32, &'a Instruction>,
 }
 
 impl Printer<'_> {
-    fn id(&self, id: u32) -> String {
+    /// Appends `%name` (or `%id`) to `out`.
+    fn id(&self, id: u32, out: &mut String) {
+        out.push('%');
         match self.names.get(&id) {
-            Some(n) => format!("%{n}"),
-            None => format!("%{id}"),
+            Some(n) => out.push_str(n),
+            None => {
+                write!(out, "{id}").ok();
+            }
         }
     }
 
-    fn line(&self, inst: &Instruction, out: &mut String) {
-        let mut text = format!("Op{}", inst.class.opname);
+    /// Appends one instruction's line to `out`; `text` is scratch space.
+    fn line(&self, inst: &Instruction, text: &mut String, out: &mut String) {
+        text.clear();
+        text.push_str("Op");
+        text.push_str(inst.class.opname);
         if let Some(t) = inst.result_type {
-            write!(text, " {}", self.id(t)).ok();
+            text.push(' ');
+            self.id(t, text);
         }
         // Constant literals print as their type reads them: floats as
         // floats, signed integers with their sign (the assembler refuses
         // 4294967295 for an `int`).
-        let literal = match inst.result_type.and_then(|t| self.type_inst(t)) {
+        let literal = match inst.result_type.and_then(|t| self.types.get(&t)) {
             Some(t) if inst.class.opcode == Op::Constant && t.class.opcode == Op::TypeFloat => {
                 Literal::Float
             }
@@ -400,49 +417,68 @@ impl Printer<'_> {
         let glsl_set = inst.class.opcode == Op::ExtInst;
         for (i, o) in inst.operands.iter().enumerate() {
             text.push(' ');
-            text.push_str(&self.operand(o, literal, glsl_set && i == 1));
+            self.operand(o, literal, glsl_set && i == 1, text);
         }
         match inst.result_id {
-            Some(r) => writeln!(out, "{:>12} = {text}", self.id(r)).ok(),
-            None => writeln!(out, "{:>15}{text}", "").ok(),
-        };
+            Some(r) => {
+                // The result id right-aligned in 12 columns.
+                let start = out.len();
+                self.id(r, out);
+                let width = out[start..].chars().count();
+                if width < 12 {
+                    out.insert_str(start, &" ".repeat(12 - width));
+                }
+                out.push_str(" = ");
+            }
+            None => out.push_str(&" ".repeat(15)),
+        }
+        out.push_str(text);
+        out.push('\n');
     }
 
-    fn type_inst(&self, id: u32) -> Option<&Instruction> {
-        // Types come first in the module; a linear scan is enough for the
-        // module sizes the disassembly serves.
-        self.module
-            .types_global_values
-            .iter()
-            .find(|i| i.result_id == Some(id))
-    }
-
-    fn operand(&self, o: &Operand, literal: Literal, ext_number: bool) -> String {
+    fn operand(&self, o: &Operand, literal: Literal, ext_number: bool, out: &mut String) {
         match o {
             Operand::IdRef(id) | Operand::IdScope(id) | Operand::IdMemorySemantics(id) => {
-                self.id(*id)
+                self.id(*id, out);
             }
             Operand::LiteralBit32(v) if literal == Literal::Float => {
-                format!("{}", f32::from_bits(*v))
+                write!(out, "{}", f32::from_bits(*v)).ok();
             }
             Operand::LiteralBit64(v) if literal == Literal::Float => {
-                format!("{}", f64::from_bits(*v))
+                write!(out, "{}", f64::from_bits(*v)).ok();
             }
-            Operand::LiteralBit32(v) if literal == Literal::Signed => (*v as i32).to_string(),
-            Operand::LiteralBit64(v) if literal == Literal::Signed => (*v as i64).to_string(),
-            Operand::LiteralBit32(v) => v.to_string(),
-            Operand::LiteralBit64(v) => v.to_string(),
-            Operand::LiteralExtInstInteger(n) if ext_number => GLSL_STD_450
-                .get(*n as usize)
-                .map_or_else(|| n.to_string(), |s| s.to_string()),
-            Operand::LiteralString(s) => format!("{s:?}"),
-            Operand::ImageOperands(f) => flags(f.iter_names()),
-            Operand::SelectionControl(f) => flags(f.iter_names()),
-            Operand::LoopControl(f) => flags(f.iter_names()),
-            Operand::FunctionControl(f) => flags(f.iter_names()),
-            Operand::MemoryAccess(f) => flags(f.iter_names()),
-            Operand::MemorySemantics(f) => flags(f.iter_names()),
-            other => other.to_string(),
+            Operand::LiteralBit32(v) if literal == Literal::Signed => {
+                write!(out, "{}", *v as i32).ok();
+            }
+            Operand::LiteralBit64(v) if literal == Literal::Signed => {
+                write!(out, "{}", *v as i64).ok();
+            }
+            Operand::LiteralBit32(v) => {
+                write!(out, "{v}").ok();
+            }
+            Operand::LiteralBit64(v) => {
+                write!(out, "{v}").ok();
+            }
+            Operand::LiteralExtInstInteger(n) if ext_number => {
+                match GLSL_STD_450.get(*n as usize) {
+                    Some(name) => out.push_str(name),
+                    None => {
+                        write!(out, "{n}").ok();
+                    }
+                }
+            }
+            Operand::LiteralString(s) => {
+                write!(out, "{s:?}").ok();
+            }
+            Operand::ImageOperands(f) => out.push_str(&flags(f.iter_names())),
+            Operand::SelectionControl(f) => out.push_str(&flags(f.iter_names())),
+            Operand::LoopControl(f) => out.push_str(&flags(f.iter_names())),
+            Operand::FunctionControl(f) => out.push_str(&flags(f.iter_names())),
+            Operand::MemoryAccess(f) => out.push_str(&flags(f.iter_names())),
+            Operand::MemorySemantics(f) => out.push_str(&flags(f.iter_names())),
+            other => {
+                write!(out, "{other}").ok();
+            }
         }
     }
 }
