@@ -222,3 +222,33 @@ fn partitions_split_every_file_into_exactly_one_shard() {
     }
     assert!(sizes.iter().all(|&n| n > 20), "{sizes:?}");
 }
+
+/// A snapshot file that is not a snapshot (truncated, binary, no header)
+/// fails its directive with a message naming the file; it never panics the
+/// run or passes.
+#[test]
+fn a_corrupt_snapshot_fails_naming_the_file() {
+    let dir = std::env::temp_dir().join(format!("legalis-testkit-corrupt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    runner::quiet_snapshot_panics();
+    for (i, garbage) in [
+        &b"---\nsource: trunc"[..],
+        &[0xff, 0xfe, 0x00, 0x9f][..],
+        &b""[..],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        std::fs::write(dir.join("unknown-semantic@1.snap"), garbage).unwrap();
+        let mut options = options(Some(dir.clone()));
+        options.filter = Some("unknown-semantic".to_string());
+        let (summary, report) = run(&fixtures().join("pass"), &options);
+        assert_eq!(summary.failed, 1, "garbage {i}: {report}");
+        assert_eq!(summary.passed, 0, "garbage {i}: {report}");
+        assert!(
+            report.contains("unknown-semantic@1.snap"),
+            "garbage {i}: {report}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
