@@ -186,8 +186,9 @@ impl Taken {
     }
 }
 
-/// Integer varyings between the vertex and fragment stages must be `flat`
-/// in Vulkan; the user's interpolation is kept otherwise.
+/// Integer, `bool` (which travels as `uint`) and 64-bit float varyings
+/// between the vertex and fragment stages must be `flat` in Vulkan; the
+/// user's interpolation is kept otherwise.
 fn interpolation_for(
     module: &ir::Module,
     stage: ir::ShaderStage,
@@ -202,18 +203,19 @@ fn interpolation_for(
                 Direction::Output
             )
     );
-    if crosses_rasterizer && is_integer(module, leaf.ty) {
+    if crosses_rasterizer && must_be_flat(module, leaf.ty) {
         interpolation.mode = Some(ir::InterpolationMode::Flat);
     }
     interpolation
 }
 
-fn is_integer(module: &ir::Module, ty: ir::Handle<ir::Type>) -> bool {
+fn must_be_flat(module: &ir::Module, ty: ir::Handle<ir::Type>) -> bool {
     match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(ir::TypeInner::Array { base, .. }) => is_integer(module, *base),
-        Some(inner) => inner
-            .scalar()
-            .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint)),
+        Some(ir::TypeInner::Array { base, .. }) => must_be_flat(module, *base),
+        Some(inner) => inner.scalar().is_some_and(|s| match s.kind {
+            ScalarKind::Sint | ScalarKind::Uint | ScalarKind::Bool => true,
+            ScalarKind::Float => s.width == 8,
+        }),
         None => false,
     }
 }

@@ -461,10 +461,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                     interpolation,
                     ..Default::default()
                 };
+                // GLSL and SPIR-V forbid `bool` interface variables: a
+                // `bool`/`boolN` varying travels as `uint`/`uvecN` (flat,
+                // as every integer) and converts at the copy.
+                let value_ty = bool_as_uint(module, leaf.ty);
                 let ty = if leaf.per_vertex {
-                    per_vertex::array_type(module, leaf.ty)
+                    per_vertex::array_type(module, value_ty)
                 } else {
-                    leaf.ty
+                    value_ty
                 };
                 (ty, space_of(leaf.direction), Some(io))
             }
@@ -703,6 +707,26 @@ fn store_elements(
             value: element,
         });
     }
+}
+
+/// `uint` for `bool`, `uintN` for `boolN`; any other type as it is.
+pub(crate) fn bool_as_uint(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
+    let uint = ir::Scalar {
+        kind: ir::ScalarKind::Uint,
+        width: 4,
+    };
+    let inner = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Scalar(s)) if s.kind == ir::ScalarKind::Bool => {
+            ir::TypeInner::Scalar(uint)
+        }
+        Some(&ir::TypeInner::Vector { size, scalar }) if scalar.kind == ir::ScalarKind::Bool => {
+            ir::TypeInner::Vector { size, scalar: uint }
+        }
+        _ => return ty,
+    };
+    module
+        .types
+        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
 }
 
 fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {

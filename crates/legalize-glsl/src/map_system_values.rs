@@ -343,6 +343,11 @@ fn walk(
             format!("`{}`: arrays of structs as varyings are not supported by the GLSL legalizer yet", at.path),
             span,
         )),
+        Some(TypeInner::Array { base, .. }) if is_bool(module, *base) => errors.push(Diagnostic::error(
+            codes::UNSUPPORTED_SHAPE,
+            format!("`{}`: arrays of `bool` as varyings are not supported by the GLSL legalizer yet (declare them `uint`)", at.path),
+            span,
+        )),
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } | TypeInner::Array { .. }) => {
             leaves.push(RawLeaf {
                 path: at.path,
@@ -464,6 +469,17 @@ fn distance_semantic(io: &ir::IoAttrs) -> Option<(ir::SystemValue, u32)> {
             index,
         })) => Some((*value, *index)),
         _ => None,
+    }
+}
+
+/// `bool`, `boolN`, or an array of them.
+fn is_bool(module: &ir::Module, ty: Handle<Type>) -> bool {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. }) => {
+            s.kind == ir::ScalarKind::Bool
+        }
+        Some(TypeInner::Array { base, .. }) => is_bool(module, *base),
+        _ => false,
     }
 }
 

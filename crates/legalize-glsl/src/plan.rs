@@ -220,14 +220,26 @@ pub enum RaySource {
 /// Locations a value of `ty` occupies as a varying: one per vector or
 /// scalar, two for 64-bit vectors of more than two components, one per
 /// HLSL row for matrices (the GLSL writer prints HLSL `floatRxC` as GLSL
-/// `matRxC`, whose R columns are the HLSL rows), times the element count
-/// for arrays.
+/// `matRxC`, whose R columns are the HLSL rows), two per row when the rows
+/// are 64-bit vectors of more than two components (`double3x3` takes six),
+/// times the element count for arrays.
 pub fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Scalar(_)) => 1,
         Some(TypeInner::Vector { size, scalar }) if scalar.width == 8 && *size > 2 => 2,
         Some(TypeInner::Vector { .. }) => 1,
-        Some(TypeInner::Matrix { rows, .. }) => u32::from(*rows),
+        Some(TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        }) => {
+            let per_row = if scalar.width == 8 && *columns > 2 {
+                2
+            } else {
+                1
+            };
+            u32::from(*rows) * per_row
+        }
         Some(TypeInner::Array {
             base,
             size: ir::ArraySize::Constant(n),

@@ -1,4 +1,6 @@
-//! Generated shaders shared by the benchmarks and `cargo xtask bench`.
+//! Generated shaders: the scaling series of the benchmarks and `cargo
+//! xtask bench`, and the seeded entry-point shapes of the generated-shape
+//! test (`tests/generated_shapes.rs`).
 
 use std::fmt::Write as _;
 
@@ -32,5 +34,203 @@ mod tests {
         assert_eq!(text.matches(": TEXCOORD").count(), 6);
         assert!(text.contains("output.f2 = input.f2 * 2.0;"));
         assert!(!text.contains("f3"));
+    }
+}
+
+/// A small deterministic generator (xorshift64*): the same seed gives the
+/// same shaders on every machine.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Zero is xorshift's fixed point; mix the seed so nearby seeds differ.
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Which types the generator draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Profile {
+    /// Every varying type GLSL and SPIR-V can carry: 16- and 64-bit
+    /// scalars, `bool`, matrices, arrays.
+    Full,
+    /// What every target carries: 32-bit scalars and vectors,
+    /// in nested structs (WGSL and Metal varyings are no matrices or
+    /// arrays).
+    Portable,
+}
+
+/// A generated entry point: which stage, and the whole source file.
+#[derive(Debug, Clone)]
+pub struct Shape {
+    pub seed: u64,
+    pub profile: Profile,
+    /// `vertex` or `fragment`.
+    pub stage: &'static str,
+    pub source: String,
+}
+
+/// Scalars, weighted toward the common ones (listed more than once).
+const SCALARS: [&str; 16] = [
+    "float", "float", "float", "float", "int", "int", "uint", "uint", "half", "half", "double",
+    "int16_t", "uint16_t", "int64_t", "uint64_t", "bool",
+];
+
+const INTERPOLATION: [&str; 8] = [
+    "",
+    "",
+    "nointerpolation ",
+    "linear ",
+    "centroid ",
+    "sample ",
+    "noperspective ",
+    "noperspective centroid ",
+];
+
+const PORTABLE_SCALARS: [&str; 4] = ["float", "float", "int", "uint"];
+
+/// A leaf type, written as HLSL.
+fn leaf_type(rng: &mut Rng, profile: Profile) -> String {
+    if profile == Profile::Portable {
+        let scalar = *rng.pick(&PORTABLE_SCALARS);
+        return match rng.below(2) {
+            0 => scalar.to_string(),
+            _ => format!("{scalar}{}", 2 + rng.below(3)),
+        };
+    }
+    let scalar = *rng.pick(&SCALARS);
+    match rng.below(10) {
+        0..=3 => scalar.to_string(),
+        4..=7 => format!("{scalar}{}", 2 + rng.below(3)),
+        // Matrices only of floating point: HLSL has no bool matrices.
+        _ => {
+            let float = *rng.pick(&["float", "float", "half", "double"]);
+            format!("{float}{}x{}", 2 + rng.below(3), 2 + rng.below(3))
+        }
+    }
+}
+
+/// One field declaration list of a struct (no semantics inside nested
+/// structs; the leaves get them where the struct is used).
+struct Field {
+    modifiers: String,
+    ty: String,
+    name: String,
+    array: Option<usize>,
+    /// A nested struct: its semantic index is where its leaves start.
+    nested: bool,
+}
+
+/// Generates entry point `seed` of `profile`: a vertex shader passing a
+/// struct of generated fields through (nested structs, arrays of structs,
+/// vectors, matrices, 16- and 64-bit scalars, interpolation modifiers,
+/// explicit and implicit locations), or a fragment shader reading one.
+pub fn entry_point_shape(seed: u64, profile: Profile) -> Shape {
+    let mut rng = Rng::new(seed);
+    let stage = if rng.chance(50) { "vertex" } else { "fragment" };
+    let mut source = String::new();
+    let mut structs = Vec::new();
+    // Up to two nested struct types, the second may contain the first.
+    for s in 0..rng.below(3) {
+        let mut body = String::new();
+        for f in 0..1 + rng.below(3) {
+            let ty = if s == 1 && f == 0 && rng.chance(50) {
+                "Inner0".to_string()
+            } else {
+                leaf_type(&mut rng, profile)
+            };
+            let _ = writeln!(body, "    {ty} m{f};");
+        }
+        let _ = writeln!(source, "struct Inner{s}\n{{\n{body}}};\n");
+        structs.push(format!("Inner{s}"));
+    }
+    let mut fields = Vec::new();
+    for i in 0..1 + rng.below(6) {
+        let nested = !structs.is_empty() && rng.chance(25);
+        let ty = if nested {
+            rng.pick(&structs).clone()
+        } else {
+            leaf_type(&mut rng, profile)
+        };
+        let array = (profile == Profile::Full && rng.chance(20)).then(|| 1 + rng.below(3));
+        let interpolation = *rng.pick(&INTERPOLATION);
+        fields.push(Field {
+            modifiers: interpolation.to_string(),
+            ty,
+            name: format!("f{i}"),
+            array,
+            nested,
+        });
+    }
+    // Semantics far apart so no two overlap whatever a leaf spans; some
+    // leaves get an explicit location, also far apart.
+    let declare = |source: &mut String, rng: &mut Rng, with_modifiers: bool| {
+        for (i, field) in fields.iter().enumerate() {
+            let location = if !field.nested && rng.chance(25) {
+                format!("[[vk::location({})]] ", 16 + 16 * i)
+            } else {
+                String::new()
+            };
+            let modifiers = if with_modifiers { &field.modifiers } else { "" };
+            let array = field.array.map(|n| format!("[{n}]")).unwrap_or_default();
+            let _ = writeln!(
+                source,
+                "    {location}{modifiers}{} {}{array} : TEXCOORD{};",
+                field.ty,
+                field.name,
+                32 * i
+            );
+        }
+    };
+    match stage {
+        "vertex" => {
+            source.push_str("struct VIn\n{\n");
+            declare(&mut source, &mut rng, false);
+            source.push_str("};\n\nstruct VOut\n{\n    float4 pos : SV_Position;\n");
+            declare(&mut source, &mut rng, true);
+            source.push_str(
+                "};\n\n[shader(\"vertex\")]\nVOut main(VIn i)\n{\n    VOut o;\n    o.pos = float4(0.0, 0.0, 0.0, 1.0);\n",
+            );
+            for field in &fields {
+                let _ = writeln!(source, "    o.{0} = i.{0};", field.name);
+            }
+            source.push_str("    return o;\n}\n");
+        }
+        _ => {
+            source.push_str("struct PIn\n{\n");
+            declare(&mut source, &mut rng, true);
+            source.push_str(
+                "};\n\n[shader(\"pixel\")]\nfloat4 main(PIn i) : SV_Target\n{\n    return float4(0.0, 0.0, 0.0, 1.0);\n}\n",
+            );
+        }
+    }
+    Shape {
+        seed,
+        profile,
+        stage,
+        source,
     }
 }
