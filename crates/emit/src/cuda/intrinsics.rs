@@ -288,7 +288,7 @@ impl Writer<'_> {
             I::Store4 => 4,
             _ => 1,
         };
-        if args.len() != 3 || !super::expr::is_pure(ctx.exprs, args[2]) {
+        if args.len() != 3 || (count > 1 && !super::expr::is_pure(ctx.exprs, args[2])) {
             return unsupported(format!("this `{}`", fun.name()), span);
         }
         let b = self.expr(ctx, args[0])?;

@@ -235,3 +235,160 @@ fn walk(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module_with(members: &[(&str, TypeInner)]) -> (ir::Module, Handle<Type>) {
+        let mut module = ir::Module::default();
+        let members = members
+            .iter()
+            .map(|(name, inner)| {
+                let ty = module.types.insert(
+                    Type {
+                        name: None,
+                        inner: inner.clone(),
+                    },
+                    ir::Span::UNDEFINED,
+                );
+                ir::StructMember {
+                    name: (*name).into(),
+                    ty,
+                    io: ir::IoAttrs::default(),
+                    matrix_layout: None,
+                    span: ir::Span::UNDEFINED,
+                }
+            })
+            .collect();
+        let ty = module.types.insert(
+            Type {
+                name: Some("Payload".into()),
+                inner: TypeInner::Struct { members },
+            },
+            ir::Span::UNDEFINED,
+        );
+        (module, ty)
+    }
+
+    /// A struct of one `uint r[n]`.
+    fn uints(n: u32) -> (ir::Module, Handle<Type>) {
+        let mut module = ir::Module::default();
+        let mut add = |inner| {
+            module
+                .types
+                .insert(Type { name: None, inner }, ir::Span::UNDEFINED)
+        };
+        let base = add(TypeInner::Scalar(Scalar::U32));
+        let array = add(TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        });
+        let member = ir::StructMember {
+            name: "r".into(),
+            ty: array,
+            io: ir::IoAttrs::default(),
+            matrix_layout: None,
+            span: ir::Span::UNDEFINED,
+        };
+        let ty = add(TypeInner::Struct {
+            members: vec![member],
+        });
+        (module, ty)
+    }
+
+    #[test]
+    fn registers_and_the_pointer_past_32() {
+        for (n, passing) in [
+            (16, Passing::Registers(16)),
+            (17, Passing::Registers(17)),
+            (31, Passing::Registers(31)),
+            (32, Passing::Registers(32)),
+            (33, Passing::Pointer),
+        ] {
+            let (module, ty) = uints(n);
+            let layout = payload(&module, ty).unwrap();
+            assert_eq!(layout.registers, n, "{n}");
+            assert_eq!(layout.passing(), passing, "{n}");
+            let expected_count = if n > 32 { 2 } else { n };
+            assert_eq!(layout.register_count(), expected_count);
+            assert_eq!(layout.fields.last().map(|f| f.register), Some(n - 1));
+        }
+    }
+
+    #[test]
+    fn sub_words_share_and_wide_values_pair() {
+        let half3 = TypeInner::Vector {
+            size: 3,
+            scalar: Scalar {
+                kind: ScalarKind::Float,
+                width: 2,
+            },
+        };
+        let (module, ty) = module_with(&[
+            ("h", half3),
+            ("b", TypeInner::Scalar(Scalar::BOOL)),
+            (
+                "d",
+                TypeInner::Scalar(Scalar {
+                    kind: ScalarKind::Float,
+                    width: 8,
+                }),
+            ),
+        ]);
+        let layout = payload(&module, ty).unwrap();
+        let at: Vec<(u32, u32, u32)> = layout
+            .fields
+            .iter()
+            .map(|f| (f.register, f.shift, f.bits))
+            .collect();
+        assert_eq!(
+            at,
+            [(0, 0, 16), (0, 16, 16), (1, 0, 16), (1, 16, 8), (2, 0, 64)]
+        );
+        assert_eq!(layout.registers, 4);
+        assert!(layout.fields[3].is_sub_word());
+        assert_eq!(layout.fields[3].mask(), 0xFF);
+        assert_eq!(layout.fields[0].mask(), 0xFFFF);
+        assert_eq!(layout.fields[4].mask(), 0xFFFF_FFFF);
+        let slots = attributes(&module, ty).unwrap();
+        assert_eq!(
+            slots.registers, 6,
+            "one slot per scalar, two for the double"
+        );
+    }
+
+    #[test]
+    fn eight_and_nine_attribute_slots() {
+        let float4 = TypeInner::Vector {
+            size: 4,
+            scalar: Scalar::F32,
+        };
+        let (module, eight) = module_with(&[("a", float4.clone()), ("b", float4.clone())]);
+        assert_eq!(
+            attributes(&module, eight).unwrap().registers,
+            MAX_ATTRIBUTE_SLOTS
+        );
+        let (module, nine) = module_with(&[
+            ("a", float4.clone()),
+            ("b", float4),
+            ("c", TypeInner::Scalar(Scalar::F32)),
+        ]);
+        assert_eq!(
+            attributes(&module, nine).unwrap().registers,
+            MAX_ATTRIBUTE_SLOTS + 1
+        );
+    }
+
+    #[test]
+    fn opaque_values_cannot_be_packed() {
+        let (module, ty) = module_with(&[("s", TypeInner::AccelerationStructure)]);
+        assert!(
+            payload(&module, ty)
+                .unwrap_err()
+                .what
+                .contains("no bits to pack")
+        );
+        assert!(attributes(&module, ty).is_err());
+    }
+}
