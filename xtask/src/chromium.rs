@@ -18,22 +18,32 @@ const PACKAGE: &str = "chromium";
 const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// `cargo xtask setup`: what the tests need beyond cargo, installed when
-/// missing (as root) or named with how to install it.
+/// missing (Chromium as root) or named with how to install it: headless
+/// Chromium, and the CUDA toolchain (`cuda.rs`).
 pub fn setup(args: &[std::ffi::OsString]) -> ExitCode {
     if !args.is_empty() {
         eprintln!("xtask: error: setup takes no arguments");
         return ExitCode::from(2);
     }
+    let mut code = ExitCode::SUCCESS;
     match ensure().and_then(|path| smoke_test(&path).map(|()| path)) {
-        Ok(path) => {
-            println!("setup: headless Chromium is {} and runs", path.display());
-            ExitCode::SUCCESS
-        }
+        Ok(path) => println!("setup: headless Chromium is {} and runs", path.display()),
         Err(error) => {
             eprintln!("setup: error: {error}");
-            ExitCode::FAILURE
+            code = ExitCode::FAILURE;
         }
     }
+    match crate::cuda::ensure().and_then(|t| crate::cuda::smoke_test(&t).map(|()| t)) {
+        Ok(toolchain) => println!(
+            "setup: nvcc is {} and compiles OptiX code",
+            toolchain.nvcc.display()
+        ),
+        Err(error) => {
+            eprintln!("setup: error: {error}");
+            code = ExitCode::FAILURE;
+        }
+    }
+    code
 }
 
 /// Chromium starts headless here and hands back a page's DOM: a missing

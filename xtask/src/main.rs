@@ -10,13 +10,15 @@
 //! system-value mapping tables of the SPIR-V/GLSL design document from
 //! `legalis-sysval` (`codegen.rs`). `drift --html` and `coverage legalize
 //! --html` render their reports as pages (`html.rs`); `setup` installs the
-//! headless Chromium the page test opens them in (`chromium.rs`).
+//! headless Chromium the page test opens them in (`chromium.rs`) and the
+//! CUDA toolchain the CUDA outputs are compiled with (`cuda.rs`).
 
 mod bench;
 mod bench_process;
 mod chromium;
 mod codegen;
 mod coverage;
+mod cuda;
 mod drift;
 mod findings;
 mod html;
@@ -53,7 +55,9 @@ Tasks:
                     --html writes a page with side-by-side diffs
   setup             installs what the tests need beyond cargo when missing:
                     headless Chromium (apt-get, as root), for the test
-                    that opens the drift report
+                    that opens the drift report; nvcc and the OptiX
+                    headers (pip wheels, into a cache folder), which
+                    compile every CUDA output
   codegen [--check] the system-value mapping tables of
                     docs/design/target-pipelines/spirv-glsl.md, from
                     legalis-sysval; --check fails when they are stale
@@ -124,7 +128,8 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "-D",
             "warnings",
         ]),
-        // Headless Chromium for the HTML report test, from apt when missing.
+        // Headless Chromium for the HTML report test, from apt when missing;
+        // nvcc and the OptiX headers for the CUDA outputs, from pip.
         words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "setup"]),
         words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
         words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),

@@ -30,6 +30,23 @@ pub const METAL_UNSUPPORTED: u32 = 56301;
 /// Legalis, never expected from any input.
 pub const METAL_NOT_LEGALIZED: u32 = 56302;
 
+/// A construct the CUDA writer cannot express in CUDA (or not yet); the
+/// span is the construct.
+pub const CUDA_UNSUPPORTED: u32 = 56401;
+/// The module handed to the CUDA writer was not legalized for it: a bug in
+/// Legalis, never expected from any input.
+pub const CUDA_NOT_LEGALIZED: u32 = 56402;
+
+/// The code of a CUDA writer error.
+pub fn of_cuda(error: &crate::cuda::Error) -> u32 {
+    match error {
+        crate::cuda::Error::Unsupported { .. } => CUDA_UNSUPPORTED,
+        crate::cuda::Error::NotLegalized { .. } | crate::cuda::Error::NoSuchEntryPoint { .. } => {
+            CUDA_NOT_LEGALIZED
+        }
+    }
+}
+
 /// The code of an MSL writer error.
 pub fn of_metal(error: &crate::metal::Error) -> u32 {
     match error {

@@ -6,6 +6,7 @@
 
 pub mod binding;
 pub mod codes;
+pub mod cuda;
 pub mod glsl;
 pub mod metal;
 pub mod spirv;

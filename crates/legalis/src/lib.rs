@@ -77,7 +77,12 @@ impl Target {
     pub fn is_implemented(self) -> bool {
         matches!(
             self,
-            Target::Glsl | Target::Spirv | Target::SpirvAsm | Target::Wgsl | Target::Metal
+            Target::Glsl
+                | Target::Spirv
+                | Target::SpirvAsm
+                | Target::Wgsl
+                | Target::Metal
+                | Target::Cuda
         )
     }
 }
@@ -188,6 +193,17 @@ fn generate(
     }
     if target == Target::Wgsl {
         return generate_wgsl(module, policy, trace, diagnostics);
+    }
+    if target == Target::Cuda {
+        if trace.is_some() {
+            diagnostics.push(without_span(Diagnostic::error(
+                codes::TARGET_NOT_IMPLEMENTED,
+                "--trace-legalization is not implemented for the cuda target yet",
+                ir::Span::UNDEFINED,
+            )));
+            return None;
+        }
+        return generate_cuda(module, policy, diagnostics);
     }
     if target == Target::Metal {
         if trace.is_some() {
@@ -313,6 +329,15 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
         diagnostics.push(without_span(Diagnostic::error(
             codes::TARGET_NOT_IMPLEMENTED,
             format!("target `{}` is not implemented yet", target.name()),
+            ir::Span::UNDEFINED,
+        )));
+        linked.diagnostics = diagnostics;
+        return linked;
+    }
+    if target == Target::Cuda {
+        diagnostics.push(without_span(Diagnostic::error(
+            codes::TARGET_NOT_IMPLEMENTED,
+            "linking several entry points is not implemented for the cuda target yet",
             ir::Span::UNDEFINED,
         )));
         linked.diagnostics = diagnostics;
@@ -468,6 +493,50 @@ fn generate_metal(
             None
         }
     }
+}
+
+/// CUDA/OptiX device code: the CUDA legalizer, then the CUDA writer. The
+/// output includes the prelude [`cuda_prelude`] by its name.
+fn generate_cuda(
+    module: &ir::Module,
+    policy: &Policy,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let legalized = match legalis_legalize_varying::cuda::legalize(module, 0, policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let stage = legalized.module.entry_points[0].stage;
+    let options = legalis_emit::cuda::Options::default();
+    match legalis_emit::cuda::write(&legalized.module, 0, &options) {
+        Ok(text) => Some(Generated {
+            bytes: text.into_bytes(),
+            stage,
+            legalized: legalized.module,
+            trace: None,
+        }),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of_cuda(&e),
+                e.to_string(),
+                e.span().unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
+    }
+}
+
+/// The CUDA prelude header every `cuda` output includes, and the name it
+/// includes it by (`#include "legalis_cuda.cuh"`): write it beside the
+/// output before compiling it.
+pub fn cuda_prelude() -> (&'static str, &'static str) {
+    (
+        legalis_emit::cuda::PRELUDE_NAME,
+        legalis_emit::cuda::PRELUDE,
+    )
 }
 
 /// Why code could not be written: a code, a message and maybe a span.

@@ -1,8 +1,10 @@
 //! Diagnostic codes of the varying legalizers (`E552xx` for WGSL,
-//! `E553xx` for Metal); the table's own `E55202` and `E55302` live in
-//! `legalis_sysval::codes`.
+//! `E553xx` for Metal, `E554xx` for CUDA); the table's own `E55202`,
+//! `E55302` and `E55402` live in `legalis_sysval::codes`.
 
-pub use legalis_sysval::codes::{METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE};
+pub use legalis_sysval::codes::{
+    CUDA_UNSUPPORTED_SYSTEM_VALUE, METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE,
+};
 
 /// A stage WGSL does not have (WGSL has vertex, fragment and compute).
 pub const WGSL_UNSUPPORTED_STAGE: u32 = 55201;
@@ -44,3 +46,26 @@ pub const METAL_USER_VARYING_IN_COMPUTE: u32 = 55305;
 pub const METAL_UNKNOWN_SYSTEM_VALUE: u32 = 55307;
 /// Metal was asked for but no entry point was chosen.
 pub const METAL_NO_ENTRY_POINT: u32 = 55308;
+
+/// The CUDA-legalized module failed the IR verifier: a bug in Legalis,
+/// never expected from any input.
+pub const CUDA_INTERNAL_VERIFY: u32 = 55400;
+/// A stage CUDA does not have (the graphics stages).
+pub const CUDA_UNSUPPORTED_STAGE: u32 = 55401;
+/// D8: OptiX hit attributes over 8 slots (32 bytes), at the hit
+/// program's parameter or the `ReportHit` call.
+pub const CUDA_ATTRIBUTES_TOO_LARGE: u32 = 55403;
+/// A payload or hit-attribute value with no bits to pack in registers (a
+/// resource, an unsized array).
+pub const CUDA_UNPACKABLE: u32 = 55404;
+/// A kernel parameter that is not a system-value input.
+pub const CUDA_KERNEL_PARAMETER: u32 = 55405;
+/// `IgnoreHit`/`AcceptHitAndEndSearch` outside the entry point's own
+/// function.
+pub const CUDA_HIT_CONTROL_OUTSIDE_ENTRY: u32 = 55406;
+/// An `SV_` semantic that names no system value.
+pub const CUDA_UNKNOWN_SYSTEM_VALUE: u32 = 55407;
+/// CUDA was asked for but no entry point was chosen.
+pub const CUDA_NO_ENTRY_POINT: u32 = 55408;
+/// An OptiX program parameter of the wrong kind or number.
+pub const CUDA_RAY_TRACING_PARAMETER: u32 = 55409;

@@ -9,9 +9,14 @@
 //!   on parameters and result structs (B19, B20), `E55302` for what Metal
 //!   cannot express.
 //!
-//! CUDA/OptiX (payload registers) comes with its target, as a sibling
-//! module. The legalizers never print.
+//! - [`cuda`]: kernels reading the compute ids from `threadIdx`,
+//!   `blockIdx` and `blockDim`, and OptiX programs whose payloads travel
+//!   in 32-bit registers and whose hit attributes in 8 slots, laid out by
+//!   one function (B17, B18, D8).
+//!
+//! The legalizers never print.
 
 pub mod codes;
+pub mod cuda;
 pub mod metal;
 pub mod wgsl;

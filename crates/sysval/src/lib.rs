@@ -4,7 +4,7 @@
 //! read (`Direction::Input`) or written (`Direction::Output`) by an entry
 //! point of `stage` reach the target? The answer is a row ([`GlslMapping`]
 //! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL, [`MetalMapping`]
-//! for Metal; the CUDA column comes with its target) or `Unsupported` with a diagnostic code. The HLSL column
+//! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
 //! exhaustive with no `_` arm over [`SystemValue`], so a new system value
 //! does not compile until every column decides.
@@ -12,11 +12,13 @@
 //! Legalizers, front-end checks and generated docs all read this table;
 //! nothing else spells a builtin.
 
+pub mod cuda;
 mod glsl;
 mod hlsl;
 pub mod metal;
 pub mod wgsl;
 
+pub use cuda::{CudaBuiltin, CudaMapping, cuda};
 pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
 pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
 pub use metal::{MetalBuiltin, MetalMapping, metal};

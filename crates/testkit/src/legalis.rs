@@ -96,6 +96,13 @@ impl Validator for DownstreamValidator {
             }
             // Parsed and validated by naga in-process, uniformity included.
             "wgsl" => legalis_validate::validate_wgsl(output, stage).map(|_| ()),
+            // Compiled to PTX by nvcc with the prelude beside it and the
+            // OptiX headers; a missing toolchain fails (run `cargo xtask
+            // setup`).
+            "cuda" => {
+                let (name, text) = legalis::cuda_prelude();
+                legalis_validate::cuda::validate_cuda(output, &[(name, text)]).map(|_| ())
+            }
             "metal" => Err(
                 "Metal outputs need the test file: the signature re-read compares them with the legalization plan"
                     .to_string(),

@@ -3,9 +3,13 @@
 //!
 //! GLSL is compiled to SPIR-V by glslang (Vulkan 1.3 rules, SPIR-V 1.6) and
 //! that SPIR-V is checked by the SPIRV-Tools validator; WGSL is parsed and
-//! validated by naga in-process. Every error string
+//! validated by naga in-process; CUDA and OptiX device code is compiled by
+//! `nvcc -ptx` from the toolchain `cargo xtask setup` caches (`cuda`).
+//! Every error string
 //! carries the tool's own message, so a failing test shows what the real
 //! validator said rather than a paraphrase.
+
+pub mod cuda;
 
 use legalis_ir::ShaderStage;
 use spirv_tools::val::Validator as _;

@@ -72,8 +72,10 @@ Usage: legalis FILE [options]
 
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
-                    wgsl, metal (vertex, fragment, compute); cuda is
-                    planned and refused for now
+                    wgsl, metal (vertex, fragment, compute), cuda
+                    (compute kernels and OptiX programs; the output
+                    includes the prelude legalis_cuda.cuh, which
+                    legalis::cuda_prelude() returns)
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one). Given several times with
                     -target, the entry points are the stages of one
@@ -869,12 +871,12 @@ mod tests {
             Some(Target::Metal)
         );
         assert_eq!(
-            error("f.slang -target cuda"),
-            "-target cuda is not implemented yet; implemented targets: glsl spirv spirv-asm metal wgsl"
+            compile_args("f.slang -target cuda").target,
+            Some(Target::Cuda)
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm metal wgsl)"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm metal wgsl cuda)"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),

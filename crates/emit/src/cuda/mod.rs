@@ -1,0 +1,86 @@
+//! The CUDA writer: CUDA C++ device code from a module the CUDA legalizer
+//! (`legalis_legalize_varying::cuda`) produced, for `nvcc -ptx`.
+//!
+//! A compute entry point is an `extern "C" __global__` kernel: the
+//! legalizer's wrapper takes one parameter per system value, which the
+//! kernel declares as a local from its row of the system-value table's
+//! CUDA column (`threadIdx`, `blockIdx`, `blockDim`); resources are kernel
+//! parameters (structured buffers as pointers, constant buffers by value,
+//! plain uniforms as one `Globals` value), `groupshared` globals
+//! `__shared__` locals, `static` globals locals of the kernel; each
+//! function that reaches one takes it as an extra trailing parameter. A
+//! ray-tracing entry point is an OptiX program (`__raygen__main` ...)
+//! around the source function, its resources members of the launch
+//! parameters `params`; payloads and attributes move through registers
+//! (`ray_tracing.rs`, B17, B18).
+//!
+//! Values follow HLSL through the prelude (`prelude.cuh`, [`PRELUDE`]),
+//! which every output includes as [`PRELUDE_NAME`]: vectors, matrices
+//! (HLSL rows), value arrays, swizzles, bit casts, the intrinsics. A
+//! construct CUDA output does not express (textures, derivatives, wave
+//! operations) returns [`Error::Unsupported`] with its span, never a panic
+//! or silently wrong text.
+
+mod expr;
+mod intrinsics;
+mod keywords;
+mod ray_tracing;
+mod types;
+mod writer;
+
+use std::fmt;
+
+use legalis_ir as ir;
+
+pub use writer::entry_point_name;
+
+/// The prelude every CUDA output includes: Legalis's own header.
+pub const PRELUDE: &str = include_str!("prelude.cuh");
+/// The name outputs include the prelude by (`#include "legalis_cuda.cuh"`).
+pub const PRELUDE_NAME: &str = "legalis_cuda.cuh";
+
+/// What the caller asks of the writer (nothing yet; kept for the backend
+/// shape every writer has).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {}
+
+/// Why a module could not be written as CUDA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A construct CUDA output does not support, at its source span.
+    Unsupported { what: String, span: ir::Span },
+    /// The module was not legalized for CUDA.
+    NotLegalized { what: String, span: ir::Span },
+    /// `entry_point` is not an index into `module.entry_points`.
+    NoSuchEntryPoint { index: usize },
+}
+
+impl Error {
+    /// The source span the error points at, where it has one.
+    pub fn span(&self) -> Option<ir::Span> {
+        match self {
+            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::NoSuchEntryPoint { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unsupported { what, .. } => write!(f, "CUDA output does not support {what}"),
+            Error::NotLegalized { what, .. } => {
+                write!(f, "the module is not legalized for CUDA: {what}")
+            }
+            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Writes entry point `entry_point` of `module` as one CUDA translation
+/// unit.
+pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
+    writer::Writer::new(module, entry_point, options)?.write()
+}

@@ -1,0 +1,428 @@
+// The Legalis CUDA prelude: what CUDA output from Legalis includes.
+//
+// HLSL value semantics on top of CUDA C++: vectors `lg::float4` ... with
+// component-wise operators, `lg::swizzle<...>` reads and
+// `lg::swizzle_ref<...>` writes, matrices `lg::float3x4` (rows of
+// vectors, HLSL's `mul`), value arrays `lg::array<T, N>`, bit casts
+// (`lg::bits32`, `lg::from_bits32` ...), the payload register helpers of
+// the OptiX ABI (`lg::insert_bits`, `lg::pointer_high` ...) and the HLSL
+// intrinsics the writer names (`lg::dot`, `lg::saturate` ...). Device code
+// only. Part of Legalis; no third-party code.
+#pragma once
+
+#include <cstdint>
+#include <cuda_fp16.h>
+
+namespace lg {
+
+typedef __half half;
+typedef uint32_t uint;
+
+template <class T, int N> struct vec;
+
+template <class T> struct vec<T, 1> {
+    T x;
+    vec() = default;
+    __host__ __device__ constexpr vec(T a) : x(a) {}
+    template <class U> __host__ __device__ explicit constexpr vec(const vec<U, 1>& o) : x(T(o.x)) {}
+    __host__ __device__ T& operator[](int i) { return (&x)[i]; }
+    __host__ __device__ const T& operator[](int i) const { return (&x)[i]; }
+};
+
+template <class T> struct vec<T, 2> {
+    T x, y;
+    vec() = default;
+    __host__ __device__ constexpr vec(T a, T b) : x(a), y(b) {}
+    __host__ __device__ explicit constexpr vec(T s) : x(s), y(s) {}
+    template <class U> __host__ __device__ explicit constexpr vec(const vec<U, 2>& o) : x(T(o.x)), y(T(o.y)) {}
+    __host__ __device__ T& operator[](int i) { return (&x)[i]; }
+    __host__ __device__ const T& operator[](int i) const { return (&x)[i]; }
+};
+
+template <class T> struct vec<T, 3> {
+    T x, y, z;
+    vec() = default;
+    __host__ __device__ constexpr vec(T a, T b, T c) : x(a), y(b), z(c) {}
+    __host__ __device__ explicit constexpr vec(T s) : x(s), y(s), z(s) {}
+    template <class U> __host__ __device__ explicit constexpr vec(const vec<U, 3>& o) : x(T(o.x)), y(T(o.y)), z(T(o.z)) {}
+    __host__ __device__ T& operator[](int i) { return (&x)[i]; }
+    __host__ __device__ const T& operator[](int i) const { return (&x)[i]; }
+};
+
+template <class T> struct vec<T, 4> {
+    T x, y, z, w;
+    vec() = default;
+    __host__ __device__ constexpr vec(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}
+    __host__ __device__ explicit constexpr vec(T s) : x(s), y(s), z(s), w(s) {}
+    template <class U> __host__ __device__ explicit constexpr vec(const vec<U, 4>& o) : x(T(o.x)), y(T(o.y)), z(T(o.z)), w(T(o.w)) {}
+    __host__ __device__ T& operator[](int i) { return (&x)[i]; }
+    __host__ __device__ const T& operator[](int i) const { return (&x)[i]; }
+};
+
+#define LG_VECTORS(S, NAME) \
+    typedef vec<S, 2> NAME##2; \
+    typedef vec<S, 3> NAME##3; \
+    typedef vec<S, 4> NAME##4;
+LG_VECTORS(bool, bool)
+LG_VECTORS(int8_t, char)
+LG_VECTORS(int16_t, short)
+LG_VECTORS(int32_t, int)
+LG_VECTORS(int64_t, long)
+LG_VECTORS(uint8_t, uchar)
+LG_VECTORS(uint16_t, ushort)
+LG_VECTORS(uint32_t, uint)
+LG_VECTORS(uint64_t, ulong)
+LG_VECTORS(half, half)
+LG_VECTORS(float, float)
+LG_VECTORS(double, double)
+#undef LG_VECTORS
+
+template <class T> struct identity { typedef T type; };
+template <class T> struct scalar_of { typedef T type; static constexpr int size = 1; };
+template <class T, int N> struct scalar_of<vec<T, N>> { typedef T type; static constexpr int size = N; };
+
+// Component `i` of a scalar (itself) or a vector.
+template <class T> __device__ T component(const T& v, int) { return v; }
+template <class T, int N> __device__ T component(const vec<T, N>& v, int i) { return v[i]; }
+
+// A vector from scalars and vectors, flattened in order (`float4(v.xy, 0, 1)`).
+template <class T, int N> struct builder {
+    vec<T, N> v;
+    int k;
+    template <class A> __device__ void put(const A& a) {
+        for (int i = 0; i < scalar_of<A>::size && k < N; ++i) v[k++] = T(component(a, i));
+    }
+};
+template <class T, int N, class... A> __device__ vec<T, N> make(const A&... a) {
+    builder<T, N> b;
+    b.k = 0;
+    (b.put(a), ...);
+    return b.v;
+}
+
+// Swizzles: a read makes a vector, a write goes through a reference.
+template <int... I, class T, int N> __device__ vec<T, sizeof...(I)> swizzle(const vec<T, N>& v) {
+    return vec<T, sizeof...(I)>(v[I]...);
+}
+template <class T, int N, int... I> struct swizzle_place {
+    vec<T, N>& v;
+    __device__ swizzle_place& operator=(const vec<T, sizeof...(I)>& value) {
+        int k = 0;
+        ((v[I] = value[k++]), ...);
+        return *this;
+    }
+};
+template <int... I, class T, int N> __device__ swizzle_place<T, N, I...> swizzle_ref(vec<T, N>& v) {
+    return swizzle_place<T, N, I...>{v};
+}
+
+// Component-wise operators.
+#define LG_BINARY(OP) \
+    template <class T, int N> __device__ vec<T, N> operator OP(const vec<T, N>& a, const vec<T, N>& b) { \
+        vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = T(a[i] OP b[i]); return r; } \
+    template <class T, int N> __device__ vec<T, N> operator OP(const vec<T, N>& a, const typename identity<T>::type& b) { \
+        vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = T(a[i] OP b); return r; } \
+    template <class T, int N> __device__ vec<T, N> operator OP(const typename identity<T>::type& a, const vec<T, N>& b) { \
+        vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = T(a OP b[i]); return r; } \
+    template <class T, int N> __device__ vec<T, N>& operator OP##=(vec<T, N>& a, const vec<T, N>& b) { \
+        for (int i = 0; i < N; ++i) a[i] = T(a[i] OP b[i]); return a; }
+LG_BINARY(+)
+LG_BINARY(-)
+LG_BINARY(*)
+LG_BINARY(/)
+LG_BINARY(%)
+LG_BINARY(&)
+LG_BINARY(|)
+LG_BINARY(^)
+LG_BINARY(<<)
+LG_BINARY(>>)
+#undef LG_BINARY
+
+#define LG_COMPARE(OP) \
+    template <class T, int N> __device__ vec<bool, N> operator OP(const vec<T, N>& a, const vec<T, N>& b) { \
+        vec<bool, N> r; for (int i = 0; i < N; ++i) r[i] = a[i] OP b[i]; return r; } \
+    template <class T, int N> __device__ vec<bool, N> operator OP(const vec<T, N>& a, const typename identity<T>::type& b) { \
+        vec<bool, N> r; for (int i = 0; i < N; ++i) r[i] = a[i] OP b; return r; } \
+    template <class T, int N> __device__ vec<bool, N> operator OP(const typename identity<T>::type& a, const vec<T, N>& b) { \
+        vec<bool, N> r; for (int i = 0; i < N; ++i) r[i] = a OP b[i]; return r; }
+LG_COMPARE(==)
+LG_COMPARE(!=)
+LG_COMPARE(<)
+LG_COMPARE(<=)
+LG_COMPARE(>)
+LG_COMPARE(>=)
+#undef LG_COMPARE
+
+template <class T, int N> __device__ vec<T, N> operator-(const vec<T, N>& a) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = T(-a[i]); return r;
+}
+template <class T, int N> __device__ vec<T, N> operator~(const vec<T, N>& a) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = T(~a[i]); return r;
+}
+template <int N> __device__ vec<bool, N> operator!(const vec<bool, N>& a) {
+    vec<bool, N> r; for (int i = 0; i < N; ++i) r[i] = !a[i]; return r;
+}
+template <class T, int N> __device__ vec<T, N>& operator++(vec<T, N>& a) { for (int i = 0; i < N; ++i) ++a[i]; return a; }
+template <class T, int N> __device__ vec<T, N>& operator--(vec<T, N>& a) { for (int i = 0; i < N; ++i) --a[i]; return a; }
+template <class T, int N> __device__ vec<T, N> operator++(vec<T, N>& a, int) { vec<T, N> old = a; ++a; return old; }
+template <class T, int N> __device__ vec<T, N> operator--(vec<T, N>& a, int) { vec<T, N> old = a; --a; return old; }
+
+// Value arrays (HLSL arrays copy on assignment and pass by value).
+template <class T, int N> struct array {
+    T data[N];
+    __host__ __device__ T& operator[](int i) { return data[i]; }
+    __host__ __device__ const T& operator[](int i) const { return data[i]; }
+};
+
+// Matrices: R rows of C components, `m[r]` a row, as in HLSL.
+template <class T, int R, int C> struct mat {
+    vec<T, C> rows[R];
+    mat() = default;
+    template <class... A> __device__ explicit mat(const A&... a) {
+        static_assert(sizeof...(A) == R || sizeof...(A) == R * C, "a matrix takes its rows or its components");
+        if constexpr (sizeof...(A) == R) {
+            int k = 0;
+            ((rows[k++] = vec<T, C>(a)), ...);
+        } else {
+            int k = 0;
+            ((rows[k / C][k % C] = T(a), ++k), ...);
+        }
+    }
+    template <class U> __device__ explicit mat(const mat<U, R, C>& o) {
+        for (int r = 0; r < R; ++r) rows[r] = vec<T, C>(o[r]);
+    }
+    __host__ __device__ vec<T, C>& operator[](int i) { return rows[i]; }
+    __host__ __device__ const vec<T, C>& operator[](int i) const { return rows[i]; }
+};
+
+#define LG_MATRICES(S, NAME) \
+    typedef mat<S, 2, 2> NAME##2x2; typedef mat<S, 2, 3> NAME##2x3; typedef mat<S, 2, 4> NAME##2x4; \
+    typedef mat<S, 3, 2> NAME##3x2; typedef mat<S, 3, 3> NAME##3x3; typedef mat<S, 3, 4> NAME##3x4; \
+    typedef mat<S, 4, 2> NAME##4x2; typedef mat<S, 4, 3> NAME##4x3; typedef mat<S, 4, 4> NAME##4x4;
+LG_MATRICES(float, float)
+LG_MATRICES(double, double)
+LG_MATRICES(half, half)
+LG_MATRICES(int32_t, int)
+LG_MATRICES(uint32_t, uint)
+LG_MATRICES(bool, bool)
+#undef LG_MATRICES
+
+#define LG_MATRIX_BINARY(OP) \
+    template <class T, int R, int C> __device__ mat<T, R, C> operator OP(const mat<T, R, C>& a, const mat<T, R, C>& b) { \
+        mat<T, R, C> m; for (int r = 0; r < R; ++r) m[r] = a[r] OP b[r]; return m; } \
+    template <class T, int R, int C> __device__ mat<T, R, C> operator OP(const mat<T, R, C>& a, const typename identity<T>::type& b) { \
+        mat<T, R, C> m; for (int r = 0; r < R; ++r) m[r] = a[r] OP b; return m; } \
+    template <class T, int R, int C> __device__ mat<T, R, C> operator OP(const typename identity<T>::type& a, const mat<T, R, C>& b) { \
+        mat<T, R, C> m; for (int r = 0; r < R; ++r) m[r] = a OP b[r]; return m; }
+LG_MATRIX_BINARY(+)
+LG_MATRIX_BINARY(-)
+LG_MATRIX_BINARY(*)
+LG_MATRIX_BINARY(/)
+#undef LG_MATRIX_BINARY
+template <class T, int R, int C> __device__ mat<T, R, C> operator-(const mat<T, R, C>& a) {
+    mat<T, R, C> m; for (int r = 0; r < R; ++r) m[r] = -a[r]; return m;
+}
+
+// Scalar math under HLSL's names, for every floating-point type.
+#define LG_FLOAT_UNARY(NAME, F, D) \
+    __device__ inline float NAME(float x) { return F(x); } \
+    __device__ inline double NAME(double x) { return D(x); } \
+    __device__ inline half NAME(half x) { return half(F(float(x))); } \
+    template <class T, int N> __device__ vec<T, N> NAME(const vec<T, N>& v) { \
+        vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = NAME(v[i]); return r; }
+LG_FLOAT_UNARY(sin, ::sinf, ::sin)
+LG_FLOAT_UNARY(cos, ::cosf, ::cos)
+LG_FLOAT_UNARY(tan, ::tanf, ::tan)
+LG_FLOAT_UNARY(asin, ::asinf, ::asin)
+LG_FLOAT_UNARY(acos, ::acosf, ::acos)
+LG_FLOAT_UNARY(atan, ::atanf, ::atan)
+LG_FLOAT_UNARY(sinh, ::sinhf, ::sinh)
+LG_FLOAT_UNARY(cosh, ::coshf, ::cosh)
+LG_FLOAT_UNARY(tanh, ::tanhf, ::tanh)
+LG_FLOAT_UNARY(exp, ::expf, ::exp)
+LG_FLOAT_UNARY(exp2, ::exp2f, ::exp2)
+LG_FLOAT_UNARY(log, ::logf, ::log)
+LG_FLOAT_UNARY(log2, ::log2f, ::log2)
+LG_FLOAT_UNARY(log10, ::log10f, ::log10)
+LG_FLOAT_UNARY(sqrt, ::sqrtf, ::sqrt)
+LG_FLOAT_UNARY(rsqrt, ::rsqrtf, ::rsqrt)
+LG_FLOAT_UNARY(floor, ::floorf, ::floor)
+LG_FLOAT_UNARY(ceil, ::ceilf, ::ceil)
+LG_FLOAT_UNARY(trunc, ::truncf, ::trunc)
+LG_FLOAT_UNARY(round, ::rintf, ::rint)
+#undef LG_FLOAT_UNARY
+
+#define LG_FLOAT_BINARY(NAME, F, D) \
+    __device__ inline float NAME(float x, float y) { return F(x, y); } \
+    __device__ inline double NAME(double x, double y) { return D(x, y); } \
+    __device__ inline half NAME(half x, half y) { return half(F(float(x), float(y))); } \
+    template <class T, int N> __device__ vec<T, N> NAME(const vec<T, N>& a, const vec<T, N>& b) { \
+        vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = NAME(a[i], b[i]); return r; }
+LG_FLOAT_BINARY(pow, ::powf, ::pow)
+LG_FLOAT_BINARY(atan2, ::atan2f, ::atan2)
+LG_FLOAT_BINARY(fmod, ::fmodf, ::fmod)
+#undef LG_FLOAT_BINARY
+
+template <class T> __device__ T frac(T x) { return x - floor(x); }
+template <class T> __device__ T rcp(T x) { return T(1) / x; }
+
+template <class T> __device__ T abs(T x) { return x < T(0) ? T(-x) : x; }
+template <class T, int N> __device__ vec<T, N> abs(const vec<T, N>& v) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = abs(v[i]); return r;
+}
+template <class T> __device__ T min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ T max(T a, T b) { return a < b ? b : a; }
+template <class T, int N> __device__ vec<T, N> min(const vec<T, N>& a, const vec<T, N>& b) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = min(a[i], b[i]); return r;
+}
+template <class T, int N> __device__ vec<T, N> max(const vec<T, N>& a, const vec<T, N>& b) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = max(a[i], b[i]); return r;
+}
+template <class T> __device__ T clamp(const T& x, const T& lo, const T& hi) { return min(max(x, lo), hi); }
+template <class T> __device__ T saturate(T x) { return clamp(x, T(0), T(1)); }
+template <class T, int N> __device__ vec<T, N> saturate(const vec<T, N>& v) {
+    return clamp(v, vec<T, N>(T(0)), vec<T, N>(T(1)));
+}
+template <class T> __device__ T lerp(const T& a, const T& b, const T& t) { return a + (b - a) * t; }
+template <class T> __device__ T sign_of(T x) { return T((x > T(0)) - (x < T(0))); }
+template <class T> __device__ int sign(T x) { return int((x > T(0)) - (x < T(0))); }
+template <class T, int N> __device__ vec<int, N> sign(const vec<T, N>& v) {
+    vec<int, N> r; for (int i = 0; i < N; ++i) r[i] = sign(v[i]); return r;
+}
+template <class T> __device__ T step(T edge, T x) { return x < edge ? T(0) : T(1); }
+template <class T, int N> __device__ vec<T, N> step(const vec<T, N>& edge, const vec<T, N>& x) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = step(edge[i], x[i]); return r;
+}
+template <class T> __device__ T smoothstep(T a, T b, T x) {
+    T t = saturate((x - a) / (b - a)); return t * t * (T(3) - T(2) * t);
+}
+template <class T, int N> __device__ vec<T, N> smoothstep(const vec<T, N>& a, const vec<T, N>& b, const vec<T, N>& x) {
+    vec<T, N> r; for (int i = 0; i < N; ++i) r[i] = smoothstep(a[i], b[i], x[i]); return r;
+}
+template <class T> __device__ T mad(const T& a, const T& b, const T& c) { return a * b + c; }
+
+template <class T, int N> __device__ T dot(const vec<T, N>& a, const vec<T, N>& b) {
+    T s = T(0); for (int i = 0; i < N; ++i) s = s + a[i] * b[i]; return s;
+}
+template <class T, int N> __device__ T length(const vec<T, N>& v) { return sqrt(dot(v, v)); }
+template <class T> __device__ T length(T x) { return abs(x); }
+template <class T> __device__ auto distance(const T& a, const T& b) { return length(a - b); }
+template <class T, int N> __device__ vec<T, N> normalize(const vec<T, N>& v) { return v * rsqrt(dot(v, v)); }
+template <class T> __device__ vec<T, 3> cross(const vec<T, 3>& a, const vec<T, 3>& b) {
+    return vec<T, 3>(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+template <class T, int N> __device__ vec<T, N> reflect(const vec<T, N>& i, const vec<T, N>& n) {
+    return i - T(2) * dot(n, i) * n;
+}
+template <class T, int N> __device__ vec<T, N> faceforward(const vec<T, N>& n, const vec<T, N>& i, const vec<T, N>& ng) {
+    return dot(ng, i) < T(0) ? n : -n;
+}
+
+template <int N> __device__ bool all(const vec<bool, N>& v) { bool r = true; for (int i = 0; i < N; ++i) r = r && v[i]; return r; }
+template <int N> __device__ bool any(const vec<bool, N>& v) { bool r = false; for (int i = 0; i < N; ++i) r = r || v[i]; return r; }
+template <class T, int N> __device__ bool all(const vec<T, N>& v) { bool r = true; for (int i = 0; i < N; ++i) r = r && v[i] != T(0); return r; }
+template <class T, int N> __device__ bool any(const vec<T, N>& v) { bool r = false; for (int i = 0; i < N; ++i) r = r || v[i] != T(0); return r; }
+__device__ inline bool all(bool b) { return b; }
+__device__ inline bool any(bool b) { return b; }
+
+// `select(reject, accept, condition)`, component-wise.
+template <class T, int N> __device__ vec<T, N> select(const vec<T, N>& r, const vec<T, N>& a, const vec<bool, N>& c) {
+    vec<T, N> out; for (int i = 0; i < N; ++i) out[i] = c[i] ? a[i] : r[i]; return out;
+}
+
+__device__ inline uint32_t countbits(uint32_t x) { return uint32_t(__popc(x)); }
+__device__ inline uint32_t reversebits(uint32_t x) { return __brev(x); }
+__device__ inline uint32_t firstbitlow(uint32_t x) { return x == 0u ? 0xFFFFFFFFu : uint32_t(__ffs(int(x)) - 1); }
+__device__ inline uint32_t firstbithigh(uint32_t x) { return x == 0u ? 0xFFFFFFFFu : uint32_t(31 - __clz(int(x))); }
+
+// HLSL `mul`: vectors are rows on the left, columns on the right.
+template <class T, int R, int C> __device__ vec<T, R> mul(const mat<T, R, C>& m, const vec<T, C>& v) {
+    vec<T, R> r; for (int i = 0; i < R; ++i) r[i] = dot(m[i], v); return r;
+}
+template <class T, int R, int C> __device__ vec<T, C> mul(const vec<T, R>& v, const mat<T, R, C>& m) {
+    vec<T, C> r(T(0)); for (int i = 0; i < R; ++i) r = r + v[i] * m[i]; return r;
+}
+template <class T, int R, int K, int C> __device__ mat<T, R, C> mul(const mat<T, R, K>& a, const mat<T, K, C>& b) {
+    mat<T, R, C> m; for (int i = 0; i < R; ++i) m[i] = mul(a[i], b); return m;
+}
+template <class T, int N> __device__ T mul(const vec<T, N>& a, const vec<T, N>& b) { return dot(a, b); }
+template <class T, int R, int C> __device__ mat<T, C, R> transpose(const mat<T, R, C>& m) {
+    mat<T, C, R> t; for (int r = 0; r < R; ++r) for (int c = 0; c < C; ++c) t[c][r] = m[r][c]; return t;
+}
+template <class T> __device__ T determinant(const mat<T, 2, 2>& m) { return m[0][0] * m[1][1] - m[0][1] * m[1][0]; }
+template <class T> __device__ T determinant(const mat<T, 3, 3>& m) { return dot(m[0], cross(m[1], m[2])); }
+
+// Bit casts, as HLSL's asuint/asint/asfloat.
+__device__ inline uint32_t bits32(float x) { return __float_as_uint(x); }
+__device__ inline uint32_t bits32(uint32_t x) { return x; }
+__device__ inline uint32_t bits32(int32_t x) { return uint32_t(x); }
+__device__ inline uint32_t bits32(half x) { return uint32_t(__half_as_ushort(x)); }
+__device__ inline uint32_t bits32(uint16_t x) { return uint32_t(x); }
+__device__ inline uint32_t bits32(int16_t x) { return uint32_t(uint16_t(x)); }
+__device__ inline uint32_t bits32(uint8_t x) { return uint32_t(x); }
+__device__ inline uint32_t bits32(int8_t x) { return uint32_t(uint8_t(x)); }
+__device__ inline uint32_t bits32(bool x) { return x ? 1u : 0u; }
+__device__ inline uint64_t bits64(double x) { return uint64_t(__double_as_longlong(x)); }
+__device__ inline uint64_t bits64(uint64_t x) { return x; }
+__device__ inline uint64_t bits64(int64_t x) { return uint64_t(x); }
+
+template <class T> struct from_bits_impl;
+template <> struct from_bits_impl<float> { __device__ static float get(uint32_t b) { return __uint_as_float(b); } };
+template <> struct from_bits_impl<uint32_t> { __device__ static uint32_t get(uint32_t b) { return b; } };
+template <> struct from_bits_impl<int32_t> { __device__ static int32_t get(uint32_t b) { return int32_t(b); } };
+template <> struct from_bits_impl<half> { __device__ static half get(uint32_t b) { return __ushort_as_half(uint16_t(b)); } };
+template <> struct from_bits_impl<uint16_t> { __device__ static uint16_t get(uint32_t b) { return uint16_t(b); } };
+template <> struct from_bits_impl<int16_t> { __device__ static int16_t get(uint32_t b) { return int16_t(uint16_t(b)); } };
+template <> struct from_bits_impl<uint8_t> { __device__ static uint8_t get(uint32_t b) { return uint8_t(b); } };
+template <> struct from_bits_impl<int8_t> { __device__ static int8_t get(uint32_t b) { return int8_t(uint8_t(b)); } };
+template <> struct from_bits_impl<bool> { __device__ static bool get(uint32_t b) { return b != 0u; } };
+template <class T> __device__ T from_bits32(uint32_t b) { return from_bits_impl<T>::get(b); }
+template <class T> __device__ T from_bits64(uint64_t b);
+template <> __device__ inline double from_bits64<double>(uint64_t b) { return __longlong_as_double(int64_t(b)); }
+template <> __device__ inline uint64_t from_bits64<uint64_t>(uint64_t b) { return b; }
+template <> __device__ inline int64_t from_bits64<int64_t>(uint64_t b) { return int64_t(b); }
+
+// `asuint(x)` and friends on scalars and vectors.
+template <class To, class From> __device__ To bit_cast(const From& x) { return from_bits32<To>(bits32(x)); }
+template <class To, class From, int N> __device__ vec<To, N> bit_cast(const vec<From, N>& v) {
+    vec<To, N> r; for (int i = 0; i < N; ++i) r[i] = bit_cast<To>(v[i]); return r;
+}
+
+// The payload register ABI (see docs/design/target-pipelines/cuda.md):
+// a field of `mask` bits at bit `shift` of a 32-bit register.
+__device__ inline uint32_t extract_bits(uint32_t reg, uint32_t shift, uint32_t mask) {
+    return (reg >> shift) & mask;
+}
+__device__ inline uint32_t insert_bits(uint32_t reg, uint32_t value, uint32_t shift, uint32_t mask) {
+    return (reg & ~(mask << shift)) | ((value & mask) << shift);
+}
+__device__ inline uint32_t high_word(uint64_t x) { return uint32_t(x >> 32); }
+__device__ inline uint32_t low_word(uint64_t x) { return uint32_t(x); }
+__device__ inline uint64_t join_words(uint32_t high, uint32_t low) { return (uint64_t(high) << 32) | uint64_t(low); }
+// A payload over 32 registers travels as its address in two registers.
+template <class T> __device__ T* pointer_from(uint32_t high, uint32_t low) {
+    return reinterpret_cast<T*>(join_words(high, low));
+}
+template <class T> __device__ uint32_t pointer_high(T* p) { return high_word(reinterpret_cast<uint64_t>(p)); }
+template <class T> __device__ uint32_t pointer_low(T* p) { return low_word(reinterpret_cast<uint64_t>(p)); }
+
+// Launch-space values of OptiX programs as HLSL types.
+__device__ inline uint3 to_uint3_(const ::uint3& v) { return uint3(v.x, v.y, v.z); }
+__device__ inline float3 to_float3_(const ::float3& v) { return float3(v.x, v.y, v.z); }
+__device__ inline ::float3 cuda_float3(const float3& v) { return ::make_float3(v.x, v.y, v.z); }
+
+#ifdef OPTIX_VERSION
+// The instance transforms as HLSL `float3x4` (OptiX's 12 floats, row by row).
+__device__ inline float3x4 object_to_world3x4() {
+    float m[12];
+    optixGetObjectToWorldTransformMatrix(m);
+    return float3x4(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11]);
+}
+__device__ inline float3x4 world_to_object3x4() {
+    float m[12];
+    optixGetWorldToObjectTransformMatrix(m);
+    return float3x4(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11]);
+}
+#endif
+
+}  // namespace lg

@@ -1,0 +1,797 @@
+//! The CUDA writer: what the entry point reaches, how each global reaches
+//! the code that uses it (see the module doc), names, structs and
+//! functions, and the entry point itself: a `__global__` kernel, or an
+//! OptiX program with its payload and attribute traffic (`ray_tracing.rs`).
+//! Statements and expressions are in `expr.rs`, built-in functions in
+//! `intrinsics.rs`.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use legalis_ir as ir;
+use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
+
+use super::keywords::RESERVED;
+use super::types::{self, Result, unsupported};
+use super::{Error, Options};
+
+/// How a global reaches the code that uses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GlobalKind {
+    /// `static const`: a `__device__ const` value.
+    Constant,
+    /// `static`: a local of the entry function, passed as `T&`.
+    Private,
+    /// `groupshared`: a `__shared__` local of the kernel, passed as `T&`.
+    Workgroup,
+    /// A resource: a kernel parameter (a member of the launch parameters
+    /// in an OptiX program), passed on as is.
+    Resource,
+    /// A plain uniform: a member of the `Globals` block.
+    Plain,
+}
+
+pub(super) struct Writer<'a> {
+    pub module: &'a ir::Module,
+    pub entry: &'a ir::EntryPoint,
+    taken: HashSet<String>,
+    pub struct_names: HashMap<Handle<ir::Type>, String>,
+    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
+    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: HashMap<Handle<ir::Function>, String>,
+    /// Functions reachable from the entry point, callees first.
+    pub reachable: Vec<Handle<ir::Function>>,
+    /// Per function, the non-constant globals it reaches (itself or
+    /// through callees): its extra trailing parameters.
+    pub threaded: HashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
+    pub kinds: HashMap<Handle<ir::GlobalVariable>, GlobalKind>,
+    /// The `Globals` block: type name and parameter name.
+    pub globals_block: Option<(String, String)>,
+    /// The OptiX program's name (`__closesthit__main`); `None` for a
+    /// kernel.
+    pub program: Option<String>,
+    used_structs: BTreeSet<Handle<ir::Type>>,
+}
+
+/// A CUDA identifier for `name`: other characters become `_`, no leading
+/// digit, no `__` (reserved in C++).
+pub(super) fn sanitize(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    while s.contains("__") {
+        s = s.replace("__", "_");
+    }
+    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
+        s.insert(0, 'v');
+    }
+    s
+}
+
+/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
+pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+    let base = sanitize(base);
+    let mut name = base.clone();
+    let mut n = 1;
+    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    taken.insert(name.clone());
+    name
+}
+
+/// The CUDA name of an entry point called `name` of `stage`: a kernel's
+/// own name made an identifier (`_1` appended when reserved, as `main`),
+/// an OptiX program's name with its kind's prefix (`__raygen__main`), as
+/// OptiX finds programs by prefix.
+pub fn entry_point_name(name: &str, stage: ShaderStage) -> String {
+    match program_prefix(stage) {
+        Some(prefix) => format!("{prefix}{}", sanitize(name)),
+        None => fresh(&mut HashSet::new(), name),
+    }
+}
+
+/// The OptiX program-name prefix of a ray-tracing stage.
+pub(super) fn program_prefix(stage: ShaderStage) -> Option<&'static str> {
+    Some(match stage {
+        ShaderStage::RayGeneration => "__raygen__",
+        ShaderStage::Miss => "__miss__",
+        ShaderStage::ClosestHit => "__closesthit__",
+        ShaderStage::AnyHit => "__anyhit__",
+        ShaderStage::Intersection => "__intersection__",
+        ShaderStage::Callable => "__direct_callable__",
+        _ => return None,
+    })
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
+        let entry = module
+            .entry_points
+            .get(entry_point)
+            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+        let program =
+            program_prefix(entry.stage).map(|_| entry_point_name(&entry.name, entry.stage));
+        if program.is_none() && entry.stage != ShaderStage::Compute {
+            return unsupported(
+                format!(
+                    "{} entry points (CUDA has kernels and OptiX programs)",
+                    entry.stage.name()
+                ),
+                entry.span,
+            );
+        }
+        let mut w = Writer {
+            module,
+            entry,
+            taken: HashSet::new(),
+            struct_names: HashMap::new(),
+            member_names: HashMap::new(),
+            global_names: HashMap::new(),
+            function_names: HashMap::new(),
+            reachable: Vec::new(),
+            threaded: HashMap::new(),
+            kinds: HashMap::new(),
+            globals_block: None,
+            program,
+            used_structs: BTreeSet::new(),
+        };
+        w.collect_used()?;
+        w.classify_globals()?;
+        w.collect_structs();
+        w.name_everything();
+        Ok(w)
+    }
+
+    pub(super) fn entry_function(&self) -> &'a ir::Function {
+        &self.module.functions[self.entry.function]
+    }
+
+    /// Reachable functions and the globals each reaches.
+    fn collect_used(&mut self) -> Result<()> {
+        let module = self.module;
+        let mut functions = BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut direct: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            HashMap::new();
+        let mut calls: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
+            HashMap::new();
+        let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+        while let Some(f) = work.pop() {
+            if !functions.insert(f) {
+                continue;
+            }
+            let Some(func) = module.functions.try_get(f) else {
+                return Err(Error::NotLegalized {
+                    what: "a call of a function the module does not define".into(),
+                    span: self.entry.span,
+                });
+            };
+            let uses = direct.entry(f).or_default();
+            for (_, e) in func.expressions.iter() {
+                match e {
+                    Expression::Call { function, .. } => {
+                        work.push(*function);
+                        calls.entry(f).or_default().insert(*function);
+                    }
+                    Expression::Global(g) => {
+                        uses.insert(*g);
+                    }
+                    _ => {}
+                }
+            }
+            // Globals read by the initializers of globals this function
+            // uses belong to the entry function, which evaluates them.
+            let mut pending: Vec<_> = uses.iter().copied().collect();
+            while let Some(g) = pending.pop() {
+                let Some(global) = module.globals.try_get(g) else {
+                    continue;
+                };
+                let Some(init) = global.init else { continue };
+                let mut stack = vec![init];
+                while let Some(e) = stack.pop() {
+                    match &module.global_expressions[e] {
+                        Expression::Global(other) if !init_globals.contains(other) => {
+                            init_globals.push(*other);
+                            pending.push(*other);
+                        }
+                        Expression::Call { function, .. } => work.push(*function),
+                        _ => {}
+                    }
+                    stack.extend(module.global_expressions[e].children());
+                }
+            }
+        }
+        for g in init_globals {
+            direct.entry(self.entry.function).or_default().insert(g);
+        }
+        for g in direct.values().flatten() {
+            if module.globals.try_get(*g).is_none() {
+                return Err(Error::NotLegalized {
+                    what: "a use of a global the module does not define".into(),
+                    span: self.entry.span,
+                });
+            }
+        }
+        self.reachable = functions.into_iter().collect();
+        let mut reached: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            HashMap::new();
+        for &f in &self.reachable {
+            let mut set = direct.get(&f).cloned().unwrap_or_default();
+            for callee in calls.get(&f).into_iter().flatten() {
+                set.extend(reached.get(callee).into_iter().flatten().copied());
+            }
+            reached.insert(f, set);
+        }
+        for (f, set) in reached {
+            self.threaded.insert(f, set.into_iter().collect());
+        }
+        Ok(())
+    }
+
+    /// Every reached global's kind.
+    fn classify_globals(&mut self) -> Result<()> {
+        let module = self.module;
+        let used: BTreeSet<Handle<ir::GlobalVariable>> =
+            self.threaded.values().flatten().copied().collect();
+        let mut has_plain = false;
+        for &g in &used {
+            let global = &module.globals[g];
+            let span = module.globals.span(g);
+            let kind = match global.space {
+                AddressSpace::Constant => GlobalKind::Constant,
+                AddressSpace::Private => GlobalKind::Private,
+                AddressSpace::Workgroup => {
+                    if self.entry.stage != ShaderStage::Compute {
+                        return unsupported("`groupshared` outside a compute entry point", span);
+                    }
+                    GlobalKind::Workgroup
+                }
+                AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
+                    self.resource_type(g, span)?;
+                    GlobalKind::Resource
+                }
+                AddressSpace::Uniform => {
+                    if resource_array(module, global.ty) {
+                        return unsupported("arrays of resources", span);
+                    }
+                    has_plain = true;
+                    GlobalKind::Plain
+                }
+                AddressSpace::Input | AddressSpace::Output => {
+                    return Err(Error::NotLegalized {
+                        what: format!("the interface global `{}`", global.name),
+                        span,
+                    });
+                }
+                AddressSpace::TaskPayload => {
+                    return unsupported("a task payload (CUDA has no mesh stages)", span);
+                }
+                AddressSpace::RayTracing(_) => {
+                    return Err(Error::NotLegalized {
+                        what: "ray-tracing storage (OptiX payloads live in registers)".into(),
+                        span,
+                    });
+                }
+            };
+            self.kinds.insert(g, kind);
+        }
+        if has_plain {
+            self.globals_block = Some((String::new(), String::new()));
+        }
+        Ok(())
+    }
+
+    /// The CUDA type of a resource global as a kernel parameter or launch
+    /// parameter member.
+    pub(super) fn resource_type(
+        &self,
+        g: Handle<ir::GlobalVariable>,
+        span: Span,
+    ) -> Result<String> {
+        let module = self.module;
+        let global = &module.globals[g];
+        Ok(match &module.types[global.ty].inner {
+            TypeInner::ConstantBuffer { inner } => self.spell(*inner, span)?,
+            TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
+            TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
+            TypeInner::Buffer {
+                kind,
+                access,
+                element,
+                ..
+            } => {
+                let element = match (kind, element) {
+                    (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
+                    (ir::BufferKind::Structured, Some(e)) => self.spell(*e, span)?,
+                    (ir::BufferKind::Typed, _) => {
+                        return unsupported(
+                            "typed buffers (`Buffer<T>`; CUDA texture objects come later)",
+                            span,
+                        );
+                    }
+                    (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
+                        return unsupported(
+                            "append and consume buffers (no buffer counters in CUDA output)",
+                            span,
+                        );
+                    }
+                    (_, None) => return unsupported("a buffer without an element type", span),
+                };
+                match access {
+                    ir::ResourceAccess::Read => format!("const {element}*"),
+                    ir::ResourceAccess::ReadWrite => format!("{element}*"),
+                    ir::ResourceAccess::RasterizerOrdered => {
+                        return unsupported("rasterizer-ordered buffers", span);
+                    }
+                }
+            }
+            TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
+                return unsupported(
+                    format!(
+                        "the resource `{}` of type `{}` (CUDA texture objects come later)",
+                        global.name,
+                        ir::print::type_name(module, global.ty)
+                    ),
+                    span,
+                );
+            }
+            _ => {
+                return unsupported(
+                    format!(
+                        "the resource type `{}`",
+                        ir::print::type_name(module, global.ty)
+                    ),
+                    span,
+                );
+            }
+        })
+    }
+
+    /// Structs any reachable code or reached global mentions.
+    fn collect_structs(&mut self) {
+        let module = self.module;
+        let mut roots = Vec::new();
+        for &f in &self.reachable {
+            let func = &module.functions[f];
+            roots.extend(func.params.iter().map(|p| p.ty));
+            roots.extend(func.result.iter().map(|r| r.ty));
+            roots.extend(func.locals.iter().map(|(_, l)| l.ty));
+            for (e, _) in func.expressions.iter() {
+                roots.extend(func.expressions.ty(e));
+            }
+        }
+        for g in self.kinds.keys() {
+            roots.push(module.globals[*g].ty);
+            if let Some(init) = module.globals[*g].init {
+                let mut stack = vec![init];
+                while let Some(e) = stack.pop() {
+                    roots.extend(module.global_expressions.ty(e));
+                    stack.extend(module.global_expressions[e].children());
+                }
+            }
+        }
+        let mut used = BTreeSet::new();
+        for ty in roots {
+            mark_structs(module, ty, &mut used);
+        }
+        self.used_structs = used;
+    }
+
+    fn name_everything(&mut self) {
+        let module = self.module;
+        // The entry's name first: the host looks it up.
+        match &self.program {
+            Some(program) => {
+                self.taken.insert(program.clone());
+                let body = fresh(&mut self.taken, &format!("{}_body", self.entry.name));
+                self.function_names.insert(self.entry.function, body);
+            }
+            None => {
+                let entry_name = entry_point_name(&self.entry.name, self.entry.stage);
+                self.taken.insert(entry_name.clone());
+                self.function_names.insert(self.entry.function, entry_name);
+            }
+        }
+        for &ty in &self.used_structs {
+            let t = &module.types[ty];
+            let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
+            self.struct_names.insert(ty, name);
+            if let TypeInner::Struct { members } = &t.inner {
+                let mut local = HashSet::new();
+                let names = members.iter().map(|m| fresh(&mut local, &m.name)).collect();
+                self.member_names.insert(ty, names);
+            }
+        }
+        if self.globals_block.is_some() {
+            let ty = fresh(&mut self.taken, "Globals");
+            let param = fresh(&mut self.taken, "globals_");
+            self.globals_block = Some((ty, param));
+        }
+        if self.program.is_some() {
+            self.taken.insert("LaunchParams".into());
+        }
+        let mut globals: Vec<_> = self.kinds.keys().copied().collect();
+        globals.sort();
+        for g in globals {
+            let name = if self.kinds[&g] == GlobalKind::Plain {
+                sanitize(&module.globals[g].name)
+            } else {
+                fresh(&mut self.taken, &module.globals[g].name)
+            };
+            self.global_names.insert(g, name);
+        }
+        for &f in &self.reachable {
+            if f == self.entry.function {
+                continue;
+            }
+            let name = fresh(&mut self.taken, &module.functions[f].name);
+            self.function_names.insert(f, name);
+        }
+    }
+
+    pub fn module_names(&self) -> HashSet<String> {
+        self.taken.clone()
+    }
+
+    pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
+        self.struct_names
+            .get(&ty)
+            .cloned()
+            .unwrap_or_else(|| "UnnamedStruct".into())
+    }
+
+    /// The CUDA spelling of a value type.
+    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        types::spell(self.module, ty, span, &|t| self.struct_name(t))
+    }
+
+    pub fn write(mut self) -> Result<String> {
+        let mut out = String::new();
+        if self.program.is_some() || self.uses_traversable() {
+            out.push_str("#include <optix.h>\n");
+        }
+        writeln!(out, "#include \"{}\"\n", super::PRELUDE_NAME).ok();
+        out.push_str(&self.structs()?);
+        out.push_str(&self.launch_params()?);
+        out.push_str(&self.constants()?);
+        out.push_str(&self.functions()?);
+        if self.program.is_some() {
+            out.push_str(&self.program_function()?);
+        }
+        Ok(out)
+    }
+
+    fn uses_traversable(&self) -> bool {
+        self.kinds.keys().any(|g| {
+            matches!(
+                self.module.types[self.module.globals[*g].ty].inner,
+                TypeInner::AccelerationStructure
+            )
+        })
+    }
+
+    fn structs(&self) -> Result<String> {
+        let module = self.module;
+        let mut out = String::new();
+        for &ty in &self.used_structs {
+            let TypeInner::Struct { members } = &module.types[ty].inner else {
+                continue;
+            };
+            if members.is_empty() {
+                return unsupported("an empty struct", module.types.span(ty));
+            }
+            let names = &self.member_names[&ty];
+            writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+            for (i, m) in members.iter().enumerate() {
+                writeln!(out, "    {} {};", self.spell(m.ty, m.span)?, names[i]).ok();
+            }
+            out.push_str("};\n\n");
+        }
+        if let Some((ty, _)) = &self.globals_block {
+            writeln!(out, "struct {ty}\n{{").ok();
+            for g in self.globals_of(GlobalKind::Plain) {
+                let global = &module.globals[g];
+                let span = module.globals.span(g);
+                writeln!(
+                    out,
+                    "    {} {};",
+                    self.spell(global.ty, span)?,
+                    self.global_names[&g]
+                )
+                .ok();
+            }
+            out.push_str("};\n\n");
+        }
+        Ok(out)
+    }
+
+    pub(super) fn globals_of(&self, kind: GlobalKind) -> Vec<Handle<ir::GlobalVariable>> {
+        let mut globals: Vec<_> = self
+            .kinds
+            .iter()
+            .filter(|(_, k)| **k == kind)
+            .map(|(g, _)| *g)
+            .collect();
+        globals.sort();
+        globals
+    }
+
+    /// An OptiX program's resources: the launch parameters, one member per
+    /// resource in declaration order, then the `Globals` block.
+    fn launch_params(&self) -> Result<String> {
+        if self.program.is_none() {
+            return Ok(String::new());
+        }
+        let resources = self.globals_of(GlobalKind::Resource);
+        if resources.is_empty() && self.globals_block.is_none() {
+            return Ok(String::new());
+        }
+        let mut out = String::from("struct LaunchParams\n{\n");
+        for g in resources {
+            let span = self.module.globals.span(g);
+            writeln!(
+                out,
+                "    {} {};",
+                self.resource_type(g, span)?,
+                self.global_names[&g]
+            )
+            .ok();
+        }
+        if let Some((ty, name)) = &self.globals_block {
+            writeln!(out, "    {ty} {name};").ok();
+        }
+        out.push_str("};\n\nextern \"C\"\n{\n    __constant__ LaunchParams params;\n}\n\n");
+        Ok(out)
+    }
+
+    /// `static const` values.
+    fn constants(&self) -> Result<String> {
+        let mut out = String::new();
+        for g in self.globals_of(GlobalKind::Constant) {
+            let global = &self.module.globals[g];
+            let span = self.module.globals.span(g);
+            let init = match global.init {
+                Some(init) => {
+                    if !super::expr::is_const(&self.module.global_expressions, init) {
+                        return unsupported(
+                            "a `static const` initializer that is not a constant expression",
+                            span,
+                        );
+                    }
+                    let mut ctx = super::expr::FnCtx::for_globals(self);
+                    self.expr(&mut ctx, init)?
+                }
+                None => "{}".into(),
+            };
+            writeln!(
+                out,
+                "__device__ const {} {} = {init};",
+                self.spell(global.ty, span)?,
+                self.global_names[&g]
+            )
+            .ok();
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    /// A threaded global as a parameter of a function (`kernel`: of the
+    /// kernel itself).
+    fn global_param(&self, g: Handle<ir::GlobalVariable>, kernel: bool) -> Result<Option<String>> {
+        let module = self.module;
+        let global = &module.globals[g];
+        let span = module.globals.span(g);
+        let name = &self.global_names[&g];
+        let text = match self.kinds[&g] {
+            GlobalKind::Constant | GlobalKind::Plain => return Ok(None),
+            GlobalKind::Private | GlobalKind::Workgroup if kernel => return Ok(None),
+            GlobalKind::Private | GlobalKind::Workgroup => {
+                format!("{}& {name}", self.spell(global.ty, span)?)
+            }
+            GlobalKind::Resource => {
+                let ty = self.resource_type(g, span)?;
+                match &module.types[global.ty].inner {
+                    // A constant buffer is a value of the kernel, a const
+                    // reference below it.
+                    TypeInner::ConstantBuffer { .. } if !kernel => format!("const {ty}& {name}"),
+                    _ => format!("{ty} {name}"),
+                }
+            }
+        };
+        Ok(Some(text))
+    }
+
+    fn functions(&mut self) -> Result<String> {
+        let mut out = String::new();
+        for f in self.reachable.clone() {
+            self.function(f, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+        let module = self.module;
+        let func = &module.functions[f];
+        let kernel = f == self.entry.function && self.program.is_none();
+        let mut ctx = super::expr::FnCtx::new(self, f)?;
+        let mut params = Vec::new();
+        let mut builtins = Vec::new();
+        for (i, p) in func.params.iter().enumerate() {
+            let name = ctx.param_names[i].clone();
+            let ty = self.spell(p.ty, p.span)?;
+            if kernel {
+                // A kernel reads its ids from CUDA's built-in variables.
+                let Some(ir::Binding::BuiltIn(b)) = &p.io.binding else {
+                    return Err(Error::NotLegalized {
+                        what: format!("the kernel parameter `{}` is not a system value", p.name),
+                        span: p.span,
+                    });
+                };
+                let legalis_sysval::CudaMapping::BuiltIn(row) = legalis_sysval::cuda(
+                    b.value,
+                    self.entry.stage,
+                    legalis_sysval::Direction::Input,
+                ) else {
+                    return Err(Error::NotLegalized {
+                        what: format!("`{}` has no CUDA expression", b.value.name()),
+                        span: p.span,
+                    });
+                };
+                builtins.push(format!("    const {ty} {name} = {};\n", row.expression));
+                continue;
+            }
+            match p.direction {
+                ir::ParamDirection::In => params.push(format!("{ty} {name}")),
+                ir::ParamDirection::Out | ir::ParamDirection::InOut => {
+                    params.push(format!("{ty}& {name}"));
+                }
+            }
+        }
+        for &g in &self.threaded[&f] {
+            if let Some(p) = self.global_param(g, kernel)? {
+                params.push(p);
+            }
+        }
+        let needs_globals_block = self.threaded[&f]
+            .iter()
+            .any(|g| self.kinds[g] == GlobalKind::Plain);
+        if let (true, Some((ty, name))) = (needs_globals_block, &self.globals_block) {
+            params.push(if kernel {
+                format!("{ty} {name}")
+            } else {
+                format!("const {ty}& {name}")
+            });
+        }
+        let result = match &func.result {
+            Some(r) if kernel => {
+                return Err(Error::NotLegalized {
+                    what: "a kernel that returns a value".into(),
+                    span: r.span,
+                });
+            }
+            Some(r) => self.spell(r.ty, r.span)?,
+            None => "void".into(),
+        };
+        let qualifier = if kernel {
+            "extern \"C\" __global__ "
+        } else {
+            "__device__ "
+        };
+        let name = &self.function_names[&f];
+        if kernel && let Some([x, y, z]) = self.entry.attributes.workgroup_size {
+            writeln!(
+                out,
+                "// [numthreads({x}, {y}, {z})]: launch blocks of this size"
+            )
+            .ok();
+        }
+        writeln!(out, "{qualifier}{result} {name}({})\n{{", params.join(", ")).ok();
+        for line in builtins {
+            out.push_str(&line);
+        }
+        if kernel {
+            self.entry_locals(out)?;
+        }
+        let body = self.block(&mut ctx, &func.body, 1)?;
+        out.push_str(&body);
+        out.push_str("}\n\n");
+        Ok(())
+    }
+
+    /// The `static` and `groupshared` globals as locals of the entry, in
+    /// declaration order, with their initializers.
+    pub(super) fn entry_locals(&self, out: &mut String) -> Result<()> {
+        let mut locals: Vec<_> = self
+            .kinds
+            .iter()
+            .filter(|(_, k)| matches!(k, GlobalKind::Private | GlobalKind::Workgroup))
+            .map(|(g, k)| (*g, *k))
+            .collect();
+        locals.sort_by_key(|(g, _)| *g);
+        for (g, kind) in locals {
+            let global = &self.module.globals[g];
+            let span = self.module.globals.span(g);
+            let ty = self.spell(global.ty, span)?;
+            let name = &self.global_names[&g];
+            match (kind, global.init) {
+                (GlobalKind::Workgroup, _) => {
+                    writeln!(out, "    __shared__ {ty} {name};").ok();
+                }
+                (_, Some(init)) => {
+                    let mut gctx = super::expr::FnCtx::for_globals(self);
+                    let text = self.expr(&mut gctx, init)?;
+                    writeln!(out, "    {ty} {name} = {text};").ok();
+                }
+                (_, None) => {
+                    writeln!(out, "    {ty} {name} = {{}};").ok();
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Writer<'_> {
+    /// The arguments a call of `function` passes for the globals it
+    /// reaches; `prefix` is `params.` where resources come from the launch
+    /// parameters.
+    pub(super) fn threaded_arguments(
+        &self,
+        function: Handle<ir::Function>,
+        prefix: &str,
+    ) -> Vec<String> {
+        let mut parts = Vec::new();
+        let mut block = false;
+        for g in self.threaded.get(&function).into_iter().flatten() {
+            match self.kinds[g] {
+                GlobalKind::Constant => {}
+                GlobalKind::Plain => block = true,
+                GlobalKind::Resource => parts.push(format!("{prefix}{}", self.global_names[g])),
+                GlobalKind::Private | GlobalKind::Workgroup => {
+                    parts.push(self.global_names[g].clone())
+                }
+            }
+        }
+        if let (true, Some((_, name))) = (block, &self.globals_block) {
+            parts.push(format!("{prefix}{name}"));
+        }
+        parts
+    }
+}
+
+fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
+    let mut array = false;
+    while let TypeInner::Array { base, .. } = module.types[ty].inner {
+        ty = base;
+        array = true;
+    }
+    array && module.types[ty].inner.is_resource()
+}
+
+/// Marks `ty` and every struct inside it (members, arrays, buffer
+/// contents).
+fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
+    let Some(t) = module.types.try_get(ty) else {
+        return;
+    };
+    match &t.inner {
+        TypeInner::Struct { members } if used.insert(ty) => {
+            for m in members {
+                mark_structs(module, m.ty, used);
+            }
+        }
+        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
+        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+            mark_structs(module, *inner, used)
+        }
+        TypeInner::Buffer {
+            element: Some(e), ..
+        } => mark_structs(module, *e, used),
+        _ => {}
+    }
+}

@@ -1,0 +1,538 @@
+//! The CUDA/OptiX legalizer (B17, B18, D8, and the compute ids).
+//!
+//! A compute entry point becomes a kernel: a wrapper named after the entry
+//! point takes one parameter per system-value leaf of the source's
+//! parameters (bound to the system value: the writer reads each from the
+//! CUDA column of the table, `threadIdx`/`blockIdx`/`blockDim`), rebuilds
+//! the source's parameters as locals and calls the source function
+//! (renamed `<entry>_body`). What CUDA cannot express is `E55402` at the
+//! declaration.
+//!
+//! The six ray-tracing stages become OptiX programs. Their parameters are
+//! checked here (a hit program's one `in` hit-attribute struct and one
+//! `inout` payload, a miss program's payload, a callable program's
+//! data); the payload's register layout and the attributes' slots come
+//! from `layout.rs`, THE layout function the writer packs and unpacks with
+//! on both sides. Over 8 attribute slots is `E55403` (D8) at the
+//! parameter or the `ReportHit` call; a value with no bits to pack is
+//! `E55404`; `IgnoreHit`/`AcceptHitAndEndSearch` outside the entry point's
+//! own function (where the payload is not at hand to write back) is
+//! `E55406`.
+//!
+//! The legalizer never prints; the result is IR plus the plan.
+
+pub mod layout;
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{
+    Expression, Handle, Intrinsic as I, Semantic, ShaderStage as S, Span, Statement, Type,
+    TypeInner,
+};
+use legalis_sysval::{CudaMapping, Direction};
+
+use crate::codes;
+
+/// A system-value leaf of a kernel's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf {
+    /// `dtid`, `input.gid`.
+    pub path: String,
+    pub param: u32,
+    pub members: Vec<u32>,
+    pub value: ir::SystemValue,
+    pub ty: Handle<Type>,
+    pub expression: &'static str,
+    pub span: Span,
+}
+
+/// What the legalizer decided.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Plan {
+    /// A kernel and its system-value leaves.
+    Kernel { entry: String, leaves: Vec<Leaf> },
+    /// An OptiX program: its payload's layout (hit and miss programs) and
+    /// its attributes' (hit programs).
+    Program {
+        entry: String,
+        stage: S,
+        payload: Option<(u32, layout::Layout)>,
+        attributes: Option<(u32, layout::Layout)>,
+    },
+}
+
+/// A legalized module, with one entry point.
+#[derive(Debug)]
+pub struct Legalized {
+    pub module: ir::Module,
+    pub plan: Plan,
+}
+
+/// Legalizes entry point `entry_point` of `module` for CUDA.
+pub fn legalize(
+    module: &ir::Module,
+    entry_point: usize,
+    _policy: &ir::Policy,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let Some(entry) = module.entry_points.get(entry_point) else {
+        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
+        return Err(vec![Diagnostic::error(
+            codes::CUDA_NO_ENTRY_POINT,
+            message,
+            Span::UNDEFINED,
+        )]);
+    };
+    if !legalis_sysval::cuda::has_stage(entry.stage) {
+        return Err(vec![Diagnostic::error(
+            codes::CUDA_UNSUPPORTED_STAGE,
+            format!(
+                "CUDA has no {} entry points (only compute kernels and the OptiX ray-tracing programs)",
+                entry.stage.name()
+            ),
+            entry.span,
+        )]);
+    }
+    let mut out = module.clone();
+    out.entry_points = vec![entry.clone()];
+    let plan = if entry.stage == S::Compute {
+        let leaves = kernel_leaves(module, &module.functions[entry.function])?;
+        wrap_kernel(&mut out, &leaves);
+        Plan::Kernel {
+            entry: entry.name.clone(),
+            leaves,
+        }
+    } else {
+        program_plan(module, entry)?
+    };
+    if let Err(errors) = ir::verify::verify_legalized(&out) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        return Err(vec![Diagnostic::error(
+            codes::CUDA_INTERNAL_VERIFY,
+            format!(
+                "internal error: the legalized module is invalid: {}",
+                text.join("; ")
+            ),
+            entry.span,
+        )]);
+    }
+    Ok(Legalized { module: out, plan })
+}
+
+/// Every leaf of a kernel's parameters, each a system value CUDA reads.
+fn kernel_leaves(module: &ir::Module, func: &ir::Function) -> Result<Vec<Leaf>, Vec<Diagnostic>> {
+    let mut leaves = Vec::new();
+    let mut errors = Vec::new();
+    for (index, param) in func.params.iter().enumerate() {
+        let opaque = module
+            .types
+            .try_get(param.ty)
+            .is_some_and(|t| t.inner.is_resource());
+        if param.role == ir::ParamRole::Uniform
+            || opaque
+            || param.direction != ir::ParamDirection::In
+        {
+            errors.push(Diagnostic::error(
+                codes::CUDA_KERNEL_PARAMETER,
+                format!(
+                    "kernel parameter `{}`: a CUDA kernel's parameters are system-value inputs (resources are globals)",
+                    param.name
+                ),
+                param.span,
+            ));
+            continue;
+        }
+        walk_leaf(
+            module,
+            index as u32,
+            param.name.clone(),
+            Vec::new(),
+            param.ty,
+            &param.io,
+            param.span,
+            &mut leaves,
+            &mut errors,
+        );
+    }
+    if errors.is_empty() {
+        Ok(leaves)
+    } else {
+        Err(errors)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk_leaf(
+    module: &ir::Module,
+    param: u32,
+    path: String,
+    members: Vec<u32>,
+    ty: Handle<Type>,
+    io: &ir::IoAttrs,
+    span: Span,
+    leaves: &mut Vec<Leaf>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(TypeInner::Struct { members: fields }) = module.types.try_get(ty).map(|t| &t.inner)
+    {
+        for (i, m) in fields.iter().enumerate() {
+            let mut next = members.clone();
+            next.push(i as u32);
+            walk_leaf(
+                module,
+                param,
+                format!("{path}.{}", m.name),
+                next,
+                m.ty,
+                &m.io,
+                m.span,
+                leaves,
+                errors,
+            );
+        }
+        return;
+    }
+    match &io.binding {
+        Some(ir::Binding::Semantic(Semantic::System { value, .. })) => {
+            match legalis_sysval::cuda(*value, S::Compute, Direction::Input) {
+                CudaMapping::BuiltIn(row) => leaves.push(Leaf {
+                    path,
+                    param,
+                    members,
+                    value: *value,
+                    ty,
+                    expression: row.expression,
+                    span,
+                }),
+                CudaMapping::Unsupported { code } => errors.push(
+                    Diagnostic::error(code, "system value semantic not supported", span)
+                        .with_primary_message(legalis_sysval::cuda::unsupported_message(
+                            *value,
+                            S::Compute,
+                        )),
+                ),
+            }
+        }
+        Some(ir::Binding::Semantic(Semantic::UnknownSystem { name, .. })) => {
+            errors.push(Diagnostic::error(
+                codes::CUDA_UNKNOWN_SYSTEM_VALUE,
+                format!("unknown system-value semantic '{name}'"),
+                span,
+            ))
+        }
+        _ => errors.push(Diagnostic::error(
+            codes::CUDA_KERNEL_PARAMETER,
+            format!("`{path}`: a compute entry point's parameters must be system values"),
+            span,
+        )),
+    }
+}
+
+/// The kernel wrapper: one parameter per leaf (bound to its system
+/// value), the source's parameters as locals, the call.
+fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
+    let entry = module.entry_points[0].clone();
+    let inner = entry.function;
+    let source = module.functions[inner].clone();
+    module.functions.get_mut(inner).name = format!("{}_body", entry.name);
+    let mut func = ir::Function {
+        name: entry.name.clone(),
+        params: Vec::new(),
+        result: None,
+        locals: ir::Arena::new(),
+        expressions: ir::ExpressionArena::default(),
+        body: ir::Block::default(),
+        span: source.span,
+    };
+    let mut locals = Vec::new();
+    for param in &source.params {
+        let local = func.locals.append(
+            ir::LocalVariable {
+                name: param.name.clone(),
+                ty: param.ty,
+                is_static: false,
+                is_const: false,
+            },
+            param.span,
+        );
+        func.body
+            .push(Statement::Declare { local, init: None }, param.span);
+        locals.push((local, param.ty));
+    }
+    for leaf in leaves {
+        let mut uint = |size: u8| {
+            let inner = if size == 1 {
+                TypeInner::Scalar(ir::Scalar::U32)
+            } else {
+                TypeInner::Vector {
+                    size,
+                    scalar: ir::Scalar::U32,
+                }
+            };
+            module
+                .types
+                .insert(Type { name: None, inner }, Span::UNDEFINED)
+        };
+        let builtin_ty = if leaf.value == ir::SystemValue::GroupIndex {
+            uint(1)
+        } else {
+            uint(3)
+        };
+        let index = func.params.len() as u32;
+        func.params.push(ir::FunctionParam {
+            name: leaf.path.replace('.', "_"),
+            ty: builtin_ty,
+            direction: ir::ParamDirection::In,
+            role: ir::ParamRole::Plain,
+            io: ir::IoAttrs {
+                binding: Some(ir::Binding::BuiltIn(ir::BuiltIn {
+                    value: leaf.value,
+                    array_index: None,
+                })),
+                ..ir::IoAttrs::default()
+            },
+            span: leaf.span,
+        });
+        let mut value =
+            func.expressions
+                .append(Expression::Param(index), Some(builtin_ty), leaf.span);
+        if builtin_ty != leaf.ty {
+            value = func.expressions.append(
+                Expression::Convert { expr: value },
+                Some(leaf.ty),
+                leaf.span,
+            );
+        }
+        let (local, mut ty) = locals[leaf.param as usize];
+        let mut target = func
+            .expressions
+            .append(Expression::Local(local), Some(ty), leaf.span);
+        for &m in &leaf.members {
+            ty = match &module.types[ty].inner {
+                TypeInner::Struct { members } => members[m as usize].ty,
+                _ => ty,
+            };
+            target = func.expressions.append(
+                Expression::Member {
+                    base: target,
+                    index: m,
+                },
+                Some(ty),
+                leaf.span,
+            );
+        }
+        func.body
+            .push(Statement::Store { target, value }, leaf.span);
+    }
+    let args = locals
+        .iter()
+        .map(|(l, ty)| {
+            func.expressions
+                .append(Expression::Local(*l), Some(*ty), source.span)
+        })
+        .collect();
+    let call = func.expressions.append(
+        Expression::Call {
+            function: inner,
+            args,
+        },
+        None,
+        source.span,
+    );
+    func.body.push(Statement::Expr(call), source.span);
+    func.body.push(Statement::Return(None), source.span);
+    let span = module.functions.span(inner);
+    let wrapper = module.functions.append(func, span);
+    module.entry_points[0].function = wrapper;
+}
+
+/// The parameters of an OptiX program, their layouts, and the checks of
+/// every `TraceRay`, `ReportHit`, `IgnoreHit` and `AcceptHitAndEndSearch`
+/// it reaches.
+fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec<Diagnostic>> {
+    let func = &module.functions[entry.function];
+    let stage = entry.stage;
+    let mut errors = Vec::new();
+    let mut payload = None;
+    let mut attributes = None;
+    let refuse = |errors: &mut Vec<Diagnostic>, message: String, span: Span| {
+        errors.push(Diagnostic::error(
+            codes::CUDA_RAY_TRACING_PARAMETER,
+            message,
+            span,
+        ));
+    };
+    for (index, param) in func.params.iter().enumerate() {
+        let index = index as u32;
+        let opaque = module
+            .types
+            .try_get(param.ty)
+            .is_some_and(|t| t.inner.is_resource());
+        if param.role == ir::ParamRole::Uniform || opaque {
+            refuse(
+                &mut errors,
+                format!(
+                    "uniform parameter `{}`: OptiX programs take resources as globals (the launch parameters)",
+                    param.name
+                ),
+                param.span,
+            );
+            continue;
+        }
+        match (stage, param.direction) {
+            (S::RayGeneration | S::Intersection, _) => refuse(
+                &mut errors,
+                format!(
+                    "{} entry points have no payload or attributes: parameter `{}` has nothing to receive",
+                    stage.name(),
+                    param.name
+                ),
+                param.span,
+            ),
+            (S::AnyHit | S::ClosestHit, ir::ParamDirection::In) if attributes.is_none() => {
+                match layout::attributes(module, param.ty) {
+                    Ok(l) if l.registers > layout::MAX_ATTRIBUTE_SLOTS => {
+                        errors.push(too_many_slots(module, param.ty, &l, param.span))
+                    }
+                    Ok(l) => attributes = Some((index, l)),
+                    Err(e) => errors.push(unpackable(&param.name, &e, param.span)),
+                }
+            }
+            (S::AnyHit | S::ClosestHit, ir::ParamDirection::In) => refuse(
+                &mut errors,
+                format!(
+                    "a hit shader has one hit-attribute parameter; `{}` is a second one",
+                    param.name
+                ),
+                param.span,
+            ),
+            (_, ir::ParamDirection::In) if stage != S::Callable => refuse(
+                &mut errors,
+                format!(
+                    "`{}`: a {} entry point's payload is an `inout` parameter",
+                    param.name,
+                    stage.name()
+                ),
+                param.span,
+            ),
+            _ if payload.is_some() => refuse(
+                &mut errors,
+                format!(
+                    "`{}`: OptiX programs take one payload (or callable-data) parameter",
+                    param.name
+                ),
+                param.span,
+            ),
+            (S::Callable, _) => {
+                payload = Some((
+                    index,
+                    layout::Layout {
+                        fields: Vec::new(),
+                        registers: 0,
+                    },
+                ))
+            }
+            _ => match layout::payload(module, param.ty) {
+                Ok(l) => payload = Some((index, l)),
+                Err(e) => errors.push(unpackable(&param.name, &e, param.span)),
+            },
+        }
+    }
+    check_calls(module, entry, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Plan::Program {
+        entry: entry.name.clone(),
+        stage,
+        payload,
+        attributes,
+    })
+}
+
+fn too_many_slots(
+    module: &ir::Module,
+    ty: Handle<Type>,
+    l: &layout::Layout,
+    span: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        codes::CUDA_ATTRIBUTES_TOO_LARGE,
+        format!(
+            "the hit attributes `{}` need {} 32-bit slots ({} bytes); OptiX passes at most {} (32 bytes)",
+            ir::print::type_name(module, ty),
+            l.registers,
+            4 * l.registers,
+            layout::MAX_ATTRIBUTE_SLOTS
+        ),
+        span,
+    )
+}
+
+fn unpackable(name: &str, e: &layout::Unpackable, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::CUDA_UNPACKABLE,
+        format!(
+            "`{name}` cannot travel in OptiX registers: it holds {}",
+            e.what
+        ),
+        span,
+    )
+}
+
+/// The calls the OptiX ABI constrains, in every reachable function.
+fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut work = vec![entry.function];
+    while let Some(f) = work.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let Some(func) = module.functions.try_get(f) else {
+            continue;
+        };
+        for (h, e) in func.expressions.iter() {
+            let span = func.expressions.span(h);
+            match e {
+                Expression::Call { function, .. } => work.push(*function),
+                Expression::Intrinsic {
+                    fun: I::TraceRay,
+                    args,
+                } => {
+                    if let Some(ty) = args.last().and_then(|a| func.expressions.ty(*a))
+                        && let Err(e) = layout::payload(module, ty)
+                    {
+                        errors.push(unpackable("the payload", &e, span));
+                    }
+                }
+                Expression::Intrinsic {
+                    fun: I::ReportHit,
+                    args,
+                } => {
+                    if let Some(ty) = args.get(2).and_then(|a| func.expressions.ty(*a)) {
+                        match layout::attributes(module, ty) {
+                            Ok(l) if l.registers > layout::MAX_ATTRIBUTE_SLOTS => {
+                                errors.push(too_many_slots(module, ty, &l, span))
+                            }
+                            Ok(_) => {}
+                            Err(e) => errors.push(unpackable("the hit attributes", &e, span)),
+                        }
+                    }
+                }
+                Expression::Intrinsic {
+                    fun: fun @ (I::IgnoreHit | I::AcceptHitAndEndSearch),
+                    ..
+                } if f != entry.function => {
+                    errors.push(Diagnostic::error(
+                        codes::CUDA_HIT_CONTROL_OUTSIDE_ENTRY,
+                        format!(
+                            "`{}` outside the entry point's own function: OptiX output writes the payload registers back before it, and only the entry point's function holds the payload",
+                            fun.name()
+                        ),
+                        span,
+                    ));
+                }
+                _ => {}
+            }
+        }
+    }
+}
