@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod codes;
+pub mod fuzz;
 pub mod render;
 pub mod trace;
 
