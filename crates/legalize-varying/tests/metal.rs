@@ -183,7 +183,7 @@ fn other_refusals_have_their_codes_and_spans() {
 }
 
 #[test]
-fn stages_metal_lacks_and_b21_stages_are_refused_at_the_entry_point() {
+fn stages_metal_lacks_are_refused_at_the_entry_point() {
     let gs = "struct V { float4 p : SV_Position; }; [maxvertexcount(1)] \
               void main(point V i[1], inout PointStream<V> s) { s.Append(i[0]); }";
     let errors = err(gs, ir::ShaderStage::Geometry);

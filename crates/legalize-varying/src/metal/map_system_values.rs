@@ -21,6 +21,9 @@ pub struct RawLeaf {
     pub root: Root,
     pub members: Vec<u32>,
     pub direction: Direction,
+    /// A field of a mesh function's `out vertices`/`out primitives`
+    /// element (B21).
+    pub mesh: Option<ir::MeshOutputKind>,
     pub ty: Handle<Type>,
     pub io: ir::IoAttrs,
     pub span: Span,
@@ -50,12 +53,66 @@ pub fn collect_leaves(
                 root,
                 members: Vec::new(),
                 direction: Direction::Input,
+                mesh: None,
                 ty: param.ty,
                 io: param.io.clone(),
                 span: param.span,
                 target: Some((Target::Uniform, Reason::Uniform)),
                 fixed_location: None,
             });
+            continue;
+        }
+        // B21: the payload and the mesh outputs of a mesh function.
+        let fixed = |target, reason, direction| RawLeaf {
+            path: param.name.clone(),
+            root: root.clone(),
+            members: Vec::new(),
+            direction,
+            mesh: None,
+            ty: param.ty,
+            io: param.io.clone(),
+            span: param.span,
+            target: Some((target, reason)),
+            fixed_location: None,
+        };
+        if param.role == ir::ParamRole::Payload {
+            leaves.push(fixed(Target::Payload, Reason::Payload, Direction::Input));
+            continue;
+        }
+        if let Some(TypeInner::MeshOutput { kind, element, .. }) =
+            module.types.try_get(param.ty).map(|t| &t.inner)
+        {
+            if *kind == ir::MeshOutputKind::Indices {
+                let per_primitive = match module.types.try_get(*element).map(|t| &t.inner) {
+                    Some(TypeInner::Vector { size, .. }) => u32::from(*size),
+                    _ => 1,
+                };
+                leaves.push(fixed(
+                    Target::Indices { per_primitive },
+                    Reason::Topology,
+                    Direction::Output,
+                ));
+                continue;
+            }
+            let at = Walk {
+                root: root.clone(),
+                direction: Direction::Output,
+                path: param.name.clone(),
+                members: Vec::new(),
+            };
+            let first = leaves.len();
+            walk(
+                module,
+                at,
+                *element,
+                &param.io,
+                param.span,
+                &mut leaves,
+                &mut errors,
+            );
+            for leaf in &mut leaves[first..] {
+                leaf.mesh = Some(*kind);
+            }
             continue;
         }
         let directions: &[Direction] = match param.direction {
@@ -154,6 +211,7 @@ fn walk(
             root: at.root,
             members: at.members,
             direction: at.direction,
+            mesh: None,
             ty,
             io: io.clone(),
             span,
@@ -194,6 +252,27 @@ pub fn map_leaves(
         match semantic {
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::metal(value, stage, leaf.direction) {
+                    MetalMapping::BuiltIn(_)
+                        if leaf.mesh.is_some_and(|kind| {
+                            (kind == ir::MeshOutputKind::Primitives)
+                                != legalis_sysval::metal::per_primitive(value)
+                        }) =>
+                    {
+                        let (each, array) = if legalis_sysval::metal::per_primitive(value) {
+                            ("primitive", "out primitives")
+                        } else {
+                            ("vertex", "out vertices")
+                        };
+                        errors.push(Diagnostic::error(
+                            legalis_sysval::codes::NOT_IN_STAGE,
+                            format!(
+                                "system value `{}` has one value per {each}: declare it in the \
+                                 element of the `{array}` array",
+                                value.name()
+                            ),
+                            leaf.span,
+                        ));
+                    }
                     MetalMapping::BuiltIn(row) if row.by_index => {
                         leaf.fixed_location = Some(index);
                     }
@@ -233,8 +312,10 @@ pub fn map_leaves(
                 format!("unknown system-value semantic '{name}'"),
                 leaf.span,
             )),
-            _ if !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) => errors
-                .push(Diagnostic::error(
+            _ if leaf.mesh.is_none()
+                && !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) =>
+            {
+                errors.push(Diagnostic::error(
                     codes::METAL_USER_VARYING_IN_COMPUTE,
                     format!(
                         "`{}`: a {} entry point's parameters must be system values",
@@ -242,7 +323,8 @@ pub fn map_leaves(
                         stage.name()
                     ),
                     leaf.span,
-                )),
+                ))
+            }
             _ => {}
         }
         if leaf.target.is_none() && !is_user_varying_type(module, leaf.ty) {

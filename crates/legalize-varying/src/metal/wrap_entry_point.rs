@@ -283,7 +283,7 @@ fn is_value(leaf: &Leaf, sv: SystemValue) -> bool {
 }
 
 /// The binding the interface value carries.
-fn io_for(leaf: &Leaf) -> ir::IoAttrs {
+pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
     let location = |location: u32, interpolation: ir::Interpolation| ir::Binding::Location {
         location,
         component: 0,
@@ -306,9 +306,12 @@ fn io_for(leaf: &Leaf) -> ir::IoAttrs {
             location: l,
             interpolation,
         } => location(*l, *interpolation),
-        // Uniform leaves become globals, synthesised ones locals: never
-        // interface values.
-        Target::Uniform | Target::GroupIndex { .. } => return ir::IoAttrs::default(),
+        // Uniform leaves become globals, synthesised ones locals, the
+        // payload and the indices parameters of their own kind (B21):
+        // never interface values.
+        Target::Uniform | Target::GroupIndex { .. } | Target::Payload | Target::Indices { .. } => {
+            return ir::IoAttrs::default();
+        }
     };
     ir::IoAttrs {
         binding: Some(binding),
@@ -316,24 +319,29 @@ fn io_for(leaf: &Leaf) -> ir::IoAttrs {
     }
 }
 
-struct Builder<'m> {
-    module: &'m mut ir::Module,
-    func: ir::Function,
+pub(super) struct Builder<'m> {
+    pub module: &'m mut ir::Module,
+    pub func: ir::Function,
 }
 
 impl Builder<'_> {
-    fn expr(&mut self, e: Expression, ty: Option<Handle<Type>>, span: Span) -> Handle<Expression> {
+    pub(super) fn expr(
+        &mut self,
+        e: Expression,
+        ty: Option<Handle<Type>>,
+        span: Span,
+    ) -> Handle<Expression> {
         self.func.expressions.append(e, ty, span)
     }
 
-    fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+    pub(super) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
         self.module
             .types
             .insert(Type { name: None, inner }, Span::UNDEFINED)
     }
 
     /// The type at the interface: the builtin's own, or the declared one.
-    fn interface_type(&mut self, leaf: &Leaf) -> Handle<Type> {
+    pub(super) fn interface_type(&mut self, leaf: &Leaf) -> Handle<Type> {
         match &leaf.target {
             // `[[color(n)]]` takes the declared type: an integer render
             // target is written as integers.
@@ -348,7 +356,7 @@ impl Builder<'_> {
         }
     }
 
-    fn convert(
+    pub(super) fn convert(
         &mut self,
         value: Handle<Expression>,
         from: Handle<Type>,
@@ -363,7 +371,7 @@ impl Builder<'_> {
     }
 
     /// `base.m0.m1...` from a root of type `ty`.
-    fn place(
+    pub(super) fn place(
         &mut self,
         base: Expression,
         mut ty: Handle<Type>,
@@ -383,7 +391,7 @@ impl Builder<'_> {
 
     /// `(id.z * Y + id.y) * X + id.x` of the threadgroup-local id
     /// parameter (B20).
-    fn group_index(
+    pub(super) fn group_index(
         &mut self,
         param: u32,
         ty: Handle<Type>,
