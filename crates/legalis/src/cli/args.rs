@@ -72,8 +72,8 @@ Usage: legalis FILE [options]
 
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
-                    wgsl, metal (vertex, fragment, compute); cuda is
-                    planned and refused for now
+                    wgsl, metal (vertex, fragment, compute, object and
+                    mesh); cuda is planned and refused for now
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one). Given several times with
                     -target, the entry points are the stages of one
