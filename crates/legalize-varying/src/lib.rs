@@ -13,5 +13,6 @@
 //! module. The legalizers never print.
 
 pub mod codes;
+mod common;
 pub mod metal;
 pub mod wgsl;

@@ -34,8 +34,9 @@ use legalis_ir::{Expression, Handle, MeshOutputKind, Statement, Type, TypeInner}
 use legalis_sysval::Direction;
 
 use super::plan::{Leaf, MeshShape, Plan, Root, Target};
-use super::wrap_entry_point::{Builder, io_for};
+use super::wrap_entry_point::io_for;
 use crate::codes;
+use crate::common::wrap::Builder;
 
 /// The mesh-output parameters of `func`, by index.
 fn mesh_params(module: &ir::Module, func: &ir::Function) -> HashMap<u32, MeshOutputKind> {
@@ -240,7 +241,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
                 }
                 ir::StructMember {
                     name: leaf.name.clone(),
-                    ty: w.interface_type(leaf),
+                    ty: w.interface_type(*leaf),
                     io,
                     matrix_layout: None,
                     span: leaf.span,
@@ -489,7 +490,7 @@ fn element_store(
         .filter(|l| l.mesh == Some(kind))
         .collect();
     for (m, leaf) in leaves.iter().enumerate() {
-        let interface_ty = w.interface_type(leaf);
+        let interface_ty = w.interface_type(*leaf);
         let read = w.place(
             Expression::Local(element),
             source_ty,
