@@ -260,7 +260,10 @@ fn b21_mesh_plan_members_payload_and_indices() {
         ]
     );
     let shape = l.plan.mesh.clone().expect("a mesh shape");
-    assert_eq!((shape.vertices, shape.primitives, shape.topology), (4, 2, "line"));
+    assert_eq!(
+        (shape.vertices, shape.primitives, shape.topology),
+        (4, 2, "line")
+    );
     let target = |path: &str| {
         l.plan
             .leaves
