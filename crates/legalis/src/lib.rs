@@ -207,15 +207,7 @@ fn generate(
         return generate_cuda(module, policy, diagnostics);
     }
     if target == Target::Metal {
-        if trace.is_some() {
-            diagnostics.push(without_span(Diagnostic::error(
-                codes::TARGET_NOT_IMPLEMENTED,
-                "--trace-legalization is not implemented for the metal target yet",
-                ir::Span::UNDEFINED,
-            )));
-            return None;
-        }
-        return generate_metal(module, policy, diagnostics);
+        return generate_metal(module, policy, trace, diagnostics);
     }
     let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
@@ -468,6 +460,7 @@ fn generate_wgsl(
 fn generate_metal(
     module: &ir::Module,
     policy: &Policy,
+    trace: Option<trace::TraceFormat>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let legalized = match legalis_legalize_varying::metal::legalize(module, 0, policy) {
@@ -482,8 +475,8 @@ fn generate_metal(
         Ok(text) => Some(Generated {
             bytes: text.into_bytes(),
             stage: legalized.plan.stage,
+            trace: trace.map(|format| trace::render_metal(&legalized, format)),
             legalized: legalized.module,
-            trace: None,
         }),
         Err(e) => {
             diagnostics.push(Diagnostic::error(

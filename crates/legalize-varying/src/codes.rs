@@ -31,8 +31,7 @@ pub const WGSL_INTERNAL_VERIFY: u32 = 55200;
 /// The Metal-legalized module failed the IR verifier: a bug in Legalis,
 /// never expected from any input.
 pub const METAL_INTERNAL_VERIFY: u32 = 55300;
-/// A stage Metal does not have (geometry, hull, domain, ray tracing), or
-/// one Legalis does not yet write for Metal (object and mesh functions).
+/// A stage Metal does not have (geometry, hull, domain, ray tracing).
 pub const METAL_UNSUPPORTED_STAGE: u32 = 55301;
 /// Two Metal varyings claim one location in one direction; a label marks
 /// the other one.
@@ -46,6 +45,15 @@ pub const METAL_USER_VARYING_IN_COMPUTE: u32 = 55305;
 pub const METAL_UNKNOWN_SYSTEM_VALUE: u32 = 55307;
 /// Metal was asked for but no entry point was chosen.
 pub const METAL_NO_ENTRY_POINT: u32 = 55308;
+/// A Metal mesh output used other than by a whole-element store
+/// (`verts[i] = v;`): part of an element written, an element read, the
+/// array passed on. Metal's `set_vertex`/`set_primitive`/`set_index`
+/// write whole elements only (B21).
+pub const METAL_MESH_OUTPUT_ACCESS: u32 = 55309;
+/// `SetMeshOutputCounts` or `DispatchMesh` called outside the entry
+/// function: on Metal only the entry function holds the mesh object and
+/// the payload and grid parameters (B21).
+pub const METAL_MESH_CALL_IN_HELPER: u32 = 55310;
 
 /// The CUDA-legalized module failed the IR verifier: a bug in Legalis,
 /// never expected from any input.

@@ -17,6 +17,7 @@
 //! The legalizers never print.
 
 pub mod codes;
+mod common;
 pub mod cuda;
 pub mod metal;
 pub mod wgsl;

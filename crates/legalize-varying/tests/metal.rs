@@ -183,7 +183,7 @@ fn other_refusals_have_their_codes_and_spans() {
 }
 
 #[test]
-fn stages_metal_lacks_and_b21_stages_are_refused_at_the_entry_point() {
+fn stages_metal_lacks_are_refused_at_the_entry_point() {
     let gs = "struct V { float4 p : SV_Position; }; [maxvertexcount(1)] \
               void main(point V i[1], inout PointStream<V> s) { s.Append(i[0]); }";
     let errors = err(gs, ir::ShaderStage::Geometry);
@@ -225,4 +225,68 @@ fn uniform_and_inout_parameters() {
             .any(|(_, g)| g.name == "tint" && g.space == ir::AddressSpace::Uniform)
     );
     let _ = Root::Result;
+}
+
+#[test]
+fn b21_mesh_plan_members_payload_and_indices() {
+    // A mesh function with a `uniform` parameter (a global the writer
+    // passes), a payload, per-vertex and per-primitive members, lines.
+    let src = "struct V { float4 p : SV_Position; float2 uv : UV; };
+               struct P { uint id : SV_PrimitiveID; uint m : M; };
+               struct Pl { uint base; };
+               [outputtopology(\"line\")] [numthreads(2, 1, 1)]
+               void main(uint t : SV_GroupThreadID, uniform float scale, in payload Pl pl,
+                         out vertices V verts[4], out indices uint2 lines[2],
+                         out primitives P prims[2]) {
+                   SetMeshOutputCounts(4, 2);
+                   V v; v.p = float4(scale, 0, 0, 1); v.uv = float2(0, 0);
+                   verts[t] = v;
+                   lines[t] = uint2(t, t + 1);
+                   P p; p.id = pl.base + t; p.m = 3; prims[t] = p;
+               }";
+    let l = ok(src, ir::ShaderStage::Mesh);
+    assert_eq!(
+        l.plan.mesh_attributes(ir::MeshOutputKind::Vertices),
+        [
+            ("p".to_string(), "position".to_string()),
+            ("uv".to_string(), "user(locn0)".to_string())
+        ]
+    );
+    assert_eq!(
+        l.plan.mesh_attributes(ir::MeshOutputKind::Primitives),
+        [
+            ("id".to_string(), "primitive_id".to_string()),
+            ("m".to_string(), "user(locn1)".to_string())
+        ]
+    );
+    let shape = l.plan.mesh.clone().expect("a mesh shape");
+    assert_eq!(
+        (shape.vertices, shape.primitives, shape.topology),
+        (4, 2, "line")
+    );
+    let target = |path: &str| {
+        l.plan
+            .leaves
+            .iter()
+            .find(|leaf| leaf.path == path)
+            .map(|leaf| (leaf.target.clone(), leaf.reason))
+    };
+    assert_eq!(target("pl"), Some((Target::Payload, Reason::Payload)));
+    assert_eq!(
+        target("lines"),
+        Some((Target::Indices { per_primitive: 2 }, Reason::Topology))
+    );
+    assert_eq!(target("scale"), Some((Target::Uniform, Reason::Uniform)));
+    assert_eq!(l.plan.object_payload, None);
+}
+
+#[test]
+fn b21_object_plan_names_the_payload() {
+    let src = "struct Pl { uint x; }; groupshared Pl pl;
+               [numthreads(1, 1, 1)] void main(uint g : SV_GroupID) {
+                   pl.x = g; DispatchMesh(1, 1, 1, pl);
+               }";
+    let l = ok(src, ir::ShaderStage::Amplification);
+    assert_eq!(l.plan.object_payload.as_deref(), Some("Pl"));
+    assert_eq!(l.plan.mesh, None);
 }

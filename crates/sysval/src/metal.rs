@@ -88,6 +88,19 @@ pub fn unsupported_message(sv: SV) -> String {
     )
 }
 
+/// Whether a mesh function writes `sv` once per primitive (a member of
+/// the `metal::mesh` primitive struct) rather than once per vertex (B21).
+pub fn per_primitive(sv: SV) -> bool {
+    matches!(
+        sv,
+        SV::PrimitiveId
+            | SV::RenderTargetArrayIndex
+            | SV::ViewportArrayIndex
+            | SV::CullPrimitive
+            | SV::ShadingRate
+    )
+}
+
 /// Whether Metal has entry points of `stage`.
 pub fn has_stage(stage: S) -> bool {
     matches!(

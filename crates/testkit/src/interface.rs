@@ -243,13 +243,25 @@ pub fn expected(trace: &str) -> Result<BTreeSet<Slot>, String> {
                 let name = place["spirv"]
                     .as_str()
                     .or(place["wgsl"].as_str())
-                    .ok_or("a builtin without its SPIR-V or WGSL name")?;
+                    .or(place["metal"].as_str())
+                    .ok_or("a builtin without its SPIR-V, WGSL or Metal name")?;
                 slots.insert(Slot::BuiltIn {
                     direction,
                     name: name.to_string(),
                 });
             }
-            Some("uniform" | "task-payload") => {}
+            // Metal (B20, B21): no interface slot of their own; the Metal
+            // signature re-read checks them against the plan.
+            Some(
+                "uniform"
+                | "task-payload"
+                | "computed"
+                | "payload"
+                | "indices"
+                | "mesh"
+                | "object-payload"
+                | "mesh-grid-properties",
+            ) => {}
             other => return Err(format!("unknown place kind {other:?}")),
         }
     }

@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use legalis_ir as ir;
-use legalis_legalize_varying::metal::{Plan, Target};
+use legalis_legalize_varying::metal::{Leaf, MeshShape, Plan, Target};
 use legalis_sysval::{BuiltinType, Direction};
 
 /// What the report says of every Metal output that passes.
@@ -31,7 +31,7 @@ pub struct Declared {
 /// An MSL entry point's signature and the structs of the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
-    /// `vertex`, `fragment` or `kernel`.
+    /// `vertex`, `fragment`, `kernel`, `object` or `mesh`.
     pub qualifier: String,
     pub result: String,
     pub name: String,
@@ -39,7 +39,8 @@ pub struct Signature {
     pub structs: HashMap<String, Vec<Declared>>,
 }
 
-/// Reads the one `[[vertex]]`/`[[fragment]]`/`[[kernel]]` function's
+/// Reads the one `[[vertex]]`/`[[fragment]]`/`[[kernel]]`/`[[object]]`/
+/// `[[mesh]]` function's
 /// signature and every struct of `text`.
 pub fn read(text: &str) -> Result<Signature, String> {
     let mut structs = HashMap::new();
@@ -69,7 +70,8 @@ pub fn read(text: &str) -> Result<Signature, String> {
             entry = Some(line.to_string());
         }
     }
-    let line = entry.ok_or("no [[vertex]], [[fragment]] or [[kernel]] function")?;
+    let line =
+        entry.ok_or("no [[vertex]], [[fragment]], [[kernel]], [[object]] or [[mesh]] function")?;
     let rest = line.strip_prefix("[[").unwrap_or(&line);
     let (qualifier, rest) = rest
         .split_once("]] ")
@@ -149,18 +151,102 @@ fn expected(
     let attributes: BTreeMap<String, String> =
         plan.expected_attributes(direction).into_iter().collect();
     let mut out = Vec::new();
-    for leaf in plan.leaves.iter().filter(|l| l.direction == direction) {
+    for leaf in plan
+        .leaves
+        .iter()
+        .filter(|l| l.direction == direction && l.mesh.is_none())
+    {
         let Some(attribute) = attributes.get(&leaf.name) else {
             continue;
         };
-        let ty = match &leaf.target {
-            Target::BuiltIn { row, .. } if !row.by_index => builtin_type(row.ty)?,
-            _ => declared_type(module, leaf.ty)?,
-        };
-        out.push((attribute.clone(), ty));
+        out.push((attribute.clone(), leaf_type(leaf, module)?));
     }
     out.sort();
     Ok(out)
+}
+
+/// The MSL type a leaf has at the interface: the attribute's own, or the
+/// declared one.
+fn leaf_type(leaf: &Leaf, module: &ir::Module) -> Result<String, String> {
+    match &leaf.target {
+        Target::BuiltIn { row, .. } if !row.by_index => builtin_type(row.ty),
+        _ => declared_type(module, leaf.ty),
+    }
+}
+
+/// `(attribute, MSL type)` pairs of a mesh function's vertex or primitive
+/// struct, sorted, as the plan expects them (B21).
+fn expected_mesh(
+    plan: &Plan,
+    module: &ir::Module,
+    kind: ir::MeshOutputKind,
+) -> Result<Vec<(String, String)>, String> {
+    let attributes: BTreeMap<String, String> = plan.mesh_attributes(kind).into_iter().collect();
+    let mut out = Vec::new();
+    for leaf in plan.leaves.iter().filter(|l| l.mesh == Some(kind)) {
+        if let Some(attribute) = attributes.get(&leaf.name) {
+            out.push((attribute.clone(), leaf_type(leaf, module)?));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `metal::mesh<V, P, NV, NP, metal::topology::T>`: its five arguments.
+fn mesh_arguments(ty: &str) -> Option<Vec<String>> {
+    let inner = ty.strip_prefix("metal::mesh<")?.strip_suffix('>')?;
+    let parts = split_top_level(inner);
+    (parts.len() == 5).then_some(parts)
+}
+
+/// Compares a mesh function's `metal::mesh` parameter with the plan: the
+/// counts, the topology, and the vertex and primitive structs' members.
+fn compare_mesh(
+    signature: &Signature,
+    ty: &str,
+    shape: &MeshShape,
+    plan: &Plan,
+    module: &ir::Module,
+    problems: &mut Vec<String>,
+) -> Result<(), String> {
+    let Some(args) = mesh_arguments(ty) else {
+        problems.push(format!("cannot read the mesh type `{ty}`"));
+        return Ok(());
+    };
+    let want = [
+        shape.vertices.to_string(),
+        shape.primitives.to_string(),
+        format!("metal::topology::{}", shape.topology),
+    ];
+    if args[2..] != want {
+        problems.push(format!(
+            "the mesh is `{ty}`, the plan has {} vertices, {} primitives, {} topology",
+            shape.vertices, shape.primitives, shape.topology
+        ));
+    }
+    for (arg, kind) in [
+        (&args[0], ir::MeshOutputKind::Vertices),
+        (&args[1], ir::MeshOutputKind::Primitives),
+    ] {
+        let want = expected_mesh(plan, module, kind)?;
+        let have = if arg == "void" {
+            Vec::new()
+        } else {
+            match signature.structs.get(arg) {
+                Some(members) => pairs(&members.iter().collect::<Vec<_>>()),
+                None => {
+                    problems.push(format!("the mesh's `{arg}` is not a struct of the text"));
+                    continue;
+                }
+            }
+        };
+        if want != have {
+            problems.push(format!(
+                "mesh {kind:?} (attribute, type): the plan has {want:?}, the signature {have:?}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn scalar_name(s: ir::Scalar) -> Result<&'static str, String> {
@@ -218,6 +304,8 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
         ir::ShaderStage::Vertex => "vertex",
         ir::ShaderStage::Fragment => "fragment",
         ir::ShaderStage::Compute => "kernel",
+        ir::ShaderStage::Amplification => "object",
+        ir::ShaderStage::Mesh => "mesh",
         other => return Err(format!("the plan is for a {} entry point", other.name())),
     };
     if signature.qualifier != qualifier {
@@ -229,11 +317,50 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
     // Inputs: the stage-in struct's members and the attributed parameters.
     let mut inputs: Vec<&Declared> = Vec::new();
     let mut tables: BTreeMap<String, String> = BTreeMap::new();
+    let (mut meshes, mut grids, mut payloads) = (0, 0, 0);
     for p in &signature.params {
+        // B21: the mesh object and the grid properties take no attribute.
+        if p.attribute.is_none() && p.ty.starts_with("metal::mesh<") {
+            meshes += 1;
+            match &plan.mesh {
+                Some(shape) => compare_mesh(signature, &p.ty, shape, plan, module, &mut problems)?,
+                None => problems.push(format!("the plan has no mesh, the signature `{}`", p.ty)),
+            }
+            continue;
+        }
+        if p.attribute.is_none() && p.ty == "mesh_grid_properties" {
+            grids += 1;
+            continue;
+        }
         let Some(attribute) = p.attribute.as_deref() else {
             problems.push(format!("the parameter `{}` has no attribute", p.name));
             continue;
         };
+        if attribute == "payload" {
+            payloads += 1;
+            let (space, payload) = match plan.stage {
+                ir::ShaderStage::Mesh => (
+                    "const object_data ",
+                    plan.leaves
+                        .iter()
+                        .find(|l| l.target == Target::Payload)
+                        .map(|l| ir::print::type_name(module, l.ty)),
+                ),
+                _ => ("object_data ", plan.object_payload.clone()),
+            };
+            let pointee = p.ty.strip_prefix(space).and_then(|t| t.strip_suffix('*'));
+            match (pointee, payload) {
+                (Some(t), Some(want))
+                    if signature.structs.contains_key(t) && t.starts_with(&want) => {}
+                (_, want) => problems.push(format!(
+                    "the payload `{} {}` is not `{space}{}*`",
+                    p.ty,
+                    p.name,
+                    want.unwrap_or_else(|| "(no payload in the plan)".into())
+                )),
+            }
+            continue;
+        }
         if attribute == "stage_in" {
             match signature.structs.get(&p.ty) {
                 Some(members) => inputs.extend(members.iter()),
@@ -261,6 +388,21 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
         } else {
             inputs.push(p);
         }
+    }
+    let want_meshes = usize::from(plan.mesh.is_some());
+    let want_grids = usize::from(plan.object_payload.is_some());
+    let want_payloads = want_grids
+        + plan
+            .leaves
+            .iter()
+            .filter(|l| l.target == Target::Payload)
+            .count();
+    if (meshes, grids, payloads) != (want_meshes, want_grids, want_payloads) {
+        problems.push(format!(
+            "mesh, grid and payload parameters: the plan has {:?}, the signature {:?}",
+            (want_meshes, want_grids, want_payloads),
+            (meshes, grids, payloads)
+        ));
     }
     let want_in = expected(plan, module, Direction::Input)?;
     let have_in = pairs(&inputs);

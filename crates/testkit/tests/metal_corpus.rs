@@ -1,4 +1,5 @@
-//! Compiles every vertex, fragment and compute entry point of
+//! Compiles every vertex, fragment, compute, amplification and mesh
+//! (Metal object and mesh functions, B21) entry point of
 //! `tests/front-corpus/` to Metal through the facade. No Metal compiler
 //! runs on Linux, so each output's entry-point signature is re-read and
 //! compared with the legalization plan (`msl_signature.rs`); an entry
@@ -22,7 +23,7 @@ use legalis::{Request, ShaderStage, Target};
 /// compiler).
 const RE_READ: usize = 144;
 /// Entry points refused with a coded diagnostic, by code.
-const REFUSED: &[(&str, usize)] = &[("E55302", 5), ("E55304", 2), ("E56301", 43)];
+const REFUSED: &[(&str, usize)] = &[("E55302", 5), ("E55304", 2), ("E55309", 6), ("E56301", 46)];
 
 #[test]
 fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a_code() {
@@ -50,7 +51,11 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
         for entry in entries {
             if !matches!(
                 entry.stage,
-                ShaderStage::Vertex | ShaderStage::Fragment | ShaderStage::Compute
+                ShaderStage::Vertex
+                    | ShaderStage::Fragment
+                    | ShaderStage::Compute
+                    | ShaderStage::Amplification
+                    | ShaderStage::Mesh
             ) {
                 continue;
             }

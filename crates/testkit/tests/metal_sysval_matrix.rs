@@ -1,5 +1,6 @@
 //! The system-value table's Metal column end to end, through the facade:
-//! for every system value × stage (vertex, fragment, compute) × direction
+//! for every system value × Metal stage (vertex, fragment, compute,
+//! amplification and mesh: object and mesh functions, B21) × direction
 //! a minimal shader declares the value with its canonical HLSL type. A
 //! cell with a row (an attribute, a user varying, or `SV_GroupIndex`
 //! synthesised) must compile to MSL whose entry-point signature matches
@@ -46,6 +47,27 @@ fn shader(sv: SV, stage: S, dir: Direction) -> String {
         (S::Fragment, Direction::Output) => format!(
             "struct POut {{ float4 c : SV_Target0;\n\n    {decl};\n}};\nPOut main() {{ POut o = (POut)0; return o; }}\n"
         ),
+        // B21: an object function hands a payload on; a mesh function
+        // writes vertices (per-vertex values in their struct) and
+        // primitives (per-primitive values in theirs).
+        (S::Amplification, Direction::Input) => format!(
+            "struct Pl {{ uint x; }}; groupshared Pl pl;\n[numthreads(8, 4, 1)] void main(\n    {decl}\n) {{ DispatchMesh(1, 1, 1, pl); }}\n"
+        ),
+        (S::Amplification, Direction::Output) => format!(
+            "struct Pl {{ uint x; }}; groupshared Pl pl;\n[numthreads(8, 4, 1)] void main(\n    out {decl}\n) {{ DispatchMesh(1, 1, 1, pl); }}\n"
+        ),
+        (S::Mesh, Direction::Input) => format!(
+            "struct V {{ float4 pos : SV_Position; }};\n[outputtopology(\"triangle\")] [numthreads(8, 4, 1)] void main(\n    {decl},\n    out vertices V verts[3], out indices uint3 tris[1]) {{ SetMeshOutputCounts(3, 1); }}\n"
+        ),
+        (S::Mesh, Direction::Output) if legalis_sysval::metal::per_primitive(sv) => format!(
+            "struct V {{ float4 pos : SV_Position; }};\nstruct P {{\n    {decl};\n}};\n[outputtopology(\"triangle\")] [numthreads(8, 4, 1)] void main(out vertices V verts[3], out indices uint3 tris[1], out primitives P prims[1]) {{ SetMeshOutputCounts(3, 1); }}\n"
+        ),
+        (S::Mesh, Direction::Output) if sv == SV::Position => format!(
+            "struct V {{\n\n    {decl};\n}};\n[outputtopology(\"triangle\")] [numthreads(8, 4, 1)] void main(out vertices V verts[3], out indices uint3 tris[1]) {{ SetMeshOutputCounts(3, 1); }}\n"
+        ),
+        (S::Mesh, Direction::Output) => format!(
+            "struct V {{ float4 pos : SV_Position;\n\n    {decl};\n}};\n[outputtopology(\"triangle\")] [numthreads(8, 4, 1)] void main(out vertices V verts[3], out indices uint3 tris[1]) {{ SetMeshOutputCounts(3, 1); }}\n"
+        ),
         (_, Direction::Input) => {
             format!("\n[numthreads(8, 4, 1)] void main(\n    {decl}\n) {{ }}\n")
         }
@@ -62,7 +84,13 @@ fn every_cell_maps_or_is_refused_with_its_code() {
     let mut refused_by_front_end = 0usize;
     let mut failures = Vec::new();
     for sv in SV::ALL {
-        for stage in [S::Vertex, S::Fragment, S::Compute] {
+        for stage in [
+            S::Vertex,
+            S::Fragment,
+            S::Compute,
+            S::Amplification,
+            S::Mesh,
+        ] {
             for dir in [Direction::Input, Direction::Output] {
                 let source = shader(sv, stage, dir);
                 let label = format!("{} {} {}", sv.name(), stage.name(), dir.name());
@@ -135,7 +163,7 @@ fn every_cell_maps_or_is_refused_with_its_code() {
     }
     assert_eq!(
         (mapped, refused_by_table, refused_by_front_end),
-        (34, 157, 79),
+        (52, 262, 136),
         "the counts changed; update them on purpose"
     );
 }

@@ -32,6 +32,7 @@ impl<'a> FnCtx<'a> {
         let mut taken = w.module_names();
         taken.extend(w.global_names.values().cloned());
         let is_entry = f == w.entry.function;
+        let mut mesh_name = None;
         let param_names = func
             .params
             .iter()
@@ -39,11 +40,22 @@ impl<'a> FnCtx<'a> {
                 if is_entry && matches!(p.io.binding, Some(ir::Binding::Location { .. })) {
                     // A member of the stage-in struct, not a name in scope.
                     sanitize(&p.name)
+                } else if is_entry
+                    && matches!(w.module.types[p.ty].inner, TypeInner::MeshOutput { .. })
+                {
+                    // B21: the three mesh outputs are one `metal::mesh`.
+                    mesh_name
+                        .get_or_insert_with(|| fresh(&mut taken, "mesh_out"))
+                        .clone()
                 } else {
                     fresh(&mut taken, &p.name)
                 }
             })
             .collect();
+        if is_entry && let Some((payload, grid, _)) = &w.object_payload {
+            taken.insert(payload.clone());
+            taken.insert(grid.clone());
+        }
         let mut local_names = HashMap::new();
         for (h, l) in func.locals.iter() {
             if l.is_static {
@@ -89,7 +101,6 @@ impl<'a> FnCtx<'a> {
         self.exprs.span(e)
     }
 
-    #[allow(dead_code)]
     pub fn temp(&mut self, base: &str) -> String {
         fresh(&mut self.taken, base)
     }
@@ -164,6 +175,12 @@ impl Writer<'_> {
                 }
             }
             Statement::Store { target, value } => {
+                if let Some(lines) = self.mesh_store(ctx, *target, *value, span)? {
+                    for line in lines {
+                        writeln!(out, "{p}{line}").ok();
+                    }
+                    return Ok(());
+                }
                 let text = self.store(ctx, *target, *value)?;
                 writeln!(out, "{p}{text};").ok();
             }
@@ -296,6 +313,69 @@ impl Writer<'_> {
 
     /// `target = value`, or a texture's `write`, or a store through
     /// `transpose`.
+    /// B21: a whole-element store into a mesh output, as a call on the
+    /// `metal::mesh` parameter: `set_vertex`, `set_primitive`, or one
+    /// `set_index` per index of the primitive.
+    fn mesh_store(
+        &self,
+        ctx: &mut FnCtx,
+        target: Handle<Expression>,
+        value: Handle<Expression>,
+        span: Span,
+    ) -> Result<Option<Vec<String>>> {
+        let Expression::Index { base, index } = &ctx.exprs[target] else {
+            return Ok(None);
+        };
+        let Expression::Param(k) = ctx.exprs[*base] else {
+            return Ok(None);
+        };
+        let Some(param) = ctx.params.get(k as usize) else {
+            return Ok(None);
+        };
+        let TypeInner::MeshOutput { kind, element, .. } = self.module.types[param.ty].inner else {
+            return Ok(None);
+        };
+        if !ctx.is_entry {
+            return unsupported("a mesh output outside the mesh function", span);
+        }
+        let mesh = ctx.param_names[k as usize].clone();
+        let i = self.expr(ctx, *index)?;
+        let v = self.expr(ctx, value)?;
+        Ok(Some(match kind {
+            ir::MeshOutputKind::Vertices => vec![format!("{mesh}.set_vertex({i}, {v});")],
+            ir::MeshOutputKind::Primitives => vec![format!("{mesh}.set_primitive({i}, {v});")],
+            ir::MeshOutputKind::Indices => {
+                let n = match self.module.types[element].inner {
+                    TypeInner::Vector { size, .. } => size as usize,
+                    _ => 1,
+                };
+                let index_name = ctx.temp("index");
+                let value_name = ctx.temp("indices");
+                let index_ty = match ctx.ty(*index) {
+                    Some(t) => self.spell(t, span)?,
+                    None => "uint".into(),
+                };
+                let mut lines = vec![
+                    "{".to_string(),
+                    format!("    {index_ty} {index_name} = {i};"),
+                    format!("    {} {value_name} = {v};", self.spell(element, span)?),
+                ];
+                for (c, letter) in SWIZZLE.iter().enumerate().take(n) {
+                    let component = if n == 1 {
+                        value_name.clone()
+                    } else {
+                        format!("{value_name}.{letter}")
+                    };
+                    lines.push(format!(
+                        "    {mesh}.set_index({index_name} * {n}u + {c}u, {component});"
+                    ));
+                }
+                lines.push("}".into());
+                lines
+            }
+        }))
+    }
+
     pub(super) fn store(
         &self,
         ctx: &mut FnCtx,
@@ -441,6 +521,10 @@ impl Writer<'_> {
                 match (&self.stage_in, &param.io.binding) {
                     (Some((_, stage_in)), Some(ir::Binding::Location { .. })) if ctx.is_entry => {
                         format!("{stage_in}.{name}")
+                    }
+                    // B21: the `const object_data T*` payload parameter.
+                    _ if ctx.is_entry && param.role == ir::ParamRole::Payload => {
+                        format!("(*{name})")
                     }
                     _ => name,
                 }

@@ -358,6 +358,44 @@ impl Writer<'_> {
                     span,
                 );
             }
+            // B21: Metal has no vertex count; the primitive count is the
+            // mesh object's.
+            I::SetMeshOutputCounts => {
+                let mesh = ctx
+                    .params
+                    .iter()
+                    .position(|p| {
+                        matches!(self.module.types[p.ty].inner, TypeInner::MeshOutput { .. })
+                    })
+                    .filter(|_| ctx.is_entry)
+                    .map(|i| ctx.param_names[i].clone());
+                let Some(mesh) = mesh else {
+                    return unsupported(
+                        "`SetMeshOutputCounts` outside a mesh function with outputs",
+                        span,
+                    );
+                };
+                let primitives = self.expr(ctx, args[1])?;
+                vec![format!("{mesh}.set_primitive_count({primitives});")]
+            }
+            // B21: the payload goes to the mesh functions through the
+            // `object_data` pointer, the grid size through
+            // `mesh_grid_properties`; the thread ends there as in HLSL.
+            I::DispatchMesh => {
+                let Some((payload, grid, _)) = self.object_payload.clone().filter(|_| ctx.is_entry)
+                else {
+                    return unsupported("`DispatchMesh` outside an object function", span);
+                };
+                let x = self.expr(ctx, args[0])?;
+                let y = self.expr(ctx, args[1])?;
+                let z = self.expr(ctx, args[2])?;
+                let value = self.expr(ctx, args[3])?;
+                vec![
+                    format!("*{payload} = {value};"),
+                    format!("{grid}.set_threadgroups_per_grid(uint3({x}, {y}, {z}));"),
+                    "return;".into(),
+                ]
+            }
             I::GetDimensions => self.get_dimensions(ctx, args, span)?,
             I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_address_store(ctx, fun, args, span)?,
             _ => return Ok(None),

@@ -83,6 +83,9 @@ pub(super) struct Writer<'a> {
     pub transposed_plain: HashSet<Handle<ir::GlobalVariable>>,
     /// The `[[stage_in]]` struct's type name and parameter name.
     pub stage_in: Option<(String, String)>,
+    /// An object function's payload pointer and `mesh_grid_properties`
+    /// parameter names, and the payload type (B21).
+    pub object_payload: Option<(String, String, Handle<ir::Type>)>,
     used_structs: BTreeSet<Handle<ir::Type>>,
 }
 
@@ -160,6 +163,7 @@ impl<'a> Writer<'a> {
             transposed: HashSet::new(),
             transposed_plain: HashSet::new(),
             stage_in: None,
+            object_payload: None,
             used_structs: BTreeSet::new(),
         };
         w.collect_used()?;
@@ -282,9 +286,12 @@ impl<'a> Writer<'a> {
                 AddressSpace::Constant => GlobalKind::Constant,
                 AddressSpace::Private => GlobalKind::Private,
                 AddressSpace::Workgroup => {
-                    if self.entry.stage != ShaderStage::Compute {
+                    if !matches!(
+                        self.entry.stage,
+                        ShaderStage::Compute | ShaderStage::Amplification | ShaderStage::Mesh
+                    ) {
                         return unsupported(
-                            "`groupshared` outside a compute (kernel) entry point",
+                            "`groupshared` outside a kernel, object or mesh entry point",
                             span,
                         );
                     }
@@ -327,7 +334,7 @@ impl<'a> Writer<'a> {
                 }
                 AddressSpace::TaskPayload => {
                     return unsupported(
-                        "a task payload (Metal object and mesh functions come later)",
+                        "a task payload global (Metal passes payloads as parameters)",
                         span,
                     );
                 }
@@ -514,6 +521,21 @@ impl<'a> Writer<'a> {
             let param = fresh(&mut self.taken, "stage_input");
             self.stage_in = Some((ty, param));
         }
+        if self.entry.stage == ShaderStage::Amplification {
+            let func = self.entry_function();
+            let payload_ty = func.expressions.iter().find_map(|(_, e)| match e {
+                Expression::Intrinsic {
+                    fun: ir::Intrinsic::DispatchMesh,
+                    args,
+                } => args.get(3).and_then(|a| func.expressions.ty(*a)),
+                _ => None,
+            });
+            if let Some(ty) = payload_ty {
+                let payload = fresh(&mut self.taken, "payload_out");
+                let grid = fresh(&mut self.taken, "grid");
+                self.object_payload = Some((payload, grid, ty));
+            }
+        }
         let mut globals: Vec<_> = self.kinds.keys().copied().collect();
         globals.sort();
         for g in globals {
@@ -595,6 +617,21 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let mut out = String::new();
         let result_ty = self.entry_function().result.as_ref().map(|r| r.ty);
+        // B21: the vertex and primitive structs of `metal::mesh` carry
+        // attributes as a result struct does.
+        let mesh_elements: Vec<Handle<ir::Type>> = self
+            .entry_function()
+            .params
+            .iter()
+            .filter_map(|p| match module.types[p.ty].inner {
+                TypeInner::MeshOutput {
+                    kind: ir::MeshOutputKind::Vertices | ir::MeshOutputKind::Primitives,
+                    element,
+                    ..
+                } => Some(element),
+                _ => None,
+            })
+            .collect();
         for &ty in &self.used_structs {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
                 continue;
@@ -606,7 +643,7 @@ impl<'a> Writer<'a> {
             writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
             for (i, m) in members.iter().enumerate() {
                 let spelled = self.member_type(ty, i as u32, m)?;
-                let attribute = if Some(ty) == result_ty {
+                let attribute = if Some(ty) == result_ty || mesh_elements.contains(&ty) {
                     let binding = m.io.binding.as_ref().ok_or_else(|| Error::NotLegalized {
                         what: format!("the result member `{}` has no attribute", m.name),
                         span: m.span,
@@ -691,7 +728,7 @@ impl<'a> Writer<'a> {
                 span,
             }),
             ir::Binding::PrimitiveIndices => unsupported(
-                "mesh primitive indices (Metal mesh functions come later)",
+                "mesh primitive indices as a varying (Metal writes them with `set_index`)",
                 span,
             ),
         }
@@ -824,8 +861,21 @@ impl<'a> Writer<'a> {
         if is_entry && let Some((ty, name)) = &self.stage_in {
             params.push(format!("{ty} {name} [[stage_in]]"));
         }
+        let mut mesh_written = false;
         for (i, p) in func.params.iter().enumerate() {
             let name = ctx.param_names[i].clone();
+            if is_entry && let TypeInner::MeshOutput { .. } = module.types[p.ty].inner {
+                if !mesh_written {
+                    mesh_written = true;
+                    params.push(format!("{} {name}", self.mesh_type(func, p.span)?));
+                }
+                continue;
+            }
+            if is_entry && p.role == ir::ParamRole::Payload {
+                let ty = self.spell(p.ty, p.span)?;
+                params.push(format!("const object_data {ty}* {name} [[payload]]"));
+                continue;
+            }
             let ty = self.spell(p.ty, p.span)?;
             if is_entry {
                 match &p.io.binding {
@@ -868,6 +918,11 @@ impl<'a> Writer<'a> {
                 format!("constant {ty}& {name}")
             });
         }
+        if is_entry && let Some((payload, grid, ty)) = &self.object_payload {
+            let ty = self.spell(*ty, self.entry.span)?;
+            params.push(format!("object_data {ty}* {payload} [[payload]]"));
+            params.push(format!("mesh_grid_properties {grid}"));
+        }
         let result = match &func.result {
             Some(r) => self.spell(r.ty, r.span)?,
             None => "void".into(),
@@ -877,6 +932,8 @@ impl<'a> Writer<'a> {
                 ShaderStage::Vertex => "[[vertex]] ",
                 ShaderStage::Fragment => "[[fragment]] ",
                 ShaderStage::Compute => "[[kernel]] ",
+                ShaderStage::Amplification => "[[object]] ",
+                ShaderStage::Mesh => "[[mesh]] ",
                 other => {
                     return unsupported(format!("{} entry points", other.name()), self.entry.span);
                 }
@@ -900,6 +957,52 @@ impl<'a> Writer<'a> {
         out.push_str(&body);
         out.push_str("}\n\n");
         Ok(())
+    }
+
+    /// `metal::mesh<V, P, NV, NP, metal::topology::T>` of the entry
+    /// function's mesh outputs (B21); `P` is `void` without primitive
+    /// data.
+    fn mesh_type(&self, func: &ir::Function, span: Span) -> Result<String> {
+        let mut vertex = None;
+        let mut primitive = None;
+        let mut vertices = 0;
+        let mut primitives = 0;
+        for p in &func.params {
+            if let TypeInner::MeshOutput {
+                kind,
+                element,
+                count,
+            } = self.module.types[p.ty].inner
+            {
+                match kind {
+                    ir::MeshOutputKind::Vertices => {
+                        vertex = Some(element);
+                        vertices = count;
+                    }
+                    ir::MeshOutputKind::Primitives => {
+                        primitive = Some(element);
+                        primitives = primitives.max(count);
+                    }
+                    ir::MeshOutputKind::Indices => primitives = primitives.max(count),
+                }
+            }
+        }
+        let Some(vertex) = vertex else {
+            return unsupported("a mesh function without `out vertices`", span);
+        };
+        let primitive = match primitive {
+            Some(p) => self.spell(p, span)?,
+            None => "void".into(),
+        };
+        let topology = match self.entry.attributes.output_topology {
+            Some(ir::OutputTopology::Point) => "point",
+            Some(ir::OutputTopology::Line) => "line",
+            _ => "triangle",
+        };
+        Ok(format!(
+            "metal::mesh<{}, {primitive}, {vertices}, {primitives}, metal::topology::{topology}>",
+            self.spell(vertex, span)?
+        ))
     }
 
     /// The `static` and `groupshared` globals as locals of the entry
@@ -971,7 +1074,9 @@ fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<H
                 mark_structs(module, m.ty, used);
             }
         }
-        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
+        TypeInner::Array { base, .. } | TypeInner::MeshOutput { element: base, .. } => {
+            mark_structs(module, *base, used)
+        }
         TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
             mark_structs(module, *inner, used)
         }

@@ -72,9 +72,9 @@ Usage: legalis FILE [options]
 
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
-                    wgsl, metal (vertex, fragment, compute), cuda
-                    (compute kernels and OptiX programs; the output
-                    includes the prelude legalis_cuda.cuh, which
+                    wgsl, metal (vertex, fragment, compute, object and
+                    mesh), cuda (compute kernels and OptiX programs; the
+                    output includes the prelude legalis_cuda.cuh, which
                     legalis::cuda_prelude() returns)
   -entry NAME       entry point (default: every [shader(\"...\")] function; a
                     target needs exactly one). Given several times with

@@ -4,8 +4,9 @@
 //! the lowest free location in declaration order, so a vertex output and
 //! the fragment input of the same declaration order meet at one
 //! `[[user(locnN)]]`. Two leaves on one location is `E55303`.
-//! Interpolation applies between stages only (vertex outputs, fragment
-//! inputs); integers are always `[[flat]]`.
+//! Interpolation applies between stages only (vertex and mesh outputs,
+//! fragment inputs); integers and per-primitive mesh outputs are always
+//! `[[flat]]`.
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -99,10 +100,18 @@ fn color_row(
 fn interpolation_for(module: &ir::Module, stage: ShaderStage, leaf: &RawLeaf) -> ir::Interpolation {
     let between_stages = matches!(
         (stage, leaf.direction),
-        (ShaderStage::Vertex, Direction::Output) | (ShaderStage::Fragment, Direction::Input)
+        (ShaderStage::Vertex | ShaderStage::Mesh, Direction::Output)
+            | (ShaderStage::Fragment, Direction::Input)
     );
     if !between_stages {
         return ir::Interpolation::default();
+    }
+    // B21: one value per primitive is not interpolated.
+    if leaf.mesh == Some(ir::MeshOutputKind::Primitives) {
+        return ir::Interpolation {
+            mode: Some(InterpolationMode::Flat),
+            sampling: None,
+        };
     }
     let integer = module
         .types

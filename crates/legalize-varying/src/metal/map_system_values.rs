@@ -8,170 +8,101 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Semantic, Span, Type, TypeInner};
+use legalis_ir::{Handle, Semantic, Type, TypeInner};
 use legalis_sysval::{Direction, MetalMapping};
 
 use super::plan::{Reason, Root, Target};
 use crate::codes;
+use crate::common::leaves;
 
 /// A leaf before locations are assigned.
-#[derive(Clone, Debug)]
-pub struct RawLeaf {
-    pub path: String,
-    pub root: Root,
-    pub members: Vec<u32>,
-    pub direction: Direction,
-    pub ty: Handle<Type>,
-    pub io: ir::IoAttrs,
-    pub span: Span,
-    /// Attributes and uniforms are decided here, locations later.
-    pub target: Option<(Target, Reason)>,
-    /// For `SV_Target2`: the location the semantic index fixes.
-    pub fixed_location: Option<u32>,
+pub type RawLeaf = leaves::RawLeaf<Root, (Target, Reason)>;
+
+fn rules() -> leaves::Rules<Root, (Target, Reason)> {
+    leaves::Rules {
+        param_root: Root::Param,
+        result_root: Root::Result,
+        uniform: (Target::Uniform, Reason::Uniform),
+        composite_leaves: false,
+        shape_code: codes::METAL_UNSUPPORTED_SHAPE,
+        shape_message: |path, name| {
+            format!(
+                "`{path}` of type `{name}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors"
+            )
+        },
+    }
 }
 
 /// Every leaf of the entry point, in declaration order: parameters first,
-/// then the result.
+/// then the result; a mesh function's payload and outputs (B21) too.
 pub fn collect_leaves(
     module: &ir::Module,
     func: &ir::Function,
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
-    let mut leaves = Vec::new();
-    let mut errors = Vec::new();
-    for (index, param) in func.params.iter().enumerate() {
-        let root = Root::Param(index as u32);
-        let opaque = module
-            .types
-            .try_get(param.ty)
-            .is_some_and(|t| t.inner.is_resource());
-        if param.role == ir::ParamRole::Uniform || opaque {
-            leaves.push(RawLeaf {
-                path: param.name.clone(),
-                root,
-                members: Vec::new(),
-                direction: Direction::Input,
-                ty: param.ty,
-                io: param.io.clone(),
-                span: param.span,
-                target: Some((Target::Uniform, Reason::Uniform)),
-                fixed_location: None,
-            });
-            continue;
-        }
-        let directions: &[Direction] = match param.direction {
-            ir::ParamDirection::In => &[Direction::Input],
-            ir::ParamDirection::Out => &[Direction::Output],
-            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
-        };
-        for &direction in directions {
-            let at = Walk {
-                root: root.clone(),
-                direction,
-                path: param.name.clone(),
-                members: Vec::new(),
-            };
-            walk(
-                module,
-                at,
-                param.ty,
-                &param.io,
-                param.span,
-                &mut leaves,
-                &mut errors,
-            );
-        }
-    }
-    if let Some(result) = &func.result {
-        let at = Walk {
-            root: Root::Result,
-            direction: Direction::Output,
-            path: "return".into(),
-            members: Vec::new(),
-        };
-        walk(
-            module,
-            at,
-            result.ty,
-            &result.io,
-            result.span,
-            &mut leaves,
-            &mut errors,
-        );
-    }
-    if errors.is_empty() {
-        Ok(leaves)
-    } else {
-        Err(errors)
-    }
+    let rules = rules();
+    leaves::collect(module, func, &rules, |index, param, leaves, errors| {
+        mesh_leaves(module, &rules, index, param, leaves, errors)
+    })
 }
 
-struct Walk {
-    root: Root,
-    direction: Direction,
-    path: String,
-    members: Vec<u32>,
-}
-
-/// Flattens structs into their fields, at any depth; a numeric scalar or
-/// vector is one leaf; anything else is refused at its declaration.
-fn walk(
+/// B21: the payload and the mesh outputs of a mesh function; whether
+/// `param` is one.
+fn mesh_leaves(
     module: &ir::Module,
-    at: Walk,
-    ty: Handle<Type>,
-    io: &ir::IoAttrs,
-    span: Span,
+    rules: &leaves::Rules<Root, (Target, Reason)>,
+    index: u32,
+    param: &ir::FunctionParam,
     leaves: &mut Vec<RawLeaf>,
     errors: &mut Vec<Diagnostic>,
-) {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Struct { members }) => {
-            for (index, member) in members.iter().enumerate() {
-                let mut member_io = member.io.clone();
-                if member_io.interpolation.is_default() {
-                    member_io.interpolation = io.interpolation;
-                }
-                let mut path = at.members.clone();
-                path.push(index as u32);
-                let next = Walk {
-                    root: at.root.clone(),
-                    direction: at.direction,
-                    path: format!("{}.{}", at.path, member.name),
-                    members: path,
-                };
-                walk(
-                    module,
-                    next,
-                    member.ty,
-                    &member_io,
-                    member.span,
-                    leaves,
-                    errors,
-                );
-            }
-        }
-        Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => leaves.push(RawLeaf {
-            path: at.path,
-            root: at.root,
-            members: at.members,
-            direction: at.direction,
-            ty,
-            io: io.clone(),
-            span,
-            target: None,
-            fixed_location: None,
-        }),
-        _ => {
-            let name = ir::print::type_name(module, ty);
-            errors.push(Diagnostic::error(
-                codes::METAL_UNSUPPORTED_SHAPE,
-                format!(
-                    "`{}` of type `{name}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors",
-                    at.path
-                ),
-                span,
-            ));
-        }
+) -> bool {
+    let root = Root::Param(index);
+    let fixed = |target, reason, direction| RawLeaf {
+        path: param.name.clone(),
+        root: root.clone(),
+        members: Vec::new(),
+        direction,
+        mesh: None,
+        ty: param.ty,
+        io: param.io.clone(),
+        span: param.span,
+        target: Some((target, reason)),
+        fixed_location: None,
+    };
+    if param.role == ir::ParamRole::Payload {
+        leaves.push(fixed(Target::Payload, Reason::Payload, Direction::Input));
+        return true;
     }
+    let Some(TypeInner::MeshOutput { kind, element, .. }) =
+        module.types.try_get(param.ty).map(|t| &t.inner)
+    else {
+        return false;
+    };
+    if *kind == ir::MeshOutputKind::Indices {
+        let per_primitive = match module.types.try_get(*element).map(|t| &t.inner) {
+            Some(TypeInner::Vector { size, .. }) => u32::from(*size),
+            _ => 1,
+        };
+        leaves.push(fixed(
+            Target::Indices { per_primitive },
+            Reason::Topology,
+            Direction::Output,
+        ));
+        return true;
+    }
+    let at = leaves::Walk {
+        root: root.clone(),
+        direction: Direction::Output,
+        path: param.name.clone(),
+        members: Vec::new(),
+    };
+    let first = leaves.len();
+    leaves::walk(
+        module, rules, at, *element, &param.io, param.span, leaves, errors,
+    );
+    for leaf in &mut leaves[first..] {
+        leaf.mesh = Some(*kind);
+    }
+    true
 }
 
 /// Decides every leaf that is a system value from the table; the others
@@ -194,6 +125,27 @@ pub fn map_leaves(
         match semantic {
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::metal(value, stage, leaf.direction) {
+                    MetalMapping::BuiltIn(_)
+                        if leaf.mesh.is_some_and(|kind| {
+                            (kind == ir::MeshOutputKind::Primitives)
+                                != legalis_sysval::metal::per_primitive(value)
+                        }) =>
+                    {
+                        let (each, array) = if legalis_sysval::metal::per_primitive(value) {
+                            ("primitive", "out primitives")
+                        } else {
+                            ("vertex", "out vertices")
+                        };
+                        errors.push(Diagnostic::error(
+                            legalis_sysval::codes::NOT_IN_STAGE,
+                            format!(
+                                "system value `{}` has one value per {each}: declare it in the \
+                                 element of the `{array}` array",
+                                value.name()
+                            ),
+                            leaf.span,
+                        ));
+                    }
                     MetalMapping::BuiltIn(row) if row.by_index => {
                         leaf.fixed_location = Some(index);
                     }
@@ -233,8 +185,10 @@ pub fn map_leaves(
                 format!("unknown system-value semantic '{name}'"),
                 leaf.span,
             )),
-            _ if !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) => errors
-                .push(Diagnostic::error(
+            _ if leaf.mesh.is_none()
+                && !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) =>
+            {
+                errors.push(Diagnostic::error(
                     codes::METAL_USER_VARYING_IN_COMPUTE,
                     format!(
                         "`{}`: a {} entry point's parameters must be system values",
@@ -242,7 +196,8 @@ pub fn map_leaves(
                         stage.name()
                     ),
                     leaf.span,
-                )),
+                ))
+            }
             _ => {}
         }
         if leaf.target.is_none() && !is_user_varying_type(module, leaf.ty) {

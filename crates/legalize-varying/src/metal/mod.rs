@@ -22,12 +22,14 @@
 //!
 //! Amplification and mesh entry points (B21: `[[object]]`/`[[mesh]]`
 //! with `object_data`, `mesh_grid_properties` and `metal::mesh<...>`) are
-//! not rewritten yet: they are refused with `E55301` at the entry point.
+//! rewritten in place instead of wrapped (`mesh.rs`): Metal's mesh object
+//! and payload exist only as the entry function's parameters.
 //!
 //! The legalizer never prints; the result is IR plus the plan.
 
 mod assign_locations;
 mod map_system_values;
+mod mesh;
 pub mod plan;
 mod wrap_entry_point;
 
@@ -37,7 +39,7 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
-pub use plan::{Leaf, Plan, Reason, Root, Target};
+pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
 use crate::codes;
 // The interface names follow WGSL's rule: one rule for both targets.
@@ -66,31 +68,26 @@ pub fn legalize(
             ir::Span::UNDEFINED,
         )]);
     };
-    if !matches!(
-        entry.stage,
-        ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
-    ) {
-        let message = if legalis_sysval::metal::has_stage(entry.stage) {
-            format!(
-                "Metal {} functions (`[[{}]]`) are not supported yet",
-                entry.stage.name(),
-                if entry.stage == ir::ShaderStage::Mesh {
-                    "mesh"
-                } else {
-                    "object"
-                }
-            )
-        } else {
-            format!(
-                "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
-                entry.stage.name()
-            )
-        };
+    if !legalis_sysval::metal::has_stage(entry.stage) {
+        let message = format!(
+            "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
+            entry.stage.name()
+        );
         return Err(vec![Diagnostic::error(
             codes::METAL_UNSUPPORTED_STAGE,
             message,
             entry.span,
         )]);
+    }
+    let in_place = matches!(
+        entry.stage,
+        ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
+    );
+    if in_place {
+        let errors = mesh::check(module, entry);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
     }
     let func = &module.functions[entry.function];
     let mut leaves = map_system_values::collect_leaves(module, func)?;
@@ -103,10 +100,16 @@ pub fn legalize(
         return Err(errors);
     }
     let mut plan = make_plan(entry, leaves);
+    plan.mesh = mesh::shape(module, entry);
+    plan.object_payload = mesh::object_payload(module, entry);
     add_group_thread_id(module, &mut plan);
     let mut out = module.clone();
     out.entry_points = vec![entry.clone()];
-    wrap_entry_point::apply(&mut out, 0, &plan, policy);
+    if in_place {
+        mesh::apply(&mut out, 0, &plan);
+    } else {
+        wrap_entry_point::apply(&mut out, 0, &plan, policy);
+    }
     if let Err(errors) = ir::verify::verify_legalized(&out) {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         let message = format!(
@@ -170,6 +173,7 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
         root: Root::Added,
         members: Vec::new(),
         direction: Direction::Input,
+        mesh: None,
         // The wrapper gives the parameter the attribute's own type.
         ty: uint3.unwrap_or(group_index.ty),
         name,
@@ -185,16 +189,34 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
     let mut names: HashSet<(Direction, String)> = HashSet::new();
+    // Members of a mesh function's vertex and primitive structs: named
+    // after the field, one namespace per struct (B21).
+    let mut member_names: HashSet<(Direction, String)> = HashSet::new();
     let leaves = leaves
         .into_iter()
         .filter_map(|raw| {
             let (target, reason) = raw.target?;
-            let name = unique_name(&mut names, raw.direction, interface_name(&raw.path));
+            let name = match raw.mesh {
+                Some(kind) => {
+                    let field = raw
+                        .path
+                        .split_once('.')
+                        .map_or(raw.path.as_str(), |(_, f)| f);
+                    let space = if kind == ir::MeshOutputKind::Primitives {
+                        Direction::Input
+                    } else {
+                        Direction::Output
+                    };
+                    unique_name(&mut member_names, space, interface_name(field))
+                }
+                None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
+            };
             Some(Leaf {
                 path: raw.path,
                 root: raw.root,
                 members: raw.members,
                 direction: raw.direction,
+                mesh: raw.mesh,
                 ty: raw.ty,
                 name,
                 target,
@@ -207,5 +229,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
         entry: entry.name.clone(),
         stage: entry.stage,
         leaves,
+        mesh: None,
+        object_payload: None,
     }
 }

@@ -36,6 +36,12 @@ pub enum Reason {
     /// An entry-point `uniform` parameter or resource: a module global the
     /// writer passes as an entry-point argument.
     Uniform,
+    /// A mesh function's `in payload` parameter: the object function's
+    /// payload, `const object_data T* [[payload]]` (B21).
+    Payload,
+    /// A mesh function's `out indices`: `set_index` calls on the
+    /// `metal::mesh` parameter, after `[outputtopology]` (B21).
+    Topology,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +64,22 @@ pub enum Target {
     GroupIndex { x: u32, y: u32 },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,
+    /// A mesh function's `in payload` parameter (B21).
+    Payload,
+    /// A mesh function's `out indices` array: `set_index` with
+    /// `per_primitive` indices per primitive (B21).
+    Indices { per_primitive: u32 },
+}
+
+/// The `metal::mesh<V, P, NV, NP, metal::topology::T>` parameter of a
+/// mesh function (B21): `V` and `P` are the structs of the leaves whose
+/// [`Leaf::mesh`] is `Vertices` and `Primitives`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MeshShape {
+    pub vertices: u32,
+    pub primitives: u32,
+    /// `triangle`, `line` or `point`.
+    pub topology: &'static str,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -68,6 +90,9 @@ pub struct Leaf {
     /// Member indices from the root to the leaf.
     pub members: Vec<u32>,
     pub direction: Direction,
+    /// For a field of a mesh function's `out vertices` or `out
+    /// primitives` element: which (B21).
+    pub mesh: Option<ir::MeshOutputKind>,
     /// The leaf's type as declared.
     pub ty: Handle<Type>,
     /// Name of the entry-point parameter (inputs) or result-struct member
@@ -84,6 +109,12 @@ pub struct Plan {
     pub entry: String,
     pub stage: ir::ShaderStage,
     pub leaves: Vec<Leaf>,
+    /// A mesh function's `metal::mesh` parameter (B21).
+    pub mesh: Option<MeshShape>,
+    /// An object function's payload type name, when it calls
+    /// `DispatchMesh`: the `object_data T* [[payload]]` and
+    /// `mesh_grid_properties` parameters (B21).
+    pub object_payload: Option<String>,
 }
 
 impl Plan {
@@ -94,7 +125,7 @@ impl Plan {
     pub fn expected_attributes(&self, direction: Direction) -> Vec<(String, String)> {
         self.leaves
             .iter()
-            .filter(|l| l.direction == direction)
+            .filter(|l| l.direction == direction && l.mesh.is_none())
             .filter_map(|l| {
                 let attribute = match &l.target {
                     Target::BuiltIn { row, index, .. } => row.attribute(*index),
@@ -107,7 +138,32 @@ impl Plan {
                         *location,
                         *interpolation,
                     ),
-                    Target::GroupIndex { .. } | Target::Uniform => return None,
+                    Target::GroupIndex { .. }
+                    | Target::Uniform
+                    | Target::Payload
+                    | Target::Indices { .. } => return None,
+                };
+                Some((l.name.clone(), attribute))
+            })
+            .collect()
+    }
+
+    /// The attribute text of each member of a mesh function's vertex
+    /// (`Vertices`) or primitive (`Primitives`) struct, in order (B21).
+    pub fn mesh_attributes(&self, kind: ir::MeshOutputKind) -> Vec<(String, String)> {
+        self.leaves
+            .iter()
+            .filter(|l| l.mesh == Some(kind))
+            .filter_map(|l| {
+                let attribute = match &l.target {
+                    Target::BuiltIn { row, index, .. } => row.attribute(*index),
+                    Target::Location { location, .. } => legalis_sysval::metal::location_attribute(
+                        self.stage,
+                        Direction::Output,
+                        *location,
+                        ir::Interpolation::default(),
+                    ),
+                    _ => return None,
                 };
                 Some((l.name.clone(), attribute))
             })

@@ -7,179 +7,37 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Semantic, Span, Type, TypeInner};
-use legalis_sysval::{Direction, WgslMapping};
+use legalis_ir::{Handle, Semantic, Type, TypeInner};
+use legalis_sysval::WgslMapping;
 
 use super::plan::{Reason, Root, Target};
 use crate::codes;
+use crate::common::leaves;
 
 /// A leaf before locations are assigned.
-#[derive(Clone, Debug)]
-pub struct RawLeaf {
-    pub path: String,
-    pub root: Root,
-    pub members: Vec<u32>,
-    pub direction: Direction,
-    pub ty: Handle<Type>,
-    pub io: ir::IoAttrs,
-    pub span: Span,
-    /// Builtins and uniforms are decided here, locations later.
-    pub target: Option<(Target, Reason)>,
-    /// For `SV_Target2`: the location the semantic index fixes.
-    pub fixed_location: Option<u32>,
-}
+pub type RawLeaf = leaves::RawLeaf<Root, (Target, Reason)>;
 
 /// Every leaf of the entry point, in declaration order: parameters first,
-/// then the result.
+/// then the result. Matrices and arrays are leaves too, so that a system
+/// value declared with one is still `E55202`; as user varyings they are
+/// `E55204` in `map_leaves`.
 pub fn collect_leaves(
     module: &ir::Module,
     func: &ir::Function,
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
-    let mut leaves = Vec::new();
-    let mut errors = Vec::new();
-    for (index, param) in func.params.iter().enumerate() {
-        let root = Root::Param(index as u32);
-        let opaque = module
-            .types
-            .try_get(param.ty)
-            .is_some_and(|t| t.inner.is_resource());
-        if param.role == ir::ParamRole::Uniform || opaque {
-            leaves.push(RawLeaf {
-                path: param.name.clone(),
-                root,
-                members: Vec::new(),
-                direction: Direction::Input,
-                ty: param.ty,
-                io: param.io.clone(),
-                span: param.span,
-                target: Some((Target::Uniform, Reason::Uniform)),
-                fixed_location: None,
-            });
-            continue;
-        }
-        let directions: &[Direction] = match param.direction {
-            ir::ParamDirection::In => &[Direction::Input],
-            ir::ParamDirection::Out => &[Direction::Output],
-            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
-        };
-        for &direction in directions {
-            let at = Walk {
-                root: root.clone(),
-                direction,
-                path: param.name.clone(),
-                members: Vec::new(),
-            };
-            walk(
-                module,
-                at,
-                param.ty,
-                &param.io,
-                param.span,
-                &mut leaves,
-                &mut errors,
-            );
-        }
-    }
-    if let Some(result) = &func.result {
-        let at = Walk {
-            root: Root::Result,
-            direction: Direction::Output,
-            path: "return".into(),
-            members: Vec::new(),
-        };
-        walk(
-            module,
-            at,
-            result.ty,
-            &result.io,
-            result.span,
-            &mut leaves,
-            &mut errors,
-        );
-    }
-    if errors.is_empty() {
-        Ok(leaves)
-    } else {
-        Err(errors)
-    }
-}
-
-struct Walk {
-    root: Root,
-    direction: Direction,
-    path: String,
-    members: Vec<u32>,
-}
-
-/// Flattens structs into their fields, at any depth; a scalar, vector,
-/// matrix or array is one leaf; anything else (an opaque type) is refused
-/// at its declaration.
-fn walk(
-    module: &ir::Module,
-    at: Walk,
-    ty: Handle<Type>,
-    io: &ir::IoAttrs,
-    span: Span,
-    leaves: &mut Vec<RawLeaf>,
-    errors: &mut Vec<Diagnostic>,
-) {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Struct { members }) => {
-            for (index, member) in members.iter().enumerate() {
-                let mut member_io = member.io.clone();
-                if member_io.interpolation.is_default() {
-                    member_io.interpolation = io.interpolation;
-                }
-                let mut path = at.members.clone();
-                path.push(index as u32);
-                let next = Walk {
-                    root: at.root.clone(),
-                    direction: at.direction,
-                    path: format!("{}.{}", at.path, member.name),
-                    members: path,
-                };
-                walk(
-                    module,
-                    next,
-                    member.ty,
-                    &member_io,
-                    member.span,
-                    leaves,
-                    errors,
-                );
-            }
-        }
-        // Matrices and arrays are leaves too, so that a system value
-        // declared with one is still `E55202`; as user varyings they are
-        // `E55204` in `map_leaves`.
-        Some(
-            TypeInner::Scalar(_)
-            | TypeInner::Vector { .. }
-            | TypeInner::Matrix { .. }
-            | TypeInner::Array { .. },
-        ) => leaves.push(RawLeaf {
-            path: at.path,
-            root: at.root,
-            members: at.members,
-            direction: at.direction,
-            ty,
-            io: io.clone(),
-            span,
-            target: None,
-            fixed_location: None,
-        }),
-        _ => {
-            let name = ir::print::type_name(module, ty);
-            errors.push(Diagnostic::error(
-                codes::WGSL_UNSUPPORTED_SHAPE,
-                format!(
-                    "`{}` of type `{name}` cannot be a WGSL varying: WGSL passes numeric scalars and vectors",
-                    at.path
-                ),
-                span,
-            ));
-        }
-    }
+    let rules = leaves::Rules {
+        param_root: Root::Param,
+        result_root: Root::Result,
+        uniform: (Target::Uniform, Reason::Uniform),
+        composite_leaves: true,
+        shape_code: codes::WGSL_UNSUPPORTED_SHAPE,
+        shape_message: |path, name| {
+            format!(
+                "`{path}` of type `{name}` cannot be a WGSL varying: WGSL passes numeric scalars and vectors"
+            )
+        },
+    };
+    leaves::collect(module, func, &rules, |_, _, _, _| false)
 }
 
 /// Decides every leaf that is a system value from the table; the others

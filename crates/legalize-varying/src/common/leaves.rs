@@ -1,0 +1,212 @@
+//! The leaf walk the WGSL and Metal legalizers share: every parameter and
+//! the result of an entry point, nested structs flattened into one leaf
+//! per field (a field's interpolation inherits its struct's), in
+//! declaration order, parameters first. Uniform parameters and resources
+//! are one leaf each, decided at once; each target decides the rest from
+//! its own column of the system-value table.
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{Handle, Span, Type, TypeInner};
+use legalis_sysval::Direction;
+
+/// A leaf before locations are assigned. `R` is the target's root type,
+/// `T` its decided place (a target and a reason).
+#[derive(Clone, Debug)]
+pub struct RawLeaf<R, T> {
+    pub path: String,
+    pub root: R,
+    pub members: Vec<u32>,
+    pub direction: Direction,
+    /// A field of a mesh function's `out vertices`/`out primitives`
+    /// element (Metal, B21).
+    pub mesh: Option<ir::MeshOutputKind>,
+    pub ty: Handle<Type>,
+    pub io: ir::IoAttrs,
+    pub span: Span,
+    /// Builtins and uniforms are decided by the target, locations later.
+    pub target: Option<T>,
+    /// For `SV_Target2`: the location the semantic index fixes.
+    pub fixed_location: Option<u32>,
+}
+
+/// What differs between the targets' walks.
+pub struct Rules<R, T> {
+    pub param_root: fn(u32) -> R,
+    pub result_root: R,
+    /// The place of an entry-point `uniform` parameter or resource.
+    pub uniform: T,
+    /// Whether matrices and arrays are leaves (to be refused later with
+    /// the target's own code) rather than refused here.
+    pub composite_leaves: bool,
+    /// The code and message (path, type name) of a value that cannot be
+    /// a varying at all.
+    pub shape_code: u32,
+    pub shape_message: fn(&str, &str) -> String,
+}
+
+/// Where the walk is.
+pub struct Walk<R> {
+    pub root: R,
+    pub direction: Direction,
+    pub path: String,
+    pub members: Vec<u32>,
+}
+
+/// Every leaf of `func`'s signature. `special` may take a parameter
+/// first (Metal's payload and mesh outputs): it returns whether it did.
+pub fn collect<R: Clone, T: Clone>(
+    module: &ir::Module,
+    func: &ir::Function,
+    rules: &Rules<R, T>,
+    mut special: impl FnMut(
+        u32,
+        &ir::FunctionParam,
+        &mut Vec<RawLeaf<R, T>>,
+        &mut Vec<Diagnostic>,
+    ) -> bool,
+) -> Result<Vec<RawLeaf<R, T>>, Vec<Diagnostic>> {
+    let mut leaves = Vec::new();
+    let mut errors = Vec::new();
+    for (index, param) in func.params.iter().enumerate() {
+        let root = (rules.param_root)(index as u32);
+        let opaque = module
+            .types
+            .try_get(param.ty)
+            .is_some_and(|t| t.inner.is_resource());
+        if param.role == ir::ParamRole::Uniform || opaque {
+            leaves.push(RawLeaf {
+                path: param.name.clone(),
+                root,
+                members: Vec::new(),
+                direction: Direction::Input,
+                mesh: None,
+                ty: param.ty,
+                io: param.io.clone(),
+                span: param.span,
+                target: Some(rules.uniform.clone()),
+                fixed_location: None,
+            });
+            continue;
+        }
+        if special(index as u32, param, &mut leaves, &mut errors) {
+            continue;
+        }
+        let directions: &[Direction] = match param.direction {
+            ir::ParamDirection::In => &[Direction::Input],
+            ir::ParamDirection::Out => &[Direction::Output],
+            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
+        };
+        for &direction in directions {
+            let at = Walk {
+                root: root.clone(),
+                direction,
+                path: param.name.clone(),
+                members: Vec::new(),
+            };
+            walk(
+                module,
+                rules,
+                at,
+                param.ty,
+                &param.io,
+                param.span,
+                &mut leaves,
+                &mut errors,
+            );
+        }
+    }
+    if let Some(result) = &func.result {
+        let at = Walk {
+            root: rules.result_root.clone(),
+            direction: Direction::Output,
+            path: "return".into(),
+            members: Vec::new(),
+        };
+        walk(
+            module,
+            rules,
+            at,
+            result.ty,
+            &result.io,
+            result.span,
+            &mut leaves,
+            &mut errors,
+        );
+    }
+    if errors.is_empty() {
+        Ok(leaves)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Flattens structs into their fields, at any depth; a scalar or vector
+/// (and, where the rules say so, a matrix or array) is one leaf; anything
+/// else is refused at its declaration.
+#[allow(clippy::too_many_arguments)]
+pub fn walk<R: Clone, T>(
+    module: &ir::Module,
+    rules: &Rules<R, T>,
+    at: Walk<R>,
+    ty: Handle<Type>,
+    io: &ir::IoAttrs,
+    span: Span,
+    leaves: &mut Vec<RawLeaf<R, T>>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let inner = module.types.try_get(ty).map(|t| &t.inner);
+    match inner {
+        Some(TypeInner::Struct { members }) => {
+            for (index, member) in members.iter().enumerate() {
+                let mut member_io = member.io.clone();
+                if member_io.interpolation.is_default() {
+                    member_io.interpolation = io.interpolation;
+                }
+                let mut path = at.members.clone();
+                path.push(index as u32);
+                let next = Walk {
+                    root: at.root.clone(),
+                    direction: at.direction,
+                    path: format!("{}.{}", at.path, member.name),
+                    members: path,
+                };
+                walk(
+                    module,
+                    rules,
+                    next,
+                    member.ty,
+                    &member_io,
+                    member.span,
+                    leaves,
+                    errors,
+                );
+            }
+        }
+        Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => {}
+        Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if rules.composite_leaves => {}
+        _ => {
+            let name = ir::print::type_name(module, ty);
+            errors.push(Diagnostic::error(
+                rules.shape_code,
+                (rules.shape_message)(&at.path, &name),
+                span,
+            ));
+            return;
+        }
+    }
+    if !matches!(inner, Some(TypeInner::Struct { .. })) {
+        leaves.push(RawLeaf {
+            path: at.path,
+            root: at.root,
+            members: at.members,
+            direction: at.direction,
+            mesh: None,
+            ty,
+            io: io.clone(),
+            span,
+            target: None,
+            fixed_location: None,
+        });
+    }
+}

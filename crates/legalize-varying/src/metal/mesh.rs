@@ -1,0 +1,519 @@
+//! Object (amplification) and mesh functions (B21), legalized in place:
+//! Metal's `metal::mesh` object and the object function's payload
+//! pointer and `mesh_grid_properties` exist only as parameters of the
+//! entry function, so the calls that use them (`set_vertex`, `set_index`,
+//! `set_primitive`, `set_primitive_count`, `set_threadgroups_per_grid`)
+//! must be made there, and the source entry function itself becomes the
+//! Metal one instead of being wrapped:
+//!
+//! - each system-value parameter becomes a local of its declared type
+//!   filled from one attributed parameter per leaf (converted from the
+//!   attribute's type), and every read of it reads the local;
+//!   `SV_GroupIndex` is computed as for kernels (B20);
+//! - a mesh function's `in payload` parameter stays a parameter (the
+//!   writer spells it `const object_data T* [[payload]]`);
+//! - `out vertices` and `out primitives` take new element structs with one
+//!   attributed member per leaf of the source element (nested structs
+//!   flattened), and every whole-element store `verts[i] = v;` becomes a
+//!   copy of `v` into one such struct, then the store of it, which the
+//!   writer prints as `set_vertex`/`set_primitive`; `out indices` stores
+//!   are `set_index` calls, `SetMeshOutputCounts` is
+//!   `set_primitive_count` (Metal has no vertex count) and `DispatchMesh`
+//!   the payload store and `set_threadgroups_per_grid` (writer).
+//!
+//! Metal cannot write part of a mesh output element nor read one back:
+//! any other use of a mesh output is `E55309`, and `SetMeshOutputCounts`
+//! or `DispatchMesh` outside the entry function is `E55310` (the reference
+//! rejects the first with its own code and does not check the second).
+
+use std::collections::{HashMap, HashSet};
+
+use legalis_ir as ir;
+use legalis_ir::diag::Diagnostic;
+use legalis_ir::{Expression, Handle, MeshOutputKind, Statement, Type, TypeInner};
+use legalis_sysval::Direction;
+
+use super::plan::{Leaf, MeshShape, Plan, Root, Target};
+use super::wrap_entry_point::io_for;
+use crate::codes;
+use crate::common::wrap::Builder;
+
+/// The mesh-output parameters of `func`, by index.
+fn mesh_params(module: &ir::Module, func: &ir::Function) -> HashMap<u32, MeshOutputKind> {
+    func.params
+        .iter()
+        .enumerate()
+        .filter_map(
+            |(i, p)| match module.types.try_get(p.ty).map(|t| &t.inner) {
+                Some(TypeInner::MeshOutput { kind, .. }) => Some((i as u32, *kind)),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+fn stores(block: &ir::Block, f: &mut dyn FnMut(Handle<Expression>)) {
+    for stmt in &block.stmts {
+        if let Statement::Store { target, .. } = stmt {
+            f(*target);
+        }
+        for b in stmt.blocks() {
+            stores(b, f);
+        }
+    }
+}
+
+/// The functions the entry function calls, directly or not.
+fn callees(module: &ir::Module, entry: Handle<ir::Function>) -> Vec<Handle<ir::Function>> {
+    let mut seen = HashSet::from([entry]);
+    let mut work = vec![entry];
+    let mut out = Vec::new();
+    while let Some(f) = work.pop() {
+        let Some(func) = module.functions.try_get(f) else {
+            continue;
+        };
+        for (_, e) in func.expressions.iter() {
+            if let Expression::Call { function, .. } = e
+                && seen.insert(*function)
+            {
+                work.push(*function);
+                out.push(*function);
+            }
+        }
+    }
+    out
+}
+
+/// The source checks B21 needs before planning: mesh outputs written
+/// whole, in the entry function; the mesh and dispatch calls there too.
+pub fn check(module: &ir::Module, entry: &ir::EntryPoint) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let func = &module.functions[entry.function];
+    let params = mesh_params(module, func);
+    if !params.is_empty() {
+        let mut whole = HashSet::new();
+        stores(&func.body, &mut |target| {
+            if let Expression::Index { base, .. } = &func.expressions[target]
+                && matches!(func.expressions[*base], Expression::Param(k) if params.contains_key(&k))
+            {
+                whole.insert(target);
+            }
+        });
+        for (h, e) in func.expressions.iter() {
+            for child in e.children() {
+                let Expression::Param(k) = func.expressions[child] else {
+                    continue;
+                };
+                if !params.contains_key(&k) {
+                    continue;
+                }
+                let stored_whole = matches!(e, Expression::Index { base, .. } if *base == child)
+                    && whole.contains(&h);
+                if !stored_whole {
+                    let name = &func.params[k as usize].name;
+                    errors.push(Diagnostic::error(
+                        codes::METAL_MESH_OUTPUT_ACCESS,
+                        format!(
+                            "`{name}` is a Metal mesh output: write whole elements (`{name}[i] = value;`); \
+                             Metal cannot write part of an element, read one back, or pass the array on"
+                        ),
+                        func.expressions.span(h),
+                    ));
+                }
+            }
+        }
+    }
+    for f in callees(module, entry.function) {
+        let callee = &module.functions[f];
+        for (h, e) in callee.expressions.iter() {
+            if let Expression::Intrinsic { fun, .. } = e
+                && matches!(
+                    fun,
+                    ir::Intrinsic::SetMeshOutputCounts | ir::Intrinsic::DispatchMesh
+                )
+            {
+                errors.push(Diagnostic::error(
+                    codes::METAL_MESH_CALL_IN_HELPER,
+                    format!(
+                        "`{}` in `{}`: on Metal it must be called in the entry function itself, \
+                         which alone holds the mesh object or the payload and grid parameters",
+                        fun.name(),
+                        callee.name
+                    ),
+                    callee.expressions.span(h),
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// The `metal::mesh` parameter's shape, from the output parameters and
+/// `[outputtopology]`.
+pub fn shape(module: &ir::Module, entry: &ir::EntryPoint) -> Option<MeshShape> {
+    if entry.stage != ir::ShaderStage::Mesh {
+        return None;
+    }
+    let func = &module.functions[entry.function];
+    let mut vertices = 0;
+    let mut primitives = 0;
+    for p in &func.params {
+        if let Some(TypeInner::MeshOutput { kind, count, .. }) =
+            module.types.try_get(p.ty).map(|t| &t.inner)
+        {
+            match kind {
+                MeshOutputKind::Vertices => vertices = *count,
+                _ => primitives = primitives.max(*count),
+            }
+        }
+    }
+    let topology = match entry.attributes.output_topology {
+        Some(ir::OutputTopology::Point) => "point",
+        Some(ir::OutputTopology::Line) => "line",
+        _ => "triangle",
+    };
+    Some(MeshShape {
+        vertices,
+        primitives,
+        topology,
+    })
+}
+
+/// The type name of the payload an object function's `DispatchMesh`
+/// hands on.
+pub fn object_payload(module: &ir::Module, entry: &ir::EntryPoint) -> Option<String> {
+    if entry.stage != ir::ShaderStage::Amplification {
+        return None;
+    }
+    let func = &module.functions[entry.function];
+    func.expressions.iter().find_map(|(_, e)| match e {
+        Expression::Intrinsic {
+            fun: ir::Intrinsic::DispatchMesh,
+            args,
+        } => args
+            .get(3)
+            .and_then(|a| func.expressions.ty(*a))
+            .map(|t| ir::print::type_name(module, t)),
+        _ => None,
+    })
+}
+
+#[derive(Clone, Copy)]
+enum Old {
+    Param(u32),
+    Local(Handle<ir::LocalVariable>, Handle<Type>),
+    Global(Handle<ir::GlobalVariable>),
+}
+
+/// Rewrites the entry function in place (see the module doc).
+pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
+    let entry = module.entry_points[entry_point].clone();
+    let f = entry.function;
+    let source = module.functions[f].clone();
+    let original = source.expressions.len();
+    let mut w = Builder {
+        module,
+        func: source.clone(),
+    };
+    w.func.params = Vec::new();
+    let mut prologue = ir::Block::default();
+
+    // The mesh output element structs.
+    let mut element_structs: HashMap<MeshOutputKind, Handle<Type>> = HashMap::new();
+    for (kind, suffix) in [
+        (MeshOutputKind::Vertices, "Vertex"),
+        (MeshOutputKind::Primitives, "Primitive"),
+    ] {
+        let leaves: Vec<&Leaf> = plan
+            .leaves
+            .iter()
+            .filter(|l| l.mesh == Some(kind))
+            .collect();
+        if leaves.is_empty() {
+            continue;
+        }
+        let members = leaves
+            .iter()
+            .map(|leaf| {
+                let mut io = io_for(leaf);
+                if let Some(ir::Binding::Location { per_primitive, .. }) = &mut io.binding {
+                    *per_primitive = kind == MeshOutputKind::Primitives;
+                }
+                ir::StructMember {
+                    name: leaf.name.clone(),
+                    ty: w.interface_type(*leaf),
+                    io,
+                    matrix_layout: None,
+                    span: leaf.span,
+                }
+            })
+            .collect();
+        let ty = w.module.types.insert(
+            Type {
+                name: Some(format!("{}{suffix}", entry.name)),
+                inner: TypeInner::Struct { members },
+            },
+            source.span,
+        );
+        element_structs.insert(kind, ty);
+    }
+
+    // The source's parameters: locals for system values, globals for
+    // uniforms; the payload and the mesh outputs stay parameters, after
+    // the attributed inputs.
+    let mut old = Vec::new();
+    let mut kept = Vec::new();
+    for (k, param) in source.params.iter().enumerate() {
+        let target = plan
+            .leaves
+            .iter()
+            .find(|l| l.root == Root::Param(k as u32))
+            .map(|l| &l.target);
+        let mesh_kind = match w.module.types.try_get(param.ty).map(|t| &t.inner) {
+            Some(TypeInner::MeshOutput { kind, .. }) => Some(*kind),
+            _ => None,
+        };
+        if target == Some(&Target::Uniform) {
+            let global = w.module.globals.append(
+                ir::GlobalVariable {
+                    name: param.name.clone(),
+                    ty: param.ty,
+                    space: ir::AddressSpace::Uniform,
+                    binding: ir::ResourceBinding::default(),
+                    matrix_layout: None,
+                    init: None,
+                    globally_coherent: false,
+                    io: None,
+                },
+                param.span,
+            );
+            old.push(Old::Global(global));
+        } else if param.role == ir::ParamRole::Payload || mesh_kind.is_some() {
+            let mut kept_param = param.clone();
+            kept_param.io = ir::IoAttrs::default();
+            if let Some(kind) = mesh_kind
+                && let Some(&element) = element_structs.get(&kind)
+                && let TypeInner::MeshOutput { count, .. } = w.module.types[param.ty].inner
+            {
+                kept_param.ty = w.ty(TypeInner::MeshOutput {
+                    kind,
+                    element,
+                    count,
+                });
+            }
+            old.push(Old::Param(0));
+            kept.push((k, kept_param));
+        } else {
+            let local = w.func.locals.append(
+                ir::LocalVariable {
+                    name: param.name.clone(),
+                    ty: param.ty,
+                    is_static: false,
+                    is_const: false,
+                },
+                param.span,
+            );
+            prologue.push(Statement::Declare { local, init: None }, param.span);
+            old.push(Old::Local(local, param.ty));
+        }
+    }
+
+    // Inputs: one attributed parameter each, stored into its place.
+    let mut group_thread_id = None;
+    for leaf in plan.leaves.iter().filter(|l| {
+        l.direction == Direction::Input
+            && matches!(l.target, Target::BuiltIn { .. } | Target::Location { .. })
+    }) {
+        let interface_ty = w.interface_type(leaf);
+        let index = w.func.params.len() as u32;
+        w.func.params.push(ir::FunctionParam {
+            name: leaf.name.clone(),
+            ty: interface_ty,
+            direction: ir::ParamDirection::In,
+            role: ir::ParamRole::Plain,
+            io: io_for(leaf),
+            span: leaf.span,
+        });
+        if matches!(
+            leaf.target,
+            Target::BuiltIn {
+                value: ir::SystemValue::GroupThreadId,
+                ..
+            }
+        ) && group_thread_id.is_none()
+        {
+            group_thread_id = Some((index, interface_ty));
+        }
+        let Root::Param(k) = leaf.root else {
+            continue;
+        };
+        let Old::Local(local, root_ty) = old[k as usize] else {
+            continue;
+        };
+        let value = w.expr(Expression::Param(index), Some(interface_ty), leaf.span);
+        let value = w.convert(value, interface_ty, leaf.ty, leaf.span);
+        let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
+        prologue.push(Statement::Store { target, value }, leaf.span);
+    }
+    for (k, param) in kept {
+        old[k] = Old::Param(w.func.params.len() as u32);
+        w.func.params.push(param);
+    }
+
+    // B20: `SV_GroupIndex` from the threadgroup-local id.
+    for leaf in &plan.leaves {
+        let (Target::GroupIndex { x, y }, Root::Param(k), Some((param, param_ty))) =
+            (&leaf.target, &leaf.root, group_thread_id)
+        else {
+            continue;
+        };
+        let Old::Local(local, root_ty) = old[*k as usize] else {
+            continue;
+        };
+        let value = w.group_index(param, param_ty, [*x, *y], leaf.span);
+        let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
+        let value = w.convert(value, u32_ty, leaf.ty, leaf.span);
+        let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
+        prologue.push(Statement::Store { target, value }, leaf.span);
+    }
+
+    // Every use of a source parameter now reads its replacement.
+    for index in 0..original {
+        let h = Handle::from_index(index);
+        if let Expression::Param(k) = w.func.expressions[h] {
+            let mut ty = w.func.expressions.ty(h);
+            let replacement = match old.get(k as usize) {
+                Some(Old::Param(n)) => {
+                    ty = w.func.params.get(*n as usize).map(|p| p.ty).or(ty);
+                    Expression::Param(*n)
+                }
+                Some(Old::Local(l, _)) => Expression::Local(*l),
+                Some(Old::Global(g)) => Expression::Global(*g),
+                None => continue,
+            };
+            w.func.expressions.set(h, replacement, ty);
+        }
+    }
+
+    // Whole-element stores of vertices and primitives: through the
+    // element struct.
+    let mut body = std::mem::take(&mut w.func.body);
+    rewrite_stores(&mut w, &mut body, plan);
+    let mut stmts = prologue.stmts;
+    let mut spans = prologue.spans;
+    stmts.append(&mut body.stmts);
+    spans.append(&mut body.spans);
+    w.func.body = ir::Block { stmts, spans };
+
+    let func = w.func;
+    *module.functions.get_mut(f) = func;
+    if let Some(shape) = &plan.mesh {
+        let attributes = &mut module.entry_points[entry_point].attributes;
+        attributes.mesh_vertices = Some(shape.vertices);
+        attributes.mesh_primitives = Some(shape.primitives);
+    }
+}
+
+fn rewrite_stores(w: &mut Builder, block: &mut ir::Block, plan: &Plan) {
+    for (stmt, &span) in block.stmts.iter_mut().zip(block.spans.iter()) {
+        if let Statement::Store { target, value } = *stmt
+            && let Expression::Index { base, index } = w.func.expressions[target]
+            && let Expression::Param(k) = w.func.expressions[base]
+            && let Some(TypeInner::MeshOutput { kind, element, .. }) = w
+                .func
+                .params
+                .get(k as usize)
+                .and_then(|p| w.module.types.try_get(p.ty))
+                .map(|t| t.inner.clone())
+            && kind != MeshOutputKind::Indices
+        {
+            *stmt = Statement::Block(element_store(
+                w, plan, kind, element, base, index, value, span,
+            ));
+            continue;
+        }
+        for b in stmt.blocks_mut() {
+            rewrite_stores(w, b, plan);
+        }
+    }
+}
+
+/// `{ index = i; element = v; out.m = element.a.b ...; verts[index] = out; }`
+#[allow(clippy::too_many_arguments)]
+fn element_store(
+    w: &mut Builder,
+    plan: &Plan,
+    kind: MeshOutputKind,
+    interface: Handle<Type>,
+    base: Handle<Expression>,
+    index: Handle<Expression>,
+    value: Handle<Expression>,
+    span: ir::Span,
+) -> ir::Block {
+    let mut block = ir::Block::default();
+    let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
+    let index_ty = w.func.expressions.ty(index).unwrap_or(u32_ty);
+    let source_ty = w
+        .func
+        .expressions
+        .ty(value)
+        .or_else(|| {
+            plan.leaves
+                .iter()
+                .find(|l| l.mesh == Some(kind))
+                .map(|l| l.ty)
+        })
+        .unwrap_or(interface);
+    let mut declare = |w: &mut Builder, name: &str, ty, init| {
+        let local = w.func.locals.append(
+            ir::LocalVariable {
+                name: name.into(),
+                ty,
+                is_static: false,
+                is_const: false,
+            },
+            span,
+        );
+        block.push(Statement::Declare { local, init }, span);
+        local
+    };
+    let index_local = declare(w, "index", index_ty, Some(index));
+    let element = declare(w, "element", source_ty, Some(value));
+    let out_name = match kind {
+        MeshOutputKind::Primitives => "primitive",
+        _ => "vertex",
+    };
+    let out = declare(w, out_name, interface, None);
+    let leaves: Vec<&Leaf> = plan
+        .leaves
+        .iter()
+        .filter(|l| l.mesh == Some(kind))
+        .collect();
+    for (m, leaf) in leaves.iter().enumerate() {
+        let interface_ty = w.interface_type(*leaf);
+        let read = w.place(
+            Expression::Local(element),
+            source_ty,
+            &leaf.members,
+            leaf.span,
+        );
+        let read = w.convert(read, leaf.ty, interface_ty, leaf.span);
+        let target = w.place(Expression::Local(out), interface, &[m as u32], leaf.span);
+        block.push(
+            Statement::Store {
+                target,
+                value: read,
+            },
+            leaf.span,
+        );
+    }
+    let param_ty = w.func.expressions.ty(base);
+    let param = w.func.expressions[base].clone();
+    let param_span = w.func.expressions.span(base);
+    let base = w.expr(param, param_ty, param_span);
+    let i = w.expr(Expression::Local(index_local), Some(index_ty), span);
+    let target = w.expr(Expression::Index { base, index: i }, Some(interface), span);
+    let value = w.expr(Expression::Local(out), Some(interface), span);
+    block.push(Statement::Store { target, value }, span);
+    block
+}
