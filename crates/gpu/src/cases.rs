@@ -1,0 +1,197 @@
+//! The execution tests, as data: each case's source, entry points,
+//! pipeline and the words it must produce, computed here on the CPU from
+//! HLSL's meaning of the shader (not from Legalis' output).
+
+use crate::{Expect, Pipeline};
+
+/// One execution test before compilation.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub name: &'static str,
+    pub purpose: &'static str,
+    /// The file under `crates/gpu/shaders/`.
+    pub file: &'static str,
+    pub source: &'static str,
+    /// `(entry point, stage name)`, in pipeline order.
+    pub entries: &'static [(&'static str, &'static str)],
+    pub pipeline: Pipeline,
+    pub expect: Vec<Expect>,
+}
+
+/// Every case, in the order the runner runs them.
+pub fn all() -> Vec<Case> {
+    vec![
+        compute_ids(),
+        vertex_instance_ids(),
+        varying_widths(),
+        varying_half(),
+    ]
+}
+
+/// Compute ids for a 3 x 2 x 2 dispatch of 5 x 3 x 2 groups.
+fn compute_ids() -> Case {
+    const GROUPS: [u32; 3] = [3, 2, 2];
+    const LOCAL: [u32; 3] = [5, 3, 2];
+    let dims = [
+        GROUPS[0] * LOCAL[0],
+        GROUPS[1] * LOCAL[1],
+        GROUPS[2] * LOCAL[2],
+    ];
+    let threads = (dims[0] * dims[1] * dims[2]) as usize;
+    let mut expect = vec![Expect::U(crate::SENTINEL); threads * 16];
+    for z in 0..dims[2] {
+        for y in 0..dims[1] {
+            for x in 0..dims[0] {
+                let slot = (x + y * dims[0] + z * dims[0] * dims[1]) as usize;
+                let gid = [x / LOCAL[0], y / LOCAL[1], z / LOCAL[2]];
+                let gtid = [x % LOCAL[0], y % LOCAL[1], z % LOCAL[2]];
+                // HLSL: SV_GroupIndex = z * X * Y + y * X + x of the group thread id.
+                let gindex = gtid[2] * LOCAL[0] * LOCAL[1] + gtid[1] * LOCAL[0] + gtid[0];
+                let words = [
+                    x,
+                    y,
+                    z,
+                    0xC0FFEE,
+                    gid[0],
+                    gid[1],
+                    gid[2],
+                    gindex,
+                    gtid[0],
+                    gtid[1],
+                    gtid[2],
+                    gindex * 2 + 1,
+                    gid[0] + gid[1] * GROUPS[0] + gid[2] * GROUPS[0] * GROUPS[1],
+                    gtid[0] + gtid[1] * LOCAL[0] + gtid[2] * LOCAL[0] * LOCAL[1],
+                    0,
+                    0,
+                ];
+                for (i, w) in words.into_iter().enumerate() {
+                    expect[slot * 16 + i] = Expect::U(w);
+                }
+            }
+        }
+    }
+    Case {
+        name: "compute-ids",
+        purpose: "SV_DispatchThreadID, SV_GroupID, SV_GroupThreadID and SV_GroupIndex of every thread \
+                  of a 3x2x2 dispatch of [numthreads(5,3,2)] groups",
+        file: "compute-ids.slang",
+        source: include_str!("../shaders/compute-ids.slang"),
+        entries: &[("main", "compute")],
+        pipeline: Pipeline::Compute {
+            groups: GROUPS,
+            words: threads as u32 * 16,
+        },
+        expect,
+    }
+}
+
+/// `SV_VertexID`/`SV_InstanceID` under firstVertex 7, firstInstance 5.
+fn vertex_instance_ids() -> Case {
+    const W: u32 = 8;
+    const H: u32 = 4;
+    let mut expect = Vec::new();
+    for y in 0..H {
+        for x in 0..W {
+            // Triangle x of instance y; the provoking (first) vertex's
+            // zero-based id is 3x, whatever the draw's bases.
+            expect.extend([3 * x, y, x, y].map(Expect::U));
+        }
+    }
+    Case {
+        name: "vertex-instance-ids",
+        purpose: "SV_VertexID and SV_InstanceID count from 0 in a draw with firstVertex 7 and \
+                  firstInstance 5 (B6 rebasing), through flat varyings",
+        file: "vertex-instance-ids.slang",
+        source: include_str!("../shaders/vertex-instance-ids.slang"),
+        entries: &[("vmain", "vertex"), ("fmain", "fragment")],
+        pipeline: Pipeline::Draw {
+            width: W,
+            height: H,
+            targets: 1,
+            vertex_count: 3 * W,
+            instance_count: H,
+            first_vertex: 7,
+            first_instance: 5,
+        },
+        expect,
+    }
+}
+
+/// Flattened varyings of several widths, one triangle per pixel.
+fn varying_widths() -> Case {
+    const W: u32 = 8;
+    let mut targets = [Vec::new(), Vec::new(), Vec::new()];
+    for k in 0..W {
+        let kf = k as f32;
+        let bits = (k & 1)
+            | ((k & 1) << 1)
+            | (((k >> 1) & 1) << 2)
+            | (((k >> 2) & 1) << 3)
+            | (u32::from(k == 5) << 4);
+        targets[0].extend([
+            Expect::U((kf * 1.5 - 3.0).to_bits()),
+            Expect::F(kf + 0.25),
+            Expect::U((-100 * k as i32 - 7) as u32),
+            Expect::U(0xF000_0000 + k),
+        ]);
+        targets[1].extend([
+            Expect::U(k * 3),
+            Expect::U(0xFFFF_FFFF - k),
+            Expect::U(bits),
+            Expect::U((k as i32 - 4) as u32),
+        ]);
+        targets[2].extend([kf * 0.5, -kf, kf + 100.0, 0.125].map(|v: f32| Expect::U(v.to_bits())));
+    }
+    Case {
+        name: "varying-widths",
+        purpose: "a vertex output struct with a nested struct, an array, float, int, uint, uint2, \
+                  bool and bool3 members arrives intact at the fragment stage",
+        file: "varying-widths.slang",
+        source: include_str!("../shaders/varying-widths.slang"),
+        entries: &[("vmain", "vertex"), ("fmain", "fragment")],
+        pipeline: Pipeline::Draw {
+            width: W,
+            height: 1,
+            targets: 3,
+            vertex_count: 3 * W,
+            instance_count: 1,
+            first_vertex: 0,
+            first_instance: 0,
+        },
+        expect: targets.concat(),
+    }
+}
+
+/// `half` varyings (needs storageInputOutput16).
+fn varying_half() -> Case {
+    const W: u32 = 4;
+    let mut expect = Vec::new();
+    for k in 0..W {
+        let kf = k as f32;
+        // Every value is exact in half precision.
+        expect.extend([
+            Expect::U((kf * 0.5 - 1.0).to_bits()),
+            Expect::U((kf + 1024.0).to_bits()),
+            Expect::U((-0.0625 * kf).to_bits()),
+            Expect::F(kf * 2.0 + 0.5),
+        ]);
+    }
+    Case {
+        name: "varying-half",
+        purpose: "half and half2 varyings, flat and interpolated, arrive intact at the fragment stage",
+        file: "varying-half.slang",
+        source: include_str!("../shaders/varying-half.slang"),
+        entries: &[("vmain", "vertex"), ("fmain", "fragment")],
+        pipeline: Pipeline::Draw {
+            width: W,
+            height: 1,
+            targets: 1,
+            vertex_count: 3 * W,
+            instance_count: 1,
+            first_vertex: 0,
+            first_instance: 0,
+        },
+        expect,
+    }
+}
