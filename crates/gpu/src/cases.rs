@@ -2,7 +2,7 @@
 //! pipeline and the words it must produce, computed here on the CPU from
 //! HLSL's meaning of the shader (not from Legalis' output).
 
-use crate::{Expect, Pipeline};
+use crate::{Draw, Expect, Pipeline};
 
 /// One execution test before compilation.
 #[derive(Clone, Debug)]
@@ -16,6 +16,11 @@ pub struct Case {
     pub entries: &'static [(&'static str, &'static str)],
     pub pipeline: Pipeline,
     pub expect: Vec<Expect>,
+    /// Compile with `VertexIdBase::Raw` (`-fvk-raw-vertex-id`): ids are
+    /// Vulkan's, not rebased.
+    pub raw_vertex_ids: bool,
+    /// A negative control: the results must differ from `expect`.
+    pub control: bool,
 }
 
 /// Every case, in the order the runner runs them.
@@ -23,9 +28,27 @@ pub fn all() -> Vec<Case> {
     vec![
         compute_ids(),
         vertex_instance_ids(),
+        vertex_instance_ids_raw(),
         varying_widths(),
         varying_half(),
+        geometry(),
+        tessellation(),
     ]
+}
+
+/// A draw of `vertex_count` vertices into one `width` x `height` target.
+fn draw(width: u32, height: u32, vertex_count: u32) -> Draw {
+    Draw {
+        width,
+        height,
+        targets: 1,
+        patch_points: 0,
+        buffer_words: 0,
+        vertex_count,
+        instance_count: 1,
+        first_vertex: 0,
+        first_instance: 0,
+    }
 }
 
 /// Compute ids for a 3 x 2 x 2 dispatch of 5 x 3 x 2 groups.
@@ -83,6 +106,8 @@ fn compute_ids() -> Case {
             words: threads as u32 * 16,
         },
         expect,
+        raw_vertex_ids: false,
+        control: false,
     }
 }
 
@@ -105,16 +130,29 @@ fn vertex_instance_ids() -> Case {
         file: "vertex-instance-ids.slang",
         source: include_str!("../shaders/vertex-instance-ids.slang"),
         entries: &[("vmain", "vertex"), ("fmain", "fragment")],
-        pipeline: Pipeline::Draw {
-            width: W,
-            height: H,
-            targets: 1,
-            vertex_count: 3 * W,
+        pipeline: Pipeline::Draw(Draw {
             instance_count: H,
             first_vertex: 7,
             first_instance: 5,
-        },
+            ..draw(W, H, 3 * W)
+        }),
         expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// The same draw compiled without rebasing: the ids are Vulkan's
+/// (firstVertex + 3x, firstInstance + y), the triangles land elsewhere, and
+/// the comparison must fail.
+fn vertex_instance_ids_raw() -> Case {
+    Case {
+        name: "vertex-instance-ids-raw",
+        purpose: "negative control: the rebasing draw compiled with -fvk-raw-vertex-id must not \
+                  produce the zero-based ids",
+        raw_vertex_ids: true,
+        control: true,
+        ..vertex_instance_ids()
     }
 }
 
@@ -150,16 +188,13 @@ fn varying_widths() -> Case {
         file: "varying-widths.slang",
         source: include_str!("../shaders/varying-widths.slang"),
         entries: &[("vmain", "vertex"), ("fmain", "fragment")],
-        pipeline: Pipeline::Draw {
-            width: W,
-            height: 1,
+        pipeline: Pipeline::Draw(Draw {
             targets: 3,
-            vertex_count: 3 * W,
-            instance_count: 1,
-            first_vertex: 0,
-            first_instance: 0,
-        },
+            ..draw(W, 1, 3 * W)
+        }),
         expect: targets.concat(),
+        raw_vertex_ids: false,
+        control: false,
     }
 }
 
@@ -183,15 +218,78 @@ fn varying_half() -> Case {
         file: "varying-half.slang",
         source: include_str!("../shaders/varying-half.slang"),
         entries: &[("vmain", "vertex"), ("fmain", "fragment")],
-        pipeline: Pipeline::Draw {
-            width: W,
-            height: 1,
-            targets: 1,
-            vertex_count: 3 * W,
-            instance_count: 1,
-            first_vertex: 0,
-            first_instance: 0,
-        },
+        pipeline: Pipeline::Draw(draw(W, 1, 3 * W)),
         expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// An [instance(2)] geometry shader copying each triangle to row n.
+fn geometry() -> Case {
+    const W: u32 = 4;
+    const H: u32 = 2;
+    let mut expect = Vec::new();
+    for y in 0..H {
+        for x in 0..W {
+            // Copy y of triangle x; its provoking vertex is the first
+            // appended, input[0], whose vertex id is 3x.
+            expect.extend([3 * x, x, y, x + 100 * y].map(Expect::U));
+        }
+    }
+    Case {
+        name: "geometry",
+        purpose: "SV_PrimitiveID and SV_GSInstanceID of an [instance(2)] geometry shader and a \
+                  vertex-stage varying reach the fragment stage through the geometry stage",
+        file: "geometry.slang",
+        source: include_str!("../shaders/geometry.slang"),
+        entries: &[
+            ("vmain", "vertex"),
+            ("gmain", "geometry"),
+            ("fmain", "fragment"),
+        ],
+        pipeline: Pipeline::Draw(draw(W, H, 3 * W)),
+        expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// Quad patches with tessellation factors k + 1 from the patch-constant
+/// function.
+fn tessellation() -> Case {
+    const W: u32 = 4;
+    let mut pixels = Vec::new();
+    let mut points = vec![Expect::U(crate::SENTINEL); (W * 25) as usize];
+    for k in 0..W {
+        pixels.extend([k * 100 + 7, k, k, 0].map(Expect::U));
+        let f = k + 1;
+        for j in 0..=f {
+            for i in 0..=f {
+                points[(k * 25 + i + j * 5) as usize] = Expect::U(k * 100 + 8);
+            }
+        }
+    }
+    Case {
+        name: "tessellation",
+        purpose: "edge and inside factors k + 1 and a user patch constant written by the hull \
+                  stage's patch-constant function reach the tessellator and the domain stage: \
+                  the domain points of patch k are exactly (i/F, j/F) for F = k + 1",
+        file: "tessellation.slang",
+        source: include_str!("../shaders/tessellation.slang"),
+        entries: &[
+            ("vmain", "vertex"),
+            ("hmain", "hull"),
+            ("dmain", "domain"),
+            ("fmain", "fragment"),
+        ],
+        pipeline: Pipeline::Draw(Draw {
+            patch_points: 4,
+            buffer_words: W * 25,
+            ..draw(W, 1, 4 * W)
+        }),
+        expect: [pixels, points].concat(),
+        raw_vertex_ids: false,
+        control: false,
     }
 }

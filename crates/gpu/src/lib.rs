@@ -31,19 +31,28 @@ pub enum Pipeline {
     /// One compute dispatch writing a storage buffer of `words` 32-bit
     /// words at set 0, binding 0 (filled with [`SENTINEL`] first).
     Compute { groups: [u32; 3], words: u32 },
-    /// One non-indexed draw of a triangle list without vertex buffers into
-    /// `targets` colour attachments of `width` x `height` pixels, each
-    /// `R32G32B32A32_UINT` and cleared to [`SENTINEL`]; the result is the
-    /// attachments' texels, attachment by attachment, row by row.
-    Draw {
-        width: u32,
-        height: u32,
-        targets: u32,
-        vertex_count: u32,
-        instance_count: u32,
-        first_vertex: u32,
-        first_instance: u32,
-    },
+    /// One draw ([`Draw`]).
+    Draw(Draw),
+}
+
+/// One non-indexed draw without vertex buffers, of a triangle list
+/// (`patch_points` 0) or of a list of patches of `patch_points` points,
+/// into `targets` colour attachments of `width` x `height` pixels, each
+/// `R32G32B32A32_UINT` and cleared to [`SENTINEL`], with a storage buffer
+/// of `buffer_words` words (filled with [`SENTINEL`]) at set 0, binding 0
+/// when that is not 0. The result is the attachments' texels, attachment
+/// by attachment, row by row, then the buffer's words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Draw {
+    pub width: u32,
+    pub height: u32,
+    pub targets: u32,
+    pub patch_points: u32,
+    pub buffer_words: u32,
+    pub vertex_count: u32,
+    pub instance_count: u32,
+    pub first_vertex: u32,
+    pub first_instance: u32,
 }
 
 /// What a word that the pipeline writes is expected to be.
@@ -101,6 +110,10 @@ pub struct StagedCase {
     pub name: String,
     /// What the case proves, one line.
     pub purpose: String,
+    /// A negative control: compiled so that it must not produce
+    /// `expect` (it shows the comparison can fail); it passes when the
+    /// results differ.
+    pub control: bool,
     pub pipeline: Pipeline,
     pub shaders: Vec<StagedShader>,
     pub expect: Vec<Expect>,

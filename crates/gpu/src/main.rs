@@ -89,6 +89,13 @@ fn main() -> ExitCode {
                     case.expect.len()
                 );
             }
+            Outcome::Control(why) => {
+                passed += 1;
+                println!(
+                    "PASS {} (negative control: {why}): {}",
+                    case.name, case.purpose
+                );
+            }
             Outcome::Failed(why) => {
                 failed += 1;
                 println!("FAIL {}: {}\n  {why}", case.name, case.purpose);

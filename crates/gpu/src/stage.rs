@@ -21,6 +21,14 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
         path: case.file.to_string(),
         source: case.source.as_bytes().to_vec(),
         target: Some(legalis::Target::Spirv),
+        policy: legalis::Policy {
+            vertex_ids: if case.raw_vertex_ids {
+                legalis_ir::VertexIdBase::Raw
+            } else {
+                legalis_ir::VertexIdBase::Rebased
+            },
+            ..legalis::Policy::default()
+        },
         ..legalis::Request::default()
     };
     let names: Vec<String> = case.entries.iter().map(|(e, _)| e.to_string()).collect();
@@ -69,6 +77,7 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
         case: StagedCase {
             name: case.name.to_string(),
             purpose: case.purpose.to_string(),
+            control: case.control,
             pipeline: case.pipeline.clone(),
             shaders,
             expect: case.expect.clone(),

@@ -47,6 +47,8 @@ impl Features {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     Passed,
+    /// A negative control whose results differed, as they must.
+    Control(String),
     /// The results differ from the expectation, or Vulkan failed.
     Failed(String),
     /// The device lacks a feature the case needs.
@@ -227,7 +229,7 @@ impl Runner {
                 Pipeline::Compute { groups, words } => {
                     self.compute(&mut scratch, case, spirv, *groups, *words)
                 }
-                Pipeline::Draw { .. } => self.draw(&mut scratch, case, spirv),
+                Pipeline::Draw(_) => self.draw(&mut scratch, case, spirv),
             }
         };
         drop(scratch);
@@ -235,6 +237,17 @@ impl Runner {
             Err(e) => Outcome::Failed(e),
             Ok(got) => {
                 let bad = crate::mismatches(&case.expect, &got);
+                if case.control {
+                    return match bad.len() {
+                        0 => Outcome::Failed(
+                            "the negative control produced the expected words".into(),
+                        ),
+                        n => Outcome::Control(format!(
+                            "{n} of {} words differ, as they must",
+                            case.expect.len()
+                        )),
+                    };
+                }
                 if bad.is_empty() {
                     return Outcome::Passed;
                 }
@@ -353,31 +366,20 @@ impl Runner {
             .map_err(vk_err("vkWaitForFences"))
     }
 
-    unsafe fn compute(
+    /// A descriptor set with `buffer` as the storage buffer at binding 0,
+    /// and its layout.
+    unsafe fn storage_set(
         &self,
         scratch: &mut Scratch,
-        case: &StagedCase,
-        spirv: &[Vec<u32>],
-        groups: [u32; 3],
-        words: u32,
-    ) -> Result<Vec<u32>, String> {
+        buffer: vk::Buffer,
+        stages: vk::ShaderStageFlags,
+    ) -> Result<(vk::DescriptorSetLayout, vk::DescriptorSet), String> {
         let d = &self.device;
-        let [shader] = case.shaders.as_slice() else {
-            return Err("a compute case has one shader".into());
-        };
-        let bytes = u64::from(words) * 4;
-        let (buffer, ptr) = unsafe {
-            self.host_buffer(
-                scratch,
-                bytes,
-                vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
-            )
-        }?;
         let bindings = [vk::DescriptorSetLayoutBinding::default()
             .binding(0)
             .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
             .descriptor_count(1)
-            .stage_flags(vk::ShaderStageFlags::COMPUTE)];
+            .stage_flags(stages)];
         let set_layout = unsafe {
             d.create_descriptor_set_layout(
                 &vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings),
@@ -387,28 +389,6 @@ impl Runner {
         .map_err(vk_err("vkCreateDescriptorSetLayout"))?;
         scratch.set_layouts.push(set_layout);
         let set_layouts = [set_layout];
-        let layout = unsafe {
-            d.create_pipeline_layout(
-                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
-                None,
-            )
-        }
-        .map_err(vk_err("vkCreatePipelineLayout"))?;
-        scratch.layouts.push(layout);
-        let module = unsafe { self.shader(scratch, &spirv[0]) }?;
-        let entry = CString::new(shader.entry.as_str()).map_err(|e| e.to_string())?;
-        let info = vk::ComputePipelineCreateInfo::default()
-            .stage(
-                vk::PipelineShaderStageCreateInfo::default()
-                    .stage(vk::ShaderStageFlags::COMPUTE)
-                    .module(module)
-                    .name(&entry),
-            )
-            .layout(layout);
-        let pipeline =
-            unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None) }
-                .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
-        scratch.pipelines.push(pipeline);
         let sizes = [vk::DescriptorPoolSize::default()
             .ty(vk::DescriptorType::STORAGE_BUFFER)
             .descriptor_count(1)];
@@ -440,6 +420,54 @@ impl Runner {
             .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
             .buffer_info(&buffers)];
         unsafe { d.update_descriptor_sets(&writes, &[]) };
+        Ok((set_layout, set))
+    }
+
+    unsafe fn compute(
+        &self,
+        scratch: &mut Scratch,
+        case: &StagedCase,
+        spirv: &[Vec<u32>],
+        groups: [u32; 3],
+        words: u32,
+    ) -> Result<Vec<u32>, String> {
+        let d = &self.device;
+        let [shader] = case.shaders.as_slice() else {
+            return Err("a compute case has one shader".into());
+        };
+        let bytes = u64::from(words) * 4;
+        let (buffer, ptr) = unsafe {
+            self.host_buffer(
+                scratch,
+                bytes,
+                vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            )
+        }?;
+        let (set_layout, set) =
+            unsafe { self.storage_set(scratch, buffer, vk::ShaderStageFlags::COMPUTE) }?;
+        let set_layouts = [set_layout];
+        let layout = unsafe {
+            d.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                None,
+            )
+        }
+        .map_err(vk_err("vkCreatePipelineLayout"))?;
+        scratch.layouts.push(layout);
+        let module = unsafe { self.shader(scratch, &spirv[0]) }?;
+        let entry = CString::new(shader.entry.as_str()).map_err(|e| e.to_string())?;
+        let info = vk::ComputePipelineCreateInfo::default()
+            .stage(
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::COMPUTE)
+                    .module(module)
+                    .name(&entry),
+            )
+            .layout(layout);
+        let pipeline =
+            unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &[info], None) }
+                .map_err(|(_, e)| format!("vkCreateComputePipelines: {e}"))?[0];
+        scratch.pipelines.push(pipeline);
         unsafe {
             self.submit(scratch, |cmd| {
                 d.cmd_fill_buffer(cmd, buffer, 0, bytes, SENTINEL);
@@ -486,15 +514,17 @@ impl Runner {
         spirv: &[Vec<u32>],
     ) -> Result<Vec<u32>, String> {
         let d = &self.device;
-        let Pipeline::Draw {
+        let Pipeline::Draw(crate::Draw {
             width,
             height,
             targets,
+            patch_points,
+            buffer_words,
             vertex_count,
             instance_count,
             first_vertex,
             first_instance,
-        } = case.pipeline
+        }) = case.pipeline
         else {
             return Err("not a draw".into());
         };
@@ -502,13 +532,26 @@ impl Runner {
         let extent = vk::Extent2D { width, height };
         let texel_bytes = 16u64;
         let target_bytes = u64::from(width) * u64::from(height) * texel_bytes;
-        let (readback, ptr) = unsafe {
-            self.host_buffer(
-                scratch,
-                target_bytes * u64::from(targets),
-                vk::BufferUsageFlags::TRANSFER_DST,
-            )
-        }?;
+        let image_bytes = target_bytes * u64::from(targets);
+        let (readback, ptr) =
+            unsafe { self.host_buffer(scratch, image_bytes, vk::BufferUsageFlags::TRANSFER_DST) }?;
+        let storage_bytes = u64::from(buffer_words) * 4;
+        let storage = match buffer_words {
+            0 => None,
+            _ => Some(unsafe {
+                self.host_buffer(
+                    scratch,
+                    storage_bytes,
+                    vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+                )
+            }?),
+        };
+        let set = match storage {
+            Some((buffer, _)) => Some(unsafe {
+                self.storage_set(scratch, buffer, vk::ShaderStageFlags::ALL_GRAPHICS)
+            }?),
+            None => None,
+        };
         let mut images = Vec::new();
         let mut views = Vec::new();
         for _ in 0..targets {
@@ -622,9 +665,14 @@ impl Runner {
         }
         .map_err(vk_err("vkCreateFramebuffer"))?;
         scratch.framebuffers.push(framebuffer);
-        let layout =
-            unsafe { d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default(), None) }
-                .map_err(vk_err("vkCreatePipelineLayout"))?;
+        let set_layouts: Vec<_> = set.iter().map(|&(layout, _)| layout).collect();
+        let layout = unsafe {
+            d.create_pipeline_layout(
+                &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts),
+                None,
+            )
+        }
+        .map_err(vk_err("vkCreatePipelineLayout"))?;
         scratch.layouts.push(layout);
 
         let mut names = Vec::new();
@@ -653,8 +701,13 @@ impl Runner {
             })
             .collect();
         let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
-        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let assembly =
+            vk::PipelineInputAssemblyStateCreateInfo::default().topology(match patch_points {
+                0 => vk::PrimitiveTopology::TRIANGLE_LIST,
+                _ => vk::PrimitiveTopology::PATCH_LIST,
+            });
+        let tessellation =
+            vk::PipelineTessellationStateCreateInfo::default().patch_control_points(patch_points);
         let viewports = [vk::Viewport {
             x: 0.0,
             y: 0.0,
@@ -686,7 +739,7 @@ impl Runner {
             .collect();
         let blend =
             vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
-        let info = vk::GraphicsPipelineCreateInfo::default()
+        let mut info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stage_infos)
             .vertex_input_state(&vertex_input)
             .input_assembly_state(&assembly)
@@ -697,6 +750,9 @@ impl Runner {
             .layout(layout)
             .render_pass(render_pass)
             .subpass(0);
+        if patch_points != 0 {
+            info = info.tessellation_state(&tessellation);
+        }
         let pipeline =
             unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
                 .map_err(|(_, e)| format!("vkCreateGraphicsPipelines: {e}"))?[0];
@@ -710,6 +766,21 @@ impl Runner {
             .collect();
         unsafe {
             self.submit(scratch, |cmd| {
+                if let Some((buffer, _)) = storage {
+                    d.cmd_fill_buffer(cmd, buffer, 0, storage_bytes, SENTINEL);
+                    barrier(
+                        d,
+                        cmd,
+                        (
+                            vk::PipelineStageFlags::TRANSFER,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        ),
+                        (
+                            vk::PipelineStageFlags::ALL_GRAPHICS,
+                            vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE,
+                        ),
+                    );
+                }
                 d.cmd_begin_render_pass(
                     cmd,
                     &vk::RenderPassBeginInfo::default()
@@ -720,6 +791,16 @@ impl Runner {
                     vk::SubpassContents::INLINE,
                 );
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+                if let Some((_, set)) = set {
+                    d.cmd_bind_descriptor_sets(
+                        cmd,
+                        vk::PipelineBindPoint::GRAPHICS,
+                        layout,
+                        0,
+                        &[set],
+                        &[],
+                    );
+                }
                 d.cmd_draw(
                     cmd,
                     vertex_count,
@@ -754,15 +835,21 @@ impl Runner {
                     d,
                     cmd,
                     (
-                        vk::PipelineStageFlags::TRANSFER,
-                        vk::AccessFlags::TRANSFER_WRITE,
+                        vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::ALL_GRAPHICS,
+                        vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::SHADER_WRITE,
                     ),
                     (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
                 );
             })
         }?;
-        let words = (target_bytes * u64::from(targets) / 4) as usize;
-        Ok(unsafe { std::slice::from_raw_parts(ptr, words) }.to_vec())
+        let mut words =
+            unsafe { std::slice::from_raw_parts(ptr, (image_bytes / 4) as usize) }.to_vec();
+        if let Some((_, storage)) = storage {
+            words.extend_from_slice(unsafe {
+                std::slice::from_raw_parts(storage, buffer_words as usize)
+            });
+        }
+        Ok(words)
     }
 }
 
@@ -813,10 +900,18 @@ unsafe fn barrier(
 fn locate(case: &StagedCase, i: usize) -> String {
     match case.pipeline {
         Pipeline::Compute { .. } => format!("word {i}"),
-        Pipeline::Draw { width, height, .. } => {
+        Pipeline::Draw(crate::Draw {
+            width,
+            height,
+            targets,
+            ..
+        }) => {
             let texel = i / 4;
             let per_target = (width * height) as usize;
             let (t, p) = (texel / per_target, texel % per_target);
+            if t >= targets as usize {
+                return format!("buffer word {}", i - (targets as usize) * per_target * 4);
+            }
             format!(
                 "target {t} pixel ({}, {}) component {}",
                 p % width as usize,
