@@ -33,6 +33,7 @@ pub fn all() -> Vec<Case> {
         varying_half(),
         geometry(),
         tessellation(),
+        mesh(),
     ]
 }
 
@@ -48,6 +49,7 @@ fn draw(width: u32, height: u32, vertex_count: u32) -> Draw {
         instance_count: 1,
         first_vertex: 0,
         first_instance: 0,
+        mesh_groups: [0; 3],
     }
 }
 
@@ -289,6 +291,34 @@ fn tessellation() -> Case {
             ..draw(W, 1, 4 * W)
         }),
         expect: [pixels, points].concat(),
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// Two amplification groups of four mesh groups, one triangle each.
+fn mesh() -> Case {
+    const W: u32 = 8;
+    let mut expect = Vec::new();
+    for c in 0..W {
+        expect.extend([c / 4 * 4, c % 4, c, 0].map(Expect::U));
+    }
+    Case {
+        name: "mesh",
+        purpose: "an amplification payload reaches the mesh stage, and a mesh stage's per-vertex \
+                  and per-primitive outputs reach the fragment stage",
+        file: "mesh.slang",
+        source: include_str!("../shaders/mesh.slang"),
+        entries: &[
+            ("amain", "amplification"),
+            ("mmain", "mesh"),
+            ("fmain", "fragment"),
+        ],
+        pipeline: Pipeline::Draw(Draw {
+            mesh_groups: [2, 1, 1],
+            ..draw(W, 1, 0)
+        }),
+        expect,
         raw_vertex_ids: false,
         control: false,
     }

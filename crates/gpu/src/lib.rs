@@ -40,7 +40,9 @@ pub enum Pipeline {
 /// into `targets` colour attachments of `width` x `height` pixels, each
 /// `R32G32B32A32_UINT` and cleared to [`SENTINEL`], with a storage buffer
 /// of `buffer_words` words (filled with [`SENTINEL`]) at set 0, binding 0
-/// when that is not 0. The result is the attachments' texels, attachment
+/// when that is not 0. With `mesh_groups` not all 0 the pipeline's
+/// geometry stages are amplification (optional) and mesh, and the draw is
+/// `vkCmdDrawMeshTasksEXT(mesh_groups)` instead. The result is the attachments' texels, attachment
 /// by attachment, row by row, then the buffer's words.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Draw {
@@ -53,6 +55,7 @@ pub struct Draw {
     pub instance_count: u32,
     pub first_vertex: u32,
     pub first_instance: u32,
+    pub mesh_groups: [u32; 3],
 }
 
 /// What a word that the pipeline writes is expected to be.
@@ -179,6 +182,7 @@ fn capability_name(value: u32) -> String {
         4427 => "DrawParameters".into(),
         4433 => "StorageBuffer16BitAccess".into(),
         4436 => "StorageInputOutput16".into(),
+        5283 => "MeshShadingEXT".into(),
         other => format!("Capability{other}"),
     }
 }

@@ -23,6 +23,9 @@ pub struct Features {
     pub shader_draw_parameters: bool,
     pub geometry_shader: bool,
     pub tessellation_shader: bool,
+    /// VK_EXT_mesh_shader's `meshShader` and `taskShader`.
+    pub mesh_shader: bool,
+    pub task_shader: bool,
 }
 
 impl Features {
@@ -38,6 +41,7 @@ impl Features {
             "DrawParameters" => ("shaderDrawParameters", self.shader_draw_parameters),
             "Geometry" => ("geometryShader", self.geometry_shader),
             "Tessellation" => ("tessellationShader", self.tessellation_shader),
+            "MeshShadingEXT" => ("meshShader (VK_EXT_mesh_shader)", self.mesh_shader),
             _ => return None,
         })
     }
@@ -63,6 +67,8 @@ pub struct Runner {
     queue: vk::Queue,
     pool: vk::CommandPool,
     memory: vk::PhysicalDeviceMemoryProperties,
+    /// VK_EXT_mesh_shader's commands, when the device has mesh shaders.
+    mesh: Option<ash::ext::mesh_shader::Device>,
     /// The device's name and driver version, for the report.
     pub description: String,
     pub features: Features,
@@ -138,11 +144,20 @@ impl Runner {
             })
             .ok_or("no queue family with graphics and compute")? as u32;
 
+        let has_mesh_extension =
+            unsafe { instance.enumerate_device_extension_properties(physical) }
+                .map_err(vk_err("vkEnumerateDeviceExtensionProperties"))?
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::mesh_shader::NAME));
+        let mut has_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
         let mut has11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut has12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut has = vk::PhysicalDeviceFeatures2::default()
             .push_next(&mut has11)
             .push_next(&mut has12);
+        if has_mesh_extension {
+            has = has.push_next(&mut has_mesh);
+        }
         unsafe { instance.get_physical_device_features2(physical, &mut has) };
         let base = has.features;
         let features = Features {
@@ -154,6 +169,8 @@ impl Runner {
             shader_draw_parameters: has11.shader_draw_parameters == vk::TRUE,
             geometry_shader: base.geometry_shader == vk::TRUE,
             tessellation_shader: base.tessellation_shader == vk::TRUE,
+            mesh_shader: has_mesh.mesh_shader == vk::TRUE,
+            task_shader: has_mesh.task_shader == vk::TRUE,
         };
         // Enable exactly what the device has of the features above.
         let mut on11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -179,9 +196,18 @@ impl Runner {
         let queues = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(family)
             .queue_priorities(&priorities)];
-        let info = vk::DeviceCreateInfo::default()
+        let mut on_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
+            .mesh_shader(features.mesh_shader)
+            .task_shader(features.task_shader);
+        let mut extensions = Vec::new();
+        let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queues)
             .push_next(&mut on);
+        if features.mesh_shader {
+            extensions.push(ash::ext::mesh_shader::NAME.as_ptr());
+            info = info.push_next(&mut on_mesh);
+        }
+        let info = info.enabled_extension_names(&extensions);
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(vk_err("vkCreateDevice"))?;
         let queue = unsafe { device.get_device_queue(family, 0) };
@@ -195,7 +221,11 @@ impl Runner {
         }
         .map_err(vk_err("vkCreateCommandPool"))?;
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let mesh = features
+            .mesh_shader
+            .then(|| ash::ext::mesh_shader::Device::new(&instance, &device));
         Ok(Runner {
+            mesh,
             _entry: entry,
             instance,
             device,
@@ -219,6 +249,9 @@ impl Runner {
                     }
                 }
             }
+        }
+        if case.shaders.iter().any(|s| s.stage == "amplification") && !self.features.task_shader {
+            missing.push("taskShader (VK_EXT_mesh_shader)");
         }
         if !missing.is_empty() {
             return Outcome::Skipped(format!("the device lacks {}", missing.join(", ")));
@@ -524,6 +557,7 @@ impl Runner {
             instance_count,
             first_vertex,
             first_instance,
+            mesh_groups,
         }) = case.pipeline
         else {
             return Err("not a draw".into());
@@ -684,6 +718,8 @@ impl Runner {
                 "geometry" => vk::ShaderStageFlags::GEOMETRY,
                 "hull" => vk::ShaderStageFlags::TESSELLATION_CONTROL,
                 "domain" => vk::ShaderStageFlags::TESSELLATION_EVALUATION,
+                "mesh" => vk::ShaderStageFlags::MESH_EXT,
+                "amplification" => vk::ShaderStageFlags::TASK_EXT,
                 other => return Err(format!("a draw cannot run a {other} shader")),
             };
             let module = unsafe { self.shader(scratch, words) }?;
@@ -739,10 +775,9 @@ impl Runner {
             .collect();
         let blend =
             vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments);
+        let meshes = mesh_groups != [0; 3];
         let mut info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stage_infos)
-            .vertex_input_state(&vertex_input)
-            .input_assembly_state(&assembly)
             .viewport_state(&viewport)
             .rasterization_state(&raster)
             .multisample_state(&multisample)
@@ -750,6 +785,11 @@ impl Runner {
             .layout(layout)
             .render_pass(render_pass)
             .subpass(0);
+        if !meshes {
+            info = info
+                .vertex_input_state(&vertex_input)
+                .input_assembly_state(&assembly);
+        }
         if patch_points != 0 {
             info = info.tessellation_state(&tessellation);
         }
@@ -801,13 +841,21 @@ impl Runner {
                         &[],
                     );
                 }
-                d.cmd_draw(
-                    cmd,
-                    vertex_count,
-                    instance_count,
-                    first_vertex,
-                    first_instance,
-                );
+                match &self.mesh {
+                    Some(mesh) if meshes => mesh.cmd_draw_mesh_tasks(
+                        cmd,
+                        mesh_groups[0],
+                        mesh_groups[1],
+                        mesh_groups[2],
+                    ),
+                    _ => d.cmd_draw(
+                        cmd,
+                        vertex_count,
+                        instance_count,
+                        first_vertex,
+                        first_instance,
+                    ),
+                }
                 d.cmd_end_render_pass(cmd);
                 for (t, &image) in images.iter().enumerate() {
                     let region = vk::BufferImageCopy::default()
