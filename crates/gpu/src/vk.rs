@@ -243,10 +243,10 @@ impl Runner {
         let mut missing = Vec::new();
         for shader in &case.shaders {
             for capability in &shader.capabilities {
-                if let Some((feature, false)) = self.features.for_capability(capability) {
-                    if !missing.contains(&feature) {
-                        missing.push(feature);
-                    }
+                if let Some((feature, false)) = self.features.for_capability(capability)
+                    && !missing.contains(&feature)
+                {
+                    missing.push(feature);
                 }
             }
         }
