@@ -2,7 +2,7 @@
 //! pipeline and the words it must produce, computed here on the CPU from
 //! HLSL's meaning of the shader (not from Legalis' output).
 
-use crate::{Draw, Expect, Pipeline};
+use crate::{Draw, Expect, Pipeline, Rays};
 
 /// One execution test before compilation.
 #[derive(Clone, Debug)]
@@ -34,6 +34,7 @@ pub fn all() -> Vec<Case> {
         geometry(),
         tessellation(),
         mesh(),
+        ray_tracing(),
     ]
 }
 
@@ -317,6 +318,65 @@ fn mesh() -> Case {
         pipeline: Pipeline::Draw(Draw {
             mesh_groups: [2, 1, 1],
             ..draw(W, 1, 0)
+        }),
+        expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// An 8 x 2 launch against one triangle covering the columns x < 4.
+fn ray_tracing() -> Case {
+    const W: u32 = 8;
+    const H: u32 = 2;
+    let triangle = [[0.0, -1.0, 0.0], [4.0, -1.0, 0.0], [0.0, 20.0, 0.0]];
+    let mut expect = Vec::new();
+    for y in 0..H {
+        for x in 0..W {
+            // The ray's origin, projected on the triangle's plane z = 0.
+            let (px, py) = (x as f32 + 0.25, y as f32 + 0.25);
+            // HLSL's barycentrics are the weights of vertices 1 and 2.
+            let u = (px - triangle[0][0]) / (triangle[1][0] - triangle[0][0]);
+            let v = (py - triangle[0][1]) / (triangle[2][1] - triangle[0][1]);
+            let hit = u >= 0.0 && v >= 0.0 && u + v <= 1.0;
+            if hit {
+                expect.extend([Expect::F(u), Expect::F(v), Expect::F(2.0), Expect::U(0)]);
+                expect.extend([0, 5, 0xFF, W * 100 + H].map(Expect::U));
+            } else {
+                // Miss: RayTCurrent() is TMax; the hit fields keep their
+                // initial values.
+                expect.extend(
+                    [
+                        (-1.0f32).to_bits(),
+                        (-1.0f32).to_bits(),
+                        100.0f32.to_bits(),
+                        1,
+                    ]
+                    .map(Expect::U),
+                );
+                expect.extend([77, 77, 77, W * 100 + H].map(Expect::U));
+            }
+            expect.extend([(x + 10 * y) * 3 + 1, 2.0f32.to_bits(), x, y].map(Expect::U));
+        }
+    }
+    Case {
+        name: "ray-tracing",
+        purpose: "a ray payload of several fields makes the round trip through closest-hit \
+                  (barycentrics, RayTCurrent, PrimitiveIndex, InstanceID, HitKind) and miss, and \
+                  callable data through a callable shader",
+        file: "ray.slang",
+        source: include_str!("../shaders/ray.slang"),
+        entries: &[
+            ("rgen", "raygeneration"),
+            ("miss", "miss"),
+            ("chit", "closesthit"),
+            ("call", "callable"),
+        ],
+        pipeline: Pipeline::Rays(Rays {
+            launch: [W, H, 1],
+            words: W * H * 12,
+            triangle,
+            custom_index: 5,
         }),
         expect,
         raw_vertex_ids: false,

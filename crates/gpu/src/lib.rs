@@ -33,6 +33,23 @@ pub enum Pipeline {
     Compute { groups: [u32; 3], words: u32 },
     /// One draw ([`Draw`]).
     Draw(Draw),
+    /// One `vkCmdTraceRaysKHR` of `launch` rays ([`Rays`]).
+    Rays(Rays),
+}
+
+/// A ray-tracing launch: the scene is one triangle, in a bottom-level
+/// acceleration structure instanced once (identity transform, custom index
+/// `custom_index`, mask 0xFF, culling off) in the top-level one bound at
+/// set 0, binding 0; a storage buffer of `words` words (filled with
+/// [`SENTINEL`]) is at binding 1. The shaders are one ray generation, then
+/// miss, closest-hit and callable shaders, one shader-table record each in
+/// that order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rays {
+    pub launch: [u32; 3],
+    pub words: u32,
+    pub triangle: [[f32; 3]; 3],
+    pub custom_index: u32,
 }
 
 /// One non-indexed draw without vertex buffers, of a triangle list
@@ -183,6 +200,7 @@ fn capability_name(value: u32) -> String {
         4433 => "StorageBuffer16BitAccess".into(),
         4436 => "StorageInputOutput16".into(),
         5283 => "MeshShadingEXT".into(),
+        4479 => "RayTracingKHR".into(),
         other => format!("Capability{other}"),
     }
 }

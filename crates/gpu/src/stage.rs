@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::cases::Case;
-use crate::{Manifest, StagedCase, StagedShader};
+use crate::{Manifest, Pipeline, StagedCase, StagedShader};
 
 /// A case compiled: its manifest entry and each shader's SPIR-V words,
 /// in the order of `StagedCase::shaders`.
@@ -32,18 +32,25 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
         ..legalis::Request::default()
     };
     let names: Vec<String> = case.entries.iter().map(|(e, _)| e.to_string()).collect();
-    let (outputs, diagnostics, text) = if let [(entry, stage)] = case.entries {
-        let request = legalis::Request {
-            entry: Some(entry.to_string()),
-            stage: legalis::ShaderStage::from_name(stage),
-            ..request
-        };
-        let compiled = legalis::compile(&request);
-        let outputs = compiled
-            .output
-            .map(|g| vec![(entry.to_string(), g)])
-            .unwrap_or_default();
-        (outputs, compiled.diagnostics, compiled.source_text)
+    // Ray-tracing shaders are separate modules bound by the shader table,
+    // not linked stages: each is compiled on its own, as is a lone shader.
+    let separate = case.entries.len() == 1 || matches!(case.pipeline, Pipeline::Rays(_));
+    let (outputs, diagnostics, text) = if separate {
+        let mut outputs = Vec::new();
+        let mut diagnostics = Vec::new();
+        let mut text = String::new();
+        for (entry, stage) in case.entries {
+            let request = legalis::Request {
+                entry: Some(entry.to_string()),
+                stage: legalis::ShaderStage::from_name(stage),
+                ..request.clone()
+            };
+            let compiled = legalis::compile(&request);
+            outputs.extend(compiled.output.map(|g| (entry.to_string(), g)));
+            diagnostics.extend(compiled.diagnostics);
+            text = compiled.source_text;
+        }
+        (outputs, diagnostics, text)
     } else {
         let linked = legalis::link(&request, &names);
         (linked.outputs, linked.diagnostics, linked.source_text)

@@ -12,6 +12,8 @@ use ash::vk;
 
 use crate::{Pipeline, SENTINEL, StagedCase};
 
+mod rays;
+
 /// The optional device features a case's SPIR-V may need.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Features {
@@ -26,6 +28,9 @@ pub struct Features {
     /// VK_EXT_mesh_shader's `meshShader` and `taskShader`.
     pub mesh_shader: bool,
     pub task_shader: bool,
+    /// VK_KHR_ray_tracing_pipeline with VK_KHR_acceleration_structure and
+    /// bufferDeviceAddress.
+    pub ray_tracing: bool,
 }
 
 impl Features {
@@ -42,6 +47,10 @@ impl Features {
             "Geometry" => ("geometryShader", self.geometry_shader),
             "Tessellation" => ("tessellationShader", self.tessellation_shader),
             "MeshShadingEXT" => ("meshShader (VK_EXT_mesh_shader)", self.mesh_shader),
+            "RayTracingKHR" => (
+                "rayTracingPipeline (VK_KHR_ray_tracing_pipeline)",
+                self.ray_tracing,
+            ),
             _ => return None,
         })
     }
@@ -69,6 +78,8 @@ pub struct Runner {
     memory: vk::PhysicalDeviceMemoryProperties,
     /// VK_EXT_mesh_shader's commands, when the device has mesh shaders.
     mesh: Option<ash::ext::mesh_shader::Device>,
+    /// The ray-tracing commands and properties, when the device has them.
+    rays: Option<rays::RayTracing>,
     /// The device's name and driver version, for the report.
     pub description: String,
     pub features: Features,
@@ -144,6 +155,17 @@ impl Runner {
             })
             .ok_or("no queue family with graphics and compute")? as u32;
 
+        let extensions_here: Vec<_> =
+            unsafe { instance.enumerate_device_extension_properties(physical) }
+                .map_err(vk_err("vkEnumerateDeviceExtensionProperties"))?;
+        let has_extension = |name: &std::ffi::CStr| {
+            extensions_here
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(name))
+        };
+        let has_ray_extensions = rays::EXTENSIONS.iter().all(|name| has_extension(name));
+        let mut has_rt = vk::PhysicalDeviceRayTracingPipelineFeaturesKHR::default();
+        let mut has_as = vk::PhysicalDeviceAccelerationStructureFeaturesKHR::default();
         let has_mesh_extension =
             unsafe { instance.enumerate_device_extension_properties(physical) }
                 .map_err(vk_err("vkEnumerateDeviceExtensionProperties"))?
@@ -158,6 +180,9 @@ impl Runner {
         if has_mesh_extension {
             has = has.push_next(&mut has_mesh);
         }
+        if has_ray_extensions {
+            has = has.push_next(&mut has_rt).push_next(&mut has_as);
+        }
         unsafe { instance.get_physical_device_features2(physical, &mut has) };
         let base = has.features;
         let features = Features {
@@ -171,13 +196,17 @@ impl Runner {
             tessellation_shader: base.tessellation_shader == vk::TRUE,
             mesh_shader: has_mesh.mesh_shader == vk::TRUE,
             task_shader: has_mesh.task_shader == vk::TRUE,
+            ray_tracing: has_rt.ray_tracing_pipeline == vk::TRUE
+                && has_as.acceleration_structure == vk::TRUE
+                && has12.buffer_device_address == vk::TRUE,
         };
         // Enable exactly what the device has of the features above.
         let mut on11 = vk::PhysicalDeviceVulkan11Features::default()
             .storage_input_output16(features.storage_input_output16)
             .shader_draw_parameters(features.shader_draw_parameters);
-        let mut on12 =
-            vk::PhysicalDeviceVulkan12Features::default().shader_float16(features.shader_float16);
+        let mut on12 = vk::PhysicalDeviceVulkan12Features::default()
+            .shader_float16(features.shader_float16)
+            .buffer_device_address(features.ray_tracing);
         let on_base = vk::PhysicalDeviceFeatures::default()
             .shader_int16(features.shader_int16)
             .shader_float64(features.shader_float64)
@@ -207,6 +236,14 @@ impl Runner {
             extensions.push(ash::ext::mesh_shader::NAME.as_ptr());
             info = info.push_next(&mut on_mesh);
         }
+        let mut on_rt =
+            vk::PhysicalDeviceRayTracingPipelineFeaturesKHR::default().ray_tracing_pipeline(true);
+        let mut on_as = vk::PhysicalDeviceAccelerationStructureFeaturesKHR::default()
+            .acceleration_structure(true);
+        if features.ray_tracing {
+            extensions.extend(rays::EXTENSIONS.iter().map(|name| name.as_ptr()));
+            info = info.push_next(&mut on_rt).push_next(&mut on_as);
+        }
         let info = info.enabled_extension_names(&extensions);
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(vk_err("vkCreateDevice"))?;
@@ -224,8 +261,13 @@ impl Runner {
         let mesh = features
             .mesh_shader
             .then(|| ash::ext::mesh_shader::Device::new(&instance, &device));
+        let rays = match features.ray_tracing {
+            true => Some(unsafe { rays::RayTracing::new(&instance, physical, &device) }),
+            false => None,
+        };
         Ok(Runner {
             mesh,
+            rays,
             _entry: entry,
             instance,
             device,
@@ -263,6 +305,7 @@ impl Runner {
                     self.compute(&mut scratch, case, spirv, *groups, *words)
                 }
                 Pipeline::Draw(_) => self.draw(&mut scratch, case, spirv),
+                Pipeline::Rays(rays) => self.trace(&mut scratch, case, spirv, rays),
             }
         };
         drop(scratch);
@@ -306,7 +349,7 @@ impl Runner {
     }
 
     /// A host-visible, coherent buffer of `bytes`, mapped.
-    unsafe fn host_buffer(
+    pub(crate) unsafe fn host_buffer(
         &self,
         scratch: &mut Scratch,
         bytes: u64,
@@ -326,15 +369,16 @@ impl Runner {
             needs.memory_type_bits,
             vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
         )?;
-        let memory = unsafe {
-            d.allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(needs.size)
-                    .memory_type_index(kind),
-                None,
-            )
+        let mut flags =
+            vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+        let mut info = vk::MemoryAllocateInfo::default()
+            .allocation_size(needs.size)
+            .memory_type_index(kind);
+        if usage.contains(vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS) {
+            info = info.push_next(&mut flags);
         }
-        .map_err(vk_err("vkAllocateMemory"))?;
+        let memory =
+            unsafe { d.allocate_memory(&info, None) }.map_err(vk_err("vkAllocateMemory"))?;
         scratch.memories.push(memory);
         unsafe { d.bind_buffer_memory(buffer, memory, 0) }.map_err(vk_err("vkBindBufferMemory"))?;
         let ptr = unsafe { d.map_memory(memory, 0, bytes, vk::MemoryMapFlags::empty()) }
@@ -342,7 +386,7 @@ impl Runner {
         Ok((buffer, ptr.cast()))
     }
 
-    unsafe fn shader(
+    pub(crate) unsafe fn shader(
         &self,
         scratch: &mut Scratch,
         words: &[u32],
@@ -357,7 +401,7 @@ impl Runner {
     }
 
     /// Records commands with `record`, submits them and waits.
-    unsafe fn submit(
+    pub(crate) unsafe fn submit(
         &self,
         scratch: &mut Scratch,
         record: impl FnOnce(vk::CommandBuffer),
@@ -947,7 +991,7 @@ unsafe fn barrier(
 /// Where result word `i` of `case` lies, for a failure message.
 fn locate(case: &StagedCase, i: usize) -> String {
     match case.pipeline {
-        Pipeline::Compute { .. } => format!("word {i}"),
+        Pipeline::Compute { .. } | Pipeline::Rays(_) => format!("word {i}"),
         Pipeline::Draw(crate::Draw {
             width,
             height,
@@ -971,7 +1015,7 @@ fn locate(case: &StagedCase, i: usize) -> String {
 }
 
 /// Every Vulkan object one case makes, destroyed when it is dropped.
-struct Scratch<'a> {
+pub(crate) struct Scratch<'a> {
     device: &'a ash::Device,
     buffers: Vec<vk::Buffer>,
     images: Vec<vk::Image>,
@@ -986,6 +1030,10 @@ struct Scratch<'a> {
     framebuffers: Vec<vk::Framebuffer>,
     fences: Vec<vk::Fence>,
     commands: Vec<(vk::CommandPool, vk::CommandBuffer)>,
+    structures: Vec<(
+        ash::khr::acceleration_structure::Device,
+        vk::AccelerationStructureKHR,
+    )>,
 }
 
 impl<'a> Scratch<'a> {
@@ -1005,6 +1053,7 @@ impl<'a> Scratch<'a> {
             framebuffers: Vec::new(),
             fences: Vec::new(),
             commands: Vec::new(),
+            structures: Vec::new(),
         }
     }
 }
@@ -1018,6 +1067,9 @@ impl Drop for Scratch<'_> {
                 d.free_command_buffers(pool, &[cmd]);
             }
             self.fences.iter().for_each(|&x| d.destroy_fence(x, None));
+            for (loader, structure) in &self.structures {
+                loader.destroy_acceleration_structure(*structure, None);
+            }
             self.pipelines
                 .iter()
                 .for_each(|&x| d.destroy_pipeline(x, None));

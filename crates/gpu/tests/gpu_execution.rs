@@ -16,6 +16,7 @@ use legalis_validate::TargetEnv;
 fn result_words(pipeline: &Pipeline) -> usize {
     match *pipeline {
         Pipeline::Compute { words, .. } => words as usize,
+        Pipeline::Rays(ref rays) => rays.words as usize,
         Pipeline::Draw(legalis_gpu::Draw {
             width,
             height,
