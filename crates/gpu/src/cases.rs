@@ -31,10 +31,13 @@ pub fn all() -> Vec<Case> {
         vertex_instance_ids_raw(),
         varying_widths(),
         varying_half(),
+        varying_64bit(),
         geometry(),
         tessellation(),
         mesh(),
+        clip_distance(),
         ray_tracing(),
+        ray_consolidated(),
     ]
 }
 
@@ -325,11 +328,15 @@ fn mesh() -> Case {
     }
 }
 
-/// An 8 x 2 launch against one triangle covering the columns x < 4.
+/// The ray-tracing scene: one triangle in the plane z = 0 whose hull
+/// covers the columns x < 4 of the rows the rays start in.
+const TRIANGLE: [[f32; 3]; 3] = [[0.0, -1.0, 0.0], [4.0, -1.0, 0.0], [0.0, 20.0, 0.0]];
+
+/// An 8 x 2 launch against [`TRIANGLE`].
 fn ray_tracing() -> Case {
     const W: u32 = 8;
     const H: u32 = 2;
-    let triangle = [[0.0, -1.0, 0.0], [4.0, -1.0, 0.0], [0.0, 20.0, 0.0]];
+    let triangle = TRIANGLE;
     let mut expect = Vec::new();
     for y in 0..H {
         for x in 0..W {
@@ -379,6 +386,103 @@ fn ray_tracing() -> Case {
             custom_index: 5,
         }),
         expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// Three clip planes from a float2 and a float clip-distance output.
+fn clip_distance() -> Case {
+    const W: u32 = 8;
+    let mut expect = Vec::new();
+    for k in 0..W {
+        match k {
+            1..=3 => expect.extend([Expect::U(crate::SENTINEL); 4]),
+            _ => expect.extend([k, 1, k, 0].map(Expect::U)),
+        }
+    }
+    Case {
+        name: "clip-distance",
+        purpose: "a float2 SV_ClipDistance0 and a float SV_ClipDistance2 clip by planes 0, 1 \
+                  and 2: each of three triangles is clipped by its own plane, the others are drawn",
+        file: "clip-distance.slang",
+        source: include_str!("../shaders/clip-distance.slang"),
+        entries: &[("vmain", "vertex"), ("fmain", "fragment")],
+        pipeline: Pipeline::Draw(draw(W, 1, 3 * W)),
+        expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// Closest-hit and miss shaders with two `inout` payload parameters.
+fn ray_consolidated() -> Case {
+    const W: u32 = 8;
+    let mut expect = Vec::new();
+    for x in 0..W {
+        let px = x as f32 + 0.25;
+        let u = (px - TRIANGLE[0][0]) / (TRIANGLE[1][0] - TRIANGLE[0][0]);
+        let v = (0.25 - TRIANGLE[0][1]) / (TRIANGLE[2][1] - TRIANGLE[0][1]);
+        if u + v <= 1.0 {
+            expect.extend([Expect::U(1.0f32.to_bits()), Expect::U(2.0f32.to_bits())]);
+            expect.extend([Expect::F(3.0), Expect::U(0.25f32.to_bits())]);
+            expect.extend([
+                Expect::U(10 + x + 100),
+                Expect::F(3.0),
+                Expect::U(x),
+                Expect::U(0),
+            ]);
+        } else {
+            expect.extend([0.0f32, 0.0, 4.0, 1.0].map(|f| Expect::U(f.to_bits())));
+            expect.extend([10 + x + 1000, (-1.0f32).to_bits(), x, 0].map(Expect::U));
+        }
+    }
+    Case {
+        name: "ray-payload-consolidated",
+        purpose: "closest-hit and miss shaders with two inout payload parameters receive the ray \
+                  generation shader's one payload and update both (B11)",
+        file: "ray-consolidated.slang",
+        source: include_str!("../shaders/ray-consolidated.slang"),
+        entries: &[
+            ("rgen", "raygeneration"),
+            ("miss", "miss"),
+            ("chit", "closesthit"),
+        ],
+        pipeline: Pipeline::Rays(Rays {
+            launch: [W, 1, 1],
+            words: W * 8,
+            triangle: TRIANGLE,
+            custom_index: 0,
+        }),
+        expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// 64-bit varyings: double, double2, int64_t, uint64_t.
+fn varying_64bit() -> Case {
+    const W: u32 = 4;
+    let mut targets = [Vec::new(), Vec::new()];
+    for k in 0..W {
+        let i = -i64::from(k) * 10_000_000_000 - 7;
+        let u = 0xF000_0000_0000_0000u64 + u64::from(k) * 0x1_0000_0001;
+        targets[0].extend([i as u32, (i >> 32) as u32, u as u32, (u >> 32) as u32].map(Expect::U));
+        let d = f64::from(k) * 0.1 + 1.0;
+        targets[1].extend([1, 1, 1, (d * 1000.0 + 0.5) as u32].map(Expect::U));
+    }
+    Case {
+        name: "varying-64bit",
+        purpose: "double, double2, int64_t and uint64_t varyings (flat) arrive intact at the \
+                  fragment stage",
+        file: "varying-64bit.slang",
+        source: include_str!("../shaders/varying-64bit.slang"),
+        entries: &[("vmain", "vertex"), ("fmain", "fragment")],
+        pipeline: Pipeline::Draw(Draw {
+            targets: 2,
+            ..draw(W, 1, 3 * W)
+        }),
+        expect: targets.concat(),
         raw_vertex_ids: false,
         control: false,
     }

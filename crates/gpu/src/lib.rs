@@ -42,8 +42,8 @@ pub enum Pipeline {
 /// `custom_index`, mask 0xFF, culling off) in the top-level one bound at
 /// set 0, binding 0; a storage buffer of `words` words (filled with
 /// [`SENTINEL`]) is at binding 1. The shaders are one ray generation, then
-/// miss, closest-hit and callable shaders, one shader-table record each in
-/// that order.
+/// miss, closest-hit and (optionally) callable shaders, one shader-table
+/// record each in that order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rays {
     pub launch: [u32; 3],
@@ -189,6 +189,7 @@ fn capability_name(value: u32) -> String {
     match value {
         0 => "Matrix".into(),
         1 => "Shader".into(),
+        32 => "ClipDistance".into(),
         2 => "Geometry".into(),
         3 => "Tessellation".into(),
         9 => "Float16".into(),

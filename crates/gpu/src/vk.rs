@@ -25,6 +25,7 @@ pub struct Features {
     pub shader_draw_parameters: bool,
     pub geometry_shader: bool,
     pub tessellation_shader: bool,
+    pub shader_clip_distance: bool,
     /// VK_EXT_mesh_shader's `meshShader` and `taskShader`.
     pub mesh_shader: bool,
     pub task_shader: bool,
@@ -46,6 +47,7 @@ impl Features {
             "DrawParameters" => ("shaderDrawParameters", self.shader_draw_parameters),
             "Geometry" => ("geometryShader", self.geometry_shader),
             "Tessellation" => ("tessellationShader", self.tessellation_shader),
+            "ClipDistance" => ("shaderClipDistance", self.shader_clip_distance),
             "MeshShadingEXT" => ("meshShader (VK_EXT_mesh_shader)", self.mesh_shader),
             "RayTracingKHR" => (
                 "rayTracingPipeline (VK_KHR_ray_tracing_pipeline)",
@@ -194,6 +196,7 @@ impl Runner {
             shader_draw_parameters: has11.shader_draw_parameters == vk::TRUE,
             geometry_shader: base.geometry_shader == vk::TRUE,
             tessellation_shader: base.tessellation_shader == vk::TRUE,
+            shader_clip_distance: base.shader_clip_distance == vk::TRUE,
             mesh_shader: has_mesh.mesh_shader == vk::TRUE,
             task_shader: has_mesh.task_shader == vk::TRUE,
             ray_tracing: has_rt.ray_tracing_pipeline == vk::TRUE
@@ -213,6 +216,7 @@ impl Runner {
             .shader_int64(features.shader_int64)
             .geometry_shader(features.geometry_shader)
             .tessellation_shader(features.tessellation_shader)
+            .shader_clip_distance(features.shader_clip_distance)
             .fragment_stores_and_atomics(base.fragment_stores_and_atomics == vk::TRUE)
             .vertex_pipeline_stores_and_atomics(
                 base.vertex_pipeline_stores_and_atomics == vk::TRUE,

@@ -344,7 +344,7 @@ impl Runner {
                     .general_shader(i as u32)
             });
         }
-        if groups.len() != 4 {
+        if groups.len() < 3 {
             return Err("the shaders must be raygeneration, miss, closesthit, callable".into());
         }
         let stage_infos: Vec<_> = stages
@@ -471,12 +471,14 @@ impl Runner {
                     &[set],
                     &[],
                 );
+                // Without a callable shader its region is empty.
+                let callable = regions.get(3).copied().unwrap_or_default();
                 rt.pipeline.cmd_trace_rays(
                     cmd,
                     &regions[0],
                     &regions[1],
                     &regions[2],
-                    &regions[3],
+                    &callable,
                     rays.launch[0],
                     rays.launch[1],
                     rays.launch[2],
