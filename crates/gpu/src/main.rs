@@ -7,6 +7,8 @@
 //! only): compiles every case with Legalis and writes the SPIR-V and the
 //! manifest into DIR; `cargo xtask gpu` runs it.
 
+#![forbid(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -142,12 +142,22 @@ impl Runner {
             .device_name_as_c_str()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let driver = properties.driver_version;
+        // NVIDIA packs its driver version 10.8.8.6 bits; others vary.
+        let driver = match properties.vendor_id {
+            0x10DE => format!(
+                "{}.{}.{:02}",
+                driver >> 22,
+                (driver >> 14) & 0xFF,
+                (driver >> 6) & 0xFF
+            ),
+            _ => format!("{driver:#x}"),
+        };
         let description = format!(
-            "{name} (Vulkan {}.{}.{}, driver {:#x})",
+            "{name} (Vulkan {}.{}.{}, driver {driver})",
             vk::api_version_major(properties.api_version),
             vk::api_version_minor(properties.api_version),
             vk::api_version_patch(properties.api_version),
-            properties.driver_version
         );
         let family = unsafe { instance.get_physical_device_queue_family_properties(physical) }
             .iter()
