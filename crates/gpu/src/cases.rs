@@ -2,7 +2,7 @@
 //! pipeline and the words it must produce, computed here on the CPU from
 //! HLSL's meaning of the shader (not from Legalis' output).
 
-use crate::{Draw, Expect, Pipeline, Rays};
+use crate::{Draw, Expect, Pipeline, Rays, Scene};
 
 /// One execution test before compilation.
 #[derive(Clone, Debug)]
@@ -38,6 +38,7 @@ pub fn all() -> Vec<Case> {
         clip_distance(),
         ray_tracing(),
         ray_consolidated(),
+        ray_procedural(),
     ]
 }
 
@@ -382,7 +383,7 @@ fn ray_tracing() -> Case {
         pipeline: Pipeline::Rays(Rays {
             launch: [W, H, 1],
             words: W * H * 12,
-            triangle,
+            scene: Scene::Triangle(triangle),
             custom_index: 5,
         }),
         expect,
@@ -451,7 +452,7 @@ fn ray_consolidated() -> Case {
         pipeline: Pipeline::Rays(Rays {
             launch: [W, 1, 1],
             words: W * 8,
-            triangle: TRIANGLE,
+            scene: Scene::Triangle(TRIANGLE),
             custom_index: 0,
         }),
         expect,
@@ -483,6 +484,56 @@ fn varying_64bit() -> Case {
             ..draw(W, 1, 3 * W)
         }),
         expect: targets.concat(),
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// An intersection shader's attributes through any hit and closest hit.
+fn ray_procedural() -> Case {
+    const W: u32 = 8;
+    let mut expect = Vec::new();
+    for x in 0..W {
+        let px = x as f32 + 0.25;
+        if x < 4 && x != 1 {
+            expect.extend([Expect::U(px.to_bits()), Expect::U(0.25f32.to_bits())]);
+            expect.extend([Expect::F(3.0), Expect::U(0)]);
+            expect.extend([40, 7, x, 0].map(Expect::U));
+        } else {
+            // Column 1's hit is ignored by the any-hit shader; x >= 4 has
+            // none.
+            expect.extend(
+                [
+                    (-1.0f32).to_bits(),
+                    (-1.0f32).to_bits(),
+                    (-1.0f32).to_bits(),
+                    1,
+                ]
+                .map(Expect::U),
+            );
+            expect.extend([77, 77, x, 0].map(Expect::U));
+        }
+    }
+    Case {
+        name: "ray-procedural",
+        purpose: "an intersection shader's hit attributes and hit kind reach the any-hit shader \
+                  (which ignores one column's hit) and the closest-hit shader",
+        file: "ray-procedural.slang",
+        source: include_str!("../shaders/ray-procedural.slang"),
+        entries: &[
+            ("rgen", "raygeneration"),
+            ("miss", "miss"),
+            ("chit", "closesthit"),
+            ("ahit", "anyhit"),
+            ("isect", "intersection"),
+        ],
+        pipeline: Pipeline::Rays(Rays {
+            launch: [W, 1, 1],
+            words: W * 8,
+            scene: Scene::Aabb([0.0, -1.0, -1.0, 4.0, 20.0, 1.0]),
+            custom_index: 0,
+        }),
+        expect,
         raw_vertex_ids: false,
         control: false,
     }

@@ -37,19 +37,32 @@ pub enum Pipeline {
     Rays(Rays),
 }
 
-/// A ray-tracing launch: the scene is one triangle, in a bottom-level
-/// acceleration structure instanced once (identity transform, custom index
-/// `custom_index`, mask 0xFF, culling off) in the top-level one bound at
-/// set 0, binding 0; a storage buffer of `words` words (filled with
-/// [`SENTINEL`]) is at binding 1. The shaders are one ray generation, then
-/// miss, closest-hit and (optionally) callable shaders, one shader-table
-/// record each in that order.
+/// A ray-tracing launch: the scene is one triangle or one axis-aligned box
+/// ([`Scene`]), in a bottom-level acceleration structure instanced once
+/// (identity transform, custom index `custom_index`, mask 0xFF, culling
+/// off) in the top-level one bound at set 0, binding 0; a storage buffer of
+/// `words` words (filled with [`SENTINEL`]) is at binding 1. The shaders
+/// are one ray generation shader, one miss shader, then the hit group's
+/// (closest hit, any hit, intersection: whichever the case has, a
+/// procedural group for a box) and optionally one callable shader: one
+/// shader-table record each for ray generation, miss, the hit group and
+/// the callable shader.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rays {
     pub launch: [u32; 3],
     pub words: u32,
-    pub triangle: [[f32; 3]; 3],
+    pub scene: Scene,
     pub custom_index: u32,
+}
+
+/// The one primitive of a ray-tracing scene.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Scene {
+    /// A triangle's three vertices (an opaque triangle geometry).
+    Triangle([[f32; 3]; 3]),
+    /// A box's minimum and maximum corners (a non-opaque AABB geometry,
+    /// whose hits an intersection shader reports).
+    Aabb([f32; 6]),
 }
 
 /// One non-indexed draw without vertex buffers, of a triangle list

@@ -7,7 +7,7 @@ use std::ffi::{CStr, CString};
 use ash::vk;
 
 use super::{Runner, Scratch, barrier, vk_err};
-use crate::{Rays, SENTINEL, StagedCase};
+use crate::{Rays, SENTINEL, Scene, StagedCase};
 
 /// The device extensions ray tracing needs.
 pub(super) const EXTENSIONS: [&CStr; 3] = [
@@ -137,6 +137,18 @@ impl Runner {
         Ok((structure, address))
     }
 
+    /// A host-visible buffer holding `values`; returns its device address.
+    unsafe fn upload(
+        &self,
+        scratch: &mut Scratch,
+        values: &[f32],
+        usage: vk::BufferUsageFlags,
+    ) -> Result<u64, String> {
+        let (buffer, ptr) = unsafe { self.host_buffer(scratch, values.len() as u64 * 4, usage) }?;
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr().cast::<u32>(), ptr, values.len()) };
+        Ok(unsafe { self.address(buffer) })
+    }
+
     pub(super) unsafe fn trace(
         &self,
         scratch: &mut Scratch,
@@ -149,28 +161,46 @@ impl Runner {
         let address_usage = vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS
             | vk::BufferUsageFlags::ACCELERATION_STRUCTURE_BUILD_INPUT_READ_ONLY_KHR;
 
-        // The scene: one triangle, instanced once.
-        let (vertices, vertex_ptr) = unsafe { self.host_buffer(scratch, 36, address_usage) }?;
-        let floats: Vec<f32> = rays.triangle.iter().flatten().copied().collect();
-        unsafe { std::ptr::copy_nonoverlapping(floats.as_ptr().cast::<u32>(), vertex_ptr, 9) };
-        let triangles = vk::AccelerationStructureGeometryTrianglesDataKHR::default()
-            .vertex_format(vk::Format::R32G32B32_SFLOAT)
-            .vertex_data(vk::DeviceOrHostAddressConstKHR {
-                device_address: unsafe { self.address(vertices) },
-            })
-            .vertex_stride(12)
-            .max_vertex(2)
-            .index_type(vk::IndexType::NONE_KHR);
+        // The scene: one triangle or one box, instanced once.
+        let (geometry, procedural) = match &rays.scene {
+            Scene::Triangle(triangle) => {
+                let floats: Vec<f32> = triangle.iter().flatten().copied().collect();
+                let data = unsafe { self.upload(scratch, &floats, address_usage) }?;
+                let triangles = vk::AccelerationStructureGeometryTrianglesDataKHR::default()
+                    .vertex_format(vk::Format::R32G32B32_SFLOAT)
+                    .vertex_data(vk::DeviceOrHostAddressConstKHR {
+                        device_address: data,
+                    })
+                    .vertex_stride(12)
+                    .max_vertex(2)
+                    .index_type(vk::IndexType::NONE_KHR);
+                let geometry = vk::AccelerationStructureGeometryKHR::default()
+                    .geometry_type(vk::GeometryTypeKHR::TRIANGLES)
+                    .geometry(vk::AccelerationStructureGeometryDataKHR { triangles })
+                    .flags(vk::GeometryFlagsKHR::OPAQUE);
+                (geometry, false)
+            }
+            Scene::Aabb(corners) => {
+                let data = unsafe { self.upload(scratch, corners, address_usage) }?;
+                let aabbs = vk::AccelerationStructureGeometryAabbsDataKHR::default()
+                    .data(vk::DeviceOrHostAddressConstKHR {
+                        device_address: data,
+                    })
+                    .stride(24);
+                // Not opaque, so that the any-hit shader runs.
+                let geometry = vk::AccelerationStructureGeometryKHR::default()
+                    .geometry_type(vk::GeometryTypeKHR::AABBS)
+                    .geometry(vk::AccelerationStructureGeometryDataKHR { aabbs });
+                (geometry, true)
+            }
+        };
         let mut builds = Vec::new();
         let (_, blas_address) = unsafe {
             self.structure(
                 scratch,
                 &mut builds,
                 vk::AccelerationStructureTypeKHR::BOTTOM_LEVEL,
-                vk::AccelerationStructureGeometryKHR::default()
-                    .geometry_type(vk::GeometryTypeKHR::TRIANGLES)
-                    .geometry(vk::AccelerationStructureGeometryDataKHR { triangles })
-                    .flags(vk::GeometryFlagsKHR::OPAQUE),
+                geometry,
             )
         }?;
         let instance = vk::AccelerationStructureInstanceKHR {
@@ -305,47 +335,56 @@ impl Runner {
         .map_err(vk_err("vkCreatePipelineLayout"))?;
         scratch.layouts.push(layout);
 
-        // The pipeline: one group per shader, in the manifest's order.
+        // The pipeline: ray generation, miss, one hit group of the hit
+        // shaders, and the callable shader if any, in the manifest's order.
+        let unused = vk::RayTracingShaderGroupCreateInfoKHR::default()
+            .general_shader(vk::SHADER_UNUSED_KHR)
+            .closest_hit_shader(vk::SHADER_UNUSED_KHR)
+            .any_hit_shader(vk::SHADER_UNUSED_KHR)
+            .intersection_shader(vk::SHADER_UNUSED_KHR);
+        let mut hit_group = unused.ty(match procedural {
+            true => vk::RayTracingShaderGroupTypeKHR::PROCEDURAL_HIT_GROUP,
+            false => vk::RayTracingShaderGroupTypeKHR::TRIANGLES_HIT_GROUP,
+        });
+        let general = unused.ty(vk::RayTracingShaderGroupTypeKHR::GENERAL);
         let mut names = Vec::new();
         let mut stages = Vec::new();
         let mut groups = Vec::new();
+        let order = "the shaders must be raygeneration, miss, the hit shaders, then callable";
         for (i, (shader, words)) in case.shaders.iter().zip(spirv).enumerate() {
+            let index = i as u32;
             let stage = match shader.stage.as_str() {
-                "raygeneration" => vk::ShaderStageFlags::RAYGEN_KHR,
-                "miss" => vk::ShaderStageFlags::MISS_KHR,
-                "closesthit" => vk::ShaderStageFlags::CLOSEST_HIT_KHR,
-                "callable" => vk::ShaderStageFlags::CALLABLE_KHR,
-                other => return Err(format!("a ray-tracing case cannot run a {other} shader")),
+                "raygeneration" if i == 0 => vk::ShaderStageFlags::RAYGEN_KHR,
+                "miss" if i == 1 => vk::ShaderStageFlags::MISS_KHR,
+                "closesthit" if i >= 2 => vk::ShaderStageFlags::CLOSEST_HIT_KHR,
+                "anyhit" if i >= 2 => vk::ShaderStageFlags::ANY_HIT_KHR,
+                "intersection" if i >= 2 => vk::ShaderStageFlags::INTERSECTION_KHR,
+                "callable" if i + 1 == case.shaders.len() => vk::ShaderStageFlags::CALLABLE_KHR,
+                _ => return Err(order.into()),
             };
-            let expected = [
-                vk::ShaderStageFlags::RAYGEN_KHR,
-                vk::ShaderStageFlags::MISS_KHR,
-                vk::ShaderStageFlags::CLOSEST_HIT_KHR,
-                vk::ShaderStageFlags::CALLABLE_KHR,
-            ];
-            if expected.get(i) != Some(&stage) {
-                return Err("the shaders must be raygeneration, miss, closesthit, callable".into());
-            }
             let module = unsafe { self.shader(scratch, words) }?;
             names.push(CString::new(shader.entry.as_str()).map_err(|e| e.to_string())?);
             stages.push((stage, module));
-            let group = vk::RayTracingShaderGroupCreateInfoKHR::default()
-                .general_shader(vk::SHADER_UNUSED_KHR)
-                .closest_hit_shader(vk::SHADER_UNUSED_KHR)
-                .any_hit_shader(vk::SHADER_UNUSED_KHR)
-                .intersection_shader(vk::SHADER_UNUSED_KHR);
-            groups.push(if stage == vk::ShaderStageFlags::CLOSEST_HIT_KHR {
-                group
-                    .ty(vk::RayTracingShaderGroupTypeKHR::TRIANGLES_HIT_GROUP)
-                    .closest_hit_shader(i as u32)
-            } else {
-                group
-                    .ty(vk::RayTracingShaderGroupTypeKHR::GENERAL)
-                    .general_shader(i as u32)
-            });
+            match stage {
+                vk::ShaderStageFlags::CLOSEST_HIT_KHR => {
+                    hit_group = hit_group.closest_hit_shader(index)
+                }
+                vk::ShaderStageFlags::ANY_HIT_KHR => hit_group = hit_group.any_hit_shader(index),
+                vk::ShaderStageFlags::INTERSECTION_KHR => {
+                    hit_group = hit_group.intersection_shader(index)
+                }
+                vk::ShaderStageFlags::CALLABLE_KHR => {
+                    groups.push(hit_group);
+                    groups.push(general.general_shader(index));
+                }
+                _ => groups.push(general.general_shader(index)),
+            }
         }
         if groups.len() < 3 {
-            return Err("the shaders must be raygeneration, miss, closesthit, callable".into());
+            groups.push(hit_group);
+        }
+        if groups.len() < 3 {
+            return Err(order.into());
         }
         let stage_infos: Vec<_> = stages
             .iter()
