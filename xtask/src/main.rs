@@ -21,6 +21,7 @@ mod coverage;
 mod cuda;
 mod drift;
 mod findings;
+mod gpu;
 mod html;
 mod legalize;
 mod readme;
@@ -72,6 +73,13 @@ Tasks:
                     LEGALIS_SLANG_REFERENCE) and python3 are there, prints
                     the figures against their targets (medians and ratios
                     of this run) and draws target/reports/bench/scaling.svg
+  gpu [--out DIR] [--run]
+                    stages the GPU execution tests (crates/gpu) in DIR
+                    (default target/gpu): every case compiled by Legalis
+                    to SPIR-V, its expected words, and the release runner
+                    legalis-gpu (ash, no link-time Vulkan); run
+                    DIR/legalis-gpu where a Vulkan device is; --run also
+                    runs it here
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check
@@ -94,6 +102,7 @@ fn main() -> ExitCode {
         Some("codegen") => return codegen::main(&rest, &workspace_root()),
         Some("setup") => return chromium::setup(&rest),
         Some("bench") => return bench::main(&rest, &workspace_root()),
+        Some("gpu") => return gpu::main(&rest, &workspace_root()),
         // Internal to `bench`: the peak memory of one command.
         Some("peak-rss") => return bench_process::peak_rss(&rest),
         Some("ci") if rest.is_empty() => ci_steps(),
