@@ -41,14 +41,7 @@ pub const SCHEMA: &str = "legalis-trace/1";
 /// The trace of a GLSL/SPIR-V legalization for `target`.
 pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> String {
     let value = to_json(legalized, target);
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
@@ -139,14 +132,7 @@ pub fn render_wgsl(
         "synthesized": [],
         "patch_constant": null,
     });
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The trace of a Metal legalization: attributes by their text inside
@@ -323,14 +309,7 @@ pub fn render_metal(
         "synthesized": synthesized,
         "patch_constant": null,
     });
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The trace of a CUDA/OptiX legalization. A kernel's leaves are its
@@ -369,30 +348,31 @@ pub fn render_cuda(
                     .as_ref()
                     .filter(|ty| **ty != declared)
                     .map(|ty| format!("{ty} as {declared}"));
-                leaves.push(json!({
-                    "path": leaf.path,
-                    "direction": "in",
-                    "declared": declared,
-                    "semantic": leaf.value.name(),
-                    "place": {
-                        "kind": "builtin",
-                        "value": leaf.value.name(),
-                        "glsl": null,
-                        "spirv": null,
-                        "cuda": leaf.expression,
-                        "element": null,
-                        "block": null,
-                        "type": ty,
-                    },
-                    "global": leaf.path.replace('.', "_"),
-                    "reason": "table-row",
-                    "adapter": adapter,
-                    "root": format!("param {}", leaf.param),
-                    "vertices": null,
-                    "stream": null,
-                    "part": null,
-                    "mesh": null,
-                }));
+                let global = leaf.path.replace('.', "_");
+                let root = format!("param {}", leaf.param);
+                leaves.push(
+                    CudaLeaf {
+                        path: leaf.path.clone(),
+                        direction: "in",
+                        declared,
+                        semantic: Some(leaf.value.name()),
+                        place: json!({
+                            "kind": "builtin",
+                            "value": leaf.value.name(),
+                            "glsl": null,
+                            "spirv": null,
+                            "cuda": leaf.expression,
+                            "element": null,
+                            "block": null,
+                            "type": ty,
+                        }),
+                        global: &global,
+                        reason: "table-row",
+                        adapter,
+                        root: &root,
+                    }
+                    .json(),
+                );
             }
         }
         Plan::Program {
@@ -411,10 +391,11 @@ pub fn render_cuda(
                 if *stage == ir::ShaderStage::Callable {
                     leaves.push(callable_leaf(module, p, *index));
                 } else {
-                    leaves.extend(payload_leaves(
+                    leaves.extend(layout_leaves(
                         module,
                         p.ty,
                         l,
+                        Held::Payload,
                         &p.name,
                         &p.name,
                         "inout",
@@ -425,10 +406,11 @@ pub fn render_cuda(
             if let Some((index, l)) = attributes
                 && let Some(p) = param(*index)
             {
-                leaves.extend(attribute_leaves(
+                leaves.extend(layout_leaves(
                     module,
                     p.ty,
                     l,
+                    Held::Attributes,
                     &p.name,
                     &p.name,
                     "in",
@@ -437,10 +419,11 @@ pub fn render_cuda(
             }
             for (ty, l) in traces {
                 let name = ir::print::type_name(module, *ty);
-                leaves.extend(payload_leaves(
+                leaves.extend(layout_leaves(
                     module,
                     *ty,
                     l,
+                    Held::Payload,
                     &format!("TraceRay({name})"),
                     &name,
                     "inout",
@@ -449,10 +432,11 @@ pub fn render_cuda(
             }
             for (ty, l) in reports {
                 let name = ir::print::type_name(module, *ty);
-                leaves.extend(attribute_leaves(
+                leaves.extend(layout_leaves(
                     module,
                     *ty,
                     l,
+                    Held::Attributes,
                     &format!("ReportHit({name})"),
                     &name,
                     "out",
@@ -525,115 +509,44 @@ pub fn render_cuda(
         "resources": resources,
         "optix": if program { optix } else { Value::Null },
     });
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The leaf of a callable program's data: its address is the program's
 /// parameter.
 fn callable_leaf(module: &ir::Module, p: &ir::FunctionParam, index: u32) -> Value {
     let declared = ir::print::type_name(module, p.ty);
-    json!({
-        "path": p.name,
-        "direction": "inout",
-        "declared": declared,
-        "semantic": null,
-        "place": { "kind": "callable-data", "cuda": format!("{declared}*") },
-        "global": p.name,
-        "reason": "callable-data",
-        "adapter": null,
-        "root": format!("param {index}"),
-        "vertices": null,
-        "stream": null,
-        "part": null,
-        "mesh": null,
-    })
+    let place = json!({ "kind": "callable-data", "cuda": format!("{declared}*") });
+    CudaLeaf {
+        path: p.name.clone(),
+        direction: "inout",
+        declared,
+        semantic: None,
+        place,
+        global: &p.name,
+        reason: "callable-data",
+        adapter: None,
+        root: &format!("param {index}"),
+    }
+    .json()
 }
 
-/// One leaf per scalar of a payload, at its registers (B17).
-fn payload_leaves(
+/// Where a layout's scalars travel: payload registers (B17) or attribute
+/// slots (B18).
+#[derive(Clone, Copy)]
+enum Held {
+    Payload,
+    Attributes,
+}
+
+/// One leaf per scalar of a payload or of hit attributes, at the register
+/// or slot the layout gives it.
+#[allow(clippy::too_many_arguments)]
+fn layout_leaves(
     module: &ir::Module,
     ty: ir::Handle<ir::Type>,
     l: &legalis_legalize_varying::cuda::layout::Layout,
-    base: &str,
-    global: &str,
-    direction: &str,
-    root: &str,
-) -> Vec<Value> {
-    use legalis_legalize_varying::cuda::layout::{self, Passing};
-    l.fields
-        .iter()
-        .map(|f| {
-            let k = f.register;
-            let (place, reason, adapter) = match (l.passing(), f.bits) {
-                (Passing::Pointer, _) => (
-                    json!({ "kind": "payload-pointer", "registers": [0, 1], "cuda": "optixGetPayload_0..1" }),
-                    "payload-pointer",
-                    None,
-                ),
-                (Passing::Registers(_), bits) => {
-                    let count = if bits == 64 { 2 } else { 1 };
-                    let cuda = match count {
-                        2 => format!("optixGetPayload_{k}..{}", k + 1),
-                        _ => format!("optixGetPayload_{k}"),
-                    };
-                    let (reason, adapter) = match bits {
-                        64 => ("register-pair", Some("high word, low word".to_string())),
-                        32 => ("own-register", bit_cast(f.scalar)),
-                        _ => (
-                            "sub-word",
-                            Some(format!(
-                                "bits {}..{}{}",
-                                f.shift,
-                                f.shift + bits - 1,
-                                bit_cast(f.scalar).map(|c| format!(", {c}")).unwrap_or_default()
-                            )),
-                        ),
-                    };
-                    (
-                        json!({
-                            "kind": "payload-register",
-                            "register": k,
-                            "count": count,
-                            "byte": f.byte(),
-                            "bits": bits,
-                            "cuda": cuda,
-                        }),
-                        reason,
-                        adapter,
-                    )
-                }
-            };
-            json!({
-                "path": format!("{base}{}", layout::path_text(module, ty, &f.path)),
-                "direction": direction,
-                "declared": scalar_name(f.scalar),
-                "semantic": null,
-                "place": place,
-                "global": global,
-                "reason": reason,
-                "adapter": adapter,
-                "root": root,
-                "vertices": null,
-                "stream": null,
-                "part": null,
-                "mesh": null,
-            })
-        })
-        .collect()
-}
-
-/// One leaf per scalar of hit attributes, at its slot (B18).
-fn attribute_leaves(
-    module: &ir::Module,
-    ty: ir::Handle<ir::Type>,
-    l: &legalis_legalize_varying::cuda::layout::Layout,
+    held: Held,
     base: &str,
     global: &str,
     direction: &str,
@@ -643,41 +556,102 @@ fn attribute_leaves(
     l.fields
         .iter()
         .map(|f| {
-            let k = f.register;
-            let (count, cuda, reason, adapter) = match f.bits {
-                64 => (
-                    2,
-                    format!("optixGetAttribute_{k}..{}", k + 1),
-                    "attribute-slot-pair",
-                    Some("high word, low word".to_string()),
-                ),
-                _ => (
-                    1,
-                    format!("optixGetAttribute_{k}"),
-                    "attribute-slot",
-                    match (f.scalar.kind, f.scalar.width) {
-                        (ir::ScalarKind::Float, 4) => Some("__int_as_float".to_string()),
-                        _ => bit_cast(f.scalar),
-                    },
-                ),
+            let (place, reason, adapter) = match held {
+                Held::Payload => payload_place(l, f),
+                Held::Attributes => attribute_place(f),
             };
-            json!({
-                "path": format!("{base}{}", layout::path_text(module, ty, &f.path)),
-                "direction": direction,
-                "declared": scalar_name(f.scalar),
-                "semantic": null,
-                "place": { "kind": "attribute-slot", "slot": k, "count": count, "cuda": cuda },
-                "global": global,
-                "reason": reason,
-                "adapter": adapter,
-                "root": root,
-                "vertices": null,
-                "stream": null,
-                "part": null,
-                "mesh": null,
-            })
+            CudaLeaf {
+                path: format!("{base}{}", layout::path_text(module, ty, &f.path)),
+                direction,
+                declared: scalar_name(f.scalar),
+                semantic: None,
+                place,
+                global,
+                reason,
+                adapter,
+                root,
+            }
+            .json()
         })
         .collect()
+}
+
+/// A payload scalar's registers, layout rule and bit adapter (B17).
+fn payload_place(
+    l: &legalis_legalize_varying::cuda::layout::Layout,
+    f: &legalis_legalize_varying::cuda::layout::Field,
+) -> (Value, &'static str, Option<String>) {
+    use legalis_legalize_varying::cuda::layout::Passing;
+    let k = f.register;
+    if l.passing() == Passing::Pointer {
+        return (
+            json!({ "kind": "payload-pointer", "registers": [0, 1], "cuda": "optixGetPayload_0..1" }),
+            "payload-pointer",
+            None,
+        );
+    }
+    let (count, cuda, reason, adapter) = match f.bits {
+        64 => (
+            2,
+            format!("optixGetPayload_{k}..{}", k + 1),
+            "register-pair",
+            Some("high word, low word".to_string()),
+        ),
+        32 => (
+            1,
+            format!("optixGetPayload_{k}"),
+            "own-register",
+            bit_cast(f.scalar),
+        ),
+        bits => (
+            1,
+            format!("optixGetPayload_{k}"),
+            "sub-word",
+            Some(format!(
+                "bits {}..{}{}",
+                f.shift,
+                f.shift + bits - 1,
+                bit_cast(f.scalar)
+                    .map(|c| format!(", {c}"))
+                    .unwrap_or_default()
+            )),
+        ),
+    };
+    let place = json!({
+        "kind": "payload-register",
+        "register": k,
+        "count": count,
+        "byte": f.byte(),
+        "bits": f.bits,
+        "cuda": cuda,
+    });
+    (place, reason, adapter)
+}
+
+/// An attribute scalar's slots, layout rule and adapter (B18).
+fn attribute_place(
+    f: &legalis_legalize_varying::cuda::layout::Field,
+) -> (Value, &'static str, Option<String>) {
+    let k = f.register;
+    let (count, cuda, reason, adapter) = match f.bits {
+        64 => (
+            2,
+            format!("optixGetAttribute_{k}..{}", k + 1),
+            "attribute-slot-pair",
+            Some("high word, low word".to_string()),
+        ),
+        _ => (
+            1,
+            format!("optixGetAttribute_{k}"),
+            "attribute-slot",
+            match (f.scalar.kind, f.scalar.width) {
+                (ir::ScalarKind::Float, 4) => Some("__int_as_float".to_string()),
+                _ => bit_cast(f.scalar),
+            },
+        ),
+    };
+    let place = json!({ "kind": "attribute-slot", "slot": k, "count": count, "cuda": cuda });
+    (place, reason, adapter)
 }
 
 /// `bit cast` for the scalars a register holds as their bits (floats,
@@ -687,6 +661,51 @@ fn bit_cast(s: ir::Scalar) -> Option<String> {
         ir::ScalarKind::Float => Some("bit cast".into()),
         ir::ScalarKind::Bool => Some("bool as 0 or 1".into()),
         _ => None,
+    }
+}
+
+/// The trace in `format`.
+fn finish(value: &Value, format: TraceFormat) -> String {
+    match format {
+        TraceFormat::Json => {
+            let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        TraceFormat::Text => text(value),
+    }
+}
+
+/// A CUDA leaf: no semantic-only keys (`vertices` ... `mesh` are null).
+struct CudaLeaf<'a> {
+    path: String,
+    direction: &'a str,
+    declared: String,
+    semantic: Option<&'a str>,
+    place: Value,
+    global: &'a str,
+    reason: &'a str,
+    adapter: Option<String>,
+    root: &'a str,
+}
+
+impl CudaLeaf<'_> {
+    fn json(self) -> Value {
+        json!({
+            "path": self.path,
+            "direction": self.direction,
+            "declared": self.declared,
+            "semantic": self.semantic,
+            "place": self.place,
+            "global": self.global,
+            "reason": self.reason,
+            "adapter": self.adapter,
+            "root": self.root,
+            "vertices": null,
+            "stream": null,
+            "part": null,
+            "mesh": null,
+        })
     }
 }
 
