@@ -5,6 +5,7 @@
 //! `write` entry function). GLSL is the first.
 
 pub mod binding;
+mod cfamily;
 pub mod codes;
 pub mod cuda;
 pub mod glsl;

@@ -196,15 +196,7 @@ fn generate(
         return generate_wgsl(module, policy, trace, diagnostics);
     }
     if target == Target::Cuda {
-        if trace.is_some() {
-            diagnostics.push(without_span(Diagnostic::error(
-                codes::TARGET_NOT_IMPLEMENTED,
-                "--trace-legalization is not implemented for the cuda target yet",
-                ir::Span::UNDEFINED,
-            )));
-            return None;
-        }
-        return generate_cuda(module, policy, diagnostics);
+        return generate_cuda(module, policy, trace, diagnostics);
     }
     if target == Target::Metal {
         return generate_metal(module, policy, trace, diagnostics);
@@ -490,10 +482,13 @@ fn generate_metal(
 }
 
 /// CUDA/OptiX device code: the CUDA legalizer, then the CUDA writer. The
-/// output includes the prelude [`cuda_prelude`] by its name.
+/// output includes the prelude [`cuda_prelude`] by its name. The trace
+/// takes its registers and slots from the legalizer's plan (the layout
+/// function the writer packs with) and its resources from the writer.
 fn generate_cuda(
     module: &ir::Module,
     policy: &Policy,
+    trace: Option<trace::TraceFormat>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let legalized = match legalis_legalize_varying::cuda::legalize(module, 0, policy) {
@@ -505,12 +500,22 @@ fn generate_cuda(
     };
     let stage = legalized.module.entry_points[0].stage;
     let options = legalis_emit::cuda::Options::default();
-    match legalis_emit::cuda::write(&legalized.module, 0, &options) {
-        Ok(text) => Some(Generated {
+    let written = legalis_emit::cuda::write(&legalized.module, 0, &options).and_then(|text| {
+        let trace = match trace {
+            Some(format) => {
+                let resources = legalis_emit::cuda::resources(&legalized.module, 0, &options)?;
+                Some(trace::render_cuda(&legalized, &resources, format))
+            }
+            None => None,
+        };
+        Ok((text, trace))
+    });
+    match written {
+        Ok((text, trace)) => Some(Generated {
             bytes: text.into_bytes(),
             stage,
             legalized: legalized.module,
-            trace: None,
+            trace,
         }),
         Err(e) => {
             diagnostics.push(Diagnostic::error(

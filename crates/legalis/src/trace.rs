@@ -41,14 +41,7 @@ pub const SCHEMA: &str = "legalis-trace/1";
 /// The trace of a GLSL/SPIR-V legalization for `target`.
 pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> String {
     let value = to_json(legalized, target);
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
@@ -139,14 +132,7 @@ pub fn render_wgsl(
         "synthesized": [],
         "patch_constant": null,
     });
-    match format {
-        TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            text.push('\n');
-            text
-        }
-        TraceFormat::Text => text(&value),
-    }
+    finish(&value, format)
 }
 
 /// The trace of a Metal legalization: attributes by their text inside
@@ -323,13 +309,403 @@ pub fn render_metal(
         "synthesized": synthesized,
         "patch_constant": null,
     });
+    finish(&value, format)
+}
+
+/// The trace of a CUDA/OptiX legalization. A kernel's leaves are its
+/// compute ids, each the CUDA expression of its row of the system-value
+/// table; an OptiX program's are the scalars of its payload (their
+/// register, byte and width, a register pair for 64-bit ones, or the
+/// pointer in registers 0-1 past 32 registers: B17) and of its hit
+/// attributes (their slot: B18), then the scalars of the payloads its
+/// `TraceRay` calls pack and of the attributes its `ReportHit` calls
+/// pass. Every register and slot is the layout function's
+/// (`legalis_legalize_varying::cuda::layout`), which the writer packs
+/// with; `resources` is where the writer put each resource (`resources`
+/// of `legalis_emit::cuda`, the list the kernel's signature and the
+/// launch parameters are written from).
+pub fn render_cuda(
+    legalized: &legalis_legalize_varying::cuda::Legalized,
+    resources: &[legalis_emit::cuda::Resource],
+    format: TraceFormat,
+) -> String {
+    use legalis_legalize_varying::cuda::{Plan, layout};
+    let module = &legalized.module;
+    let entry = &module.entry_points[0];
+    let function = legalis_emit::cuda::entry_point_name(&entry.name, entry.stage);
+    let mut leaves = Vec::new();
+    let mut optix = Value::Null;
+    match &legalized.plan {
+        Plan::Kernel { leaves: ids, .. } => {
+            for leaf in ids {
+                let declared = ir::print::type_name(module, leaf.ty);
+                let row = match legalis_sysval::cuda(leaf.value, entry.stage, Direction::Input) {
+                    legalis_sysval::CudaMapping::BuiltIn(row) => Some(row),
+                    legalis_sysval::CudaMapping::Unsupported { .. } => None,
+                };
+                let ty = row.map(|r| builtin_type_name(r.ty, false));
+                let adapter = ty
+                    .as_ref()
+                    .filter(|ty| **ty != declared)
+                    .map(|ty| format!("{ty} as {declared}"));
+                let global = leaf.path.replace('.', "_");
+                let root = format!("param {}", leaf.param);
+                leaves.push(
+                    CudaLeaf {
+                        path: leaf.path.clone(),
+                        direction: "in",
+                        declared,
+                        semantic: Some(leaf.value.name()),
+                        place: json!({
+                            "kind": "builtin",
+                            "value": leaf.value.name(),
+                            "glsl": null,
+                            "spirv": null,
+                            "cuda": leaf.expression,
+                            "element": null,
+                            "block": null,
+                            "type": ty,
+                        }),
+                        global: &global,
+                        reason: "table-row",
+                        adapter,
+                        root: &root,
+                    }
+                    .json(),
+                );
+            }
+        }
+        Plan::Program {
+            stage,
+            payload,
+            attributes,
+            traces,
+            reports,
+            ..
+        } => {
+            let func = &module.functions[entry.function];
+            let param = |index: u32| func.params.get(index as usize);
+            if let Some((index, l)) = payload
+                && let Some(p) = param(*index)
+            {
+                if *stage == ir::ShaderStage::Callable {
+                    leaves.push(callable_leaf(module, p, *index));
+                } else {
+                    leaves.extend(layout_leaves(
+                        module,
+                        p.ty,
+                        l,
+                        Held::Payload,
+                        &p.name,
+                        &p.name,
+                        "inout",
+                        &format!("param {index}"),
+                    ));
+                }
+            }
+            if let Some((index, l)) = attributes
+                && let Some(p) = param(*index)
+            {
+                leaves.extend(layout_leaves(
+                    module,
+                    p.ty,
+                    l,
+                    Held::Attributes,
+                    &p.name,
+                    &p.name,
+                    "in",
+                    &format!("param {index}"),
+                ));
+            }
+            for (ty, l) in traces {
+                let name = ir::print::type_name(module, *ty);
+                leaves.extend(layout_leaves(
+                    module,
+                    *ty,
+                    l,
+                    Held::Payload,
+                    &format!("TraceRay({name})"),
+                    &name,
+                    "inout",
+                    "trace-ray",
+                ));
+            }
+            for (ty, l) in reports {
+                let name = ir::print::type_name(module, *ty);
+                leaves.extend(layout_leaves(
+                    module,
+                    *ty,
+                    l,
+                    Held::Attributes,
+                    &format!("ReportHit({name})"),
+                    &name,
+                    "out",
+                    "report-hit",
+                ));
+            }
+            let passing = |l: &layout::Layout| match l.passing() {
+                layout::Passing::Pointer => "pointer",
+                layout::Passing::Registers(_) => "registers",
+            };
+            let payload_json = payload.as_ref().map(|(index, l)| match stage {
+                ir::ShaderStage::Callable => json!({ "param": index, "passing": "callable-data" }),
+                _ => json!({
+                    "param": index,
+                    "registers": l.registers,
+                    "passing": passing(l),
+                    "optix_registers": l.register_count(),
+                }),
+            });
+            optix = json!({
+                "program": function,
+                "payload": payload_json,
+                "attributes": attributes.as_ref().map(|(index, l)| json!({ "param": index, "slots": l.registers })),
+                "trace_ray": traces.iter().map(|(ty, l)| json!({
+                    "type": ir::print::type_name(module, *ty),
+                    "registers": l.registers,
+                    "passing": passing(l),
+                    "optix_registers": l.register_count(),
+                })).collect::<Vec<_>>(),
+                "report_hit": reports.iter().map(|(ty, l)| json!({
+                    "type": ir::print::type_name(module, *ty),
+                    "slots": l.registers,
+                })).collect::<Vec<_>>(),
+            });
+        }
+    }
+    let program = matches!(legalized.plan, Plan::Program { .. });
+    let resources: Vec<Value> = resources
+        .iter()
+        .map(|r| {
+            let holder = r.block.as_deref().unwrap_or(&r.name);
+            let (place, access, why) = match r.place {
+                legalis_emit::cuda::ResourcePlace::KernelParameter(index) => (
+                    json!({ "kind": "kernel-parameter", "index": index, "cuda": r.declaration, "block": r.block }),
+                    holder.to_string(),
+                    "a kernel takes its resources as parameters",
+                ),
+                legalis_emit::cuda::ResourcePlace::LaunchParams => (
+                    json!({ "kind": "launch-params", "cuda": r.declaration, "block": r.block }),
+                    format!("params.{holder}"),
+                    "an OptiX program reads its resources from the launch parameters",
+                ),
+            };
+            let access = match &r.block {
+                Some(_) => format!("{access}.{}", r.name),
+                None => access,
+            };
+            json!({ "name": r.global, "place": place, "access": access, "why": why })
+        })
+        .collect();
+    let value = json!({
+        "schema": SCHEMA,
+        "target": "cuda",
+        "entry": entry.name,
+        "stage": entry.stage.name(),
+        "leaves": leaves,
+        "synthesized": [],
+        "patch_constant": null,
+        "function": function,
+        "resources": resources,
+        "optix": if program { optix } else { Value::Null },
+    });
+    finish(&value, format)
+}
+
+/// The leaf of a callable program's data: its address is the program's
+/// parameter.
+fn callable_leaf(module: &ir::Module, p: &ir::FunctionParam, index: u32) -> Value {
+    let declared = ir::print::type_name(module, p.ty);
+    let place = json!({ "kind": "callable-data", "cuda": format!("{declared}*") });
+    CudaLeaf {
+        path: p.name.clone(),
+        direction: "inout",
+        declared,
+        semantic: None,
+        place,
+        global: &p.name,
+        reason: "callable-data",
+        adapter: None,
+        root: &format!("param {index}"),
+    }
+    .json()
+}
+
+/// Where a layout's scalars travel: payload registers (B17) or attribute
+/// slots (B18).
+#[derive(Clone, Copy)]
+enum Held {
+    Payload,
+    Attributes,
+}
+
+/// One leaf per scalar of a payload or of hit attributes, at the register
+/// or slot the layout gives it.
+#[allow(clippy::too_many_arguments)]
+fn layout_leaves(
+    module: &ir::Module,
+    ty: ir::Handle<ir::Type>,
+    l: &legalis_legalize_varying::cuda::layout::Layout,
+    held: Held,
+    base: &str,
+    global: &str,
+    direction: &str,
+    root: &str,
+) -> Vec<Value> {
+    use legalis_legalize_varying::cuda::layout;
+    l.fields
+        .iter()
+        .map(|f| {
+            let (place, reason, adapter) = match held {
+                Held::Payload => payload_place(l, f),
+                Held::Attributes => attribute_place(f),
+            };
+            CudaLeaf {
+                path: format!("{base}{}", layout::path_text(module, ty, &f.path)),
+                direction,
+                declared: scalar_name(f.scalar),
+                semantic: None,
+                place,
+                global,
+                reason,
+                adapter,
+                root,
+            }
+            .json()
+        })
+        .collect()
+}
+
+/// A payload scalar's registers, layout rule and bit adapter (B17).
+fn payload_place(
+    l: &legalis_legalize_varying::cuda::layout::Layout,
+    f: &legalis_legalize_varying::cuda::layout::Field,
+) -> (Value, &'static str, Option<String>) {
+    use legalis_legalize_varying::cuda::layout::Passing;
+    let k = f.register;
+    if l.passing() == Passing::Pointer {
+        return (
+            json!({ "kind": "payload-pointer", "registers": [0, 1], "cuda": "optixGetPayload_0..1" }),
+            "payload-pointer",
+            None,
+        );
+    }
+    let (count, cuda, reason, adapter) = match f.bits {
+        64 => (
+            2,
+            format!("optixGetPayload_{k}..{}", k + 1),
+            "register-pair",
+            Some("high word, low word".to_string()),
+        ),
+        32 => (
+            1,
+            format!("optixGetPayload_{k}"),
+            "own-register",
+            bit_cast(f.scalar),
+        ),
+        bits => (
+            1,
+            format!("optixGetPayload_{k}"),
+            "sub-word",
+            Some(format!(
+                "bits {}..{}{}",
+                f.shift,
+                f.shift + bits - 1,
+                bit_cast(f.scalar)
+                    .map(|c| format!(", {c}"))
+                    .unwrap_or_default()
+            )),
+        ),
+    };
+    let place = json!({
+        "kind": "payload-register",
+        "register": k,
+        "count": count,
+        "byte": f.byte(),
+        "bits": f.bits,
+        "cuda": cuda,
+    });
+    (place, reason, adapter)
+}
+
+/// An attribute scalar's slots, layout rule and adapter (B18).
+fn attribute_place(
+    f: &legalis_legalize_varying::cuda::layout::Field,
+) -> (Value, &'static str, Option<String>) {
+    let k = f.register;
+    let (count, cuda, reason, adapter) = match f.bits {
+        64 => (
+            2,
+            format!("optixGetAttribute_{k}..{}", k + 1),
+            "attribute-slot-pair",
+            Some("high word, low word".to_string()),
+        ),
+        _ => (
+            1,
+            format!("optixGetAttribute_{k}"),
+            "attribute-slot",
+            match (f.scalar.kind, f.scalar.width) {
+                (ir::ScalarKind::Float, 4) => Some("__int_as_float".to_string()),
+                _ => bit_cast(f.scalar),
+            },
+        ),
+    };
+    let place = json!({ "kind": "attribute-slot", "slot": k, "count": count, "cuda": cuda });
+    (place, reason, adapter)
+}
+
+/// `bit cast` for the scalars a register holds as their bits (floats,
+/// `bool` as 0 or 1); integers travel as they are.
+fn bit_cast(s: ir::Scalar) -> Option<String> {
+    match s.kind {
+        ir::ScalarKind::Float => Some("bit cast".into()),
+        ir::ScalarKind::Bool => Some("bool as 0 or 1".into()),
+        _ => None,
+    }
+}
+
+/// The trace in `format`.
+fn finish(value: &Value, format: TraceFormat) -> String {
     match format {
         TraceFormat::Json => {
-            let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
             text.push('\n');
             text
         }
-        TraceFormat::Text => text(&value),
+        TraceFormat::Text => text(value),
+    }
+}
+
+/// A CUDA leaf: no semantic-only keys (`vertices` ... `mesh` are null).
+struct CudaLeaf<'a> {
+    path: String,
+    direction: &'a str,
+    declared: String,
+    semantic: Option<&'a str>,
+    place: Value,
+    global: &'a str,
+    reason: &'a str,
+    adapter: Option<String>,
+    root: &'a str,
+}
+
+impl CudaLeaf<'_> {
+    fn json(self) -> Value {
+        json!({
+            "path": self.path,
+            "direction": self.direction,
+            "declared": self.declared,
+            "semantic": self.semantic,
+            "place": self.place,
+            "global": self.global,
+            "reason": self.reason,
+            "adapter": self.adapter,
+            "root": self.root,
+            "vertices": null,
+            "stream": null,
+            "part": null,
+            "mesh": null,
+        })
     }
 }
 
@@ -609,6 +985,8 @@ fn scalar_name(s: ir::Scalar) -> String {
         (ir::ScalarKind::Float, 2) => "half",
         (ir::ScalarKind::Float, 8) => "double",
         (ir::ScalarKind::Float, _) => "float",
+        (ir::ScalarKind::Sint, 1) => "int8_t",
+        (ir::ScalarKind::Uint, 1) => "uint8_t",
         (ir::ScalarKind::Sint, 2) => "int16_t",
         (ir::ScalarKind::Sint, 8) => "int64_t",
         (ir::ScalarKind::Sint, _) => "int",
@@ -648,6 +1026,7 @@ fn text(value: &Value) -> String {
                     None => p["glsl"]
                         .as_str()
                         .or(p["wgsl"].as_str())
+                        .or(p["cuda"].as_str())
                         .unwrap_or_default()
                         .to_string(),
                 };
@@ -697,6 +1076,31 @@ fn text(value: &Value) -> String {
                 "[[payload]] object_data {}*",
                 p["type"].as_str().unwrap_or_default()
             ),
+            Some("payload-register") => {
+                let mut t = p["cuda"].as_str().unwrap_or_default().to_string();
+                match p["bits"].as_u64() {
+                    Some(64) => t.push_str(" high:low"),
+                    Some(bits) if bits < 32 => {
+                        t.push_str(&format!(" byte {}, {bits} bits", p["byte"]))
+                    }
+                    _ => {}
+                }
+                t
+            }
+            Some("payload-pointer") => {
+                format!("pointer in {}", p["cuda"].as_str().unwrap_or_default())
+            }
+            Some("attribute-slot") => {
+                let mut t = p["cuda"].as_str().unwrap_or_default().to_string();
+                if p["count"].as_u64() == Some(2) {
+                    t.push_str(" high:low");
+                }
+                t
+            }
+            Some("callable-data") => format!(
+                "direct-callable data {}",
+                p["cuda"].as_str().unwrap_or_default()
+            ),
             Some(kind) => kind.to_string(),
             None => String::new(),
         }
@@ -709,9 +1113,11 @@ fn text(value: &Value) -> String {
     let path_width = width("path", &leaves, &s).max(width("name", &made, &s));
     let place_width = width("place", &leaves, &place).max(width("place", &made, &place));
     let declared_width = width("declared", &leaves, &s);
+    // `inout` (CUDA payloads) widens the column; other traces keep 3.
+    let direction_width = width("direction", &leaves, &s).max(3);
     for leaf in &leaves {
         let mut line = format!(
-            "  {:<path_width$}  {:<3}  {:<place_width$}  {:<declared_width$}  {}",
+            "  {:<path_width$}  {:<direction_width$}  {:<place_width$}  {:<declared_width$}  {}",
             s(&leaf["path"]),
             s(&leaf["direction"]),
             place(&leaf["place"]),
@@ -726,11 +1132,71 @@ fn text(value: &Value) -> String {
     }
     for g in &made {
         let line = format!(
-            "  {:<path_width$}  {:<3}  {:<place_width$}  made: {}",
+            "  {:<path_width$}  {:<direction_width$}  {:<place_width$}  made: {}",
             s(&g["name"]),
             s(&g["direction"]),
             place(&g["place"]),
             s(&g["why"])
+        );
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if let Some(function) = value["function"].as_str() {
+        let optix = &value["optix"];
+        let mut line = match optix.is_object() {
+            true => format!("  OptiX program {function}"),
+            false => format!("  kernel {function}"),
+        };
+        match (
+            optix["payload"]["passing"].as_str(),
+            optix["payload"]["registers"].as_u64(),
+        ) {
+            (Some("pointer"), Some(n)) => line.push_str(&format!(
+                "; payload (param {}) of {n} registers, over 32: its address in registers 0-1",
+                optix["payload"]["param"]
+            )),
+            (Some("registers"), Some(n)) => line.push_str(&format!(
+                "; payload (param {}) in {n} register{}",
+                optix["payload"]["param"],
+                if n == 1 { "" } else { "s" }
+            )),
+            _ => {}
+        }
+        if let Some(n) = optix["attributes"]["slots"].as_u64() {
+            line.push_str(&format!(
+                "; attributes (param {}) in {n} slot{}",
+                optix["attributes"]["param"],
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let resources = value["resources"].as_array().cloned().unwrap_or_default();
+    let resource_place = |r: &Value| -> String {
+        let p = &r["place"];
+        let holder = match p["kind"].as_str() {
+            Some("kernel-parameter") => format!("kernel parameter {}", p["index"]),
+            _ => "launch parameter".to_string(),
+        };
+        let cuda = p["cuda"].as_str().unwrap_or_default();
+        match p["block"].as_str() {
+            Some(block) => format!("{cuda} in {block}, {holder}"),
+            None => format!("{cuda}, {holder}"),
+        }
+    };
+    let name_width = width("name", &resources, &s);
+    let resource_width = resources
+        .iter()
+        .map(|r| resource_place(r).len())
+        .max()
+        .unwrap_or(0);
+    for r in &resources {
+        let line = format!(
+            "  {:<name_width$}  {:<resource_width$}  as {}",
+            s(&r["name"]),
+            resource_place(r),
+            s(&r["access"])
         );
         out.push_str(&line);
         out.push('\n');

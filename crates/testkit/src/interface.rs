@@ -222,10 +222,15 @@ pub fn expected(trace: &str) -> Result<BTreeSet<Slot>, String> {
         let direction = match item["direction"].as_str() {
             Some("in") => "in",
             Some("out") => "out",
+            // CUDA payloads: read at entry, written back at exit.
+            Some("inout") => "inout",
             other => return Err(format!("a trace item without a direction: {other:?}")),
         };
         let place = &item["place"];
         match place["kind"].as_str() {
+            // A CUDA compute id is an expression over `threadIdx`,
+            // `blockIdx` and `blockDim`, not an interface slot.
+            Some("builtin") if place["cuda"].is_string() => {}
             Some("location") => {
                 let number = |key: &str| place[key].as_u64().map(|n| n as u32);
                 slots.insert(Slot::Location {
@@ -260,7 +265,13 @@ pub fn expected(trace: &str) -> Result<BTreeSet<Slot>, String> {
                 | "indices"
                 | "mesh"
                 | "object-payload"
-                | "mesh-grid-properties",
+                | "mesh-grid-properties"
+                // CUDA/OptiX (B17, B18): registers and slots, checked by
+                // nvcc compiling the code the same layout wrote.
+                | "payload-register"
+                | "payload-pointer"
+                | "attribute-slot"
+                | "callable-data",
             ) => {}
             other => return Err(format!("unknown place kind {other:?}")),
         }
@@ -445,6 +456,27 @@ mod tests {
             error,
             "the plan's `in location 0` is not in the output\n\
              the output's `in location 0 patch` is not in the plan"
+        );
+    }
+
+    #[test]
+    fn cuda_places_promise_no_interface_slot() {
+        let trace = r#"{
+            "schema": "legalis-trace/1",
+            "leaves": [
+                {"direction": "in", "place": {"kind": "builtin", "spirv": null, "cuda": "threadIdx.x"}},
+                {"direction": "inout", "place": {"kind": "payload-register", "register": 0}},
+                {"direction": "inout", "place": {"kind": "payload-pointer"}},
+                {"direction": "in", "place": {"kind": "attribute-slot", "slot": 0}},
+                {"direction": "inout", "place": {"kind": "callable-data"}}
+            ],
+            "synthesized": []
+        }"#;
+        assert_eq!(expected(trace), Ok(BTreeSet::new()));
+        let unknown = trace.replace("callable-data", "register-file");
+        assert_eq!(
+            expected(&unknown).unwrap_err(),
+            "unknown place kind Some(\"register-file\")"
         );
     }
 

@@ -79,6 +79,44 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// How the entry point receives a resource (or the `Globals` block
+/// holding a plain uniform).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResourcePlace {
+    /// Parameter N of the kernel.
+    KernelParameter(u32),
+    /// A member of an OptiX program's launch parameters `params`.
+    LaunchParams,
+}
+
+/// A resource or plain uniform the entry point reaches, and where it is
+/// in the output ([`resources`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// The global's source name.
+    pub global: String,
+    /// Its name in the output.
+    pub name: String,
+    /// Its declaration there: `const float4* inputs`, `float scale`.
+    pub declaration: String,
+    /// The kernel parameter or launch-parameters member it is, or (a plain
+    /// uniform) that its block is.
+    pub place: ResourcePlace,
+    /// A plain uniform: the name of the `Globals` value it is a member of.
+    pub block: Option<String>,
+}
+
+/// Where each resource and plain uniform entry point `entry_point`
+/// reaches is in the output [`write`] makes of the same module: the
+/// kernel's parameters in order, or the members of the launch parameters.
+pub fn resources(
+    module: &ir::Module,
+    entry_point: usize,
+    options: &Options,
+) -> Result<Vec<Resource>, Error> {
+    writer::Writer::new(module, entry_point, options)?.resources()
+}
+
 /// Writes entry point `entry_point` of `module` as one CUDA translation
 /// unit.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {

@@ -74,7 +74,7 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
-    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+    while crate::cfamily::is_reserved(&name, RESERVED) || taken.contains(&name) {
         name = format!("{base}_{n}");
         n += 1;
     }
@@ -525,25 +525,108 @@ impl<'a> Writer<'a> {
         if self.program.is_none() {
             return Ok(String::new());
         }
-        let resources = self.globals_of(GlobalKind::Resource);
-        if resources.is_empty() && self.globals_block.is_none() {
+        let members = self.launch_members()?;
+        if members.is_empty() {
             return Ok(String::new());
         }
         let mut out = String::from("struct LaunchParams\n{\n");
-        for g in resources {
-            let span = self.module.globals.span(g);
-            writeln!(
-                out,
-                "    {} {};",
-                self.resource_type(g, span)?,
-                self.global_names[&g]
-            )
-            .ok();
-        }
-        if let Some((ty, name)) = &self.globals_block {
-            writeln!(out, "    {ty} {name};").ok();
+        for (_, declaration) in members {
+            writeln!(out, "    {declaration};").ok();
         }
         out.push_str("};\n\nextern \"C\"\n{\n    __constant__ LaunchParams params;\n}\n\n");
+        Ok(out)
+    }
+
+    /// The members of an OptiX program's launch parameters, each with its
+    /// global (`None`: the `Globals` block) and declaration.
+    fn launch_members(&self) -> Result<Vec<(Option<Handle<ir::GlobalVariable>>, String)>> {
+        let mut members = Vec::new();
+        for g in self.globals_of(GlobalKind::Resource) {
+            let span = self.module.globals.span(g);
+            let declaration = format!("{} {}", self.resource_type(g, span)?, self.global_names[&g]);
+            members.push((Some(g), declaration));
+        }
+        if let Some((ty, name)) = &self.globals_block {
+            members.push((None, format!("{ty} {name}")));
+        }
+        Ok(members)
+    }
+
+    /// The parameters function `f` takes for the globals it reaches
+    /// (`kernel`: the kernel's own, which are all its parameters), each
+    /// with its global (`None`: the `Globals` block).
+    fn trailing_params(
+        &self,
+        f: Handle<ir::Function>,
+        kernel: bool,
+    ) -> Result<Vec<(Option<Handle<ir::GlobalVariable>>, String)>> {
+        let mut params = Vec::new();
+        for &g in &self.threaded[&f] {
+            if let Some(p) = self.global_param(g, kernel)? {
+                params.push((Some(g), p));
+            }
+        }
+        let needs_globals_block = self.threaded[&f]
+            .iter()
+            .any(|g| self.kinds[g] == GlobalKind::Plain);
+        if let (true, Some((ty, name))) = (needs_globals_block, &self.globals_block) {
+            params.push((
+                None,
+                if kernel {
+                    format!("{ty} {name}")
+                } else {
+                    format!("const {ty}& {name}")
+                },
+            ));
+        }
+        Ok(params)
+    }
+
+    /// Where each resource and plain uniform the entry point reaches is
+    /// in the output: the kernel parameters or the launch parameters
+    /// (the same lists the kernel's signature and `LaunchParams` are
+    /// written from).
+    pub fn resources(&self) -> Result<Vec<super::Resource>> {
+        let module = self.module;
+        let list = match self.program {
+            Some(_) => self.launch_members()?,
+            None => self.trailing_params(self.entry.function, true)?,
+        };
+        let mut out = Vec::new();
+        for (index, (global, declaration)) in list.into_iter().enumerate() {
+            let place = match self.program {
+                Some(_) => super::ResourcePlace::LaunchParams,
+                None => super::ResourcePlace::KernelParameter(index as u32),
+            };
+            match global {
+                Some(g) => out.push(super::Resource {
+                    global: module.globals[g].name.clone(),
+                    name: self.global_names[&g].clone(),
+                    declaration,
+                    place,
+                    block: None,
+                }),
+                None => {
+                    let Some((_, block)) = &self.globals_block else {
+                        continue;
+                    };
+                    for g in self.globals_of(GlobalKind::Plain) {
+                        let span = module.globals.span(g);
+                        let name = self.global_names[&g].clone();
+                        out.push(super::Resource {
+                            global: module.globals[g].name.clone(),
+                            declaration: format!(
+                                "{} {name}",
+                                self.spell(module.globals[g].ty, span)?
+                            ),
+                            name,
+                            place: place.clone(),
+                            block: Some(block.clone()),
+                        });
+                    }
+                }
+            }
+        }
         Ok(out)
     }
 
@@ -652,21 +735,7 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        for &g in &self.threaded[&f] {
-            if let Some(p) = self.global_param(g, kernel)? {
-                params.push(p);
-            }
-        }
-        let needs_globals_block = self.threaded[&f]
-            .iter()
-            .any(|g| self.kinds[g] == GlobalKind::Plain);
-        if let (true, Some((ty, name))) = (needs_globals_block, &self.globals_block) {
-            params.push(if kernel {
-                format!("{ty} {name}")
-            } else {
-                format!("const {ty}& {name}")
-            });
-        }
+        params.extend(self.trailing_params(f, kernel)?.into_iter().map(|(_, p)| p));
         let result = match &func.result {
             Some(r) if kernel => {
                 return Err(Error::NotLegalized {

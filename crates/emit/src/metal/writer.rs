@@ -110,7 +110,7 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
-    while RESERVED.contains(&name.as_str()) || taken.contains(&name) {
+    while crate::cfamily::is_reserved(&name, RESERVED) || taken.contains(&name) {
         name = format!("{base}_{n}");
         n += 1;
     }

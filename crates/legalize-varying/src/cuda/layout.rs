@@ -68,6 +68,44 @@ impl Field {
     pub fn is_sub_word(&self) -> bool {
         self.bits < 32
     }
+
+    /// The byte its low end sits at in its register (0 to 3).
+    pub fn byte(&self) -> u32 {
+        self.shift / 8
+    }
+}
+
+/// The source spelling of a field's path below a value of type `ty`:
+/// `.frame[1].x` (struct members by their declared names, matrix rows as
+/// `[r]`, components as `.x` to `.w`, array elements as `[i]`).
+pub fn path_text(module: &ir::Module, mut ty: Handle<Type>, path: &[Access]) -> String {
+    let mut text = String::new();
+    for access in path {
+        let inner = module.types.try_get(ty).map(|t| &t.inner);
+        match (*access, inner) {
+            (Access::Member(i), Some(TypeInner::Struct { members }))
+                if let Some(m) = members.get(i as usize) =>
+            {
+                text.push('.');
+                text.push_str(&m.name);
+                ty = m.ty;
+            }
+            (Access::Element(i), Some(TypeInner::Array { base, .. })) => {
+                text.push_str(&format!("[{i}]"));
+                ty = *base;
+            }
+            // A matrix row (and an index the type does not have, which
+            // the walk never makes).
+            (Access::Row(i) | Access::Member(i) | Access::Element(i), _) => {
+                text.push_str(&format!("[{i}]"))
+            }
+            (Access::Component(c), _) => {
+                text.push('.');
+                text.push(['x', 'y', 'z', 'w'][usize::from(c & 3)]);
+            }
+        }
+    }
+    text
 }
 
 /// How a payload crosses between programs.
@@ -356,6 +394,36 @@ mod tests {
             slots.registers, 6,
             "one slot per scalar, two for the double"
         );
+    }
+
+    #[test]
+    fn paths_are_spelled_with_source_names() {
+        let frame = TypeInner::Matrix {
+            rows: 2,
+            columns: 2,
+            scalar: Scalar::F32,
+        };
+        let (module, ty) = module_with(&[("frame", frame), ("b", TypeInner::Scalar(Scalar::BOOL))]);
+        let layout = attributes(&module, ty).unwrap();
+        let paths: Vec<String> = layout
+            .fields
+            .iter()
+            .map(|f| path_text(&module, ty, &f.path))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ".frame[0].x",
+                ".frame[0].y",
+                ".frame[1].x",
+                ".frame[1].y",
+                ".b"
+            ]
+        );
+        let (module, ty) = uints(2);
+        let layout = payload(&module, ty).unwrap();
+        assert_eq!(path_text(&module, ty, &layout.fields[1].path), ".r[1]");
+        assert_eq!(layout.fields[1].byte(), 0);
     }
 
     #[test]

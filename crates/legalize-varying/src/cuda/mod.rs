@@ -52,12 +52,16 @@ pub enum Plan {
     /// A kernel and its system-value leaves.
     Kernel { entry: String, leaves: Vec<Leaf> },
     /// An OptiX program: its payload's layout (hit and miss programs) and
-    /// its attributes' (hit programs).
+    /// its attributes' (hit programs), and the layouts of the payloads its
+    /// `TraceRay` calls pack and of the attributes its `ReportHit` calls
+    /// pass (one per type, in the order first met).
     Program {
         entry: String,
         stage: S,
         payload: Option<(u32, layout::Layout)>,
         attributes: Option<(u32, layout::Layout)>,
+        traces: Vec<(Handle<Type>, layout::Layout)>,
+        reports: Vec<(Handle<Type>, layout::Layout)>,
     },
 }
 
@@ -437,7 +441,7 @@ fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec
             },
         }
     }
-    check_calls(module, entry, &mut errors);
+    let calls = check_calls(module, entry, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -446,6 +450,8 @@ fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec
         stage,
         payload,
         attributes,
+        traces: calls.traces,
+        reports: calls.reports,
     })
 }
 
@@ -479,8 +485,24 @@ fn unpackable(name: &str, e: &layout::Unpackable, span: Span) -> Diagnostic {
     )
 }
 
-/// The calls the OptiX ABI constrains, in every reachable function.
-fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Diagnostic>) {
+/// The layouts of the `TraceRay` payloads and `ReportHit` attributes a
+/// program reaches, one per type.
+#[derive(Default)]
+struct Calls {
+    traces: Vec<(Handle<Type>, layout::Layout)>,
+    reports: Vec<(Handle<Type>, layout::Layout)>,
+}
+
+fn note(list: &mut Vec<(Handle<Type>, layout::Layout)>, ty: Handle<Type>, l: layout::Layout) {
+    if !list.iter().any(|(t, _)| *t == ty) {
+        list.push((ty, l));
+    }
+}
+
+/// The calls the OptiX ABI constrains, in every reachable function, and
+/// the layouts they pack with.
+fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Diagnostic>) -> Calls {
+    let mut calls = Calls::default();
     let mut seen = std::collections::BTreeSet::new();
     let mut work = vec![entry.function];
     while let Some(f) = work.pop() {
@@ -498,10 +520,11 @@ fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Dia
                     fun: I::TraceRay,
                     args,
                 } => {
-                    if let Some(ty) = args.last().and_then(|a| func.expressions.ty(*a))
-                        && let Err(e) = layout::payload(module, ty)
-                    {
-                        errors.push(unpackable("the payload", &e, span));
+                    if let Some(ty) = args.last().and_then(|a| func.expressions.ty(*a)) {
+                        match layout::payload(module, ty) {
+                            Ok(l) => note(&mut calls.traces, ty, l),
+                            Err(e) => errors.push(unpackable("the payload", &e, span)),
+                        }
                     }
                 }
                 Expression::Intrinsic {
@@ -513,7 +536,7 @@ fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Dia
                             Ok(l) if l.registers > layout::MAX_ATTRIBUTE_SLOTS => {
                                 errors.push(too_many_slots(module, ty, &l, span))
                             }
-                            Ok(_) => {}
+                            Ok(l) => note(&mut calls.reports, ty, l),
                             Err(e) => errors.push(unpackable("the hit attributes", &e, span)),
                         }
                     }
@@ -535,4 +558,5 @@ fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Dia
             }
         }
     }
+    calls
 }
