@@ -585,11 +585,19 @@ fn parse_target(name: &str) -> Result<Target, UsageError> {
         )),
         None => {
             let all: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
-            usage(format!(
-                "unknown target '{name}'; targets: {} (implemented: {})",
-                all.join(" "),
-                implemented.join(" ")
-            ))
+            // Name the implemented ones apart only while some are not.
+            if implemented.len() == all.len() {
+                usage(format!(
+                    "unknown target '{name}'; targets: {}",
+                    all.join(" ")
+                ))
+            } else {
+                usage(format!(
+                    "unknown target '{name}'; targets: {} (implemented: {})",
+                    all.join(" "),
+                    implemented.join(" ")
+                ))
+            }
         }
     }
 }
@@ -876,7 +884,7 @@ mod tests {
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda (implemented: glsl spirv spirv-asm metal wgsl cuda)"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),
