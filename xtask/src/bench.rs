@@ -86,7 +86,8 @@ fn median_ms(criterion: &Path, id: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{}: no median", file.display()))
 }
 
-fn verdict(ok: bool) -> &'static str {
+/// `ok` or `MISSED`, for a figure against its target.
+pub(crate) fn verdict(ok: bool) -> &'static str {
     if ok { "ok" } else { "MISSED" }
 }
 

@@ -22,6 +22,8 @@ use std::time::Instant;
 
 use plotters::prelude::*;
 
+use crate::bench::verdict;
+
 pub use legalis_testkit::shapes::{SIZES, passthrough};
 pub const COLD_RUNS: usize = 50;
 pub const COLD_LIMIT_MS: f64 = 5.0;
@@ -38,10 +40,6 @@ fn median(mut values: Vec<f64>) -> f64 {
     } else {
         values[mid]
     }
-}
-
-fn verdict(ok: bool) -> &'static str {
-    if ok { "ok" } else { "MISSED" }
 }
 
 /// One series of the plot: a name and (N, ms) points.
