@@ -568,13 +568,36 @@ fn spirv_via_glsl(
         .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
 }
 
-/// Stack for the front end's thread. The parser bounds nesting, but the
+/// Stack for the front end's threads. The parser bounds nesting, but the
 /// tree walks after it recurse over whatever depth the limits allow; a large
 /// reserved stack (only touched pages cost memory) keeps every input far
 /// from the limit whatever thread the caller runs on.
 const FRONT_END_STACK_BYTES: usize = 256 * 1024 * 1024;
 
+/// The threads the front end runs on, made once per process: starting a
+/// thread with its own stack for every compile cost about 60 to 140 µs,
+/// a third of a small shader's whole compile. One thread per core, so
+/// compiles from several caller threads run side by side.
+fn front_end_pool() -> Option<&'static rayon_core::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon_core::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        rayon_core::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(FRONT_END_STACK_BYTES)
+            .thread_name(|i| format!("legalis-front-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// Runs `work` on a front-end thread and waits for it; a panic in `work`
+/// resumes on the caller.
 fn run_with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if let Some(pool) = front_end_pool() {
+        return pool.install(work);
+    }
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("legalis-front".into())
