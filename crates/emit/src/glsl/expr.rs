@@ -41,6 +41,57 @@ impl Operand {
 }
 
 impl Writer<'_> {
+    /// Writes `e` into `out`, the same text [`Writer::expr`] returns. The
+    /// shapes that make up most statements (names, struct members, plain
+    /// scalar and vector operators) stream without a string of their own;
+    /// the rest are printed by `expr` and appended.
+    pub fn write_expr(&mut self, ctx: &Ctx, e: Handle<Expression>, out: &mut String) -> Result<()> {
+        match &ctx.exprs[e] {
+            Expression::Local(l) => {
+                if let Some(n) = ctx.locals.get(l) {
+                    out.push_str(n);
+                    return Ok(());
+                }
+            }
+            Expression::Param(i) if !ctx.param_globals.contains_key(i) => {
+                if let Some(n) = ctx.params.get(*i as usize) {
+                    out.push_str(n);
+                    return Ok(());
+                }
+            }
+            Expression::Member { base, index } => {
+                let base_ty = self.expr_ty(ctx, *base)?;
+                if let TypeInner::Struct { members } = self.inner(base_ty)
+                    && let Some(member) = members.get(*index as usize)
+                {
+                    self.write_expr(ctx, *base, out)?;
+                    out.push('.');
+                    super::writer::sanitize_into(&member.name, out);
+                    return Ok(());
+                }
+            }
+            Expression::Binary { op, left, right } => {
+                let (lty, rty) = (self.expr_ty(ctx, *left)?, self.expr_ty(ctx, *right)?);
+                if let (Some(lo), Some(ro)) = (self.operand(lty), self.operand(rty))
+                    && plain_operator(*op, lo, ro)
+                {
+                    out.push('(');
+                    self.write_expr(ctx, *left, out)?;
+                    out.push(' ');
+                    out.push_str(op.symbol());
+                    out.push(' ');
+                    self.write_expr(ctx, *right, out)?;
+                    out.push(')');
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+        let text = self.expr(ctx, e)?;
+        out.push_str(&text);
+        Ok(())
+    }
+
     pub fn expr(&mut self, ctx: &Ctx, e: Handle<Expression>) -> Result<String> {
         let span = ctx.exprs.span(e);
         match &ctx.exprs[e] {
@@ -728,6 +779,24 @@ impl Writer<'_> {
         ))
     }
 
+    /// [`Writer::store`] written into `out`.
+    pub fn write_store(
+        &mut self,
+        ctx: &Ctx,
+        target: Handle<Expression>,
+        value: Handle<Expression>,
+        out: &mut String,
+    ) -> Result<()> {
+        if self.image_element(ctx, target).is_some() || self.texel_place(ctx, target).is_some() {
+            let text = self.store(ctx, target, value)?;
+            out.push_str(&text);
+            return Ok(());
+        }
+        self.write_expr(ctx, target, out)?;
+        out.push_str(" = ");
+        self.write_expr(ctx, value, out)
+    }
+
     pub fn expr_stmt(&mut self, ctx: &Ctx, e: Handle<Expression>) -> Result<String> {
         match &ctx.exprs[e] {
             Expression::Intrinsic { fun, args } => self.intrinsic_stmt(ctx, e, *fun, args),
@@ -749,6 +818,26 @@ impl Writer<'_> {
                     | Expression::Intrinsic { .. }
             )
         })
+    }
+}
+
+/// Whether `binary_text` prints `op` on these operands as `(l op r)`:
+/// neither is a matrix, and HLSL and GLSL agree on the operator's meaning.
+fn plain_operator(op: BinaryOp, lo: Operand, ro: Operand) -> bool {
+    let is_mat = |o: Operand| matches!(o.shape, Shape::Matrix(..));
+    if is_mat(lo) || is_mat(ro) {
+        return false;
+    }
+    let vector = matches!(lo.shape, Shape::Vector(_)) || matches!(ro.shape, Shape::Vector(_));
+    let scalar = lo.scalar;
+    match op {
+        _ if op.is_comparison() && vector => false,
+        BinaryOp::Modulo => !(scalar.kind == ScalarKind::Float || scalar.kind == ScalarKind::Sint),
+        BinaryOp::LogicalAnd | BinaryOp::LogicalOr => !vector,
+        BinaryOp::BitwiseAnd | BinaryOp::BitwiseOr | BinaryOp::BitwiseXor => {
+            scalar.kind != ScalarKind::Bool
+        }
+        _ => true,
     }
 }
 

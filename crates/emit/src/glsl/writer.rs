@@ -69,25 +69,33 @@ pub(super) fn passable_resource(inner: &TypeInner) -> bool {
 /// leading `_`, runs of `_` collapse (GLSL reserves `__`), other characters
 /// become `_`.
 pub(super) fn sanitize(name: &str) -> String {
+    let mut s = String::with_capacity(name.len() + 2);
+    sanitize_into(name, &mut s);
+    s
+}
+
+/// [`sanitize`] appended to `out`.
+pub(super) fn sanitize_into(name: &str, out: &mut String) {
     // Runs of characters GLSL does not allow, and of underscores (`__` is
     // reserved), become one `_`, in one pass.
-    let mut s = String::with_capacity(name.len() + 2);
+    let start = out.len();
     for c in name.chars() {
         let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if !(c == '_' && s.ends_with('_')) {
-            s.push(c);
+        if !(c == '_' && out.len() > start && out.ends_with('_')) {
+            out.push(c);
         }
     }
+    let s = &out[start..];
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, '_');
+        out.insert(start, '_');
     }
+    let s = &out[start..];
     if s.starts_with("gl_") || s.starts_with("_hlsl_") {
-        s.insert(0, 'u');
+        out.insert(start, 'u');
     }
-    if is_reserved(&s) {
-        s.push('_');
+    if is_reserved(&out[start..]) {
+        out.push('_');
     }
-    s
 }
 
 /// A `static` local hoisted to module scope.
@@ -1231,12 +1239,36 @@ impl<'a> Writer<'a> {
         level: usize,
         out: &mut String,
     ) -> Result<()> {
-        let ind = "    ".repeat(level);
+        const SPACES: &str = "                                                                ";
+        let deep;
+        let ind = match SPACES.get(..4 * level) {
+            Some(ind) => ind,
+            None => {
+                deep = "    ".repeat(level);
+                deep.as_str()
+            }
+        };
         match stmt {
             Statement::Declare { local, init } if self.static_local(ctx, *local).is_some() => {
-                self.write_static_declare(ctx, *local, *init, &ind, out)?
+                self.write_static_declare(ctx, *local, *init, ind, out)?
             }
-            Statement::Declare { .. } | Statement::Store { .. } | Statement::Expr(_) => {
+            Statement::Store { target, value } => {
+                out.push_str(ind);
+                self.write_store(ctx, *target, *value, out)?;
+                out.push_str(";\n");
+            }
+            Statement::Declare {
+                local,
+                init: Some(init),
+            } => {
+                let decl = self.local_decl(ctx, *local, span)?;
+                out.push_str(ind);
+                out.push_str(&decl);
+                out.push_str(" = ");
+                self.write_expr(ctx, *init, out)?;
+                out.push_str(";\n");
+            }
+            Statement::Declare { .. } | Statement::Expr(_) => {
                 let text = self.simple_stmt(ctx, stmt, span)?;
                 writeln!(out, "{ind}{text};").ok();
             }
@@ -1512,4 +1544,30 @@ pub(super) fn collect_subtree(
 
 pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
     e.children()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{sanitize, sanitize_into};
+
+    #[test]
+    fn sanitize_into_appends_what_sanitize_returns() {
+        for name in [
+            "",
+            "9lives",
+            "gl_Position",
+            "a__b",
+            "_hlsl_x",
+            "sample",
+            "x.y-z",
+            "__",
+        ] {
+            let mut out = String::from("prefix_");
+            sanitize_into(name, &mut out);
+            assert_eq!(out, format!("prefix_{}", sanitize(name)), "{name:?}");
+        }
+        assert_eq!(sanitize("9lives"), "_9lives");
+        assert_eq!(sanitize("gl_Position"), "ugl_Position");
+        assert_eq!(sanitize("a__b"), "a_b");
+    }
 }
