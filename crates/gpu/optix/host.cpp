@@ -14,7 +14,7 @@
 //
 // The OptiX API is reached through the function table the driver fills
 // (optixQueryFunctionTable). The headers' ABI may be newer than the
-// driver's; see table() for what is done then. Exit status: 0 all words
+// driver's; see table_and_run() for what is done then. Exit status: 0 all words
 // matched, 1 a mismatch, 2 no device or a setup failure.
 
 #include <cuda.h>
@@ -131,7 +131,7 @@ int run(const Expected& expected) {
     // Every member past the launch parameters' name stays 0, the default
     // (triangles and custom primitives, no micromaps, no clusters): OptiX
     // 9.1 inserted pipelineLaunchParamsSizeInBytes before them, so an
-    // ABI 110 runtime reads them 8 bytes early (table()).
+    // ABI 110 runtime reads them 8 bytes early (table_and_run()).
     OptixModuleCompileOptions module_options = {};
 
     auto module = [&](const char* stem) {
