@@ -78,8 +78,11 @@ Tasks:
                     (default target/gpu): every case compiled by Legalis
                     to SPIR-V, its expected words, and the release runner
                     legalis-gpu (ash, no link-time Vulkan); run
-                    DIR/legalis-gpu where a Vulkan device is; --run also
-                    runs it here
+                    DIR/legalis-gpu where a Vulkan device is; and the
+                    OptiX test in DIR/optix (CUDA outputs, host program,
+                    OptiX headers from the setup cache): sh
+                    DIR/optix/run.sh where the NVIDIA driver and nvcc
+                    are; --run also runs both here
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check

@@ -16,6 +16,7 @@
 #![deny(unsafe_code)]
 
 pub mod cases;
+pub mod optix;
 #[cfg(feature = "compile")]
 pub mod stage;
 pub mod vk;

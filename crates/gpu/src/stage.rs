@@ -94,7 +94,8 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
 }
 
 /// Compiles every case and writes the SPIR-V files and the manifest into
-/// `dir` (created if missing).
+/// `dir` (created if missing), and the OptiX test into `dir/optix`
+/// ([`crate::optix::stage`]).
 pub fn stage(dir: &Path) -> Result<Manifest, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut manifest = Manifest { cases: Vec::new() };
@@ -110,5 +111,6 @@ pub fn stage(dir: &Path) -> Result<Manifest, String> {
     let json = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
     let path = dir.join(crate::MANIFEST);
     std::fs::write(&path, json).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::optix::stage(&dir.join("optix"))?;
     Ok(manifest)
 }
