@@ -88,7 +88,8 @@ pub enum Profile {
 pub struct Shape {
     pub seed: u64,
     pub profile: Profile,
-    /// `vertex` or `fragment`.
+    /// `vertex` or `fragment` from [`entry_point_shape`], one of
+    /// [`MORE_STAGES`] from [`stage_shape`].
     pub stage: &'static str,
     pub source: String,
 }
@@ -224,6 +225,173 @@ pub fn entry_point_shape(seed: u64, profile: Profile) -> Shape {
             declare(&mut source, &mut rng, true);
             source.push_str(
                 "};\n\n[shader(\"pixel\")]\nfloat4 main(PIn i) : SV_Target\n{\n    return float4(0.0, 0.0, 0.0, 1.0);\n}\n",
+            );
+        }
+    }
+    Shape {
+        seed,
+        profile,
+        stage,
+        source,
+    }
+}
+
+/// The stages [`stage_shape`] generates, beyond vertex and fragment.
+pub const MORE_STAGES: [&str; 7] = [
+    "geometry",
+    "hull",
+    "domain",
+    "mesh",
+    "closesthit",
+    "miss",
+    "callable",
+];
+
+/// The generated fields of one shape, declared in a struct.
+struct Fields {
+    structs: String,
+    fields: Vec<Field>,
+}
+
+fn generate_fields(rng: &mut Rng, profile: Profile, arrays: bool) -> Fields {
+    let mut structs = String::new();
+    let mut names = Vec::new();
+    for s in 0..rng.below(3) {
+        let mut body = String::new();
+        for f in 0..1 + rng.below(3) {
+            let ty = if s == 1 && f == 0 && rng.chance(50) {
+                "Inner0".to_string()
+            } else {
+                leaf_type(rng, profile)
+            };
+            let _ = writeln!(body, "    {ty} m{f};");
+        }
+        let _ = writeln!(structs, "struct Inner{s}\n{{\n{body}}};\n");
+        names.push(format!("Inner{s}"));
+    }
+    let mut fields = Vec::new();
+    for i in 0..1 + rng.below(6) {
+        let nested = !names.is_empty() && rng.chance(25);
+        let ty = if nested {
+            rng.pick(&names).clone()
+        } else {
+            leaf_type(rng, profile)
+        };
+        let array =
+            (arrays && profile == Profile::Full && rng.chance(20)).then(|| 1 + rng.below(3));
+        fields.push(Field {
+            modifiers: rng.pick(&INTERPOLATION).to_string(),
+            ty,
+            name: format!("f{i}"),
+            array,
+            nested,
+        });
+    }
+    Fields { structs, fields }
+}
+
+impl Fields {
+    /// The fields as struct members: with semantics far apart (and some
+    /// explicit locations) for varyings, bare for ray payloads.
+    fn declare(&self, out: &mut String, rng: &mut Rng, varyings: bool, modifiers: bool) {
+        for (i, field) in self.fields.iter().enumerate() {
+            let array = field.array.map(|n| format!("[{n}]")).unwrap_or_default();
+            if !varyings {
+                let _ = writeln!(out, "    {} {}{array};", field.ty, field.name);
+                continue;
+            }
+            let location = if !field.nested && rng.chance(25) {
+                format!("[[vk::location({})]] ", 16 + 16 * i)
+            } else {
+                String::new()
+            };
+            let modifiers = if modifiers {
+                field.modifiers.as_str()
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "    {location}{modifiers}{} {}{array} : TEXCOORD{};",
+                field.ty,
+                field.name,
+                32 * i
+            );
+        }
+    }
+
+    /// `to.f = from.f;` for every field.
+    fn copy(&self, out: &mut String, to: &str, from: &str) {
+        for field in &self.fields {
+            let _ = writeln!(out, "    {to}.{0} = {from}.{0};", field.name);
+        }
+    }
+}
+
+/// Generates entry point `seed` of `profile` for `stage`, one of
+/// [`MORE_STAGES`]: the generated fields travel through a geometry shader
+/// (a triangle in, a triangle stream out), a hull shader's control points
+/// (with a patch-constant function), a domain shader's output patch, a
+/// mesh shader's vertices, or a closest-hit, miss or callable shader's
+/// payload (callable data).
+pub fn stage_shape(seed: u64, profile: Profile, stage: &'static str) -> Shape {
+    let mut rng = Rng::new(seed ^ 0x5EED_0000);
+    let ray = matches!(stage, "closesthit" | "miss" | "callable");
+    // Arrays only where the legalizer carries them on every stage it
+    // compiles: not in mesh outputs written whole.
+    let fields = generate_fields(&mut rng, profile, stage != "mesh");
+    let mut source = fields.structs.clone();
+    if ray {
+        source.push_str("struct Payload\n{\n");
+        fields.declare(&mut source, &mut rng, false, false);
+        source.push_str("};\n\n");
+        let params = match stage {
+            "closesthit" => "inout Payload p, in BuiltInTriangleIntersectionAttributes a",
+            _ => "inout Payload p",
+        };
+        let _ = write!(
+            source,
+            "[shader(\"{stage}\")]\nvoid main({params})\n{{\n    Payload q = p;\n"
+        );
+        fields.copy(&mut source, "p", "q");
+        source.push_str("}\n");
+        return Shape {
+            seed,
+            profile,
+            stage,
+            source,
+        };
+    }
+    // The varying struct every other stage reads or writes.
+    source.push_str("struct V\n{\n    float4 pos : SV_Position;\n");
+    fields.declare(&mut source, &mut rng, true, true);
+    source.push_str("};\n\n");
+    match stage {
+        "geometry" => {
+            source.push_str(
+                "[shader(\"geometry\")]\n[maxvertexcount(3)]\nvoid main(triangle V input[3], inout TriangleStream<V> stream)\n{\n    for (uint i = 0; i < 3; i++)\n    {\n        V o;\n        o.pos = input[i].pos;\n",
+            );
+            for field in &fields.fields {
+                let _ = writeln!(source, "        o.{0} = input[i].{0};", field.name);
+            }
+            source.push_str("        stream.Append(o);\n    }\n}\n");
+        }
+        "hull" => {
+            source.push_str(
+                "struct PC\n{\n    float edges[3] : SV_TessFactor;\n    float inside : SV_InsideTessFactor;\n};\n\nPC constants(InputPatch<V, 3> patch)\n{\n    PC o;\n    o.edges[0] = 1.0;\n    o.edges[1] = 1.0;\n    o.edges[2] = 1.0;\n    o.inside = 1.0;\n    return o;\n}\n\n[shader(\"hull\")]\n[domain(\"tri\")]\n[partitioning(\"integer\")]\n[outputtopology(\"triangle_cw\")]\n[outputcontrolpoints(3)]\n[patchconstantfunc(\"constants\")]\nV main(InputPatch<V, 3> patch, uint id : SV_OutputControlPointID)\n{\n    return patch[id];\n}\n",
+            );
+        }
+        "domain" => {
+            source.push_str(
+                "struct PC\n{\n    float edges[3] : SV_TessFactor;\n    float inside : SV_InsideTessFactor;\n};\n\n[shader(\"domain\")]\n[domain(\"tri\")]\nV main(PC constants, float3 bary : SV_DomainLocation, const OutputPatch<V, 3> patch)\n{\n    V o;\n    o.pos = patch[0].pos * bary.x + patch[1].pos * bary.y + patch[2].pos * bary.z;\n",
+            );
+            fields.copy(&mut source, "o", "patch[0]");
+            source.push_str("    return o;\n}\n");
+        }
+        _ => {
+            // Mesh: whole vertices stored, the way every target takes them.
+            source.push_str(
+                "[shader(\"mesh\")]\n[outputtopology(\"triangle\")]\n[numthreads(1, 1, 1)]\nvoid main(out vertices V verts[3], out indices uint3 tris[1])\n{\n    SetMeshOutputCounts(3, 1);\n    V v = (V)0;\n    for (uint i = 0; i < 3; i++)\n    {\n        v.pos = float4(float(i), 0.0, 0.0, 1.0);\n        verts[i] = v;\n    }\n    tris[0] = uint3(0, 1, 2);\n}\n",
             );
         }
     }
