@@ -563,18 +563,7 @@ impl<'a> Writer<'a> {
     /// scalar, so explicit padding bytes before a member (and at the end)
     /// reach every offset and size the rule asks for; `static_assert`s
     /// make nvcc prove them.
-    fn laid_out_struct(
-        &self,
-        name: &str,
-        fields: &[(
-            String,
-            String,
-            Handle<ir::Type>,
-            Option<ir::MatrixLayout>,
-            ir::Span,
-        )],
-        out: &mut String,
-    ) -> Result<()> {
+    fn laid_out_struct(&self, name: &str, fields: &[SharedField], out: &mut String) -> Result<()> {
         let layouter = Layouter::new(self.module, Rule::Cuda);
         let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
         let (layout, placed) = match layouter.struct_layout(&types) {
@@ -960,6 +949,16 @@ fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
 
 /// Marks `ty` and every struct inside it (members, arrays, buffer
 /// contents).
+/// A member of a struct shared with the host: its spelling, name, type,
+/// matrix major and span.
+type SharedField = (
+    String,
+    String,
+    Handle<ir::Type>,
+    Option<ir::MatrixLayout>,
+    ir::Span,
+);
+
 fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
     let Some(t) = module.types.try_get(ty) else {
         return;
