@@ -25,6 +25,7 @@ mod gpu;
 mod html;
 mod legalize;
 mod readme;
+mod reference_layouts;
 mod report;
 mod rust_fns;
 mod suite;
@@ -83,6 +84,10 @@ Tasks:
                     OptiX headers from the setup cache): sh
                     DIR/optix/run.sh where the NVIDIA driver and nvcc
                     are; --run also runs both here
+  reference-layouts the reference compiler's reflection of every shader
+                    of tests/layout, as data in tests/layout/reference
+                    (needs ../shared/tools/slang-reference or
+                    LEGALIS_SLANG_REFERENCE, and python3)
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, setup, every test,
                     tidy, codegen --check and coverage legalize --check
@@ -106,6 +111,7 @@ fn main() -> ExitCode {
         Some("setup") => return chromium::setup(&rest),
         Some("bench") => return bench::main(&rest, &workspace_root()),
         Some("gpu") => return gpu::main(&rest, &workspace_root()),
+        Some("reference-layouts") => return reference_layouts::main(&rest, &workspace_root()),
         // Internal to `bench`: the peak memory of one command.
         Some("peak-rss") => return bench_process::peak_rss(&rest),
         Some("ci") if rest.is_empty() => ci_steps(),

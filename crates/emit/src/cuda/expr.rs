@@ -666,7 +666,19 @@ impl Writer<'_> {
             );
         }
         Ok(match &self.module.types[ty].inner {
-            TypeInner::Struct { .. } | TypeInner::Array { .. } => {
+            TypeInner::Struct { .. } => {
+                // Padding members (`laid_out_struct`) take an empty `{}`.
+                let pads = self.padded_members(ty);
+                let mut all = Vec::new();
+                for (i, p) in parts.into_iter().enumerate() {
+                    if pads.get(i).copied().unwrap_or(false) {
+                        all.push("{}".to_string());
+                    }
+                    all.push(p);
+                }
+                format!("{spelled}{{{}}}", all.join(", "))
+            }
+            TypeInner::Array { .. } => {
                 format!("{spelled}{{{}}}", parts.join(", "))
             }
             TypeInner::Vector { size, scalar } => {

@@ -10,6 +10,7 @@
 // only. Part of Legalis; no third-party code.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cuda_fp16.h>
 

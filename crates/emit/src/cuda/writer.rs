@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
+use legalis_layout::{Layouter, Rule};
 
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
@@ -473,9 +474,24 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// Structs whose bytes the host shares: those inside constant buffers,
+    /// structured buffers and the globals block. They get `legalis_layout`
+    /// offsets; other structs (payloads, locals only) stay as C++ lays them.
+    pub(super) fn buffer_structs(&self) -> BTreeSet<Handle<ir::Type>> {
+        let mut out = BTreeSet::new();
+        for g in self.kinds.keys() {
+            let global = &self.module.globals[*g];
+            if global.space == AddressSpace::Uniform {
+                mark_structs(self.module, global.ty, &mut out);
+            }
+        }
+        out
+    }
+
     fn structs(&self) -> Result<String> {
         let module = self.module;
         let mut out = String::new();
+        let shared = self.buffer_structs();
         for &ty in &self.used_structs {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
                 continue;
@@ -484,28 +500,117 @@ impl<'a> Writer<'a> {
                 return unsupported("an empty struct", module.types.span(ty));
             }
             let names = &self.member_names[&ty];
-            writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+            let mut fields = Vec::new();
             for (i, m) in members.iter().enumerate() {
-                writeln!(out, "    {} {};", self.spell(m.ty, m.span)?, names[i]).ok();
+                let spelled = self.spell(m.ty, m.span)?;
+                fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout, m.span));
             }
-            out.push_str("};\n\n");
+            if shared.contains(&ty) {
+                self.laid_out_struct(&self.struct_name(ty), &fields, &mut out)?;
+            } else {
+                writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+                for (spelled, field, ..) in &fields {
+                    writeln!(out, "    {spelled} {field};").ok();
+                }
+                out.push_str("};\n\n");
+            }
         }
         if let Some((ty, _)) = &self.globals_block {
-            writeln!(out, "struct {ty}\n{{").ok();
+            let mut fields = Vec::new();
             for g in self.globals_of(GlobalKind::Plain) {
                 let global = &module.globals[g];
                 let span = module.globals.span(g);
-                writeln!(
-                    out,
-                    "    {} {};",
-                    self.spell(global.ty, span)?,
-                    self.global_names[&g]
-                )
-                .ok();
+                let spelled = self.spell(global.ty, span)?;
+                fields.push((
+                    spelled,
+                    self.global_names[&g].clone(),
+                    global.ty,
+                    global.matrix_layout,
+                    span,
+                ));
             }
-            out.push_str("};\n\n");
+            self.laid_out_struct(ty, &fields, &mut out)?;
         }
         Ok(out)
+    }
+
+    /// Per member of struct `ty`: whether `laid_out_struct` puts padding
+    /// bytes before it.
+    pub(super) fn padded_members(&self, ty: Handle<ir::Type>) -> Vec<bool> {
+        let TypeInner::Struct { members } = &self.module.types[ty].inner else {
+            return Vec::new();
+        };
+        if !self.buffer_structs().contains(&ty) {
+            return Vec::new();
+        }
+        let types: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
+        let Ok((_, placed)) = Layouter::new(self.module, Rule::Cuda).struct_layout(&types) else {
+            return Vec::new();
+        };
+        let mut cursor = 0;
+        placed
+            .iter()
+            .map(|m| {
+                let padded = m.offset > cursor;
+                cursor = m.offset + m.layout.size;
+                padded
+            })
+            .collect()
+    }
+
+    /// A struct whose members sit at their `legalis_layout` CUDA offsets:
+    /// the prelude's vectors, matrices and arrays align only to their
+    /// scalar, so explicit padding bytes before a member (and at the end)
+    /// reach every offset and size the rule asks for; `static_assert`s
+    /// make nvcc prove them.
+    fn laid_out_struct(&self, name: &str, fields: &[SharedField], out: &mut String) -> Result<()> {
+        let layouter = Layouter::new(self.module, Rule::Cuda);
+        let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
+        let (layout, placed) = match layouter.struct_layout(&types) {
+            Ok(l) => l,
+            // Opaque members (resources in a parameter struct) have no
+            // layout to keep: the struct stays as C++ lays it out.
+            Err(_) => {
+                writeln!(out, "struct {name}\n{{").ok();
+                for (spelled, field, ..) in fields {
+                    writeln!(out, "    {spelled} {field};").ok();
+                }
+                out.push_str("};\n\n");
+                return Ok(());
+            }
+        };
+        writeln!(out, "struct {name}\n{{").ok();
+        let mut cursor = 0;
+        let mut pads = 0;
+        let mut pad = |out: &mut String, to: u32, cursor: &mut u32| {
+            if to > *cursor {
+                writeln!(out, "    unsigned char _pad{pads}[{}];", to - *cursor).ok();
+                pads += 1;
+                *cursor = to;
+            }
+        };
+        for ((spelled, field, ..), member) in fields.iter().zip(&placed) {
+            pad(out, member.offset, &mut cursor);
+            writeln!(out, "    {spelled} {field};").ok();
+            cursor = member.offset + member.layout.size;
+        }
+        pad(out, layout.size, &mut cursor);
+        out.push_str("};\n");
+        for ((_, field, ..), member) in fields.iter().zip(&placed) {
+            writeln!(
+                out,
+                "static_assert(offsetof({name}, {field}) == {}, \"{name}.{field}\");",
+                member.offset
+            )
+            .ok();
+        }
+        writeln!(
+            out,
+            "static_assert(sizeof({name}) == {}, \"sizeof({name})\");\n",
+            layout.size
+        )
+        .ok();
+        Ok(())
     }
 
     pub(super) fn globals_of(&self, kind: GlobalKind) -> Vec<Handle<ir::GlobalVariable>> {
@@ -844,6 +949,16 @@ fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
 
 /// Marks `ty` and every struct inside it (members, arrays, buffer
 /// contents).
+/// A member of a struct shared with the host: its spelling, name, type,
+/// matrix major and span.
+type SharedField = (
+    String,
+    String,
+    Handle<ir::Type>,
+    Option<ir::MatrixLayout>,
+    ir::Span,
+);
+
 fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
     let Some(t) = module.types.try_get(ty) else {
         return;

@@ -11,6 +11,7 @@
 use legalis_ir as ir;
 use legalis_ir::{BufferKind, Expression, Handle, Intrinsic as I, ResourceAccess, TextureDim};
 use legalis_ir::{ScalarKind, TypeInner};
+use legalis_layout::{Layouter, Rule};
 
 use super::writer::{Ctx, Result, Writer, unsupported};
 
@@ -372,8 +373,12 @@ impl Writer<'_> {
                 kind: BufferKind::Structured | BufferKind::Append | BufferKind::Consume,
                 ..
             } => {
-                // The stride of the std430 `data[]` array the buffer is.
-                let stride = super::layout::std430_stride(self.module, elem);
+                // The stride of the std430 `data[]` array the buffer is
+                // (GLSL spells integer matrices as arrays of rows).
+                let stride = Layouter::new(self.module, Rule::Std430)
+                    .int_matrices_as_rows()
+                    .array_stride(elem, None)
+                    .or_else(|e| unsupported(e.what(), e.span()))?;
                 (vec![format!("{obj}.data.length()"), stride.to_string()], 1)
             }
             TypeInner::Buffer {

@@ -22,7 +22,6 @@
 mod expr;
 mod intrinsics;
 mod keywords;
-mod layout;
 mod methods;
 mod ray_tracing;
 mod resources;

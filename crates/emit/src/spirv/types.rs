@@ -141,6 +141,26 @@ impl Writer<'_> {
         Ok(id)
     }
 
+    /// The type of a struct member: its plain type, except that an array
+    /// of `row_major` matrices in a block gets its own array type, whose
+    /// `ArrayStride` is that of row-major matrices.
+    fn member_ty(
+        &mut self,
+        ty: Handle<ir::Type>,
+        major: Option<ir::MatrixLayout>,
+        layout: Layout,
+    ) -> Result<Word> {
+        match *self.inner(ty) {
+            TypeInner::Array { base, size }
+                if layout != Layout::Plain && major == Some(ir::MatrixLayout::RowMajor) =>
+            {
+                let elem = self.member_ty(base, major, layout)?;
+                self.array_of(ty, elem, base, size, layout, major)
+            }
+            _ => self.ty(ty, layout),
+        }
+    }
+
     fn array_type(
         &mut self,
         ty: Handle<ir::Type>,
@@ -149,6 +169,18 @@ impl Writer<'_> {
         layout: Layout,
     ) -> Result<Word> {
         let elem = self.ty(base, layout)?;
+        self.array_of(ty, elem, base, size, layout, None)
+    }
+
+    fn array_of(
+        &mut self,
+        ty: Handle<ir::Type>,
+        elem: Word,
+        base: Handle<ir::Type>,
+        size: ir::ArraySize,
+        layout: Layout,
+        major: Option<ir::MatrixLayout>,
+    ) -> Result<Word> {
         let id = self.b.id();
         match size {
             ir::ArraySize::Constant(n) => {
@@ -165,7 +197,7 @@ impl Writer<'_> {
             }
         }
         if layout != Layout::Plain {
-            let stride = self.array_stride(base, layout, None)?;
+            let stride = self.array_stride(base, layout, major)?;
             self.b
                 .decorate(id, Decoration::ArrayStride, [stride.into()]);
         }
@@ -193,8 +225,8 @@ impl Writer<'_> {
         name: Option<&str>,
     ) -> Result<Word> {
         let mut member_ids = Vec::new();
-        for (t, _, _) in fields {
-            member_ids.push(self.ty(*t, layout)?);
+        for (t, major, _) in fields {
+            member_ids.push(self.member_ty(*t, *major, layout)?);
         }
         let id = self.b.id();
         self.b.type_struct_id(Some(id), member_ids);

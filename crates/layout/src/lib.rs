@@ -1,0 +1,501 @@
+//! Memory layout of the data a shader shares with the host — `cbuffer`s,
+//! `ConstantBuffer<T>`, the `_Globals` block and the elements of
+//! `StructuredBuffer<T>`/`RWStructuredBuffer<T>` — per target and address
+//! space: sizes, alignments, member offsets, array strides, matrix strides.
+//!
+//! One function of (type, matrix major, [`Rule`]) serves every writer, so
+//! the SPIR-V `Offset` decorations, the GLSL block layout, the WGSL
+//! `@align`/`@size` attributes and the Metal and CUDA padding members all
+//! follow the same figures. The rules (see `docs/design/layout.md`):
+//!
+//! - [`Rule::Std140`]: Vulkan uniform blocks; WGSL's `var<uniform>`.
+//! - [`Rule::Std430`]: Vulkan storage buffers; WGSL's `var<storage>`.
+//! - [`Rule::MetalConstant`]: Metal's natural layout (`float3` 16 bytes),
+//!   what the reference uses for constant buffers and globals.
+//! - [`Rule::MetalDevice`]: the scalar-aligned layout of D3D structured
+//!   buffers (vectors aligned to their scalar, `float3` 12 bytes), what the
+//!   reference uses for Metal `device` buffers (`packed_float3`).
+//! - [`Rule::Cuda`]: C layout with CUDA's vector types (`float2` aligned
+//!   to 8, `float3` to 4, `float4` to 16).
+//!
+//! A matrix is laid out as an array of vectors along its major direction:
+//! HLSL's default `column_major` stores `columns` vectors of `rows`
+//! components, `row_major` stores `rows` vectors of `columns`.
+
+use legalis_ir as ir;
+use legalis_ir::{Handle, ScalarKind, TypeInner};
+
+/// A layout rule: how a target lays out one address space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    Std140,
+    Std430,
+    MetalConstant,
+    MetalDevice,
+    Cuda,
+}
+
+/// The targets whose layouts differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    Spirv,
+    Glsl,
+    Wgsl,
+    Metal,
+    Cuda,
+}
+
+/// Where a buffer's data lives: a constant buffer (`cbuffer`,
+/// `ConstantBuffer<T>`, `_Globals`) or a structured buffer's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Uniform,
+    Storage,
+}
+
+impl Rule {
+    /// The rule `target` uses for `space`.
+    pub fn of(target: Target, space: Space) -> Rule {
+        match (target, space) {
+            (Target::Spirv | Target::Glsl | Target::Wgsl, Space::Uniform) => Rule::Std140,
+            (Target::Spirv | Target::Glsl | Target::Wgsl, Space::Storage) => Rule::Std430,
+            (Target::Metal, Space::Uniform) => Rule::MetalConstant,
+            (Target::Metal, Space::Storage) => Rule::MetalDevice,
+            (Target::Cuda, _) => Rule::Cuda,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Std140 => "std140",
+            Rule::Std430 => "std430",
+            Rule::MetalConstant => "metal-constant",
+            Rule::MetalDevice => "metal-device",
+            Rule::Cuda => "cuda",
+        }
+    }
+
+    /// The rule's size of a `bool`: 4 bytes in Vulkan and WGSL (as a
+    /// 32-bit integer), 1 byte in C++ (Metal, CUDA).
+    pub fn bool_width(self) -> u32 {
+        match self {
+            Rule::Std140 | Rule::Std430 => 4,
+            Rule::MetalConstant | Rule::MetalDevice | Rule::Cuda => 1,
+        }
+    }
+
+    /// `(size, align)` of a vector of `n` scalars of `width` bytes
+    /// (`n == 1` is a scalar).
+    pub fn vector(self, n: u32, width: u32) -> (u32, u32) {
+        if n == 1 {
+            return (width, width);
+        }
+        match self {
+            Rule::Std140 | Rule::Std430 => (n * width, if n == 2 { 2 } else { 4 } * width),
+            Rule::MetalConstant => {
+                let align = if n == 2 { 2 } else { 4 } * width;
+                (align, align)
+            }
+            Rule::MetalDevice => (n * width, width),
+            Rule::Cuda => {
+                let align = match n {
+                    2 => 2 * width,
+                    3 => width,
+                    _ => 4 * width,
+                };
+                (n * width, align.min(16))
+            }
+        }
+    }
+
+    /// std140 rounds the alignment of arrays, matrices and structs up to 16.
+    fn aggregate_align(self, align: u32) -> u32 {
+        if self == Rule::Std140 {
+            round_up(align, 16)
+        } else {
+            align
+        }
+    }
+}
+
+/// Size and alignment in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub size: u32,
+    pub align: u32,
+}
+
+impl Layout {
+    /// The distance between consecutive elements of an array of this.
+    pub fn stride(self) -> u32 {
+        round_up(self.size, self.align)
+    }
+}
+
+/// Why a type has no layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// An unsized array anywhere but as a buffer's outermost element array.
+    NestedUnsized(ir::Span),
+    /// A resource, sampler or other opaque type inside a buffer.
+    Opaque(ir::Span),
+}
+
+impl Error {
+    pub fn span(&self) -> ir::Span {
+        match self {
+            Error::NestedUnsized(s) | Error::Opaque(s) => *s,
+        }
+    }
+
+    pub fn what(&self) -> &'static str {
+        match self {
+            Error::NestedUnsized(_) => "a nested unsized array",
+            Error::Opaque(_) => "this type in a buffer",
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// One member of a laid-out struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub offset: u32,
+    pub layout: Layout,
+}
+
+/// Lays out the types of one module under one rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Layouter<'m> {
+    module: &'m ir::Module,
+    rule: Rule,
+    int_matrix_rows: bool,
+}
+
+impl<'m> Layouter<'m> {
+    pub fn new(module: &'m ir::Module, rule: Rule) -> Self {
+        Layouter {
+            module,
+            rule,
+            int_matrix_rows: false,
+        }
+    }
+
+    /// Stores integer and bool matrices as rows whatever their declared
+    /// major: the GLSL writer spells them as arrays of row vectors, GLSL
+    /// having no integer matrices.
+    pub fn int_matrices_as_rows(mut self) -> Self {
+        self.int_matrix_rows = true;
+        self
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    fn width(&self, s: ir::Scalar) -> u32 {
+        if s.kind == ScalarKind::Bool {
+            self.rule.bool_width()
+        } else {
+            u32::from(s.width.max(1))
+        }
+    }
+
+    /// The layout of `ty`; `major` is the matrix layout of the member that
+    /// has this type (it reaches through arrays to their matrices).
+    pub fn layout(&self, ty: Handle<ir::Type>, major: Option<ir::MatrixLayout>) -> Result<Layout> {
+        let span = self.module.types.span(ty);
+        Ok(match &self.module.types[ty].inner {
+            TypeInner::Scalar(s) => {
+                let w = self.width(*s);
+                Layout { size: w, align: w }
+            }
+            TypeInner::Vector { size, scalar } => {
+                let (size, align) = self.rule.vector(u32::from(*size), self.width(*scalar));
+                Layout { size, align }
+            }
+            TypeInner::Matrix { .. } => {
+                let (count, vector) = self.matrix_vectors(ty, major);
+                let stride = self.rule.aggregate_align(vector.align);
+                Layout {
+                    size: count * round_up(vector.size, stride),
+                    align: stride,
+                }
+            }
+            TypeInner::Array { base, size } => {
+                let stride = self.array_stride(*base, major)?;
+                let align = self.rule.aggregate_align(self.layout(*base, major)?.align);
+                match size {
+                    ir::ArraySize::Constant(n) => Layout {
+                        size: n * stride,
+                        align,
+                    },
+                    ir::ArraySize::Unsized => return Err(Error::NestedUnsized(span)),
+                }
+            }
+            TypeInner::Struct { members } => {
+                let fields: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
+                self.struct_layout(&fields)?.0
+            }
+            _ => return Err(Error::Opaque(span)),
+        })
+    }
+
+    /// The layout of a struct of `fields` and each member's place.
+    pub fn struct_layout(
+        &self,
+        fields: &[(Handle<ir::Type>, Option<ir::MatrixLayout>)],
+    ) -> Result<(Layout, Vec<Member>)> {
+        let mut offset = 0;
+        let mut align = 1;
+        let mut out = Vec::with_capacity(fields.len());
+        for &(ty, major) in fields {
+            let layout = self.layout(ty, major)?;
+            offset = round_up(offset, layout.align);
+            out.push(Member { offset, layout });
+            offset += layout.size;
+            align = align.max(layout.align);
+        }
+        let align = self.rule.aggregate_align(align);
+        let size = round_up(offset, align);
+        Ok((Layout { size, align }, out))
+    }
+
+    /// The offsets of `fields` laid out in order.
+    pub fn offsets(
+        &self,
+        fields: &[(Handle<ir::Type>, Option<ir::MatrixLayout>)],
+    ) -> Result<Vec<u32>> {
+        Ok(self
+            .struct_layout(fields)?
+            .1
+            .into_iter()
+            .map(|m| m.offset)
+            .collect())
+    }
+
+    /// Bytes between consecutive elements of an array of `elem`.
+    pub fn array_stride(
+        &self,
+        elem: Handle<ir::Type>,
+        major: Option<ir::MatrixLayout>,
+    ) -> Result<u32> {
+        let l = self.layout(elem, major)?;
+        Ok(round_up(l.size, self.rule.aggregate_align(l.align)))
+    }
+
+    /// Bytes between the vectors of a matrix (SPIR-V's `MatrixStride`);
+    /// 0 for a type that is not a matrix.
+    pub fn matrix_stride(&self, ty: Handle<ir::Type>, major: Option<ir::MatrixLayout>) -> u32 {
+        if !matches!(self.module.types[ty].inner, TypeInner::Matrix { .. }) {
+            return 0;
+        }
+        let (_, vector) = self.matrix_vectors(ty, major);
+        round_up(vector.size, self.rule.aggregate_align(vector.align))
+    }
+
+    /// Whether a matrix member is stored row by row.
+    pub fn stores_rows(&self, ty: Handle<ir::Type>, major: Option<ir::MatrixLayout>) -> bool {
+        match self.module.types[ty].inner {
+            TypeInner::Matrix { scalar, .. } => {
+                (self.int_matrix_rows && scalar.kind != ScalarKind::Float)
+                    || major == Some(ir::MatrixLayout::RowMajor)
+            }
+            _ => false,
+        }
+    }
+
+    /// `(count, layout of one vector)` of a matrix along its major direction.
+    fn matrix_vectors(
+        &self,
+        ty: Handle<ir::Type>,
+        major: Option<ir::MatrixLayout>,
+    ) -> (u32, Layout) {
+        let TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        } = self.module.types[ty].inner
+        else {
+            return (0, Layout { size: 0, align: 1 });
+        };
+        let (count, len) = if self.stores_rows(ty, major) {
+            (rows, columns)
+        } else {
+            (columns, rows)
+        };
+        let (size, align) = self.rule.vector(u32::from(len), self.width(scalar));
+        (u32::from(count), Layout { size, align })
+    }
+}
+
+/// `x` rounded up to a multiple of `align`.
+pub fn round_up(x: u32, align: u32) -> u32 {
+    x.div_ceil(align.max(1)) * align.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ir::{ArraySize, MatrixLayout, Scalar, StructMember, Type};
+
+    struct M(ir::Module);
+
+    impl M {
+        fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
+            self.0
+                .types
+                .insert(Type { name: None, inner }, ir::Span::default())
+        }
+        fn f(&mut self) -> Handle<Type> {
+            self.ty(TypeInner::Scalar(Scalar::F32))
+        }
+        fn vec(&mut self, size: u8) -> Handle<Type> {
+            self.ty(TypeInner::Vector {
+                size,
+                scalar: Scalar::F32,
+            })
+        }
+        fn mat(&mut self, rows: u8, columns: u8) -> Handle<Type> {
+            self.ty(TypeInner::Matrix {
+                rows,
+                columns,
+                scalar: Scalar::F32,
+            })
+        }
+        fn array(&mut self, base: Handle<Type>, n: u32) -> Handle<Type> {
+            self.ty(TypeInner::Array {
+                base,
+                size: ArraySize::Constant(n),
+            })
+        }
+        fn structure(&mut self, members: &[Handle<Type>]) -> Handle<Type> {
+            let members = members
+                .iter()
+                .enumerate()
+                .map(|(i, &ty)| StructMember {
+                    name: format!("m{i}"),
+                    ty,
+                    io: Default::default(),
+                    matrix_layout: None,
+                    span: ir::Span::default(),
+                })
+                .collect();
+            self.ty(TypeInner::Struct { members })
+        }
+    }
+
+    /// `struct { float a; float3 b; }`, `float arr[3]`, `float2 a2[2]`,
+    /// `row_major float2x3`, `float2x3`, `float3x2` in every rule.
+    #[test]
+    fn every_rule_on_the_same_members() {
+        let mut m = M(ir::Module::default());
+        let f = m.f();
+        let v2 = m.vec(2);
+        let v3 = m.vec(3);
+        let inner = m.structure(&[f, v3]);
+        let arr = m.array(f, 3);
+        let a2 = m.array(v2, 2);
+        let m23 = m.mat(2, 3);
+        let m32 = m.mat(3, 2);
+        let fields = [
+            (v3, None),
+            (f, None),
+            (arr, None),
+            (a2, None),
+            (inner, None),
+            (f, None),
+            (m23, Some(MatrixLayout::RowMajor)),
+            (m23, Some(MatrixLayout::ColumnMajor)),
+            (m32, None),
+        ];
+        let offsets = |rule| Layouter::new(&m.0, rule).offsets(&fields).unwrap();
+        assert_eq!(
+            offsets(Rule::Std140),
+            [0, 12, 16, 64, 96, 128, 144, 176, 224]
+        );
+        assert_eq!(offsets(Rule::Std430), [0, 12, 16, 32, 48, 80, 96, 128, 160]);
+        assert_eq!(
+            offsets(Rule::MetalConstant),
+            [0, 16, 20, 32, 48, 80, 96, 128, 160]
+        );
+        assert_eq!(
+            offsets(Rule::MetalDevice),
+            [0, 12, 16, 28, 44, 60, 64, 88, 112]
+        );
+        assert_eq!(offsets(Rule::Cuda), [0, 12, 16, 32, 48, 64, 68, 96, 120]);
+    }
+
+    #[test]
+    fn strides_and_sizes() {
+        let mut m = M(ir::Module::default());
+        let f = m.f();
+        let v3 = m.vec(3);
+        let m32 = m.mat(3, 2);
+        let inner = m.structure(&[f, v3]);
+        let l = |rule| Layouter::new(&m.0, rule);
+        assert_eq!(l(Rule::Std140).array_stride(f, None), Ok(16));
+        assert_eq!(l(Rule::Std430).array_stride(f, None), Ok(4));
+        assert_eq!(l(Rule::Std430).array_stride(v3, None), Ok(16));
+        assert_eq!(l(Rule::MetalDevice).array_stride(v3, None), Ok(12));
+        assert_eq!(l(Rule::Cuda).array_stride(v3, None), Ok(12));
+        assert_eq!(l(Rule::MetalConstant).array_stride(v3, None), Ok(16));
+        // float3x2: two columns of float3.
+        assert_eq!(l(Rule::Std430).matrix_stride(m32, None), 16);
+        // row_major float3x2: three rows of float2.
+        let rm = Some(MatrixLayout::RowMajor);
+        assert_eq!(l(Rule::Std430).matrix_stride(m32, rm), 8);
+        assert_eq!(l(Rule::Std140).matrix_stride(m32, rm), 16);
+        assert_eq!(l(Rule::Std140).matrix_stride(f, None), 0);
+        assert_eq!(
+            l(Rule::Std140).layout(inner, None),
+            Ok(Layout {
+                size: 32,
+                align: 16
+            })
+        );
+        assert_eq!(
+            l(Rule::Cuda).layout(inner, None),
+            Ok(Layout { size: 16, align: 4 })
+        );
+    }
+
+    #[test]
+    fn bool_and_wide_scalars() {
+        let mut m = M(ir::Module::default());
+        let b = m.ty(TypeInner::Scalar(Scalar::BOOL));
+        let d = m.ty(TypeInner::Scalar(Scalar::F64));
+        let h = m.ty(TypeInner::Scalar(Scalar::F16));
+        let fields = [(b, None), (h, None), (d, None)];
+        let offsets = |rule| Layouter::new(&m.0, rule).offsets(&fields).unwrap();
+        assert_eq!(offsets(Rule::Std140), [0, 4, 8]);
+        assert_eq!(offsets(Rule::Cuda), [0, 2, 8]);
+        let d4 = m.ty(TypeInner::Vector {
+            size: 4,
+            scalar: Scalar::F64,
+        });
+        // CUDA's double4 aligns to 16, not 32.
+        assert_eq!(
+            Layouter::new(&m.0, Rule::Cuda).layout(d4, None),
+            Ok(Layout {
+                size: 32,
+                align: 16
+            })
+        );
+    }
+
+    #[test]
+    fn opaque_and_nested_unsized_types_have_no_layout() {
+        let mut m = M(ir::Module::default());
+        let s = m.ty(TypeInner::Sampler { comparison: false });
+        let f = m.f();
+        let u = m.ty(TypeInner::Array {
+            base: f,
+            size: ArraySize::Unsized,
+        });
+        let l = Layouter::new(&m.0, Rule::Std430);
+        assert!(matches!(l.layout(s, None), Err(Error::Opaque(_))));
+        assert!(matches!(l.layout(u, None), Err(Error::NestedUnsized(_))));
+    }
+}
