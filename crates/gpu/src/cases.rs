@@ -33,6 +33,7 @@ pub fn all() -> Vec<Case> {
         varying_half(),
         varying_64bit(),
         geometry(),
+        geometry_streams(),
         tessellation(),
         mesh(),
         clip_distance(),
@@ -55,6 +56,7 @@ fn draw(width: u32, height: u32, vertex_count: u32) -> Draw {
         first_vertex: 0,
         first_instance: 0,
         mesh_groups: [0; 3],
+        capture_words: [0; 4],
     }
 }
 
@@ -257,6 +259,80 @@ fn geometry() -> Case {
         ],
         pipeline: Pipeline::Draw(draw(W, H, 3 * W)),
         expect,
+        raw_vertex_ids: false,
+        control: false,
+    }
+}
+
+/// Two geometry streams captured by transform feedback, stream 0 also
+/// rasterized. The capture buffers hold room for more vertices than each
+/// stream emits, so a vertex of the other stream captured there shows.
+fn geometry_streams() -> Case {
+    const W: u32 = 8;
+    const TRIANGLES: u32 = 4;
+    // Words per captured vertex (the slots' strides: 24, 12 and 16 bytes)
+    // and the vertices each capture buffer has room for.
+    const STRIDES: [u32; 3] = [6, 3, 4];
+    const ROOM: [u32; 3] = [TRIANGLES + 2, 2 * TRIANGLES + 2, 2 * TRIANGLES + 2];
+    let f = |v: f32| Expect::U(v.to_bits());
+    let mut pixels = vec![Expect::U(crate::SENTINEL); (W * 4) as usize];
+    let mut slots: Vec<Vec<Expect>> = (0..3)
+        .map(|s| vec![Expect::U(crate::SENTINEL); (STRIDES[s] * ROOM[s]) as usize])
+        .collect();
+    for k in 0..TRIANGLES {
+        let kf = k as f32;
+        // Stream 0: one point; SV_PrimitiveID is k, input[2] is vertex
+        // 3k + 2 of the draw.
+        let id = 10 * k + 3 * k + 2;
+        let x = (2.0 * kf + 1.5) / 4.0 - 1.0;
+        let pixel = (2 * k + 1) as usize;
+        pixels[pixel * 4..pixel * 4 + 4].copy_from_slice(&[
+            Expect::U(id),
+            f(kf + 0.25),
+            f(-kf - 0.5),
+            Expect::U(2 * k + 1),
+        ]);
+        // Slot 0: ID at offset 0, a one-component gap the capture leaves
+        // alone, COLOR0.yz, SV_Position.xy.
+        let at = (k * STRIDES[0]) as usize;
+        slots[0][at] = Expect::U(id);
+        slots[0][at + 2..at + 6].copy_from_slice(&[f(kf + 0.25), f(-kf - 0.5), f(x), f(0.0)]);
+        // Stream 1: two points, captured in emission order.
+        for j in 0..2 {
+            let jf = j as f32;
+            let vertex = 2 * k + j;
+            let at = (vertex * STRIDES[1]) as usize;
+            slots[1][at..at + 3].copy_from_slice(&[f(kf), f(jf), f(kf * 2.0 + jf * 0.5)]);
+            // Slot 2: TAG.y at 0, WEIGHT at 4; bytes 8..16 of its
+            // 16-byte stride are not captured.
+            let at = (vertex * STRIDES[2]) as usize;
+            slots[2][at..at + 2]
+                .copy_from_slice(&[Expect::U(1000 + 2 * k + j), f(kf * 0.5 + jf * 0.125)]);
+        }
+    }
+    Case {
+        name: "geometry-streams",
+        purpose: "a geometry shader's streams 0 and 1 (PointStream each): transform feedback \
+                  captures exactly each stream's vertices as [StreamOutput] declares them (in \
+                  place, through copies of parts and of SV_Position, with a gap and an explicit \
+                  stride), and only stream 0 is rasterized",
+        file: "geometry-streams.slang",
+        source: include_str!("../shaders/geometry-streams.slang"),
+        entries: &[
+            ("vmain", "vertex"),
+            ("gmain", "geometry"),
+            ("fmain", "fragment"),
+        ],
+        pipeline: Pipeline::Draw(Draw {
+            capture_words: [
+                STRIDES[0] * ROOM[0],
+                STRIDES[1] * ROOM[1],
+                STRIDES[2] * ROOM[2],
+                0,
+            ],
+            ..draw(W, 1, 3 * TRIANGLES)
+        }),
+        expect: [pixels, slots.concat()].concat(),
         raw_vertex_ids: false,
         control: false,
     }

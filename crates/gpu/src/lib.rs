@@ -73,8 +73,13 @@ pub enum Scene {
 /// of `buffer_words` words (filled with [`SENTINEL`]) at set 0, binding 0
 /// when that is not 0. With `mesh_groups` not all 0 the pipeline's
 /// geometry stages are amplification (optional) and mesh, and the draw is
-/// `vkCmdDrawMeshTasksEXT(mesh_groups)` instead. The result is the attachments' texels, attachment
-/// by attachment, row by row, then the buffer's words.
+/// `vkCmdDrawMeshTasksEXT(mesh_groups)` instead. When `capture_words` has
+/// a slot that is not 0, the draw runs inside transform feedback
+/// (VK_EXT_transform_feedback), and each such slot `n` binds a buffer of
+/// that many words (filled with [`SENTINEL`]) as transform-feedback
+/// buffer `n`. The result is the attachments' texels, attachment by
+/// attachment, row by row, then the storage buffer's words, then each
+/// capture buffer's words, slot by slot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Draw {
     pub width: u32,
@@ -87,6 +92,7 @@ pub struct Draw {
     pub first_vertex: u32,
     pub first_instance: u32,
     pub mesh_groups: [u32; 3],
+    pub capture_words: [u32; 4],
 }
 
 /// What a word that the pipeline writes is expected to be.
@@ -216,6 +222,8 @@ fn capability_name(value: u32) -> String {
         4436 => "StorageInputOutput16".into(),
         5283 => "MeshShadingEXT".into(),
         4479 => "RayTracingKHR".into(),
+        53 => "TransformFeedback".into(),
+        54 => "GeometryStreams".into(),
         other => format!("Capability{other}"),
     }
 }

@@ -62,6 +62,7 @@ fn main() -> ExitCode {
         }
     };
     println!("device: {}", runner.description);
+    println!("features: {}", runner.feature_report);
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     for case in &manifest.cases {
         let spirv: Result<Vec<Vec<u32>>, String> = case

@@ -32,6 +32,10 @@ pub struct Features {
     /// VK_KHR_ray_tracing_pipeline with VK_KHR_acceleration_structure and
     /// bufferDeviceAddress.
     pub ray_tracing: bool,
+    /// VK_EXT_transform_feedback's `transformFeedback` and
+    /// `geometryStreams`.
+    pub transform_feedback: bool,
+    pub geometry_streams: bool,
 }
 
 impl Features {
@@ -53,6 +57,14 @@ impl Features {
                 "rayTracingPipeline (VK_KHR_ray_tracing_pipeline)",
                 self.ray_tracing,
             ),
+            "TransformFeedback" => (
+                "transformFeedback (VK_EXT_transform_feedback)",
+                self.transform_feedback,
+            ),
+            "GeometryStreams" => (
+                "geometryStreams (VK_EXT_transform_feedback)",
+                self.geometry_streams,
+            ),
             _ => return None,
         })
     }
@@ -70,6 +82,14 @@ pub enum Outcome {
     Skipped(String),
 }
 
+/// VK_EXT_transform_feedback's commands and the limits the runner checks.
+struct TransformFeedback {
+    commands: ash::ext::transform_feedback::Device,
+    /// `maxTransformFeedbackStreams` and `maxTransformFeedbackBuffers`.
+    streams: u32,
+    buffers: u32,
+}
+
 /// An instance, a device and a queue that can do graphics and compute.
 pub struct Runner {
     _entry: ash::Entry,
@@ -82,8 +102,13 @@ pub struct Runner {
     mesh: Option<ash::ext::mesh_shader::Device>,
     /// The ray-tracing commands and properties, when the device has them.
     rays: Option<rays::RayTracing>,
+    /// VK_EXT_transform_feedback, when the device has `transformFeedback`.
+    xfb: Option<TransformFeedback>,
     /// The device's name and driver version, for the report.
     pub description: String,
+    /// The values of the features behind skips and of the transform
+    /// feedback properties, as the device reports them, for the report.
+    pub feature_report: String,
     pub features: Features,
 }
 
@@ -184,6 +209,8 @@ impl Runner {
                 .iter()
                 .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::mesh_shader::NAME));
         let mut has_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
+        let has_xfb_extension = has_extension(ash::ext::transform_feedback::NAME);
+        let mut has_xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default();
         let mut has11 = vk::PhysicalDeviceVulkan11Features::default();
         let mut has12 = vk::PhysicalDeviceVulkan12Features::default();
         let mut has = vk::PhysicalDeviceFeatures2::default()
@@ -195,8 +222,48 @@ impl Runner {
         if has_ray_extensions {
             has = has.push_next(&mut has_rt).push_next(&mut has_as);
         }
+        if has_xfb_extension {
+            has = has.push_next(&mut has_xfb);
+        }
         unsafe { instance.get_physical_device_features2(physical, &mut has) };
         let base = has.features;
+        // The same 16-bit feature through its own structure (Vulkan 1.1's
+        // VkPhysicalDevice16BitStorageFeatures), queried on its own.
+        let mut has16 = vk::PhysicalDevice16BitStorageFeatures::default();
+        unsafe {
+            instance.get_physical_device_features2(
+                physical,
+                &mut vk::PhysicalDeviceFeatures2::default().push_next(&mut has16),
+            )
+        };
+        let mut xfb_limits = vk::PhysicalDeviceTransformFeedbackPropertiesEXT::default();
+        if has_xfb_extension {
+            let mut properties2 =
+                vk::PhysicalDeviceProperties2::default().push_next(&mut xfb_limits);
+            unsafe { instance.get_physical_device_properties2(physical, &mut properties2) };
+        }
+        let flag = |b: vk::Bool32| b == vk::TRUE;
+        let feature_report = format!(
+            "storageInputOutput16 {} (VkPhysicalDeviceVulkan11Features) and {} \
+             (VkPhysicalDevice16BitStorageFeatures); VK_EXT_transform_feedback {}: \
+             transformFeedback {}, geometryStreams {}, \
+             transformFeedbackRasterizationStreamSelect {}, \
+             transformFeedbackStreamsLinesTriangles {}, maxTransformFeedbackStreams {}, \
+             maxTransformFeedbackBuffers {}",
+            flag(has11.storage_input_output16),
+            flag(has16.storage_input_output16),
+            if has_xfb_extension {
+                "present"
+            } else {
+                "absent"
+            },
+            flag(has_xfb.transform_feedback),
+            flag(has_xfb.geometry_streams),
+            flag(xfb_limits.transform_feedback_rasterization_stream_select),
+            flag(xfb_limits.transform_feedback_streams_lines_triangles),
+            xfb_limits.max_transform_feedback_streams,
+            xfb_limits.max_transform_feedback_buffers,
+        );
         let features = Features {
             shader_float16: has12.shader_float16 == vk::TRUE,
             storage_input_output16: has11.storage_input_output16 == vk::TRUE,
@@ -212,6 +279,8 @@ impl Runner {
             ray_tracing: has_rt.ray_tracing_pipeline == vk::TRUE
                 && has_as.acceleration_structure == vk::TRUE
                 && has12.buffer_device_address == vk::TRUE,
+            transform_feedback: has_xfb.transform_feedback == vk::TRUE,
+            geometry_streams: has_xfb.geometry_streams == vk::TRUE,
         };
         // Enable exactly what the device has of the features above.
         let mut on11 = vk::PhysicalDeviceVulkan11Features::default()
@@ -258,6 +327,13 @@ impl Runner {
             extensions.extend(rays::EXTENSIONS.iter().map(|name| name.as_ptr()));
             info = info.push_next(&mut on_rt).push_next(&mut on_as);
         }
+        let mut on_xfb = vk::PhysicalDeviceTransformFeedbackFeaturesEXT::default()
+            .transform_feedback(features.transform_feedback)
+            .geometry_streams(features.geometry_streams);
+        if features.transform_feedback || features.geometry_streams {
+            extensions.push(ash::ext::transform_feedback::NAME.as_ptr());
+            info = info.push_next(&mut on_xfb);
+        }
         let info = info.enabled_extension_names(&extensions);
         let device = unsafe { instance.create_device(physical, &info, None) }
             .map_err(vk_err("vkCreateDevice"))?;
@@ -275,6 +351,11 @@ impl Runner {
         let mesh = features
             .mesh_shader
             .then(|| ash::ext::mesh_shader::Device::new(&instance, &device));
+        let xfb = features.transform_feedback.then(|| TransformFeedback {
+            commands: ash::ext::transform_feedback::Device::new(&instance, &device),
+            streams: xfb_limits.max_transform_feedback_streams,
+            buffers: xfb_limits.max_transform_feedback_buffers,
+        });
         let rays = match features.ray_tracing {
             true => Some(unsafe { rays::RayTracing::new(&instance, physical, &device) }),
             false => None,
@@ -282,6 +363,8 @@ impl Runner {
         Ok(Runner {
             mesh,
             rays,
+            xfb,
+            feature_report,
             _entry: entry,
             instance,
             device,
@@ -311,6 +394,9 @@ impl Runner {
         }
         if !missing.is_empty() {
             return Outcome::Skipped(format!("the device lacks {}", missing.join(", ")));
+        }
+        if let Some(why) = self.lacks_transform_feedback(case) {
+            return Outcome::Skipped(why);
         }
         let mut scratch = Scratch::new(&self.device);
         let result = unsafe {
@@ -348,6 +434,39 @@ impl Runner {
                 }
                 Outcome::Failed(text)
             }
+        }
+    }
+
+    /// Why the device cannot run `case`'s streams or transform feedback
+    /// (the capabilities are checked already): too few streams for a
+    /// module that emits to several, or too few buffers for its slots.
+    fn lacks_transform_feedback(&self, case: &StagedCase) -> Option<String> {
+        let streams = case
+            .shaders
+            .iter()
+            .any(|s| s.capabilities.iter().any(|c| c == "GeometryStreams"));
+        let slots = match &case.pipeline {
+            Pipeline::Draw(draw) => draw.capture_words.iter().rposition(|&w| w > 0),
+            _ => None,
+        };
+        if !streams && slots.is_none() {
+            return None;
+        }
+        let Some(xfb) = &self.xfb else {
+            return Some("the device lacks transformFeedback (VK_EXT_transform_feedback)".into());
+        };
+        if streams && xfb.streams < 2 {
+            return Some(format!(
+                "the device has {} transform feedback stream(s), the case emits to several",
+                xfb.streams
+            ));
+        }
+        match slots {
+            Some(slot) if slot as u32 >= xfb.buffers => Some(format!(
+                "the device has {} transform feedback buffer(s), the case binds slot {slot}",
+                xfb.buffers
+            )),
+            _ => None,
         }
     }
 
@@ -616,6 +735,7 @@ impl Runner {
             first_vertex,
             first_instance,
             mesh_groups,
+            capture_words,
         }) = case.pipeline
         else {
             return Err("not a draw".into());
@@ -637,6 +757,27 @@ impl Runner {
                     vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
                 )
             }?),
+        };
+        // Transform-feedback buffers: (slot, buffer, mapping, words).
+        let mut captures = Vec::new();
+        for (slot, &words) in capture_words.iter().enumerate() {
+            if words == 0 {
+                continue;
+            }
+            let (buffer, ptr) = unsafe {
+                self.host_buffer(
+                    scratch,
+                    u64::from(words) * 4,
+                    vk::BufferUsageFlags::TRANSFORM_FEEDBACK_BUFFER_EXT
+                        | vk::BufferUsageFlags::TRANSFER_DST,
+                )
+            }?;
+            captures.push((slot as u32, buffer, ptr, words));
+        }
+        let xfb = match (&self.xfb, captures.is_empty()) {
+            (_, true) => None,
+            (Some(xfb), false) => Some(&xfb.commands),
+            (None, false) => return Err("transform feedback is not enabled".into()),
         };
         let set = match storage {
             Some((buffer, _)) => Some(unsafe {
@@ -879,6 +1020,23 @@ impl Runner {
                         ),
                     );
                 }
+                for &(_, buffer, _, words) in &captures {
+                    d.cmd_fill_buffer(cmd, buffer, 0, u64::from(words) * 4, SENTINEL);
+                }
+                if !captures.is_empty() {
+                    barrier(
+                        d,
+                        cmd,
+                        (
+                            vk::PipelineStageFlags::TRANSFER,
+                            vk::AccessFlags::TRANSFER_WRITE,
+                        ),
+                        (
+                            vk::PipelineStageFlags::TRANSFORM_FEEDBACK_EXT,
+                            vk::AccessFlags::TRANSFORM_FEEDBACK_WRITE_EXT,
+                        ),
+                    );
+                }
                 d.cmd_begin_render_pass(
                     cmd,
                     &vk::RenderPassBeginInfo::default()
@@ -899,6 +1057,27 @@ impl Runner {
                         &[],
                     );
                 }
+                if let Some(xfb) = xfb {
+                    for &(slot, buffer, _, _) in &captures {
+                        // No sizes: each buffer is bound whole.
+                        (xfb.fp().cmd_bind_transform_feedback_buffers_ext)(
+                            cmd,
+                            slot,
+                            1,
+                            &buffer,
+                            &0,
+                            std::ptr::null(),
+                        );
+                    }
+                    // No counter buffers: capture starts at offset 0.
+                    (xfb.fp().cmd_begin_transform_feedback_ext)(
+                        cmd,
+                        0,
+                        0,
+                        std::ptr::null(),
+                        std::ptr::null(),
+                    );
+                }
                 match &self.mesh {
                     Some(mesh) if meshes => mesh.cmd_draw_mesh_tasks(
                         cmd,
@@ -913,6 +1092,15 @@ impl Runner {
                         first_vertex,
                         first_instance,
                     ),
+                }
+                if let Some(xfb) = xfb {
+                    (xfb.fp().cmd_end_transform_feedback_ext)(
+                        cmd,
+                        0,
+                        0,
+                        std::ptr::null(),
+                        std::ptr::null(),
+                    );
                 }
                 d.cmd_end_render_pass(cmd);
                 for (t, &image) in images.iter().enumerate() {
@@ -937,13 +1125,18 @@ impl Runner {
                         &[region],
                     );
                 }
+                let (mut stages, mut access) = (
+                    vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::ALL_GRAPHICS,
+                    vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::SHADER_WRITE,
+                );
+                if xfb.is_some() {
+                    stages |= vk::PipelineStageFlags::TRANSFORM_FEEDBACK_EXT;
+                    access |= vk::AccessFlags::TRANSFORM_FEEDBACK_WRITE_EXT;
+                }
                 barrier(
                     d,
                     cmd,
-                    (
-                        vk::PipelineStageFlags::TRANSFER | vk::PipelineStageFlags::ALL_GRAPHICS,
-                        vk::AccessFlags::TRANSFER_WRITE | vk::AccessFlags::SHADER_WRITE,
-                    ),
+                    (stages, access),
                     (vk::PipelineStageFlags::HOST, vk::AccessFlags::HOST_READ),
                 );
             })
@@ -954,6 +1147,9 @@ impl Runner {
             words.extend_from_slice(unsafe {
                 std::slice::from_raw_parts(storage, buffer_words as usize)
             });
+        }
+        for &(_, _, ptr, count) in &captures {
+            words.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr, count as usize) });
         }
         Ok(words)
     }
@@ -1010,13 +1206,26 @@ fn locate(case: &StagedCase, i: usize) -> String {
             width,
             height,
             targets,
+            buffer_words,
+            capture_words,
             ..
         }) => {
             let texel = i / 4;
             let per_target = (width * height) as usize;
             let (t, p) = (texel / per_target, texel % per_target);
             if t >= targets as usize {
-                return format!("buffer word {}", i - (targets as usize) * per_target * 4);
+                let mut at = i - (targets as usize) * per_target * 4;
+                if at < buffer_words as usize {
+                    return format!("buffer word {at}");
+                }
+                at -= buffer_words as usize;
+                for (slot, &words) in capture_words.iter().enumerate() {
+                    if at < words as usize {
+                        return format!("capture slot {slot} word {at}");
+                    }
+                    at -= words as usize;
+                }
+                return format!("word {i}, past the result");
             }
             format!(
                 "target {t} pixel ({}, {}) component {}",

@@ -22,8 +22,12 @@ fn result_words(pipeline: &Pipeline) -> usize {
             height,
             targets,
             buffer_words,
+            capture_words,
             ..
-        }) => (width * height * targets * 4 + buffer_words) as usize,
+        }) => {
+            (width * height * targets * 4 + buffer_words + capture_words.iter().sum::<u32>())
+                as usize
+        }
     }
 }
 
@@ -121,4 +125,39 @@ fn half_case_records_its_capabilities() {
             .any(|c| c == "StorageInputOutput16")
     );
     assert!(fragment.capabilities.iter().any(|c| c == "Float16"));
+}
+
+/// The geometry-streams case's geometry module declares the capabilities
+/// the runner maps to VK_EXT_transform_feedback's features, and its
+/// expectation leaves room past each stream's vertices.
+#[test]
+fn geometry_streams_case_records_its_capabilities() {
+    let case = cases::all()
+        .into_iter()
+        .find(|c| c.name == "geometry-streams")
+        .expect("the geometry-streams case exists");
+    let staged = stage::compile(&case).unwrap_or_else(|e| panic!("{e}"));
+    let geometry = &staged.case.shaders[1];
+    assert_eq!(geometry.stage, "geometry");
+    for capability in ["TransformFeedback", "GeometryStreams"] {
+        assert!(
+            geometry.capabilities.iter().any(|c| c == capability),
+            "{capability} missing from {:?}",
+            geometry.capabilities
+        );
+    }
+    let Pipeline::Draw(draw) = &case.pipeline else {
+        panic!("geometry-streams is a draw");
+    };
+    // Slots 0, 1 and 2 are bound; the words past the emitted vertices of
+    // each must stay the sentinel.
+    assert_eq!(draw.capture_words.map(|w| w > 0), [true, true, true, false]);
+    let tail = case.expect.len() - draw.capture_words[2] as usize;
+    assert!(
+        case.expect[tail..]
+            .iter()
+            .rev()
+            .take(8)
+            .all(|e| *e == Expect::U(legalis_gpu::SENTINEL))
+    );
 }
