@@ -19,6 +19,9 @@ pub struct Case {
     /// Compile with `VertexIdBase::Raw` (`-fvk-raw-vertex-id`): ids are
     /// Vulkan's, not rebased.
     pub raw_vertex_ids: bool,
+    /// Compile with `-fvk-widen-16bit-varyings`: 16-bit varyings travel
+    /// as 32-bit ones.
+    pub widen_16bit: bool,
     /// A negative control: the results must differ from `expect`.
     pub control: bool,
 }
@@ -31,6 +34,7 @@ pub fn all() -> Vec<Case> {
         vertex_instance_ids_raw(),
         varying_widths(),
         varying_half(),
+        varying_half_widened(),
         varying_64bit(),
         geometry(),
         geometry_streams(),
@@ -116,6 +120,7 @@ fn compute_ids() -> Case {
         },
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -147,6 +152,7 @@ fn vertex_instance_ids() -> Case {
         }),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -160,6 +166,7 @@ fn vertex_instance_ids_raw() -> Case {
         purpose: "negative control: the rebasing draw compiled with -fvk-raw-vertex-id must not \
                   produce the zero-based ids",
         raw_vertex_ids: true,
+        widen_16bit: false,
         control: true,
         ..vertex_instance_ids()
     }
@@ -203,6 +210,7 @@ fn varying_widths() -> Case {
         }),
         expect: targets.concat(),
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -230,7 +238,21 @@ fn varying_half() -> Case {
         pipeline: Pipeline::Draw(draw(W, 1, 3 * W)),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
+    }
+}
+
+/// The `half` case compiled with `-fvk-widen-16bit-varyings`: the same
+/// values arrive through 32-bit interface variables, on a device without
+/// 16-bit inputs and outputs too.
+fn varying_half_widened() -> Case {
+    Case {
+        name: "varying-half-widened",
+        purpose: "half and half2 varyings widened to 32 bits (-fvk-widen-16bit-varyings) arrive \
+                  intact at the fragment stage",
+        widen_16bit: true,
+        ..varying_half()
     }
 }
 
@@ -260,6 +282,7 @@ fn geometry() -> Case {
         pipeline: Pipeline::Draw(draw(W, H, 3 * W)),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -334,6 +357,7 @@ fn geometry_streams() -> Case {
         }),
         expect: [pixels, slots.concat()].concat(),
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -373,6 +397,7 @@ fn tessellation() -> Case {
         }),
         expect: [pixels, points].concat(),
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -401,6 +426,7 @@ fn mesh() -> Case {
         }),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -464,6 +490,7 @@ fn ray_tracing() -> Case {
         }),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -488,6 +515,7 @@ fn clip_distance() -> Case {
         pipeline: Pipeline::Draw(draw(W, 1, 3 * W)),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -533,6 +561,7 @@ fn ray_consolidated() -> Case {
         }),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -561,6 +590,7 @@ fn varying_64bit() -> Case {
         }),
         expect: targets.concat(),
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }
@@ -611,6 +641,7 @@ fn ray_procedural() -> Case {
         }),
         expect,
         raw_vertex_ids: false,
+        widen_16bit: false,
         control: false,
     }
 }

@@ -27,6 +27,7 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
             } else {
                 legalis_ir::VertexIdBase::Rebased
             },
+            widen_16bit_varyings: case.widen_16bit,
             ..legalis::Policy::default()
         },
         ..legalis::Request::default()

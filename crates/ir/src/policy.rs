@@ -24,6 +24,11 @@ pub struct Policy {
     /// `-emit-spirv-via-glsl`: SPIR-V is glslang's compilation of the GLSL
     /// Legalis writes, not the direct SPIR-V writer's output.
     pub spirv_via_glsl: bool,
+    /// `-fvk-widen-16bit-varyings` (Legalis' own): GLSL and SPIR-V
+    /// varyings of 16-bit scalars and vectors travel as their 32-bit
+    /// counterparts, converted where the entry point reads and writes them,
+    /// so they need no `storageInputOutput16` (which some drivers lack).
+    pub widen_16bit_varyings: bool,
     /// `-O0`..`-O3`; `None` when no `-O` was given (`slangc`'s default,
     /// `-O1`). Recorded; no pass depends on it yet.
     pub optimization: Option<OptimizationLevel>,

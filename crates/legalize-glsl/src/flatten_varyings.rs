@@ -97,7 +97,13 @@ pub fn apply(
             }
         }
     }
-    let mut interface = make_globals(module, plan);
+    if policy.widen_16bit_varyings {
+        let errors = unwidenable(module, plan);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+    }
+    let mut interface = make_globals(module, plan, policy.widen_16bit_varyings);
     if policy.invert_y || policy.dx_position_w {
         let float = module.types.insert(
             ir::Type {
@@ -402,7 +408,7 @@ pub(crate) fn scatter_output(
 }
 
 /// One global per leaf; leaves naming the same builtin share it.
-fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
+fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface {
     // Keyed by element too: `gl_ClipDistance[0]` and `[1]` are two globals
     // naming elements of one builtin.
     let mut by_name: FastHashMap<(String, Direction, Option<u32>), Handle<ir::GlobalVariable>> =
@@ -463,8 +469,14 @@ fn make_globals(module: &mut ir::Module, plan: &Plan) -> Interface {
                 };
                 // GLSL and SPIR-V forbid `bool` interface variables: a
                 // `bool`/`boolN` varying travels as `uint`/`uvecN` (flat,
-                // as every integer) and converts at the copy.
+                // as every integer) and converts at the copy; so does a
+                // 16-bit one as its 32-bit counterpart when widened.
                 let value_ty = bool_as_uint(module, leaf.ty);
+                let value_ty = if widen {
+                    widened(module, value_ty)
+                } else {
+                    value_ty
+                };
                 let ty = if leaf.per_vertex {
                     per_vertex::array_type(module, value_ty)
                 } else {
@@ -727,6 +739,55 @@ pub(crate) fn bool_as_uint(module: &mut ir::Module, ty: Handle<Type>) -> Handle<
     module
         .types
         .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+}
+
+/// The 32-bit counterpart of a 16-bit scalar or vector type
+/// (`-fvk-widen-16bit-varyings`); any other type as it is.
+fn widened(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
+    let wide = |s: ir::Scalar| ir::Scalar { width: 4, ..s };
+    let inner = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(&ir::TypeInner::Scalar(s)) if s.width == 2 => ir::TypeInner::Scalar(wide(s)),
+        Some(&ir::TypeInner::Vector { size, scalar }) if scalar.width == 2 => {
+            ir::TypeInner::Vector {
+                size,
+                scalar: wide(scalar),
+            }
+        }
+        _ => return ty,
+    };
+    module
+        .types
+        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+}
+
+/// The location varyings `-fvk-widen-16bit-varyings` cannot widen: 16-bit
+/// matrices and arrays (a conversion of those is not one instruction).
+fn unwidenable(module: &ir::Module, plan: &Plan) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for leaf in &plan.leaves {
+        if !matches!(leaf.target, Target::Location { .. }) {
+            continue;
+        }
+        let (what, scalar) = match module.types.try_get(leaf.ty).map(|t| &t.inner) {
+            Some(ir::TypeInner::Matrix { scalar, .. }) => ("matrix", Some(*scalar)),
+            Some(ir::TypeInner::Array { base, .. }) => (
+                "array",
+                module.types.try_get(*base).and_then(|t| t.inner.scalar()),
+            ),
+            _ => continue,
+        };
+        if scalar.is_some_and(|s| s.width == 2) {
+            errors.push(Diagnostic::error(
+                crate::codes::UNSUPPORTED_SHAPE,
+                format!(
+                    "`{}`: -fvk-widen-16bit-varyings widens 16-bit scalars and vectors; a 16-bit {what} varying is not widened yet (declare it with 32-bit elements)",
+                    leaf.path
+                ),
+                leaf.span,
+            ));
+        }
+    }
+    errors
 }
 
 fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {

@@ -117,6 +117,12 @@ API conventions (the same on every target):
                     SV_VertexID and SV_InstanceID are gl_VertexIndex and
                     gl_InstanceIndex as they are, without subtracting
                     gl_BaseVertex and gl_BaseInstance (legalis's own option)
+  -fvk-widen-16bit-varyings
+                    glsl, spirv: 16-bit scalar and vector varyings travel
+                    as 32-bit ones, converted where the entry point reads
+                    and writes them, so the module needs no 16-bit inputs
+                    and outputs (storageInputOutput16); 16-bit matrices and
+                    arrays are refused (legalis's own option)
   -emit-spirv-via-glsl
                     spirv, spirv-asm: glslang compiles legalis's GLSL
                     (SPIR-V 1.6) instead of the SPIR-V writer
@@ -278,6 +284,7 @@ fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), U
         "-fvk-use-dx-position-w" => policy.dx_position_w = true,
         "-fvk-use-entrypoint-name" => policy.use_entry_point_name = true,
         "-fvk-raw-vertex-id" => policy.vertex_ids = VertexIdBase::Raw,
+        "-fvk-widen-16bit-varyings" => policy.widen_16bit_varyings = true,
         "-emit-spirv-via-glsl" => policy.spirv_via_glsl = true,
         "-emit-spirv-directly" => policy.spirv_via_glsl = false,
         _ if SLANGC_ONLY.contains(&option) => return None,
@@ -518,8 +525,8 @@ fn is_slangc_option(option: &str) -> bool {
 
 /// The `-fvk-` options Legalis implements, for the message that refuses
 /// any other.
-const FVK_OPTIONS: &str =
-    "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id";
+const FVK_OPTIONS: &str = "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id \
+     -fvk-widen-16bit-varyings";
 
 fn set_input(input: &mut Option<PathBuf>, arg: OsString) -> Result<(), UsageError> {
     if let Some(first) = input {
@@ -678,7 +685,7 @@ mod tests {
     fn policy_options_set_the_policy() {
         let args = compile_args(
             "f.slang -fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
-             -fvk-raw-vertex-id -emit-spirv-via-glsl -O3 -g0",
+             -fvk-raw-vertex-id -fvk-widen-16bit-varyings -emit-spirv-via-glsl -O3 -g0",
         );
         assert_eq!(
             args.policy,
@@ -687,6 +694,7 @@ mod tests {
                 dx_position_w: true,
                 use_entry_point_name: true,
                 vertex_ids: VertexIdBase::Raw,
+                widen_16bit_varyings: true,
                 spirv_via_glsl: true,
                 optimization: Some(OptimizationLevel::Maximal),
                 debug: Some(DebugLevel::None),
@@ -815,7 +823,8 @@ mod tests {
         assert_eq!(
             error("f.slang -fvk-bogus"),
             "unknown option -fvk-bogus; the -fvk- options legalis supports: -fvk-invert-y \
-             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id"
+             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id \
+             -fvk-widen-16bit-varyings"
         );
         assert_eq!(error("f.slang -W"), "unknown option -W");
         assert_eq!(error("f.slang -Xbogus"), "unknown option -Xbogus");
@@ -930,6 +939,7 @@ mod tests {
             "-fvk-use-dx-position-w",
             "-fvk-use-entrypoint-name",
             "-fvk-raw-vertex-id",
+            "-fvk-widen-16bit-varyings",
             "-emit-spirv-via-glsl",
             "-emit-spirv-directly",
             "-O0 .. -O3",
