@@ -37,10 +37,21 @@ pub const CUDA_UNSUPPORTED: u32 = 56401;
 /// Legalis, never expected from any input.
 pub const CUDA_NOT_LEGALIZED: u32 = 56402;
 
+/// Metal structured-buffer elements whose natural MSL layout (`float3` 16
+/// bytes) differs from the metal-device rule (`packed_float3`, 12): the
+/// writer does not spell packed element types yet; the span is the member
+/// (or the buffer) whose offset or size differs.
+pub const METAL_DEVICE_LAYOUT: u32 = 47001;
+/// A column-major matrix in a CUDA buffer: the prelude's `lg::mat` stores
+/// rows, so its components would be in row order; the span is the member
+/// or global.
+pub const CUDA_COLUMN_MAJOR: u32 = 47002;
+
 /// The code of a CUDA writer error.
 pub fn of_cuda(error: &crate::cuda::Error) -> u32 {
     match error {
         crate::cuda::Error::Unsupported { .. } => CUDA_UNSUPPORTED,
+        crate::cuda::Error::Layout { .. } => CUDA_COLUMN_MAJOR,
         crate::cuda::Error::NotLegalized { .. } | crate::cuda::Error::NoSuchEntryPoint { .. } => {
             CUDA_NOT_LEGALIZED
         }
@@ -51,6 +62,7 @@ pub fn of_cuda(error: &crate::cuda::Error) -> u32 {
 pub fn of_metal(error: &crate::metal::Error) -> u32 {
     match error {
         crate::metal::Error::Unsupported { .. } => METAL_UNSUPPORTED,
+        crate::metal::Error::Layout { .. } => METAL_DEVICE_LAYOUT,
         crate::metal::Error::NotLegalized { .. } | crate::metal::Error::NoSuchEntryPoint { .. } => {
             METAL_NOT_LEGALIZED
         }

@@ -92,7 +92,7 @@ static const float K[3] = { 1.0, 2.0, 3.0 };
 static uint counter = 3;
 RWByteAddressBuffer raw;
 RWStructuredBuffer<Item> items;
-cbuffer C { float4x4 world; uint n; };
+cbuffer C { row_major float4x4 world; uint n; };
 groupshared uint best;
 uint bump(inout uint x) { x += 1; return x; }
 [numthreads(8, 8, 1)]

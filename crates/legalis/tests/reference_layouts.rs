@@ -280,3 +280,214 @@ fn legalis_layouts_match_the_reference_reflection() {
         failures.join("\n")
     );
 }
+
+/// The WGSL output of a corpus shader, or the codes of its diagnostics
+/// when the writer refuses it.
+fn wgsl(path: &Path) -> Result<String, Vec<u32>> {
+    let request = legalis::Request {
+        path: path.display().to_string(),
+        source: std::fs::read(path).expect("corpus shader"),
+        entry: Some("main".into()),
+        stage: Some(ir::ShaderStage::Compute),
+        target: Some(legalis::Target::Wgsl),
+        ..Default::default()
+    };
+    let compiled = legalis::compile(&request);
+    match compiled.output {
+        Some(output) => Ok(String::from_utf8(output.bytes).expect("WGSL text")),
+        None => Err(compiled.diagnostics.iter().map(|d| d.code).collect()),
+    }
+}
+
+/// The emitted WGSL's own layout, as naga lays it out, in the format of
+/// `legalis_lines`: member paths from the IR (walked alongside the WGSL
+/// types), offsets, sizes and strides from naga.
+fn naga_lines(m: &ir::Module, wgsl: &naga::Module) -> String {
+    let var = |name: &str| {
+        let found = wgsl.global_variables.iter().find(|(_, v)| {
+            let Some(n) = v.name.as_deref() else {
+                return false;
+            };
+            let base = n
+                .rsplit_once('_')
+                .filter(|(_, suffix)| suffix.chars().all(|c| c.is_ascii_digit()))
+                .map_or(n, |(b, _)| b);
+            matches!(
+                v.space,
+                naga::AddressSpace::Uniform | naga::AddressSpace::Storage { .. }
+            ) && (n == name || base == name)
+        });
+        found
+            .unwrap_or_else(|| panic!("no WGSL buffer for {name}"))
+            .1
+            .ty
+    };
+    let mut out = String::new();
+    let mut globals = Vec::new();
+    for (_, g) in m.globals.iter() {
+        if g.space != AddressSpace::Uniform {
+            continue;
+        }
+        match &m.types[g.ty].inner {
+            TypeInner::ConstantBuffer { inner } => {
+                naga_struct(m, wgsl, &g.name, *inner, var(&g.name), &mut out)
+            }
+            TypeInner::Buffer {
+                kind: BufferKind::Structured,
+                element: Some(e),
+                ..
+            } => {
+                let naga::TypeInner::Array { base, .. } = wgsl.types[var(&g.name)].inner else {
+                    panic!("{} is not a WGSL array", g.name);
+                };
+                naga_struct(m, wgsl, &format!("{}[]", g.name), *e, base, &mut out)
+            }
+            TypeInner::Scalar(_)
+            | TypeInner::Vector { .. }
+            | TypeInner::Matrix { .. }
+            | TypeInner::Array { .. }
+            | TypeInner::Struct { .. } => globals.push((g.name.clone(), g.ty)),
+            _ => {}
+        }
+    }
+    if !globals.is_empty() {
+        let naga::TypeInner::Struct { members, .. } = &wgsl.types[var("_Globals")].inner else {
+            panic!("_Globals is not a WGSL struct");
+        };
+        assert_eq!(members.len(), globals.len(), "_Globals members");
+        for ((name, ty), member) in globals.iter().zip(members) {
+            let path = format!("_Globals.{name}");
+            naga_line(m, wgsl, &path, *ty, member.ty, member.offset, &mut out);
+        }
+    }
+    out
+}
+
+fn naga_struct(
+    m: &ir::Module,
+    wgsl: &naga::Module,
+    prefix: &str,
+    ty: Handle<ir::Type>,
+    naga_ty: naga::Handle<naga::Type>,
+    out: &mut String,
+) {
+    let TypeInner::Struct { members } = &m.types[ty].inner else {
+        return;
+    };
+    let naga::TypeInner::Struct { members: ours, .. } = &wgsl.types[naga_ty].inner else {
+        panic!("{prefix}: a struct in the IR but not in the WGSL");
+    };
+    assert_eq!(members.len(), ours.len(), "{prefix}: member count");
+    for (s, n) in members.iter().zip(ours) {
+        let path = format!("{prefix}.{}", s.name);
+        naga_line(m, wgsl, &path, s.ty, n.ty, n.offset, out);
+    }
+}
+
+fn naga_line(
+    m: &ir::Module,
+    wgsl: &naga::Module,
+    path: &str,
+    ty: Handle<ir::Type>,
+    naga_ty: naga::Handle<naga::Type>,
+    offset: u32,
+    out: &mut String,
+) {
+    let inner = &wgsl.types[naga_ty].inner;
+    let size = inner.size(wgsl.to_ctx());
+    let _ = write!(out, "{path} offset={offset} size={size}");
+    if let naga::TypeInner::Array { stride, .. } = inner {
+        let _ = write!(out, " stride={stride}");
+    }
+    out.push('\n');
+    naga_element(m, wgsl, path, ty, naga_ty, out);
+}
+
+fn naga_element(
+    m: &ir::Module,
+    wgsl: &naga::Module,
+    path: &str,
+    ty: Handle<ir::Type>,
+    naga_ty: naga::Handle<naga::Type>,
+    out: &mut String,
+) {
+    match (&m.types[ty].inner, &wgsl.types[naga_ty].inner) {
+        (TypeInner::Struct { .. }, _) => naga_struct(m, wgsl, path, ty, naga_ty, out),
+        (TypeInner::Array { base, .. }, naga::TypeInner::Array { base: nb, .. }) => {
+            if let (TypeInner::Array { .. }, naga::TypeInner::Array { stride, .. }) =
+                (&m.types[*base].inner, &wgsl.types[*nb].inner)
+            {
+                let _ = writeln!(out, "{path}[] stride={stride}");
+            }
+            naga_element(m, wgsl, &format!("{path}[]"), *base, *nb, out);
+        }
+        _ => {}
+    }
+}
+
+/// Reads the WGSL Legalis emits for each corpus shader back with naga and
+/// compares every member offset, size and stride of its uniform and
+/// storage structs with `legalis-layout`'s: a WGSL spelling whose own
+/// layout differs from the rule (a `matCx2` column stride in a uniform
+/// block) fails here even where naga accepts the module.
+#[test]
+fn emitted_wgsl_lays_out_as_legalis_layout_says() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    let mut shaders = Vec::new();
+    for entry in std::fs::read_dir(corpus()).expect("tests/layout") {
+        let shader = entry.expect("entry").path();
+        if shader.extension().is_none_or(|x| x != "slang") {
+            continue;
+        }
+        let source = std::fs::read_to_string(&shader).expect("source");
+        let first = source.lines().next().unwrap_or_default();
+        if !first.split_whitespace().any(|t| t == "wgsl") {
+            continue;
+        }
+        let m = module(&shader);
+        let stem = shader
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        // A shader the WGSL writer refuses (nested uniform arrays, `half`)
+        // is refused with a code, never written wrong.
+        let text = match wgsl(&shader) {
+            Ok(text) => text,
+            Err(codes) => {
+                assert_eq!(codes, [56201], "{stem}: WGSL refused without E56201");
+                continue;
+            }
+        };
+        shaders.push(stem.clone());
+        let naga_module = legalis_validate::validate_wgsl(&text, ir::ShaderStage::Compute)
+            .unwrap_or_else(|e| panic!("{}: {e}", shader.display()));
+        let ours = parse(&legalis_lines(&m, Target::Wgsl));
+        let emitted = parse(&naga_lines(&m, &naga_module));
+        for (path, fields) in &ours {
+            for (field, value) in fields {
+                checked += 1;
+                let got = emitted.get(path).and_then(|f| f.get(field));
+                if got != Some(value) {
+                    failures.push(format!(
+                        "{stem} {path} {field}: legalis-layout={value} emitted WGSL={}",
+                        got.map_or("-", String::as_str)
+                    ));
+                }
+            }
+        }
+    }
+    shaders.sort();
+    assert_eq!(
+        shaders,
+        ["globals", "matrices", "vectors"],
+        "shaders written as WGSL"
+    );
+    assert!(checked > 70, "only {checked} WGSL figures compared");
+    assert!(
+        failures.is_empty(),
+        "emitted WGSL layouts differ:\n{}",
+        failures.join("\n")
+    );
+}

@@ -491,6 +491,15 @@ impl<'a> Writer<'a> {
     fn structs(&self) -> Result<String> {
         let module = self.module;
         let mut out = String::new();
+        for g in self.kinds.keys() {
+            let global = &module.globals[*g];
+            if let TypeInner::Buffer {
+                element: Some(e), ..
+            } = module.types[global.ty].inner
+            {
+                column_major_refused(module, e, global.matrix_layout, module.globals.span(*g))?;
+            }
+        }
         let shared = self.buffer_structs();
         for &ty in &self.used_structs {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
@@ -567,7 +576,12 @@ impl<'a> Writer<'a> {
         let layouter = Layouter::new(self.module, Rule::Cuda);
         let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
         let (layout, placed) = match layouter.struct_layout(&types) {
-            Ok(l) => l,
+            Ok(l) => {
+                for f in fields {
+                    column_major_refused(self.module, f.2, f.3, f.4)?;
+                }
+                l
+            }
             // Opaque members (resources in a parameter struct) have no
             // layout to keep: the struct stays as C++ lays it out.
             Err(_) => {
@@ -958,6 +972,33 @@ type SharedField = (
     Option<ir::MatrixLayout>,
     ir::Span,
 );
+
+/// Refuses a column-major matrix (or array of them) shared with the host:
+/// `lg::mat` stores rows, so its components would be in row order where
+/// the host wrote columns. A matrix of one row or one column stores the
+/// same components in either order.
+fn column_major_refused(
+    module: &ir::Module,
+    ty: Handle<ir::Type>,
+    major: Option<ir::MatrixLayout>,
+    span: Span,
+) -> Result<()> {
+    match module.types[ty].inner {
+        TypeInner::Array { base, .. } => column_major_refused(module, base, major, span),
+        TypeInner::Matrix { rows, columns, .. }
+            if rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor) =>
+        {
+            Err(Error::Layout {
+                what: format!(
+                    "a column-major `{}` in a buffer in column order (declare it `row_major`)",
+                    ir::print::type_name(module, ty)
+                ),
+                span,
+            })
+        }
+        _ => Ok(()),
+    }
+}
 
 fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
     let Some(t) = module.types.try_get(ty) else {

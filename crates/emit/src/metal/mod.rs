@@ -58,13 +58,18 @@ pub enum Error {
     NotLegalized { what: String, span: ir::Span },
     /// `entry_point` is not an index into `module.entry_points`.
     NoSuchEntryPoint { index: usize },
+    /// A buffer whose memory layout the writer cannot yet give the host's
+    /// layout (`legalis-layout`), at its source span.
+    Layout { what: String, span: ir::Span },
 }
 
 impl Error {
     /// The source span the error points at, where it has one.
     pub fn span(&self) -> Option<ir::Span> {
         match self {
-            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
+            Error::Unsupported { span, .. }
+            | Error::NotLegalized { span, .. }
+            | Error::Layout { span, .. } => Some(*span),
             Error::NoSuchEntryPoint { .. } => None,
         }
     }
@@ -78,6 +83,7 @@ impl fmt::Display for Error {
                 write!(f, "the module is not legalized for Metal: {what}")
             }
             Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
+            Error::Layout { what, .. } => write!(f, "Metal output does not yet lay out {what}"),
         }
     }
 }

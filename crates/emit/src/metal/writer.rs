@@ -829,7 +829,10 @@ impl<'a> Writer<'a> {
             } => {
                 let element = match (kind, element) {
                     (ir::BufferKind::ByteAddress, _) => "uint".to_string(),
-                    (_, Some(e)) => self.spell(*e, span)?,
+                    (_, Some(e)) => {
+                        device_layout_matches(module, *e, global.matrix_layout, span)?;
+                        self.spell(*e, span)?
+                    }
                     (_, None) => return unsupported("a buffer without an element type", span),
                 };
                 match access {
@@ -1084,5 +1087,57 @@ fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<H
             element: Some(e), ..
         } => mark_structs(module, *e, used),
         _ => {}
+    }
+}
+
+/// Refuses a structured-buffer element whose natural MSL layout (what the
+/// native types the writer spells give: the metal-constant rule) differs
+/// from the metal-device rule the host uses (`packed_float3`): the span is
+/// the first member whose offset or size differs, else the buffer.
+fn device_layout_matches(
+    module: &ir::Module,
+    element: Handle<ir::Type>,
+    major: Option<ir::MatrixLayout>,
+    span: Span,
+) -> Result<()> {
+    use legalis_layout::{Layouter, Rule};
+    let native = Layouter::new(module, Rule::MetalConstant);
+    let device = Layouter::new(module, Rule::MetalDevice);
+    let refuse = |span| {
+        Err(Error::Layout {
+            what: format!(
+                "a structured buffer of `{}` (MSL's native types lay it out unlike the packed device layout the host uses)",
+                ir::print::type_name(module, element)
+            ),
+            span,
+        })
+    };
+    if let TypeInner::Struct { members } = &module.types[element].inner {
+        let fields: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
+        if let (Ok((_, n)), Ok((_, d))) =
+            (native.struct_layout(&fields), device.struct_layout(&fields))
+        {
+            for ((m, n), d) in members.iter().zip(n).zip(d) {
+                if n.offset != d.offset || n.layout.size != d.layout.size {
+                    return refuse(m.span);
+                }
+                if matches!(
+                    module.types[m.ty].inner,
+                    TypeInner::Struct { .. } | TypeInner::Array { .. }
+                ) {
+                    device_layout_matches(module, m.ty, m.matrix_layout, m.span)?;
+                }
+            }
+        }
+    }
+    if let TypeInner::Array { base, .. } = module.types[element].inner {
+        if native.array_stride(base, major) != device.array_stride(base, major) {
+            return refuse(span);
+        }
+        device_layout_matches(module, base, major, span)?;
+    }
+    match (native.layout(element, major), device.layout(element, major)) {
+        (Ok(n), Ok(d)) if n.stride() != d.stride() || n.size != d.size => refuse(span),
+        _ => Ok(()),
     }
 }

@@ -507,6 +507,25 @@ impl Writer<'_> {
         value: String,
     ) -> Result<Vec<String>> {
         let span = ctx.span(target);
+        if self.is_padded_matrix(ctx, target) {
+            let Some(count) = self.padded_shape(ctx, target) else {
+                return unsupported(
+                    "a store of a whole array of uniform-struct matrices with 2-component columns",
+                    span,
+                );
+            };
+            let value = if self.stored_transposed(ctx, target) {
+                format!("transpose({value})")
+            } else {
+                value
+            };
+            let t = ctx.temp("value");
+            let place = self.place(ctx, target)?;
+            return Ok(vec![
+                format!("let {t} = {value};"),
+                format!("{place} = {};", Self::pad_matrix(count, &t)),
+            ]);
+        }
         match &ctx.exprs[target] {
             Expression::Swizzle { base, components } if components.len() > 1 => {
                 if !is_pure(ctx.exprs, *base) {
@@ -620,6 +639,16 @@ impl Writer<'_> {
                     ctx.span(e),
                 );
             }
+            if self.is_padded_matrix(ctx, b)
+                && ctx
+                    .ty(b)
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Matrix { .. }))
+            {
+                return unsupported(
+                    "a store into part of a uniform-struct matrix with 2-component columns",
+                    ctx.span(e),
+                );
+            }
             base = b;
         }
         let saved = ctx.place_root.replace(e);
@@ -714,6 +743,70 @@ impl Writer<'_> {
         }
     }
 
+    /// Whether `e` reads a uniform matrix, or array of them, stored with
+    /// padded columns (`Writer::padded_matrix_members`).
+    pub(super) fn is_padded_matrix(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => {
+                let base_ty = ctx.ty(*base);
+                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
+                    Some(
+                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                    ) => Some(*inner),
+                    _ => base_ty,
+                };
+                struct_ty.is_some_and(|t| self.padded_matrix_members.contains(&(t, *index)))
+            }
+            Expression::Global(g) => self.padded_matrix_globals.contains(g),
+            Expression::Index { base, .. } => {
+                let base_is_array = ctx
+                    .ty(*base)
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Array { .. }));
+                base_is_array && self.is_padded_matrix(ctx, *base)
+            }
+            _ => false,
+        }
+    }
+
+    /// The stored shape `(columns, rows)` of a padded matrix `e`: WGSL
+    /// `mat{columns}x2`, `rows` being 2.
+    fn padded_shape(&self, ctx: &FnCtx, e: Handle<Expression>) -> Option<u8> {
+        let ty = ctx.ty(e)?;
+        let TypeInner::Matrix { rows, columns, .. } = self.module.types[ty].inner else {
+            return None;
+        };
+        Some(if self.stored_transposed(ctx, e) {
+            columns
+        } else {
+            rows
+        })
+    }
+
+    /// A padded matrix read as the WGSL matrix it stores: its columns are
+    /// the first two components of each `vec4`.
+    fn unpad_matrix(&self, ctx: &FnCtx, e: Handle<Expression>, text: &str) -> Result<String> {
+        let Some(count) = self.padded_shape(ctx, e) else {
+            return unsupported("a padded uniform matrix of unknown shape", ctx.span(e));
+        };
+        if !is_pure(ctx.exprs, e) {
+            return unsupported(
+                "a uniform matrix with 2-component columns read through an index with side effects",
+                ctx.span(e),
+            );
+        }
+        let columns: Vec<String> = (0..count).map(|i| format!("{text}[{i}].xy")).collect();
+        Ok(format!("mat{count}x2<f32>({})", columns.join(", ")))
+    }
+
+    /// A WGSL `mat{count}x2` value (`value`, evaluated once by the caller)
+    /// as the padded array of `vec4` that stores it.
+    fn pad_matrix(count: u8, value: &str) -> String {
+        let columns: Vec<String> = (0..count)
+            .map(|i| format!("vec4<f32>({value}[{i}], 0.0f, 0.0f)"))
+            .collect();
+        format!("array<vec4<f32>, {count}>({})", columns.join(", "))
+    }
+
     /// Whether `e` is one atomic value: an element (or the whole) of a
     /// global `Interlocked*` updates, of integer scalar type.
     pub(super) fn is_atomic_place(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
@@ -745,6 +838,19 @@ impl Writer<'_> {
         }
         if ctx.place_root != Some(e) && self.is_atomic_place(ctx, e) {
             return Ok(format!("atomicLoad(&{text})"));
+        }
+        let mut text = text;
+        if ctx.place_root != Some(e) && self.is_padded_matrix(ctx, e) {
+            match ctx.ty(e).map(|t| &self.module.types[t].inner) {
+                Some(TypeInner::Matrix { .. }) => text = self.unpad_matrix(ctx, e, &text)?,
+                _ if ctx.index_base == Some(e) => return Ok(text),
+                _ => {
+                    return unsupported(
+                        "a whole uniform array of matrices with 2-component columns as a value (index it: each column is 16 bytes apart)",
+                        ctx.span(e),
+                    );
+                }
+            }
         }
         if ctx.place_root == Some(e) || !self.stored_transposed(ctx, e) {
             return Ok(text);
@@ -1423,7 +1529,25 @@ impl Writer<'_> {
         let mut parts = Vec::new();
         for (i, &c) in components.iter().enumerate() {
             let part = self.expr(ctx, c)?;
-            let part = if self.bool_members.contains(&(ty, i as u32)) {
+            let part = if self.padded_matrix_members.contains(&(ty, i as u32)) {
+                let transposed = self.transposed_members.contains(&(ty, i as u32));
+                match (component_inner(ctx, c), is_pure(ctx.exprs, c)) {
+                    (Some(TypeInner::Matrix { rows, columns, .. }), true) => {
+                        let (count, value) = if transposed {
+                            (columns, format!("transpose({part})"))
+                        } else {
+                            (rows, part)
+                        };
+                        Self::pad_matrix(count, &format!("({value})"))
+                    }
+                    _ => {
+                        return unsupported(
+                            "constructing a uniform struct with an array of matrices with 2-component columns, or from a matrix with side effects",
+                            span,
+                        );
+                    }
+                }
+            } else if self.bool_members.contains(&(ty, i as u32)) {
                 self.bool_to_word(ctx.ty(c), part)
             } else if self.transposed_members.contains(&(ty, i as u32)) {
                 match component_inner(ctx, c) {

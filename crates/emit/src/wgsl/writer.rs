@@ -71,6 +71,14 @@ pub(super) struct Writer<'a> {
     /// `u32` (`vecN<u32>`) and compared with zero when read.
     pub bool_members: FastHashSet<(Handle<ir::Type>, u32)>,
     pub bool_globals: FastHashSet<Handle<ir::GlobalVariable>>,
+    /// Uniform matrices (and arrays of them) whose stored WGSL columns are
+    /// 2-vectors: WGSL's `matCx2` has an 8-byte column stride where std140
+    /// asks 16, so they are declared `array<vec4<f32>, C>` and rebuilt
+    /// from the first two components of each `vec4` when read (see
+    /// [`Writer::padded_matrix`]). Struct members here, plain uniforms in
+    /// `padded_matrix_globals`.
+    pub padded_matrix_members: FastHashSet<(Handle<ir::Type>, u32)>,
+    pub padded_matrix_globals: FastHashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A WGSL identifier for `name`: other characters become `_`, no leading
@@ -131,6 +139,8 @@ impl<'a> Writer<'a> {
             padded_globals: FastHashSet::default(),
             bool_members: FastHashSet::default(),
             bool_globals: FastHashSet::default(),
+            padded_matrix_members: FastHashSet::default(),
+            padded_matrix_globals: FastHashSet::default(),
         };
         w.collect_used()?;
         w.collect_transposed();
@@ -528,6 +538,8 @@ impl<'a> Writer<'a> {
                 let transposed = self.transposed_members.contains(&(ty, index));
                 let member_ty = if self.padded_members.contains(&(ty, index)) {
                     self.padded_spelling(m.ty, m.span)?
+                } else if self.padded_matrix_members.contains(&(ty, index)) {
+                    self.padded_matrix_spelling(m.ty, transposed, m.span)?
                 } else if self.bool_members.contains(&(ty, index)) {
                     self.bool_spelling(m.ty)
                 } else {
@@ -612,6 +624,11 @@ impl<'a> Writer<'a> {
                     self.padded_globals.insert(g);
                 } else if is_bool(module, v.ty) {
                     self.bool_globals.insert(g);
+                } else if self
+                    .padded_matrix(v.ty, self.transposed_globals.contains(&g))
+                    .is_some()
+                {
+                    self.padded_matrix_globals.insert(g);
                 } else {
                     self.check_uniform(v.ty, span)?;
                 }
@@ -627,6 +644,8 @@ impl<'a> Writer<'a> {
                 let transposed = self.transposed_globals.contains(&g);
                 let ty = if self.padded_globals.contains(&g) {
                     self.padded_spelling(v.ty, span)?
+                } else if self.padded_matrix_globals.contains(&g) {
+                    self.padded_matrix_spelling(v.ty, transposed, span)?
                 } else if self.bool_globals.contains(&g) {
                     self.bool_spelling(v.ty)
                 } else {
@@ -884,6 +903,11 @@ impl<'a> Writer<'a> {
                         self.padded_members.insert((ty, i as u32));
                     } else if is_bool(module, m.ty) {
                         self.bool_members.insert((ty, i as u32));
+                    } else if self
+                        .padded_matrix(m.ty, self.transposed_members.contains(&(ty, i as u32)))
+                        .is_some()
+                    {
+                        self.padded_matrix_members.insert((ty, i as u32));
                     } else {
                         self.check_uniform(m.ty, m.span)?;
                     }
@@ -928,6 +952,49 @@ impl<'a> Writer<'a> {
         numeric
             && types::layout(module, base)
                 .is_some_and(|(align, size)| !types::round_up(align, size).is_multiple_of(16))
+    }
+
+    /// For a uniform matrix (or array of matrices) whose stored WGSL
+    /// columns are 2-vectors, the number of stored columns; `transposed`
+    /// says the matrix is stored column-major (`matCxR`).
+    pub fn padded_matrix(&self, ty: Handle<ir::Type>, transposed: bool) -> Option<u8> {
+        match self.module.types[ty].inner {
+            TypeInner::Array { base, .. } => self.padded_matrix(base, transposed),
+            TypeInner::Matrix { rows, columns, .. } => {
+                let (count, len) = if transposed {
+                    (columns, rows)
+                } else {
+                    (rows, columns)
+                };
+                (len == 2).then_some(count)
+            }
+            _ => None,
+        }
+    }
+
+    /// A padded matrix as stored: `array<vec4<f32>, C>`, inside the arrays
+    /// that hold it.
+    fn padded_matrix_spelling(
+        &self,
+        ty: Handle<ir::Type>,
+        transposed: bool,
+        span: Span,
+    ) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Array { base, size } => {
+                let base = self.padded_matrix_spelling(*base, transposed, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => {
+                // Checks the matrix has a WGSL type at all.
+                self.spell_stored(ty, transposed, span)?;
+                let count = self.padded_matrix(ty, transposed).unwrap_or(2);
+                Ok(format!("array<vec4<f32>, {count}>"))
+            }
+        }
     }
 
     /// A padded array's element type spelled as stored: `vec4<T>`.
