@@ -208,11 +208,10 @@ pub fn cuda(plan: &mut Plan) {
         };
         if optix {
             r.place = Place::LaunchParams(n);
-            r.reason = format!("LaunchParams member {n}: {what}");
         } else {
             r.place = Place::KernelParameter(n);
-            r.reason = format!("kernel parameter {n}: {what}");
         }
+        r.reason = what.into();
         n += 1;
     }
 }
