@@ -83,6 +83,8 @@ fn overlaps(plan: &Plan, out: &mut Vec<Diagnostic>) {
         .resources
         .iter()
         .filter(|r| r.used && r.kind != Kind::Globals)
+        // A register of the wrong class is reported once, as that.
+        .filter(|r| r.register.is_none_or(|reg| reg.class == r.kind.class()))
         .collect();
     for (k, second) in used.iter().enumerate() {
         for first in &used[..k] {

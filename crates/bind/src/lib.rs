@@ -230,7 +230,8 @@ pub struct Resource {
     /// The declaration (for `_Globals`, its first plain uniform).
     pub span: Span,
     pub kind: Kind,
-    /// The source type, as the IR printer spells it.
+    /// The source type (of an array, its element's), as the IR printer
+    /// spells it.
     pub ty: String,
     pub count: Count,
     pub register: Option<Register>,
@@ -353,7 +354,7 @@ pub fn plan(module: &ir::Module, entry: usize, target: Target, options: &Options
             name: g.name.clone(),
             span: module.globals.span(h),
             kind,
-            ty: ir::print::type_name(module, g.ty),
+            ty: ir::print::type_name(module, element),
             count,
             register: g.binding.register,
             vk_binding: g.binding.vk_binding,

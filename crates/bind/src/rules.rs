@@ -11,8 +11,9 @@ use crate::{Kind, MetalTable, Options, Place, Plan, class_letter};
 /// and space (all classes share one binding space, so unshifted `t0` and
 /// `s0` collide); else the next binding of set 0 that nothing explicit
 /// claims, in declaration order, `_Globals` first (or where
-/// `-fvk-bind-globals` puts it). Unused resources keep their numbers, so
-/// removing a use never renumbers the others.
+/// `-fvk-bind-globals` puts it). It numbers every resource of the module
+/// it is given (the GLSL legalizer's output keeps only what the entry
+/// point reaches).
 pub fn vulkan(plan: &mut Plan, options: &Options) {
     let mut taken = BTreeSet::new();
     for r in &mut plan.resources {
