@@ -12,6 +12,7 @@
 pub mod check;
 pub mod codes;
 mod dump;
+pub mod params;
 pub mod rules;
 
 use std::collections::{BTreeSet, HashMap};
@@ -24,6 +25,7 @@ use legalis_ir::{
 };
 
 pub use dump::{SCHEMA, render_json, render_text};
+pub use params::inline_resource_arguments;
 
 /// The targets whose binding rules differ. GLSL and SPIR-V share the
 /// Vulkan rule.

@@ -246,7 +246,7 @@ fn dump_bindings(
 
 /// Writes the code of a legalized module for `target`.
 fn write(
-    legalized: legalis_legalize_glsl::Legalized,
+    mut legalized: legalis_legalize_glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -256,6 +256,7 @@ fn write(
     let trace = request
         .trace
         .map(|format| trace::render(&legalized, target.name(), format));
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let plan = plan_bindings(&legalized.module, target, &request.bindings, diagnostics)?;
     let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let written = match target {
@@ -454,13 +455,14 @@ fn generate_wgsl(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, &request.policy) {
+    let mut legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, &request.policy) {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
             return None;
         }
     };
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let plan = plan_bindings(
         &legalized.module,
         Target::Wgsl,
@@ -498,13 +500,15 @@ fn generate_metal(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let legalized = match legalis_legalize_varying::metal::legalize(module, 0, &request.policy) {
+    let mut legalized = match legalis_legalize_varying::metal::legalize(module, 0, &request.policy)
+    {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
             return None;
         }
     };
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let plan = plan_bindings(
         &legalized.module,
         Target::Metal,
