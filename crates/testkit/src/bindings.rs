@@ -175,3 +175,39 @@ pub fn compare(found: &[(Option<String>, (u32, u32))], expected: &Expected) -> R
         false => Err(problems.join("\n")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DUMP: &str = r#"{"schema": "legalis-bindings/1", "target": "glsl", "entry": "main",
+        "stage": "compute", "resources": [
+        {"name": "a", "kind": "texture", "type": "Texture2D<float4>", "count": 1, "class": "t",
+         "register": null, "vk_binding": null, "used": true, "place": {"set": 0, "binding": 1},
+         "reason": "automatic"},
+        {"name": "b", "kind": "texture", "type": "Texture2D<float4>", "count": 1, "class": "t",
+         "register": null, "vk_binding": null, "used": false, "place": {"set": 0, "binding": 2},
+         "reason": "automatic"}]}"#;
+
+    #[test]
+    fn the_plan_must_match_the_declared_bindings() {
+        let expected = expected(DUMP).unwrap();
+        let named = |n: &str, p| (Some(n.to_string()), p);
+        compare(&[named("a", (0, 1))], &expected).unwrap();
+        compare(&[named("a", (0, 1)), named("b", (0, 2))], &expected).unwrap();
+        let missing = compare(&[named("b", (0, 2))], &expected).unwrap_err();
+        assert!(missing.contains("declares nothing there"), "{missing}");
+        let stray = compare(&[named("a", (0, 1)), (None, (3, 0))], &expected).unwrap_err();
+        assert!(stray.contains("where the plan has no resource"), "{stray}");
+        let swapped = compare(&[named("a", (0, 2)), named("b", (0, 1))], &expected).unwrap_err();
+        assert!(swapped.contains("`a` is at set 0, binding 2"), "{swapped}");
+    }
+
+    #[test]
+    fn a_dump_of_another_shape_is_refused() {
+        assert!(expected("{}").is_err());
+        assert!(expected(&DUMP.replace("legalis-bindings/1", "legalis-bindings/2")).is_err());
+        assert!(expected(&DUMP.replace(r#""used": true"#, r#""used": 1"#)).is_err());
+        assert!(expected(&DUMP.replace(r#"{"set": 0, "binding": 1}"#, r#"{"slot": 1}"#)).is_err());
+    }
+}

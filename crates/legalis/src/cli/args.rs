@@ -753,6 +753,8 @@ mod tests {
                 diagnostics: DiagnosticFormat::Machine,
                 no_color: true,
                 policy: Policy::default(),
+                bindings: legalis_bind::Options::default(),
+                dump_bindings: None,
             }
         );
     }
@@ -834,6 +836,67 @@ mod tests {
     }
 
     #[test]
+    fn binding_options_and_dump_bindings() {
+        use legalis_ir::RegisterClass as R;
+        let args = compile_args(
+            "f.slang -target glsl -fvk-t-shift 10 0 -fvk-s-shift 20 all -fvk-u-shift 1 2 \
+             -fvk-b-shift 3 4 -fvk-bind-globals 7 2 -dump-bindings=json",
+        );
+        let shift = |class, space, amount| legalis_bind::Shift {
+            class,
+            space,
+            amount,
+        };
+        assert_eq!(
+            args.bindings.shifts,
+            [
+                shift(R::T, Some(0), 10),
+                shift(R::S, None, 20),
+                shift(R::U, Some(2), 1),
+                shift(R::B, Some(4), 3)
+            ]
+        );
+        assert_eq!(args.bindings.bind_globals, Some((7, 2)));
+        assert_eq!(args.dump_bindings, Some(crate::trace::TraceFormat::Json));
+        let text = compile_args("f.slang -target wgsl -dump-bindings").dump_bindings;
+        assert_eq!(text, Some(crate::trace::TraceFormat::Text));
+        assert_eq!(
+            error("f.slang -dump-bindings"),
+            "-dump-bindings needs -target: bindings differ per target"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -dump-bindings -dump-ir"),
+            "-dump-bindings, --trace-legalization and -dump-ir all replace the output: choose one"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -dump-bindings=xml"),
+            "-dump-bindings takes `text` or `json`, not `xml`"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -entry a -entry b -dump-bindings"),
+            "-dump-bindings shows one entry point; it cannot be used with several -entry"
+        );
+        assert_eq!(
+            error("f.slang -fvk-t-shift 1 one"),
+            "-fvk-t-shift N SPACE: SPACE is a number or `all`, not `one`"
+        );
+        assert_eq!(
+            error("f.slang -fvk-b-shift x 0"),
+            "-fvk-b-shift takes numbers, not `x`"
+        );
+        assert_eq!(
+            error("f.slang -fvk-u-shift 1"),
+            "-fvk-u-shift needs a value"
+        );
+        assert_eq!(
+            error("f.slang -fvk-bind-globals 1 2 -fvk-bind-globals 3 4"),
+            "-fvk-bind-globals given twice"
+        );
+        assert!(HELP.contains("-dump-bindings[=text|json]"));
+        assert!(HELP.contains("-fvk-bind-globals N SET"));
+    }
+
+    #[test]
     fn trace_legalization_forms_and_their_conflicts() {
         use crate::trace::TraceFormat;
         let traced = |line: &str| compile_args(line).trace;
@@ -874,8 +937,6 @@ mod tests {
             "-fspv-reflect",
             "-matrix-layout-row-major",
             "-fvk-use-scalar-layout",
-            "-fvk-b-shift",
-            "-fvk-bind-globals",
             "-profile",
             "-capability",
             "-Iinclude",
@@ -884,7 +945,6 @@ mod tests {
             "-Xglslang",
             "-Xdxc...",
             "-X.",
-            "-fvk-t-shift",
             "-dxc-path",
             "-E",
             "-get-module-info",
@@ -898,7 +958,8 @@ mod tests {
         assert_eq!(
             error("f.slang -fvk-bogus"),
             "unknown option -fvk-bogus; the -fvk- options legalis supports: -fvk-invert-y \
-             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id"
+             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id -fvk-t-shift \
+             -fvk-s-shift -fvk-u-shift -fvk-b-shift -fvk-bind-globals"
         );
         assert_eq!(error("f.slang -W"), "unknown option -W");
         assert_eq!(error("f.slang -Xbogus"), "unknown option -Xbogus");
