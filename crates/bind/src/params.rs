@@ -13,14 +13,16 @@ use std::collections::{HashMap, HashSet};
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, ParamDirection};
 
+/// A call: the calling function and its `Call` expression.
+type CallSite = (Handle<ir::Function>, Handle<Expression>);
+
 /// Rewrites every function called from exactly one place with a resource
 /// global as an `in` argument (the body of a wrapped entry point) to read
 /// that global directly. Returns how many parameters went.
 pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
     let entries: Vec<Handle<ir::Function>> =
         module.entry_points.iter().map(|e| e.function).collect();
-    let mut sites: HashMap<Handle<ir::Function>, Vec<(Handle<ir::Function>, Handle<Expression>)>> =
-        HashMap::new();
+    let mut sites: HashMap<Handle<ir::Function>, Vec<CallSite>> = HashMap::new();
     for (f, func) in module.functions.iter() {
         for (e, expr) in func.expressions.iter() {
             if let Expression::Call { function, .. } = expr {

@@ -15,6 +15,10 @@ use spirv::{Decoration, Op};
 /// The schema name the plan must carry.
 pub const SCHEMA: &str = "legalis-bindings/1";
 
+/// A declared binding: the variable's name when the output has one, and
+/// its `(set, binding)`.
+pub type Declared = (Option<String>, (u32, u32));
+
 /// What the plan promises.
 #[derive(Debug, Default)]
 pub struct Expected {
@@ -88,7 +92,7 @@ pub fn expected(dump: &str) -> Result<Expected, String> {
 }
 
 /// `(name, (set, binding))` of every variable with a descriptor set.
-pub fn read_spirv(words: &[u32]) -> Result<Vec<(Option<String>, (u32, u32))>, String> {
+pub fn read_spirv(words: &[u32]) -> Result<Vec<Declared>, String> {
     let words = crate::interface::without_execution_mode_ids(words);
     let module = rspirv::dr::load_words(&words).map_err(|e| format!("rspirv: {e}"))?;
     let mut sets: BTreeMap<u32, u32> = BTreeMap::new();
@@ -130,7 +134,7 @@ pub fn read_spirv(words: &[u32]) -> Result<Vec<(Option<String>, (u32, u32))>, St
 }
 
 /// `(name, (group, binding))` of every WGSL global with a binding.
-pub fn read_wgsl(module: &naga::Module) -> Vec<(Option<String>, (u32, u32))> {
+pub fn read_wgsl(module: &naga::Module) -> Vec<Declared> {
     module
         .global_variables
         .iter()
@@ -142,7 +146,7 @@ pub fn read_wgsl(module: &naga::Module) -> Vec<(Option<String>, (u32, u32))> {
 }
 
 /// Compares the places an output declares with the plan's.
-pub fn compare(found: &[(Option<String>, (u32, u32))], expected: &Expected) -> Result<(), String> {
+pub fn compare(found: &[Declared], expected: &Expected) -> Result<(), String> {
     let mut problems = Vec::new();
     let declared: BTreeSet<(u32, u32)> = found.iter().map(|(_, p)| *p).collect();
     for pair in expected.used.difference(&declared) {
