@@ -75,9 +75,11 @@ fn class_mismatches(plan: &Plan, out: &mut Vec<Diagnostic>) {
 }
 
 /// Explicit bindings of used resources that overlap: the same register
-/// range (an error on every target), the same `[[vk::binding]]` (an
-/// error), or, on GLSL and SPIR-V only, different explicit placements that
-/// meet on one descriptor set and binding (a warning).
+/// range (an error on every target), the same `[[vk::binding]]` on two
+/// resources of one register class (an error; a texture and a sampler
+/// sharing one are a combined image sampler), or, on GLSL and SPIR-V only,
+/// other explicit placements that meet on one descriptor set and binding
+/// (a warning).
 fn overlaps(plan: &Plan, out: &mut Vec<Diagnostic>) {
     let used: Vec<&Resource> = plan
         .resources
@@ -124,9 +126,12 @@ fn overlap(plan: &Plan, first: &Resource, second: &Resource) -> Option<Diagnosti
             .with_label(first.span, format!("`{}` is declared here", first.name)),
         );
     }
-    if let (Some(a), Some(b)) = (first.vk_binding, second.vk_binding)
-        && a == b
-    {
+    if let (Some(a), Some(b)) = (first.vk_binding, second.vk_binding) {
+        // A texture and a sampler at one `[[vk::binding]]` are the
+        // combined-image-sampler pattern: deliberate, and left alone.
+        if a != b || first.kind.class() != second.kind.class() {
+            return None;
+        }
         return Some(
             Diagnostic::error(
                 codes::OVERLAPPING_VK_BINDINGS,

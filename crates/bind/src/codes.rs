@@ -19,8 +19,9 @@ pub const REGISTER_CLASS_MISMATCH: u32 = 48004;
 /// Two resources the entry point uses claim overlapping registers of the
 /// same class and space (arrays occupy their length).
 pub const OVERLAPPING_REGISTERS: u32 = 48005;
-/// Two resources the entry point uses claim the same
-/// `[[vk::binding(b, s)]]`.
+/// Two resources of one register class the entry point uses claim the
+/// same `[[vk::binding(b, s)]]` (a texture and a sampler may: a combined
+/// image sampler).
 pub const OVERLAPPING_VK_BINDINGS: u32 = 48006;
 /// (warning) On GLSL and SPIR-V, two explicitly placed resources of
 /// different register classes (`t0` and `s0`, or a register and a

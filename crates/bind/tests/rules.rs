@@ -246,6 +246,18 @@ fn overlaps_count_array_lengths_and_only_used_resources() {
     );
     let p = planned(&vk, Target::Metal, &Options::default());
     assert_eq!(codes_of(&p), [codes::OVERLAPPING_VK_BINDINGS]);
+    // A texture and a sampler at one binding: a combined image sampler.
+    let combined = src(
+        "[[vk::binding(2, 1)]] Texture2D<float4> a; [[vk::binding(2, 1)]] SamplerState s;",
+        "a.SampleLevel(s, float2(0, 0), 0)",
+    );
+    for target in [Target::Vulkan, Target::Wgsl] {
+        assert!(
+            planned(&combined, target, &Options::default())
+                .diagnostics
+                .is_empty()
+        );
+    }
 }
 
 #[test]
