@@ -4,7 +4,7 @@
 use legalis_ir::RegisterClass;
 use legalis_ir::diag::Diagnostic;
 
-use crate::{Kind, Options, Place, Plan, Resource, Target, class_letter, codes};
+use crate::{Kind, Place, Plan, Resource, Target, class_letter, codes};
 
 /// D3D11's per-stage limits: shader-resource views, samplers, constant
 /// buffers.
@@ -13,7 +13,7 @@ pub const MAX_SAMPLERS: u32 = 16;
 pub const MAX_CONSTANT_BUFFERS: u32 = 14;
 
 /// Every diagnostic of `plan`, in declaration order per check.
-pub fn check(plan: &Plan, _options: &Options) -> Vec<Diagnostic> {
+pub fn check(plan: &Plan) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     class_mismatches(plan, &mut out);
     overlaps(plan, &mut out);

@@ -400,7 +400,7 @@ pub fn plan(module: &ir::Module, entry: usize, target: Target, options: &Options
         Target::Metal => rules::metal(&mut plan),
         Target::Cuda => rules::cuda(&mut plan),
     }
-    let diagnostics = check::check(&plan, options);
+    let diagnostics = check::check(&plan);
     Planned { plan, diagnostics }
 }
 
