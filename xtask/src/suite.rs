@@ -11,6 +11,12 @@ pub const WATCHED_PATHS: &[&str] = &[
     "crates/sysval",
 ];
 
+/// Crates the suite also characterizes whose coverage is not measured yet:
+/// tests may name them in `covers`, but they have no floor and no digest
+/// (`crates/bind`, the binding plan, until a coverage run adds it to
+/// [`WATCHED_PATHS`]).
+pub const CHARACTERIZED_PATHS: &[&str] = &["crates/bind"];
+
 pub const TESTS_DIR: &str = "tests/legalize";
 pub const SNAPSHOTS_DIR: &str = "snapshots/legalize";
 pub const README: &str = "docs/tests/coverage/legalize/README.md";

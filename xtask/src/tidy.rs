@@ -140,12 +140,15 @@ fn meta_problems(root: &Path, shown: &str, text: &str, file: &TestFile) -> Vec<P
     }
     let watched = suite::WATCHED_PATHS
         .iter()
+        .chain(suite::CHARACTERIZED_PATHS)
         .any(|w| meta.covers == *w || meta.covers.starts_with(&format!("{w}/")));
     if !watched || !root.join(&meta.covers).exists() {
         let message = format!(
-            "META covers='{}' must be an existing path inside a watched crate ({})",
+            "META covers='{}' must be an existing path inside a watched crate ({}) or a \
+             characterized one ({})",
             meta.covers,
-            suite::WATCHED_PATHS.join(", ")
+            suite::WATCHED_PATHS.join(", "),
+            suite::CHARACTERIZED_PATHS.join(", ")
         );
         problems.push(Problem::new(shown, meta_line(text, "covers"), message));
     }

@@ -1,15 +1,15 @@
-//! Descriptor `(set, binding)` numbers, the one rule both the GLSL and the
-//! SPIR-V outputs follow: `[[vk::binding(b, s)]]` wins; else
-//! `register(xN, spaceS)` gives set S, binding N (all register classes share
-//! one binding space, as in the GLSL writer); else the next binding in set 0
-//! that no explicit binding claims, in declaration order, with the
-//! `_Globals` block of plain uniforms first. Unused globals keep their
-//! numbers, so removing a use never renumbers the others.
+//! Descriptor `(set, binding)` numbers of the GLSL, SPIR-V and WGSL
+//! writers, read from the binding plan (`legalis_bind`), which holds the
+//! rule: a writer given a plan uses it, one given none plans the entry
+//! point itself with the default options.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
+use legalis_bind::{Plan, Target};
 use legalis_ir as ir;
-use legalis_ir::{AddressSpace, Handle, TypeInner};
+use legalis_ir::Handle;
+
+pub use legalis_bind::is_resource;
 
 /// Descriptor numbers of a module.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,85 +20,39 @@ pub struct Bindings {
     pub globals_block: Option<(u32, u32)>,
 }
 
-/// Whether `g` is bound as a descriptor of its own (not in `_Globals`).
-pub(crate) fn is_resource(module: &ir::Module, g: &ir::GlobalVariable) -> bool {
-    if g.space != AddressSpace::Uniform {
-        return false;
+impl Bindings {
+    /// The descriptor numbers of a GLSL/SPIR-V or WGSL plan.
+    pub fn from_plan(plan: &Plan) -> Bindings {
+        Bindings {
+            resources: plan
+                .resources
+                .iter()
+                .filter_map(|r| Some((r.global?, plan.descriptor(r.global?)?)))
+                .collect(),
+            globals_block: plan.globals_descriptor(),
+        }
     }
-    let mut ty = g.ty;
-    while let TypeInner::Array { base, .. } = module.types[ty].inner {
-        ty = base;
-    }
-    module.types[ty].inner.is_resource()
 }
 
-/// Assigns descriptor numbers to every uniform global of `module`.
+/// `given`, or the plan of entry point `entry_point` for `target` with the
+/// default options.
+pub(crate) fn of(
+    module: &ir::Module,
+    entry_point: usize,
+    target: Target,
+    given: Option<&Plan>,
+) -> Bindings {
+    match given {
+        Some(plan) => Bindings::from_plan(plan),
+        None if entry_point < module.entry_points.len() => Bindings::from_plan(
+            &legalis_bind::plan(module, entry_point, target, &Default::default()).plan,
+        ),
+        None => Bindings::default(),
+    }
+}
+
+/// The GLSL/SPIR-V numbers of `module`'s first entry point under the
+/// default options.
 pub fn assign_bindings(module: &ir::Module) -> Bindings {
-    let resources: Vec<_> = module
-        .globals
-        .iter()
-        .filter(|(_, g)| is_resource(module, g))
-        .collect();
-    let mut out = Bindings::default();
-    let mut taken = BTreeSet::new();
-    for &(h, g) in &resources {
-        let explicit = match (g.binding.vk_binding, g.binding.register) {
-            (Some((binding, set)), _) => Some((set, binding)),
-            (None, Some(r)) => Some((r.space, r.index)),
-            (None, None) => None,
-        };
-        if let Some(pair) = explicit {
-            out.resources.insert(h, pair);
-            taken.insert(pair);
-        }
-    }
-    let mut next = 0;
-    let mut next_free = |taken: &mut BTreeSet<(u32, u32)>| {
-        while !taken.insert((0, next)) {
-            next += 1;
-        }
-        (0, next)
-    };
-    let has_plain = module
-        .globals
-        .iter()
-        .any(|(_, g)| g.space == AddressSpace::Uniform && !is_resource(module, g));
-    if has_plain {
-        out.globals_block = Some(next_free(&mut taken));
-    }
-    for &(h, _) in &resources {
-        out.resources
-            .entry(h)
-            .or_insert_with(|| next_free(&mut taken));
-    }
-    out
-}
-
-/// The WGSL variant of the rule: WGSL (WebGPU) requires every
-/// `@group/@binding` pair of a module to be unique, where D3D registers of
-/// different classes (`t0`, `s0`, `b0`) share numbers. `[[vk::binding]]`
-/// and registers are kept where they are unique; a declaration whose pair
-/// an earlier one (in declaration order, `_Globals` first, explicit
-/// `[[vk::binding]]`s before registers) already holds moves to the next
-/// free binding of its group.
-pub fn assign_wgsl_bindings(module: &ir::Module) -> Bindings {
-    let shared = assign_bindings(module);
-    let mut out = Bindings::default();
-    let mut taken = BTreeSet::new();
-    let mut order: Vec<Handle<ir::GlobalVariable>> = shared.resources.keys().copied().collect();
-    // Explicit Vulkan bindings keep their numbers first.
-    order.sort_by_key(|h| module.globals[*h].binding.vk_binding.is_none());
-    if let Some(pair) = shared.globals_block {
-        taken.insert(pair);
-        out.globals_block = Some(pair);
-    }
-    for h in order {
-        let (set, binding) = shared.resources[&h];
-        let mut b = binding;
-        while !taken.insert((set, b)) {
-            b += 1;
-        }
-        out.resources.insert(h, (set, b));
-    }
-    out
+    of(module, 0, Target::Vulkan, None)
 }

@@ -1,5 +1,7 @@
 //! SPIR-V writer, end to end: shaders go through the front end, the
-//! GLSL/SPIR-V legalizer and the SPIR-V writer; every module must pass
+//! GLSL/SPIR-V legalizer, the binding pass that reads entry-point resource
+//! parameters as their globals (as the facade runs it) and the SPIR-V
+//! writer; every module must pass
 //! spirv-val (Vulkan 1.3), and the disassembly pins the tokens that show
 //! each behaviour (B2, B3, B4, B6) was lowered the intended way.
 
@@ -18,8 +20,9 @@ fn spirv_asm(src: &str, entry: &str, stage: ShaderStage) -> String {
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize_glsl::legalize(&module, 0, &legalis_ir::Policy::default())
+    let mut legalized = legalis_legalize_glsl::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
     let text = spirv::disassemble(&words);

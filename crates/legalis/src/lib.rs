@@ -36,6 +36,10 @@ pub struct Request {
     pub policy: Policy,
     /// `--trace-legalization`: also render the legalization plan.
     pub trace: Option<trace::TraceFormat>,
+    /// The binding options (`-fvk-<class>-shift`, `-fvk-bind-globals`).
+    pub bindings: legalis_bind::Options,
+    /// `-dump-bindings`: also render the binding plan.
+    pub dump_bindings: Option<trace::TraceFormat>,
 }
 
 /// The code-generation targets of the command line.
@@ -99,6 +103,8 @@ pub struct Generated {
     pub legalized: ir::Module,
     /// The legalization trace, when the request asked for one.
     pub trace: Option<String>,
+    /// The binding plan, when the request asked for it (`-dump-bindings`).
+    pub bindings: Option<String>,
 }
 
 /// What a compilation produced.
@@ -141,13 +147,7 @@ pub fn compile(request: &Request) -> Compiled {
     let front_output = run_with_large_stack(|| front::compile(&text, &options));
     let mut diagnostics = front_output.diagnostics;
     let output = match (&front_output.module, request.target) {
-        (Some(module), Some(target)) => generate(
-            module,
-            target,
-            &request.policy,
-            request.trace,
-            &mut diagnostics,
-        ),
+        (Some(module), Some(target)) => generate(module, target, request, &mut diagnostics),
         _ => None,
     };
     Compiled {
@@ -163,10 +163,10 @@ pub fn compile(request: &Request) -> Compiled {
 fn generate(
     module: &ir::Module,
     target: Target,
-    policy: &Policy,
-    trace: Option<trace::TraceFormat>,
+    request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
+    let policy = &request.policy;
     if !target.is_implemented() {
         diagnostics.push(without_span(Diagnostic::error(
             codes::TARGET_NOT_IMPLEMENTED,
@@ -193,13 +193,13 @@ fn generate(
         return None;
     }
     if target == Target::Wgsl {
-        return generate_wgsl(module, policy, trace, diagnostics);
+        return generate_wgsl(module, request, diagnostics);
     }
     if target == Target::Cuda {
-        return generate_cuda(module, policy, trace, diagnostics);
+        return generate_cuda(module, request, diagnostics);
     }
     if target == Target::Metal {
-        return generate_metal(module, policy, trace, diagnostics);
+        return generate_metal(module, request, diagnostics);
     }
     let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
         Ok(legalized) => legalized,
@@ -208,29 +208,68 @@ fn generate(
             return None;
         }
     };
-    write(legalized, target, policy, trace, diagnostics)
+    write(legalized, target, request, diagnostics)
+}
+
+/// The binding plan of entry point 0 of a module legalized for `target`
+/// (`legalis_bind::plan`), its warnings and errors reported; `None` when
+/// any is an error.
+fn plan_bindings(
+    module: &ir::Module,
+    target: Target,
+    options: &legalis_bind::Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<legalis_bind::Plan> {
+    let rule = match target {
+        Target::Glsl | Target::Spirv | Target::SpirvAsm => legalis_bind::Target::Vulkan,
+        Target::Wgsl => legalis_bind::Target::Wgsl,
+        Target::Metal => legalis_bind::Target::Metal,
+        Target::Cuda => legalis_bind::Target::Cuda,
+    };
+    let planned = legalis_bind::plan(module, 0, rule, options);
+    let failed = planned.has_errors();
+    diagnostics.extend(planned.diagnostics);
+    (!failed).then_some(planned.plan)
+}
+
+/// `-dump-bindings`: the plan rendered in the asked form.
+fn dump_bindings(
+    plan: &legalis_bind::Plan,
+    target: Target,
+    format: Option<trace::TraceFormat>,
+) -> Option<String> {
+    format.map(|format| match format {
+        trace::TraceFormat::Text => legalis_bind::render_text(plan, target.name()),
+        trace::TraceFormat::Json => legalis_bind::render_json(plan, target.name()),
+    })
 }
 
 /// Writes the code of a legalized module for `target`.
 fn write(
-    legalized: legalis_legalize_glsl::Legalized,
+    mut legalized: legalis_legalize_glsl::Legalized,
     target: Target,
-    policy: &Policy,
-    trace: Option<trace::TraceFormat>,
+    request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
+    let policy = &request.policy;
     let stage = legalized.plan.stage;
-    let trace = trace.map(|format| trace::render(&legalized, target.name(), format));
+    let trace = request
+        .trace
+        .map(|format| trace::render(&legalized, target.name(), format));
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let plan = plan_bindings(&legalized.module, target, &request.bindings, diagnostics)?;
+    let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let written = match target {
-        Target::Glsl => write_glsl(&legalized).map(String::into_bytes),
+        Target::Glsl => write_glsl(&legalized, &plan).map(String::into_bytes),
         _ => {
             let words = if policy.spirv_via_glsl {
-                write_glsl(&legalized)
+                write_glsl(&legalized, &plan)
                     .and_then(|glsl| spirv_via_glsl(&glsl, stage, &legalized.plan.entry, policy))
             } else {
                 let options = legalis_emit::spirv::Options {
                     debug_names: policy.debug_names(),
                     use_entry_point_name: policy.use_entry_point_name,
+                    bindings: Some(plan.clone()),
                     ..legalis_emit::spirv::Options::default()
                 };
                 legalis_emit::spirv::write(&legalized.module, 0, &options)
@@ -248,6 +287,7 @@ fn write(
             stage,
             legalized: legalized.module,
             trace,
+            bindings,
         }),
         Err((code, message, span)) => {
             diagnostics.push(Diagnostic::error(
@@ -393,13 +433,7 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
             }
         };
         let name = module.entry_points[i].name.clone();
-        let written = write(
-            legalized.clone(),
-            target,
-            &request.policy,
-            request.trace,
-            &mut diagnostics,
-        );
+        let written = write(legalized.clone(), target, request, &mut diagnostics);
         previous = Some(legalized);
         match written {
             Some(generated) => linked.outputs.push((name, generated)),
@@ -417,23 +451,34 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
 /// writer.
 fn generate_wgsl(
     module: &ir::Module,
-    policy: &Policy,
-    trace: Option<trace::TraceFormat>,
+    request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, policy) {
+    let trace = request.trace;
+    let mut legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, &request.policy) {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
             return None;
         }
     };
-    let options = legalis_emit::wgsl::Options::default();
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let plan = plan_bindings(
+        &legalized.module,
+        Target::Wgsl,
+        &request.bindings,
+        diagnostics,
+    )?;
+    let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
+    let options = legalis_emit::wgsl::Options {
+        bindings: Some(plan),
+    };
     match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
         Ok(text) => Some(Generated {
             bytes: text.into_bytes(),
             stage: legalized.plan.stage,
             trace: trace.map(|format| trace::render_wgsl(&legalized, format)),
+            bindings,
             legalized: legalized.module,
         }),
         Err(e) => {
@@ -451,23 +496,35 @@ fn generate_wgsl(
 /// writer.
 fn generate_metal(
     module: &ir::Module,
-    policy: &Policy,
-    trace: Option<trace::TraceFormat>,
+    request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalized = match legalis_legalize_varying::metal::legalize(module, 0, policy) {
+    let trace = request.trace;
+    let mut legalized = match legalis_legalize_varying::metal::legalize(module, 0, &request.policy)
+    {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
             return None;
         }
     };
-    let options = legalis_emit::metal::Options::default();
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let plan = plan_bindings(
+        &legalized.module,
+        Target::Metal,
+        &request.bindings,
+        diagnostics,
+    )?;
+    let bindings = dump_bindings(&plan, Target::Metal, request.dump_bindings);
+    let options = legalis_emit::metal::Options {
+        bindings: Some(plan),
+    };
     match legalis_emit::metal::write(&legalized.module, 0, &options) {
         Ok(text) => Some(Generated {
             bytes: text.into_bytes(),
             stage: legalized.plan.stage,
             trace: trace.map(|format| trace::render_metal(&legalized, format)),
+            bindings,
             legalized: legalized.module,
         }),
         Err(e) => {
@@ -487,11 +544,11 @@ fn generate_metal(
 /// function the writer packs with) and its resources from the writer.
 fn generate_cuda(
     module: &ir::Module,
-    policy: &Policy,
-    trace: Option<trace::TraceFormat>,
+    request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalized = match legalis_legalize_varying::cuda::legalize(module, 0, policy) {
+    let trace = request.trace;
+    let legalized = match legalis_legalize_varying::cuda::legalize(module, 0, &request.policy) {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
@@ -499,6 +556,13 @@ fn generate_cuda(
         }
     };
     let stage = legalized.module.entry_points[0].stage;
+    let plan = plan_bindings(
+        &legalized.module,
+        Target::Cuda,
+        &request.bindings,
+        diagnostics,
+    )?;
+    let bindings = dump_bindings(&plan, Target::Cuda, request.dump_bindings);
     let options = legalis_emit::cuda::Options::default();
     let written = legalis_emit::cuda::write(&legalized.module, 0, &options).and_then(|text| {
         let trace = match trace {
@@ -516,6 +580,7 @@ fn generate_cuda(
             stage,
             legalized: legalized.module,
             trace,
+            bindings,
         }),
         Err(e) => {
             diagnostics.push(Diagnostic::error(
@@ -541,10 +606,14 @@ pub fn cuda_prelude() -> (&'static str, &'static str) {
 /// Why code could not be written: a code, a message and maybe a span.
 type WriteError = (u32, String, Option<ir::Span>);
 
-fn write_glsl(legalized: &legalis_legalize_glsl::Legalized) -> Result<String, WriteError> {
+fn write_glsl(
+    legalized: &legalis_legalize_glsl::Legalized,
+    plan: &legalis_bind::Plan,
+) -> Result<String, WriteError> {
     let options = legalis_emit::glsl::Options {
         version: legalized.version,
         extensions: legalized.extensions.clone(),
+        bindings: Some(plan.clone()),
     };
     legalis_emit::glsl::write(&legalized.module, 0, &options)
         .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))

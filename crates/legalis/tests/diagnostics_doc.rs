@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-const CODE_FILES: [(&str, &str); 6] = [
+const CODE_FILES: [(&str, &str); 7] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
@@ -30,6 +30,10 @@ const CODE_FILES: [(&str, &str); 6] = [
     (
         "crates/emit/src/codes.rs",
         include_str!("../../emit/src/codes.rs"),
+    ),
+    (
+        "crates/bind/src/codes.rs",
+        include_str!("../../bind/src/codes.rs"),
     ),
 ];
 const DOC: &str = include_str!("../../../docs/diagnostics.md");

@@ -303,7 +303,7 @@ pub fn compare(interface: &Interface, expected: &BTreeSet<Slot>) -> Result<(), S
 /// The module without its `OpExecutionModeId` instructions, which rspirv
 /// 0.13's loader refuses (glslang writes them for mesh shaders) and which
 /// say nothing about the interface.
-fn without_execution_mode_ids(words: &[u32]) -> Vec<u32> {
+pub(crate) fn without_execution_mode_ids(words: &[u32]) -> Vec<u32> {
     const HEADER: usize = 5;
     let mut out = words[..HEADER.min(words.len())].to_vec();
     let mut at = HEADER;

@@ -182,6 +182,37 @@ impl Validator for DownstreamValidator {
         Ok(())
     }
 
+    fn check_bindings(&self, dump: &str) -> Result<(), String> {
+        crate::bindings::expected(dump).map(|_| ())
+    }
+
+    fn wants_bindings(&self, target: &str) -> bool {
+        matches!(target, "glsl" | "spirv-asm" | "wgsl")
+    }
+
+    /// Reads the output's descriptor bindings back (GLSL through glslang)
+    /// and compares them with the binding plan.
+    fn bindings_round_trip(
+        &self,
+        target: &str,
+        stage: Option<&str>,
+        output: &str,
+        dump: &str,
+    ) -> Result<(), String> {
+        let stage = stage
+            .and_then(legalis_ir::ShaderStage::from_name)
+            .ok_or("the directive names no valid -stage")?;
+        let found = match target {
+            "glsl" => {
+                crate::bindings::read_spirv(&legalis_validate::glsl_to_spirv(output, stage)?)?
+            }
+            "spirv-asm" => crate::bindings::read_spirv(&legalis_validate::assemble_spirv(output)?)?,
+            "wgsl" => crate::bindings::read_wgsl(&legalis_validate::validate_wgsl(output, stage)?),
+            other => return Err(format!("no binding reader for target `{other}`")),
+        };
+        crate::bindings::compare(&found, &crate::bindings::expected(dump)?)
+    }
+
     fn validate_directive(
         &self,
         file: &Path,

@@ -15,6 +15,7 @@
 //! - [`interface`] reads an output's stage interface back from SPIR-V and
 //!   compares it with the legalization trace (the round-trip check).
 
+pub mod bindings;
 pub mod diag;
 pub mod directives;
 pub mod filecheck;

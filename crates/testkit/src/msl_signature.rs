@@ -465,6 +465,8 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         target: None,
         policy: compile.policy,
         trace: None,
+        bindings: compile.bindings.clone(),
+        dump_bindings: None,
     };
     check_request(&request, output)
 }
@@ -483,7 +485,48 @@ pub fn check_request(request: &legalis::Request, output: &str) -> Result<String,
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
     let signature = read(output)?;
     compare(&signature, &legalized.plan, &legalized.module)?;
+    let bindings = legalis_bind::plan(
+        &legalized.module,
+        0,
+        legalis_bind::Target::Metal,
+        &request.bindings,
+    );
+    compare_bindings(&signature, &bindings.plan)?;
     Ok(NOTE.to_string())
+}
+
+/// The `[[buffer(n)]]`, `[[texture(n)]]` and `[[sampler(n)]]` parameters
+/// of the signature must be exactly the places the binding plan gives the
+/// resources the entry point uses.
+pub fn compare_bindings(signature: &Signature, plan: &legalis_bind::Plan) -> Result<(), String> {
+    let mut planned: Vec<String> = plan
+        .resources
+        .iter()
+        .filter_map(|r| match r.place {
+            legalis_bind::Place::Metal { table, index } => {
+                Some(format!("{}({index})", table.attribute()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut declared: Vec<String> = signature
+        .params
+        .iter()
+        .filter_map(|p| p.attribute.clone())
+        .filter(|a| {
+            ["buffer(", "texture(", "sampler("]
+                .iter()
+                .any(|t| a.starts_with(t))
+        })
+        .collect();
+    planned.sort();
+    declared.sort();
+    match planned == declared {
+        true => Ok(()),
+        false => Err(format!(
+            "the resource parameters are at {declared:?}; the binding plan says {planned:?}"
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -125,6 +125,31 @@ pub trait Validator: Sync {
         Ok(())
     }
 
+    /// Checks a directive's own `-dump-bindings=json` output.
+    fn check_bindings(&self, _dump: &str) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The binding plan of `target` is worth checking against the output
+    /// (`-dump-bindings=json`); when true, the runner compiles each
+    /// validated directive again with that option and calls
+    /// [`Validator::bindings_round_trip`].
+    fn wants_bindings(&self, _target: &str) -> bool {
+        false
+    }
+
+    /// Compares the descriptor bindings of a validated output with the
+    /// binding plan.
+    fn bindings_round_trip(
+        &self,
+        _target: &str,
+        _stage: Option<&str>,
+        _output: &str,
+        _dump: &str,
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
     /// [`Validator::validate`] with the test file and the directive's
     /// arguments at hand, for a check that needs the source (Metal's
     /// signature re-read). `Ok(Some(note))` passes with a note the report
@@ -143,6 +168,9 @@ pub trait Validator: Sync {
 
 /// The option that prints the legalization trace instead of code.
 pub const TRACE_OPTION: &str = "--trace-legalization";
+
+/// The option that prints the binding plan instead of code.
+pub const BINDINGS_OPTION: &str = "-dump-bindings";
 
 /// What to do with directive kinds the harness cannot run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -523,6 +551,7 @@ impl FileRun<'_> {
                     }
                 };
                 reasons.extend(self.round_trip(&args, &output));
+                reasons.extend(self.bindings_round_trip(&args, &output));
                 reasons.extend(self.snapshot(number, directive, &output));
                 match outcome(reasons, Some(&output)) {
                     Outcome::Pass(_) => (Outcome::Pass(notes), Some(output)),
@@ -586,6 +615,15 @@ impl FileRun<'_> {
             }
             return Ok(Vec::new());
         }
+        // So is the binding plan.
+        if let Some(option) = args.iter().find(|a| a.starts_with(BINDINGS_OPTION)) {
+            if option.ends_with("=json") {
+                validator.check_bindings(&output.stdout).map_err(|error| {
+                    format!("the binding plan does not follow its schema:\n{error}")
+                })?;
+            }
+            return Ok(Vec::new());
+        }
         let Some(target) = option_value(args, "-target") else {
             return Ok(Vec::new());
         };
@@ -603,9 +641,9 @@ impl FileRun<'_> {
         let target = option_value(args, "-target")?;
         if output.exit_code != Some(0)
             || !validator.wants_trace(target)
-            || args
-                .iter()
-                .any(|a| a.starts_with(TRACE_OPTION) || a == "-dump-ir")
+            || args.iter().any(|a| {
+                a.starts_with(TRACE_OPTION) || a.starts_with(BINDINGS_OPTION) || a == "-dump-ir"
+            })
         {
             return None;
         }
@@ -624,6 +662,39 @@ impl FileRun<'_> {
             .err()
             .map(|error| {
                 format!("the output's interface is not the one the legalization trace promises:\n{error}")
+            })
+    }
+
+    /// The round-trip binding check of a validated output (see
+    /// [`Validator::bindings_round_trip`]); a linked pipeline (several
+    /// `-entry`) has one plan per stage and is not checked.
+    fn bindings_round_trip(&self, args: &[String], output: &CompileOutput) -> Option<String> {
+        let validator = self.options.validator?;
+        let target = option_value(args, "-target")?;
+        let replaced = args.iter().any(|a| {
+            a.starts_with(TRACE_OPTION) || a.starts_with(BINDINGS_OPTION) || a == "-dump-ir"
+        });
+        let linked = args.iter().filter(|a| *a == "-entry").count() > 1;
+        if output.exit_code != Some(0) || !validator.wants_bindings(target) || replaced || linked {
+            return None;
+        }
+        let stage = option_value(args, "-stage");
+        let mut dumped = args.to_vec();
+        dumped.push(format!("{BINDINGS_OPTION}=json"));
+        let dump = self.options.compiler.run(self.path, &dumped);
+        if dump.exit_code != Some(0) {
+            return Some(format!(
+                "the compiler cannot dump the bindings of this directive:\n{}",
+                dump.stderr
+            ));
+        }
+        validator
+            .bindings_round_trip(target, stage, &output.stdout, &dump.stdout)
+            .err()
+            .map(|error| {
+                format!(
+                    "the output's bindings are not the ones the binding plan promises:\n{error}"
+                )
             })
     }
 

@@ -79,6 +79,7 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
                 target: Some(Target::Metal),
                 policy: legalis::Policy::default(),
                 trace: None,
+                ..Request::default()
             };
             let compiled = match std::panic::catch_unwind(|| legalis::compile(&request)) {
                 Ok(compiled) => compiled,

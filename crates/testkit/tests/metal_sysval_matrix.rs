@@ -103,6 +103,7 @@ fn every_cell_maps_or_is_refused_with_its_code() {
                     target: Some(Target::Metal),
                     policy: legalis::Policy::default(),
                     trace: None,
+                    ..Request::default()
                 };
                 let compiled = legalis::compile(&request);
                 let errors: Vec<_> = compiled

@@ -39,6 +39,9 @@ pub struct Options {
     /// Extensions the legalizer requires (`GL_EXT_fragment_shader_barycentric`
     /// ...); merged with the writer's own, sorted and de-duplicated.
     pub extensions: Vec<String>,
+    /// The binding plan of the compile (`legalis_bind::plan`); `None`
+    /// plans the entry point with the default binding options.
+    pub bindings: Option<legalis_bind::Plan>,
 }
 
 impl Default for Options {
@@ -46,6 +49,7 @@ impl Default for Options {
         Options {
             version: 450,
             extensions: Vec::new(),
+            bindings: None,
         }
     }
 }

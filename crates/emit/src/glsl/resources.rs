@@ -37,16 +37,14 @@ use super::writer::{Ctx, Result, Writer, unsupported};
 pub(super) type BindingMap = FastHashMap<Handle<ir::GlobalVariable>, (u32, u32)>;
 
 /// Descriptor `(set, binding)` of every uniform resource global, and of the
-/// `_Globals` block of plain uniforms when the module has any.
-///
-/// `[[vk::binding(b, s)]]` wins; else `register(xN, spaceS)` gives set S,
-/// binding N (all register classes share one binding space, so `t0` and `s0`
-/// collide: the full binding model with per-class shifts is a later issue);
-/// else the next binding in set 0 not claimed explicitly, in declaration
-/// order, with `_Globals` first. Unused globals keep their numbers, so
-/// removing a use never renumbers the others.
-pub(super) fn assign_bindings(module: &ir::Module) -> (BindingMap, Option<(u32, u32)>) {
-    let bindings = crate::binding::assign_bindings(module);
+/// `_Globals` block of plain uniforms when the module has any, from the
+/// binding plan (`legalis_bind::rules::vulkan`).
+pub(super) fn assign_bindings(
+    module: &ir::Module,
+    entry_point: usize,
+    plan: Option<&legalis_bind::Plan>,
+) -> (BindingMap, Option<(u32, u32)>) {
+    let bindings = crate::binding::of(module, entry_point, legalis_bind::Target::Vulkan, plan);
     (
         bindings.resources.into_iter().collect(),
         bindings.globals_block,

@@ -237,7 +237,8 @@ impl<'a> Writer<'a> {
         };
         w.collect_reachable();
         w.assign_names();
-        let (bindings, globals_block) = super::resources::assign_bindings(module);
+        let (bindings, globals_block) =
+            super::resources::assign_bindings(module, entry_point, options.bindings.as_ref());
         w.bindings = bindings;
         w.globals_block_binding = globals_block;
         w.collect_instances()?;

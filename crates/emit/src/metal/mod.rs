@@ -46,7 +46,11 @@ pub use writer::entry_point_name;
 /// What the caller asks of the writer (nothing yet; kept for the backend
 /// shape every writer has).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Options {}
+pub struct Options {
+    /// The binding plan of the compile (`legalis_bind::plan`); `None`
+    /// plans the entry point with the default binding options.
+    pub bindings: Option<legalis_bind::Plan>,
+}
 
 /// Why a module could not be written as MSL.
 #[derive(Clone, Debug, PartialEq, Eq)]

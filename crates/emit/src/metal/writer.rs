@@ -142,7 +142,7 @@ pub(super) fn buffer_contents(
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
         let entry = module
             .entry_points
             .get(entry_point)
@@ -167,7 +167,21 @@ impl<'a> Writer<'a> {
             used_structs: BTreeSet::new(),
         };
         w.collect_used()?;
-        w.classify_globals()?;
+        let planned;
+        let plan = match &options.bindings {
+            Some(plan) => plan,
+            None => {
+                planned = legalis_bind::plan(
+                    module,
+                    entry_point,
+                    legalis_bind::Target::Metal,
+                    &Default::default(),
+                )
+                .plan;
+                &planned
+            }
+        };
+        w.classify_globals(plan)?;
         w.collect_structs()?;
         w.collect_transposed()?;
         w.name_everything();
@@ -271,13 +285,12 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Every reached global's kind and argument-table index.
-    fn classify_globals(&mut self) -> Result<()> {
+    /// Every reached global's kind and argument-table index (from the
+    /// binding plan, `legalis_bind::rules::metal`).
+    fn classify_globals(&mut self, plan: &legalis_bind::Plan) -> Result<()> {
         let module = self.module;
         let used: BTreeSet<Handle<ir::GlobalVariable>> =
             self.threaded.values().flatten().copied().collect();
-        let mut taken: HashSet<Slot> = HashSet::new();
-        let mut implicit = Vec::new();
         let mut has_plain = false;
         for &g in &used {
             let global = &module.globals[g];
@@ -298,23 +311,13 @@ impl<'a> Writer<'a> {
                     GlobalKind::Workgroup
                 }
                 AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
-                    let table = self.table_of(g, span)?;
-                    let explicit = global.binding.register.and_then(|r| {
-                        use ir::RegisterClass as R;
-                        let fits = matches!(
-                            (table, r.class),
-                            (Slot::Buffer(_), R::B | R::T | R::U)
-                                | (Slot::Texture(_), R::T | R::U)
-                                | (Slot::Sampler(_), R::S)
-                        );
-                        fits.then(|| with_index(table, r.index))
-                    });
-                    match explicit {
-                        Some(slot) if taken.insert(slot) => GlobalKind::Resource(slot),
-                        _ => {
-                            implicit.push((g, table));
-                            continue;
+                    // Refuses the kinds Metal output has no table for.
+                    self.table_of(g, span)?;
+                    match plan.place(g) {
+                        legalis_bind::Place::Metal { table, index } => {
+                            GlobalKind::Resource(slot(table, index))
                         }
+                        _ => return not_planned(&global.name, span),
                     }
                 }
                 AddressSpace::Uniform => {
@@ -347,22 +350,12 @@ impl<'a> Writer<'a> {
             };
             self.kinds.insert(g, kind);
         }
-        let next = |taken: &mut HashSet<Slot>, table: Slot| {
-            let mut n = 0;
-            while !taken.insert(with_index(table, n)) {
-                n += 1;
-            }
-            with_index(table, n)
-        };
         if has_plain {
-            let Slot::Buffer(n) = next(&mut taken, Slot::Buffer(0)) else {
-                unreachable!("a buffer table index")
+            let block = plan.globals_block().map(|r| r.place);
+            let Some(legalis_bind::Place::Metal { index, .. }) = block else {
+                return not_planned("_Globals", self.entry.span);
             };
-            self.globals_block = Some((String::new(), String::new(), n));
-        }
-        for (g, table) in implicit {
-            let slot = next(&mut taken, table);
-            self.kinds.insert(g, GlobalKind::Resource(slot));
+            self.globals_block = Some((String::new(), String::new(), index));
         }
         Ok(())
     }
@@ -1042,12 +1035,21 @@ impl<'a> Writer<'a> {
     }
 }
 
-fn with_index(table: Slot, n: u32) -> Slot {
+fn slot(table: legalis_bind::MetalTable, n: u32) -> Slot {
     match table {
-        Slot::Buffer(_) => Slot::Buffer(n),
-        Slot::Texture(_) => Slot::Texture(n),
-        Slot::Sampler(_) => Slot::Sampler(n),
+        legalis_bind::MetalTable::Buffer => Slot::Buffer(n),
+        legalis_bind::MetalTable::Texture => Slot::Texture(n),
+        legalis_bind::MetalTable::Sampler => Slot::Sampler(n),
     }
+}
+
+/// A reached resource the binding plan gave no Metal index: the plan was
+/// made for another module or entry point.
+fn not_planned<T>(name: &str, span: Span) -> Result<T> {
+    Err(Error::NotLegalized {
+        what: format!("`{name}`, which the binding plan gives no Metal index"),
+        span,
+    })
 }
 
 fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {

@@ -53,6 +53,9 @@ pub struct Options {
     /// Whether `OpEntryPoint` carries the source entry point's name
     /// (`-fvk-use-entrypoint-name`) rather than `main`.
     pub use_entry_point_name: bool,
+    /// The binding plan of the compile (`legalis_bind::plan`); `None`
+    /// plans the entry point with the default binding options.
+    pub bindings: Option<legalis_bind::Plan>,
 }
 
 impl Default for Options {
@@ -61,6 +64,7 @@ impl Default for Options {
             min_version: (1, 0),
             debug_names: true,
             use_entry_point_name: false,
+            bindings: None,
         }
     }
 }

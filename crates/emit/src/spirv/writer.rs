@@ -146,7 +146,12 @@ impl<'a> Writer<'a> {
             functions: Vec::new(),
             reachable_globals: Vec::new(),
             function_ids: FastHashMap::default(),
-            bindings: crate::binding::assign_bindings(module),
+            bindings: crate::binding::of(
+                module,
+                entry_point,
+                legalis_bind::Target::Vulkan,
+                options.bindings.as_ref(),
+            ),
             writes_depth: false,
             row_modes: Vec::new(),
             arrayed_builtins: FastHashMap::default(),

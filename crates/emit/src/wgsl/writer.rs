@@ -111,7 +111,7 @@ pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
+    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
         let entry = module
             .entry_points
             .get(entry_point)
@@ -125,7 +125,12 @@ impl<'a> Writer<'a> {
             global_names: FastHashMap::default(),
             function_names: FastHashMap::default(),
             plain_uniforms: None,
-            bindings: binding::assign_wgsl_bindings(module),
+            bindings: binding::of(
+                module,
+                entry_point,
+                legalis_bind::Target::Wgsl,
+                options.bindings.as_ref(),
+            ),
             reachable: Vec::new(),
             used_globals: BTreeSet::new(),
             uses: FastHashMap::default(),

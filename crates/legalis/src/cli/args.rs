@@ -41,6 +41,10 @@ pub struct CompileArgs {
     pub no_color: bool,
     /// The API-convention options (`-fvk-invert-y`, `-O2`, `-g0`, ...).
     pub policy: Policy,
+    /// `-fvk-<class>-shift N SPACE` and `-fvk-bind-globals N SET`.
+    pub bindings: legalis_bind::Options,
+    /// `-dump-bindings[=text|json]`.
+    pub dump_bindings: Option<crate::trace::TraceFormat>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,6 +101,15 @@ Options:
                     its type adapter and why, and the interface variables
                     the legalizer made; json follows the schema
                     legalis-trace/1 (docs/design/trace.md)
+  -dump-bindings[=text|json]
+                    print the binding plan instead of code (needs
+                    -target): every resource (textures, samplers, buffers,
+                    constant buffers, acceleration structures, the
+                    _Globals block of plain uniforms), its binding on the
+                    target (set and binding, @group/@binding, [[buffer(n)]]
+                    and friends, CUDA kernel parameter or LaunchParams
+                    member) and why; json follows the schema
+                    legalis-bindings/1 (docs/design/bindings.md)
   -o OUT            write the output (code or IR) to OUT instead of
                     standard output
   -enable-machine-readable-diagnostics
@@ -113,6 +126,15 @@ API conventions (the same on every target):
   -fvk-use-entrypoint-name
                     name the SPIR-V OpEntryPoint after the source entry
                     point instead of main (GLSL's is always main)
+  -fvk-t-shift N SPACE, -fvk-s-shift N SPACE, -fvk-u-shift N SPACE,
+  -fvk-b-shift N SPACE
+                    glsl, spirv, wgsl: a resource with register(xK, spaceS)
+                    and no [[vk::binding]] gets set S, binding K + N when S
+                    is SPACE (a number, or all for every space); given
+                    again for one class and space, the last one wins
+  -fvk-bind-globals N SET
+                    glsl, spirv, wgsl: the _Globals block of plain uniforms
+                    at set SET, binding N
   -fvk-raw-vertex-id
                     SV_VertexID and SV_InstanceID are gl_VertexIndex and
                     gl_InstanceIndex as they are, without subtracting
@@ -187,6 +209,21 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if parsed.trace.is_some() && parsed.target.is_none() {
         return usage("--trace-legalization needs -target: it traces one target's legalization");
     }
+    if parsed.dump_bindings.is_some() {
+        if parsed.target.is_none() {
+            return usage("-dump-bindings needs -target: bindings differ per target");
+        }
+        if parsed.trace.is_some() || parsed.dump_ir {
+            return usage(
+                "-dump-bindings, --trace-legalization and -dump-ir all replace the output: choose one",
+            );
+        }
+        if !parsed.linked.is_empty() {
+            return usage(
+                "-dump-bindings shows one entry point; it cannot be used with several -entry",
+            );
+        }
+    }
     if parsed.trace.is_some() && parsed.dump_ir {
         return usage("--trace-legalization and -dump-ir both replace the output: choose one");
     }
@@ -246,6 +283,41 @@ fn apply_option(
                 Some(format) => set_once(&mut parsed.trace, name, format),
                 None => usage(format!("{name} takes `text` or `json`, not `{form}`")),
             }
+        }
+        "-dump-bindings" => set_once(
+            &mut parsed.dump_bindings,
+            option,
+            crate::trace::TraceFormat::Text,
+        ),
+        _ if option.starts_with("-dump-bindings=") => {
+            let (name, form) = option.split_once('=').unwrap_or((option, ""));
+            match crate::trace::TraceFormat::from_name(form) {
+                Some(format) => set_once(&mut parsed.dump_bindings, name, format),
+                None => usage(format!("{name} takes `text` or `json`, not `{form}`")),
+            }
+        }
+        "-fvk-bind-globals" => {
+            let binding = number(option, rest)?;
+            let set = number(option, rest)?;
+            set_once(&mut parsed.bindings.bind_globals, option, (binding, set))
+        }
+        _ if shift_class(option).is_some() => {
+            let class = shift_class(option).unwrap_or(legalis_ir::RegisterClass::T);
+            let amount = number(option, rest)?;
+            let space = match text_value(option, rest)?.as_str() {
+                "all" => None,
+                text => Some(text.parse::<u32>().or_else(|_| {
+                    usage(format!(
+                        "{option} N SPACE: SPACE is a number or `all`, not `{text}`"
+                    ))
+                })?),
+            };
+            parsed.bindings.shifts.push(legalis_bind::Shift {
+                class,
+                space,
+                amount,
+            });
+            Ok(())
         }
         "-enable-machine-readable-diagnostics" => {
             parsed.diagnostics = DiagnosticFormat::Machine;
@@ -343,8 +415,8 @@ fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
 
 /// `slangc` options Legalis does not implement, as `slangc -h` lists them;
 /// each is refused by name. Families with a variable part (`-I<path>`,
-/// `-W<id>`, `-X<compiler>`, `-<compiler>-path`, `-fvk-<b|s|t|u>-shift`)
-/// are matched by [`is_slangc_option`].
+/// `-W<id>`, `-X<compiler>`, `-<compiler>-path`) are matched by
+/// [`is_slangc_option`].
 pub const SLANGC_ONLY: &[&str] = &[
     // General.
     "-depfile",
@@ -404,7 +476,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-fvk-use-scalar-layout",
     "-fvk-use-dx-layout",
     "-fvk-use-c-layout",
-    "-fvk-bind-globals",
     "-fvk-use-gl-layout",
     "-fspv-reflect",
     "-enable-effect-annotations",
@@ -502,12 +573,6 @@ fn is_slangc_option(option: &str) -> bool {
         "metal",
         "tint",
     ];
-    let shift = ["b", "s", "t", "u"].iter().any(|register| {
-        option
-            .strip_prefix("-fvk-")
-            .and_then(|rest| rest.strip_suffix("-shift"))
-            == Some(register)
-    });
     let path = option
         .strip_prefix('-')
         .and_then(|rest| rest.strip_suffix("-path"))
@@ -516,7 +581,6 @@ fn is_slangc_option(option: &str) -> bool {
         rest == "." || COMPILERS.contains(&rest.strip_suffix("...").unwrap_or(rest))
     });
     SLANGC_ONLY.contains(&option)
-        || shift
         || path
         || passed
         || option.starts_with("-I")
@@ -525,8 +589,27 @@ fn is_slangc_option(option: &str) -> bool {
 
 /// The `-fvk-` options Legalis implements, for the message that refuses
 /// any other.
-const FVK_OPTIONS: &str = "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id \
-     -fvk-widen-16bit-varyings";
+const FVK_OPTIONS: &str = "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
+     -fvk-raw-vertex-id -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift -fvk-bind-globals";
+
+/// The register class of `-fvk-<class>-shift`.
+fn shift_class(option: &str) -> Option<legalis_ir::RegisterClass> {
+    use legalis_ir::RegisterClass as R;
+    match option.strip_prefix("-fvk-")?.strip_suffix("-shift")? {
+        "t" => Some(R::T),
+        "s" => Some(R::S),
+        "u" => Some(R::U),
+        "b" => Some(R::B),
+        _ => None,
+    }
+}
+
+/// An unsigned number value.
+fn number(option: &str, rest: &mut impl Iterator<Item = OsString>) -> Result<u32, UsageError> {
+    let text = text_value(option, rest)?;
+    text.parse::<u32>()
+        .or_else(|_| usage(format!("{option} takes numbers, not `{text}`")))
+}
 
 fn set_input(input: &mut Option<PathBuf>, arg: OsString) -> Result<(), UsageError> {
     if let Some(first) = input {
@@ -677,6 +760,8 @@ mod tests {
                 diagnostics: DiagnosticFormat::Machine,
                 no_color: true,
                 policy: Policy::default(),
+                bindings: legalis_bind::Options::default(),
+                dump_bindings: None,
             }
         );
     }
@@ -759,6 +844,67 @@ mod tests {
     }
 
     #[test]
+    fn binding_options_and_dump_bindings() {
+        use legalis_ir::RegisterClass as R;
+        let args = compile_args(
+            "f.slang -target glsl -fvk-t-shift 10 0 -fvk-s-shift 20 all -fvk-u-shift 1 2 \
+             -fvk-b-shift 3 4 -fvk-bind-globals 7 2 -dump-bindings=json",
+        );
+        let shift = |class, space, amount| legalis_bind::Shift {
+            class,
+            space,
+            amount,
+        };
+        assert_eq!(
+            args.bindings.shifts,
+            [
+                shift(R::T, Some(0), 10),
+                shift(R::S, None, 20),
+                shift(R::U, Some(2), 1),
+                shift(R::B, Some(4), 3)
+            ]
+        );
+        assert_eq!(args.bindings.bind_globals, Some((7, 2)));
+        assert_eq!(args.dump_bindings, Some(crate::trace::TraceFormat::Json));
+        let text = compile_args("f.slang -target wgsl -dump-bindings").dump_bindings;
+        assert_eq!(text, Some(crate::trace::TraceFormat::Text));
+        assert_eq!(
+            error("f.slang -dump-bindings"),
+            "-dump-bindings needs -target: bindings differ per target"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -dump-bindings -dump-ir"),
+            "-dump-bindings, --trace-legalization and -dump-ir all replace the output: choose one"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -dump-bindings=xml"),
+            "-dump-bindings takes `text` or `json`, not `xml`"
+        );
+        assert_eq!(
+            error("f.slang -target glsl -entry a -entry b -dump-bindings"),
+            "-dump-bindings shows one entry point; it cannot be used with several -entry"
+        );
+        assert_eq!(
+            error("f.slang -fvk-t-shift 1 one"),
+            "-fvk-t-shift N SPACE: SPACE is a number or `all`, not `one`"
+        );
+        assert_eq!(
+            error("f.slang -fvk-b-shift x 0"),
+            "-fvk-b-shift takes numbers, not `x`"
+        );
+        assert_eq!(
+            error("f.slang -fvk-u-shift 1"),
+            "-fvk-u-shift needs a value"
+        );
+        assert_eq!(
+            error("f.slang -fvk-bind-globals 1 2 -fvk-bind-globals 3 4"),
+            "-fvk-bind-globals given twice"
+        );
+        assert!(HELP.contains("-dump-bindings[=text|json]"));
+        assert!(HELP.contains("-fvk-bind-globals N SET"));
+    }
+
+    #[test]
     fn trace_legalization_forms_and_their_conflicts() {
         use crate::trace::TraceFormat;
         let traced = |line: &str| compile_args(line).trace;
@@ -799,8 +945,6 @@ mod tests {
             "-fspv-reflect",
             "-matrix-layout-row-major",
             "-fvk-use-scalar-layout",
-            "-fvk-b-shift",
-            "-fvk-bind-globals",
             "-profile",
             "-capability",
             "-Iinclude",
@@ -809,7 +953,6 @@ mod tests {
             "-Xglslang",
             "-Xdxc...",
             "-X.",
-            "-fvk-t-shift",
             "-dxc-path",
             "-E",
             "-get-module-info",
@@ -824,7 +967,8 @@ mod tests {
             error("f.slang -fvk-bogus"),
             "unknown option -fvk-bogus; the -fvk- options legalis supports: -fvk-invert-y \
              -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id \
-             -fvk-widen-16bit-varyings"
+             -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift \
+             -fvk-bind-globals"
         );
         assert_eq!(error("f.slang -W"), "unknown option -W");
         assert_eq!(error("f.slang -Xbogus"), "unknown option -Xbogus");

@@ -93,6 +93,8 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         target: args.target,
         policy: args.policy,
         trace: args.trace,
+        bindings: args.bindings.clone(),
+        dump_bindings: args.dump_bindings,
     });
     reporter.report(
         &mut outcome,
@@ -105,6 +107,9 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         return outcome;
     }
     let bytes = match (&compiled.output, &compiled.module, args.dump_ir) {
+        (Some(generated), _, false) if generated.bindings.is_some() => {
+            generated.bindings.clone().unwrap_or_default().into_bytes()
+        }
         (Some(generated), _, false) if generated.trace.is_some() => {
             generated.trace.clone().unwrap_or_default().into_bytes()
         }
@@ -149,6 +154,7 @@ fn link(
         target: args.target,
         policy: args.policy,
         trace: args.trace,
+        bindings: args.bindings.clone(),
         ..crate::Request::default()
     };
     let linked = crate::link(&request, &entries);

@@ -1,0 +1,110 @@
+//! Entry-point `uniform` resource parameters as the globals they are bound
+//! to.
+//!
+//! The legalizers turn a `uniform` parameter into a uniform global and pass
+//! it to the entry point's body function as an argument. Most targets
+//! cannot pass a resource to a function (SPIR-V images, WGSL storage
+//! buffers, Metal's argument tables), so [`inline_resource_arguments`]
+//! rewrites the body to read the global itself: the parameter goes, its
+//! uses become the global, and the call drops the argument.
+
+use std::collections::{HashMap, HashSet};
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, ParamDirection};
+
+/// A call: the calling function and its `Call` expression.
+type CallSite = (Handle<ir::Function>, Handle<Expression>);
+
+/// Rewrites every function called from exactly one place with a resource
+/// global as an `in` argument (the body of a wrapped entry point) to read
+/// that global directly. Returns how many parameters went.
+pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
+    let entries: Vec<Handle<ir::Function>> =
+        module.entry_points.iter().map(|e| e.function).collect();
+    let mut sites: HashMap<Handle<ir::Function>, Vec<CallSite>> = HashMap::new();
+    for (f, func) in module.functions.iter() {
+        for (e, expr) in func.expressions.iter() {
+            if let Expression::Call { function, .. } = expr {
+                sites.entry(*function).or_default().push((f, e));
+            }
+        }
+    }
+    // A function global initializers call keeps its parameters.
+    let pinned: HashSet<Handle<ir::Function>> = module
+        .global_expressions
+        .iter()
+        .filter_map(|(_, expr)| match expr {
+            Expression::Call { function, .. } => Some(*function),
+            _ => None,
+        })
+        .collect();
+    let mut removed = 0;
+    let mut callees: Vec<_> = sites.keys().copied().collect();
+    callees.sort_by_key(|h| h.index());
+    for callee in callees {
+        let [(caller, call)] = sites[&callee][..] else {
+            continue;
+        };
+        if caller == callee || entries.contains(&callee) || pinned.contains(&callee) {
+            continue;
+        }
+        let Some(Expression::Call { args, .. }) = module
+            .functions
+            .try_get(caller)
+            .map(|f| &f.expressions[call])
+        else {
+            continue;
+        };
+        let Some(target) = module.functions.try_get(callee) else {
+            continue;
+        };
+        let bound: HashMap<u32, Handle<ir::GlobalVariable>> = args
+            .iter()
+            .enumerate()
+            .filter_map(|(k, a)| {
+                let Expression::Global(g) = module.functions[caller].expressions[*a] else {
+                    return None;
+                };
+                let param = target.params.get(k)?;
+                let global = module.globals.try_get(g)?;
+                let fits = crate::is_resource(module, global)
+                    && param.ty == global.ty
+                    && param.direction == ParamDirection::In;
+                fits.then_some((k as u32, g))
+            })
+            .collect();
+        if bound.is_empty() {
+            continue;
+        }
+        let func = module.functions.get_mut(callee);
+        let handles: Vec<Handle<Expression>> = func.expressions.iter().map(|(h, _)| h).collect();
+        for h in handles {
+            let Expression::Param(j) = func.expressions[h] else {
+                continue;
+            };
+            let ty = func.expressions.ty(h);
+            let value = match bound.get(&j) {
+                Some(g) => Expression::Global(*g),
+                None => Expression::Param(j - bound.keys().filter(|k| **k < j).count() as u32),
+            };
+            func.expressions.set(h, value, ty);
+        }
+        let mut k = 0;
+        func.params.retain(|_| {
+            k += 1;
+            !bound.contains_key(&(k - 1))
+        });
+        if let Expression::Call { args, .. } =
+            module.functions.get_mut(caller).expressions.get_mut(call)
+        {
+            let mut k = 0;
+            args.retain(|_| {
+                k += 1;
+                !bound.contains_key(&(k - 1))
+            });
+        }
+        removed += bound.len();
+    }
+    removed
+}
