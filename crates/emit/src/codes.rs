@@ -42,9 +42,9 @@ pub const CUDA_NOT_LEGALIZED: u32 = 56402;
 /// writer does not spell packed element types yet; the span is the member
 /// (or the buffer) whose offset or size differs.
 pub const METAL_DEVICE_LAYOUT: u32 = 47001;
-/// A column-major matrix in a CUDA buffer: the prelude's `lg::mat` stores
-/// rows, so its components would be in row order; the span is the member
-/// or global.
+/// A reference C++ cannot bind into a column-major matrix the host shares
+/// (`lg::column_major`): a row or the whole matrix as an `out`/`inout`
+/// argument or incremented; the span is the operand.
 pub const CUDA_COLUMN_MAJOR: u32 = 47002;
 
 /// The code of a CUDA writer error.

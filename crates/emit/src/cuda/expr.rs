@@ -293,7 +293,68 @@ impl Writer<'_> {
     ) -> Result<String> {
         let place = self.place(ctx, target)?;
         let v = self.expr(ctx, value)?;
+        if self.stored_columns(ctx, target) {
+            return Ok(format!("{place} = lg::columns({v})"));
+        }
         Ok(format!("{place} = {v}"))
+    }
+
+    /// Whether `e` names memory holding column-major matrices the host
+    /// shares (`lg::column_major`, `Writer::column_members`): a value read
+    /// from it goes through `lg::rows`, a whole value stored into it
+    /// through `lg::columns`.
+    pub(super) fn stored_columns(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, index } => ctx.ty(*base).is_some_and(|t| {
+                self.column_members
+                    .contains(&(self.struct_type_of(t), *index))
+            }),
+            Expression::Global(g) => {
+                self.kinds.get(g) == Some(&GlobalKind::Plain) && self.column_globals.contains(g)
+            }
+            Expression::Index { base, .. } => match &ctx.exprs[*base] {
+                Expression::Global(g) if self.kinds.get(g) == Some(&GlobalKind::Resource) => {
+                    self.column_globals.contains(g)
+                }
+                _ => {
+                    ctx.ty(*base).is_some_and(|t| {
+                        matches!(self.module.types[t].inner, TypeInner::Array { .. })
+                    }) && self.stored_columns(ctx, *base)
+                }
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether `e` is a row of a column-major matrix the host shares
+    /// (`m[r]`): a place there is the prelude's `lg::column_row`, whose
+    /// components are `[c]`.
+    fn column_row(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Index { base, .. } => {
+                ctx.ty(*base)
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Matrix { .. }))
+                    && self.stored_columns(ctx, *base)
+            }
+            _ => false,
+        }
+    }
+
+    /// Refuses `e` as a place C++ cannot bind a plain reference to: a
+    /// column-major matrix the host shares, or a row of one.
+    fn refuse_column_reference(
+        &self,
+        ctx: &FnCtx,
+        e: Handle<Expression>,
+        what: &str,
+    ) -> Result<()> {
+        if self.stored_columns(ctx, e) || self.column_row(ctx, e) {
+            return Err(Error::Layout {
+                what: format!("{what} of a column-major buffer matrix or a row of one"),
+                span: ctx.span(e),
+            });
+        }
+        Ok(())
     }
 
     /// The struct behind a struct or buffer-block type.
@@ -319,6 +380,9 @@ impl Writer<'_> {
             Expression::Swizzle { base, components } => {
                 let b = self.place(ctx, *base)?;
                 if let [c] = components.as_slice() {
+                    if self.column_row(ctx, *base) {
+                        return Ok(format!("{b}[{}]", *c & 3));
+                    }
                     return Ok(format!("{b}.{}", SWIZZLE[*c as usize & 3]));
                 }
                 Ok(format!("lg::swizzle_ref<{}>({b})", indices(components)))
@@ -356,6 +420,9 @@ impl Writer<'_> {
 
     pub(super) fn expr(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
         let span = ctx.span(e);
+        if self.stored_columns(ctx, e) {
+            return Ok(format!("lg::rows({})", self.place(ctx, e)?));
+        }
         Ok(match &ctx.exprs[e] {
             Expression::Literal(lit) => self.literal(*lit, ctx.ty(e), span)?,
             Expression::Global(g) => self.global_ref(*g),
@@ -439,6 +506,7 @@ impl Writer<'_> {
                 format!("({text})")
             }
             Expression::IncDec { op, target } => {
+                self.refuse_column_reference(ctx, *target, "an increment or decrement")?;
                 let t = self.place(ctx, *target)?;
                 match op {
                     ir::IncDecOp::PreIncrement => format!("(++{t})"),
@@ -674,7 +742,11 @@ impl Writer<'_> {
                     if pads.get(i).copied().unwrap_or(false) {
                         all.push("{}".to_string());
                     }
-                    all.push(p);
+                    if self.column_members.contains(&(ty, i as u32)) {
+                        all.push(format!("lg::columns({p})"));
+                    } else {
+                        all.push(p);
+                    }
                 }
                 format!("{spelled}{{{}}}", all.join(", "))
             }
@@ -723,6 +795,7 @@ impl Writer<'_> {
                         ctx.span(*a),
                     );
                 }
+                self.refuse_column_reference(ctx, *a, "an `out`/`inout` argument")?;
                 self.place(ctx, *a)?
             } else {
                 self.expr(ctx, *a)?

@@ -237,6 +237,10 @@ impl Writer<'_> {
             } if args.len() == 2 => {
                 let b = self.expr(ctx, args[0])?;
                 let i = self.expr(ctx, args[1])?;
+                let columns = matches!(ctx.exprs[args[0]], Expression::Global(g) if self.column_globals.contains(&g));
+                if columns {
+                    return Ok(format!("lg::rows({b}[{i}])"));
+                }
                 Ok(format!("{b}[{i}]"))
             }
             TypeInner::Buffer {

@@ -3,11 +3,13 @@
 // HLSL value semantics on top of CUDA C++: vectors `lg::float4` ... with
 // component-wise operators, `lg::swizzle<...>` reads and
 // `lg::swizzle_ref<...>` writes, matrices `lg::float3x4` (rows of
-// vectors, HLSL's `mul`), value arrays `lg::array<T, N>`, bit casts
+// vectors, HLSL's `mul`), `lg::column_major<M>` for the column-major
+// matrices the host shares, value arrays `lg::array<T, N>`, bit casts
 // (`lg::bits32`, `lg::from_bits32` ...), the payload register helpers of
 // the OptiX ABI (`lg::insert_bits`, `lg::pointer_high` ...) and the HLSL
-// intrinsics the writer names (`lg::dot`, `lg::saturate` ...). Device code
-// only. Part of Legalis; no third-party code.
+// intrinsics the writer names (`lg::dot`, `lg::saturate` ...). Device code,
+// with the storage types and their conversions also usable on the host.
+// Part of Legalis; no third-party code.
 #pragma once
 
 #include <cstddef>
@@ -207,6 +209,60 @@ LG_MATRICES(int32_t, int)
 LG_MATRICES(uint32_t, uint)
 LG_MATRICES(bool, bool)
 #undef LG_MATRICES
+
+// Column-major matrices in memory the host shares (constant buffers,
+// structured buffers, the globals block): HLSL's default `column_major`
+// stores C columns of R components, and `column_major<mat<T, R, C>>` holds
+// exactly those bytes. The writer reads one with `rows` (an `mat`) and
+// stores a whole one with `columns`; `m[r]` is a reference to row r spread
+// over the columns, so `m[r][c] = x` and `m[r] = v` write only their
+// components.
+template <class M> struct column_major;
+template <class T, int R, int C> struct column_row {
+    vec<T, R>* columns;
+    int r;
+    __host__ __device__ T& operator[](int c) const { return columns[c][r]; }
+    __host__ __device__ operator vec<T, C>() const {
+        vec<T, C> v; for (int c = 0; c < C; ++c) v[c] = columns[c][r]; return v;
+    }
+    __host__ __device__ const column_row& operator=(const vec<T, C>& v) const {
+        for (int c = 0; c < C; ++c) columns[c][r] = v[c];
+        return *this;
+    }
+    __host__ __device__ const column_row& operator=(const column_row& o) const { return *this = vec<T, C>(o); }
+};
+template <class T, int R, int C> struct column_major<mat<T, R, C>> {
+    vec<T, R> columns[C];
+    __host__ __device__ column_row<T, R, C> operator[](int r) { return column_row<T, R, C>{columns, r}; }
+};
+template <class T, int R, int C> __host__ __device__ mat<T, R, C> rows(const column_major<mat<T, R, C>>& m) {
+    mat<T, R, C> out;
+    for (int r = 0; r < R; ++r) for (int c = 0; c < C; ++c) out[r][c] = m.columns[c][r];
+    return out;
+}
+template <class T, int R, int C> __host__ __device__ column_major<mat<T, R, C>> columns(const mat<T, R, C>& m) {
+    column_major<mat<T, R, C>> out;
+    for (int r = 0; r < R; ++r) for (int c = 0; c < C; ++c) out.columns[c][r] = m[r][c];
+    return out;
+}
+template <class T, int N> __host__ __device__ auto rows(const array<T, N>& a) -> array<decltype(rows(a[0])), N> {
+    array<decltype(rows(a[0])), N> out; for (int i = 0; i < N; ++i) out[i] = rows(a[i]); return out;
+}
+template <class T, int N> __host__ __device__ auto columns(const array<T, N>& a) -> array<decltype(columns(a[0])), N> {
+    array<decltype(columns(a[0])), N> out; for (int i = 0; i < N; ++i) out[i] = columns(a[i]); return out;
+}
+// A swizzle written into a row of a column-major matrix.
+template <class T, int R, int C, int... I> struct column_swizzle_place {
+    column_row<T, R, C> row;
+    __device__ column_swizzle_place& operator=(const vec<T, sizeof...(I)>& value) {
+        int k = 0;
+        ((row[I] = value[k++]), ...);
+        return *this;
+    }
+};
+template <int... I, class T, int R, int C> __device__ column_swizzle_place<T, R, C, I...> swizzle_ref(const column_row<T, R, C>& row) {
+    return column_swizzle_place<T, R, C, I...>{row};
+}
 
 #define LG_MATRIX_BINARY(OP) \
     template <class T, int R, int C> __device__ mat<T, R, C> operator OP(const mat<T, R, C>& a, const mat<T, R, C>& b) { \

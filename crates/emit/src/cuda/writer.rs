@@ -52,6 +52,14 @@ pub(super) struct Writer<'a> {
     /// kernel.
     pub program: Option<String>,
     used_structs: BTreeSet<Handle<ir::Type>>,
+    /// Members of structs shared with the host that hold column-major
+    /// matrices (or arrays of them): declared `lg::column_major<M>`, read
+    /// through `lg::rows` and stored through `lg::columns` (see
+    /// [`Writer::stored_columns`]).
+    pub column_members: HashSet<(Handle<ir::Type>, u32)>,
+    /// Plain uniforms of column-major matrices and structured buffers
+    /// whose elements are column-major matrices.
+    pub column_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
 /// A CUDA identifier for `name`: other characters become `_`, no leading
@@ -138,10 +146,13 @@ impl<'a> Writer<'a> {
             globals_block: None,
             program,
             used_structs: BTreeSet::new(),
+            column_members: HashSet::new(),
+            column_globals: HashSet::new(),
         };
         w.collect_used()?;
         w.classify_globals()?;
         w.collect_structs();
+        w.collect_columns()?;
         w.name_everything();
         Ok(w)
     }
@@ -306,7 +317,9 @@ impl<'a> Writer<'a> {
             } => {
                 let element = match (kind, element) {
                     (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
-                    (ir::BufferKind::Structured, Some(e)) => self.spell(*e, span)?,
+                    (ir::BufferKind::Structured, Some(e)) => {
+                        self.spell_stored(*e, self.column_globals.contains(&g), span)?
+                    }
                     (ir::BufferKind::Typed, _) => {
                         return unsupported(
                             "typed buffers (`Buffer<T>`; CUDA texture objects come later)",
@@ -381,6 +394,52 @@ impl<'a> Writer<'a> {
         self.used_structs = used;
     }
 
+    /// The members and globals holding column-major matrices the host
+    /// shares ([`Writer::column_members`], [`Writer::column_globals`]).
+    fn collect_columns(&mut self) -> Result<()> {
+        let module = self.module;
+        for st in self.buffer_structs() {
+            if let TypeInner::Struct { members } = &module.types[st].inner {
+                for (i, m) in members.iter().enumerate() {
+                    if holds_column_major(module, m.ty, m.matrix_layout) {
+                        self.column_members.insert((st, i as u32));
+                    }
+                }
+            }
+        }
+        for (&g, kind) in &self.kinds {
+            let global = &module.globals[g];
+            let stored = match (kind, &module.types[global.ty].inner) {
+                (GlobalKind::Plain, _) => Some(global.ty),
+                (
+                    GlobalKind::Resource,
+                    TypeInner::Buffer {
+                        kind: ir::BufferKind::Structured,
+                        element: Some(e),
+                        ..
+                    },
+                ) => Some(*e),
+                (
+                    GlobalKind::Resource,
+                    TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
+                ) if holds_column_major(module, *inner, global.matrix_layout) => {
+                    return Err(Error::Layout {
+                        what: format!(
+                            "a constant buffer of the column-major matrix `{}` (wrap it in a struct)",
+                            ir::print::type_name(module, *inner)
+                        ),
+                        span: module.globals.span(g),
+                    });
+                }
+                _ => None,
+            };
+            if stored.is_some_and(|ty| holds_column_major(module, ty, global.matrix_layout)) {
+                self.column_globals.insert(g);
+            }
+        }
+        Ok(())
+    }
+
     fn name_everything(&mut self) {
         let module = self.module;
         // The entry's name first: the host looks it up.
@@ -449,6 +508,26 @@ impl<'a> Writer<'a> {
         types::spell(self.module, ty, span, &|t| self.struct_name(t))
     }
 
+    /// The spelling of a value type as stored in memory the host shares:
+    /// with `columns`, a matrix (or the matrices of an array) as
+    /// `lg::column_major<M>`.
+    pub fn spell_stored(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
+        if !columns {
+            return self.spell(ty, span);
+        }
+        match self.module.types[ty].inner {
+            TypeInner::Matrix { .. } => Ok(format!("lg::column_major<{}>", self.spell(ty, span)?)),
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => Ok(format!(
+                "lg::array<{}, {n}>",
+                self.spell_stored(base, true, span)?
+            )),
+            _ => self.spell(ty, span),
+        }
+    }
+
     pub fn write(mut self) -> Result<String> {
         let mut out = String::new();
         if self.program.is_some() || self.uses_traversable() {
@@ -491,15 +570,6 @@ impl<'a> Writer<'a> {
     fn structs(&self) -> Result<String> {
         let module = self.module;
         let mut out = String::new();
-        for g in self.kinds.keys() {
-            let global = &module.globals[*g];
-            if let TypeInner::Buffer {
-                element: Some(e), ..
-            } = module.types[global.ty].inner
-            {
-                column_major_refused(module, e, global.matrix_layout, module.globals.span(*g))?;
-            }
-        }
         let shared = self.buffer_structs();
         for &ty in &self.used_structs {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
@@ -511,8 +581,9 @@ impl<'a> Writer<'a> {
             let names = &self.member_names[&ty];
             let mut fields = Vec::new();
             for (i, m) in members.iter().enumerate() {
-                let spelled = self.spell(m.ty, m.span)?;
-                fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout, m.span));
+                let columns = self.column_members.contains(&(ty, i as u32));
+                let spelled = self.spell_stored(m.ty, columns, m.span)?;
+                fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout));
             }
             if shared.contains(&ty) {
                 self.laid_out_struct(&self.struct_name(ty), &fields, &mut out)?;
@@ -529,13 +600,13 @@ impl<'a> Writer<'a> {
             for g in self.globals_of(GlobalKind::Plain) {
                 let global = &module.globals[g];
                 let span = module.globals.span(g);
-                let spelled = self.spell(global.ty, span)?;
+                let columns = self.column_globals.contains(&g);
+                let spelled = self.spell_stored(global.ty, columns, span)?;
                 fields.push((
                     spelled,
                     self.global_names[&g].clone(),
                     global.ty,
                     global.matrix_layout,
-                    span,
                 ));
             }
             self.laid_out_struct(ty, &fields, &mut out)?;
@@ -576,12 +647,7 @@ impl<'a> Writer<'a> {
         let layouter = Layouter::new(self.module, Rule::Cuda);
         let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
         let (layout, placed) = match layouter.struct_layout(&types) {
-            Ok(l) => {
-                for f in fields {
-                    column_major_refused(self.module, f.2, f.3, f.4)?;
-                }
-                l
-            }
+            Ok(l) => l,
             // Opaque members (resources in a parameter struct) have no
             // layout to keep: the struct stays as C++ lays it out.
             Err(_) => {
@@ -732,11 +798,12 @@ impl<'a> Writer<'a> {
                     for g in self.globals_of(GlobalKind::Plain) {
                         let span = module.globals.span(g);
                         let name = self.global_names[&g].clone();
+                        let columns = self.column_globals.contains(&g);
                         out.push(super::Resource {
                             global: module.globals[g].name.clone(),
                             declaration: format!(
                                 "{} {name}",
-                                self.spell(module.globals[g].ty, span)?
+                                self.spell_stored(module.globals[g].ty, columns, span)?
                             ),
                             name,
                             place: place.clone(),
@@ -961,45 +1028,30 @@ fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
     array && module.types[ty].inner.is_resource()
 }
 
-/// Marks `ty` and every struct inside it (members, arrays, buffer
-/// contents).
-/// A member of a struct shared with the host: its spelling, name, type,
-/// matrix major and span.
-type SharedField = (
-    String,
-    String,
-    Handle<ir::Type>,
-    Option<ir::MatrixLayout>,
-    ir::Span,
-);
+/// A member of a struct shared with the host: its spelling, name, type
+/// and matrix major.
+type SharedField = (String, String, Handle<ir::Type>, Option<ir::MatrixLayout>);
 
-/// Refuses a column-major matrix (or array of them) shared with the host:
-/// `lg::mat` stores rows, so its components would be in row order where
-/// the host wrote columns. A matrix of one row or one column stores the
-/// same components in either order.
-fn column_major_refused(
+/// Whether `ty` (a matrix, or an array of them) shared with the host is
+/// stored in column order: HLSL's default `column_major`, not `row_major`.
+/// A matrix of one row or one column stores the same components in either
+/// order and stays an `lg::mat`.
+fn holds_column_major(
     module: &ir::Module,
     ty: Handle<ir::Type>,
     major: Option<ir::MatrixLayout>,
-    span: Span,
-) -> Result<()> {
+) -> bool {
     match module.types[ty].inner {
-        TypeInner::Array { base, .. } => column_major_refused(module, base, major, span),
-        TypeInner::Matrix { rows, columns, .. }
-            if rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor) =>
-        {
-            Err(Error::Layout {
-                what: format!(
-                    "a column-major `{}` in a buffer in column order (declare it `row_major`)",
-                    ir::print::type_name(module, ty)
-                ),
-                span,
-            })
+        TypeInner::Array { base, .. } => holds_column_major(module, base, major),
+        TypeInner::Matrix { rows, columns, .. } => {
+            rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor)
         }
-        _ => Ok(()),
+        _ => false,
     }
 }
 
+/// Marks `ty` and every struct inside it (members, arrays, buffer
+/// contents).
 fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
     let Some(t) = module.types.try_get(ty) else {
         return;
