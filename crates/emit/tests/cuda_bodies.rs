@@ -240,12 +240,51 @@ void main(uint3 id : SV_DispatchThreadID)
 }
 
 #[test]
+fn get_dimensions_queries_texture_and_surface_objects() {
+    let text = cuda_ok(
+        r#"
+Texture1D<float> line;
+Texture2D<float4> tex;
+TextureCube<float4> sky;
+Texture3D<float> vol;
+RWTexture2D<float4> image;
+RWTexture3D<uint> grid;
+RWStructuredBuffer<float4> o;
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    uint a, w, h, s1, s2, d, iw, ih, gw, gh, gd;
+    float fw, fh;
+    line.GetDimensions(a);
+    tex.GetDimensions(w, h);
+    sky.GetDimensions(fw, fh);
+    vol.GetDimensions(s1, s2, d);
+    image.GetDimensions(iw, ih);
+    grid.GetDimensions(gw, gh, gd);
+    o[0] = float4(a + w + h + s1 + s2 + d, iw + ih, gw + gh + gd, fw + fh);
+}
+"#,
+        ShaderStage::Compute,
+    );
+    for expected in [
+        "lg::texture_dimensions_1d(line, a);",
+        "lg::texture_dimensions_2d(tex, w, h);",
+        "lg::texture_dimensions_2d(sky, fw, fh);",
+        "lg::texture_dimensions_3d(vol, s1, s2, d);",
+        "lg::surface_dimensions_2d(image, iw, ih);",
+        "lg::surface_dimensions_3d(grid, gw, gh, gd);",
+    ] {
+        assert!(text.contains(expected), "missing `{expected}`:\n{text}");
+    }
+}
+
+#[test]
 fn texture_methods_cuda_does_not_express_are_refused_with_their_span() {
     let cases = [
         (
-            "Texture2D<float4> tex;\nRWStructuredBuffer<float4> o;\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) { uint w, h; tex.GetDimensions(w, h); o[0] = float4(w, h, 0, 0); }",
-            "`GetDimensions`",
-            "tex.GetDimensions(w, h)",
+            "Texture2D<float4> tex;\nRWStructuredBuffer<float4> o;\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) { uint w, h, n; tex.GetDimensions(1, w, h, n); o[0] = float4(w, h, n, 0); }",
+            "this `GetDimensions`",
+            "tex.GetDimensions(1, w, h, n)",
         ),
         (
             "Texture2D<float4> tex;\nSamplerState s;\nRWStructuredBuffer<float4> o;\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) { o[0] = tex.SampleBias(s, float2(0.5, 0.5), 1.0); }",

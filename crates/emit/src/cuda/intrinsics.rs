@@ -7,8 +7,8 @@
 //! prelude's texture-object helpers (`lg::sample_2d<T>`, `lg::load_2d<T>`).
 //! Ray-tracing calls that move a payload or attributes are in
 //! `ray_tracing.rs`. What CUDA output does not express (yet) is refused
-//! with its span: `GetDimensions`, biased, comparison and gather
-//! sampling, derivatives, wave and quad operations.
+//! with its span: `GetDimensions` of arrays or with a mip level, biased,
+//! comparison and gather sampling, derivatives, wave and quad operations.
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
@@ -173,13 +173,7 @@ impl Writer<'_> {
             }
             I::Load => self.load(ctx, args, span)?,
             I::Sample | I::SampleLevel | I::SampleGrad => self.sample(ctx, fun, args, span)?,
-            I::GetDimensions => {
-                return unsupported(
-                    "`GetDimensions` (CUDA output does not query texture and surface sizes; \
-                     pass them in a constant buffer)",
-                    span,
-                );
-            }
+            I::GetDimensions => self.dimensions(ctx, args, span)?,
             I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
             I::ReportHit => self.report_hit(ctx, args, span)?,
             I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
@@ -345,6 +339,48 @@ impl Writer<'_> {
         Ok(format!(
             "lg::{helper}_{}<{texel}>({})",
             info.suffix,
+            parts.join(", ")
+        ))
+    }
+
+    /// `GetDimensions(w[, h[, d]])` of a 1D, 2D, cube or 3D texture or
+    /// read-write texture: `txq`/`suq` through the prelude. The forms with
+    /// a mip level and level count, and those of arrays, are refused.
+    fn dimensions(
+        &self,
+        ctx: &mut FnCtx,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let Some(&object) = args.first() else {
+            return unsupported("`GetDimensions` without an object", span);
+        };
+        let (info, _) = self.texture_of(ctx, object, span)?;
+        let (helper, count) = match info.dim {
+            ir::TextureDim::D1 => ("1d", 1),
+            ir::TextureDim::D2 | ir::TextureDim::Cube => ("2d", 2),
+            ir::TextureDim::D3 => ("3d", 3),
+        };
+        if info.arrayed || args.len() != count + 1 {
+            return unsupported(
+                "this `GetDimensions` (CUDA output queries the width, height and depth of \
+                 textures that are not arrays, without a mip level or level count)",
+                span,
+            );
+        }
+        let kind = if info.read_only { "texture" } else { "surface" };
+        let mut parts = vec![self.expr(ctx, object)?];
+        for a in &args[1..] {
+            if matches!(ctx.exprs[*a], Expression::Swizzle { .. }) {
+                return unsupported(
+                    "a swizzle as a `GetDimensions` output (C++ cannot bind a reference to it)",
+                    ctx.span(*a),
+                );
+            }
+            parts.push(self.place(ctx, *a)?);
+        }
+        Ok(format!(
+            "lg::{kind}_dimensions_{helper}({})",
             parts.join(", ")
         ))
     }

@@ -19,7 +19,7 @@
 //! (HLSL rows), value arrays, swizzles, bit casts, the intrinsics, and
 //! textures as CUDA texture and surface objects (samplers are a
 //! placeholder: CUDA samples with the texture object's own state). A
-//! construct CUDA output does not express (texture sizes, comparison
+//! construct CUDA output does not express (comparison and gather
 //! sampling, derivatives, wave operations) returns [`Error::Unsupported`]
 //! with its span, never a panic or silently wrong text.
 

@@ -609,6 +609,30 @@ template <class T, class C> __device__ void surface_write_3d(cudaSurfaceObject_t
 }
 #undef LG_C
 
+// `GetDimensions` without a mip level: PTX's `txq` of a texture object
+// and `suq` of a surface object, both in texels (measured on an H200:
+// `suq.width` of a 5-float-wide surface is 5, not bytes).
+__device__ inline int texture_width(cudaTextureObject_t t) { int r; asm("txq.width.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int texture_height(cudaTextureObject_t t) { int r; asm("txq.height.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int texture_depth(cudaTextureObject_t t) { int r; asm("txq.depth.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int surface_width(cudaSurfaceObject_t s) { int r; asm("suq.width.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+__device__ inline int surface_height(cudaSurfaceObject_t s) { int r; asm("suq.height.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+__device__ inline int surface_depth(cudaSurfaceObject_t s) { int r; asm("suq.depth.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+template <class W> __device__ void texture_dimensions_1d(cudaTextureObject_t t, W& w) { w = W(texture_width(t)); }
+template <class W, class H> __device__ void texture_dimensions_2d(cudaTextureObject_t t, W& w, H& h) {
+    w = W(texture_width(t)); h = H(texture_height(t));
+}
+template <class W, class H, class D> __device__ void texture_dimensions_3d(cudaTextureObject_t t, W& w, H& h, D& d) {
+    w = W(texture_width(t)); h = H(texture_height(t)); d = D(texture_depth(t));
+}
+template <class W> __device__ void surface_dimensions_1d(cudaSurfaceObject_t s, W& w) { w = W(surface_width(s)); }
+template <class W, class H> __device__ void surface_dimensions_2d(cudaSurfaceObject_t s, W& w, H& h) {
+    w = W(surface_width(s)); h = H(surface_height(s));
+}
+template <class W, class H, class D> __device__ void surface_dimensions_3d(cudaSurfaceObject_t s, W& w, H& h, D& d) {
+    w = W(surface_width(s)); h = H(surface_height(s)); d = D(surface_depth(s));
+}
+
 #ifdef OPTIX_VERSION
 // The instance transforms as HLSL `float3x4` (OptiX's 12 floats, row by row).
 __device__ inline float3x4 object_to_world3x4() {
