@@ -291,6 +291,9 @@ impl Writer<'_> {
         target: Handle<Expression>,
         value: Handle<Expression>,
     ) -> Result<String> {
+        if let Some(write) = self.texel_write(ctx, target, value)? {
+            return Ok(write);
+        }
         let place = self.place(ctx, target)?;
         let v = self.expr(ctx, value)?;
         if self.stored_columns(ctx, target) {
@@ -372,6 +375,10 @@ impl Writer<'_> {
                 let b = self.place(ctx, *base)?;
                 Ok(format!("{b}.{}", self.member_name(ctx, *base, *index)?))
             }
+            Expression::Index { base, .. } if self.is_texture(ctx, *base) => unsupported(
+                "a texel of a texture as a reference (read it into a local, change it, store it back)",
+                ctx.span(e),
+            ),
             Expression::Index { base, index } => {
                 let b = self.place(ctx, *base)?;
                 let i = self.expr(ctx, *index)?;
@@ -451,6 +458,9 @@ impl Writer<'_> {
                 format!("{b}.{}", self.member_name(ctx, *base, *index)?)
             }
             Expression::Index { base, index } => {
+                if let Some(read) = self.texel_read(ctx, *base, *index, span)? {
+                    return Ok(read);
+                }
                 let b = self.expr(ctx, *base)?;
                 let i = self.expr(ctx, *index)?;
                 format!("{b}[{i}]")
@@ -502,6 +512,11 @@ impl Writer<'_> {
             Expression::Call { function, args } => self.call(ctx, *function, args, span)?,
             Expression::Intrinsic { fun, args } => self.intrinsic(ctx, *fun, args, e)?,
             Expression::Assign { target, value } => {
+                if let Expression::Index { base, .. } = ctx.exprs[*target]
+                    && self.is_texture(ctx, base)
+                {
+                    return unsupported("an assignment to a texel used as a value", span);
+                }
                 let text = self.store(ctx, *target, *value)?;
                 format!("({text})")
             }

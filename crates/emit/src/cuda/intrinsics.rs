@@ -3,10 +3,12 @@
 //! `lg::bit_cast<T>`, barriers as `__syncthreads()`/`__threadfence()`,
 //! atomics as `atomicAdd` and friends, structured and byte-address buffer
 //! methods as pointer reads and writes, and the OptiX intrinsics
-//! (`optixGetLaunchIndex()` ...). Ray-tracing calls that move a payload
-//! or attributes are in `ray_tracing.rs`. What CUDA output does not
-//! express (yet) is refused with its span: textures, derivatives, wave
-//! and quad operations.
+//! (`optixGetLaunchIndex()` ...), and texture methods through the
+//! prelude's texture-object helpers (`lg::sample_2d<T>`, `lg::load_2d<T>`).
+//! Ray-tracing calls that move a payload or attributes are in
+//! `ray_tracing.rs`. What CUDA output does not express (yet) is refused
+//! with its span: `GetDimensions` of arrays or with a mip level, biased,
+//! comparison and gather sampling, derivatives, wave and quad operations.
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
@@ -170,6 +172,8 @@ impl Writer<'_> {
                 format!("lg::bit_cast<{}>({x})", types::scalar(scalar, span)?)
             }
             I::Load => self.load(ctx, args, span)?,
+            I::Sample | I::SampleLevel | I::SampleGrad => self.sample(ctx, fun, args, span)?,
+            I::GetDimensions => self.dimensions(ctx, args, span)?,
             I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
             I::ReportHit => self.report_hit(ctx, args, span)?,
             I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
@@ -247,8 +251,240 @@ impl Writer<'_> {
                 kind: ir::BufferKind::ByteAddress,
                 ..
             } => self.byte_address_load(ctx, I::Load, args, span),
-            _ => unsupported("this `Load` (CUDA texture objects come later)", span),
+            TypeInner::Texture { .. } => self.texture_load(ctx, args, span),
+            _ => unsupported("this `Load`", span),
         }
+    }
+
+    /// The texture type behind `object`, with its prelude helper suffix
+    /// (`2d`, `cube_array`) and texel spelling.
+    fn texture_of(
+        &self,
+        ctx: &FnCtx,
+        object: Handle<Expression>,
+        span: Span,
+    ) -> Result<(TextureInfo, String)> {
+        let Some(ty) = ctx.ty(object) else {
+            return unsupported("a texture method without a texture", span);
+        };
+        let TypeInner::Texture {
+            dim,
+            arrayed,
+            access,
+            texel,
+            ..
+        } = self.module.types[ty].inner
+        else {
+            return unsupported("a texture method on a value that is not a texture", span);
+        };
+        types::texture(self.module, ty, span)?;
+        let base = match dim {
+            ir::TextureDim::D1 => "1d",
+            ir::TextureDim::D2 => "2d",
+            ir::TextureDim::D3 => "3d",
+            ir::TextureDim::Cube => "cube",
+        };
+        let suffix = if arrayed {
+            format!("{base}_array")
+        } else {
+            base.to_string()
+        };
+        let info = TextureInfo {
+            dim,
+            arrayed,
+            read_only: access == ir::ResourceAccess::Read,
+            suffix,
+        };
+        Ok((info, self.spell(texel, span)?))
+    }
+
+    /// `Sample`, `SampleLevel` and `SampleGrad` of a texture object. The
+    /// sampler argument is not read: CUDA samples with the state the host
+    /// gave the texture object.
+    fn sample(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let arity = match fun {
+            I::Sample => 3,
+            I::SampleLevel => 4,
+            _ => 5,
+        };
+        if args.len() != arity {
+            return unsupported(
+                format!("`{}` with an offset, clamp or status argument", fun.name()),
+                span,
+            );
+        }
+        let (info, texel) = self.texture_of(ctx, args[0], span)?;
+        if !info.read_only {
+            return unsupported(format!("`{}` of a read-write texture", fun.name()), span);
+        }
+        let helper = match fun {
+            I::Sample => "sample",
+            I::SampleLevel => "sample_level",
+            _ if info.dim == ir::TextureDim::Cube && info.arrayed => {
+                return unsupported("`SampleGrad` of a cube array (no CUDA function)", span);
+            }
+            _ => "sample_grad",
+        };
+        let t = self.expr(ctx, args[0])?;
+        let mut parts = vec![t];
+        for a in &args[2..] {
+            parts.push(self.expr(ctx, *a)?);
+        }
+        Ok(format!(
+            "lg::{helper}_{}<{texel}>({})",
+            info.suffix,
+            parts.join(", ")
+        ))
+    }
+
+    /// `GetDimensions(w[, h[, d]])` of a 1D, 2D, cube or 3D texture or
+    /// read-write texture: `txq`/`suq` through the prelude. The forms with
+    /// a mip level and level count, and those of arrays, are refused.
+    fn dimensions(
+        &self,
+        ctx: &mut FnCtx,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let Some(&object) = args.first() else {
+            return unsupported("`GetDimensions` without an object", span);
+        };
+        let (info, _) = self.texture_of(ctx, object, span)?;
+        let (helper, count) = match info.dim {
+            ir::TextureDim::D1 => ("1d", 1),
+            ir::TextureDim::D2 | ir::TextureDim::Cube => ("2d", 2),
+            ir::TextureDim::D3 => ("3d", 3),
+        };
+        if info.arrayed || args.len() != count + 1 {
+            return unsupported(
+                "this `GetDimensions` (CUDA output queries the width, height and depth of \
+                 textures that are not arrays, without a mip level or level count)",
+                span,
+            );
+        }
+        let kind = if info.read_only { "texture" } else { "surface" };
+        let mut parts = vec![self.expr(ctx, object)?];
+        for a in &args[1..] {
+            if matches!(ctx.exprs[*a], Expression::Swizzle { .. }) {
+                return unsupported(
+                    "a swizzle as a `GetDimensions` output (C++ cannot bind a reference to it)",
+                    ctx.span(*a),
+                );
+            }
+            parts.push(self.place(ctx, *a)?);
+        }
+        Ok(format!(
+            "lg::{kind}_dimensions_{helper}({})",
+            parts.join(", ")
+        ))
+    }
+
+    /// `Load(int3(x, y, mip))` of a texture object: PTX's
+    /// integer-coordinate fetch (`lg::load_2d<T>`, see the prelude); of a
+    /// read-write texture, a surface read as `tex[p]`.
+    fn texture_load(
+        &self,
+        ctx: &mut FnCtx,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<String> {
+        let (info, texel) = self.texture_of(ctx, args[0], span)?;
+        if args.len() != 2 {
+            return unsupported("`Load` with an offset or status argument", span);
+        }
+        if !info.read_only {
+            // `RWTexture2D.Load(p)` is `tex[p]`: a surface read.
+            let t = self.expr(ctx, args[0])?;
+            let p = self.expr(ctx, args[1])?;
+            return Ok(format!(
+                "lg::surface_read_{}<{texel}>({t}, {p})",
+                info.suffix
+            ));
+        }
+        if info.arrayed || info.dim == ir::TextureDim::Cube {
+            return unsupported(
+                "`Load` of an array or cube texture (CUDA output loads 1D, 2D and 3D textures)",
+                span,
+            );
+        }
+        let t = self.expr(ctx, args[0])?;
+        let c = self.expr(ctx, args[1])?;
+        Ok(format!("lg::load_{}<{texel}>({t}, {c})", info.suffix))
+    }
+
+    /// The texel access `tex[p]` of an indexed texture: a surface read of
+    /// a read-write texture, a level-0 `Load` of a read-only one; `None`
+    /// when `base` is no texture.
+    pub(super) fn texel_read(
+        &self,
+        ctx: &mut FnCtx,
+        base: Handle<Expression>,
+        index: Handle<Expression>,
+        span: Span,
+    ) -> Result<Option<String>> {
+        if !self.is_texture(ctx, base) {
+            return Ok(None);
+        }
+        let (info, texel) = self.texture_of(ctx, base, span)?;
+        if info.arrayed || info.dim == ir::TextureDim::Cube {
+            return unsupported("indexing an array or cube texture in CUDA output", span);
+        }
+        let t = self.expr(ctx, base)?;
+        let p = self.expr(ctx, index)?;
+        if info.read_only {
+            let n = match info.dim {
+                ir::TextureDim::D1 => 2,
+                ir::TextureDim::D2 => 3,
+                _ => 4,
+            };
+            return Ok(Some(format!(
+                "lg::load_{}<{texel}>({t}, lg::make<int, {n}>({p}, 0))",
+                info.suffix
+            )));
+        }
+        Ok(Some(format!(
+            "lg::surface_read_{}<{texel}>({t}, {p})",
+            info.suffix
+        )))
+    }
+
+    /// `tex[p] = v` of a read-write texture: a surface write; `None` when
+    /// `target` is no texel.
+    pub(super) fn texel_write(
+        &self,
+        ctx: &mut FnCtx,
+        target: Handle<Expression>,
+        value: Handle<Expression>,
+    ) -> Result<Option<String>> {
+        let Expression::Index { base, index } = ctx.exprs[target] else {
+            return Ok(None);
+        };
+        if !self.is_texture(ctx, base) {
+            return Ok(None);
+        }
+        let span = ctx.span(target);
+        let (info, texel) = self.texture_of(ctx, base, span)?;
+        if info.read_only {
+            return unsupported("a write to a read-only texture", span);
+        }
+        let t = self.expr(ctx, base)?;
+        let p = self.expr(ctx, index)?;
+        let v = self.expr(ctx, value)?;
+        Ok(Some(format!(
+            "lg::surface_write_{}<{texel}>({t}, {p}, {v})",
+            info.suffix
+        )))
+    }
+
+    pub(super) fn is_texture(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        ctx.ty(e)
+            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Texture { .. }))
     }
 
     fn byte_address_load(
@@ -305,4 +541,13 @@ impl Writer<'_> {
             .map(|k| format!("{b}[({a}) / 4u + {k}u] = ({v})[{k}];"))
             .collect())
     }
+}
+
+/// What the texture methods need of a texture type.
+struct TextureInfo {
+    dim: ir::TextureDim,
+    arrayed: bool,
+    read_only: bool,
+    /// The prelude helpers' suffix: `1d`, `2d`, `3d`, `cube`, `2d_array`.
+    suffix: String,
 }

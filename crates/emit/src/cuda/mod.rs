@@ -16,10 +16,12 @@
 //!
 //! Values follow HLSL through the prelude (`prelude.cuh`, [`PRELUDE`]),
 //! which every output includes as [`PRELUDE_NAME`]: vectors, matrices
-//! (HLSL rows), value arrays, swizzles, bit casts, the intrinsics. A
-//! construct CUDA output does not express (textures, derivatives, wave
-//! operations) returns [`Error::Unsupported`] with its span, never a panic
-//! or silently wrong text.
+//! (HLSL rows), value arrays, swizzles, bit casts, the intrinsics, and
+//! textures as CUDA texture and surface objects (samplers are a
+//! placeholder: CUDA samples with the texture object's own state). A
+//! construct CUDA output does not express (comparison and gather
+//! sampling, derivatives, wave operations) returns [`Error::Unsupported`]
+//! with its span, never a panic or silently wrong text.
 
 mod expr;
 mod intrinsics;

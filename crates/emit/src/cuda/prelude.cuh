@@ -6,8 +6,9 @@
 // vectors, HLSL's `mul`), `lg::column_major<M>` for the column-major
 // matrices the host shares, value arrays `lg::array<T, N>`, bit casts
 // (`lg::bits32`, `lg::from_bits32` ...), the payload register helpers of
-// the OptiX ABI (`lg::insert_bits`, `lg::pointer_high` ...) and the HLSL
-// intrinsics the writer names (`lg::dot`, `lg::saturate` ...). Device code,
+// the OptiX ABI (`lg::insert_bits`, `lg::pointer_high` ...), the HLSL
+// intrinsics the writer names (`lg::dot`, `lg::saturate` ...) and the
+// texture and surface object helpers (`lg::sample_2d` ...). Device code,
 // with the storage types and their conversions also usable on the host.
 // Part of Legalis; no third-party code.
 #pragma once
@@ -467,6 +468,170 @@ template <class T> __device__ uint32_t pointer_low(T* p) { return low_word(reint
 __device__ inline uint3 to_uint3_(const ::uint3& v) { return uint3(v.x, v.y, v.z); }
 __device__ inline float3 to_float3_(const ::float3& v) { return float3(v.x, v.y, v.z); }
 __device__ inline ::float3 cuda_float3(const float3& v) { return ::make_float3(v.x, v.y, v.z); }
+
+// Textures and surfaces (see docs/design/target-pipelines/cuda.md).
+// `Texture*` resources are texture objects (`cudaTextureObject_t`),
+// `RWTexture1D/2D/3D` surface objects (`cudaSurfaceObject_t`). A sampler
+// is this placeholder: CUDA samples through the filtering, addressing and
+// coordinate normalization the host gave the texture object, so the
+// sampler argument of `Sample` is accepted and not read.
+struct sampler_state { unsigned char unused; };
+
+// The CUDA built-in type of a texel (`::float4` for `lg::float4`) and the
+// conversions both ways.
+template <class T> struct texel;
+#define LG_TEXEL_SCALAR(S) \
+    template <> struct texel<S> { \
+        typedef S cuda; \
+        __device__ static S from(S v) { return v; } \
+        __device__ static S to(S v) { return v; } \
+    };
+#define LG_TEXEL_VECTORS(S, C) \
+    template <> struct texel<vec<S, 2>> { \
+        typedef ::C##2 cuda; \
+        __device__ static vec<S, 2> from(const cuda& v) { return vec<S, 2>(v.x, v.y); } \
+        __device__ static cuda to(const vec<S, 2>& v) { return ::make_##C##2(v.x, v.y); } \
+    }; \
+    template <> struct texel<vec<S, 4>> { \
+        typedef ::C##4 cuda; \
+        __device__ static vec<S, 4> from(const cuda& v) { return vec<S, 4>(v.x, v.y, v.z, v.w); } \
+        __device__ static cuda to(const vec<S, 4>& v) { return ::make_##C##4(v.x, v.y, v.z, v.w); } \
+    };
+LG_TEXEL_SCALAR(float)
+LG_TEXEL_SCALAR(int32_t)
+LG_TEXEL_SCALAR(uint32_t)
+LG_TEXEL_VECTORS(float, float)
+LG_TEXEL_VECTORS(int32_t, int)
+LG_TEXEL_VECTORS(uint32_t, uint)
+#undef LG_TEXEL_SCALAR
+#undef LG_TEXEL_VECTORS
+
+// HLSL rounds an array coordinate to the nearest layer.
+__device__ inline int layer(float c) { return int(rintf(c)); }
+__device__ inline ::float2 cuda_float2(const float2& v) { return ::make_float2(v.x, v.y); }
+__device__ inline ::float4 cuda_float4(const float3& v) { return ::make_float4(v.x, v.y, v.z, 0.0f); }
+
+// `Sample`: filtered reads at float coordinates (the texture's own mode).
+#define LG_C(T) typename texel<T>::cuda
+template <class T> __device__ T sample_1d(cudaTextureObject_t t, float c) { return texel<T>::from(tex1D<LG_C(T)>(t, c)); }
+template <class T> __device__ T sample_2d(cudaTextureObject_t t, const float2& c) { return texel<T>::from(tex2D<LG_C(T)>(t, c.x, c.y)); }
+template <class T> __device__ T sample_3d(cudaTextureObject_t t, const float3& c) { return texel<T>::from(tex3D<LG_C(T)>(t, c.x, c.y, c.z)); }
+template <class T> __device__ T sample_cube(cudaTextureObject_t t, const float3& c) { return texel<T>::from(texCubemap<LG_C(T)>(t, c.x, c.y, c.z)); }
+template <class T> __device__ T sample_1d_array(cudaTextureObject_t t, const float2& c) { return texel<T>::from(tex1DLayered<LG_C(T)>(t, c.x, layer(c.y))); }
+template <class T> __device__ T sample_2d_array(cudaTextureObject_t t, const float3& c) { return texel<T>::from(tex2DLayered<LG_C(T)>(t, c.x, c.y, layer(c.z))); }
+template <class T> __device__ T sample_cube_array(cudaTextureObject_t t, const float4& c) { return texel<T>::from(texCubemapLayered<LG_C(T)>(t, c.x, c.y, c.z, layer(c.w))); }
+
+// `SampleLevel`: at an explicit mip level.
+template <class T> __device__ T sample_level_1d(cudaTextureObject_t t, float c, float l) { return texel<T>::from(tex1DLod<LG_C(T)>(t, c, l)); }
+template <class T> __device__ T sample_level_2d(cudaTextureObject_t t, const float2& c, float l) { return texel<T>::from(tex2DLod<LG_C(T)>(t, c.x, c.y, l)); }
+template <class T> __device__ T sample_level_3d(cudaTextureObject_t t, const float3& c, float l) { return texel<T>::from(tex3DLod<LG_C(T)>(t, c.x, c.y, c.z, l)); }
+template <class T> __device__ T sample_level_cube(cudaTextureObject_t t, const float3& c, float l) { return texel<T>::from(texCubemapLod<LG_C(T)>(t, c.x, c.y, c.z, l)); }
+template <class T> __device__ T sample_level_1d_array(cudaTextureObject_t t, const float2& c, float l) { return texel<T>::from(tex1DLayeredLod<LG_C(T)>(t, c.x, layer(c.y), l)); }
+template <class T> __device__ T sample_level_2d_array(cudaTextureObject_t t, const float3& c, float l) { return texel<T>::from(tex2DLayeredLod<LG_C(T)>(t, c.x, c.y, layer(c.z), l)); }
+template <class T> __device__ T sample_level_cube_array(cudaTextureObject_t t, const float4& c, float l) { return texel<T>::from(texCubemapLayeredLod<LG_C(T)>(t, c.x, c.y, c.z, layer(c.w), l)); }
+
+// `SampleGrad`: with explicit derivatives.
+template <class T> __device__ T sample_grad_1d(cudaTextureObject_t t, float c, float dx, float dy) { return texel<T>::from(tex1DGrad<LG_C(T)>(t, c, dx, dy)); }
+template <class T> __device__ T sample_grad_2d(cudaTextureObject_t t, const float2& c, const float2& dx, const float2& dy) { return texel<T>::from(tex2DGrad<LG_C(T)>(t, c.x, c.y, cuda_float2(dx), cuda_float2(dy))); }
+template <class T> __device__ T sample_grad_3d(cudaTextureObject_t t, const float3& c, const float3& dx, const float3& dy) { return texel<T>::from(tex3DGrad<LG_C(T)>(t, c.x, c.y, c.z, cuda_float4(dx), cuda_float4(dy))); }
+template <class T> __device__ T sample_grad_cube(cudaTextureObject_t t, const float3& c, const float3& dx, const float3& dy) { return texel<T>::from(texCubemapGrad<LG_C(T)>(t, c.x, c.y, c.z, cuda_float4(dx), cuda_float4(dy))); }
+template <class T> __device__ T sample_grad_1d_array(cudaTextureObject_t t, const float2& c, float dx, float dy) { return texel<T>::from(tex1DLayeredGrad<LG_C(T)>(t, c.x, layer(c.y), dx, dy)); }
+template <class T> __device__ T sample_grad_2d_array(cudaTextureObject_t t, const float3& c, const float2& dx, const float2& dy) { return texel<T>::from(tex2DLayeredGrad<LG_C(T)>(t, c.x, c.y, layer(c.z), cuda_float2(dx), cuda_float2(dy))); }
+#undef LG_C
+
+// `Load`: one texel at integer coordinates and a mip level, through PTX's
+// integer-coordinate fetch, which addresses texels directly whatever the
+// texture's coordinate normalization and filtering (measured on an H200:
+// a texture with normalized coordinates and linear filtering returns the
+// exact texel), so `Load` and `Sample` work on one texture object. The
+// fetch returns four components; the texel type keeps its first ones.
+#define LG_FETCH(S, TY, R) \
+    __device__ inline vec<S, 4> fetch_1d(S*, cudaTextureObject_t t, int x, int lod) { \
+        vec<S, 4> r; \
+        asm volatile("tex.level.1d.v4." TY ".s32 {%0, %1, %2, %3}, [%4, {%5}], %6;" \
+                     : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w) : "l"(t), "r"(x), "r"(lod)); \
+        return r; \
+    } \
+    __device__ inline vec<S, 4> fetch_2d(S*, cudaTextureObject_t t, int x, int y, int lod) { \
+        vec<S, 4> r; \
+        asm volatile("tex.level.2d.v4." TY ".s32 {%0, %1, %2, %3}, [%4, {%5, %6}], %7;" \
+                     : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w) : "l"(t), "r"(x), "r"(y), "r"(lod)); \
+        return r; \
+    } \
+    __device__ inline vec<S, 4> fetch_3d(S*, cudaTextureObject_t t, int x, int y, int z, int lod) { \
+        vec<S, 4> r; \
+        asm volatile("tex.level.3d.v4." TY ".s32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}], %8;" \
+                     : "=" R(r.x), "=" R(r.y), "=" R(r.z), "=" R(r.w) : "l"(t), "r"(x), "r"(y), "r"(z), "r"(lod)); \
+        return r; \
+    }
+LG_FETCH(float, "f32", "f")
+LG_FETCH(int32_t, "s32", "r")
+LG_FETCH(uint32_t, "u32", "r")
+#undef LG_FETCH
+template <class S> __device__ S first_of(const vec<S, 4>& r, S*) { return r.x; }
+template <class S> __device__ vec<S, 2> first_of(const vec<S, 4>& r, vec<S, 2>*) { return vec<S, 2>(r.x, r.y); }
+template <class S> __device__ vec<S, 4> first_of(const vec<S, 4>& r, vec<S, 4>*) { return r; }
+// `c` is HLSL's coordinate with the mip level last (`int3(x, y, mip)`).
+template <class T, class C> __device__ T load_1d(cudaTextureObject_t t, const C& c) {
+    typedef typename scalar_of<T>::type S;
+    return first_of(fetch_1d((S*)0, t, int(c[0]), int(c[1])), (T*)0);
+}
+template <class T, class C> __device__ T load_2d(cudaTextureObject_t t, const C& c) {
+    typedef typename scalar_of<T>::type S;
+    return first_of(fetch_2d((S*)0, t, int(c[0]), int(c[1]), int(c[2])), (T*)0);
+}
+template <class T, class C> __device__ T load_3d(cudaTextureObject_t t, const C& c) {
+    typedef typename scalar_of<T>::type S;
+    return first_of(fetch_3d((S*)0, t, int(c[0]), int(c[1]), int(c[2]), int(c[3])), (T*)0);
+}
+
+// `RWTexture1D/2D/3D` texels: surface reads and writes at the byte x
+// coordinate (x * sizeof(texel)). Out-of-range reads give zero and writes
+// are dropped (`cudaBoundaryModeZero`), as in HLSL.
+#define LG_C(T) typename texel<T>::cuda
+template <class T> __device__ T surface_read_1d(cudaSurfaceObject_t s, int x) {
+    return texel<T>::from(surf1Dread<LG_C(T)>(s, x * int(sizeof(LG_C(T))), cudaBoundaryModeZero));
+}
+template <class T, class C> __device__ T surface_read_2d(cudaSurfaceObject_t s, const C& c) {
+    return texel<T>::from(surf2Dread<LG_C(T)>(s, int(c[0]) * int(sizeof(LG_C(T))), int(c[1]), cudaBoundaryModeZero));
+}
+template <class T, class C> __device__ T surface_read_3d(cudaSurfaceObject_t s, const C& c) {
+    return texel<T>::from(surf3Dread<LG_C(T)>(s, int(c[0]) * int(sizeof(LG_C(T))), int(c[1]), int(c[2]), cudaBoundaryModeZero));
+}
+template <class T> __device__ void surface_write_1d(cudaSurfaceObject_t s, int x, const T& v) {
+    surf1Dwrite<LG_C(T)>(texel<T>::to(v), s, x * int(sizeof(LG_C(T))), cudaBoundaryModeZero);
+}
+template <class T, class C> __device__ void surface_write_2d(cudaSurfaceObject_t s, const C& c, const T& v) {
+    surf2Dwrite<LG_C(T)>(texel<T>::to(v), s, int(c[0]) * int(sizeof(LG_C(T))), int(c[1]), cudaBoundaryModeZero);
+}
+template <class T, class C> __device__ void surface_write_3d(cudaSurfaceObject_t s, const C& c, const T& v) {
+    surf3Dwrite<LG_C(T)>(texel<T>::to(v), s, int(c[0]) * int(sizeof(LG_C(T))), int(c[1]), int(c[2]), cudaBoundaryModeZero);
+}
+#undef LG_C
+
+// `GetDimensions` without a mip level: PTX's `txq` of a texture object
+// and `suq` of a surface object, both in texels (measured on an H200:
+// `suq.width` of a 5-float-wide surface is 5, not bytes).
+__device__ inline int texture_width(cudaTextureObject_t t) { int r; asm("txq.width.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int texture_height(cudaTextureObject_t t) { int r; asm("txq.height.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int texture_depth(cudaTextureObject_t t) { int r; asm("txq.depth.b32 %0, [%1];" : "=r"(r) : "l"(t)); return r; }
+__device__ inline int surface_width(cudaSurfaceObject_t s) { int r; asm("suq.width.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+__device__ inline int surface_height(cudaSurfaceObject_t s) { int r; asm("suq.height.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+__device__ inline int surface_depth(cudaSurfaceObject_t s) { int r; asm("suq.depth.b32 %0, [%1];" : "=r"(r) : "l"(s)); return r; }
+template <class W> __device__ void texture_dimensions_1d(cudaTextureObject_t t, W& w) { w = W(texture_width(t)); }
+template <class W, class H> __device__ void texture_dimensions_2d(cudaTextureObject_t t, W& w, H& h) {
+    w = W(texture_width(t)); h = H(texture_height(t));
+}
+template <class W, class H, class D> __device__ void texture_dimensions_3d(cudaTextureObject_t t, W& w, H& h, D& d) {
+    w = W(texture_width(t)); h = H(texture_height(t)); d = D(texture_depth(t));
+}
+template <class W> __device__ void surface_dimensions_1d(cudaSurfaceObject_t s, W& w) { w = W(surface_width(s)); }
+template <class W, class H> __device__ void surface_dimensions_2d(cudaSurfaceObject_t s, W& w, H& h) {
+    w = W(surface_width(s)); h = H(surface_height(s));
+}
+template <class W, class H, class D> __device__ void surface_dimensions_3d(cudaSurfaceObject_t s, W& w, H& h, D& d) {
+    w = W(surface_width(s)); h = H(surface_height(s)); d = D(surface_depth(s));
+}
 
 #ifdef OPTIX_VERSION
 // The instance transforms as HLSL `float3x4` (OptiX's 12 floats, row by row).

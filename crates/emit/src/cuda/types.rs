@@ -1,8 +1,10 @@
 //! CUDA spellings of IR types, through the prelude (`prelude.cuh`):
 //! scalars (`uint32_t`, `lg::half`, `double`), vectors (`lg::float4`),
 //! matrices (`lg::float3x4`: HLSL's rows, HLSL's `mul`), value arrays
-//! (`lg::array<T, N>`). Textures and samplers have no CUDA spelling here
-//! (CUDA texture objects come later): refused with their span.
+//! (`lg::array<T, N>`); textures as CUDA texture objects
+//! (`cudaTextureObject_t`), `RWTexture1D/2D/3D` as surface objects
+//! (`cudaSurfaceObject_t`), samplers as the prelude's placeholder
+//! `lg::sampler_state` ([`texture`]).
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, Span, TypeInner};
@@ -106,6 +108,7 @@ pub(super) fn spell(
             }
         },
         TypeInner::Struct { .. } => struct_name(ty),
+        TypeInner::Texture { .. } | TypeInner::Sampler { .. } => texture(module, ty, span)?.into(),
         _ => {
             return unsupported(
                 format!(
@@ -116,4 +119,78 @@ pub(super) fn spell(
             );
         }
     })
+}
+
+/// The CUDA type of a texture or sampler: a texture object, a surface
+/// object, or the sampler placeholder (CUDA samples through the state the
+/// host gave the texture object). Refused: multisampled and
+/// rasterizer-ordered textures, read-write cube and array textures (no
+/// CUDA surface reads them as HLSL does), and texels CUDA's texture and
+/// surface functions do not read (`float3`, 16-bit, 64-bit types), or a
+/// normalized read-write texel (a surface reads the raw bytes).
+pub(super) fn texture(
+    module: &ir::Module,
+    ty: Handle<ir::Type>,
+    span: Span,
+) -> Result<&'static str> {
+    let name = || ir::print::type_name(module, ty);
+    match module.types[ty].inner {
+        TypeInner::Sampler { .. } => Ok("lg::sampler_state"),
+        TypeInner::Texture {
+            dim,
+            arrayed,
+            multisampled,
+            access,
+            texel,
+            normalization,
+        } => {
+            if multisampled {
+                return unsupported(format!("the multisampled texture type `{}`", name()), span);
+            }
+            if !texel_supported(module, texel) {
+                return unsupported(
+                    format!(
+                        "the texel type `{}` of `{}` (CUDA texture objects read 32-bit \
+                         float, int and uint scalars and 2- and 4-vectors)",
+                        ir::print::type_name(module, texel),
+                        name()
+                    ),
+                    span,
+                );
+            }
+            match access {
+                ir::ResourceAccess::Read => Ok("cudaTextureObject_t"),
+                ir::ResourceAccess::ReadWrite
+                    if !arrayed && dim != ir::TextureDim::Cube && normalization.is_none() =>
+                {
+                    Ok("cudaSurfaceObject_t")
+                }
+                ir::ResourceAccess::ReadWrite => unsupported(
+                    format!(
+                        "the read-write texture type `{}` (CUDA surface objects here are \
+                         1D, 2D and 3D, of unnormalized texels)",
+                        name()
+                    ),
+                    span,
+                ),
+                ir::ResourceAccess::RasterizerOrdered => unsupported(
+                    format!("the rasterizer-ordered texture type `{}`", name()),
+                    span,
+                ),
+            }
+        }
+        _ => unsupported(format!("the type `{}` as a texture", name()), span),
+    }
+}
+
+/// Whether CUDA's texture and surface functions read texels of `ty`
+/// (through the prelude's `lg::texel`): 32-bit float, int and uint
+/// scalars, 2- and 4-vectors.
+fn texel_supported(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    let ok = |s: ir::Scalar| s.width == 4 && s.kind != ScalarKind::Bool;
+    match module.types[ty].inner {
+        TypeInner::Scalar(s) => ok(s),
+        TypeInner::Vector { size, scalar } => matches!(size, 2 | 4) && ok(scalar),
+        _ => false,
+    }
 }

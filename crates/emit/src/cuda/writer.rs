@@ -321,10 +321,7 @@ impl<'a> Writer<'a> {
                         self.spell_stored(*e, self.column_globals.contains(&g), span)?
                     }
                     (ir::BufferKind::Typed, _) => {
-                        return unsupported(
-                            "typed buffers (`Buffer<T>`; CUDA texture objects come later)",
-                            span,
-                        );
+                        return unsupported("typed buffers (`Buffer<T>`)", span);
                     }
                     (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
                         return unsupported(
@@ -343,14 +340,7 @@ impl<'a> Writer<'a> {
                 }
             }
             TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
-                return unsupported(
-                    format!(
-                        "the resource `{}` of type `{}` (CUDA texture objects come later)",
-                        global.name,
-                        ir::print::type_name(module, global.ty)
-                    ),
-                    span,
-                );
+                types::texture(module, global.ty, span)?.into()
             }
             _ => {
                 return unsupported(
