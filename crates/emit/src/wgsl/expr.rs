@@ -661,16 +661,9 @@ impl Writer<'_> {
     /// stored, column-major shape (see `Writer::collect_transposed`).
     pub(super) fn stored_transposed(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         match &ctx.exprs[e] {
-            Expression::Member { base, index } => {
-                let base_ty = ctx.ty(*base);
-                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(
-                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
-                    ) => Some(*inner),
-                    _ => base_ty,
-                };
-                struct_ty.is_some_and(|t| self.transposed_members.contains(&(t, *index)))
-            }
+            Expression::Member { base, index } => self
+                .member_struct(ctx, *base)
+                .is_some_and(|t| self.transposed_members.contains(&(t, *index))),
             Expression::Global(g) => {
                 self.transposed_globals.contains(g)
                     && !self.module.types[self.module.globals[*g].ty]
@@ -696,20 +689,25 @@ impl Writer<'_> {
         }
     }
 
+    /// The struct whose member `base.member` names: the type of `base`, or
+    /// the contents of a constant or texture buffer.
+    fn member_struct(&self, ctx: &FnCtx, base: Handle<Expression>) -> Option<Handle<ir::Type>> {
+        let base_ty = ctx.ty(base);
+        match base_ty.map(|t| &self.module.types[t].inner) {
+            Some(TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner }) => {
+                Some(*inner)
+            }
+            _ => base_ty,
+        }
+    }
+
     /// Whether `e` is a `bool` stored as `u32` in a buffer
     /// (`Writer::bool_members`).
     pub(super) fn is_stored_bool(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         match &ctx.exprs[e] {
-            Expression::Member { base, index } => {
-                let base_ty = ctx.ty(*base);
-                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(
-                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
-                    ) => Some(*inner),
-                    _ => base_ty,
-                };
-                struct_ty.is_some_and(|t| self.bool_members.contains(&(t, *index)))
-            }
+            Expression::Member { base, index } => self
+                .member_struct(ctx, *base)
+                .is_some_and(|t| self.bool_members.contains(&(t, *index))),
             Expression::Global(g) => self.bool_globals.contains(g),
             _ => false,
         }
@@ -728,16 +726,9 @@ impl Writer<'_> {
     /// Whether `e` reads a padded uniform array (`Writer::padded_members`).
     pub(super) fn is_padded(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         match &ctx.exprs[e] {
-            Expression::Member { base, index } => {
-                let base_ty = ctx.ty(*base);
-                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(
-                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
-                    ) => Some(*inner),
-                    _ => base_ty,
-                };
-                struct_ty.is_some_and(|t| self.padded_members.contains(&(t, *index)))
-            }
+            Expression::Member { base, index } => self
+                .member_struct(ctx, *base)
+                .is_some_and(|t| self.padded_members.contains(&(t, *index))),
             Expression::Global(g) => self.padded_globals.contains(g),
             _ => false,
         }
@@ -747,16 +738,9 @@ impl Writer<'_> {
     /// padded columns (`Writer::padded_matrix_members`).
     pub(super) fn is_padded_matrix(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         match &ctx.exprs[e] {
-            Expression::Member { base, index } => {
-                let base_ty = ctx.ty(*base);
-                let struct_ty = match base_ty.map(|t| &self.module.types[t].inner) {
-                    Some(
-                        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
-                    ) => Some(*inner),
-                    _ => base_ty,
-                };
-                struct_ty.is_some_and(|t| self.padded_matrix_members.contains(&(t, *index)))
-            }
+            Expression::Member { base, index } => self
+                .member_struct(ctx, *base)
+                .is_some_and(|t| self.padded_matrix_members.contains(&(t, *index))),
             Expression::Global(g) => self.padded_matrix_globals.contains(g),
             Expression::Index { base, .. } => {
                 let base_is_array = ctx
