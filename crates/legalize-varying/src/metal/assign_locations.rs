@@ -8,6 +8,8 @@
 //! fragment inputs); integers and per-primitive mesh outputs are always
 //! `[[flat]]`.
 
+use std::collections::HashMap;
+
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
@@ -24,13 +26,17 @@ pub fn assign_locations(
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        let mut taken: Vec<(u32, usize)> = Vec::new();
+        // Location → the first leaf on it. Free locations are only ever
+        // consumed, so the lowest free one never moves back: `next` only
+        // advances, and the numbering is linear in the leaves.
+        let mut taken: HashMap<u32, usize> = HashMap::new();
+        let mut next = 0u32;
         for (i, leaf) in leaves.iter().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
             if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
-                if let Some(&(_, other)) = taken.iter().find(|(l, _)| *l == location) {
+                if let Some(&other) = taken.get(&location) {
                     errors.push(
                         Diagnostic::error(
                             codes::METAL_LOCATION_CONFLICT,
@@ -43,7 +49,7 @@ pub fn assign_locations(
                         .with_label(leaves[other].span, "the other one"),
                     );
                 }
-                taken.push((location, i));
+                taken.entry(location).or_insert(i);
             }
         }
         for (i, leaf) in leaves.iter_mut().enumerate() {
@@ -54,12 +60,11 @@ pub fn assign_locations(
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
                 (None, None) => {
-                    let mut l = 0;
-                    while taken.iter().any(|(t, _)| *t == l) {
-                        l += 1;
+                    while taken.contains_key(&next) {
+                        next += 1;
                     }
-                    taken.push((l, i));
-                    (l, Reason::NextFreeLocation)
+                    taken.insert(next, i);
+                    (next, Reason::NextFreeLocation)
                 }
             };
             let interpolation = interpolation_for(module, stage, leaf);
