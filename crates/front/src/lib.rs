@@ -38,8 +38,20 @@ pub struct Output {
 
 /// Preprocesses, parses and checks `source`, lowering it to IR.
 pub fn compile(source: &str, options: &Options) -> Output {
+    compile_then(source, options, drop)
+}
+
+/// [`compile`], handing the syntax tree to `dispose` once the module is
+/// built instead of dropping it in place: freeing a large tree takes a
+/// while, and a caller with another thread can do it there.
+pub fn compile_then(
+    source: &str,
+    options: &Options,
+    dispose: impl FnOnce(ast::SourceFile),
+) -> Output {
     let (file, mut diagnostics) = parse_source(source, &options.defines);
     let module = check::check(&file, options, &mut diagnostics);
+    dispose(file);
     diagnostics.sort_by_key(|d| d.primary_span().start);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     Output {

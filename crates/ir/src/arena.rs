@@ -5,7 +5,7 @@
 //! [`UniqueArena`] interns values so that equal values share one handle (type
 //! equality is handle equality).
 
-use crate::FastHashMap;
+use indexmap::IndexSet;
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -96,6 +96,13 @@ impl<T> Arena<T> {
         handle
     }
 
+    /// Makes room for `additional` more values, so a known number of
+    /// appends does not copy the arena as it grows.
+    pub fn reserve(&mut self, additional: usize) {
+        self.data.reserve(additional);
+        self.spans.reserve(additional);
+    }
+
     pub fn len(&self) -> usize {
         self.data.len()
     }
@@ -150,20 +157,20 @@ impl<T> std::ops::Index<Handle<T>> for Arena<T> {
     }
 }
 
-/// An arena that stores each distinct value once.
+/// An arena that stores each distinct value once: an insertion-ordered
+/// hash set, so a value is held (and cloned with the module) once, not as
+/// an element and again as a map key.
 #[derive(Clone, Debug)]
 pub struct UniqueArena<T: Eq + Hash + Clone> {
-    data: Vec<T>,
+    set: IndexSet<T, rustc_hash::FxBuildHasher>,
     spans: Vec<Span>,
-    map: FastHashMap<T, Handle<T>>,
 }
 
 impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
     fn default() -> Self {
         UniqueArena {
-            data: Vec::new(),
+            set: IndexSet::default(),
             spans: Vec::new(),
-            map: FastHashMap::default(),
         }
     }
 }
@@ -176,39 +183,32 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
     /// Returns the handle of `value`, adding it first if it is new. The span of
     /// the first insertion is kept.
     pub fn insert(&mut self, value: T, span: Span) -> Handle<T> {
-        // One hash per insertion: the entry either holds the handle or is
-        // where it goes.
-        match self.map.entry(value) {
-            std::collections::hash_map::Entry::Occupied(entry) => *entry.get(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                let handle = Handle::from_index(self.data.len());
-                self.data.push(entry.key().clone());
-                self.spans.push(span);
-                entry.insert(handle);
-                handle
-            }
+        let (index, added) = self.set.insert_full(value);
+        if added {
+            self.spans.push(span);
         }
+        Handle::from_index(index)
     }
 
     /// The handle of `value` if it was interned.
     pub fn get(&self, value: &T) -> Option<Handle<T>> {
-        self.map.get(value).copied()
+        self.set.get_index_of(value).map(Handle::from_index)
     }
 
     pub fn len(&self) -> usize {
-        self.data.len()
+        self.set.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.set.is_empty()
     }
 
     pub fn contains(&self, handle: Handle<T>) -> bool {
-        handle.index() < self.data.len()
+        handle.index() < self.set.len()
     }
 
     pub fn try_get(&self, handle: Handle<T>) -> Option<&T> {
-        self.data.get(handle.index())
+        self.set.get_index(handle.index())
     }
 
     pub fn span(&self, handle: Handle<T>) -> Span {
@@ -216,7 +216,7 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
     }
 
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Handle<T>, &T)> + '_ {
-        self.data
+        self.set
             .iter()
             .enumerate()
             .map(|(i, v)| (Handle::from_index(i), v))
@@ -226,7 +226,7 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
 impl<T: Eq + Hash + Clone> std::ops::Index<Handle<T>> for UniqueArena<T> {
     type Output = T;
     fn index(&self, handle: Handle<T>) -> &T {
-        &self.data[handle.index()]
+        &self.set[handle.index()]
     }
 }
 

@@ -254,6 +254,12 @@ pub struct Block {
 }
 
 impl Block {
+    /// Makes room for `additional` more statements.
+    pub fn reserve(&mut self, additional: usize) {
+        self.stmts.reserve(additional);
+        self.spans.reserve(additional);
+    }
+
     pub fn push(&mut self, stmt: Statement, span: Span) {
         self.stmts.push(stmt);
         self.spans.push(span);

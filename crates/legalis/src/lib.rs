@@ -144,7 +144,8 @@ pub fn compile(request: &Request) -> Compiled {
         stage: request.stage,
         defines: request.defines.clone(),
     };
-    let front_output = run_with_large_stack(|| front::compile(&text, &options));
+    let front_output =
+        run_with_large_stack(|| front::compile_then(&text, &options, dispose_elsewhere));
     let mut diagnostics = front_output.diagnostics;
     let output = match (&front_output.module, request.target) {
         (Some(module), Some(target)) => generate(module, target, request, &mut diagnostics),
@@ -659,6 +660,17 @@ fn front_end_pool() -> Option<&'static rayon_core::ThreadPool> {
             .ok()
     })
     .as_ref()
+}
+
+/// Drops `value` on a front-end thread without waiting for it, so the
+/// caller goes on while a large tree is freed (on a machine with one core
+/// it is dropped in place). Called on a front-end thread, which has the
+/// stack a deep tree's drop needs.
+fn dispose_elsewhere<T: Send + 'static>(value: T) {
+    match front_end_pool() {
+        Some(pool) if pool.current_num_threads() > 1 => pool.spawn(move || drop(value)),
+        _ => drop(value),
+    }
 }
 
 /// Runs `work` on a front-end thread and waits for it; a panic in `work`

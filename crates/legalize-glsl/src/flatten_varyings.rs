@@ -413,6 +413,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
     // naming elements of one builtin.
     let mut by_name: FastHashMap<(String, Direction, Option<u32>), Handle<ir::GlobalVariable>> =
         FastHashMap::default();
+    module.globals.reserve(plan.leaves.len());
     let mut globals = Vec::with_capacity(plan.leaves.len());
     let mut bases = Vec::with_capacity(plan.leaves.len());
     let several_streams = plan.leaves.iter().any(|l| l.stream.unwrap_or(0) > 0);

@@ -294,11 +294,14 @@ fn interface_name(entry: &str, path: &str, direction: legalis_sysval::Direction)
                 .strip_prefix("return")
                 .unwrap_or(&flat)
                 .trim_start_matches('_');
-            if rest.is_empty() {
-                format!("entryPointParam_{entry}")
-            } else {
-                format!("entryPointParam_{entry}_{rest}")
+            let mut name = String::with_capacity(17 + entry.len() + rest.len());
+            name.push_str("entryPointParam_");
+            name.push_str(entry);
+            if !rest.is_empty() {
+                name.push('_');
+                name.push_str(rest);
             }
+            name
         }
     }
 }

@@ -319,17 +319,23 @@ fn walk(
     }
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Struct { members }) => {
+            leaves.reserve(members.len());
             for (index, member) in members.iter().enumerate() {
                 let mut member_io = member.io.clone();
                 if member_io.interpolation.is_default() {
                     member_io.interpolation = io.interpolation;
                 }
-                let mut path = at.members.clone();
+                let mut path = Vec::with_capacity(at.members.len() + 1);
+                path.extend_from_slice(&at.members);
                 path.push(index as u32);
+                let mut text = String::with_capacity(at.path.len() + 1 + member.name.len());
+                text.push_str(&at.path);
+                text.push('.');
+                text.push_str(&member.name);
                 let next = Walk {
                     root: at.root.clone(),
                     direction: at.direction,
-                    path: format!("{}.{}", at.path, member.name),
+                    path: text,
                     members: path,
                     vertices: at.vertices,
                     stream: at.stream,

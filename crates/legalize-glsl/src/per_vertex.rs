@@ -57,6 +57,10 @@ pub fn mark(
             )),
         }
     }
+    if used.is_empty() {
+        // No per-vertex read: nothing to compare direct reads with.
+        return errors;
+    }
     let direct = direct_reads(func);
     let mut reported = Vec::new();
     for (i, handle) in used {

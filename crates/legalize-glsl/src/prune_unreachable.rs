@@ -117,6 +117,7 @@ fn rebuild_globals(
             next += 1;
         }
     }
+    module.globals.reserve(next);
     for (i, (mut global, span)) in globals.into_iter().zip(spans).enumerate() {
         if !keep[i] {
             continue;

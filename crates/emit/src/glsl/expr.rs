@@ -5,6 +5,8 @@
 //! (`*` on matrices, `%` on signed ints and floats, comparisons of vectors,
 //! splatting a scalar to a matrix) the writer prints the HLSL meaning.
 
+use std::fmt::Write as _;
+
 use legalis_ir as ir;
 use legalis_ir::{BinaryOp, Expression, Handle, Literal, ScalarKind, TypeInner};
 
@@ -903,9 +905,53 @@ fn float_text(f: f64, width: u8) -> String {
             "(-1.0 / 0.0)".into()
         };
     }
-    let mut s = format!("{f:?}");
-    if !s.contains(['.', 'e', 'E']) {
-        s.push_str(".0");
+    let mut s = String::with_capacity(24);
+    if f.fract() == 0.0 && f.abs() < 1e15 && !(f == 0.0 && f.is_sign_negative()) {
+        // Whole numbers, the common case: `{:?}` spells them `N.0`, and
+        // the integer path writes the same far faster.
+        write!(s, "{}.0", f as i64).ok();
+    } else {
+        write!(s, "{f:?}").ok();
+        if !s.contains(['.', 'e', 'E']) {
+            s.push_str(".0");
+        }
     }
-    format!("{s}{suffix}")
+    s.push_str(suffix);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_text;
+
+    /// The whole-number path spells what `{:?}` spells.
+    #[test]
+    fn float_text_matches_debug_formatting() {
+        for f in [
+            0.0,
+            -0.0,
+            1.0,
+            2.0,
+            -3.0,
+            0.5,
+            -1.25,
+            1e14,
+            -1e14,
+            999_999_999_999_999.0,
+            1e15,
+            1e16,
+            1e300,
+            f64::MIN_POSITIVE,
+            f64::from(f32::MAX),
+        ] {
+            let mut expected = format!("{f:?}");
+            if !expected.contains(['.', 'e', 'E']) {
+                expected.push_str(".0");
+            }
+            assert_eq!(float_text(f, 4), expected, "{f}");
+            assert_eq!(float_text(f, 8), format!("{expected}lf"), "{f}");
+        }
+        assert_eq!(float_text(-0.0, 4), "-0.0");
+        assert_eq!(float_text(2.0, 4), "2.0");
+    }
 }

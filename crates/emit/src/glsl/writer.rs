@@ -79,10 +79,17 @@ pub(super) fn sanitize_into(name: &str, out: &mut String) {
     // Runs of characters GLSL does not allow, and of underscores (`__` is
     // reserved), become one `_`, in one pass.
     let start = out.len();
-    for c in name.chars() {
-        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if !(c == '_' && out.len() > start && out.ends_with('_')) {
-            out.push(c);
+    let plain =
+        name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && !name.contains("__");
+    if plain {
+        // Nothing to replace or merge: most names.
+        out.push_str(name);
+    } else {
+        for c in name.chars() {
+            let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+            if !(c == '_' && out.len() > start && out.ends_with('_')) {
+                out.push(c);
+            }
         }
     }
     let s = &out[start..];
@@ -95,6 +102,25 @@ pub(super) fn sanitize_into(name: &str, out: &mut String) {
     }
     if is_reserved(&out[start..]) {
         out.push('_');
+    }
+}
+
+/// Appends the decimal digits of `n` (what `{n}` prints, without the
+/// formatting machinery).
+pub(super) fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 
@@ -192,6 +218,10 @@ pub(super) struct Writer<'a> {
     pub globals: Vec<Handle<ir::GlobalVariable>>,
     /// Structs whose names the output uses, so only those are declared.
     pub printed_structs: BTreeSet<Handle<ir::Type>>,
+    /// [`Writer::type_parts`] of every type spelled so far. Spelling a
+    /// type again would only repeat its side effects (`require`,
+    /// `printed_structs`), which are set insertions.
+    type_spellings: FastHashMap<Handle<ir::Type>, (String, String)>,
 }
 
 impl<'a> Writer<'a> {
@@ -234,6 +264,7 @@ impl<'a> Writer<'a> {
             interlock_main: None,
             globals: Vec::new(),
             printed_structs: BTreeSet::new(),
+            type_spellings: FastHashMap::default(),
         };
         w.collect_reachable();
         w.assign_names();
@@ -388,6 +419,10 @@ impl<'a> Writer<'a> {
     /// A fresh module-level name derived from `base`.
     pub fn unique(used: &mut FastHashSet<String>, base: &str) -> String {
         let base = sanitize(base);
+        if !used.contains(&base) {
+            used.insert(base.clone());
+            return base;
+        }
         let mut name = base.clone();
         let mut n = 1;
         while !used.insert(name.clone()) {
@@ -395,6 +430,34 @@ impl<'a> Writer<'a> {
             n += 1;
         }
         name
+    }
+
+    /// A fresh function-level name: taken neither by a module-level name
+    /// (`outer`) nor by an earlier name of the function (`inner`). The
+    /// same name [`Writer::unique`] would give over both sets, without
+    /// copying the module's names for every function.
+    pub fn unique_in(
+        outer: &FastHashSet<String>,
+        inner: &mut FastHashSet<String>,
+        base: &str,
+    ) -> String {
+        let base = sanitize(base);
+        let free = |name: &String, inner: &FastHashSet<String>| {
+            !outer.contains(name) && !inner.contains(name)
+        };
+        if free(&base, inner) {
+            inner.insert(base.clone());
+            return base;
+        }
+        let mut n = 1;
+        loop {
+            let name = format!("{base}_{n}");
+            if free(&name, inner) {
+                inner.insert(name.clone());
+                return name;
+            }
+            n += 1;
+        }
     }
 
     /// Functions reachable from the entry point (callees first, in arena
@@ -660,6 +723,15 @@ impl<'a> Writer<'a> {
     /// The GLSL spelling of a type, split into the name and the array suffix
     /// (`float` and `[3][2]`), so declarations can put the name between.
     pub fn type_parts(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<(String, String)> {
+        if let Some(spelling) = self.type_spellings.get(&ty) {
+            return Ok(spelling.clone());
+        }
+        let spelling = self.spell_type(ty, span)?;
+        self.type_spellings.insert(ty, spelling.clone());
+        Ok(spelling)
+    }
+
+    fn spell_type(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<(String, String)> {
         match &self.module.types[ty].inner {
             TypeInner::Array { base, size } => {
                 let (name, inner) = self.type_parts(*base, span)?;
@@ -833,7 +905,9 @@ impl<'a> Writer<'a> {
                 None => "",
             };
             let member = self.member_name(ty, i as u32);
-            writeln!(out, "{indent}{layout}{name} {member}{suffix};").ok();
+            for piece in [indent, layout, &name, " ", &member, &suffix, ";\n"] {
+                out.push_str(piece);
+            }
         }
         Ok(out)
     }
@@ -1060,7 +1134,9 @@ impl<'a> Writer<'a> {
                 });
             }
         };
-        let mut layout = format!("location = {location}");
+        let mut layout = String::with_capacity(24);
+        layout.push_str("location = ");
+        push_number(&mut layout, location);
         if component != 0 {
             write!(layout, ", component = {component}").ok();
         }
@@ -1117,13 +1193,23 @@ impl<'a> Writer<'a> {
             }
         }
         let (t, s) = self.type_parts(var.ty, span)?;
-        let dir = if input { "in" } else { "out" };
-        writeln!(
-            out,
-            "layout({layout}) {quals}{dir} {t} {}{s};",
-            self.global_names[&g]
-        )
-        .ok();
+        let dir = if input { "in " } else { "out " };
+        // `layout(…) quals dir type name[…];`, pieced together: one line
+        // per varying, thousands in a large interface.
+        for piece in [
+            "layout(",
+            &layout,
+            ") ",
+            &quals,
+            dir,
+            &t,
+            " ",
+            &self.global_names[&g],
+            &s,
+            ";\n",
+        ] {
+            out.push_str(piece);
+        }
         Ok(())
     }
 
@@ -1167,11 +1253,12 @@ impl<'a> Writer<'a> {
         out: &mut String,
     ) -> Result<()> {
         let func = &self.module.functions[f];
-        let mut used = self.used_names.clone();
+        // The function's own names; module-level ones stay taken.
+        let mut used = FastHashSet::default();
         let mut ctx = self.instance_ctx(f, key);
         let mut params = Vec::new();
         for (i, p) in func.params.iter().enumerate() {
-            let name = Self::unique(&mut used, &p.name);
+            let name = Self::unique_in(&self.used_names, &mut used, &p.name);
             ctx.params.push(name.clone());
             if key.get(i).copied().flatten().is_some() {
                 continue;
@@ -1187,7 +1274,7 @@ impl<'a> Writer<'a> {
         for (h, local) in func.locals.iter() {
             let name = match self.static_locals.get(&(f, h)) {
                 Some(s) => s.name.clone(),
-                None => Self::unique(&mut used, &local.name),
+                None => Self::unique_in(&self.used_names, &mut used, &local.name),
             };
             ctx.locals.insert(h, name);
         }
@@ -1550,6 +1637,15 @@ pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
 #[cfg(test)]
 mod tests {
     use super::{sanitize, sanitize_into};
+
+    #[test]
+    fn push_number_prints_what_display_prints() {
+        for n in [0, 7, 10, 99, 4096, 123_456, u32::MAX] {
+            let mut out = String::from("x");
+            super::push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
 
     #[test]
     fn sanitize_into_appends_what_sanitize_returns() {

@@ -3,7 +3,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, Literal, ScalarKind, TypeInner};
-use rspirv::dr::{Instruction, Operand};
+use rspirv::dr::Operand;
 use spirv::{Op, Word};
 
 use super::writer::{Layout, Result, Writer, unsupported};
@@ -25,14 +25,21 @@ impl Writer<'_> {
             Op::Constant => vec![Operand::LiteralBit32(key.2[0])],
             _ => Vec::new(),
         };
-        let inst = Instruction::new(op, Some(ty), Some(id), ops);
+        let inst = super::writer::instruction(op, Some(ty), Some(id), ops);
         self.b.module_mut().types_global_values.push(inst);
         self.const_ids.insert(key, id);
         id
     }
 
     pub fn const_u32(&mut self, ty: Word, value: u32) -> Word {
-        self.constant(Op::Constant, ty, vec![value])
+        // Indices and scopes ask for the same few words again and again;
+        // this map answers them without building a key vector.
+        if let Some(&id) = self.word_consts.get(&(ty, value)) {
+            return id;
+        }
+        let id = self.constant(Op::Constant, ty, vec![value]);
+        self.word_consts.insert((ty, value), id);
+        id
     }
 
     /// A `uint` constant (indices, scopes, semantics).

@@ -1035,7 +1035,7 @@ impl Writer<'_> {
                 let uint = self.uint_type();
                 let ptr = self.pointer(uint, StorageClass::Input);
                 let id = self.b.id();
-                let inst = rspirv::dr::Instruction::new(
+                let inst = super::writer::instruction(
                     Op::Variable,
                     Some(ptr),
                     Some(id),

@@ -170,7 +170,7 @@ impl Writer<'_> {
         }
         let ptr = self.pointer(ty, StorageClass::Input);
         let id = self.b.id();
-        let inst = rspirv::dr::Instruction::new(
+        let inst = super::writer::instruction(
             Op::Variable,
             Some(ptr),
             Some(id),

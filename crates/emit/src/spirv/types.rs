@@ -114,7 +114,8 @@ impl Writer<'_> {
             return Ok(id);
         }
         let span = self.module.types.span(ty);
-        let id = match self.inner(ty).clone() {
+        // The module outlives the writer: no copy of a struct's members.
+        let id = match *self.inner(ty) {
             TypeInner::Scalar(s) => self.numeric(s, 0, 0, layout),
             TypeInner::Vector { size, scalar } => self.numeric(scalar, size, 0, layout),
             TypeInner::Matrix {

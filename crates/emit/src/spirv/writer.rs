@@ -49,6 +49,35 @@ pub(super) struct Ptr {
     pub class: StorageClass,
 }
 
+/// `Instruction::new` without its search: rspirv finds an opcode's
+/// grammar entry by scanning the whole instruction table, a few hundred
+/// steps for every instruction written. The entries are looked up once
+/// per process here.
+pub(super) fn instruction(
+    op: Op,
+    result_type: Option<Word>,
+    result_id: Option<Word>,
+    operands: Vec<Operand>,
+) -> Instruction {
+    type Class = &'static rspirv::grammar::Instruction<'static>;
+    static CLASSES: std::sync::OnceLock<FastHashMap<Op, Class>> = std::sync::OnceLock::new();
+    let classes = CLASSES.get_or_init(|| {
+        rspirv::grammar::INSTRUCTION_TABLE
+            .iter()
+            .map(|class| (class.opcode, class))
+            .collect()
+    });
+    match classes.get(&op) {
+        Some(&class) => Instruction {
+            class,
+            result_type,
+            result_id,
+            operands,
+        },
+        None => Instruction::new(op, result_type, result_id, operands),
+    }
+}
+
 /// Breakable constructs, innermost last: where `break` and `continue` go.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Breakable {
@@ -83,6 +112,9 @@ pub(super) struct Writer<'a> {
     pub pointer_ids: FastHashMap<(Word, StorageClass), Word>,
     pub block_ids: FastHashMap<(Handle<ir::Type>, StorageClass), Word>,
     pub const_ids: FastHashMap<(Op, Word, Vec<u32>), Word>,
+    /// One-word `OpConstant`s by (type, word): a cache in front of
+    /// `const_ids`.
+    pub word_consts: FastHashMap<(Word, u32), Word>,
     pub fn_type_ids: FastHashMap<Vec<Word>, Word>,
     pub void_id: Option<Word>,
     pub glsl_ext: Option<Word>,
@@ -137,6 +169,7 @@ impl<'a> Writer<'a> {
             pointer_ids: FastHashMap::default(),
             block_ids: FastHashMap::default(),
             const_ids: FastHashMap::default(),
+            word_consts: FastHashMap::default(),
             fn_type_ids: FastHashMap::default(),
             void_id: None,
             glsl_ext: None,
@@ -468,7 +501,7 @@ impl<'a> Writer<'a> {
     pub fn op_with(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Result<Word> {
         let id = if ty.is_some() { self.b.id() } else { 0 };
         let result = ty.map(|_| id);
-        let inst = Instruction::new(op, ty, result, operands);
+        let inst = instruction(op, ty, result, operands);
         self.b.insert_into_block(InsertPoint::End, inst)?;
         Ok(id)
     }
@@ -513,7 +546,7 @@ impl<'a> Writer<'a> {
     pub fn function_var(&mut self, ty: Word, name: Option<&str>) -> Result<Word> {
         let ptr = self.pointer(ty, StorageClass::Function);
         let id = self.b.id();
-        let inst = Instruction::new(
+        let inst = instruction(
             Op::Variable,
             Some(ptr),
             Some(id),
@@ -590,4 +623,29 @@ fn is_pure_intrinsic(fun: ir::Intrinsic) -> bool {
                 | I::Modf
                 | I::Clip
         )
+}
+
+#[cfg(test)]
+mod instruction_tests {
+    use rspirv::dr::{Instruction, Operand};
+    use spirv::Op;
+
+    /// The cached grammar entry is the one rspirv's own constructor finds.
+    #[test]
+    fn instruction_matches_rspirv_new() {
+        for op in [
+            Op::Load,
+            Op::Store,
+            Op::AccessChain,
+            Op::FMul,
+            Op::Constant,
+            Op::Decorate,
+        ] {
+            let ours = super::instruction(op, Some(1), Some(2), vec![Operand::IdRef(3)]);
+            let theirs = Instruction::new(op, Some(1), Some(2), vec![Operand::IdRef(3)]);
+            assert!(std::ptr::eq(ours.class, theirs.class), "{op:?}");
+            assert_eq!(ours.class.opcode, op);
+            assert_eq!(ours.operands, theirs.operands);
+        }
+    }
 }

@@ -94,7 +94,7 @@ impl Checker<'_> {
                     ty,
                     &param.io,
                     direction,
-                    &param.name,
+                    &mut param.name.clone(),
                     param.span,
                     &mut found,
                     0,
@@ -111,7 +111,7 @@ impl Checker<'_> {
                 result.ty,
                 &result.io,
                 Direction::Output,
-                "return",
+                &mut String::from("return"),
                 result.span,
                 &mut found,
                 0,
@@ -138,14 +138,16 @@ impl Checker<'_> {
         }
     }
 
-    /// Collects the system-value declarations under one varying.
+    /// Collects the system-value declarations under one varying. `path`
+    /// spells the varying; members are appended to it and taken off
+    /// again on the way back.
     #[allow(clippy::too_many_arguments, reason = "one recursive walk")]
     fn collect_system_values(
         &self,
         ty: Handle<Type>,
         io: &ir::IoAttrs,
         direction: Direction,
-        path: &str,
+        path: &mut String,
         span: Span,
         found: &mut Vec<Declared>,
         depth: u32,
@@ -167,7 +169,7 @@ impl Checker<'_> {
                 index: *index,
                 direction,
                 ty,
-                path: path.to_string(),
+                path: path.clone(),
                 span,
                 scope: 0,
             });
@@ -175,16 +177,20 @@ impl Checker<'_> {
         }
         match self.inner(ty) {
             TypeInner::Struct { members } => {
+                let len = path.len();
                 for member in members {
+                    path.push('.');
+                    path.push_str(&member.name);
                     self.collect_system_values(
                         member.ty,
                         &member.io,
                         direction,
-                        &format!("{path}.{}", member.name),
+                        path,
                         member.span,
                         found,
                         depth + 1,
                     );
+                    path.truncate(len);
                 }
             }
             // Geometry input arrays, arrays of structs: per element.

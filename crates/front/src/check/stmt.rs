@@ -150,6 +150,8 @@ impl Checker<'_> {
     }
 
     pub fn lower_stmts(&mut self, stmts: &[ast::Stmt], out: &mut ir::Block) {
+        // Most statements lower to one; declarations may lower to none.
+        out.reserve(stmts.len());
         for stmt in stmts {
             self.lower_stmt(stmt, out);
         }

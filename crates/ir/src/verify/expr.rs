@@ -29,10 +29,11 @@ pub(super) enum RootKind {
 
 impl<'a> ExprContext<'a> {
     pub(super) fn check_all(&self, report: &mut Report) {
+        let mut children = Vec::new();
         for (handle, expr) in self.exprs.iter() {
             let mut found = Vec::new();
             self.check_type(handle, expr, &mut found);
-            self.check_expression(expr, &mut found);
+            self.check_expression(expr, &mut found, &mut children);
             let span = self.exprs.span(handle);
             for kind in found {
                 report.push(Site::Expression(handle), kind, span);
@@ -111,10 +112,16 @@ impl<'a> ExprContext<'a> {
         }
     }
 
-    fn check_expression(&self, expr: &Expression, found: &mut Vec<ErrorKind>) {
-        let mut children = Vec::new();
-        push_children(expr, &mut children);
-        for child in children {
+    /// `children` is scratch space, reused across expressions.
+    fn check_expression(
+        &self,
+        expr: &Expression,
+        found: &mut Vec<ErrorKind>,
+        children: &mut Vec<Handle<Expression>>,
+    ) {
+        children.clear();
+        push_children(expr, children);
+        for &child in children.iter() {
             if !self.exprs.contains(child) {
                 found.push(ErrorKind::BadExpression(child));
             } else if self.is_void_value(child) {

@@ -86,9 +86,11 @@ fn check_globals(module: &Module, errors: &mut Vec<VerifyError>) {
     ctx.check_all(&mut Report::new(errors, Scope::GlobalExpressions));
     let mut uses = Uses::new(module.global_expressions.len());
     for (handle, global) in module.globals.iter() {
+        // The name goes into the scope only if an error is reported.
+        let first_error = errors.len();
         let scope = Scope::Global {
             handle,
-            name: global.name.clone(),
+            name: String::new(),
         };
         let mut report = Report::new(errors, scope);
         let span = module.globals.span(handle);
@@ -109,6 +111,11 @@ fn check_globals(module: &Module, errors: &mut Vec<VerifyError>) {
                 (&site, span),
                 &mut report,
             );
+        }
+        for error in &mut errors[first_error..] {
+            if let Scope::Global { name, .. } = &mut error.scope {
+                name.clone_from(&global.name);
+            }
         }
     }
 }
