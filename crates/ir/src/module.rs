@@ -180,6 +180,12 @@ pub struct ExpressionArena {
 }
 
 impl ExpressionArena {
+    /// Makes room for `additional` more expressions.
+    pub fn reserve(&mut self, additional: usize) {
+        self.exprs.reserve(additional);
+        self.types.reserve(additional);
+    }
+
     pub fn append(
         &mut self,
         expr: Expression,

@@ -202,14 +202,48 @@ fn generate(
     if target == Target::Metal {
         return generate_metal(module, request, diagnostics);
     }
-    let legalized = match legalis_legalize_glsl::legalize(module, 0, policy) {
+    let legalized = match legalis_legalize_glsl::legalize_unverified(
+        module,
+        0,
+        policy,
+        &legalis_legalize_glsl::Linked::default(),
+    ) {
         Ok(legalized) => legalized,
         Err(errors) => {
             diagnostics.extend(errors);
             return None;
         }
     };
-    write(legalized, target, request, diagnostics)
+    let span = module.entry_points[0].span;
+    write_verified(legalized, target, request, diagnostics, span)
+}
+
+/// [`write`] for a legalized module not yet verified: the verifier runs
+/// beside the writer.
+fn write_verified(
+    mut legalized: legalis_legalize_glsl::Legalized,
+    target: Target,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+    span: ir::Span,
+) -> Option<Generated> {
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let (verified, written) = verify_beside(
+        &legalized.module,
+        |m| legalis_legalize_glsl::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            (write_bytes(&legalized, target, request, &mut own), own)
+        },
+    );
+    let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    Some(Generated {
+        bytes,
+        stage: legalized.plan.stage,
+        legalized: legalized.module,
+        trace,
+        bindings,
+    })
 }
 
 /// The binding plan of entry point 0 of a module legalized for `target`
@@ -245,26 +279,44 @@ fn dump_bindings(
     })
 }
 
-/// Writes the code of a legalized module for `target`.
+/// Writes the code of a legalized (and verified) module for `target`.
 fn write(
     mut legalized: legalis_legalize_glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
+    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let (bytes, trace, bindings) = write_bytes(&legalized, target, request, diagnostics)?;
+    Some(Generated {
+        bytes,
+        stage: legalized.plan.stage,
+        legalized: legalized.module,
+        trace,
+        bindings,
+    })
+}
+
+/// The code, the trace and the binding dump of a legalized module whose
+/// resource arguments are inlined.
+fn write_bytes(
+    legalized: &legalis_legalize_glsl::Legalized,
+    target: Target,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Vec<u8>, Option<String>, Option<String>)> {
     let policy = &request.policy;
     let stage = legalized.plan.stage;
     let trace = request
         .trace
-        .map(|format| trace::render(&legalized, target.name(), format));
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
+        .map(|format| trace::render(legalized, target.name(), format));
     let plan = plan_bindings(&legalized.module, target, &request.bindings, diagnostics)?;
     let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let written = match target {
-        Target::Glsl => write_glsl(&legalized, &plan).map(String::into_bytes),
+        Target::Glsl => write_glsl(legalized, &plan).map(String::into_bytes),
         _ => {
             let words = if policy.spirv_via_glsl {
-                write_glsl(&legalized, &plan)
+                write_glsl(legalized, &plan)
                     .and_then(|glsl| spirv_via_glsl(&glsl, stage, &legalized.plan.entry, policy))
             } else {
                 let options = legalis_emit::spirv::Options {
@@ -283,13 +335,7 @@ fn write(
         }
     };
     match written {
-        Ok(bytes) => Some(Generated {
-            bytes,
-            stage,
-            legalized: legalized.module,
-            trace,
-            bindings,
-        }),
+        Ok(bytes) => Some((bytes, trace, bindings)),
         Err((code, message, span)) => {
             diagnostics.push(Diagnostic::error(
                 code,
@@ -456,41 +502,51 @@ fn generate_wgsl(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let mut legalized = match legalis_legalize_varying::wgsl::legalize(module, 0, &request.policy) {
-        Ok(legalized) => legalized,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return None;
-        }
-    };
+    let mut legalized =
+        match legalis_legalize_varying::wgsl::legalize_unverified(module, 0, &request.policy) {
+            Ok(legalized) => legalized,
+            Err(errors) => {
+                diagnostics.extend(errors);
+                return None;
+            }
+        };
     legalis_bind::inline_resource_arguments(&mut legalized.module);
-    let plan = plan_bindings(
+    let span = module.entry_points[0].span;
+    let (verified, written) = verify_beside(
         &legalized.module,
-        Target::Wgsl,
-        &request.bindings,
-        diagnostics,
-    )?;
-    let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
-    let options = legalis_emit::wgsl::Options {
-        bindings: Some(plan),
-    };
-    match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
-        Ok(text) => Some(Generated {
-            bytes: text.into_bytes(),
-            stage: legalized.plan.stage,
-            trace: trace.map(|format| trace::render_wgsl(&legalized, format)),
-            bindings,
-            legalized: legalized.module,
-        }),
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(
-                legalis_emit::codes::of_wgsl(&e),
-                e.to_string(),
-                e.span().unwrap_or(ir::Span::UNDEFINED),
-            ));
-            None
-        }
-    }
+        |m| legalis_legalize_varying::wgsl::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let text = (|| {
+                let plan =
+                    plan_bindings(&legalized.module, Target::Wgsl, &request.bindings, &mut own)?;
+                let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
+                let options = legalis_emit::wgsl::Options {
+                    bindings: Some(plan),
+                };
+                match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
+                    Ok(text) => Some((text, bindings)),
+                    Err(e) => {
+                        own.push(Diagnostic::error(
+                            legalis_emit::codes::of_wgsl(&e),
+                            e.to_string(),
+                            e.span().unwrap_or(ir::Span::UNDEFINED),
+                        ));
+                        None
+                    }
+                }
+            })();
+            (text, own)
+        },
+    );
+    let (text, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    Some(Generated {
+        bytes: text.into_bytes(),
+        stage: legalized.plan.stage,
+        trace: trace.map(|format| trace::render_wgsl(&legalized, format)),
+        bindings,
+        legalized: legalized.module,
+    })
 }
 
 /// Metal: the varying legalizer's attributed entry point, then the MSL
@@ -501,42 +557,55 @@ fn generate_metal(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let mut legalized = match legalis_legalize_varying::metal::legalize(module, 0, &request.policy)
-    {
-        Ok(legalized) => legalized,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return None;
-        }
-    };
+    let mut legalized =
+        match legalis_legalize_varying::metal::legalize_unverified(module, 0, &request.policy) {
+            Ok(legalized) => legalized,
+            Err(errors) => {
+                diagnostics.extend(errors);
+                return None;
+            }
+        };
     legalis_bind::inline_resource_arguments(&mut legalized.module);
-    let plan = plan_bindings(
+    let span = module.entry_points[0].span;
+    let (verified, written) = verify_beside(
         &legalized.module,
-        Target::Metal,
-        &request.bindings,
-        diagnostics,
-    )?;
-    let bindings = dump_bindings(&plan, Target::Metal, request.dump_bindings);
-    let options = legalis_emit::metal::Options {
-        bindings: Some(plan),
-    };
-    match legalis_emit::metal::write(&legalized.module, 0, &options) {
-        Ok(text) => Some(Generated {
-            bytes: text.into_bytes(),
-            stage: legalized.plan.stage,
-            trace: trace.map(|format| trace::render_metal(&legalized, format)),
-            bindings,
-            legalized: legalized.module,
-        }),
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(
-                legalis_emit::codes::of_metal(&e),
-                e.to_string(),
-                e.span().unwrap_or(ir::Span::UNDEFINED),
-            ));
-            None
-        }
-    }
+        |m| legalis_legalize_varying::metal::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let text = (|| {
+                let plan = plan_bindings(
+                    &legalized.module,
+                    Target::Metal,
+                    &request.bindings,
+                    &mut own,
+                )?;
+                let bindings = dump_bindings(&plan, Target::Metal, request.dump_bindings);
+                let options = legalis_emit::metal::Options {
+                    bindings: Some(plan),
+                };
+                match legalis_emit::metal::write(&legalized.module, 0, &options) {
+                    Ok(text) => Some((text, bindings)),
+                    Err(e) => {
+                        own.push(Diagnostic::error(
+                            legalis_emit::codes::of_metal(&e),
+                            e.to_string(),
+                            e.span().unwrap_or(ir::Span::UNDEFINED),
+                        ));
+                        None
+                    }
+                }
+            })();
+            (text, own)
+        },
+    );
+    let (text, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    Some(Generated {
+        bytes: text.into_bytes(),
+        stage: legalized.plan.stage,
+        trace: trace.map(|format| trace::render_metal(&legalized, format)),
+        bindings,
+        legalized: legalized.module,
+    })
 }
 
 /// CUDA/OptiX device code: the CUDA legalizer, then the CUDA writer. The
@@ -549,49 +618,61 @@ fn generate_cuda(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let legalized = match legalis_legalize_varying::cuda::legalize(module, 0, &request.policy) {
-        Ok(legalized) => legalized,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return None;
-        }
-    };
-    let stage = legalized.module.entry_points[0].stage;
-    let plan = plan_bindings(
-        &legalized.module,
-        Target::Cuda,
-        &request.bindings,
-        diagnostics,
-    )?;
-    let bindings = dump_bindings(&plan, Target::Cuda, request.dump_bindings);
-    let options = legalis_emit::cuda::Options::default();
-    let written = legalis_emit::cuda::write(&legalized.module, 0, &options).and_then(|text| {
-        let trace = match trace {
-            Some(format) => {
-                let resources = legalis_emit::cuda::resources(&legalized.module, 0, &options)?;
-                Some(trace::render_cuda(&legalized, &resources, format))
+    let legalized =
+        match legalis_legalize_varying::cuda::legalize_unverified(module, 0, &request.policy) {
+            Ok(legalized) => legalized,
+            Err(errors) => {
+                diagnostics.extend(errors);
+                return None;
             }
-            None => None,
         };
-        Ok((text, trace))
-    });
-    match written {
-        Ok((text, trace)) => Some(Generated {
-            bytes: text.into_bytes(),
-            stage,
-            legalized: legalized.module,
-            trace,
-            bindings,
-        }),
-        Err(e) => {
-            diagnostics.push(Diagnostic::error(
-                legalis_emit::codes::of_cuda(&e),
-                e.to_string(),
-                e.span().unwrap_or(ir::Span::UNDEFINED),
-            ));
-            None
-        }
-    }
+    let stage = legalized.module.entry_points[0].stage;
+    let span = module.entry_points[0].span;
+    let (verified, written) = verify_beside(
+        &legalized.module,
+        |m| legalis_legalize_varying::cuda::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let text = (|| {
+                let plan =
+                    plan_bindings(&legalized.module, Target::Cuda, &request.bindings, &mut own)?;
+                let bindings = dump_bindings(&plan, Target::Cuda, request.dump_bindings);
+                let options = legalis_emit::cuda::Options::default();
+                let written =
+                    legalis_emit::cuda::write(&legalized.module, 0, &options).and_then(|text| {
+                        let trace = match trace {
+                            Some(format) => {
+                                let resources =
+                                    legalis_emit::cuda::resources(&legalized.module, 0, &options)?;
+                                Some(trace::render_cuda(&legalized, &resources, format))
+                            }
+                            None => None,
+                        };
+                        Ok((text, trace))
+                    });
+                match written {
+                    Ok((text, trace)) => Some((text, trace, bindings)),
+                    Err(e) => {
+                        own.push(Diagnostic::error(
+                            legalis_emit::codes::of_cuda(&e),
+                            e.to_string(),
+                            e.span().unwrap_or(ir::Span::UNDEFINED),
+                        ));
+                        None
+                    }
+                }
+            })();
+            (text, own)
+        },
+    );
+    let (text, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    Some(Generated {
+        bytes: text.into_bytes(),
+        stage,
+        legalized: legalized.module,
+        trace,
+        bindings,
+    })
 }
 
 /// The CUDA prelude header every `cuda` output includes, and the name it
@@ -660,6 +741,61 @@ fn front_end_pool() -> Option<&'static rayon_core::ThreadPool> {
             .ok()
     })
     .as_ref()
+}
+
+/// A legalized module with at least this many expressions is verified on
+/// another thread while its code is written; a smaller one is verified
+/// first, in less time than handing the work over would take.
+const VERIFY_BESIDE_EXPRESSIONS: usize = 2048;
+
+/// Runs the IR verifier (`verify`) on `module` while `work` writes its
+/// code, on a front-end thread when the module is large (the verifier
+/// only reads it); returns both results. The caller keeps the writer's
+/// output only if the module verified.
+fn verify_beside<W>(
+    module: &ir::Module,
+    verify: impl Fn(&ir::Module) -> Result<(), Vec<Diagnostic>> + Sync,
+    work: impl FnOnce() -> W,
+) -> (Result<(), Vec<Diagnostic>>, W) {
+    let expressions: usize = module
+        .functions
+        .iter()
+        .map(|(_, f)| f.expressions.len())
+        .sum::<usize>()
+        + module.global_expressions.len();
+    match front_end_pool() {
+        Some(pool)
+            if expressions >= VERIFY_BESIDE_EXPRESSIONS && pool.current_num_threads() > 1 =>
+        {
+            let mut verified = None;
+            let worked = pool.in_place_scope(|scope| {
+                scope.spawn(|_| verified = Some(verify(module)));
+                work()
+            });
+            // The scope ends after its spawned job, so the result is there.
+            (verified.unwrap_or_else(|| verify(module)), worked)
+        }
+        _ => (verify(module), work()),
+    }
+}
+
+/// The writer's diagnostics, or only the verifier's errors when the
+/// legalized module failed verification (then nothing was written).
+fn keep_if_verified<T>(
+    verified: Result<(), Vec<Diagnostic>>,
+    written: (Option<T>, Vec<Diagnostic>),
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    match verified {
+        Ok(()) => {
+            diagnostics.extend(written.1);
+            written.0
+        }
+        Err(errors) => {
+            diagnostics.extend(errors);
+            None
+        }
+    }
 }
 
 /// Drops `value` on a front-end thread without waiting for it, so the

@@ -42,6 +42,13 @@ impl FunctionBuilder {
         self.func.locals.append(var, Span::UNDEFINED)
     }
 
+    /// Makes room for about `statements` statements and `expressions`
+    /// expressions, so a large wrapper does not copy its body as it grows.
+    pub fn reserve(&mut self, statements: usize, expressions: usize) {
+        self.func.body.reserve(statements);
+        self.func.expressions.reserve(expressions);
+    }
+
     pub fn push(&mut self, stmt: ir::Statement) {
         self.func.body.push(stmt, Span::UNDEFINED);
     }

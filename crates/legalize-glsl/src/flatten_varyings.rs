@@ -163,6 +163,12 @@ pub fn apply(
     let result_ty = original.result.as_ref().map(|r| r.ty);
 
     let mut b = FunctionBuilder::new(&format!("{}_entry", entry.name), original.span);
+    // A store per leaf, each from a few expressions (a global, a member
+    // path, a load).
+    b.reserve(
+        plan.leaves.len() + params.len() + 4,
+        4 * plan.leaves.len() + 8,
+    );
     let locals: Vec<Option<Handle<ir::LocalVariable>>> = params
         .iter()
         .enumerate()

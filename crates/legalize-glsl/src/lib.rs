@@ -81,6 +81,21 @@ pub fn legalize_linked(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
+    let legalized = legalize_unverified(module, entry_point, policy, linked)?;
+    verify(&legalized.module, module.entry_points[entry_point].span)?;
+    Ok(legalized)
+}
+
+/// [`legalize_linked`] without its last step, the IR verifier: for a
+/// caller that runs [`verify`] on the result itself, beside other work
+/// (the command line verifies while the writer writes). Until [`verify`]
+/// passes, the module may be invalid.
+pub fn legalize_unverified(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    linked: &Linked,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -154,7 +169,8 @@ fn legalize_ray_tracing(
     finish(out, plan, entry)
 }
 
-/// The passes every stage ends with, the verifier, and the requirements.
+/// The passes every stage ends with, and the requirements (the verifier
+/// is [`verify`], after).
 fn finish(
     mut out: ir::Module,
     plan: Plan,
@@ -165,24 +181,25 @@ fn finish(
         task_payload::apply(&mut out)?;
     }
     forward_resource_locals::apply(&mut out)?;
-    if let Err(errors) = ir::verify::verify(&out) {
-        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        let message = format!(
-            "internal error: the legalized module is invalid: {}",
-            text.join("; ")
-        );
-        return Err(vec![Diagnostic::error(
-            codes::INTERNAL_VERIFY,
-            message,
-            entry.span,
-        )]);
-    }
     let (version, extensions) = requirements(&plan);
     Ok(Legalized {
         module: out,
         plan,
         version,
         extensions,
+    })
+}
+
+/// The IR verifier on a legalized module: a pass that left it invalid is
+/// an internal error (`E49000`), reported at the entry point (`span`).
+pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+    ir::verify::verify(module).map_err(|errors| {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "internal error: the legalized module is invalid: {}",
+            text.join("; ")
+        );
+        vec![Diagnostic::error(codes::INTERNAL_VERIFY, message, span)]
     })
 }
 

@@ -101,15 +101,15 @@ impl Checker<'_> {
 
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
-        let mut members: Vec<ir::StructMember> = Vec::new();
-        let mut names: FastHashSet<String> = FastHashSet::default();
+        let mut members: Vec<ir::StructMember> = Vec::with_capacity(decl.fields.len());
+        let mut names: FastHashSet<&str> = FastHashSet::default();
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");
             let base = self.resolve_type(&field.ty);
             let acted = self.sort_attributes(&field.attributes, AttrSite::Field);
             for d in &field.declarators {
-                if !names.insert(d.name.name.clone()) {
+                if !names.insert(d.name.name.as_str()) {
                     self.error(
                         codes::REDEFINITION,
                         format!(

@@ -233,7 +233,11 @@ impl Checker<'_> {
             }
             return self.error_value(span);
         };
-        self.symbol_value(symbol, &path_text(path), span)
+        match path {
+            // Most names are one identifier: no joined copy.
+            [one] => self.symbol_value(symbol, &one.name, span),
+            _ => self.symbol_value(symbol, &path_text(path), span),
+        }
     }
 
     pub fn symbol_value(&mut self, symbol: ValueSymbol, name: &str, span: Span) -> Value {

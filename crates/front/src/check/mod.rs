@@ -383,7 +383,10 @@ impl<'a> Checker<'a> {
                 return Some(ValueSymbol::EnumMember { ty: info.ty, value });
             }
         }
-        self.lookup_value(&consteval::path_text(path)).cloned()
+        match path {
+            [one] => self.lookup_value(&one.name).cloned(),
+            _ => self.lookup_value(&consteval::path_text(path)).cloned(),
+        }
     }
 
     /// Declares a value in the innermost scope; reports a redefinition in the

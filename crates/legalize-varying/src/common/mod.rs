@@ -5,3 +5,21 @@
 
 pub(crate) mod leaves;
 pub(crate) mod wrap;
+
+/// The IR verifier on a legalized module (`verify_legalized`: no semantic
+/// left on the entry point): a pass that left it invalid is the internal
+/// error `code`, reported at the entry point (`span`).
+pub(crate) fn verify(
+    module: &legalis_ir::Module,
+    span: legalis_ir::Span,
+    code: u32,
+) -> Result<(), Vec<legalis_ir::diag::Diagnostic>> {
+    legalis_ir::verify::verify_legalized(module).map_err(|errors| {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let message = format!(
+            "internal error: the legalized module is invalid: {}",
+            text.join("; ")
+        );
+        vec![legalis_ir::diag::Diagnostic::error(code, message, span)]
+    })
+}
