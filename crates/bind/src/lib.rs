@@ -410,7 +410,14 @@ pub fn plan(module: &ir::Module, entry: usize, target: Target, options: &Options
 pub fn reached_globals(module: &ir::Module, entry: usize) -> BTreeSet<Handle<ir::GlobalVariable>> {
     let mut functions = BTreeSet::new();
     let mut work = vec![module.entry_points[entry].function];
-    let mut globals = BTreeSet::new();
+    // One flag per global: a tree insertion per reference cost more than
+    // the walk. Handles outside the arena are kept too.
+    let mut seen = vec![false; module.globals.len()];
+    let mut outside = BTreeSet::new();
+    let mut first_time = |g: Handle<ir::GlobalVariable>| match seen.get_mut(g.index()) {
+        Some(flag) => !std::mem::replace(flag, true),
+        None => outside.insert(g),
+    };
     let mut pending = Vec::new();
     loop {
         while let Some(f) = work.pop() {
@@ -423,7 +430,7 @@ pub fn reached_globals(module: &ir::Module, entry: usize) -> BTreeSet<Handle<ir:
             for (_, e) in func.expressions.iter() {
                 match e {
                     Expression::Call { function, .. } => work.push(*function),
-                    Expression::Global(g) if globals.insert(*g) => pending.push(*g),
+                    Expression::Global(g) if first_time(*g) => pending.push(*g),
                     _ => {}
                 }
             }
@@ -435,12 +442,19 @@ pub fn reached_globals(module: &ir::Module, entry: usize) -> BTreeSet<Handle<ir:
         let mut stack = vec![init];
         while let Some(e) = stack.pop() {
             match &module.global_expressions[e] {
-                Expression::Global(other) if globals.insert(*other) => pending.push(*other),
+                Expression::Global(other) if first_time(*other) => pending.push(*other),
                 Expression::Call { function, .. } => work.push(*function),
                 _ => {}
             }
             stack.extend(module.global_expressions[e].children());
         }
     }
+    let mut globals: BTreeSet<Handle<ir::GlobalVariable>> = seen
+        .iter()
+        .enumerate()
+        .filter(|&(_, &flag)| flag)
+        .map(|(i, _)| Handle::from_index(i))
+        .collect();
+    globals.append(&mut outside);
     globals
 }

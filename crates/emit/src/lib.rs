@@ -4,10 +4,38 @@
 //! own module with naga's backend shape (`Options`, an `Error` enum, one
 //! `write` entry function). GLSL is the first.
 
+/// Joins string pieces into one `String`, sized once: what `format!`
+/// gives for plain strings (`cat!(base, ".", name)` is
+/// `format!("{base}.{name}")`), without the formatting machinery, which
+/// costs several times as much for the writers' many short pieces.
+macro_rules! cat {
+    // A `match` keeps the pieces' temporaries alive to its end.
+    ($($piece:expr),+ $(,)?) => {
+        match [$(::core::convert::AsRef::<str>::as_ref(&$piece)),+] {
+            pieces => {
+                let mut text = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+                for piece in pieces {
+                    text.push_str(piece);
+                }
+                text
+            }
+        }
+    };
+}
+
+/// Appends string pieces to a `String` (`push!(out, a, ";\n")`).
+macro_rules! push {
+    ($out:expr, $($piece:expr),+ $(,)?) => {{
+        let out: &mut String = $out;
+        $(out.push_str(::core::convert::AsRef::<str>::as_ref(&$piece));)+
+    }};
+}
+
 pub mod binding;
 mod cfamily;
 pub mod codes;
 pub mod cuda;
+mod float_text;
 pub mod glsl;
 pub mod metal;
 pub mod spirv;
@@ -17,3 +45,17 @@ pub mod wgsl;
 /// it rewrites the calls of the entry point's own function only (B13).
 pub(crate) const GET_ATTRIBUTE_AT_VERTEX: &str = "`GetAttributeAtVertex` outside the entry point's own function \
      (the legalizer turns the calls there into reads of per-vertex arrays)";
+
+#[cfg(test)]
+mod cat_tests {
+    #[test]
+    fn cat_and_push_join_what_format_joins() {
+        let base = String::from("input");
+        let name = "f0";
+        assert_eq!(cat!(base, ".", name), format!("{base}.{name}"));
+        assert_eq!(cat!("x"), "x");
+        let mut out = String::from("  ");
+        push!(&mut out, base, " = ", name, ";\n");
+        assert_eq!(out, "  input = f0;\n");
+    }
+}

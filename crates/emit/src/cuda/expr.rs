@@ -868,7 +868,7 @@ pub(super) fn float_literal(f: f64) -> String {
             "(-1.0 / 0.0)".into()
         };
     }
-    let text = format!("{f:?}");
+    let text = crate::float_text::debug_f64(f);
     if text.contains(['.', 'e', 'E']) {
         text
     } else {

@@ -15,6 +15,7 @@ use legalis_layout::{Layouter, Rule};
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
+pub(super) use crate::cfamily::sanitize;
 
 /// How a global reaches the code that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,28 +63,13 @@ pub(super) struct Writer<'a> {
     pub column_globals: HashSet<Handle<ir::GlobalVariable>>,
 }
 
-/// A CUDA identifier for `name`: other characters become `_`, no leading
-/// digit, no `__` (reserved in C++).
-pub(super) fn sanitize(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    while s.contains("__") {
-        s = s.replace("__", "_");
-    }
-    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'v');
-    }
-    s
-}
-
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
 pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
-    while crate::cfamily::is_reserved(&name, RESERVED) || taken.contains(&name) {
+    static RESERVED_NAMES: crate::cfamily::Reserved = crate::cfamily::Reserved::new(RESERVED);
+    while RESERVED_NAMES.contains(&name) || taken.contains(&name) {
         name = format!("{base}_{n}");
         n += 1;
     }

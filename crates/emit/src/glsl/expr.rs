@@ -5,8 +5,6 @@
 //! (`*` on matrices, `%` on signed ints and floats, comparisons of vectors,
 //! splatting a scalar to a matrix) the writer prints the HLSL meaning.
 
-use std::fmt::Write as _;
-
 use legalis_ir as ir;
 use legalis_ir::{BinaryOp, Expression, Handle, Literal, ScalarKind, TypeInner};
 
@@ -905,16 +903,9 @@ fn float_text(f: f64, width: u8) -> String {
             "(-1.0 / 0.0)".into()
         };
     }
-    let mut s = String::with_capacity(24);
-    if f.fract() == 0.0 && f.abs() < 1e15 && !(f == 0.0 && f.is_sign_negative()) {
-        // Whole numbers, the common case: `{:?}` spells them `N.0`, and
-        // the integer path writes the same far faster.
-        write!(s, "{}.0", f as i64).ok();
-    } else {
-        write!(s, "{f:?}").ok();
-        if !s.contains(['.', 'e', 'E']) {
-            s.push_str(".0");
-        }
+    let mut s = crate::float_text::debug_f64(f);
+    if !s.contains(['.', 'e', 'E']) {
+        s.push_str(".0");
     }
     s.push_str(suffix);
     s

@@ -182,7 +182,7 @@ impl Writer<'_> {
                     return Ok(());
                 }
                 let text = self.store(ctx, *target, *value)?;
-                writeln!(out, "{p}{text};").ok();
+                push!(out, p, text, ";\n");
             }
             Statement::Expr(e) => {
                 if let Expression::Intrinsic { fun, args } = &ctx.exprs[*e]
@@ -194,7 +194,7 @@ impl Writer<'_> {
                     return Ok(());
                 }
                 let text = self.expr(ctx, *e)?;
-                writeln!(out, "{p}{text};").ok();
+                push!(out, p, text, ";\n");
             }
             Statement::Block(b) => {
                 writeln!(out, "{p}{{").ok();
@@ -401,7 +401,7 @@ impl Writer<'_> {
             }
             return Ok(format!("{place} = transpose({v})"));
         }
-        Ok(format!("{place} = {v}"))
+        Ok(cat!(place, " = ", v))
     }
 
     /// Whether `e` is a matrix stored transposed.
@@ -430,7 +430,7 @@ impl Writer<'_> {
         match &ctx.exprs[e] {
             Expression::Member { base, index } => {
                 let b = self.place(ctx, *base)?;
-                Ok(format!("{b}.{}", self.member_name(ctx, *base, *index)?))
+                Ok(cat!(b, ".", self.member_name(ctx, *base, *index)?))
             }
             Expression::Index { base, index } => {
                 if self.is_transposed_place(ctx, *base) {
@@ -531,7 +531,7 @@ impl Writer<'_> {
             }
             Expression::Member { base, index } => {
                 let b = self.expr(ctx, *base)?;
-                let text = format!("{b}.{}", self.member_name(ctx, *base, *index)?);
+                let text = cat!(b, ".", self.member_name(ctx, *base, *index)?);
                 if !self.is_transposed_place(ctx, e) {
                     text
                 } else if self.is_array(ctx, e) {
@@ -717,7 +717,7 @@ impl Writer<'_> {
         if op == B::Modulo && float {
             return Ok(format!("fmod({l}, {r})"));
         }
-        Ok(format!("({l} {} {r})", op.symbol()))
+        Ok(cat!("(", l, " ", op.symbol(), " ", r, ")"))
     }
 
     fn convert(
@@ -943,7 +943,7 @@ pub(super) fn float_literal(f: f64) -> String {
             "(-INFINITY)".into()
         };
     }
-    let text = format!("{f:?}");
+    let text = crate::float_text::debug_f64(f);
     if text.contains(['.', 'e', 'E']) {
         text
     } else {

@@ -21,7 +21,7 @@ impl Writer<'_> {
         if self.options.debug_names {
             self.b.name(id, name);
         }
-        self.used_vars.insert(id, class);
+        self.used_vars.push((id, class));
         id
     }
 
@@ -56,8 +56,7 @@ impl Writer<'_> {
             ..
         }) = &var.io
         {
-            self.b
-                .decorate(id, Decoration::Location, [(*location).into()]);
+            self.decorate(id, Decoration::Location, [(*location).into()]);
         }
         self.globals.insert(g, plain_ptr(id, var.ty, class));
         Ok(())
@@ -84,7 +83,7 @@ impl Writer<'_> {
             })
             .collect();
         let block = self.declare_struct(&fields, Layout::Std140, Some("type_Globals"))?;
-        self.b.decorate(block, Decoration::Block, []);
+        self.decorate(block, Decoration::Block, []);
         let id = self.global_var(block, StorageClass::Uniform, "_Globals");
         let (set, binding) = self.bindings.globals_block.unwrap_or((0, 0));
         self.decorate_binding(id, set, binding);
@@ -107,8 +106,8 @@ impl Writer<'_> {
     }
 
     fn decorate_binding(&mut self, id: Word, set: u32, binding: u32) {
-        self.b.decorate(id, Decoration::DescriptorSet, [set.into()]);
-        self.b.decorate(id, Decoration::Binding, [binding.into()]);
+        self.decorate(id, Decoration::DescriptorSet, [set.into()]);
+        self.decorate(id, Decoration::Binding, [binding.into()]);
     }
 
     fn declare_resource(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
@@ -140,10 +139,10 @@ impl Writer<'_> {
                 let block = self.block_type(var.ty, StorageClass::StorageBuffer, span)?;
                 let id = self.global_var(block, StorageClass::StorageBuffer, &var.name);
                 if access == ir::ResourceAccess::Read {
-                    self.b.decorate(id, Decoration::NonWritable, []);
+                    self.decorate(id, Decoration::NonWritable, []);
                 }
                 if var.globally_coherent {
-                    self.b.decorate(id, Decoration::Coherent, []);
+                    self.decorate(id, Decoration::Coherent, []);
                 }
                 Ptr {
                     root: id,
@@ -165,7 +164,7 @@ impl Writer<'_> {
                 let ty = self.ty(var.ty, Layout::Plain)?;
                 let id = self.global_var(ty, StorageClass::UniformConstant, &var.name);
                 if var.globally_coherent {
-                    self.b.decorate(id, Decoration::Coherent, []);
+                    self.decorate(id, Decoration::Coherent, []);
                 }
                 plain_ptr(id, var.ty, StorageClass::UniformConstant)
             }
@@ -202,15 +201,13 @@ impl Writer<'_> {
         let id = self.global_var(ty, class, &var.name);
         if let Some(stream) = var.io.as_ref().and_then(|io| io.stream) {
             self.capability(Capability::GeometryStreams);
-            self.b.decorate(id, Decoration::Stream, [stream.into()]);
+            self.decorate(id, Decoration::Stream, [stream.into()]);
         }
         if let Some(x) = var.io.as_ref().and_then(|io| io.xfb) {
             self.capability(Capability::TransformFeedback);
-            self.b
-                .decorate(id, Decoration::XfbBuffer, [x.buffer.into()]);
-            self.b
-                .decorate(id, Decoration::XfbStride, [x.stride.into()]);
-            self.b.decorate(id, Decoration::Offset, [x.offset.into()]);
+            self.decorate(id, Decoration::XfbBuffer, [x.buffer.into()]);
+            self.decorate(id, Decoration::XfbStride, [x.stride.into()]);
+            self.decorate(id, Decoration::Offset, [x.offset.into()]);
         }
         match binding {
             Some(ir::Binding::BuiltIn(b)) => {
@@ -223,7 +220,7 @@ impl Writer<'_> {
                     Some(ir::OutputTopology::Point) => spirv::BuiltIn::PrimitivePointIndicesEXT,
                     _ => spirv::BuiltIn::PrimitiveTriangleIndicesEXT,
                 };
-                self.b.decorate(
+                self.decorate(
                     id,
                     Decoration::BuiltIn,
                     [rspirv::dr::Operand::BuiltIn(builtin)],
@@ -235,8 +232,8 @@ impl Writer<'_> {
                 per_vertex: true,
                 ..
             }) => {
-                self.b.decorate(id, Decoration::Location, [location.into()]);
-                self.b.decorate(id, Decoration::PerVertexKHR, []);
+                self.decorate(id, Decoration::Location, [location.into()]);
+                self.decorate(id, Decoration::PerVertexKHR, []);
                 self.capability(Capability::FragmentBarycentricKHR);
                 self.extensions
                     .insert("SPV_KHR_fragment_shader_barycentric");
@@ -250,22 +247,21 @@ impl Writer<'_> {
                 per_primitive,
                 ..
             }) => {
-                self.b.decorate(id, Decoration::Location, [location.into()]);
+                self.decorate(id, Decoration::Location, [location.into()]);
                 if patch {
-                    self.b.decorate(id, Decoration::Patch, []);
+                    self.decorate(id, Decoration::Patch, []);
                 }
                 if per_primitive {
-                    self.b.decorate(id, Decoration::PerPrimitiveEXT, []);
+                    self.decorate(id, Decoration::PerPrimitiveEXT, []);
                     self.capability(Capability::MeshShadingEXT);
                     self.extensions.insert("SPV_EXT_mesh_shader");
                     self.require_version(1, 4);
                 }
                 if component != 0 {
-                    self.b
-                        .decorate(id, Decoration::Component, [component.into()]);
+                    self.decorate(id, Decoration::Component, [component.into()]);
                 }
                 if let Some(i) = index {
-                    self.b.decorate(id, Decoration::Index, [i.into()]);
+                    self.decorate(id, Decoration::Index, [i.into()]);
                 }
                 self.decorate_interpolation(id, var.ty, input, interpolation);
             }
@@ -297,18 +293,18 @@ impl Writer<'_> {
             .leaf_scalar(ty)
             .is_some_and(|s| s.kind != ScalarKind::Float || s.width == 8);
         match interpolation.mode {
-            Some(ir::InterpolationMode::Flat) => self.b.decorate(id, Decoration::Flat, []),
-            _ if integer && input => self.b.decorate(id, Decoration::Flat, []),
+            Some(ir::InterpolationMode::Flat) => self.decorate(id, Decoration::Flat, []),
+            _ if integer && input => self.decorate(id, Decoration::Flat, []),
             Some(ir::InterpolationMode::NoPerspective) => {
-                self.b.decorate(id, Decoration::NoPerspective, [])
+                self.decorate(id, Decoration::NoPerspective, [])
             }
             _ => {}
         }
         match interpolation.sampling {
-            Some(ir::Sampling::Centroid) => self.b.decorate(id, Decoration::Centroid, []),
+            Some(ir::Sampling::Centroid) => self.decorate(id, Decoration::Centroid, []),
             Some(ir::Sampling::Sample) => {
                 self.capability(Capability::SampleRateShading);
-                self.b.decorate(id, Decoration::Sample, []);
+                self.decorate(id, Decoration::Sample, []);
             }
             None => {}
         }
@@ -434,7 +430,7 @@ impl Writer<'_> {
             spirv::BuiltIn::FragDepth => self.writes_depth = true,
             _ => {}
         }
-        self.b.decorate(
+        self.decorate(
             id,
             Decoration::BuiltIn,
             [rspirv::dr::Operand::BuiltIn(builtin)],
@@ -492,7 +488,7 @@ impl Writer<'_> {
             self.extensions.insert(ext);
         }
         if row.access == legalis_sysval::Access::MeshPerPrimitive {
-            self.b.decorate(id, Decoration::PerPrimitiveEXT, []);
+            self.decorate(id, Decoration::PerPrimitiveEXT, []);
         }
         for &mode in row.spirv_execution_modes {
             match spirv::ExecutionMode::from_str(mode) {
@@ -508,10 +504,10 @@ impl Writer<'_> {
             }
         }
         if row.flat && input {
-            self.b.decorate(id, Decoration::Flat, []);
+            self.decorate(id, Decoration::Flat, []);
         }
         if row.patch {
-            self.b.decorate(id, Decoration::Patch, []);
+            self.decorate(id, Decoration::Patch, []);
         }
         Ok(())
     }

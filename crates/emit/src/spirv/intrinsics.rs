@@ -1042,15 +1042,14 @@ impl Writer<'_> {
                     vec![Operand::StorageClass(StorageClass::Input)],
                 );
                 self.b.module_mut().types_global_values.push(inst);
-                self.b
-                    .decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
+                self.decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
                 if self.entry.stage == ir::ShaderStage::Fragment {
-                    self.b.decorate(id, spirv::Decoration::Flat, []);
+                    self.decorate(id, spirv::Decoration::Flat, []);
                 }
                 if self.options.debug_names {
                     self.b.name(id, format!("gl_{name}"));
                 }
-                self.used_vars.insert(id, StorageClass::Input);
+                self.used_vars.push((id, StorageClass::Input));
                 self.extra_builtins.insert(name, id);
                 id
             }

@@ -124,3 +124,18 @@ pub fn write(
 ) -> Result<Vec<u32>, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
 }
+
+/// [`write`], handing the `rspirv` module the words were assembled from
+/// to `dispose` instead of dropping it: freeing tens of thousands of
+/// instructions takes a while, and a caller with another thread can do it
+/// there.
+pub fn write_then(
+    module: &ir::Module,
+    entry_point: usize,
+    options: &Options,
+    dispose: impl FnOnce(rspirv::dr::Module),
+) -> Result<Vec<u32>, Error> {
+    let (words, assembled) = writer::Writer::new(module, entry_point, options)?.write_parts()?;
+    dispose(assembled);
+    Ok(words)
+}

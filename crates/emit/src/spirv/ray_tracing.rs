@@ -177,12 +177,11 @@ impl Writer<'_> {
             vec![Operand::StorageClass(StorageClass::Input)],
         );
         self.b.module_mut().types_global_values.push(inst);
-        self.b
-            .decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(value)]);
+        self.decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(value)]);
         if self.options.debug_names {
             self.b.name(id, name);
         }
-        self.used_vars.insert(id, StorageClass::Input);
+        self.used_vars.push((id, StorageClass::Input));
         self.extra_builtins.insert(name, id);
         id
     }

@@ -199,8 +199,7 @@ impl Writer<'_> {
         }
         if layout != Layout::Plain {
             let stride = self.array_stride(base, layout, major)?;
-            self.b
-                .decorate(id, Decoration::ArrayStride, [stride.into()]);
+            self.decorate(id, Decoration::ArrayStride, [stride.into()]);
         }
         Ok(id)
     }
@@ -319,7 +318,7 @@ impl Writer<'_> {
             }
             _ => return unsupported("this resource as a block", span),
         };
-        self.b.decorate(id, spirv::Decoration::Block, []);
+        self.decorate(id, spirv::Decoration::Block, []);
         self.block_ids.insert((resource, class), id);
         Ok(id)
     }
@@ -368,8 +367,7 @@ impl Writer<'_> {
         };
         let arr = self.b.id();
         self.b.type_runtime_array_id(Some(arr), elem_id);
-        self.b
-            .decorate(arr, Decoration::ArrayStride, [stride.into()]);
+        self.decorate(arr, Decoration::ArrayStride, [stride.into()]);
         let id = self.b.id();
         self.b.type_struct_id(Some(id), [arr]);
         if self.options.debug_names {

@@ -122,7 +122,9 @@ pub(super) struct Writer<'a> {
     /// Builtins the writer adds itself (subgroup size ...), by name.
     pub extra_builtins: BTreeMap<&'static str, Word>,
     /// Every global variable the entry point uses, with its storage class.
-    pub used_vars: BTreeMap<Word, StorageClass>,
+    /// In the order declared; a repeated id takes its last class. (A
+    /// map cost a tree insertion per varying.)
+    pub used_vars: Vec<(Word, StorageClass)>,
     pub functions: Vec<Handle<ir::Function>>,
     pub reachable_globals: Vec<Handle<ir::GlobalVariable>>,
     pub function_ids: FastHashMap<Handle<ir::Function>, Word>,
@@ -175,7 +177,7 @@ impl<'a> Writer<'a> {
             glsl_ext: None,
             globals: FastHashMap::default(),
             extra_builtins: BTreeMap::new(),
-            used_vars: BTreeMap::new(),
+            used_vars: Vec::new(),
             functions: Vec::new(),
             reachable_globals: Vec::new(),
             function_ids: FastHashMap::default(),
@@ -256,7 +258,13 @@ impl<'a> Writer<'a> {
         self.reachable_globals = globals.into_iter().collect();
     }
 
-    pub fn write(mut self) -> Result<Vec<u32>> {
+    pub fn write(self) -> Result<Vec<u32>> {
+        self.write_parts().map(|(words, _)| words)
+    }
+
+    /// The module's words, and the `rspirv` module they were assembled
+    /// from.
+    pub fn write_parts(mut self) -> Result<(Vec<u32>, rspirv::dr::Module)> {
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         for g in self.reachable_globals.clone() {
@@ -276,7 +284,8 @@ impl<'a> Writer<'a> {
         self.write_entry_point(main_id)?;
         self.write_header();
         use rspirv::binary::Assemble;
-        Ok(self.b.module().assemble())
+        let assembled = self.b.module();
+        Ok((assembled.assemble(), assembled))
     }
 
     fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
@@ -328,11 +337,15 @@ impl<'a> Writer<'a> {
         // SPIR-V 1.4 made the interface list every global the entry point
         // uses; before, only its inputs and outputs.
         let all = self.version >= (1, 4);
-        let interface: Vec<Word> = self
-            .used_vars
+        // By id, the last class of a repeated one kept (as a map would).
+        let mut used = self.used_vars.clone();
+        used.reverse();
+        used.sort_by_key(|&(id, _)| id);
+        used.dedup_by_key(|&mut (id, _)| id);
+        let interface: Vec<Word> = used
             .iter()
             .filter(|(_, class)| all || matches!(class, StorageClass::Input | StorageClass::Output))
-            .map(|(&id, _)| id)
+            .map(|&(id, _)| id)
             .collect();
         let name = if self.options.use_entry_point_name {
             self.entry.name.clone()
@@ -504,6 +517,21 @@ impl<'a> Writer<'a> {
         let inst = instruction(op, ty, result, operands);
         self.b.insert_into_block(InsertPoint::End, inst)?;
         Ok(id)
+    }
+
+    /// `Builder::decorate` through [`instruction`] (the builder's own
+    /// looks `OpDecorate` up in the whole grammar table, for every
+    /// varying's `Location`).
+    pub fn decorate(
+        &mut self,
+        target: Word,
+        decoration: spirv::Decoration,
+        params: impl IntoIterator<Item = Operand>,
+    ) {
+        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
+        operands.extend(params);
+        let inst = instruction(Op::Decorate, None, None, operands);
+        self.b.module_mut().annotations.push(inst);
     }
 
     /// A `GLSL.std.450` instruction by name.

@@ -245,10 +245,10 @@ impl Writer<'_> {
     fn emit(&self, ctx: &mut FnCtx, lines: &[String], depth: usize, out: &mut String) {
         let p = pad(depth);
         for l in ctx.pre.drain(..).chain(lines.iter().cloned()) {
-            writeln!(out, "{p}{l}").ok();
+            push!(out, p, l, "\n");
         }
         for l in ctx.post.drain(..) {
-            writeln!(out, "{p}{l}").ok();
+            push!(out, p, l, "\n");
         }
     }
 
@@ -573,7 +573,7 @@ impl Writer<'_> {
                     value
                 };
                 let place = self.place(ctx, target)?;
-                Ok(vec![format!("{place} = {value};")])
+                Ok(vec![cat!(place, " = ", value, ";")])
             }
             _ if self.is_atomic_place(ctx, target) => {
                 let place = self.place(ctx, target)?;
@@ -948,7 +948,7 @@ impl Writer<'_> {
                     .and_then(|t| self.member_names.get(&t))
                     .and_then(|names| names.get(*index as usize));
                 match name {
-                    Some(name) => self.unstore(ctx, e, format!("{b}.{name}"))?,
+                    Some(name) => self.unstore(ctx, e, cat!(b, ".", name))?,
                     None => return unsupported("a member of something that is not a struct", span),
                 }
             }
@@ -1318,7 +1318,7 @@ impl Writer<'_> {
             }
             _ => op.symbol(),
         };
-        Ok(format!("({a} {symbol} {b})"))
+        Ok(cat!("(", a, " ", symbol, " ", b, ")"))
     }
 
     /// HLSL's `*` and `/` on matrices are component-wise; WGSL's `*` is the
@@ -1401,17 +1401,17 @@ impl Writer<'_> {
         };
         let to_name = self.spell(to, span)?;
         Ok(match (&from_inner, &to_inner) {
-            (TypeInner::Scalar(_), TypeInner::Scalar(_)) => format!("{to_name}({v})"),
+            (TypeInner::Scalar(_), TypeInner::Scalar(_)) => cat!(to_name, "(", v, ")"),
             (TypeInner::Scalar(fs), TypeInner::Vector { scalar, .. }) => {
                 if fs == scalar {
-                    format!("{to_name}({v})")
+                    cat!(to_name, "(", v, ")")
                 } else {
                     format!("{to_name}({}({v}))", super::types::scalar(*scalar, span)?)
                 }
             }
             (TypeInner::Vector { size: fs, .. }, TypeInner::Vector { size, scalar }) => {
                 if fs == size {
-                    format!("{to_name}({v})")
+                    cat!(to_name, "(", v, ")")
                 } else if fs > size {
                     let letters: String = COMPONENTS[..usize::from(*size)].concat();
                     format!("{to_name}({v}.{letters})")
@@ -1603,7 +1603,7 @@ pub(super) fn float_literal(f: f64) -> String {
     if !f.is_finite() {
         return format!("bitcast<f32>({}u)", f.to_bits());
     }
-    let text = format!("{f:?}");
+    let text = crate::float_text::debug_f32(f);
     if text.starts_with('-') {
         format!("({text}f)")
     } else {

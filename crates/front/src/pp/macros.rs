@@ -43,10 +43,22 @@ pub(super) struct MacroTable {
     defs: Vec<Rc<Macro>>,
     /// Per id: how many expansions of the macro are in progress.
     active: Vec<u32>,
+    /// A filter in front of `by_name`, for every identifier of the source:
+    /// the first bytes (bit `b % 128`) and the lengths (bit `min(len, 63)`)
+    /// of every name ever defined. A name whose first byte or length was
+    /// never seen is no macro, without hashing it.
+    first_bytes: u128,
+    lengths: u64,
 }
 
 impl MacroTable {
     pub fn id(&self, name: &str) -> Option<u32> {
+        let first = name.as_bytes().first()?;
+        if self.first_bytes & (1 << (first % 128)) == 0
+            || self.lengths & (1 << name.len().min(63)) == 0
+        {
+            return None;
+        }
         self.by_name.get(name).copied()
     }
 
@@ -63,6 +75,10 @@ impl MacroTable {
     }
 
     pub fn insert(&mut self, mac: Macro) {
+        if let Some(first) = mac.name.as_bytes().first() {
+            self.first_bytes |= 1 << (first % 128);
+        }
+        self.lengths |= 1 << mac.name.len().min(63);
         let id = self.defs.len() as u32;
         self.by_name.insert(mac.name.clone(), id);
         self.defs.push(Rc::new(mac));
