@@ -4,7 +4,8 @@
 //! targets of issue 13:
 //!
 //! - scaling: time(4096) / time(1024) per target (linear growth: at most
-//!   4.5) and the 4096-field time (at most 20 ms);
+//!   4.5) and the 4096-field time (at most 20 ms), for every target
+//!   (`legalis_testkit::shapes::SCALING`);
 //! - the suite: the mean time per directive (at most 0.3 ms);
 //! - the command line as a process, the reference compiler and the
 //!   scaling plot (`bench_process.rs`).
@@ -53,7 +54,7 @@ fn figures(root: &Path) -> Result<String, String> {
     let criterion = root.join("target/criterion");
     let mut text = report(&criterion)?;
     let mut series = Vec::new();
-    for target in ["glsl", "spirv", "wgsl"] {
+    for target in crate::bench_process::SCALING.map(|s| s.target) {
         let points = crate::bench_process::SIZES
             .iter()
             .map(|&n| Ok((n, median_ms(&criterion, &format!("scaling/{target}/{n}"))?)))
@@ -98,7 +99,7 @@ pub fn report(criterion: &Path) -> Result<String, String> {
         "{:<10} {:>10} {:>10} {:>10} {:>18} {:>14}\n",
         "target", "N=256 ms", "N=1024 ms", "N=4096 ms", "4096/1024 (<=4.5)", "4096 (<=20 ms)"
     ));
-    for target in ["glsl", "spirv", "wgsl"] {
+    for target in crate::bench_process::SCALING.map(|s| s.target) {
         let at = |n: usize| median_ms(criterion, &format!("scaling/{target}/{n}"));
         let (a, b, c) = (at(256)?, at(1024)?, at(4096)?);
         let ratio = c / b;

@@ -4,7 +4,8 @@
 //!
 //! - cold process: the release `legalis` compiling `examples/vertex.slang`
 //!   to GLSL, started [`COLD_RUNS`] times; the median wall time;
-//! - peak RSS: the release `legalis` at N = 4096 per target, read with
+//! - peak RSS: the release `legalis` at N = 4096 per target (each
+//!   target's scaling shader), read with
 //!   `getrusage(RUSAGE_CHILDREN)` in a fresh `xtask peak-rss` process, so
 //!   no other child (cargo, the compiler) counts;
 //! - the reference (`slangc.py`, when Python and the reference are there):
@@ -24,7 +25,7 @@ use plotters::prelude::*;
 
 use crate::bench::verdict;
 
-pub use legalis_testkit::shapes::{SIZES, passthrough};
+pub use legalis_testkit::shapes::{SCALING, SIZES, ScalingSeries};
 pub const COLD_RUNS: usize = 50;
 pub const COLD_LIMIT_MS: f64 = 5.0;
 pub const RSS_LIMIT_MB: f64 = 64.0;
@@ -69,14 +70,15 @@ fn timed(command: &mut Command) -> Result<f64, String> {
     Ok(ms)
 }
 
-/// Writes the scaling shaders into `dir`; returns their paths by N.
-pub fn write_shaders(dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
+/// Writes the shaders of one scaling series into `dir`; returns their
+/// paths by N.
+pub fn write_shaders(dir: &Path, series: &ScalingSeries) -> Result<Vec<(usize, PathBuf)>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     SIZES
         .iter()
         .map(|&n| {
-            let path = dir.join(format!("passthrough{n}.slang"));
-            std::fs::write(&path, passthrough(n))
+            let path = dir.join(format!("{}{n}.slang", series.stem));
+            std::fs::write(&path, (series.shader)(n))
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             Ok((n, path))
         })
@@ -87,7 +89,8 @@ pub fn write_shaders(dir: &Path) -> Result<Vec<(usize, PathBuf)>, String> {
 pub fn measure(root: &Path, legalis_ms: &[Series]) -> Result<ProcessFigures, String> {
     let binary = root.join("target/release/legalis");
     let work = root.join("target/reports/bench/work");
-    let shaders = write_shaders(&work)?;
+    // The vertex pass-through, which the reference compiles too.
+    let shaders = write_shaders(&work, &SCALING[0])?;
     let example = root.join("examples/vertex.slang");
     let mut figures = ProcessFigures::default();
     let out = &mut figures.text;
@@ -112,15 +115,22 @@ pub fn measure(root: &Path, legalis_ms: &[Series]) -> Result<ProcessFigures, Str
     );
 
     // Peak RSS at the largest N, per target.
-    let largest = &shaders.last().ok_or("no shaders")?.1;
     let xtask = std::env::current_exe().map_err(|e| e.to_string())?;
-    for target in ["glsl", "spirv", "wgsl"] {
+    for series in SCALING {
+        let target = series.target;
+        let largest = write_shaders(&work, &series)?.pop().ok_or("no shaders")?.1;
         let output = Command::new(&xtask)
             .arg("peak-rss")
             .arg(&binary)
-            .arg(largest)
+            .arg(&largest)
             .args([
-                "-target", target, "-entry", "main", "-stage", "vertex", "-o",
+                "-target",
+                target,
+                "-entry",
+                "main",
+                "-stage",
+                series.stage,
+                "-o",
             ])
             .arg(work.join(format!("rss.{target}")))
             .stdin(Stdio::null())
@@ -348,7 +358,9 @@ pub fn plot(path: &Path, series: &[Series]) -> Result<(), String> {
         .y_desc("ms per compile (median)")
         .draw()
         .map_err(|e| e.to_string())?;
-    let colours = [&BLUE, &GREEN, &MAGENTA, &RED, &BLACK, &CYAN];
+    const ORANGE: RGBColor = RGBColor(230, 120, 0);
+    const GREY: RGBColor = RGBColor(120, 120, 120);
+    let colours = [&BLUE, &GREEN, &MAGENTA, &ORANGE, &CYAN, &RED, &BLACK, &GREY];
     for (i, (name, points)) in series.iter().enumerate() {
         let colour = colours[i % colours.len()];
         let line: Vec<(f64, f64)> = points.iter().map(|&(n, ms)| (n as f64, ms)).collect();

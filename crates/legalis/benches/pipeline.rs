@@ -1,9 +1,11 @@
 //! Whole-pipeline speed: source to target code, in process.
 //!
-//! - `scaling/{glsl,spirv,wgsl}/N`: a vertex shader passing N `float4`
-//!   fields through (N inputs, N + 1 outputs) for N = 16 ... 4096. The
-//!   target is linear growth: time(4096) / time(1024) at most 4.5, and
-//!   4096 under 20 ms per target in a release build.
+//! - `scaling/{glsl,spirv,wgsl,metal}/N`: a vertex shader passing N
+//!   `float4` fields through (N inputs, N + 1 outputs) for N = 16 ...
+//!   4096; `scaling/cuda/N`: a closest-hit shader scaling N `float4`
+//!   fields of its payload (CUDA has no vertex stage). The target is
+//!   linear growth: time(4096) / time(1024) at most 4.5, and 4096 under
+//!   20 ms per target in a release build.
 //! - `suite/directive`: every directive of `tests/legalize/` that writes
 //!   code, compiled in turn through the command-line function the binary
 //!   uses; the figure is the mean per directive (target: 0.3 ms).
@@ -20,7 +22,7 @@ use std::path::{Path, PathBuf};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use legalis::{Request, ShaderStage, Target};
 
-use legalis_testkit::shapes::{SIZES, passthrough};
+use legalis_testkit::shapes::{SCALING, SIZES};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -28,13 +30,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn scaling(c: &mut Criterion) {
     let mut group = c.benchmark_group("scaling");
     group.sample_size(10);
-    for target in [Target::Glsl, Target::Spirv, Target::Wgsl] {
+    for series in SCALING {
+        let target = Target::from_name(series.target).expect("a scaling target");
         for n in SIZES {
             let request = Request {
-                path: format!("passthrough{n}.slang"),
-                source: passthrough(n).into_bytes(),
+                path: format!("{}{n}.slang", series.stem),
+                source: (series.shader)(n).into_bytes(),
                 entry: Some("main".into()),
-                stage: Some(ShaderStage::Vertex),
+                stage: ShaderStage::from_name(series.stage),
                 target: Some(target),
                 ..Default::default()
             };

@@ -26,8 +26,76 @@ pub fn passthrough(n: usize) -> String {
     s
 }
 
+/// A closest-hit shader scaling `n` `float4` fields of its ray payload
+/// (`p.fI = p.fI * 2.0`): the series for CUDA/OptiX, which has no vertex
+/// stage; past 32 registers the payload travels through a pointer.
+pub fn payload_passthrough(n: usize) -> String {
+    let mut s = String::from("struct Payload\n{\n");
+    for i in 0..n {
+        let _ = writeln!(s, "    float4 f{i};");
+    }
+    s.push_str(
+        "};\n\n[shader(\"closesthit\")]\n\
+         void main(inout Payload p, in BuiltInTriangleIntersectionAttributes attr)\n{\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(s, "    p.f{i} = p.f{i} * 2.0;");
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// One series of the scaling benchmark: a target, the stage of its
+/// shader and the shader's generator.
+#[derive(Debug, Clone, Copy)]
+pub struct ScalingSeries {
+    /// The `-target` name.
+    pub target: &'static str,
+    /// The `-stage` name of the generated entry point `main`.
+    pub stage: &'static str,
+    /// The shader with `n` fields.
+    pub shader: fn(usize) -> String,
+    /// The file stem the shaders are written under.
+    pub stem: &'static str,
+}
+
+/// Every target's scaling series: the vertex pass-through where the
+/// target has vertex shaders, the closest-hit payload for CUDA.
+pub const SCALING: [ScalingSeries; 5] = [
+    ScalingSeries::vertex("glsl"),
+    ScalingSeries::vertex("spirv"),
+    ScalingSeries::vertex("wgsl"),
+    ScalingSeries::vertex("metal"),
+    ScalingSeries {
+        target: "cuda",
+        stage: "closesthit",
+        shader: payload_passthrough,
+        stem: "payload",
+    },
+];
+
+impl ScalingSeries {
+    const fn vertex(target: &'static str) -> ScalingSeries {
+        ScalingSeries {
+            target,
+            stage: "vertex",
+            shader: passthrough,
+            stem: "passthrough",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn payload_passthrough_scales_n_fields() {
+        let text = super::payload_passthrough(3);
+        assert_eq!(text.matches("    float4 f").count(), 3);
+        assert!(text.contains("p.f2 = p.f2 * 2.0;"));
+        assert!(text.contains("[shader(\"closesthit\")]"));
+        assert!(!text.contains("f3"));
+    }
+
     #[test]
     fn passthrough_has_n_fields_each_way() {
         let text = super::passthrough(3);
