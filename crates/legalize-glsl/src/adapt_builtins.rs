@@ -35,7 +35,7 @@ pub fn raw_vertex_ids(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) {
         };
         if let GlslMapping::BuiltIn(raw_row) = legalis_sysval::glsl(raw, stage, leaf.direction) {
             *value = raw;
-            *row = raw_row;
+            **row = raw_row;
         }
     }
 }

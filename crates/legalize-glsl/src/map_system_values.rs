@@ -586,7 +586,7 @@ pub fn map_leaves(
                             leaf.target = Some((
                                 Target::BuiltIn {
                                     value,
-                                    row: row_for(row, leaf),
+                                    row: Box::new(row_for(row, leaf)),
                                     element,
                                 },
                                 Reason::TableRow,

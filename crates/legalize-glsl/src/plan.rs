@@ -106,7 +106,9 @@ pub fn semantic_key(semantic: &ir::Semantic) -> Option<(String, u32)> {
 pub enum Target {
     BuiltIn {
         value: SystemValue,
-        row: GlslBuiltin,
+        /// Boxed: the row is large and most leaves are locations, so an
+        /// inline row would double every leaf.
+        row: Box<GlslBuiltin>,
         /// The element of an arrayed builtin the leaf is
         /// (`gl_SampleMaskIn[0]`, `gl_ClipDistance[1]`).
         element: Option<u32>,

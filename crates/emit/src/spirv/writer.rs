@@ -265,6 +265,14 @@ impl<'a> Writer<'a> {
     /// The module's words, and the `rspirv` module they were assembled
     /// from.
     pub fn write_parts(mut self) -> Result<(Vec<u32>, rspirv::dr::Module)> {
+        // A variable, its name and a decoration or two per global: room
+        // for them up front, so thousands of varyings are not copied as
+        // the sections grow.
+        let globals = self.reachable_globals.len();
+        let sections = self.b.module_mut();
+        sections.debug_names.reserve(globals);
+        sections.annotations.reserve(globals);
+        sections.types_global_values.reserve(globals);
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         for g in self.reachable_globals.clone() {
@@ -285,7 +293,10 @@ impl<'a> Writer<'a> {
         self.write_header();
         use rspirv::binary::Assemble;
         let assembled = self.b.module();
-        Ok((assembled.assemble(), assembled))
+        // About four words an instruction: one allocation for the words.
+        let mut words = Vec::with_capacity(4 * assembled.all_inst_iter().count() + 16);
+        assembled.assemble_into(&mut words);
+        Ok((words, assembled))
     }
 
     fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
