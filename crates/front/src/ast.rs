@@ -253,10 +253,12 @@ pub enum StmtKind {
         then: Box<Stmt>,
         els: Option<Box<Stmt>>,
     },
+    /// The expressions boxed: inline, they made this the largest kind,
+    /// and every statement as large.
     For {
         init: Option<Box<Stmt>>,
-        cond: Option<Expr>,
-        update: Option<Expr>,
+        cond: Option<Box<Expr>>,
+        update: Option<Box<Expr>>,
         body: Box<Stmt>,
     },
     While {
@@ -390,7 +392,9 @@ pub enum ExprKind {
     },
     /// `(float4)x`
     Cast {
-        ty: TypeExpr,
+        /// Boxed, with `TypeRef`'s: a type is the largest operand, and
+        /// every expression would carry its size.
+        ty: Box<TypeExpr>,
         array_dims: Vec<Option<Expr>>,
         expr: Box<Expr>,
     },
@@ -401,7 +405,7 @@ pub enum ExprKind {
         args: Vec<Expr>,
     },
     /// A type used as a callee (`vector<float, 3>(...)`) where it cannot be a name.
-    TypeRef(TypeExpr),
+    TypeRef(Box<TypeExpr>),
     /// `obj.method(args)`
     MethodCall {
         object: Box<Expr>,

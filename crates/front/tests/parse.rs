@@ -382,8 +382,8 @@ fn render_stmt(out: &mut String, stmt: &Stmt, indent: usize) {
             body,
         } => {
             let init = init.as_ref().map(|s| inline_stmt(s)).unwrap_or_default();
-            let cond = cond.as_ref().map(render_expr).unwrap_or_default();
-            let update = update.as_ref().map(render_expr).unwrap_or_default();
+            let cond = cond.as_deref().map(render_expr).unwrap_or_default();
+            let update = update.as_deref().map(render_expr).unwrap_or_default();
             line(
                 out,
                 indent,

@@ -36,7 +36,7 @@ pub fn assigns_field(method: &ast::FunctionDecl, owner: &ast::StructDecl) -> boo
                 body,
             } => {
                 stack.extend(init.as_deref());
-                exprs.extend(cond.iter().chain(update));
+                exprs.extend(cond.as_deref().into_iter().chain(update.as_deref()));
                 stack.push(body);
             }
             StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {

@@ -220,8 +220,8 @@ impl Checker<'_> {
                 body,
             } => self.lower_for(
                 init.as_deref(),
-                cond.as_ref(),
-                update.as_ref(),
+                cond.as_deref(),
+                update.as_deref(),
                 body,
                 span,
                 out,

@@ -311,7 +311,7 @@ impl Parser<'_> {
         self.leave();
         self.set_height(self.height + 1);
         let kind = ExprKind::Cast {
-            ty,
+            ty: Box::new(ty),
             array_dims,
             expr: boxed(operand),
         };
@@ -372,7 +372,7 @@ impl Parser<'_> {
         {
             let ty = self.type_expr();
             let span = ty.span;
-            return Expr::new(ExprKind::TypeRef(ty), span);
+            return Expr::new(ExprKind::TypeRef(Box::new(ty)), span);
         }
         self.bump();
         let mut path = vec![self.ident_of(tok)];

@@ -227,8 +227,8 @@ impl Parser<'_> {
         let body = Box::new(self.statement());
         StmtKind::For {
             init,
-            cond,
-            update,
+            cond: cond.map(Box::new),
+            update: update.map(Box::new),
             body,
         }
     }
