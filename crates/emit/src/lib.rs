@@ -37,6 +37,7 @@ pub mod codes;
 pub mod cuda;
 mod float_text;
 pub mod glsl;
+mod identifier;
 pub mod metal;
 pub mod spirv;
 pub mod wgsl;

@@ -15,7 +15,7 @@ use legalis_layout::{Layouter, Rule};
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-pub(super) use crate::cfamily::sanitize;
+pub(super) use crate::identifier::sanitize;
 
 /// How a global reaches the code that uses it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

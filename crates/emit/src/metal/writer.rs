@@ -22,7 +22,7 @@ use legalis_sysval::Direction;
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-pub(super) use crate::cfamily::sanitize;
+pub(super) use crate::identifier::sanitize;
 
 /// A Metal argument table index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -81,21 +81,7 @@ pub(super) struct Writer<'a> {
     pub padded_matrix_globals: FastHashSet<Handle<ir::GlobalVariable>>,
 }
 
-/// A WGSL identifier for `name`: other characters become `_`, no leading
-/// `__` or digit.
-pub(super) fn sanitize(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    while s.contains("__") {
-        s = s.replace("__", "_");
-    }
-    if s.is_empty() || s == "_" || s.starts_with(|c: char| c.is_ascii_digit()) {
-        s.insert(0, 'v');
-    }
-    s
-}
+pub(super) use crate::identifier::sanitize;
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
 pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
