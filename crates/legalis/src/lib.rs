@@ -501,7 +501,6 @@ fn generate_wgsl(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let trace = request.trace;
     let mut legalized =
         match legalis_legalize_varying::wgsl::legalize_unverified(module, 0, &request.policy) {
             Ok(legalized) => legalized,
@@ -510,40 +509,29 @@ fn generate_wgsl(
                 return None;
             }
         };
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let span = module.entry_points[0].span;
-    let (verified, written) = verify_beside(
-        &legalized.module,
+    let (text, bindings) = write_text(
+        &mut legalized.module,
+        Target::Wgsl,
+        request,
         |m| legalis_legalize_varying::wgsl::verify(m, span),
-        || {
-            let mut own = Vec::new();
-            let text = (|| {
-                let plan =
-                    plan_bindings(&legalized.module, Target::Wgsl, &request.bindings, &mut own)?;
-                let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
-                let options = legalis_emit::wgsl::Options {
-                    bindings: Some(plan),
-                };
-                match legalis_emit::wgsl::write(&legalized.module, 0, &options) {
-                    Ok(text) => Some((text, bindings)),
-                    Err(e) => {
-                        own.push(Diagnostic::error(
-                            legalis_emit::codes::of_wgsl(&e),
-                            e.to_string(),
-                            e.span().unwrap_or(ir::Span::UNDEFINED),
-                        ));
-                        None
-                    }
-                }
-            })();
-            (text, own)
+        |m, plan| {
+            let options = legalis_emit::wgsl::Options {
+                bindings: Some(plan),
+            };
+            legalis_emit::wgsl::write(m, 0, &options).map_err(|e| {
+                let span = e.span().unwrap_or(ir::Span::UNDEFINED);
+                Diagnostic::error(legalis_emit::codes::of_wgsl(&e), e.to_string(), span)
+            })
         },
-    );
-    let (text, bindings) = keep_if_verified(verified, written, diagnostics)?;
+        diagnostics,
+    )?;
     Some(Generated {
         bytes: text.into_bytes(),
         stage: legalized.plan.stage,
-        trace: trace.map(|format| trace::render_wgsl(&legalized, format)),
+        trace: request
+            .trace
+            .map(|format| trace::render_wgsl(&legalized, format)),
         bindings,
         legalized: legalized.module,
     })
@@ -556,7 +544,6 @@ fn generate_metal(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let trace = request.trace;
     let mut legalized =
         match legalis_legalize_varying::metal::legalize_unverified(module, 0, &request.policy) {
             Ok(legalized) => legalized,
@@ -565,47 +552,59 @@ fn generate_metal(
                 return None;
             }
         };
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let span = module.entry_points[0].span;
-    let (verified, written) = verify_beside(
-        &legalized.module,
+    let (text, bindings) = write_text(
+        &mut legalized.module,
+        Target::Metal,
+        request,
         |m| legalis_legalize_varying::metal::verify(m, span),
-        || {
-            let mut own = Vec::new();
-            let text = (|| {
-                let plan = plan_bindings(
-                    &legalized.module,
-                    Target::Metal,
-                    &request.bindings,
-                    &mut own,
-                )?;
-                let bindings = dump_bindings(&plan, Target::Metal, request.dump_bindings);
-                let options = legalis_emit::metal::Options {
-                    bindings: Some(plan),
-                };
-                match legalis_emit::metal::write(&legalized.module, 0, &options) {
-                    Ok(text) => Some((text, bindings)),
-                    Err(e) => {
-                        own.push(Diagnostic::error(
-                            legalis_emit::codes::of_metal(&e),
-                            e.to_string(),
-                            e.span().unwrap_or(ir::Span::UNDEFINED),
-                        ));
-                        None
-                    }
-                }
-            })();
-            (text, own)
+        |m, plan| {
+            let options = legalis_emit::metal::Options {
+                bindings: Some(plan),
+            };
+            legalis_emit::metal::write(m, 0, &options).map_err(|e| {
+                let span = e.span().unwrap_or(ir::Span::UNDEFINED);
+                Diagnostic::error(legalis_emit::codes::of_metal(&e), e.to_string(), span)
+            })
         },
-    );
-    let (text, bindings) = keep_if_verified(verified, written, diagnostics)?;
+        diagnostics,
+    )?;
     Some(Generated {
         bytes: text.into_bytes(),
         stage: legalized.plan.stage,
-        trace: trace.map(|format| trace::render_metal(&legalized, format)),
+        trace: request
+            .trace
+            .map(|format| trace::render_metal(&legalized, format)),
         bindings,
         legalized: legalized.module,
     })
+}
+
+/// What WGSL and Metal share after legalization: resource arguments
+/// inlined, the binding plan, then `write` beside the verifier `verify`.
+/// The text and the binding dump, or `None` with the diagnostics.
+fn write_text(
+    module: &mut ir::Module,
+    target: Target,
+    request: &Request,
+    verify: impl Fn(&ir::Module) -> Result<(), Vec<Diagnostic>> + Sync,
+    write: impl FnOnce(&ir::Module, legalis_bind::Plan) -> Result<String, Diagnostic>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(String, Option<String>)> {
+    legalis_bind::inline_resource_arguments(module);
+    let module = &*module;
+    let (verified, written) = verify_beside(module, verify, || {
+        let mut own = Vec::new();
+        let text = plan_bindings(module, target, &request.bindings, &mut own).and_then(|plan| {
+            let bindings = dump_bindings(&plan, target, request.dump_bindings);
+            write(module, plan)
+                .map(|text| (text, bindings))
+                .map_err(|error| own.push(error))
+                .ok()
+        });
+        (text, own)
+    });
+    keep_if_verified(verified, written, diagnostics)
 }
 
 /// CUDA/OptiX device code: the CUDA legalizer, then the CUDA writer. The
