@@ -1383,3 +1383,33 @@ fn static_calls_through_a_dot_anonymous_structs_and_whole_cbuffer_reads() {
         }
     "#);
 }
+
+/// Members of a struct too large to scan are found through the name index:
+/// every field at its own index, and an unknown name still reported.
+#[test]
+fn large_struct_members_resolve_by_index() {
+    let n = 40;
+    let mut src = String::from("struct S {\n");
+    for i in 0..n {
+        src.push_str(&format!("    float f{i};\n"));
+    }
+    src.push_str("};\nfloat pick(S s) { return ");
+    let sum: Vec<String> = (0..n).rev().map(|i| format!("s.f{i}")).collect();
+    src.push_str(&sum.join(" + "));
+    src.push_str("; }\n");
+    let m = ok(&src);
+    let f = function(&m, "pick");
+    let mut indices: Vec<u32> = f
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ir::Expression::Member { index, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..n).collect::<Vec<u32>>());
+
+    let unknown = src.replace("s.f0;", "s.g0;");
+    error(&unknown, "E30010", "`S` has no member `g0`", "g0");
+}

@@ -209,9 +209,11 @@ pub struct Checker<'a> {
     /// Current expression nesting, bounded by `expr::MAX_EXPR_DEPTH`.
     pub expr_depth: u32,
     pub depth_reported: bool,
-    /// Member name to index of large structs, built on the first access:
-    /// looking fields up by name stays linear in the number of accesses.
-    member_indices: FastHashMap<Handle<Type>, FastHashMap<String, u32>>,
+    /// Hash of a member name to the member's index, for large structs,
+    /// built on the first access: looking fields up by name stays linear
+    /// in the number of accesses. The names are not copied (the member
+    /// found is checked against the name asked for).
+    member_indices: FastHashMap<Handle<Type>, FastHashMap<u64, u32>>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -281,16 +283,25 @@ impl<'a> Checker<'a> {
                 .position(|m| m.name == name)
                 .map(|i| i as u32);
         }
+        let hash = |name: &str| std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, name);
         let index = self.member_indices.entry(ty).or_insert_with(|| {
             let mut index =
                 FastHashMap::with_capacity_and_hasher(members.len(), Default::default());
             for (i, m) in members.iter().enumerate() {
                 // The first of a repeated name wins, as a scan would find.
-                index.entry(m.name.clone()).or_insert(i as u32);
+                index.entry(hash(&m.name)).or_insert(i as u32);
             }
             index
         });
-        index.get(name).copied()
+        match index.get(&hash(name)) {
+            None => None,
+            Some(&i) if members[i as usize].name == name => Some(i),
+            // Two names with one hash: the scan decides.
+            Some(_) => members
+                .iter()
+                .position(|m| m.name == name)
+                .map(|i| i as u32),
+        }
     }
 
     pub fn error(&mut self, code: u32, message: impl Into<String>, span: Span) {
