@@ -325,7 +325,7 @@ fn write_bytes(
                     bindings: Some(plan.clone()),
                     ..legalis_emit::spirv::Options::default()
                 };
-                legalis_emit::spirv::write_then(&legalized.module, 0, &options, dispose_elsewhere)
+                legalis_emit::spirv::write(&legalized.module, 0, &options)
                     .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
             };
             words.map(|words| match target {

@@ -3,7 +3,6 @@
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, Literal, ScalarKind, TypeInner};
-use rspirv::dr::Operand;
 use spirv::{Op, Word};
 
 use super::writer::{Layout, Result, Writer, unsupported};
@@ -15,18 +14,9 @@ impl Writer<'_> {
             return id;
         }
         let id = self.b.id();
-        let ops = match op {
-            Op::ConstantComposite => key.2.iter().map(|&c| Operand::IdRef(c)).collect(),
-            Op::Constant if key.2.len() == 2 => {
-                vec![Operand::LiteralBit64(
-                    u64::from(key.2[0]) | (u64::from(key.2[1]) << 32),
-                )]
-            }
-            Op::Constant => vec![Operand::LiteralBit32(key.2[0])],
-            _ => Vec::new(),
-        };
-        let inst = super::writer::instruction(op, Some(ty), Some(id), ops);
-        self.b.module_mut().types_global_values.push(inst);
+        // The operand words: constituent ids, or the value's one or two
+        // words (low first).
+        self.b.global_value(op, ty, id, &key.2);
         self.const_ids.insert(key, id);
         id
     }

@@ -79,10 +79,8 @@ impl<'a> Writer<'a> {
         self.fs = FnState {
             exprs: &func.expressions,
             func: Some(func),
-            index: self.b.selected_function().unwrap_or(0),
             locals: FastHashMap::default(),
             params: Vec::new(),
-            var_count: 0,
             breaks: Vec::new(),
         };
         self.bind_params(func, &kinds, &param_ids)?;

@@ -132,12 +132,13 @@ impl Writer<'_> {
         Ok(self.b.type_image(
             sampled_ty,
             dim,
-            depth,
-            u32::from(info.arrayed),
-            u32::from(info.multisampled),
-            if info.storage { 2 } else { 1 },
+            [
+                depth,
+                u32::from(info.arrayed),
+                u32::from(info.multisampled),
+                if info.storage { 2 } else { 1 },
+            ],
             format,
-            None,
         ))
     }
 

@@ -519,8 +519,7 @@ impl Writer<'_> {
                     }
                     _ => return unsupported("a task payload that is not a global", self.span(e)),
                 };
-                self.b
-                    .emit_mesh_tasks_ext(counts[0], counts[1], counts[2], Some(payload))?;
+                self.b.emit_mesh_tasks_ext(counts, Some(payload))?;
             }
             I::InterlockedAdd
             | I::InterlockedAnd
@@ -1034,14 +1033,7 @@ impl Writer<'_> {
             None => {
                 let uint = self.uint_type();
                 let ptr = self.pointer(uint, StorageClass::Input);
-                let id = self.b.id();
-                let inst = super::writer::instruction(
-                    Op::Variable,
-                    Some(ptr),
-                    Some(id),
-                    vec![Operand::StorageClass(StorageClass::Input)],
-                );
-                self.b.module_mut().types_global_values.push(inst);
+                let id = self.b.variable(ptr, None, StorageClass::Input, None);
                 self.decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(builtin)]);
                 if self.entry.stage == ir::ShaderStage::Fragment {
                     self.decorate(id, spirv::Decoration::Flat, []);

@@ -1,7 +1,8 @@
 //! The SPIR-V writer: a Vulkan SPIR-V module (binary words) from a legalized
-//! module, built with `rspirv`, and [`disassemble`] for readable
-//! `spirv-asm` text with ids named from debug names and types, and
-//! [`rename`] to give another compiler's module the same naming options.
+//! module, each instruction encoded as it is written (`builder.rs`), and
+//! [`disassemble`] for readable `spirv-asm` text with ids named from debug
+//! names and types, and [`rename`] to give another compiler's module the
+//! same naming options.
 //!
 //! Contract with the legalizer (the same as the GLSL writer's): the chosen
 //! entry point's function has no parameters and no result; its stage inputs
@@ -19,6 +20,7 @@
 //! `b * a`, and HLSL's default `column_major` packing is SPIR-V `RowMajor`.
 //! Descriptor bindings follow [`crate::binding::assign_bindings`].
 
+mod builder;
 mod constants;
 mod convert;
 mod expr;
@@ -108,14 +110,6 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<rspirv::dr::Error> for Error {
-    fn from(e: rspirv::dr::Error) -> Self {
-        Error::Internal {
-            what: format!("{e:?}"),
-        }
-    }
-}
-
 /// Writes entry point `entry_point` of `module` as one SPIR-V module.
 pub fn write(
     module: &ir::Module,
@@ -123,19 +117,4 @@ pub fn write(
     options: &Options,
 ) -> Result<Vec<u32>, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
-}
-
-/// [`write`], handing the `rspirv` module the words were assembled from
-/// to `dispose` instead of dropping it: freeing tens of thousands of
-/// instructions takes a while, and a caller with another thread can do it
-/// there.
-pub fn write_then(
-    module: &ir::Module,
-    entry_point: usize,
-    options: &Options,
-    dispose: impl FnOnce(rspirv::dr::Module),
-) -> Result<Vec<u32>, Error> {
-    let (words, assembled) = writer::Writer::new(module, entry_point, options)?.write_parts()?;
-    dispose(assembled);
-    Ok(words)
 }

@@ -124,7 +124,7 @@ impl Writer<'_> {
                 let kind = self.value(args[1])?;
                 let ty = self.expr_ty(e)?;
                 let ty = self.ty(ty, Layout::Plain)?;
-                return Ok(Some(self.b.report_intersection_khr(ty, None, t, kind)?));
+                return Ok(Some(self.b.report_intersection_khr(ty, t, kind)?));
             }
             I::CallShader => {
                 let index = self.value(args[0])?;
@@ -144,9 +144,9 @@ impl Writer<'_> {
                 let direction = self.extract(float3, ray, &[2])?;
                 let tmax = self.extract(float, ray, &[3])?;
                 let payload = self.ray_variable(args[7])?;
-                self.b.trace_ray_khr(
+                self.b.trace_ray_khr([
                     v[0], v[1], v[2], v[3], v[4], v[5], origin, tmin, direction, tmax, payload,
-                )?;
+                ])?;
             }
         }
         Ok(Some(0))
@@ -169,14 +169,7 @@ impl Writer<'_> {
             return var;
         }
         let ptr = self.pointer(ty, StorageClass::Input);
-        let id = self.b.id();
-        let inst = super::writer::instruction(
-            Op::Variable,
-            Some(ptr),
-            Some(id),
-            vec![Operand::StorageClass(StorageClass::Input)],
-        );
-        self.b.module_mut().types_global_values.push(inst);
+        let id = self.b.variable(ptr, None, StorageClass::Input, None);
         self.decorate(id, spirv::Decoration::BuiltIn, [Operand::BuiltIn(value)]);
         if self.options.debug_names {
             self.b.name(id, name);

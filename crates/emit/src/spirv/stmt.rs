@@ -182,7 +182,7 @@ impl Writer<'_> {
         self.b.branch(header)?;
         self.begin(header)?;
         self.b
-            .loop_merge(merge, continue_target, LoopControl::NONE, [])?;
+            .loop_merge(merge, continue_target, LoopControl::NONE)?;
         match condition {
             Some(c) if !test_last => {
                 let test = self.b.id();

@@ -74,7 +74,7 @@ impl Writer<'_> {
             ScalarKind::Bool => self.b.type_bool(),
             ScalarKind::Sint => self.b.type_int(bits, 1),
             ScalarKind::Uint => self.b.type_int(bits, 0),
-            ScalarKind::Float => self.b.type_float(bits, None),
+            ScalarKind::Float => self.b.type_float(bits),
         }
     }
 

@@ -8,9 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Span};
-use rspirv::dr::{Builder, InsertPoint, Instruction, Operand};
+use rspirv::dr::Operand;
 use spirv::{Capability, Op, StorageClass, Word};
 
+use super::builder::Builder;
 use super::{Error, Options};
 use crate::binding::Bindings;
 
@@ -49,35 +50,6 @@ pub(super) struct Ptr {
     pub class: StorageClass,
 }
 
-/// `Instruction::new` without its search: rspirv finds an opcode's
-/// grammar entry by scanning the whole instruction table, a few hundred
-/// steps for every instruction written. The entries are looked up once
-/// per process here.
-pub(super) fn instruction(
-    op: Op,
-    result_type: Option<Word>,
-    result_id: Option<Word>,
-    operands: Vec<Operand>,
-) -> Instruction {
-    type Class = &'static rspirv::grammar::Instruction<'static>;
-    static CLASSES: std::sync::OnceLock<FastHashMap<Op, Class>> = std::sync::OnceLock::new();
-    let classes = CLASSES.get_or_init(|| {
-        rspirv::grammar::INSTRUCTION_TABLE
-            .iter()
-            .map(|class| (class.opcode, class))
-            .collect()
-    });
-    match classes.get(&op) {
-        Some(&class) => Instruction {
-            class,
-            result_type,
-            result_id,
-            operands,
-        },
-        None => Instruction::new(op, result_type, result_id, operands),
-    }
-}
-
 /// Breakable constructs, innermost last: where `break` and `continue` go.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Breakable {
@@ -89,13 +61,9 @@ pub(super) enum Breakable {
 pub(super) struct FnState<'a> {
     pub exprs: &'a ir::ExpressionArena,
     pub func: Option<&'a ir::Function>,
-    /// The builder's index of the function.
-    pub index: usize,
     pub locals: FastHashMap<Handle<ir::LocalVariable>, Word>,
     /// Parameter places: `in` parameters are copied into variables.
     pub params: Vec<Ptr>,
-    /// Variables inserted at the top of the first block so far.
-    pub var_count: usize,
     pub breaks: Vec<Breakable>,
 }
 
@@ -156,13 +124,11 @@ impl<'a> Writer<'a> {
                 span: entry.span,
             });
         }
-        let mut b = Builder::new();
-        b.set_version(1, 0);
         let mut w = Writer {
             module,
             entry,
             options,
-            b,
+            b: Builder::new(),
             capabilities: BTreeMap::new(),
             extensions: BTreeSet::new(),
             version: options.min_version,
@@ -193,10 +159,8 @@ impl<'a> Writer<'a> {
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
-                index: 0,
                 locals: FastHashMap::default(),
                 params: Vec::new(),
-                var_count: 0,
                 breaks: Vec::new(),
             },
         };
@@ -258,21 +222,12 @@ impl<'a> Writer<'a> {
         self.reachable_globals = globals.into_iter().collect();
     }
 
-    pub fn write(self) -> Result<Vec<u32>> {
-        self.write_parts().map(|(words, _)| words)
-    }
-
-    /// The module's words, and the `rspirv` module they were assembled
-    /// from.
-    pub fn write_parts(mut self) -> Result<(Vec<u32>, rspirv::dr::Module)> {
+    /// The module's words.
+    pub fn write(mut self) -> Result<Vec<u32>> {
         // A variable, its name and a decoration or two per global: room
         // for them up front, so thousands of varyings are not copied as
         // the sections grow.
-        let globals = self.reachable_globals.len();
-        let sections = self.b.module_mut();
-        sections.debug_names.reserve(globals);
-        sections.annotations.reserve(globals);
-        sections.types_global_values.reserve(globals);
+        self.b.reserve_globals(self.reachable_globals.len());
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         for g in self.reachable_globals.clone() {
@@ -291,12 +246,7 @@ impl<'a> Writer<'a> {
         }
         self.write_entry_point(main_id)?;
         self.write_header();
-        use rspirv::binary::Assemble;
-        let assembled = self.b.module();
-        // About four words an instruction: one allocation for the words.
-        let mut words = Vec::with_capacity(4 * assembled.all_inst_iter().count() + 16);
-        assembled.assemble_into(&mut words);
-        Ok((words, assembled))
+        Ok(self.b.module())
     }
 
     fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
@@ -516,8 +466,10 @@ impl<'a> Writer<'a> {
 
     /// Appends `op` with a result of type `ty` and id operands.
     pub fn op(&mut self, op: Op, ty: Word, ids: &[Word]) -> Result<Word> {
-        let operands = ids.iter().map(|&i| Operand::IdRef(i)).collect();
-        self.op_with(op, Some(ty), operands)
+        let id = self.b.id();
+        self.b
+            .insert_words_into_block(op, Some(ty), Some(id), ids)?;
+        Ok(id)
     }
 
     /// Appends `op` with any operands; returns its result id (0 when the
@@ -525,24 +477,18 @@ impl<'a> Writer<'a> {
     pub fn op_with(&mut self, op: Op, ty: Option<Word>, operands: Vec<Operand>) -> Result<Word> {
         let id = if ty.is_some() { self.b.id() } else { 0 };
         let result = ty.map(|_| id);
-        let inst = instruction(op, ty, result, operands);
-        self.b.insert_into_block(InsertPoint::End, inst)?;
+        self.b.insert_into_block(op, ty, result, &operands)?;
         Ok(id)
     }
 
-    /// `Builder::decorate` through [`instruction`] (the builder's own
-    /// looks `OpDecorate` up in the whole grammar table, for every
-    /// varying's `Location`).
+    /// `OpDecorate` of `target`.
     pub fn decorate(
         &mut self,
         target: Word,
         decoration: spirv::Decoration,
         params: impl IntoIterator<Item = Operand>,
     ) {
-        let mut operands = vec![Operand::IdRef(target), Operand::Decoration(decoration)];
-        operands.extend(params);
-        let inst = instruction(Op::Decorate, None, None, operands);
-        self.b.module_mut().annotations.push(inst);
+        self.b.decorate(target, decoration, params);
     }
 
     /// A `GLSL.std.450` instruction by name.
@@ -585,15 +531,7 @@ impl<'a> Writer<'a> {
     pub fn function_var(&mut self, ty: Word, name: Option<&str>) -> Result<Word> {
         let ptr = self.pointer(ty, StorageClass::Function);
         let id = self.b.id();
-        let inst = instruction(
-            Op::Variable,
-            Some(ptr),
-            Some(id),
-            vec![Operand::StorageClass(StorageClass::Function)],
-        );
-        let func = &mut self.b.module_mut().functions[self.fs.index];
-        func.blocks[0].instructions.insert(self.fs.var_count, inst);
-        self.fs.var_count += 1;
+        self.b.function_variable(ptr, id)?;
         if let (Some(n), true) = (name, self.options.debug_names) {
             self.b.name(id, n);
         }
@@ -662,29 +600,4 @@ fn is_pure_intrinsic(fun: ir::Intrinsic) -> bool {
                 | I::Modf
                 | I::Clip
         )
-}
-
-#[cfg(test)]
-mod instruction_tests {
-    use rspirv::dr::{Instruction, Operand};
-    use spirv::Op;
-
-    /// The cached grammar entry is the one rspirv's own constructor finds.
-    #[test]
-    fn instruction_matches_rspirv_new() {
-        for op in [
-            Op::Load,
-            Op::Store,
-            Op::AccessChain,
-            Op::FMul,
-            Op::Constant,
-            Op::Decorate,
-        ] {
-            let ours = super::instruction(op, Some(1), Some(2), vec![Operand::IdRef(3)]);
-            let theirs = Instruction::new(op, Some(1), Some(2), vec![Operand::IdRef(3)]);
-            assert!(std::ptr::eq(ours.class, theirs.class), "{op:?}");
-            assert_eq!(ours.class.opcode, op);
-            assert_eq!(ours.operands, theirs.operands);
-        }
-    }
 }
