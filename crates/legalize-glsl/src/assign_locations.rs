@@ -135,8 +135,9 @@ fn overlaps(a: u32, a_count: u32, b: u32, b_count: u32) -> bool {
 /// for every leaf).
 #[derive(Debug, Default)]
 struct Taken {
-    /// Runs by start: `(count, leaf)`; explicit locations may overlap.
-    runs: BTreeMap<u32, Vec<(u32, usize)>>,
+    /// Runs by `(start, leaf)`: their counts; explicit locations may
+    /// overlap. (One entry a run: no list per start to allocate.)
+    runs: BTreeMap<(u32, usize), u32>,
     /// The longest run: only runs starting this far back can reach a
     /// location.
     longest: u32,
@@ -150,23 +151,23 @@ impl Taken {
         let end = start.saturating_add(count);
         let from = start.saturating_sub(self.longest.saturating_sub(1));
         self.runs
-            .range(from..end)
-            .flat_map(|(&s, runs)| runs.iter().map(move |&(c, leaf)| (s, c, leaf)))
-            .find(|&(s, c, _)| overlaps(s, c, start, count))
-            .map(|(s, c, leaf)| (s.saturating_add(c), leaf))
+            .range((from, 0)..(end, 0))
+            .find(|&(&(s, _), &c)| overlaps(s, c, start, count))
+            .map(|(&(s, leaf), &c)| (s.saturating_add(c), leaf))
     }
 
     fn insert(&mut self, start: u32, count: u32, leaf: usize) {
-        self.runs.entry(start).or_default().push((count, leaf));
+        self.runs.insert((start, leaf), count);
         self.longest = self.longest.max(count);
         let end = start.saturating_add(count);
         if start <= self.prefix && self.prefix < end {
             self.prefix = end;
         }
-        while let Some(runs) = self.runs.get(&self.prefix) {
-            let end = runs
-                .iter()
-                .map(|&(c, _)| self.prefix.saturating_add(c))
+        loop {
+            let end = self
+                .runs
+                .range((self.prefix, 0)..=(self.prefix, usize::MAX))
+                .map(|(_, &c)| self.prefix.saturating_add(c))
                 .max()
                 .unwrap_or(self.prefix);
             if end == self.prefix {

@@ -591,7 +591,11 @@ impl<'a> Writer<'a> {
             self.write_interlock(&mut body)?;
         }
         let decls = self.write_globals()?;
-        let mut funcs = String::new();
+        // About a dozen bytes of text an expression.
+        let expressions: usize = (self.instances.iter())
+            .map(|(f, _)| self.module.functions[*f].expressions.len())
+            .sum();
+        let mut funcs = String::with_capacity(12 * expressions);
         for (f, key) in self.instances.clone() {
             self.write_function(f, &key, &mut funcs)?;
         }
@@ -607,7 +611,14 @@ impl<'a> Writer<'a> {
             writeln!(decls, "{t} {name}{s};").ok();
         }
         let structs = self.write_structs()?;
-        let mut out = String::new();
+        // The parts are known now: one allocation for the whole text.
+        let parts = [&body, &structs, &decls, &funcs]
+            .map(|p| p.len())
+            .iter()
+            .sum::<usize>();
+        let helpers: usize = self.helpers.values().map(|h| h.len() + 1).sum();
+        let extensions: usize = self.extensions.iter().map(|e| e.len() + 32).sum();
+        let mut out = String::with_capacity(128 + parts + helpers + extensions);
         writeln!(out, "#version {}", self.version).ok();
         for ext in &self.extensions {
             writeln!(out, "#extension {ext} : require").ok();
@@ -927,7 +938,9 @@ impl<'a> Writer<'a> {
     // ---- globals ----
 
     fn write_globals(&mut self) -> Result<String> {
-        let mut out = String::new();
+        // About a line of 48 bytes a global (`layout(location = 12) in
+        // vec4 name;`): thousands of varyings are not copied as it grows.
+        let mut out = String::with_capacity(48 * self.globals.len());
         let mut uniforms = Vec::new();
         let mesh_members = self.write_mesh_blocks(&mut out)?;
         for g in self.globals.clone() {
