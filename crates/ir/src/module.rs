@@ -310,17 +310,19 @@ pub enum Statement {
     /// An expression evaluated for its effect (calls, `i++`).
     Expr(Handle<Expression>),
     Block(Block),
+    /// The branches are boxed, as are `For`'s blocks: a statement is as
+    /// large as its largest variant, and most are a store of a few words.
     If {
         condition: Handle<Expression>,
-        accept: Block,
-        reject: Block,
+        accept: Box<Block>,
+        reject: Box<Block>,
     },
     /// `for (init; condition; update) body`.
     For {
-        init: Block,
+        init: Box<Block>,
         condition: Option<Handle<Expression>>,
-        update: Block,
-        body: Block,
+        update: Box<Block>,
+        body: Box<Block>,
     },
     While {
         condition: Handle<Expression>,

@@ -237,8 +237,8 @@ mod tests {
         let block = Block::default();
         let stmt = Statement::If {
             condition: h(0),
-            accept: block.clone(),
-            reject: block,
+            accept: Box::new(block.clone()),
+            reject: Box::new(block),
         };
         assert_eq!(stmt.blocks().len(), 2);
     }

@@ -693,8 +693,8 @@ fn every_statement_form() {
     let accept = block(vec![f.store_float(tmp, &t, 3.0)]);
     f.stmt(Statement::If {
         condition,
-        accept,
-        reject: block(vec![]),
+        accept: Box::new(accept),
+        reject: Box::new(block(vec![])),
     });
     let condition = f.p(0);
     let (accept, reject) = (
@@ -703,8 +703,8 @@ fn every_statement_form() {
     );
     f.stmt(Statement::If {
         condition,
-        accept,
-        reject,
+        accept: Box::new(accept),
+        reject: Box::new(reject),
     });
     loops(&mut f, &t, i, tmp);
     switch(&mut f, &t, tmp);
@@ -790,15 +790,15 @@ fn loops(f: &mut Func, t: &Tys, i: Handle<ir::LocalVariable>, tmp: Handle<ir::Lo
     let c = f.p(0);
     let skip = Statement::If {
         condition: c,
-        accept: block(vec![Statement::Continue]),
-        reject: block(vec![]),
+        accept: Box::new(block(vec![Statement::Continue])),
+        reject: Box::new(block(vec![])),
     };
     let body = block(vec![skip, Statement::Break]);
     f.stmt(Statement::For {
-        init,
+        init: Box::new(init),
         condition,
-        update,
-        body,
+        update: Box::new(update),
+        body: Box::new(body),
     });
     // for (t = 0.0, i = 1;;) { break; }: stores alone stay inline.
     let one = f.int(t, 1);
@@ -809,10 +809,10 @@ fn loops(f: &mut Func, t: &Tys, i: Handle<ir::LocalVariable>, tmp: Handle<ir::Lo
     ]);
     let (update, body) = (block(vec![]), block(vec![Statement::Break]));
     f.stmt(Statement::For {
-        init,
+        init: Box::new(init),
         condition: None,
-        update,
-        body,
+        update: Box::new(update),
+        body: Box::new(body),
     });
     // A declaration beside other statements, and control flow in the update:
     // the labelled form.
@@ -821,8 +821,8 @@ fn loops(f: &mut Func, t: &Tys, i: Handle<ir::LocalVariable>, tmp: Handle<ir::Lo
     let c = f.p(0);
     let set = Statement::If {
         condition: c,
-        accept: block(vec![f.store_float(tmp, t, 5.0)]),
-        reject: block(vec![]),
+        accept: Box::new(block(vec![f.store_float(tmp, t, 5.0)])),
+        reject: Box::new(block(vec![])),
     };
     let init = block(vec![
         Statement::Declare {
@@ -836,10 +836,10 @@ fn loops(f: &mut Func, t: &Tys, i: Handle<ir::LocalVariable>, tmp: Handle<ir::Lo
     let update = block(vec![Statement::Block(block(vec![Statement::Expr(step)]))]);
     let body = block(vec![Statement::Break]);
     f.stmt(Statement::For {
-        init,
+        init: Box::new(init),
         condition: None,
-        update,
-        body,
+        update: Box::new(update),
+        body: Box::new(body),
     });
     let condition = f.p(0);
     f.stmt(Statement::While {

@@ -587,10 +587,10 @@ fn jumps_need_an_enclosing_loop_or_switch() {
     let init = block(vec![Statement::Break]);
     let update = block(vec![Statement::Continue]);
     f.stmt(Statement::For {
-        init,
+        init: Box::new(init),
         condition: None,
-        update,
-        body: block(vec![]),
+        update: Box::new(update),
+        body: Box::new(block(vec![])),
     });
     insta::assert_snapshot!(finish(m, f), @r"
     function `f` [0], statement body[0]: `break` outside a loop or switch

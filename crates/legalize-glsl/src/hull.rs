@@ -248,8 +248,8 @@ pub fn splice(
     );
     b.push(ir::Statement::If {
         condition,
-        accept,
-        reject: ir::Block::default(),
+        accept: Box::new(accept),
+        reject: Box::new(ir::Block::default()),
     });
     Ok(())
 }

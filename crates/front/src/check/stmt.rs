@@ -207,8 +207,8 @@ impl Checker<'_> {
                 out.push(
                     ir::Statement::If {
                         condition,
-                        accept,
-                        reject,
+                        accept: Box::new(accept),
+                        reject: Box::new(reject),
                     },
                     span,
                 );
@@ -544,10 +544,10 @@ impl Checker<'_> {
         self.pop_scope();
         out.push(
             ir::Statement::For {
-                init: init_block,
+                init: Box::new(init_block),
                 condition,
-                update: update_block,
-                body,
+                update: Box::new(update_block),
+                body: Box::new(body),
             },
             span,
         );
