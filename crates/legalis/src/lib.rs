@@ -237,10 +237,13 @@ fn write_verified(
         },
     );
     let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    let legalis_legalize_glsl::Legalized { module, plan, .. } = legalized;
+    let stage = plan.stage;
+    dispose_elsewhere(plan);
     Some(Generated {
         bytes,
-        stage: legalized.plan.stage,
-        legalized: legalized.module,
+        stage,
+        legalized: module,
         trace,
         bindings,
     })
@@ -526,14 +529,18 @@ fn generate_wgsl(
         },
         diagnostics,
     )?;
+    let trace = request
+        .trace
+        .map(|format| trace::render_wgsl(&legalized, format));
+    let legalis_legalize_varying::wgsl::Legalized { module, plan } = legalized;
+    let stage = plan.stage;
+    dispose_elsewhere(plan);
     Some(Generated {
         bytes: text.into_bytes(),
-        stage: legalized.plan.stage,
-        trace: request
-            .trace
-            .map(|format| trace::render_wgsl(&legalized, format)),
+        stage,
+        trace,
         bindings,
-        legalized: legalized.module,
+        legalized: module,
     })
 }
 
@@ -569,14 +576,18 @@ fn generate_metal(
         },
         diagnostics,
     )?;
+    let trace = request
+        .trace
+        .map(|format| trace::render_metal(&legalized, format));
+    let legalis_legalize_varying::metal::Legalized { module, plan } = legalized;
+    let stage = plan.stage;
+    dispose_elsewhere(plan);
     Some(Generated {
         bytes: text.into_bytes(),
-        stage: legalized.plan.stage,
-        trace: request
-            .trace
-            .map(|format| trace::render_metal(&legalized, format)),
+        stage,
+        trace,
         bindings,
-        legalized: legalized.module,
+        legalized: module,
     })
 }
 
