@@ -282,6 +282,16 @@ fn dump_bindings(
     })
 }
 
+/// The little-endian bytes of SPIR-V `words`, in one allocation of the
+/// right size (a collected `flat_map` cannot know it, and grows by copies).
+fn le_bytes(words: &[u32]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(4 * words.len());
+    for w in words {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes
+}
+
 /// Writes the code of a legalized (and verified) module for `target`.
 fn write(
     mut legalized: legalis_legalize_glsl::Legalized,
@@ -333,7 +343,7 @@ fn write_bytes(
             };
             words.map(|words| match target {
                 Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
-                _ => words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+                _ => le_bytes(&words),
             })
         }
     };
@@ -911,6 +921,14 @@ mod tests {
             source: source.to_vec(),
             ..Request::default()
         }
+    }
+
+    #[test]
+    fn spirv_words_become_little_endian_bytes() {
+        let bytes = le_bytes(&[0x0723_0203, 0x0001_0600]);
+        assert_eq!(bytes, [0x03, 0x02, 0x23, 0x07, 0x00, 0x06, 0x01, 0x00]);
+        assert_eq!(bytes.capacity(), 8);
+        assert!(le_bytes(&[]).is_empty());
     }
 
     #[test]
