@@ -87,11 +87,7 @@ pub fn assign_locations(
                     (Some(l), _) if linked == Some(l) => (l, Reason::Linked),
                     (Some(l), _) => (l, Reason::ExplicitLocation),
                     (None, Some(l)) => (l, Reason::SemanticIndex),
-                    (None, None) => {
-                        let l = taken.lowest_free(count);
-                        taken.insert(l, count, i);
-                        (l, Reason::NextFreeLocation)
-                    }
+                    (None, None) => (taken.take_lowest_free(count, i), Reason::NextFreeLocation),
                 };
             let patch = is_patch(stage, leaf);
             let interpolation = if patch {
@@ -163,6 +159,11 @@ impl Taken {
         if start <= self.prefix && self.prefix < end {
             self.prefix = end;
         }
+        self.advance_prefix();
+    }
+
+    /// Moves the prefix over the runs that start where it ends.
+    fn advance_prefix(&mut self) {
         loop {
             let end = self
                 .runs
@@ -175,6 +176,20 @@ impl Taken {
             }
             self.prefix = end;
         }
+    }
+
+    /// [`Taken::lowest_free`], taken by `leaf`. A run at the prefix only
+    /// moves the prefix: every later search starts there, so the run is
+    /// not kept (numbering thousands of varyings touches no tree).
+    fn take_lowest_free(&mut self, count: u32, leaf: usize) -> u32 {
+        let start = self.lowest_free(count);
+        if start == self.prefix && count > 0 {
+            self.prefix = start.saturating_add(count);
+            self.advance_prefix();
+        } else {
+            self.insert(start, count, leaf);
+        }
+        start
     }
 
     /// The lowest start of `count` free locations.
@@ -253,5 +268,28 @@ mod tests {
         taken.insert(4, 0, 5);
         assert_eq!(taken.prefix, 4);
         assert_eq!(taken.lowest_free(1), 4);
+    }
+
+    #[test]
+    fn taking_the_lowest_free_run_moves_the_prefix_over_taken_runs() {
+        let mut taken = Taken::default();
+        // Reserved: 3 and 5..7.
+        taken.insert(3, 1, 0);
+        taken.insert(5, 2, 1);
+        assert_eq!(taken.take_lowest_free(2, 2), 0);
+        assert_eq!(taken.prefix, 2);
+        // 2 is free, then 3 is taken: the prefix runs on to 4.
+        assert_eq!(taken.take_lowest_free(1, 3), 2);
+        assert_eq!(taken.prefix, 4);
+        // Two locations do not fit at 4 (5 is taken): the first fit is 7.
+        assert_eq!(taken.take_lowest_free(2, 4), 7);
+        assert_eq!(taken.prefix, 4);
+        assert_eq!(taken.overlapping(8, 1), Some((9, 4)));
+        // 4 fills the gap, and the prefix runs over 5..7 and 7..9.
+        assert_eq!(taken.take_lowest_free(1, 5), 4);
+        assert_eq!(taken.prefix, 9);
+        assert_eq!(taken.take_lowest_free(0, 6), 9);
+        assert_eq!(taken.take_lowest_free(1, 7), 9);
+        assert_eq!(taken.prefix, 10);
     }
 }

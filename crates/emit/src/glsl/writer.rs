@@ -518,6 +518,11 @@ impl<'a> Writer<'a> {
 
     fn assign_names(&mut self) {
         let module = self.module;
+        // Room for every global's name up front: thousands of varyings
+        // would rehash the tables as they grow.
+        self.used_names
+            .reserve(self.globals.len() + module.types.len());
+        self.global_names.reserve(self.globals.len());
         // Globals first: a cbuffer keeps its name over its own block struct.
         for &g in &self.globals {
             let var = &module.globals[g];

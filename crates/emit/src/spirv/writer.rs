@@ -228,6 +228,7 @@ impl<'a> Writer<'a> {
         // for them up front, so thousands of varyings are not copied as
         // the sections grow.
         self.b.reserve_globals(self.reachable_globals.len());
+        self.globals.reserve(self.reachable_globals.len());
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         for g in self.reachable_globals.clone() {

@@ -102,7 +102,8 @@ impl Checker<'_> {
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
         let mut members: Vec<ir::StructMember> = Vec::with_capacity(decl.fields.len());
-        let mut names: FastHashSet<&str> = FastHashSet::default();
+        let mut names: FastHashSet<&str> =
+            FastHashSet::with_capacity_and_hasher(decl.fields.len(), Default::default());
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");
