@@ -5,7 +5,7 @@
 //! struct, the threaded globals a call passes on, and `transpose` around
 //! matrices stored transposed (see `writer.rs`).
 
-use std::collections::{HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -21,9 +21,9 @@ pub(super) struct FnCtx<'a> {
     pub is_entry: bool,
     pub params: &'a [ir::FunctionParam],
     pub param_names: Vec<String>,
-    pub local_names: HashMap<Handle<ir::LocalVariable>, String>,
+    pub local_names: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub locals: Option<&'a ir::Arena<ir::LocalVariable>>,
-    taken: HashSet<String>,
+    taken: FastHashSet<String>,
 }
 
 impl<'a> FnCtx<'a> {
@@ -56,7 +56,7 @@ impl<'a> FnCtx<'a> {
             taken.insert(payload.clone());
             taken.insert(grid.clone());
         }
-        let mut local_names = HashMap::new();
+        let mut local_names = FastHashMap::default();
         for (h, l) in func.locals.iter() {
             if l.is_static {
                 return unsupported(
@@ -87,7 +87,7 @@ impl<'a> FnCtx<'a> {
             is_entry: true,
             params: &[],
             param_names: Vec::new(),
-            local_names: HashMap::new(),
+            local_names: FastHashMap::default(),
             locals: None,
             taken: w.module_names(),
         }

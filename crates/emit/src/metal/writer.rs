@@ -12,7 +12,8 @@
 //! free index of its table in declaration order, with the `_Globals`
 //! block of plain uniforms first among the buffers.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -61,27 +62,27 @@ pub(super) enum GlobalKind {
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     pub entry: &'a ir::EntryPoint,
-    taken: HashSet<String>,
-    pub struct_names: HashMap<Handle<ir::Type>, String>,
-    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
-    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
-    pub function_names: HashMap<Handle<ir::Function>, String>,
+    taken: FastHashSet<String>,
+    pub struct_names: FastHashMap<Handle<ir::Type>, String>,
+    pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
+    pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
+    pub function_names: FastHashMap<Handle<ir::Function>, String>,
     /// Functions reachable from the entry point, callees first.
     pub reachable: Vec<Handle<ir::Function>>,
     /// Per function, the non-constant globals it reaches (itself or
     /// through callees): its extra trailing parameters.
-    pub threaded: HashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
-    pub kinds: HashMap<Handle<ir::GlobalVariable>, GlobalKind>,
+    pub threaded: FastHashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
+    pub kinds: FastHashMap<Handle<ir::GlobalVariable>, GlobalKind>,
     /// Textures sampled with comparison: `depth2d<float>` and friends.
-    pub compare: HashSet<Handle<ir::GlobalVariable>>,
+    pub compare: FastHashSet<Handle<ir::GlobalVariable>>,
     /// The `_Globals` block: type name, parameter name, buffer index.
     pub globals_block: Option<(String, String, u32)>,
     /// Struct members stored as the transposed MSL matrix (column-major
     /// matrices reached from buffers), read and written through
     /// `transpose`.
-    pub transposed: HashSet<(Handle<ir::Type>, u32)>,
+    pub transposed: FastHashSet<(Handle<ir::Type>, u32)>,
     /// Plain uniforms of column-major matrix type, likewise.
-    pub transposed_plain: HashSet<Handle<ir::GlobalVariable>>,
+    pub transposed_plain: FastHashSet<Handle<ir::GlobalVariable>>,
     /// The `[[stage_in]]` struct's type name and parameter name.
     pub stage_in: Option<(String, String)>,
     /// An object function's payload pointer and `mesh_grid_properties`
@@ -91,7 +92,7 @@ pub(super) struct Writer<'a> {
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
+pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
     let base = sanitize(base);
     let mut name = base.clone();
     let mut n = 1;
@@ -107,7 +108,7 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
 /// The MSL name of an entry point called `name`: the name itself, made an
 /// identifier, with `_1` appended when MSL reserves it (`main`).
 pub fn entry_point_name(name: &str) -> String {
-    fresh(&mut HashSet::new(), name)
+    fresh(&mut FastHashSet::default(), name)
 }
 
 /// A struct type behind a buffer-like type: a `cbuffer`'s block, a
@@ -136,18 +137,18 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             module,
             entry,
-            taken: HashSet::new(),
-            struct_names: HashMap::new(),
-            member_names: HashMap::new(),
-            global_names: HashMap::new(),
-            function_names: HashMap::new(),
+            taken: FastHashSet::default(),
+            struct_names: FastHashMap::default(),
+            member_names: FastHashMap::default(),
+            global_names: FastHashMap::default(),
+            function_names: FastHashMap::default(),
             reachable: Vec::new(),
-            threaded: HashMap::new(),
-            kinds: HashMap::new(),
-            compare: HashSet::new(),
+            threaded: FastHashMap::default(),
+            kinds: FastHashMap::default(),
+            compare: FastHashSet::default(),
             globals_block: None,
-            transposed: HashSet::new(),
-            transposed_plain: HashSet::new(),
+            transposed: FastHashSet::default(),
+            transposed_plain: FastHashSet::default(),
             stage_in: None,
             object_payload: None,
             used_structs: BTreeSet::new(),
@@ -184,10 +185,10 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let mut functions = BTreeSet::new();
         let mut work = vec![self.entry.function];
-        let mut direct: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            HashMap::new();
-        let mut calls: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
-            HashMap::new();
+        let mut direct: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            FastHashMap::default();
+        let mut calls: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
+            FastHashMap::default();
         let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
         while let Some(f) = work.pop() {
             if !functions.insert(f) {
@@ -256,8 +257,8 @@ impl<'a> Writer<'a> {
         self.reachable = functions.into_iter().collect();
         // Callees come before callers, so one pass in module order closes
         // the sets.
-        let mut reached: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            HashMap::new();
+        let mut reached: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            FastHashMap::default();
         for &f in &self.reachable {
             let mut set = direct.get(&f).cloned().unwrap_or_default();
             for callee in calls.get(&f).into_iter().flatten() {
@@ -471,6 +472,11 @@ impl<'a> Writer<'a> {
 
     fn name_everything(&mut self) {
         let module = self.module;
+        // Room for every module-scope name up front: thousands of varyings
+        // would rehash the tables as they grow.
+        let names = module.types.len() + module.globals.len() + module.functions.len();
+        self.taken.reserve(names);
+        self.global_names.reserve(module.globals.len());
         // The entry function's name first: the host looks it up.
         let entry_name = entry_point_name(&self.entry.name);
         self.taken.insert(entry_name.clone());
@@ -480,7 +486,7 @@ impl<'a> Writer<'a> {
             let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
             self.struct_names.insert(ty, name);
             if let TypeInner::Struct { members } = &t.inner {
-                let mut local = HashSet::new();
+                let mut local = FastHashSet::default();
                 let names = members.iter().map(|m| fresh(&mut local, &m.name)).collect();
                 self.member_names.insert(ty, names);
             }
@@ -536,7 +542,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    pub fn module_names(&self) -> HashSet<String> {
+    pub fn module_names(&self) -> FastHashSet<String> {
         self.taken.clone()
     }
 

@@ -378,6 +378,11 @@ impl<'a> Writer<'a> {
 
     fn name_everything(&mut self) {
         let module = self.module;
+        // Room for every module-scope name up front: thousands of varyings
+        // would rehash the tables as they grow.
+        let names = module.types.len() + module.globals.len() + module.functions.len();
+        self.taken.reserve(names);
+        self.global_names.reserve(module.globals.len());
         // The entry point keeps its name first.
         let entry_name = fresh(&mut self.taken, &self.entry.name);
         self.function_names.insert(self.entry.function, entry_name);
