@@ -31,6 +31,25 @@ macro_rules! push {
     }};
 }
 
+/// Appends the decimal digits of `n` (what `{n}` prints, without the
+/// formatting machinery).
+pub(crate) fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
 pub mod binding;
 mod cfamily;
 pub mod codes;

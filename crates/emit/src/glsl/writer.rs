@@ -18,6 +18,7 @@ use legalis_ir::{AddressSpace, Expression, Handle, ScalarKind, Span, Statement, 
 
 use super::keywords::is_reserved;
 use super::{Error, Options};
+use crate::push_number;
 
 pub(super) type Result<T> = std::result::Result<T, Error>;
 
@@ -102,25 +103,6 @@ pub(super) fn sanitize_into(name: &str, out: &mut String) {
     }
     if is_reserved(&out[start..]) {
         out.push('_');
-    }
-}
-
-/// Appends the decimal digits of `n` (what `{n}` prints, without the
-/// formatting machinery).
-pub(super) fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
     }
 }
 

@@ -582,7 +582,7 @@ impl Writer<'_> {
             _ if self.is_stored_bool(ctx, target) => {
                 let value = self.bool_to_word(ctx.ty(target), value);
                 let place = self.place(ctx, target)?;
-                Ok(vec![format!("{place} = {value};")])
+                Ok(vec![cat!(place, " = ", value, ";")])
             }
             _ => {
                 let value = if self.stored_transposed(ctx, target) {
@@ -599,7 +599,7 @@ impl Writer<'_> {
                     value
                 };
                 let place = self.place(ctx, target)?;
-                Ok(vec![format!("{place} = {value};")])
+                Ok(vec![cat!(place, " = ", value, ";")])
             }
         }
     }

@@ -44,7 +44,16 @@ pub(super) fn spell(
     };
     Ok(match &t.inner {
         TypeInner::Scalar(s) => scalar(*s, span)?.to_string(),
-        TypeInner::Vector { size, scalar: s } => format!("vec{size}<{}>", scalar(*s, span)?),
+        TypeInner::Vector { size, scalar: s } => match size {
+            // `vecN<T>` without the formatting machinery: the type of most
+            // varyings, spelled for every use.
+            2..=4 => cat!(
+                ["vec2<", "vec3<", "vec4<"][usize::from(*size - 2)],
+                scalar(*s, span)?,
+                ">"
+            ),
+            _ => format!("vec{size}<{}>", scalar(*s, span)?),
+        },
         TypeInner::Matrix {
             rows,
             columns,

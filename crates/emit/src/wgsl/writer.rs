@@ -541,7 +541,7 @@ impl<'a> Writer<'a> {
                 } else {
                     self.spell_stored(m.ty, transposed, m.span)?
                 };
-                writeln!(out, "    {attrs}{name}: {member_ty},").ok();
+                push!(&mut out, "    ", attrs, name, ": ", member_ty, ",\n");
             }
             out.push_str("}\n\n");
         }
@@ -576,7 +576,10 @@ impl<'a> Writer<'a> {
                 interpolation,
                 ..
             } => {
-                let mut s = format!("@location({location}) ");
+                let mut s = String::with_capacity(16);
+                s.push_str("@location(");
+                crate::push_number(&mut s, *location);
+                s.push_str(") ");
                 if !interpolation.is_default() {
                     let mode = match interpolation.mode {
                         Some(ir::InterpolationMode::Flat) => "flat",

@@ -25,24 +25,24 @@ pub(super) fn check_no_semantics(module: &Module, errors: &mut Vec<VerifyError>)
                 String::new()
             };
             for param in &func.params {
-                let path = format!("{prefix}{}", param.name);
+                let mut path = format!("{prefix}{}", param.name);
                 check_varying(
                     module,
                     param.ty,
                     &param.io,
-                    path,
+                    &mut path,
                     param.span,
                     &mut report,
                     0,
                 );
             }
             if let Some(result) = &func.result {
-                let path = format!("{prefix}return");
+                let mut path = format!("{prefix}return");
                 check_varying(
                     module,
                     result.ty,
                     &result.io,
-                    path,
+                    &mut path,
                     result.span,
                     &mut report,
                     0,
@@ -56,7 +56,7 @@ fn check_varying(
     module: &Module,
     ty: Handle<Type>,
     io: &IoAttrs,
-    path: String,
+    path: &mut String,
     span: Span,
     report: &mut Report,
     depth: usize,
@@ -65,12 +65,19 @@ fn check_varying(
         let kind = ErrorKind::SemanticRemains(semantic.clone());
         report.push(Site::Varying(path.clone()), kind, span);
     }
-    check_members(module, ty, &path, report, depth);
+    check_members(module, ty, path, report, depth);
 }
 
 /// Struct members are varyings too, also inside arrays, patches, streams and
-/// mesh outputs (`verts[].pos`).
-fn check_members(module: &Module, ty: Handle<Type>, path: &str, report: &mut Report, depth: usize) {
+/// mesh outputs (`verts[].pos`). `path` grows and shrinks back as the walk
+/// goes down and up: no path is made for a member that passes.
+fn check_members(
+    module: &Module,
+    ty: Handle<Type>,
+    path: &mut String,
+    report: &mut Report,
+    depth: usize,
+) {
     if depth > MAX_DEPTH {
         return;
     }
@@ -80,16 +87,22 @@ fn check_members(module: &Module, ty: Handle<Type>, path: &str, report: &mut Rep
     match &t.inner {
         TypeInner::Struct { members } => {
             for member in members {
-                let path = format!("{path}.{}", member.name);
+                let len = path.len();
+                path.push('.');
+                path.push_str(&member.name);
                 let (ty, io) = (member.ty, &member.io);
                 check_varying(module, ty, io, path, member.span, report, depth + 1);
+                path.truncate(len);
             }
         }
         TypeInner::Array { base: element, .. }
         | TypeInner::Patch { element, .. }
         | TypeInner::Stream { element, .. }
         | TypeInner::MeshOutput { element, .. } => {
-            check_members(module, *element, &format!("{path}[]"), report, depth + 1);
+            let len = path.len();
+            path.push_str("[]");
+            check_members(module, *element, path, report, depth + 1);
+            path.truncate(len);
         }
         _ => {}
     }

@@ -168,7 +168,7 @@ pub fn walk<R: Clone, T>(
                 let next = Walk {
                     root: at.root.clone(),
                     direction: at.direction,
-                    path: format!("{}.{}", at.path, member.name),
+                    path: [at.path.as_str(), ".", &member.name].concat(),
                     members: path,
                 };
                 walk(
