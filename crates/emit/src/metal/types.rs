@@ -53,7 +53,12 @@ pub(super) fn spell(
     };
     Ok(match &t.inner {
         TypeInner::Scalar(s) => scalar(*s, span)?.to_string(),
-        TypeInner::Vector { size, scalar: s } => format!("{}{size}", scalar(*s, span)?),
+        TypeInner::Vector { size, scalar: s } => match size {
+            // `float4` without the formatting machinery: the type of most
+            // varyings, spelled for every use.
+            2..=4 => cat!(scalar(*s, span)?, ["2", "3", "4"][usize::from(*size - 2)]),
+            _ => format!("{}{size}", scalar(*s, span)?),
+        },
         TypeInner::Matrix {
             rows,
             columns,
