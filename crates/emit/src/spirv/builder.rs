@@ -43,9 +43,27 @@ fn start(out: &mut Vec<u32>, op: Op) -> usize {
     out.len() - 1
 }
 
+/// A count of more than 65 535 words does not fit: it stays 0, which no
+/// instruction has, and [`Builder::module`] refuses the module.
 fn end(out: &mut [u32], start: usize) {
-    let count = (out.len() - start) as u32;
-    out[start] |= count << 16;
+    let count = out.len() - start;
+    if count <= 0xFFFF {
+        out[start] |= (count as u32) << 16;
+    }
+}
+
+/// The opcode of the first instruction after the header whose word count
+/// is 0 (one too long to encode), if any.
+fn too_long(words: &[u32]) -> Option<u32> {
+    let mut at = 5;
+    while let Some(&first) = words.get(at) {
+        let count = (first >> 16) as usize;
+        if count == 0 {
+            return Some(first & 0xFFFF);
+        }
+        at += count;
+    }
+    None
 }
 
 /// One instruction: the result type and id where it has them, then
@@ -146,8 +164,10 @@ impl Builder {
         b
     }
 
-    /// The module's words: the header and the sections in order.
-    pub fn module(mut self) -> Vec<u32> {
+    /// The module's words: the header and the sections in order; `Err`
+    /// with the opcode of an instruction too long for SPIR-V's 16-bit word
+    /// count.
+    pub fn module(mut self) -> std::result::Result<Vec<u32>, u32> {
         self.place_function_variables();
         let sections = [
             &self.capabilities,
@@ -184,7 +204,10 @@ impl Builder {
             (from, variables_from) = (at, variables_to);
         }
         out.extend_from_slice(&functions[from..]);
-        out
+        match too_long(&out) {
+            Some(op) => Err(op),
+            None => Ok(out),
+        }
     }
 
     /// Room for `n` more global variables, each with a name and a
@@ -949,6 +972,29 @@ mod tests {
 
         let mut expected = Vec::new();
         theirs.module().assemble_into(&mut expected);
-        assert_eq!(ours.module(), expected);
+        assert_eq!(ours.module(), Ok(expected));
+    }
+
+    /// An instruction of more than 65 535 words cannot be encoded: the
+    /// module is refused, naming its opcode, instead of a wrong count.
+    #[test]
+    fn an_instruction_too_long_to_encode_is_refused() {
+        let mut fits = Builder::new();
+        let f = fits.id();
+        // Opcode, model, function, "main" in two words, then the interface.
+        let interface: Vec<Word> = (1..=0xFFFF - 5).collect();
+        fits.entry_point(ExecutionModel::Vertex, f, "main", &interface);
+        let words = fits.module().expect("65535 words fit");
+        assert_eq!(words[5] >> 16, 0xFFFF);
+
+        let mut long = Builder::new();
+        let f = long.id();
+        long.entry_point(
+            ExecutionModel::Vertex,
+            f,
+            "main",
+            [&interface[..], &[1]].concat(),
+        );
+        assert_eq!(long.module(), Err(Op::EntryPoint as u32));
     }
 }

@@ -247,7 +247,16 @@ impl<'a> Writer<'a> {
         }
         self.write_entry_point(main_id)?;
         self.write_header();
-        Ok(self.b.module())
+        let span = self.entry.span;
+        self.b.module().or_else(|op| {
+            unsupported(
+                format!(
+                    "a SPIR-V instruction (opcode {op}) of more than 65535 words: \
+                     too many interface variables, members or operands for one instruction"
+                ),
+                span,
+            )
+        })
     }
 
     fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
