@@ -213,9 +213,16 @@ impl Builder {
     /// Room for `n` more global variables, each with a name and a
     /// decoration or two.
     pub fn reserve_globals(&mut self, n: usize) {
-        self.debug_names.reserve(4 * n);
+        self.debug_names.reserve(5 * n);
         self.annotations.reserve(4 * n);
         self.types_global_values.reserve(4 * n);
+    }
+
+    /// Room for `n` more names (`OpMemberName` of a short name is five
+    /// words): a struct of thousands of members is not copied as the
+    /// section grows.
+    pub fn reserve_names(&mut self, n: usize) {
+        self.debug_names.reserve(5 * n);
     }
 
     pub fn set_version(&mut self, major: u8, minor: u8) {

@@ -234,8 +234,9 @@ impl Writer<'_> {
             if let Some(n) = name {
                 self.b.name(id, n);
             }
+            self.b.reserve_names(fields.len());
             for (i, (_, _, n)) in fields.iter().enumerate() {
-                self.b.member_name(id, i as u32, n.clone());
+                self.b.member_name(id, i as u32, n);
             }
         }
         if layout != Layout::Plain {

@@ -8,7 +8,7 @@
 //! fragment inputs); integers and per-primitive mesh outputs are always
 //! `[[flat]]`.
 
-use std::collections::HashMap;
+use legalis_ir::FastHashMap;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -29,7 +29,7 @@ pub fn assign_locations(
         // Location → the first leaf on it. Free locations are only ever
         // consumed, so the lowest free one never moves back: `next` only
         // advances, and the numbering is linear in the leaves.
-        let mut taken: HashMap<u32, usize> = HashMap::new();
+        let mut taken: FastHashMap<u32, usize> = FastHashMap::default();
         let mut next = 0u32;
         for (i, leaf) in leaves.iter().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {

@@ -26,7 +26,7 @@
 //! or `DispatchMesh` outside the entry function is `E55310` (the reference
 //! rejects the first with its own code and does not check the second).
 
-use std::collections::{HashMap, HashSet};
+use legalis_ir::{FastHashMap, FastHashSet};
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -39,7 +39,7 @@ use crate::codes;
 use crate::common::wrap::Builder;
 
 /// The mesh-output parameters of `func`, by index.
-fn mesh_params(module: &ir::Module, func: &ir::Function) -> HashMap<u32, MeshOutputKind> {
+fn mesh_params(module: &ir::Module, func: &ir::Function) -> FastHashMap<u32, MeshOutputKind> {
     func.params
         .iter()
         .enumerate()
@@ -65,7 +65,7 @@ fn stores(block: &ir::Block, f: &mut dyn FnMut(Handle<Expression>)) {
 
 /// The functions the entry function calls, directly or not.
 fn callees(module: &ir::Module, entry: Handle<ir::Function>) -> Vec<Handle<ir::Function>> {
-    let mut seen = HashSet::from([entry]);
+    let mut seen = FastHashSet::from_iter([entry]);
     let mut work = vec![entry];
     let mut out = Vec::new();
     while let Some(f) = work.pop() {
@@ -91,7 +91,7 @@ pub fn check(module: &ir::Module, entry: &ir::EntryPoint) -> Vec<Diagnostic> {
     let func = &module.functions[entry.function];
     let params = mesh_params(module, func);
     if !params.is_empty() {
-        let mut whole = HashSet::new();
+        let mut whole = FastHashSet::default();
         stores(&func.body, &mut |target| {
             if let Expression::Index { base, .. } = &func.expressions[target]
                 && matches!(func.expressions[*base], Expression::Param(k) if params.contains_key(&k))
@@ -219,7 +219,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     let mut prologue = ir::Block::default();
 
     // The mesh output element structs.
-    let mut element_structs: HashMap<MeshOutputKind, Handle<Type>> = HashMap::new();
+    let mut element_structs: FastHashMap<MeshOutputKind, Handle<Type>> = FastHashMap::default();
     for (kind, suffix) in [
         (MeshOutputKind::Vertices, "Vertex"),
         (MeshOutputKind::Primitives, "Primitive"),

@@ -33,7 +33,7 @@ mod mesh;
 pub mod plan;
 mod wrap_entry_point;
 
-use std::collections::HashSet;
+use legalis_ir::FastHashSet;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -170,7 +170,7 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
         .then_some(h)
     });
     let span = group_index.span;
-    let mut names: HashSet<(Direction, String)> = plan
+    let mut names: FastHashSet<(Direction, String)> = plan
         .leaves
         .iter()
         .map(|l| (l.direction, l.name.clone()))
@@ -196,10 +196,10 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
-    let mut names: HashSet<(Direction, String)> = HashSet::new();
+    let mut names: FastHashSet<(Direction, String)> = FastHashSet::default();
     // Members of a mesh function's vertex and primitive structs: named
     // after the field, one namespace per struct (B21).
-    let mut member_names: HashSet<(Direction, String)> = HashSet::new();
+    let mut member_names: FastHashSet<(Direction, String)> = FastHashSet::default();
     let leaves = leaves
         .into_iter()
         .filter_map(|raw| {

@@ -27,7 +27,7 @@ mod map_system_values;
 pub mod plan;
 mod wrap_entry_point;
 
-use std::collections::HashSet;
+use legalis_ir::FastHashSet;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -132,7 +132,7 @@ fn writes_position(plan: &Plan) -> bool {
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
-    let mut names: HashSet<(Direction, String)> = HashSet::new();
+    let mut names: FastHashSet<(Direction, String)> = FastHashSet::default();
     let leaves = leaves
         .into_iter()
         .filter_map(|raw| {
@@ -171,7 +171,7 @@ pub(crate) fn interface_name(path: &str) -> String {
 
 /// Parameters and result members are separate namespaces.
 pub(crate) fn unique_name(
-    names: &mut HashSet<(Direction, String)>,
+    names: &mut FastHashSet<(Direction, String)>,
     direction: Direction,
     base: String,
 ) -> String {
