@@ -372,6 +372,28 @@ fn the_compute_table_and_conversions() {
     assert_eq!(converts, 3);
 }
 
+/// Reserved locations are skipped by the numbering, which goes on upward
+/// from the lowest free one and never reuses a location it gave.
+#[test]
+fn numbered_locations_skip_the_reserved_ones() {
+    let l = ok(
+        "float4 main([[vk::location(1)]] float4 x : X, float4 y : Y, [[vk::location(3)]] float4 z : Z,
+                     float4 v : V, float4 w : W) : SV_Target { return x + y + z + v + w; }",
+        FS,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "x: in @location(1)",
+            "y: in @location(0)",
+            "z: in @location(3)",
+            "v: in @location(2)",
+            "w: in @location(4)",
+            "result: out @location(0)",
+        ]
+    );
+}
+
 #[test]
 fn a_varying_without_a_semantic_takes_a_location() {
     let l = ok(

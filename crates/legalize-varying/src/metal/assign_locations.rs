@@ -52,7 +52,7 @@ pub fn assign_locations(
                 taken.entry(location).or_insert(i);
             }
         }
-        for (i, leaf) in leaves.iter_mut().enumerate() {
+        for leaf in leaves.iter_mut() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
@@ -63,8 +63,11 @@ pub fn assign_locations(
                     while taken.contains_key(&next) {
                         next += 1;
                     }
-                    taken.insert(next, i);
-                    (next, Reason::NextFreeLocation)
+                    // `next` never comes back here: the location need not
+                    // be recorded (the map keeps the reserved ones).
+                    let location = next;
+                    next += 1;
+                    (location, Reason::NextFreeLocation)
                 }
             };
             let interpolation = interpolation_for(module, stage, leaf);

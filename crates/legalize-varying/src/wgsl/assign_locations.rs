@@ -48,7 +48,7 @@ pub fn assign_locations(
                 taken.entry(location).or_insert(i);
             }
         }
-        for (i, leaf) in leaves.iter_mut().enumerate() {
+        for leaf in leaves.iter_mut() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
@@ -59,8 +59,11 @@ pub fn assign_locations(
                     while taken.contains_key(&cursor) {
                         cursor += 1;
                     }
-                    taken.insert(cursor, i);
-                    (cursor, Reason::NextFreeLocation)
+                    // The cursor never comes back here: the location need
+                    // not be recorded (the map keeps the reserved ones).
+                    let location = cursor;
+                    cursor += 1;
+                    (location, Reason::NextFreeLocation)
                 }
             };
             let interpolation = interpolation_for(module, stage, leaf);
