@@ -25,6 +25,11 @@ fn spirv_asm(src: &str, entry: &str, stage: ShaderStage) -> String {
     legalis_bind::inline_resource_arguments(&mut legalized.module);
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
+    // The byte writer gives the same module, word for word.
+    let bytes = spirv::write_le_bytes(&legalized.module, 0, &spirv::Options::default())
+        .unwrap_or_else(|e| panic!("byte writer failed: {e} at {:?}", e.span()));
+    let expected: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    assert_eq!(bytes, expected, "write_le_bytes differs from write");
     let text = spirv::disassemble(&words);
     if let Err(e) = legalis_validate::validate_spirv(&words, TargetEnv::Vulkan_1_3) {
         panic!("module does not validate:\n{text}\n{e}");

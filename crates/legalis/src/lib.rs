@@ -328,23 +328,30 @@ fn write_bytes(
     let written = match target {
         Target::Glsl => write_glsl(legalized, &plan).map(String::into_bytes),
         _ => {
-            let words = if policy.spirv_via_glsl {
+            let options = legalis_emit::spirv::Options {
+                debug_names: policy.debug_names(),
+                use_entry_point_name: policy.use_entry_point_name,
+                bindings: Some(plan.clone()),
+                ..legalis_emit::spirv::Options::default()
+            };
+            let of_spirv = |e: legalis_emit::spirv::Error| {
+                (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())
+            };
+            if policy.spirv_via_glsl {
                 write_glsl(legalized, &plan)
                     .and_then(|glsl| spirv_via_glsl(&glsl, stage, &legalized.plan.entry, policy))
-            } else {
-                let options = legalis_emit::spirv::Options {
-                    debug_names: policy.debug_names(),
-                    use_entry_point_name: policy.use_entry_point_name,
-                    bindings: Some(plan.clone()),
-                    ..legalis_emit::spirv::Options::default()
-                };
+                    .map(|words| match target {
+                        Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
+                        _ => le_bytes(&words),
+                    })
+            } else if target == Target::SpirvAsm {
                 legalis_emit::spirv::write(&legalized.module, 0, &options)
-                    .map_err(|e| (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span()))
-            };
-            words.map(|words| match target {
-                Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
-                _ => le_bytes(&words),
-            })
+                    .map(|words| legalis_emit::spirv::disassemble(&words).into_bytes())
+                    .map_err(of_spirv)
+            } else {
+                legalis_emit::spirv::write_le_bytes(&legalized.module, 0, &options)
+                    .map_err(of_spirv)
+            }
         }
     };
     match written {

@@ -52,10 +52,10 @@ fn end(out: &mut [u32], start: usize) {
     }
 }
 
-/// The opcode of the first instruction after the header whose word count
-/// is 0 (one too long to encode), if any.
+/// The opcode of the first instruction of `words` (whole instructions)
+/// whose word count is 0 (one too long to encode), if any.
 fn too_long(words: &[u32]) -> Option<u32> {
-    let mut at = 5;
+    let mut at = 0;
     while let Some(&first) = words.get(at) {
         let count = (first >> 16) as usize;
         if count == 0 {
@@ -120,6 +120,9 @@ fn with_string(out: &mut Vec<u32>, op: Op, id: Option<Word>, head: &[u32], s: &s
 #[derive(Default)]
 pub(super) struct Builder {
     next_id: Word,
+    /// The header, made when the module is: magic, version, generator,
+    /// bound, schema.
+    header: [Word; 5],
     /// The version word of the header.
     version: Word,
     capabilities: Vec<u32>,
@@ -168,7 +171,39 @@ impl Builder {
     /// with the opcode of an instruction too long for SPIR-V's 16-bit word
     /// count.
     pub fn module(mut self) -> std::result::Result<Vec<u32>, u32> {
+        let pieces = self.pieces()?;
+        let mut out = Vec::with_capacity(pieces.iter().map(|p| p.len()).sum());
+        for piece in pieces {
+            out.extend_from_slice(piece);
+        }
+        Ok(out)
+    }
+
+    /// [`Builder::module`] as little-endian bytes, written once: no word
+    /// vector of the whole module is made first.
+    pub fn module_bytes(mut self) -> std::result::Result<Vec<u8>, u32> {
+        let pieces = self.pieces()?;
+        let mut out = Vec::with_capacity(4 * pieces.iter().map(|p| p.len()).sum::<usize>());
+        for piece in pieces {
+            for word in piece {
+                out.extend_from_slice(&word.to_le_bytes());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The module in order, as slices of whole instructions: the header,
+    /// the sections, and the functions with each one's variables spliced
+    /// in after its first `OpLabel`.
+    fn pieces(&mut self) -> std::result::Result<Vec<&[u32]>, u32> {
         self.place_function_variables();
+        self.header = [
+            spirv::MAGIC_NUMBER,
+            self.version,
+            GENERATOR,
+            self.next_id,
+            0,
+        ];
         let sections = [
             &self.capabilities,
             &self.extensions,
@@ -179,35 +214,26 @@ impl Builder {
             &self.debug_names,
             &self.annotations,
             &self.types_global_values,
-            &self.functions,
         ];
-        let variables = self.function_variables.len();
-        let len = 5 + variables + sections.iter().map(|s| s.len()).sum::<usize>();
-        let mut out = Vec::with_capacity(len);
-        out.extend([
-            spirv::MAGIC_NUMBER,
-            self.version,
-            GENERATOR,
-            self.next_id,
-            0,
-        ]);
-        let [globals @ .., functions] = sections;
-        for section in globals {
-            out.extend_from_slice(section);
+        for words in sections.iter().map(|s| s.as_slice()).chain([
+            self.functions.as_slice(),
+            self.function_variables.as_slice(),
+        ]) {
+            if let Some(op) = too_long(words) {
+                return Err(op);
+            }
         }
-        // The functions, each one's variables spliced in after its first
-        // `OpLabel` as they are copied.
+        let mut pieces: Vec<&[u32]> = vec![&self.header];
+        pieces.extend(sections.iter().map(|s| s.as_slice()));
+        let (functions, variables) = (&self.functions, &self.function_variables);
         let (mut from, mut variables_from) = (0, 0);
         for &(at, variables_to) in &self.placements {
-            out.extend_from_slice(&functions[from..at]);
-            out.extend_from_slice(&self.function_variables[variables_from..variables_to]);
+            pieces.push(&functions[from..at]);
+            pieces.push(&variables[variables_from..variables_to]);
             (from, variables_from) = (at, variables_to);
         }
-        out.extend_from_slice(&functions[from..]);
-        match too_long(&out) {
-            Some(op) => Err(op),
-            None => Ok(out),
-        }
+        pieces.push(&functions[from..]);
+        Ok(pieces)
     }
 
     /// Room for `n` more global variables, each with a name and a
@@ -216,6 +242,11 @@ impl Builder {
         self.debug_names.reserve(5 * n);
         self.annotations.reserve(4 * n);
         self.types_global_values.reserve(4 * n);
+    }
+
+    /// Room for `words` more words of function bodies.
+    pub fn reserve_functions(&mut self, words: usize) {
+        self.functions.reserve(words);
     }
 
     /// Room for `n` more names (`OpMemberName` of a short name is five
@@ -983,25 +1014,28 @@ mod tests {
     }
 
     /// An instruction of more than 65 535 words cannot be encoded: the
-    /// module is refused, naming its opcode, instead of a wrong count.
+    /// module is refused, naming its opcode, instead of a wrong count; the
+    /// bytes are the words, little-endian.
     #[test]
     fn an_instruction_too_long_to_encode_is_refused() {
-        let mut fits = Builder::new();
-        let f = fits.id();
         // Opcode, model, function, "main" in two words, then the interface.
-        let interface: Vec<Word> = (1..=0xFFFF - 5).collect();
-        fits.entry_point(ExecutionModel::Vertex, f, "main", &interface);
-        let words = fits.module().expect("65535 words fit");
+        let with_interface = |n: u32| {
+            let mut b = Builder::new();
+            let f = b.id();
+            let interface: Vec<Word> = (1..=n).collect();
+            b.entry_point(ExecutionModel::Vertex, f, "main", &interface);
+            b
+        };
+        let words = with_interface(0xFFFF - 5)
+            .module()
+            .expect("65535 words fit");
         assert_eq!(words[5] >> 16, 0xFFFF);
+        let bytes = with_interface(0xFFFF - 5).module_bytes().expect("fits");
+        let expected: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert_eq!(bytes, expected);
 
-        let mut long = Builder::new();
-        let f = long.id();
-        long.entry_point(
-            ExecutionModel::Vertex,
-            f,
-            "main",
-            [&interface[..], &[1]].concat(),
-        );
-        assert_eq!(long.module(), Err(Op::EntryPoint as u32));
+        let entry_point = Op::EntryPoint as u32;
+        assert_eq!(with_interface(0xFFFF - 4).module(), Err(entry_point));
+        assert_eq!(with_interface(0xFFFF - 4).module_bytes(), Err(entry_point));
     }
 }

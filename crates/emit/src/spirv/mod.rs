@@ -118,3 +118,12 @@ pub fn write(
 ) -> Result<Vec<u32>, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
 }
+
+/// [`write`] as the little-endian bytes of a `.spv` file, written once.
+pub fn write_le_bytes(
+    module: &ir::Module,
+    entry_point: usize,
+    options: &Options,
+) -> Result<Vec<u8>, Error> {
+    writer::Writer::new(module, entry_point, options)?.write_le_bytes()
+}

@@ -24,6 +24,17 @@ pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
     })
 }
 
+/// An instruction (`op`) longer than SPIR-V's 16-bit word count can say.
+fn too_long<T>(op: u32, span: Span) -> Result<T> {
+    unsupported(
+        format!(
+            "a SPIR-V instruction (opcode {op}) of more than 65535 words: \
+             too many interface variables, members or operands for one instruction"
+        ),
+        span,
+    )
+}
+
 /// How a type is laid out in memory: `Plain` for values and private
 /// memory, std140 for uniform blocks, std430 for storage buffers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -223,7 +234,20 @@ impl<'a> Writer<'a> {
     }
 
     /// The module's words.
-    pub fn write(mut self) -> Result<Vec<u32>> {
+    pub fn write(self) -> Result<Vec<u32>> {
+        let (b, span) = self.write_instructions()?;
+        b.module().or_else(|op| too_long(op, span))
+    }
+
+    /// The module's little-endian bytes (no word vector of the whole
+    /// module is made first).
+    pub fn write_le_bytes(self) -> Result<Vec<u8>> {
+        let (b, span) = self.write_instructions()?;
+        b.module_bytes().or_else(|op| too_long(op, span))
+    }
+
+    /// Every instruction, in the builder; with the entry point's span.
+    fn write_instructions(mut self) -> Result<(Builder, Span)> {
         // A variable, its name and a decoration or two per global: room
         // for them up front, so thousands of varyings are not copied as
         // the sections grow.
@@ -238,6 +262,12 @@ impl<'a> Writer<'a> {
             let id = self.b.id();
             self.function_ids.insert(f, id);
         }
+        // About three words of body an expression (measured on the scaling
+        // shaders): room for the function bodies up front.
+        let expressions: usize = (self.functions.iter())
+            .map(|&f| self.module.functions[f].expressions.len())
+            .sum();
+        self.b.reserve_functions(4 * expressions);
         for f in self.functions.clone() {
             self.write_function(f)?;
         }
@@ -247,16 +277,7 @@ impl<'a> Writer<'a> {
         }
         self.write_entry_point(main_id)?;
         self.write_header();
-        let span = self.entry.span;
-        self.b.module().or_else(|op| {
-            unsupported(
-                format!(
-                    "a SPIR-V instruction (opcode {op}) of more than 65535 words: \
-                     too many interface variables, members or operands for one instruction"
-                ),
-                span,
-            )
-        })
+        Ok((self.b, self.entry.span))
     }
 
     fn write_entry_point(&mut self, main_id: Word) -> Result<()> {

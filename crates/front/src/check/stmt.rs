@@ -67,12 +67,20 @@ impl Checker<'_> {
                 span: decl.return_type.span,
             }
         });
+        // A few expressions a top-level statement (a store is four or
+        // five): thousands of statements are not copied as the arena grows.
+        let mut expressions = ir::ExpressionArena::default();
+        let mut body = ir::Block::default();
+        if let Some(block) = &decl.body {
+            expressions.reserve(4 * block.stmts.len());
+            body.reserve(block.stmts.len());
+        }
         let func = ir::Function {
             name: info.name.clone(),
             params,
             result,
             locals: ir::Arena::new(),
-            expressions: ir::ExpressionArena::default(),
+            expressions,
             body: ir::Block::default(),
             span: decl.span,
         };
@@ -99,7 +107,6 @@ impl Checker<'_> {
                 },
             );
         }
-        let mut body = ir::Block::default();
         if let Some(block) = &decl.body {
             self.lower_stmts(&block.stmts, &mut body);
         }
