@@ -3,38 +3,38 @@
 
 /// A construct the GLSL writer does not support (yet).
 pub const GLSL_UNSUPPORTED: u32 = 56001;
-/// The module handed to the GLSL writer was not legalized for it: a bug in
-/// Legalis, never expected from any input.
+/// The module handed to the GLSL writer was not legalized for it
+/// (internal): a bug in Legalis, never expected from any input.
 pub const GLSL_NOT_LEGALIZED: u32 = 56002;
 
 /// A construct the SPIR-V writer does not support (yet).
 pub const SPIRV_UNSUPPORTED: u32 = 56101;
-/// The module handed to the SPIR-V writer was not legalized for it: a bug
-/// in Legalis, never expected from any input.
+/// The module handed to the SPIR-V writer was not legalized for it
+/// (internal): a bug in Legalis, never expected from any input.
 pub const SPIRV_NOT_LEGALIZED: u32 = 56102;
-/// The SPIR-V builder refused an instruction: a bug in Legalis, never
-/// expected from any input.
+/// The SPIR-V builder refused an instruction (internal): a bug in Legalis,
+/// never expected from any input.
 pub const SPIRV_INTERNAL: u32 = 56103;
 
 /// A construct the WGSL writer cannot express in WGSL (or not yet); the
 /// span is the construct.
 pub const WGSL_UNSUPPORTED: u32 = 56201;
-/// The module handed to the WGSL writer was not legalized for it: a bug in
-/// Legalis, never expected from any input.
+/// The module handed to the WGSL writer was not legalized for it
+/// (internal): a bug in Legalis, never expected from any input.
 pub const WGSL_NOT_LEGALIZED: u32 = 56202;
 
 /// A construct the MSL writer cannot express in MSL (or not yet); the span
 /// is the construct.
 pub const METAL_UNSUPPORTED: u32 = 56301;
-/// The module handed to the MSL writer was not legalized for it: a bug in
-/// Legalis, never expected from any input.
+/// The module handed to the MSL writer was not legalized for it
+/// (internal): a bug in Legalis, never expected from any input.
 pub const METAL_NOT_LEGALIZED: u32 = 56302;
 
 /// A construct the CUDA writer cannot express in CUDA (or not yet); the
 /// span is the construct.
 pub const CUDA_UNSUPPORTED: u32 = 56401;
-/// The module handed to the CUDA writer was not legalized for it: a bug in
-/// Legalis, never expected from any input.
+/// The module handed to the CUDA writer was not legalized for it
+/// (internal): a bug in Legalis, never expected from any input.
 pub const CUDA_NOT_LEGALIZED: u32 = 56402;
 
 /// Metal structured-buffer elements whose natural MSL layout (`float3` 16

@@ -15,8 +15,49 @@ pub const CANNOT_WRITE_OUTPUT: u32 = 3;
 pub const AMBIGUOUS_ENTRY_POINT: u32 = 4;
 /// The target is known but this build does not generate code for it yet.
 pub const TARGET_NOT_IMPLEMENTED: u32 = 5;
-/// Under `-emit-spirv-via-glsl`, glslang rejected the GLSL Legalis wrote:
-/// a bug in Legalis, never expected from any input.
+/// Under `-emit-spirv-via-glsl`, glslang rejected the GLSL Legalis wrote
+/// (internal): a bug in Legalis, never expected from any input.
 pub const GLSLANG_REJECTED: u32 = 6;
 /// Cross-stage linking named an entry point the file does not have.
 pub const UNKNOWN_ENTRY_POINT: u32 = 7;
+
+/// Every internal error of every codes file: the codes whose doc comment
+/// says `(internal)`, a bug in Legalis that no input may produce (the
+/// rows of `docs/diagnostics.md` that say so). The fuzz targets and the
+/// tests that ask "is this an internal error" read this list;
+/// `tests/diagnostics_doc.rs` keeps it equal to the marked codes.
+pub static INTERNAL: &[u32] = &[
+    GLSLANG_REJECTED,
+    legalis_legalize_glsl::codes::INTERNAL_VERIFY,
+    legalis_legalize_varying::codes::WGSL_INTERNAL_VERIFY,
+    legalis_legalize_varying::codes::METAL_INTERNAL_VERIFY,
+    legalis_legalize_varying::codes::CUDA_INTERNAL_VERIFY,
+    legalis_emit::codes::GLSL_NOT_LEGALIZED,
+    legalis_emit::codes::SPIRV_NOT_LEGALIZED,
+    legalis_emit::codes::SPIRV_INTERNAL,
+    legalis_emit::codes::WGSL_NOT_LEGALIZED,
+    legalis_emit::codes::METAL_NOT_LEGALIZED,
+    legalis_emit::codes::CUDA_NOT_LEGALIZED,
+];
+
+/// Whether `code` is an internal error (in [`INTERNAL`]).
+pub fn is_internal(code: u32) -> bool {
+    INTERNAL.contains(&code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The internal errors the first list missed, and refusals that are
+    /// not internal.
+    #[test]
+    fn internal_errors_of_every_stage_are_internal_and_refusals_are_not() {
+        for code in [6, 49000, 55200, 55300, 55400, 56002, 56102, 56103, 56402] {
+            assert!(is_internal(code), "E{code:05} is internal");
+        }
+        for code in [1, 5, 49999, 55204, 55304, 56001, 56401, 47001] {
+            assert!(!is_internal(code), "E{code:05} is a refusal");
+        }
+    }
+}

@@ -6,15 +6,10 @@
 
 use crate::{Request, Target, compile};
 
-/// The codes of internal errors: a legalized module the IR verifier
-/// rejects, or a writer handed a module it cannot write. No input may
-/// produce one (`docs/diagnostics.md` says "a bug in Legalis").
-pub const INTERNAL_CODES: [u32; 8] = [49000, 55200, 55300, 56002, 56102, 56103, 56202, 56302];
-
-/// Whether `code` is an internal error.
-pub fn is_internal(code: u32) -> bool {
-    INTERNAL_CODES.contains(&code)
-}
+/// Whether a code is an internal error: the one list,
+/// [`crate::codes::INTERNAL`], of the codes `docs/diagnostics.md` calls "a
+/// bug in Legalis".
+pub use crate::codes::is_internal;
 
 /// Compiles `source` for `target` and panics on an internal error (a panic
 /// inside the compiler propagates as it is). The entry point is the file's

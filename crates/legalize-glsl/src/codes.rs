@@ -23,7 +23,7 @@ pub const NOT_PER_VERTEX_INPUT: u32 = 49997;
 pub const NO_TARGET_EQUIVALENT: u32 = 49989;
 /// `-entry`/`-stage` chose no entry point of the module.
 pub const NO_ENTRY_POINT: u32 = 49996;
-/// The legalized module failed the IR verifier: a bug in Legalis.
+/// The legalized module failed the IR verifier (internal): a bug in Legalis.
 pub const INTERNAL_VERIFY: u32 = 49000;
 /// A malformed `[StreamOutput]` declaration: bad syntax, an unknown
 /// semantic, a mask the output does not have, two streams in one slot.

@@ -24,12 +24,12 @@ pub const WGSL_VERTEX_WITHOUT_POSITION: u32 = 55206;
 pub const WGSL_UNKNOWN_SYSTEM_VALUE: u32 = 55207;
 /// A target was asked for but no entry point was chosen.
 pub const WGSL_NO_ENTRY_POINT: u32 = 55208;
-/// The legalized module failed the IR verifier: a bug in Legalis, never
-/// expected from any input.
+/// The legalized module failed the IR verifier (internal): a bug in
+/// Legalis, never expected from any input.
 pub const WGSL_INTERNAL_VERIFY: u32 = 55200;
 
-/// The Metal-legalized module failed the IR verifier: a bug in Legalis,
-/// never expected from any input.
+/// The Metal-legalized module failed the IR verifier (internal): a bug in
+/// Legalis, never expected from any input.
 pub const METAL_INTERNAL_VERIFY: u32 = 55300;
 /// A stage Metal does not have (geometry, hull, domain, ray tracing).
 pub const METAL_UNSUPPORTED_STAGE: u32 = 55301;
@@ -55,8 +55,8 @@ pub const METAL_MESH_OUTPUT_ACCESS: u32 = 55309;
 /// the payload and grid parameters (B21).
 pub const METAL_MESH_CALL_IN_HELPER: u32 = 55310;
 
-/// The CUDA-legalized module failed the IR verifier: a bug in Legalis,
-/// never expected from any input.
+/// The CUDA-legalized module failed the IR verifier (internal): a bug in
+/// Legalis, never expected from any input.
 pub const CUDA_INTERNAL_VERIFY: u32 = 55400;
 /// A stage CUDA does not have (the graphics stages).
 pub const CUDA_UNSUPPORTED_STAGE: u32 = 55401;
