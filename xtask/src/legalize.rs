@@ -124,23 +124,34 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
         Format::Text => Box::new(std::io::stdout()),
         Format::Json | Format::Junit => Box::new(std::io::stderr()),
     };
-    let (summary, records) = match runner::run_dir_recorded(dir, &options, &mut lines) {
+    let ran = runner::expected_results(dir, &options).and_then(|expected| {
+        runner::run_dir_recorded(dir, &options, &mut lines).map(|ran| (expected, ran))
+    });
+    let (expected, (summary, records)) = match ran {
         Ok(found) => found,
         Err(error) => {
             eprintln!("xtask: cannot read {}: {error}", dir.display());
             return ExitCode::from(2);
         }
     };
-    let total = summary.passed + summary.failed + summary.skipped;
+    let total = summary.total();
     if total == 0 {
         eprintln!("xtask: no test directive found in {}", dir.display());
+    }
+    // No result lost: one record per directive parsed, each counted once.
+    let lost = records.len() != expected || total != records.len();
+    if lost {
+        eprintln!(
+            "xtask: {expected} directives parsed but {} results recorded and {total} counted",
+            records.len()
+        );
     }
     match args.format {
         Format::Text => println!("{}", summary.line()),
         Format::Json => print!("{}", report::json(&summary, &records)),
         Format::Junit => print!("{}", report::junit(&summary, &records)),
     }
-    if summary.failed > 0 || total == 0 {
+    if summary.failed > 0 || total == 0 || lost {
         return ExitCode::FAILURE;
     }
     match (args.partition, foreign) {

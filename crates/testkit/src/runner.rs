@@ -276,6 +276,11 @@ impl Summary {
         self.skipped += other.skipped;
     }
 
+    /// Every directive counted: passed, failed and skipped.
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.skipped
+    }
+
     /// `N passed, M failed[, K skipped]`.
     pub fn line(&self) -> String {
         let mut line = format!("{} passed, {} failed", self.passed, self.failed);
@@ -361,17 +366,21 @@ pub fn run_dir_recorded(
                 scope.spawn(move || {
                     let mut mine = Vec::new();
                     for (i, file) in files.iter().enumerate().skip(w).step_by(workers) {
-                        let (mut text, mut records) = (Vec::new(), Vec::new());
-                        let summary = run_file_recorded(file, options, &mut text, &mut records);
-                        mine.push((i, summary, text, records));
+                        mine.push(run_file_guarded(file, i, options));
                     }
                     mine
                 })
             })
             .collect();
+        // A worker cannot panic (each file and each directive runs under
+        // `catch_unwind`); if one still does, the panic goes on rather than
+        // dropping the worker's results.
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     });
     ran.sort_by_key(|r| r.0);
@@ -383,6 +392,74 @@ pub fn run_dir_recorded(
         records.extend(file_records);
     }
     Ok((summary, records))
+}
+
+/// [`run_file_recorded`] for one worker: a panic while reading or parsing
+/// the file (each directive has its own guard) becomes a failure of the
+/// file, with the records of the directives that ran before it.
+fn run_file_guarded(
+    file: &Path,
+    index: usize,
+    options: &Options<'_>,
+) -> (usize, io::Result<Summary>, Vec<u8>, Vec<Record>) {
+    let (mut text, mut records) = (Vec::new(), Vec::new());
+    let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        run_file_recorded(file, options, &mut text, &mut records)
+    }));
+    let summary = ran.unwrap_or_else(|panic| {
+        let shown = file.display().to_string();
+        let problem = format!("the harness panicked: {}", panic_message(&*panic));
+        let _ = writeln!(text, "FAIL {shown}: {problem}");
+        records.push(file_failure(&shown, 0, problem));
+        Ok(summary_of(&records))
+    });
+    (index, summary, text, records)
+}
+
+/// The counts of `records`.
+fn summary_of(records: &[Record]) -> Summary {
+    let mut summary = Summary::default();
+    for record in records {
+        match record.status {
+            Status::Pass => summary.passed += 1,
+            Status::Fail => summary.failed += 1,
+            Status::Skip => summary.skipped += 1,
+        }
+    }
+    summary
+}
+
+/// The text of a panic's payload (`panic!` gives a `&str` or a `String`).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or("a panic without a message")
+        .to_string()
+}
+
+/// How many results (records) running `dir` with `options` must give: one
+/// per directive of each file that parses, one per problem of a file that
+/// does not (unreadable, malformed directives, not a suite test). Read
+/// apart from the run, so a check that the run gave exactly this many
+/// notices a result lost on the way.
+pub fn expected_results(dir: &Path, options: &Options<'_>) -> io::Result<usize> {
+    let mut count = 0;
+    for file in test_files(dir, options.filter.as_deref())?
+        .into_iter()
+        .filter(|f| options.partition.is_none_or(|p| p.contains(f)))
+    {
+        count += match std::fs::read_to_string(&file) {
+            Err(_) => 1,
+            Ok(text) => match directives::parse(&text) {
+                Err(errors) => errors.len(),
+                Ok(test) if suite_problem(&test, options).is_some() => 1,
+                Ok(test) => test.directives.len(),
+            },
+        };
+    }
+    Ok(count)
 }
 
 /// Runs one test file's directives, printing to `out`.
@@ -448,7 +525,17 @@ pub fn run_file_recorded(
         options,
     };
     for (index, directive) in test.directives.iter().enumerate() {
-        let (outcome, output) = file.directive(index + 1, directive);
+        // A panic in the compiler, a validator or a checker fails this
+        // directive, named, and the file goes on with the next one.
+        let ran =
+            std::panic::catch_unwind(AssertUnwindSafe(|| file.directive(index + 1, directive)));
+        let (outcome, output) = ran.unwrap_or_else(|panic| {
+            let reason = format!(
+                "panicked while running this directive: {}",
+                panic_message(&*panic)
+            );
+            (Outcome::Fail(vec![reason]), None)
+        });
         outcome.print(&shown, directive, out)?;
         let (status, reasons, notes) = match outcome {
             Outcome::Pass(notes) => (Status::Pass, Vec::new(), notes),
@@ -789,12 +876,7 @@ pub fn whole_output(output: &CompileOutput) -> String {
 pub fn quiet_snapshot_panics() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or("");
+        let message = panic_message(info.payload());
         if !message.starts_with("snapshot assertion for") {
             previous(info);
         }

@@ -27,11 +27,21 @@ fn characterization_suite_passes() {
         partition: None,
     };
     runner::quiet_snapshot_panics();
+    let dir = Path::new("tests/legalize");
+    let expected = runner::expected_results(dir, &options).expect("read tests/legalize");
     let mut report = Vec::new();
-    let summary = runner::run_dir(Path::new("tests/legalize"), &options, &mut report)
-        .expect("read tests/legalize");
+    let (summary, records) =
+        runner::run_dir_recorded(dir, &options, &mut report).expect("read tests/legalize");
     let report = String::from_utf8_lossy(&report);
     println!("{report}");
+    // No result lost: one record per directive parsed, each counted once.
+    assert_eq!(
+        records.len(),
+        expected,
+        "the suite parsed {expected} directives but gave {} results:\n{report}",
+        records.len()
+    );
+    assert_eq!(summary.total(), records.len(), "{report}");
     assert!(
         summary.passed >= 5,
         "expected the suite's directives to run:\n{report}"

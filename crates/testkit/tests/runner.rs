@@ -252,3 +252,68 @@ fn a_corrupt_snapshot_fails_naming_the_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A compiler that panics on one file, as a bug in Legalis would.
+struct PanicsOn(&'static str);
+
+impl Compiler for PanicsOn {
+    fn run(&self, file: &Path, args: &[String]) -> CompileOutput {
+        if file.file_name().is_some_and(|name| name == self.0) {
+            panic!("injected compiler panic");
+        }
+        FakeCompiler.run(file, args)
+    }
+}
+
+/// A validator that panics on every output.
+struct PanickingValidator;
+
+impl Validator for PanickingValidator {
+    fn validate(&self, _target: &str, _stage: Option<&str>, _output: &str) -> Result<(), String> {
+        panic!("injected validator panic");
+    }
+}
+
+/// A panic in the compiler or a validator is a failed directive, named,
+/// with the reason; no other result of the run is lost, and the run gives
+/// exactly as many results as `expected_results` reads directives.
+#[test]
+fn a_panic_fails_its_directive_and_loses_no_result() {
+    let dir = fixtures().join("pass");
+    let compiler = PanicsOn("vertex-flatten.slang");
+    let mut options = options(None);
+    options.compiler = &compiler;
+    let expected = runner::expected_results(&dir, &options).expect("fixtures readable");
+    assert_eq!(expected, 3);
+    let mut out = Vec::new();
+    let (summary, records) =
+        runner::run_dir_recorded(&dir, &options, &mut out).expect("fixtures readable");
+    let report = String::from_utf8(out).expect("utf-8 report");
+    assert_eq!(records.len(), expected, "{report}");
+    assert_eq!(summary.total(), expected, "{report}");
+    assert_eq!((summary.passed, summary.failed), (1, 2), "{report}");
+    let failed: Vec<_> = records
+        .iter()
+        .filter(|r| r.status == runner::Status::Fail)
+        .collect();
+    for record in failed {
+        assert!(record.file.ends_with("vertex-flatten.slang"), "{report}");
+        assert!(
+            record.reasons[0].contains("injected compiler panic"),
+            "{report}"
+        );
+    }
+    assert!(
+        report.contains(
+            "FAIL tests/fixtures/pass/vertex-flatten.slang:5 //TEST:SIMPLE(filecheck=GLSL)"
+        ),
+        "{report}"
+    );
+
+    let mut options = self::options(None);
+    options.validator = Some(&PanickingValidator);
+    let (summary, report) = run(&dir, &options);
+    assert!(summary.failed >= 1, "{report}");
+    assert_eq!(summary.total(), expected, "{report}");
+    assert!(report.contains("injected validator panic"), "{report}");
+}
