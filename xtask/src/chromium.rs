@@ -1,5 +1,5 @@
 //! Headless Chromium, which the HTML report test opens the drift report in,
-//! and `cargo xtask setup`, which installs it.
+//! installed by `setup.rs` (`cargo xtask setup`, `cargo xtask test`).
 //!
 //! CI runs as root on a fresh Debian machine, so a missing `chromium` is
 //! installed with apt there (`apt-get update`, then `apt-get install -y
@@ -8,7 +8,7 @@
 //! to install it; nothing is ever skipped for want of it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The Debian package and the binary it puts on `PATH`.
@@ -17,38 +17,9 @@ const PACKAGE: &str = "chromium";
 /// How long one page may take to load and serialize.
 const TIMEOUT: Duration = Duration::from_secs(120);
 
-/// `cargo xtask setup`: what the tests need beyond cargo, installed when
-/// missing (Chromium as root) or named with how to install it: headless
-/// Chromium, and the CUDA toolchain (`cuda.rs`).
-pub fn setup(args: &[std::ffi::OsString]) -> ExitCode {
-    if !args.is_empty() {
-        eprintln!("xtask: error: setup takes no arguments");
-        return ExitCode::from(2);
-    }
-    let mut code = ExitCode::SUCCESS;
-    match ensure().and_then(|path| smoke_test(&path).map(|()| path)) {
-        Ok(path) => println!("setup: headless Chromium is {} and runs", path.display()),
-        Err(error) => {
-            eprintln!("setup: error: {error}");
-            code = ExitCode::FAILURE;
-        }
-    }
-    match crate::cuda::ensure().and_then(|t| crate::cuda::smoke_test(&t).map(|()| t)) {
-        Ok(toolchain) => println!(
-            "setup: nvcc is {} and compiles OptiX code",
-            toolchain.nvcc.display()
-        ),
-        Err(error) => {
-            eprintln!("setup: error: {error}");
-            code = ExitCode::FAILURE;
-        }
-    }
-    code
-}
-
 /// Chromium starts headless here and hands back a page's DOM: a missing
 /// library or a refused sandbox shows up now, not as a test failure.
-fn smoke_test(chromium: &Path) -> Result<(), String> {
+pub fn smoke_test(chromium: &Path) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("legalis-setup-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let page = dir.join("smoke.html");
@@ -86,7 +57,7 @@ pub fn ensure() -> Result<PathBuf, String> {
     on_path(PACKAGE).ok_or_else(|| format!("apt-get installed {PACKAGE} but it is not on PATH"))
 }
 
-fn apt(args: &[&str]) -> Result<(), String> {
+pub fn apt(args: &[&str]) -> Result<(), String> {
     let status = Command::new("apt-get")
         .args(args)
         .env("DEBIAN_FRONTEND", "noninteractive")
@@ -99,14 +70,14 @@ fn apt(args: &[&str]) -> Result<(), String> {
     }
 }
 
-fn on_path(name: &str) -> Option<PathBuf> {
+pub fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
 }
 
-fn is_root() -> bool {
+pub fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()

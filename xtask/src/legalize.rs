@@ -41,6 +41,8 @@ Usage: cargo xtask test legalize [--filter PAT] [--partition K/N] [--dir PATH] [
                    report goes to standard output, the PASS/FAIL lines to
                    standard error
 
+Without --compiler, what the validators need (nvcc and the OptiX headers)
+is installed first when missing, as `cargo xtask setup` does.
 Test files run in parallel on every core; the report keeps file order.
 Prints PASS/FAIL/SKIP per directive and `N passed, M failed`.
 Exit status: 0 all passed, 1 a failure (or no test found), 2 usage error.
@@ -78,6 +80,11 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     };
     if !dir.is_dir() {
         return usage(&format!("no test folder {}", dir.display()));
+    }
+    // Legalis' own outputs go through their validators, nvcc among them:
+    // installed first when missing, as `cargo xtask setup` does.
+    if args.compiler.is_none() && !crate::setup::ensure(&crate::setup::Need::SUITE) {
+        return ExitCode::FAILURE;
     }
     let command;
     let compiler: &dyn Compiler = match &args.compiler {

@@ -10,8 +10,9 @@
 //! system-value mapping tables of the SPIR-V/GLSL design document from
 //! `legalis-sysval` (`codegen.rs`). `drift --html` and `coverage legalize
 //! --html` render their reports as pages (`html.rs`); `setup` installs the
-//! headless Chromium the page test opens them in (`chromium.rs`) and the
-//! CUDA toolchain the CUDA outputs are compiled with (`cuda.rs`).
+//! headless Chromium the page test opens them in (`chromium.rs`), the
+//! CUDA toolchain the CUDA outputs are compiled with (`cuda.rs`) and LLVM's
+//! FileCheck (`llvm.rs`), and `test` does the same first (`setup.rs`).
 
 mod bench;
 mod bench_process;
@@ -21,13 +22,16 @@ mod coverage;
 mod cuda;
 mod drift;
 mod findings;
+mod fuzz;
 mod gpu;
 mod html;
 mod legalize;
+mod llvm;
 mod readme;
 mod reference_layouts;
 mod report;
 mod rust_fns;
+mod setup;
 mod suite;
 mod tidy;
 
@@ -41,8 +45,11 @@ cargo xtask: Legalis project tasks
 Usage: cargo xtask TASK [ARGS...]
 
 Tasks:
-  test [ARGS...]    cargo test --workspace, with ARGS passed on
-                    (e.g. cargo xtask test --no-fail-fast)
+  test [ARGS...]    first installs what the tests need when missing (as
+                    setup does, saying what it installs), then cargo test
+                    --workspace, with ARGS passed on (e.g. cargo xtask
+                    test --no-fail-fast); with CI=true also --locked
+                    --no-fail-fast
   test legalize [--filter PAT] [--dir PATH] [--compiler CMD] [--no-snapshots]
                 [--format text|json|junit]
                     the characterization suite (tests/legalize by default);
@@ -55,11 +62,13 @@ Tasks:
   drift --baseline REV [--json FILE] [--html FILE]
                     outputs of the suite at REV against the working tree;
                     --html writes a page with side-by-side diffs
-  setup             installs what the tests need beyond cargo when missing:
-                    headless Chromium (apt-get, as root), for the test
-                    that opens the drift report; nvcc and the OptiX
-                    headers (pip wheels, into a cache folder), which
-                    compile every CUDA output
+  setup             installs what the tests need beyond cargo when missing
+                    (test and test legalize do it too): headless Chromium
+                    (apt-get, as root), for the test that opens the drift
+                    report; nvcc and the OptiX headers (pip wheels, into a
+                    cache folder), which compile every CUDA output; LLVM's
+                    FileCheck (apt-get llvm-19-tools, as root), which the
+                    FileCheck differential test runs
   codegen [--check] the system-value mapping tables of
                     docs/design/target-pipelines/spirv-glsl.md, from
                     legalis-sysval; --check fails when they are stale
@@ -84,13 +93,18 @@ Tasks:
                     OptiX headers from the setup cache): sh
                     DIR/optix/run.sh where the NVIDIA driver and nvcc
                     are; --run also runs both here
+  fuzz-replay       builds the cargo-fuzz targets of fuzz/ (a workspace of
+                    its own) with the stable toolchain and runs each over
+                    every input of tests/fuzz-regressions/
   reference-layouts the reference compiler's reflection of every shader
                     of tests/layout, as data in tests/layout/reference
                     (needs ../shared/tools/slang-reference or
                     LEGALIS_SLANG_REFERENCE, and python3)
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
-                    warnings denied on all targets, setup, every test,
-                    tidy, codegen --check and coverage legalize --check
+                    warnings denied on all targets, cargo xtask test (the
+                    README's test command, which sets up first),
+                    fuzz-replay, tidy, codegen --check and coverage
+                    legalize --check
                     (its page in target/reports/coverage/index.html)
   help              show this help
 ";
@@ -103,14 +117,23 @@ fn main() -> ExitCode {
         Some("test") if rest.first().is_some_and(|a| a == "legalize") => {
             return legalize::main(&rest[1..], &workspace_root());
         }
-        Some("test") => vec![with_args(&["test", "--workspace"], &rest)],
+        Some("test") => {
+            // The README's test command: what the tests need first,
+            // installed when missing, then every test. A tool that is still
+            // missing fails the task after the tests ran (its tests fail
+            // too, saying why).
+            let ready = setup::ensure(&setup::Need::ALL);
+            let tested = run_all(&[test_step(&rest, is_ci())]);
+            return if ready { tested } else { ExitCode::FAILURE };
+        }
         Some("tidy") => return tidy::main(&rest, &workspace_root()),
         Some("coverage") => return coverage::main(&rest, &workspace_root()),
         Some("drift") => return drift::main(&rest, &workspace_root()),
         Some("codegen") => return codegen::main(&rest, &workspace_root()),
-        Some("setup") => return chromium::setup(&rest),
+        Some("setup") => return setup::main(&rest),
         Some("bench") => return bench::main(&rest, &workspace_root()),
         Some("gpu") => return gpu::main(&rest, &workspace_root()),
+        Some("fuzz-replay") => return fuzz::main(&rest, &workspace_root()),
         Some("reference-layouts") => return reference_layouts::main(&rest, &workspace_root()),
         // Internal to `bench`: the peak memory of one command.
         Some("peak-rss") => return bench_process::peak_rss(&rest),
@@ -146,10 +169,21 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "-D",
             "warnings",
         ]),
-        // Headless Chromium for the HTML report test, from apt when missing;
-        // nvcc and the OptiX headers for the CUDA outputs, from pip.
-        words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "setup"]),
-        words(&["test", "--workspace", "--locked", "--no-fail-fast"]),
+        // The README's test command as written: it installs what the tests
+        // need (headless Chromium and LLVM's FileCheck from apt, nvcc and
+        // the OptiX headers from pip) and, under CI=true, tests with
+        // --locked --no-fail-fast.
+        words(&["xtask", "test"]),
+        // The fuzz targets, outside the workspace, built and replayed.
+        words(&[
+            "run",
+            "--quiet",
+            "--locked",
+            "-p",
+            "xtask",
+            "--",
+            "fuzz-replay",
+        ]),
         words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),
         words(&[
             "run", "--quiet", "--locked", "-p", "xtask", "--", "codegen", "--check",
@@ -173,14 +207,31 @@ fn ci_steps() -> Vec<Vec<OsString>> {
     ]
 }
 
-fn words(words: &[&str]) -> Vec<OsString> {
-    words.iter().map(OsString::from).collect()
+/// `CI=true`, as CI sets it.
+fn is_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|value| value == "true")
+}
+
+/// The cargo command of `cargo xtask test ARGS`: every test of the
+/// workspace; in CI with the committed `Cargo.lock` only (`--locked`) and
+/// every failing test binary shown, not just the first (`--no-fail-fast`).
+fn test_step(rest: &[OsString], ci: bool) -> Vec<OsString> {
+    let mut step = words(&["test", "--workspace"]);
+    if ci {
+        step.extend(words(&["--locked", "--no-fail-fast"]));
+    }
+    step.extend(rest.iter().cloned());
+    step
 }
 
 fn with_args(command: &[&str], extra: &[OsString]) -> Vec<OsString> {
     let mut all = words(command);
     all.extend(extra.iter().cloned());
     all
+}
+
+fn words(words: &[&str]) -> Vec<OsString> {
+    words.iter().map(OsString::from).collect()
 }
 
 fn run_all(steps: &[Vec<OsString>]) -> ExitCode {
@@ -210,4 +261,68 @@ fn run_all(steps: &[Vec<OsString>]) -> ExitCode {
 fn workspace_root() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     manifest_dir.parent().unwrap_or(manifest_dir).to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The command under "Run every test:" in the README.
+    fn readme_test_command() -> String {
+        let readme = std::fs::read_to_string(workspace_root().join("README.md")).expect("README");
+        let after = readme
+            .split_once("Run every test:")
+            .expect("the README has a \"Run every test:\" block")
+            .1;
+        let block = after.split("```").nth(1).expect("a fenced block");
+        let mut lines = block.lines().skip(1).filter(|line| !line.trim().is_empty());
+        let command = lines.next().expect("a command").trim().to_string();
+        assert!(lines.next().is_none(), "one command: {block}");
+        command
+    }
+
+    /// CI proves the README's test command: its test step is that command
+    /// as written, and nothing sets up before it.
+    #[test]
+    fn ci_runs_the_readme_test_command_as_written_and_no_setup_step() {
+        let command = readme_test_command();
+        let words: Vec<&str> = command.split_whitespace().collect();
+        assert_eq!(words[0], "cargo", "{command}");
+        let steps = ci_steps();
+        let shown: Vec<Vec<String>> = steps
+            .iter()
+            .map(|step| {
+                step.iter()
+                    .map(|w| w.to_string_lossy().into_owned())
+                    .collect()
+            })
+            .collect();
+        assert!(
+            shown.iter().any(|step| step == &words[1..]),
+            "no CI step is `{command}`: {shown:?}"
+        );
+        assert!(
+            !shown.iter().any(|step| step.iter().any(|w| w == "setup")),
+            "CI sets up apart from the test command: {shown:?}"
+        );
+    }
+
+    /// In CI the tests build with the committed lock file and show every
+    /// failing binary; elsewhere the user's arguments alone.
+    #[test]
+    fn the_test_step_is_locked_in_ci() {
+        let words = |step: Vec<OsString>| -> Vec<String> {
+            step.iter()
+                .map(|w| w.to_string_lossy().into_owned())
+                .collect()
+        };
+        assert_eq!(
+            words(test_step(&[], true)),
+            ["test", "--workspace", "--locked", "--no-fail-fast"]
+        );
+        assert_eq!(
+            words(test_step(&["-p".into(), "xtask".into()], false)),
+            ["test", "--workspace", "-p", "xtask"]
+        );
+    }
 }
