@@ -6,8 +6,11 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use crate::runner::{CompileOutput, Compiler, Validator};
+use legalis_validate::ReadBack;
+
+use crate::runner::{CompileOutput, Compiler, Record, Validator};
 
 /// `legalis FILE ARGS...` in-process, in the test file's folder with the
 /// bare file name, exactly as the binary would run it.
@@ -39,9 +42,11 @@ impl Compiler for InProcessLegalis {
 /// Validates every output with its target's real validator: GLSL is
 /// compiled to SPIR-V by glslang and that SPIR-V checked by the SPIR-V
 /// validator (Vulkan 1.3); `spirv-asm` is assembled by the SPIRV-Tools
-/// assembler, validated, and read back by naga as a second reader where
-/// naga supports the stage; WGSL is parsed and validated by naga. A target without a validator is a failure, so
-/// nothing is pinned unvalidated.
+/// assembler, validated, and read back by naga as a second reader (a note
+/// says whether naga read it or declined a stage or feature it does not
+/// support; any other naga error fails); WGSL is parsed and validated by
+/// naga. A target without a validator is a failure, so nothing is pinned
+/// unvalidated.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DownstreamValidator;
 
@@ -68,17 +73,82 @@ fn linked_sections(output: &str) -> Vec<(String, String)> {
     sections
 }
 
-impl Validator for DownstreamValidator {
-    fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String> {
+/// The JSON Schema of `--trace-legalization=json` (`legalis-trace/1`),
+/// checked in beside the document that describes it.
+const TRACE_SCHEMA: &str = include_str!("../../../docs/design/trace.schema.json");
+
+/// The compiled [`TRACE_SCHEMA`], built once.
+fn trace_schema() -> &'static jsonschema::Validator {
+    static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let schema: serde_json::Value =
+            serde_json::from_str(TRACE_SCHEMA).expect("docs/design/trace.schema.json is JSON");
+        jsonschema::draft202012::new(&schema)
+            .unwrap_or_else(|e| panic!("docs/design/trace.schema.json is not a valid schema: {e}"))
+    })
+}
+
+/// Checks one JSON trace against [`TRACE_SCHEMA`]: every violation, with
+/// the JSON pointer of the value it is about.
+pub fn check_trace_schema(trace: &str) -> Result<(), String> {
+    let value: serde_json::Value =
+        serde_json::from_str(trace).map_err(|e| format!("the trace is not JSON: {e}"))?;
+    let errors: Vec<String> = trace_schema()
+        .iter_errors(&value)
+        .map(|e| format!("at `{}`: {e}", e.instance_path()))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// The note of a SPIR-V output naga's front end read back.
+pub const NAGA_READ: &str = "naga read the SPIR-V back";
+
+/// The start of the note of a SPIR-V output naga declined (a stage or
+/// feature naga does not support); naga's reason follows.
+pub const NAGA_DECLINED: &str = "naga declined the SPIR-V read-back: ";
+
+/// How many SPIR-V modules of the records naga read back, and how many it
+/// declined, from the notes [`DownstreamValidator`] leaves (a linked
+/// pipeline's note names each stage's module).
+pub fn readback_counts(records: &[Record]) -> (usize, usize) {
+    let notes = || records.iter().flat_map(|r| &r.notes);
+    (
+        notes().map(|n| n.matches(NAGA_READ).count()).sum(),
+        notes().map(|n| n.matches(NAGA_DECLINED).count()).sum(),
+    )
+}
+
+/// `naga read back: N read, M declined`, for the suite's summary.
+pub fn readback_line(records: &[Record]) -> String {
+    let (read, declined) = readback_counts(records);
+    format!("naga read back: {read} read, {declined} declined")
+}
+
+impl DownstreamValidator {
+    /// [`Validator::validate`], with the notes it leaves: for SPIR-V,
+    /// whether naga read the module back or declined it.
+    fn validate_with_notes(
+        &self,
+        target: &str,
+        stage: Option<&str>,
+        output: &str,
+    ) -> Result<Vec<String>, String> {
         // A linked pipeline: every stage's code on its own.
         if stage.is_none() {
             let sections = linked_sections(output);
             if !sections.is_empty() {
+                let mut notes = Vec::new();
                 for (stage, code) in sections {
-                    self.validate(target, Some(&stage), &code)
+                    let mine = self
+                        .validate_with_notes(target, Some(&stage), &code)
                         .map_err(|e| format!("{stage}: {e}"))?;
+                    notes.extend(mine.into_iter().map(|note| format!("{stage}: {note}")));
                 }
-                return Ok(());
+                return Ok(notes);
             }
         }
         let stage = stage
@@ -87,21 +157,25 @@ impl Validator for DownstreamValidator {
                 "the directive names no valid -stage, so the output cannot be validated".to_string()
             })?;
         match target {
-            "glsl" => legalis_validate::validate_glsl(output, stage).map(|_| ()),
+            "glsl" => legalis_validate::validate_glsl(output, stage).map(|_| Vec::new()),
             // The text is assembled by the SPIRV-Tools assembler, which also
-            // proves the disassembly is valid assembly.
+            // proves the disassembly is valid assembly; naga reads the
+            // module back, or says which feature it does not support.
             "spirv-asm" => {
                 let words = legalis_validate::validate_spirv_asm(output)?;
-                legalis_validate::read_back_spirv(&words, stage).map(|_| ())
+                Ok(vec![match legalis_validate::read_back_spirv(&words, stage)? {
+                    ReadBack::Read => NAGA_READ.to_string(),
+                    ReadBack::Declined(reason) => format!("{NAGA_DECLINED}{reason}"),
+                }])
             }
             // Parsed and validated by naga in-process, uniformity included.
-            "wgsl" => legalis_validate::validate_wgsl(output, stage).map(|_| ()),
+            "wgsl" => legalis_validate::validate_wgsl(output, stage).map(|_| Vec::new()),
             // Compiled to PTX by nvcc with the prelude beside it and the
             // OptiX headers; a missing toolchain fails (run `cargo xtask
             // setup`).
             "cuda" => {
                 let (name, text) = legalis::cuda_prelude();
-                legalis_validate::cuda::validate_cuda(output, &[(name, text)]).map(|_| ())
+                legalis_validate::cuda::validate_cuda(output, &[(name, text)]).map(|_| Vec::new())
             }
             "metal" => Err(
                 "Metal outputs need the test file: the signature re-read compares them with the legalization plan"
@@ -111,6 +185,12 @@ impl Validator for DownstreamValidator {
                 "no validator for target `{other}` in the suite (use spirv-asm for SPIR-V)"
             )),
         }
+    }
+}
+
+impl Validator for DownstreamValidator {
+    fn validate(&self, target: &str, stage: Option<&str>, output: &str) -> Result<(), String> {
+        self.validate_with_notes(target, stage, output).map(|_| ())
     }
 
     fn wants_trace(&self, target: &str) -> bool {
@@ -167,17 +247,22 @@ impl Validator for DownstreamValidator {
                 .slots
                 .retain(|slot| !matches!(slot, crate::interface::Slot::BuiltIn { .. }));
         }
+        // The trace the comparison trusts follows its schema first.
+        check_trace_schema(trace)
+            .map_err(|e| format!("the trace does not follow its schema:\n{e}"))?;
         let expected = crate::interface::expected(trace)?;
         crate::interface::compare(&interface, &expected)
     }
 
+    /// Validates the trace (each stage's, for a linked pipeline) against
+    /// the JSON Schema of `docs/design/trace.schema.json`.
     fn check_trace(&self, trace: &str) -> Result<(), String> {
         let sections = linked_sections(trace);
         if sections.is_empty() {
-            return crate::interface::expected(trace).map(|_| ());
+            return check_trace_schema(trace);
         }
-        for (_, trace) in sections {
-            crate::interface::expected(&trace)?;
+        for (stage, trace) in sections {
+            check_trace_schema(&trace).map_err(|e| format!("{stage}: {e}"))?;
         }
         Ok(())
     }
@@ -224,6 +309,235 @@ impl Validator for DownstreamValidator {
         if target == "metal" {
             return crate::msl_signature::check(file, args, output).map(Some);
         }
-        self.validate(target, stage, output).map(|()| None)
+        let notes = self.validate_with_notes(target, stage, output)?;
+        Ok((!notes.is_empty()).then(|| notes.join("; ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::directives::{self, DirectiveKind};
+    use crate::runner::{Status, TRACE_OPTION};
+
+    fn suite_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/legalize")
+    }
+
+    /// The JSON trace of `entry` in a suite file.
+    fn trace(file: &str, args: &[&str]) -> serde_json::Value {
+        let mut args: Vec<String> = args.iter().map(ToString::to_string).collect();
+        args.push(format!("{TRACE_OPTION}=json"));
+        let output = InProcessLegalis.run(&suite_dir().join(file), &args);
+        assert_eq!(output.exit_code, Some(0), "{}", output.stderr);
+        serde_json::from_str(&output.stdout).expect("a JSON trace")
+    }
+
+    fn check(value: &serde_json::Value) -> Result<(), String> {
+        DownstreamValidator.check_trace(&value.to_string())
+    }
+
+    #[test]
+    fn an_empty_or_incomplete_trace_does_not_follow_the_schema() {
+        let error = DownstreamValidator.check_trace("{}").unwrap_err();
+        assert!(
+            error.contains("\"schema\" is a required property"),
+            "{error}"
+        );
+        assert!(DownstreamValidator.check_trace("").is_err());
+
+        let hull = trace(
+            "trace-legalization.slang",
+            &["-target", "glsl", "-entry", "hs", "-stage", "hull"],
+        );
+        check(&hull).expect("the compiler's own trace follows the schema");
+        // Each top-level key, and each key of a leaf, is required.
+        for key in ["schema", "leaves", "synthesized", "patch_constant", "stage"] {
+            let mut broken = hull.clone();
+            broken.as_object_mut().unwrap().shift_remove(key);
+            let error = check(&broken).expect_err(key);
+            assert!(error.contains(key), "{key}: {error}");
+        }
+        for key in ["reason", "place", "root", "vertices", "mesh"] {
+            let mut broken = hull.clone();
+            broken["leaves"][0]
+                .as_object_mut()
+                .unwrap()
+                .shift_remove(key);
+            let error = check(&broken).expect_err(key);
+            assert!(error.contains("/leaves/0"), "{key}: {error}");
+        }
+        // Values: an unknown direction, a place without its location, a
+        // key the schema does not have, a CUDA key in a GLSL trace.
+        let mut broken = hull.clone();
+        broken["leaves"][0]["direction"] = "sideways".into();
+        assert!(check(&broken).is_err());
+        let mut broken = hull.clone();
+        let place = broken["leaves"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .map(|leaf| &mut leaf["place"])
+            .find(|place| place["kind"] == "location")
+            .expect("a location leaf");
+        place.as_object_mut().unwrap().shift_remove("location");
+        assert!(check(&broken).is_err());
+        let mut broken = hull.clone();
+        broken["extra"] = 1.into();
+        assert!(check(&broken).is_err());
+        let mut broken = hull.clone();
+        broken["optix"] = serde_json::Value::Null;
+        assert!(check(&broken).is_err());
+        let mut broken = hull;
+        broken["schema"] = "legalis-trace/2".into();
+        assert!(check(&broken).is_err());
+
+        // A CUDA trace must carry its CUDA keys.
+        let cuda = trace(
+            "trace-cuda.slang",
+            &["-target", "cuda", "-entry", "ch", "-stage", "closesthit"],
+        );
+        check(&cuda).expect("the compiler's own CUDA trace follows the schema");
+        for key in ["function", "resources", "optix"] {
+            let mut broken = cuda.clone();
+            broken.as_object_mut().unwrap().shift_remove(key);
+            assert!(check(&broken).is_err(), "{key}");
+        }
+    }
+
+    /// Every directive of the suite that makes code also traces, and every
+    /// JSON trace follows the schema; the suite itself checks the traces of
+    /// GLSL, SPIR-V and WGSL in its round trip, this covers Metal and CUDA.
+    #[test]
+    fn every_trace_of_the_suite_follows_the_schema() {
+        let mut traced: std::collections::BTreeMap<String, usize> = Default::default();
+        for file in crate::runner::test_files(&suite_dir(), None).expect("the suite") {
+            let text = std::fs::read_to_string(&file).expect("a test file");
+            let Ok(test) = directives::parse(&text) else {
+                continue;
+            };
+            for directive in &test.directives {
+                let DirectiveKind::FileCheck { .. } = directive.kind else {
+                    continue;
+                };
+                let args = &directive.args;
+                let Some(at) = args.iter().position(|a| a == "-target") else {
+                    continue;
+                };
+                if args
+                    .iter()
+                    .any(|a| a.starts_with('-') && a.contains("dump"))
+                {
+                    continue;
+                }
+                let mut traced_args: Vec<String> = args
+                    .iter()
+                    .filter(|a| !a.starts_with(TRACE_OPTION))
+                    .cloned()
+                    .collect();
+                traced_args.push(format!("{TRACE_OPTION}=json"));
+                let output = InProcessLegalis.run(&file, &traced_args);
+                if output.exit_code != Some(0) {
+                    continue;
+                }
+                DownstreamValidator
+                    .check_trace(&output.stdout)
+                    .unwrap_or_else(|e| panic!("{}: {}\n{e}", file.display(), directive.text));
+                *traced.entry(args[at + 1].clone()).or_default() += 1;
+            }
+        }
+        for target in ["glsl", "spirv-asm", "wgsl", "metal", "cuda"] {
+            assert!(
+                traced.get(target).is_some_and(|&n| n >= 5),
+                "too few {target} traces: {traced:?}"
+            );
+        }
+    }
+
+    fn record(notes: &[&str]) -> Record {
+        Record {
+            file: "f.slang".into(),
+            line: 1,
+            number: 1,
+            directive: String::new(),
+            status: Status::Pass,
+            reasons: Vec::new(),
+            output: None,
+            notes: notes.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn the_read_back_is_counted_from_the_notes() {
+        let records = [
+            record(&[NAGA_READ]),
+            record(&[&format!("{NAGA_DECLINED}unsupported execution model %1")]),
+            record(&[&format!(
+                "vertex: {NAGA_READ}; hull: {NAGA_DECLINED}unsupported execution model %1"
+            )]),
+            record(&["not validated by a compiler"]),
+        ];
+        assert_eq!(readback_counts(&records), (2, 2));
+        assert_eq!(
+            readback_line(&records),
+            "naga read back: 2 read, 2 declined"
+        );
+    }
+
+    /// Every SPIR-V output is handed to naga: a hull shader is declined by
+    /// naga itself (no tessellation capability), and so is a mesh shader
+    /// (naga 30's SPIR-V reader has the mesh execution model but not the
+    /// `MeshShadingEXT` capability); fragment and compute ones are read.
+    #[test]
+    fn spirv_outputs_of_every_stage_are_read_back_or_declined_by_naga() {
+        let note = |file: &str, args: &[&str]| {
+            let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+            let path = suite_dir().join(file);
+            let output = InProcessLegalis.run(&path, &args);
+            assert_eq!(output.exit_code, Some(0), "{}", output.stderr);
+            let stage = args
+                .iter()
+                .position(|a| a == "-stage")
+                .map(|i| args[i + 1].as_str());
+            DownstreamValidator
+                .validate_directive(&path, &args, "spirv-asm", stage, &output.stdout)
+                .expect("a valid module")
+                .expect("a read-back note")
+        };
+        let hull = note(
+            "trace-legalization.slang",
+            &["-target", "spirv-asm", "-entry", "hs", "-stage", "hull"],
+        );
+        assert!(
+            hull.starts_with(NAGA_DECLINED) && hull.contains("Tessellation"),
+            "{hull}"
+        );
+        let mesh = note(
+            "b10-mesh.slang",
+            &["-target", "spirv-asm", "-entry", "main", "-stage", "mesh"],
+        );
+        assert!(
+            mesh.starts_with(NAGA_DECLINED) && mesh.contains("MeshShadingEXT"),
+            "{mesh}"
+        );
+        let fragment = note(
+            "trace-legalization.slang",
+            &["-target", "spirv-asm", "-entry", "fs", "-stage", "fragment"],
+        );
+        assert_eq!(fragment, NAGA_READ);
+        let compute = note(
+            "compute-ids.slang",
+            &[
+                "-target",
+                "spirv-asm",
+                "-entry",
+                "main",
+                "-stage",
+                "compute",
+            ],
+        );
+        assert_eq!(compute, NAGA_READ);
     }
 }

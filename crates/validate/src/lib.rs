@@ -125,33 +125,105 @@ fn declared_version(text: &str) -> Option<u32> {
         .and_then(|minor| minor.trim().parse().ok())
 }
 
+/// What naga's SPIR-V front end made of a module (see [`read_back_spirv`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadBack {
+    /// naga read the module, and found an entry point of the stage in it.
+    Read,
+    /// naga does not support something the module uses: its message (an
+    /// unsupported execution model, capability, instruction, builtin...).
+    Declined(String),
+}
+
 /// Reads a validated SPIR-V module back with naga's SPIR-V front end, a
-/// second, independent reader. naga is not a validator and reads only part
-/// of SPIR-V: other stages, and modules using a capability or instruction
-/// naga reports as unsupported, return `Ok(false)` (not read); `Ok(true)`
-/// means naga read the module; anything else naga reports is an error.
-pub fn read_back_spirv(words: &[u32], stage: ShaderStage) -> Result<bool, String> {
-    if !matches!(
-        stage,
-        ShaderStage::Vertex | ShaderStage::Fragment | ShaderStage::Compute
-    ) {
-        return Ok(false);
-    }
+/// second, independent reader. Every module is handed to naga, whatever
+/// its stage: naga itself declines what it does not support (tessellation,
+/// geometry and ray-tracing execution models, some capabilities and
+/// instructions), which is [`ReadBack::Declined`] with naga's reason. Any
+/// other error naga reports is an error, and so is a module naga reads
+/// without an entry point of `stage`.
+pub fn read_back_spirv(words: &[u32], stage: ShaderStage) -> Result<ReadBack, String> {
     let options = naga::front::spv::Options::default();
-    match naga::front::spv::Frontend::new(words.iter().copied(), &options).parse() {
-        Ok(_) => Ok(true),
-        Err(error) => {
-            let message = error.to_string();
-            if message.starts_with("unsupported") || message.starts_with("invalid image") {
-                // naga's limits, not defects of the module (which the
-                // SPIR-V validator accepted): depth-unknown images are
-                // one of them.
-                Ok(false)
+    let module = match naga::front::spv::Frontend::new(words.iter().copied(), &options).parse() {
+        Ok(module) => module,
+        Err(error) if naga_declines(&error) => return Ok(ReadBack::Declined(error.to_string())),
+        Err(error) => return Err(format!("naga spv-in: {error}")),
+    };
+    let expected = naga_stage(stage);
+    if module
+        .entry_points
+        .iter()
+        .any(|entry| Some(entry.stage) == expected)
+    {
+        Ok(ReadBack::Read)
+    } else {
+        let found: Vec<String> = module
+            .entry_points
+            .iter()
+            .map(|entry| format!("{:?}", entry.stage))
+            .collect();
+        Err(format!(
+            "naga spv-in: no {} entry point in the module (found: {})",
+            stage.name(),
+            if found.is_empty() {
+                "none".to_string()
             } else {
-                Err(format!("naga spv-in: {message}"))
+                found.join(", ")
             }
-        }
+        ))
     }
+}
+
+/// naga's stage for one of ours, where naga has it.
+fn naga_stage(stage: ShaderStage) -> Option<naga::ShaderStage> {
+    Some(match stage {
+        ShaderStage::Vertex => naga::ShaderStage::Vertex,
+        ShaderStage::Fragment => naga::ShaderStage::Fragment,
+        ShaderStage::Compute => naga::ShaderStage::Compute,
+        ShaderStage::Mesh => naga::ShaderStage::Mesh,
+        ShaderStage::Amplification => naga::ShaderStage::Task,
+        ShaderStage::RayGeneration => naga::ShaderStage::RayGeneration,
+        ShaderStage::Miss => naga::ShaderStage::Miss,
+        ShaderStage::AnyHit => naga::ShaderStage::AnyHit,
+        ShaderStage::ClosestHit => naga::ShaderStage::ClosestHit,
+        _ => return None,
+    })
+}
+
+/// Whether a naga SPIR-V front-end error is one of naga's own limits (a
+/// feature it does not support) rather than a defect of the module, which
+/// the SPIR-V validator has accepted. Decided by the error's kind, not its
+/// wording; every kind not named here is a failure.
+fn naga_declines(error: &naga::front::spv::Error) -> bool {
+    use naga::front::spv::Error as E;
+    matches!(
+        error,
+        E::UnsupportedInstruction(..)
+            | E::UnsupportedCapability(_)
+            | E::UnsupportedExtension(_)
+            | E::UnsupportedExtSet(_)
+            | E::UnsupportedExtInstSet(_)
+            | E::UnsupportedExtInst(_)
+            | E::UnsupportedType(_)
+            | E::UnsupportedExecutionModel(_)
+            | E::UnsupportedExecutionMode(_)
+            | E::UnsupportedStorageClass(_)
+            | E::UnsupportedImageDim(_)
+            | E::UnsupportedImageFormat(_)
+            | E::UnsupportedBuiltIn(_)
+            | E::UnsupportedControlFlow(_)
+            | E::UnsupportedBinaryOperator(_)
+            | E::UnsupportedRuntimeArrayStorageClass
+            | E::UnsupportedMatrixStride { .. }
+            | E::UnsupportedGroupOperation(_)
+            // "image read/write without format is not currently supported"
+            | E::InvalidStorageImageWithoutFormat
+            // "arrays of images / samplers are supported only through
+            // bindings for now"
+            | E::NonBindingArrayOfImageOrSamplers
+            // "naga only supports specialization constant IDs up to 65535"
+            | E::SpecIdTooHigh(_)
+    )
 }
 
 /// Parses and validates WGSL with naga, in-process: the WGSL front end,
@@ -316,8 +388,10 @@ mod tests {
     fn spirv_assembly_is_assembled_at_its_declared_version_and_read_back() {
         let words = validate_spirv_asm(TINY_COMPUTE).expect("a valid module");
         assert_eq!(words[1], 0x0001_0000, "the header's version 1.0 is kept");
-        assert_eq!(read_back_spirv(&words, ShaderStage::Compute), Ok(true));
-        assert_eq!(read_back_spirv(&words, ShaderStage::Hull), Ok(false));
+        assert_eq!(
+            read_back_spirv(&words, ShaderStage::Compute),
+            Ok(ReadBack::Read)
+        );
         let broken = TINY_COMPUTE.replace("OpReturn\n", "");
         assert!(
             validate_spirv_asm(&broken).is_err(),
@@ -328,6 +402,51 @@ mod tests {
                 .unwrap_err()
                 .starts_with("spirv-as:")
         );
+    }
+
+    #[test]
+    fn naga_reads_back_every_stage_it_supports_and_declines_the_others() {
+        let glsl = |stage, body: &str| validate_glsl(body, stage).expect("a valid shader");
+        let mesh = glsl(
+            ShaderStage::Mesh,
+            "#version 450\n#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 1) in;\n\
+             layout(triangles, max_vertices = 3, max_primitives = 1) out;\n\
+             void main() { SetMeshOutputsEXT(0, 0); }",
+        );
+        // naga's reader knows the mesh execution model, not yet its
+        // capability: declined by naga, not skipped by us.
+        match read_back_spirv(&mesh, ShaderStage::Mesh) {
+            Ok(ReadBack::Declined(reason)) => {
+                assert!(reason.contains("MeshShadingEXT"), "{reason}")
+            }
+            other => panic!("naga 30 declines MeshShadingEXT: {other:?}"),
+        }
+        let hull = glsl(
+            ShaderStage::Hull,
+            "#version 450\nlayout(vertices = 3) out; void main() { gl_TessLevelOuter[0] = 1.0; }",
+        );
+        match read_back_spirv(&hull, ShaderStage::Hull) {
+            Ok(ReadBack::Declined(reason)) => {
+                assert!(reason.contains("Tessellation"), "{reason}")
+            }
+            other => panic!("naga has no tessellation stage: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_module_naga_rejects_for_another_reason_fails_the_read_back() {
+        // A module of a stage naga does not read is still handed to naga:
+        // broken, it fails, it is not "not read".
+        let words = validate_spirv_asm(TINY_COMPUTE).expect("a valid module");
+        let truncated = &words[..words.len() - 3];
+        let error = read_back_spirv(truncated, ShaderStage::Hull).unwrap_err();
+        assert!(error.starts_with("naga spv-in:"), "{error}");
+        let mut bad_magic = words.clone();
+        bad_magic[0] = 0xdead_beef;
+        assert!(read_back_spirv(&bad_magic, ShaderStage::Geometry).is_err());
+        // Read, but without the stage's entry point.
+        let error = read_back_spirv(&words, ShaderStage::Vertex).unwrap_err();
+        assert!(error.contains("no vertex entry point"), "{error}");
     }
 
     #[test]
