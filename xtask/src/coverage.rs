@@ -13,8 +13,9 @@
 //! named by the `fn` around their first line (`rust_fns.rs`), so closures
 //! and generic copies count with the function they are written in.
 //!
-//! `--check` fails when a crate is under its floor or when an uncovered
-//! line is neither tested nor listed under the README's unreachable gaps.
+//! `--check` fails when a crate is under its floor, when no line of a
+//! watched crate was measured at all, or when an uncovered line is neither
+//! tested nor listed under the README's unreachable gaps.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -52,8 +53,8 @@ instrumentation (in <target>/coverage), runs them and the characterization
 suite, and prints each function's line coverage with its uncovered lines.
 Installs rustup's llvm-tools component when it is missing.
 
-  --check   fail when a crate is under its floor, or an uncovered line is not
-            listed under \"Unreachable gaps\" in docs/tests/coverage/legalize/README.md
+  --check   fail when a crate is under its floor or has no measured line, or an
+            uncovered line is not listed under \"Unreachable gaps\" in docs/tests/coverage/legalize/README.md
   --html DIR
             also write the report as one self-contained page, DIR/index.html:
             per-crate totals against the floors, each function's lines, its
@@ -537,7 +538,16 @@ pub fn check_floors_and_gaps(functions: &[FnCoverage], gaps: &[CodeRef]) -> Vec<
     for (krate, floor) in FLOORS {
         let (covered, total, _) = crate_totals(functions, krate);
         let measured = percent(covered, total);
-        if measured < *floor {
+        if total == 0 {
+            // Nothing measured is not full coverage: the crate's sources
+            // were not instrumented, or its path moved.
+            problems.push(Problem::new(
+                *krate,
+                0,
+                "no line of the crate was measured (its sources are missing from the coverage data)"
+                    .to_string(),
+            ));
+        } else if measured < *floor {
             problems.push(Problem::new(
                 *krate,
                 0,
@@ -627,5 +637,31 @@ mod tests {
         assert!(listed.iter().all(|p| p.line == 0), "{listed:?}");
         let too_short = check_floors_and_gaps(&functions, &[gap(Some((11, 12)))]);
         assert!(too_short.iter().any(|p| p.line == 11), "{too_short:?}");
+    }
+
+    #[test]
+    fn a_watched_crate_with_no_measured_line_fails_the_check() {
+        // Only sysval was measured: the two legalizer crates have no line.
+        let functions = [function(&[(10, 1), (11, 1)])];
+        let problems = check_floors_and_gaps(&functions, &[]);
+        let unmeasured: Vec<&str> = problems
+            .iter()
+            .filter(|p| p.message.contains("no line of the crate was measured"))
+            .map(|p| p.file.as_str())
+            .collect();
+        assert_eq!(
+            unmeasured,
+            ["crates/legalize-glsl", "crates/legalize-varying"],
+            "{problems:?}"
+        );
+        // Every watched crate measured and covered: nothing to report.
+        let all: Vec<FnCoverage> = FLOORS
+            .iter()
+            .map(|(krate, _)| FnCoverage {
+                file: format!("{krate}/src/lib.rs"),
+                ..function(&[(1, 1)])
+            })
+            .collect();
+        assert_eq!(check_floors_and_gaps(&all, &[]), []);
     }
 }
