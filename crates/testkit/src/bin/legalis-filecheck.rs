@@ -10,7 +10,7 @@
 use std::io::Read as _;
 use std::process::ExitCode;
 
-use legalis_testkit::filecheck::{CheckFile, is_valid_prefix};
+use legalis_testkit::filecheck::{COMMENT_PREFIXES, CheckFile, is_valid_prefix};
 
 const USAGE: &str = "usage: legalis-filecheck CHECKFILE [--check-prefix P]... \
 [--check-prefixes P,Q] [--input-file F] [--allow-empty]";
@@ -97,6 +97,16 @@ fn validate(options: &mut Options) -> Result<(), String> {
             ));
         }
     }
+    if let Some(prefix) = options
+        .prefixes
+        .iter()
+        .find(|p| COMMENT_PREFIXES.contains(&p.as_str()))
+    {
+        return Err(format!(
+            "supplied check prefix '{prefix}' is also a comment prefix ({})",
+            COMMENT_PREFIXES.join(", ")
+        ));
+    }
     Ok(())
 }
 
@@ -122,10 +132,11 @@ fn run(options: &Options) -> Result<u8, String> {
         return Err(format!("'{input_name}' is empty"));
     }
     let prefixes: Vec<&str> = options.prefixes.iter().map(String::as_str).collect();
-    let file = CheckFile::parse(check_name, &check_text, &prefixes).map_err(|errors| {
+    let mut file = CheckFile::parse(check_name, &check_text, &prefixes).map_err(|errors| {
         let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         shown.join("\n")
     })?;
+    file.allow_empty = options.allow_empty;
     match file.check(&input_name, &input) {
         Ok(()) => Ok(0),
         Err(failures) => {

@@ -115,6 +115,10 @@ impl fmt::Display for CheckFailure {
 pub struct CheckFile {
     pub name: String,
     pub checks: Vec<Check>,
+    /// FileCheck's `--allow-empty`: without it an empty input fails the run
+    /// (as LLVM's FileCheck, which reports it and exits 2), whatever the
+    /// checks are, so a directive that printed nothing never passes.
+    pub allow_empty: bool,
 }
 
 /// Is `prefix` one FileCheck accepts: a letter, then letters, digits, `-`, `_`?
@@ -162,6 +166,7 @@ impl CheckFile {
             Ok(CheckFile {
                 name: name.to_string(),
                 checks,
+                allow_empty: false,
             })
         } else {
             Err(errors)
@@ -171,6 +176,9 @@ impl CheckFile {
     /// Runs the checks against `input` (named `input_name` in messages).
     /// Whitespace runs are canonicalized on both sides first.
     pub fn check(&self, input_name: &str, input: &str) -> Result<(), Vec<CheckFailure>> {
+        if input.is_empty() && !self.allow_empty {
+            return Err(vec![self.empty_input(input_name)]);
+        }
         let input = canonicalize(input);
         let mut run = Run {
             file: self,
@@ -188,8 +196,30 @@ impl CheckFile {
     }
 }
 
+/// FileCheck's default comment prefixes: a line whose first directive-like
+/// word is `COM:` or `RUN:` is no check, even if a check prefix follows.
+pub const COMMENT_PREFIXES: &[&str] = &["COM", "RUN"];
+
+impl CheckFile {
+    /// The failure of a run over an empty input, charged to the first check.
+    fn empty_input(&self, input_name: &str) -> CheckFailure {
+        let first = self.checks.first();
+        let summary = "the input is empty".to_string();
+        CheckFailure {
+            line: first.map_or(0, |c| c.line),
+            directive: first.map_or_else(String::new, Check::directive),
+            rendered: format!(
+                "{}: error: '{input_name}' is empty: there is no output to check \
+                 (FileCheck fails on an empty input unless --allow-empty)\n",
+                self.name
+            ),
+            summary,
+        }
+    }
+}
+
 /// A directive found on a line: the prefix, the text after the prefix
-/// (starting at the suffix or colon).
+/// (starting at the suffix, modifiers or colon).
 struct FoundDirective<'a> {
     prefix: &'a str,
     rest: &'a str,
@@ -197,52 +227,113 @@ struct FoundDirective<'a> {
 
 /// The first prefix occurrence on the line that starts a directive; like
 /// FileCheck, an occurrence glued to a word (`XCHECK:`) or followed by an
-/// unknown suffix is not a directive and the search goes on.
+/// unknown suffix is not a directive and the search goes on. A comment
+/// prefix (`COM:`) found first makes the line a comment: `None`.
 fn find_directive<'a>(line: &'a str, prefixes: &[&'a str]) -> Option<FoundDirective<'a>> {
-    let mut candidates: Vec<(usize, &str)> = prefixes
+    let mut candidates: Vec<(usize, &str, bool)> = prefixes
         .iter()
-        .flat_map(|prefix| line.match_indices(*prefix).map(|(at, _)| (at, *prefix)))
+        .map(|prefix| (*prefix, false))
+        .chain(COMMENT_PREFIXES.iter().map(|prefix| (*prefix, true)))
+        .flat_map(|(prefix, comment)| {
+            line.match_indices(prefix)
+                .map(move |(at, _)| (at, prefix, comment))
+        })
         .collect();
     // Longest prefix first at one position, so `CHECK-A` wins over `CHECK`.
-    candidates.sort_by_key(|(at, prefix)| (*at, std::cmp::Reverse(prefix.len())));
-    candidates.into_iter().find_map(|(at, prefix)| {
+    candidates.sort_by_key(|(at, prefix, _)| (*at, std::cmp::Reverse(prefix.len())));
+    for (at, prefix, comment) in candidates {
         let glued = line[..at]
             .chars()
             .next_back()
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if glued {
+            continue;
+        }
         let rest = &line[at + prefix.len()..];
-        (!glued && split_kind(rest).is_some()).then_some(FoundDirective { prefix, rest })
-    })
+        if comment {
+            // `COM:` only; `COM-NOT:` or `COM{LITERAL}:` is no comment.
+            if rest.starts_with(':') {
+                return None;
+            }
+        } else if split_kind(rest).is_some() {
+            return Some(FoundDirective { prefix, rest });
+        }
+    }
+    None
+}
+
+/// What a directive's spelling asks for: the kind and whether the pattern is
+/// `{LITERAL}` (no `{{regex}}`, no `[[variables]]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spelling {
+    pub kind: CheckKind,
+    pub literal: bool,
 }
 
 /// The kind and the text after the colon, or `None` when `rest` (the text
-/// right after a prefix) does not start a directive. A malformed count is a
-/// kind with an error.
-pub fn split_kind(rest: &str) -> Option<(Result<CheckKind, String>, &str)> {
-    if let Some(after) = rest.strip_prefix(':') {
-        return Some((Ok(CheckKind::Plain), after));
+/// right after a prefix) does not start a directive. Follows FileCheck's
+/// `FindCheckType`: `:` or `{MODIFIERS}:` after the prefix or after
+/// `-NEXT`, `-SAME`, ...; a malformed count, or `_` written for `-`
+/// (`CHECK_NEXT:`), is a directive with an error.
+pub fn split_kind(rest: &str) -> Option<(Result<Spelling, String>, &str)> {
+    let plain = |kind| Spelling {
+        kind,
+        literal: false,
+    };
+    if rest.starts_with(':') || rest.starts_with('{') {
+        return modifiers(rest, plain(CheckKind::Plain)).map(|(s, after)| (Ok(s), after));
     }
-    let rest = rest.strip_prefix('-')?;
-    let simple = [
-        ("NEXT:", CheckKind::Next),
-        ("SAME:", CheckKind::Same),
-        ("NOT:", CheckKind::Not),
-        ("DAG:", CheckKind::Dag),
-        ("LABEL:", CheckKind::Label),
-        ("EMPTY:", CheckKind::Empty),
-    ];
-    for (spelling, kind) in simple {
-        if let Some(after) = rest.strip_prefix(spelling) {
-            return Some((Ok(kind), after));
+    let (misspelled, suffix) = match (rest.strip_prefix('_'), rest.strip_prefix('-')) {
+        (Some(suffix), _) => (true, suffix),
+        (None, Some(suffix)) => (false, suffix),
+        (None, None) => return None,
+    };
+    let (spelling, after) = if let Some(count) = suffix.strip_prefix("COUNT-") {
+        let digits = count.len() - count.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let (number, tail) = count.split_at(digits);
+        let bad = || format!("invalid count in -COUNT specification: '{number}'");
+        let n = match number.parse::<u32>() {
+            Ok(n) if n > 0 && n <= i32::MAX as u32 && (tail.starts_with([':', '{'])) => n,
+            _ => return Some((Err(bad()), tail)),
+        };
+        modifiers(tail, plain(CheckKind::Count(n as usize)))?
+    } else {
+        let simple = [
+            ("NEXT", CheckKind::Next),
+            ("SAME", CheckKind::Same),
+            ("NOT", CheckKind::Not),
+            ("DAG", CheckKind::Dag),
+            ("LABEL", CheckKind::Label),
+            ("EMPTY", CheckKind::Empty),
+        ];
+        let (word, kind) = simple
+            .into_iter()
+            .find(|(word, _)| suffix.starts_with(word))?;
+        modifiers(&suffix[word.len()..], plain(kind))?
+    };
+    if misspelled {
+        let written = &rest[..rest.len() - after.len()];
+        let message = format!("misspelled directive: '_' written for '-' in '{written}'");
+        return Some((Err(message), after));
+    }
+    Some((Ok(spelling), after))
+}
+
+/// FileCheck's `ConsumeModifiers`: `:` or `{LITERAL[, LITERAL]}:`.
+fn modifiers(rest: &str, mut spelling: Spelling) -> Option<(Spelling, &str)> {
+    if let Some(after) = rest.strip_prefix(':') {
+        return Some((spelling, after));
+    }
+    let mut rest = rest.strip_prefix('{')?;
+    loop {
+        rest = rest.trim_start().strip_prefix("LITERAL")?.trim_start();
+        spelling.literal = true;
+        match rest.strip_prefix(',') {
+            Some(more) => rest = more,
+            None => break,
         }
     }
-    let count = rest.strip_prefix("COUNT-")?;
-    let (number, after) = count.split_once(':')?;
-    let kind = match number.parse::<usize>() {
-        Ok(0) | Err(_) => Err(format!("invalid count in -COUNT specification: '{number}'")),
-        Ok(n) => Ok(CheckKind::Count(n)),
-    };
-    Some((kind, after))
+    rest.strip_prefix("}:").map(|after| (spelling, after))
 }
 
 fn parse_check(
@@ -250,8 +341,15 @@ fn parse_check(
     line: usize,
     has_positive: bool,
 ) -> Result<Check, String> {
-    let (kind, after) = split_kind(found.rest).expect("find_directive checked the kind");
-    let kind = kind?;
+    let (spelling, after) = split_kind(found.rest).expect("find_directive checked the kind");
+    let Spelling { kind, literal } = spelling.map_err(|message| {
+        if found.rest.starts_with('_') {
+            let written = &found.rest[..found.rest.len() - after.len()];
+            format!("misspelled directive '{}{written}'", found.prefix)
+        } else {
+            message
+        }
+    })?;
     let directive = format!("{}{}", found.prefix, kind.suffix());
     let text = after.trim_matches([' ', '\t']).to_string();
     let needs_previous = matches!(kind, CheckKind::Next | CheckKind::Same | CheckKind::Empty);
@@ -275,7 +373,11 @@ fn parse_check(
         }
         (_, false) => {}
     }
-    let pattern = Pattern::parse(&canonicalize(&text), line)?;
+    let pattern = if literal {
+        Pattern::literal(&canonicalize(&text))
+    } else {
+        Pattern::parse(&canonicalize(&text), line)?
+    };
     if kind == CheckKind::Label && (pattern.uses_variables() || pattern.defines_variables()) {
         return Err(format!(
             "found '{directive}:' with variable definition or use"

@@ -77,6 +77,19 @@ impl Pattern {
         Ok(pattern)
     }
 
+    /// A `{LITERAL}` check's pattern: the text itself, `{{`, `[[` and all.
+    pub fn literal(text: &str) -> Pattern {
+        let source = regex::escape(text);
+        let fixed = RegexBuilder::new(&source)
+            .multi_line(true)
+            .build()
+            .expect("an escaped literal is a valid regex");
+        Pattern {
+            pieces: vec![Piece::Literal(text.to_string())],
+            fixed: Some(fixed),
+        }
+    }
+
     pub fn uses_variables(&self) -> bool {
         self.pieces.iter().any(|p| matches!(p, Piece::Use(_)))
     }
@@ -137,17 +150,17 @@ impl Pattern {
         Ok(self.find_in_lines(regex, text, from, to))
     }
 
+    /// Like FileCheck, which matches on the buffer from `from` on, a `^`
+    /// matches at `from` itself as well as at each line start, and a `$`
+    /// at `to` as well as at each line end.
     fn find_in_lines(&self, regex: &Regex, text: &str, from: usize, to: usize) -> Option<Found> {
-        let mut line_start = text[..from].rfind('\n').map_or(0, |at| at + 1);
+        let mut line_start = from;
         loop {
             let line_end = text[line_start..]
                 .find('\n')
                 .map_or(text.len(), |at| line_start + at);
-            let hay = &text[line_start..line_end.min(to)];
-            let offset = from.saturating_sub(line_start);
-            if offset <= hay.len()
-                && let Some(captures) = regex.captures_at(hay, offset)
-            {
+            let hay = &text[line_start..line_end.min(to).max(line_start)];
+            if let Some(captures) = regex.captures(hay) {
                 let whole = captures.get(0).expect("group 0 always matches");
                 let defined = self
                     .define_names()

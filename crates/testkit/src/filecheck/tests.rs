@@ -263,3 +263,77 @@ fn prefix_validity() {
     assert!(!is_valid_prefix("A:B"));
     assert!(!is_valid_prefix(""));
 }
+
+#[test]
+fn an_empty_input_fails_unless_allowed() {
+    let (line, summary, rendered) = fails("CHECK-NOT: x", "");
+    assert_eq!((line, summary.as_str()), (1, "the input is empty"));
+    assert!(rendered.contains("'<input>' is empty"), "{rendered}");
+    // One newline is an input: only a truly empty one fails.
+    passes("CHECK-NOT: x", "\n");
+    let mut file = CheckFile::parse("t.check", "CHECK-NOT: x", &["CHECK"]).unwrap();
+    file.allow_empty = true;
+    assert!(file.check("<input>", "").is_ok());
+}
+
+#[test]
+fn a_line_anchor_also_matches_where_the_previous_match_ended() {
+    // LLVM matches each check on the buffer from the previous match's
+    // end, so `^` holds there even mid-line.
+    passes("CHECK: a\nCHECK: {{^}}b", "ab\n");
+    passes("CHECK: a\nCHECK-SAME: {{^}}b", "ab\n");
+    passes("CHECK: {{^}}b", "b\n");
+    fails("CHECK: {{^}}b", " b\n");
+    fails("CHECK: a\nCHECK: {{^}}c", "abc\n");
+    passes("CHECK-COUNT-2: {{^}}x", "xx\n");
+}
+
+#[test]
+fn a_literal_check_has_no_regex_or_variables() {
+    passes("CHECK{LITERAL}: {{x}} [[y]]", "{{x}} [[y]]\n");
+    fails("CHECK{LITERAL}: {{x}}", "x\n");
+    passes("CHECK: a\nCHECK-NEXT{LITERAL}: [[@LINE]]", "a\n[[@LINE]]\n");
+    passes("CHECK-DAG{ LITERAL , LITERAL }: a.b", "a.b\n");
+    fails("CHECK-DAG{LITERAL}: a.b", "axb\n");
+    passes("CHECK-COUNT-2{LITERAL}: {{a}}", "{{a}} {{a}}\n");
+    // An unknown modifier makes no directive, as in LLVM.
+    assert!(parse_error("CHECK{FOO}: x").contains("no check strings found"));
+}
+
+#[test]
+fn misspelled_directives_are_errors() {
+    for spelled in [
+        "CHECK_NEXT:",
+        "CHECK_NOT:",
+        "CHECK_DAG:",
+        "CHECK_SAME:",
+        "CHECK_EMPTY:",
+        "CHECK_LABEL:",
+        "CHECK_COUNT-2:",
+        "CHECK_NEXT{LITERAL}:",
+    ] {
+        let error = parse_error(&format!("CHECK: a\n{spelled} b"));
+        assert!(
+            error.contains(&format!(
+                "t.check:2: error: misspelled directive '{spelled}'"
+            )),
+            "{error}"
+        );
+    }
+    // Words that are no directive at all are not checks (LLVM ignores
+    // them too): `CHECK_FOO:`, `CHECK_NEXT b`, `CHECK-next:`.
+    passes("CHECK: a\nCHECK_FOO: z\nCHECK_NEXT z\nCHECK-next: z", "a\n");
+}
+
+#[test]
+fn comment_directives_hide_the_rest_of_the_line() {
+    passes("COM: CHECK: x\nCHECK: a", "a\n");
+    passes("// RUN: CHECK: x\nCHECK: a", "a\n");
+    passes("COM:CHECK: x\nCHECK: a", "a\n");
+    assert!(parse_error("COM: CHECK: x").contains("no check strings found"));
+    // Glued or with a suffix, COM is no comment and the check counts.
+    fails("XCOM: CHECK: x\nCHECK: a", "a\n");
+    fails("COM-NOT: CHECK: x\nCHECK: a", "a\n");
+    // A COM after the check prefix is part of the pattern.
+    passes("CHECK: a COM: b", "a COM: b\n");
+}
