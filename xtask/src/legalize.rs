@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::legalis::{self, DownstreamValidator, InProcessLegalis};
 use legalis_testkit::runner::{self, CommandCompiler, Compiler, Options, UnsupportedPolicy};
 
 use crate::report::{self, Format};
@@ -154,7 +154,11 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
         );
     }
     match args.format {
-        Format::Text => println!("{}", summary.line()),
+        Format::Text => {
+            // How many SPIR-V outputs naga read back and how many it declined.
+            println!("{}", legalis::readback_line(&records));
+            println!("{}", summary.line());
+        }
         Format::Json => print!("{}", report::json(&summary, &records)),
         Format::Junit => print!("{}", report::junit(&summary, &records)),
     }

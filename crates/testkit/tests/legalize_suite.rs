@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::legalis::{self, DownstreamValidator, InProcessLegalis};
 use legalis_testkit::runner::{self, Options, UnsupportedPolicy};
 
 fn repository_root() -> PathBuf {
@@ -34,6 +34,11 @@ fn characterization_suite_passes() {
         runner::run_dir_recorded(dir, &options, &mut report).expect("read tests/legalize");
     let report = String::from_utf8_lossy(&report);
     println!("{report}");
+    let (read, _) = legalis::readback_counts(&records);
+    println!("{}", legalis::readback_line(&records));
+    // naga reads back the SPIR-V of the stages it supports (any other
+    // naga error fails its directive); none read means the read-back is off.
+    assert!(read > 0, "naga read back no SPIR-V output:\n{report}");
     // No result lost: one record per directive parsed, each counted once.
     assert_eq!(
         records.len(),
