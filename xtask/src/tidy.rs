@@ -5,14 +5,19 @@
 //!   keys) with `intent=characterization`, `covers=` an existing watched
 //!   path, a `purpose=`, and at least one directive, each with at least one
 //!   matcher (check lines or caret annotations).
+//! - No `P-NOT:` check comes after the last positive check of prefix `P`:
+//!   FileCheck tests a -NOT only between the matches around it, so there it
+//!   scans just the output's tail after the last match.
 //! - Every directive has its snapshot `snapshots/legalize/<stem>@<n>.snap`
-//!   and every snapshot belongs to a directive.
+//!   and every snapshot belongs to a directive, its header (`description:`)
+//!   naming the directive's current line and command line.
 //! - The bundle README: front matter current (watched paths, their digest,
 //!   a known source commit), claims table against the tests, links and
 //!   anchors, code references (see `readme.rs`).
 //! - Findings against their schema (see `findings.rs`).
 //!
-//! `--fix` rewrites only what is mechanical: the digest and source commit.
+//! `--fix` rewrites only what is mechanical: the digest and source commit,
+//! and stale snapshot headers.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
@@ -20,6 +25,7 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use legalis_testkit::directives::{self, DirectiveKind, TestFile};
+use legalis_testkit::filecheck::{CheckFile, CheckKind};
 
 use crate::readme;
 use crate::suite::{self, Problem};
@@ -31,8 +37,11 @@ Usage: cargo xtask tidy [--fix]
 
 Checks every test's META block and matchers, snapshots against directives,
 the bundle README (front matter, claims table, links, anchors, code
-references) and the findings. --fix refreshes the README's digest of the
-watched paths and its source commit.
+references) and the findings; a -NOT check after the last positive check
+of its prefix (it can only scan the output's tail); snapshot headers that
+do not name their directive's current line and text. --fix refreshes the
+README's digest of the watched paths and its source commit, and rewrites
+stale snapshot headers.
 
 Exit status: 0 clean, 1 problems found (each printed as file:line: message),
 2 usage or I/O error.
@@ -58,6 +67,10 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     }
     if fix && let Err(error) = fix_front_matter(root) {
         eprintln!("xtask tidy: cannot fix {}: {error}", suite::README);
+        return ExitCode::from(2);
+    }
+    if fix && let Err(error) = fix_snapshot_headers(root) {
+        eprintln!("xtask tidy: cannot fix the snapshot headers: {error}");
         return ExitCode::from(2);
     }
     match check(root) {
@@ -92,6 +105,7 @@ pub fn check(root: &Path) -> Result<Vec<Problem>, String> {
         match directives::parse(&text) {
             Ok(file) => {
                 problems.extend(meta_problems(root, &shown, &text, &file));
+                problems.extend(trailing_not_problems(&shown, &text, &file));
                 parsed.push((shown, Some(file)));
             }
             Err(errors) => {
@@ -172,6 +186,54 @@ fn meta_problems(root: &Path, shown: &str, text: &str, file: &TestFile) -> Vec<P
     problems
 }
 
+/// A `P-NOT:` after the last positive check of `P` (a DAG does not count:
+/// after DAGs only, the NOT still scans from their matches to the end).
+/// FileCheck tests a NOT only in the stretch between the matches around
+/// it, so such a NOT scans only the tail of the output after the last
+/// match and passes whatever the output holds before it.
+fn trailing_not_problems(shown: &str, text: &str, file: &TestFile) -> Vec<Problem> {
+    let mut prefixes: Vec<&str> = Vec::new();
+    for directive in &file.directives {
+        if let DirectiveKind::FileCheck { prefix } = &directive.kind
+            && !prefixes.contains(&prefix.as_str())
+        {
+            prefixes.push(prefix);
+        }
+    }
+    let mut problems = Vec::new();
+    for prefix in prefixes {
+        // A malformed check file is reported by the runner; nothing to add.
+        let Ok(checks) = CheckFile::parse(shown, text, &[prefix]) else {
+            continue;
+        };
+        let checks = &checks.checks;
+        let positive = |kind: &CheckKind| !matches!(kind, CheckKind::Not | CheckKind::Dag);
+        let Some(last) = checks.iter().rposition(|c| positive(&c.kind)).map_or_else(
+            // Only DAGs and NOTs: a NOT after a DAG scans from its match on.
+            || checks.iter().position(|c| c.kind == CheckKind::Dag),
+            Some,
+        ) else {
+            // Only NOTs: each scans the whole output.
+            continue;
+        };
+        for check in &checks[last + 1..] {
+            if check.kind != CheckKind::Not {
+                continue;
+            }
+            let message = format!(
+                "{prefix}-NOT after the last positive {prefix} check (line {}): FileCheck tests \
+                 a -NOT only between the matches around it, so this one scans only the \
+                 output after that match; move it before the first positive check or between \
+                 the checks where the text could appear, or into a directive of its own whose \
+                 prefix has only -NOT checks (those scan the whole output)",
+                checks[last].line
+            );
+            problems.push(Problem::new(shown, check.line, message));
+        }
+    }
+    problems
+}
+
 /// A test file and, when it parsed, its contents.
 type Parsed = (String, Option<TestFile>);
 
@@ -198,7 +260,22 @@ fn snapshot_problems(
         };
         for (index, directive) in file.directives.iter().enumerate() {
             let name = format!("{stem}@{}.snap", index + 1);
-            if !root.join(suite::SNAPSHOTS_DIR).join(&name).is_file() {
+            let path = root.join(suite::SNAPSHOTS_DIR).join(&name);
+            if let Ok(snapshot) = std::fs::read_to_string(&path) {
+                let expected = snapshot_description(shown, directive);
+                let found = description(&snapshot);
+                if found.as_deref() != Some(expected.as_str()) {
+                    let message = format!(
+                        "snapshot {}/{name} is stale: its header names {}, not this directive \
+                         ({expected:?}); run `cargo xtask tidy --fix`, or re-run the suite \
+                         and accept with `cargo insta accept` if only the header changed",
+                        suite::SNAPSHOTS_DIR,
+                        found.map_or("no directive".to_string(), |f| format!("{f:?}")),
+                    );
+                    problems.push(Problem::new(shown, directive.line, message));
+                }
+            }
+            if !path.is_file() {
                 let message = format!(
                     "directive has no snapshot {}/{name} (run the suite and review it with `cargo insta review`)",
                     suite::SNAPSHOTS_DIR
@@ -237,6 +314,89 @@ fn snapshot_problems(
         ));
     }
     Ok(problems)
+}
+
+/// The header the runner gives a directive's snapshot (`snapshot()` in
+/// `crates/testkit/src/runner.rs`): `<file>:<line> <directive text>`.
+fn snapshot_description(shown: &str, directive: &directives::Directive) -> String {
+    format!("{shown}:{} {}", directive.line, directive.text)
+}
+
+/// The `description:` of a snapshot's front matter, unquoted.
+fn description(snapshot: &str) -> Option<String> {
+    let front = snapshot.strip_prefix("---\n")?;
+    let front = &front[..front.find("\n---")?];
+    let value = front
+        .lines()
+        .find_map(|line| line.strip_prefix("description:"))?
+        .trim();
+    match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(quoted) => {
+            let mut out = String::new();
+            let mut chars = quoted.chars();
+            while let Some(c) = chars.next() {
+                if c == '\\' {
+                    out.extend(chars.next());
+                } else {
+                    out.push(c);
+                }
+            }
+            Some(out)
+        }
+        None => Some(value.to_string()),
+    }
+}
+
+/// Rewrites the `description:` of each directive's snapshot that does not
+/// name the directive's current line and text.
+fn fix_snapshot_headers(root: &Path) -> Result<(), String> {
+    let tests = suite::test_files(root).map_err(|e| e.to_string())?;
+    for test in &tests {
+        let shown = suite::relative(Path::new(""), test);
+        let text = std::fs::read_to_string(root.join(test)).map_err(|e| e.to_string())?;
+        let Ok(file) = directives::parse(&text) else {
+            continue;
+        };
+        let stem = test
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        for (index, directive) in file.directives.iter().enumerate() {
+            let name = format!("{stem}@{}.snap", index + 1);
+            let path = root.join(suite::SNAPSHOTS_DIR).join(&name);
+            let Ok(snapshot) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let expected = snapshot_description(&shown, directive);
+            if description(&snapshot).as_deref() == Some(expected.as_str()) {
+                continue;
+            }
+            let Some(fixed) = with_description(&snapshot, &expected) else {
+                return Err(format!("{name} has no front matter to fix"));
+            };
+            std::fs::write(&path, fixed).map_err(|e| e.to_string())?;
+            println!(
+                "tidy: {}/{name} header now {expected:?}",
+                suite::SNAPSHOTS_DIR
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `snapshot` with its front matter's description set to `description`.
+fn with_description(snapshot: &str, description: &str) -> Option<String> {
+    let body_at = snapshot.strip_prefix("---\n")?.find("\n---")? + 4;
+    let (front, body) = snapshot.split_at(body_at);
+    let quoted = format!(
+        "description: \"{}\"",
+        description.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    let mut lines: Vec<String> = front.lines().map(str::to_string).collect();
+    match lines.iter().position(|l| l.starts_with("description:")) {
+        Some(at) => lines[at] = quoted,
+        None => lines.insert(1, quoted),
+    }
+    Some(lines.join("\n") + body)
 }
 
 fn readme_problems(root: &Path, tests: &[Parsed]) -> Result<Vec<Problem>, String> {
@@ -419,11 +579,14 @@ mod tests {
     const TEST: &str = "//META: intent=characterization\n//META: covers=crates/sysval\n\
 //META: behaviour=B3\n//META: purpose=p\n//TEST:SIMPLE(filecheck=GLSL):-target glsl -entry main -stage compute\n//GLSL: gl_\n";
 
+    const SNAPSHOT: &str = "---\nsource: crates/testkit/src/runner.rs\ndescription: \"tests/legalize/ids.slang:5 \
+//TEST:SIMPLE(filecheck=GLSL):-target glsl -entry main -stage compute\"\n---\nout\n";
+
     /// A clean miniature repository (not a git one: the commit is not checked).
     fn tree() -> Scratch {
         let tree = Scratch::new("tidy");
         tree.write("tests/legalize/ids.slang", TEST);
-        tree.write("snapshots/legalize/ids@1.snap", "---\n---\nout\n");
+        tree.write("snapshots/legalize/ids@1.snap", SNAPSHOT);
         tree.write(
             "crates/sysval/src/lib.rs",
             "pub fn glsl() {\n    let a = 1;\n}\n",
@@ -536,6 +699,85 @@ mod tests {
             found
                 .iter()
                 .any(|m| m.ends_with("tests/legalize/ids.slang is not in the claims table")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_not_after_the_last_positive_check_is_caught() {
+        let tree = tree();
+        let with = |checks: &str| TEST.replace("//GLSL: gl_\n", checks);
+        // Before the first match, between matches, or in a prefix of -NOTs
+        // only: each scans what it should.
+        for fine in [
+            "//GLSL-NOT: x\n//GLSL: gl_\n",
+            "//GLSL: a\n//GLSL-NOT: x\n//GLSL: gl_\n",
+            "//GLSL-NOT: x\n//GLSL-NOT: y\n",
+        ] {
+            tree.write("tests/legalize/ids.slang", &with(fine));
+            assert_eq!(messages(&tree), Vec::<String>::new(), "{fine}");
+        }
+        tree.write(
+            "tests/legalize/ids.slang",
+            &with("//GLSL: gl_\n//GLSL-NOT: x\n//GLSL-DAG: y\n//GLSL-NOT: z\n"),
+        );
+        let found = messages(&tree);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "tests/legalize/ids.slang:7: GLSL-NOT after the last positive GLSL check (line 6): \
+                 FileCheck tests a -NOT only between the matches around it, so this one scans \
+                 only the output after that match"
+            ),
+            "{found:?}"
+        );
+        assert!(
+            found[1].starts_with("tests/legalize/ids.slang:9: GLSL-NOT"),
+            "{found:?}"
+        );
+        // After DAGs only, the NOT scans only from their matches on.
+        tree.write(
+            "tests/legalize/ids.slang",
+            &with("//GLSL-DAG: gl_\n//GLSL-NOT: x\n"),
+        );
+        assert!(
+            messages(&tree)[0].contains(":7: GLSL-NOT after the last positive GLSL check (line 6)"),
+            "{:?}",
+            messages(&tree)
+        );
+    }
+
+    #[test]
+    fn a_stale_snapshot_header_is_caught_and_fixed() {
+        let tree = tree();
+        // A line inserted above the directive moves it to line 6.
+        tree.write(
+            "tests/legalize/ids.slang",
+            &TEST.replace("//TEST:", "// note\n//TEST:"),
+        );
+        let found = messages(&tree);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with(
+                "tests/legalize/ids.slang:6: snapshot snapshots/legalize/ids@1.snap is stale: its \
+                 header names \"tests/legalize/ids.slang:5 //TEST:SIMPLE(filecheck=GLSL)"
+            ),
+            "{found:?}"
+        );
+        fix_snapshot_headers(&tree.0).unwrap();
+        assert_eq!(messages(&tree), Vec::<String>::new());
+        let fixed = std::fs::read_to_string(tree.0.join("snapshots/legalize/ids@1.snap")).unwrap();
+        assert_eq!(fixed, SNAPSHOT.replace("ids.slang:5", "ids.slang:6"));
+        // A changed command line is stale too; a header-less snapshot names
+        // no directive.
+        tree.write(
+            "tests/legalize/ids.slang",
+            &TEST.replace("-stage compute", "-stage compute -O0"),
+        );
+        tree.write("snapshots/legalize/ids@1.snap", "---\n---\nout\n");
+        let found = messages(&tree);
+        assert!(
+            found[0].contains("its header names no directive"),
             "{found:?}"
         );
     }
