@@ -5,6 +5,8 @@
 //!   keys) with `intent=characterization`, `covers=` an existing watched
 //!   path, a `purpose=`, and at least one directive, each with at least one
 //!   matcher (check lines or caret annotations).
+//! - No comment reads as a check of prefix `P` with its dash missing
+//!   (`//GLSLNEXT:`), which FileCheck would ignore.
 //! - No `P-NOT:` check comes after the last positive check of prefix `P`:
 //!   FileCheck tests a -NOT only between the matches around it, so there it
 //!   scans just the output's tail after the last match.
@@ -106,6 +108,7 @@ pub fn check(root: &Path) -> Result<Vec<Problem>, String> {
             Ok(file) => {
                 problems.extend(meta_problems(root, &shown, &text, &file));
                 problems.extend(trailing_not_problems(&shown, &text, &file));
+                problems.extend(glued_directive_problems(&shown, &text, &file));
                 parsed.push((shown, Some(file)));
             }
             Err(errors) => {
@@ -229,6 +232,53 @@ fn trailing_not_problems(shown: &str, text: &str, file: &TestFile) -> Vec<Proble
                 checks[last].line
             );
             problems.push(Problem::new(shown, check.line, message));
+        }
+    }
+    problems
+}
+
+/// A comment that reads as a check of prefix `P` with the dash missing
+/// (`//GLSLNEXT:` for `//GLSL-NEXT:`), where `GLSLNEXT` is no prefix of
+/// the file. LLVM's FileCheck reports `P_NEXT:` as misspelled but ignores
+/// `PNEXT:` as an unknown prefix, and so does the suite's checker, which
+/// agrees with it: such a line would silently check nothing.
+fn glued_directive_problems(shown: &str, text: &str, file: &TestFile) -> Vec<Problem> {
+    const SUFFIXES: [&str; 6] = ["NEXT", "NOT", "DAG", "SAME", "EMPTY", "LABEL"];
+    let prefixes: Vec<&str> = file
+        .directives
+        .iter()
+        .filter_map(|directive| match &directive.kind {
+            DirectiveKind::FileCheck { prefix } => Some(prefix.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut problems = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(body) = line.trim_start().strip_prefix("//") else {
+            continue;
+        };
+        let body = body.trim_start();
+        let end = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(body.len());
+        let (name, rest) = body.split_at(end);
+        if !rest.starts_with(':') || prefixes.contains(&name) {
+            continue;
+        }
+        for prefix in &prefixes {
+            let Some(suffix) = name.strip_prefix(prefix) else {
+                continue;
+            };
+            let count = suffix
+                .strip_prefix("COUNT-")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if SUFFIXES.contains(&suffix) || count {
+                let message = format!(
+                    "`{name}:` reads as a {prefix}-{suffix} check with the dash missing;                      FileCheck ignores it (no prefix is called {name}), so it checks nothing:                      write `{prefix}-{suffix}:`"
+                );
+                problems.push(Problem::new(shown, index + 1, message));
+                break;
+            }
         }
     }
     problems
@@ -745,6 +795,32 @@ mod tests {
             "{:?}",
             messages(&tree)
         );
+    }
+
+    #[test]
+    fn a_check_with_its_dash_missing_is_caught() {
+        let tree = tree();
+        let with = |checks: &str| TEST.replace("//GLSL: gl_\n", checks);
+        for glued in [
+            "//GLSL: gl_\n//GLSLNEXT: x\n",
+            "//GLSL: gl_\n//GLSLNOT: x\n",
+            "//GLSL: gl_\n// GLSLCOUNT-2: x\n",
+        ] {
+            tree.write("tests/legalize/ids.slang", &with(glued));
+            let found = messages(&tree);
+            assert_eq!(found.len(), 1, "{glued}: {found:?}");
+            assert!(
+                found[0].starts_with("tests/legalize/ids.slang:7: `GLSL"),
+                "{found:?}"
+            );
+            assert!(found[0].contains("with the dash missing"), "{found:?}");
+        }
+        // Another word glued to the prefix is not a directive's name.
+        tree.write(
+            "tests/legalize/ids.slang",
+            &with("//GLSL: gl_\n//GLSLX: x\n// GLSLNEXT is spelled GLSL-NEXT\n"),
+        );
+        assert_eq!(messages(&tree), Vec::<String>::new());
     }
 
     #[test]
