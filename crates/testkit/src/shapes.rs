@@ -255,11 +255,12 @@ pub fn entry_point_shape(seed: u64, profile: Profile) -> Shape {
         });
     }
     // Semantics far apart so no two overlap whatever a leaf spans; some
-    // leaves get an explicit location, also far apart.
+    // leaves get an explicit location, also far apart: 32 locations, more
+    // than the widest leaf takes (`double4x4[3]`, 24).
     let declare = |source: &mut String, rng: &mut Rng, with_modifiers: bool| {
         for (i, field) in fields.iter().enumerate() {
             let location = if !field.nested && rng.chance(25) {
-                format!("[[vk::location({})]] ", 16 + 16 * i)
+                format!("[[vk::location({})]] ", 16 + 32 * i)
             } else {
                 String::new()
             };
@@ -369,7 +370,7 @@ impl Fields {
                 continue;
             }
             let location = if !field.nested && rng.chance(25) {
-                format!("[[vk::location({})]] ", 16 + 16 * i)
+                format!("[[vk::location({})]] ", 16 + 32 * i)
             } else {
                 String::new()
             };
