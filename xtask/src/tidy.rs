@@ -492,7 +492,7 @@ fn front_matter_problems(root: &Path, readme: &readme::Readme) -> Result<Vec<Pro
         Some((line, commit)) if !commit_known(root, commit) => problems.push(Problem::new(
             suite::README,
             *line,
-            format!("source-commit '{commit}' is not a commit of this repository"),
+            format!("source-commit '{commit}' is not a commit of HEAD's history"),
         )),
         Some(_) => {}
         None => problems.push(Problem::new(
@@ -516,7 +516,9 @@ fn commit_known(root: &Path, commit: &str) -> bool {
     let shallow = git(&["rev-parse", "--is-shallow-repository"])
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
     match shallow.as_deref() {
-        Some("false") => git(&["cat-file", "-e", &format!("{commit}^{{commit}}")])
+        // In HEAD's history, not merely in the object store: a commit
+        // that a rebase rewrote is still there locally but not in a clone.
+        Some("false") => git(&["merge-base", "--is-ancestor", commit, "HEAD"])
             .is_some_and(|o| o.status.success()),
         _ => true,
     }
@@ -795,6 +797,38 @@ mod tests {
             "{:?}",
             messages(&tree)
         );
+    }
+
+    /// A rebased-away commit is still in the object store here but not in
+    /// a clone: only a commit of HEAD's history counts.
+    #[test]
+    fn a_source_commit_must_be_in_heads_history() {
+        let tree = Scratch::new("tidy-git");
+        let git = |args: &[&str]| {
+            let out = Command::new("git")
+                .args([
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@t",
+                    "-c",
+                    "commit.gpgsign=false",
+                ])
+                .args(args)
+                .current_dir(&tree.0)
+                .output()
+                .expect("git runs");
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        };
+        git(&["init", "-q"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "a"]);
+        let kept = git(&["rev-parse", "HEAD"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "b"]);
+        let dropped = git(&["rev-parse", "HEAD"]);
+        git(&["reset", "-q", "--hard", &kept]);
+        assert!(commit_known(&tree.0, &kept));
+        assert!(!commit_known(&tree.0, &dropped));
     }
 
     #[test]
