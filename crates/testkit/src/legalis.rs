@@ -314,6 +314,31 @@ impl Validator for DownstreamValidator {
     }
 }
 
+/// The code of the first error of a refusal in Legalis' rendered
+/// diagnostics (`error[E49994]: ...`), when every error in `stderr` is
+/// coded and none is an internal error (`legalis::codes::is_internal`);
+/// `None` for anything else (an uncoded failure, a panic, an internal
+/// error anywhere). What the corpus and generated-shape tests accept as a
+/// refusal.
+pub fn refusal_code(stderr: &str) -> Option<String> {
+    let mut codes = stderr.lines().filter_map(|line| {
+        let rest = line.strip_prefix("error")?;
+        Some(
+            rest.strip_prefix('[')
+                .and_then(|rest| rest.split_once(']'))
+                .map(|(code, _)| code),
+        )
+    });
+    let first = codes.next()??;
+    for code in std::iter::once(Some(first)).chain(codes) {
+        let number: u32 = code?.strip_prefix('E')?.parse().ok()?;
+        if code?.len() != 6 || legalis::codes::is_internal(number) {
+            return None;
+        }
+    }
+    Some(first.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
@@ -539,5 +564,30 @@ mod tests {
             ],
         );
         assert_eq!(compute, NAGA_READ);
+    }
+
+    #[test]
+    fn a_refusal_is_coded_and_no_error_of_it_is_internal() {
+        assert_eq!(
+            refusal_code("error[E55204]: shape\n  --> f:1:1").as_deref(),
+            Some("E55204")
+        );
+        assert_eq!(
+            refusal_code("warning[E48007]: w\nerror[E49994]: x\nerror[E49990]: y").as_deref(),
+            Some("E49994")
+        );
+        // Internal errors, first or after a refusal; the three the first
+        // list of internal codes missed among them.
+        for internal in ["E00006", "E49000", "E55300", "E55400", "E56103", "E56402"] {
+            assert_eq!(refusal_code(&format!("error[{internal}]: bug")), None);
+            assert_eq!(
+                refusal_code(&format!("error[E49994]: x\nerror[{internal}]: bug")),
+                None
+            );
+        }
+        assert_eq!(refusal_code("thread 'main' panicked"), None);
+        assert_eq!(refusal_code("error: no code"), None);
+        assert_eq!(refusal_code("error[oops]: x"), None);
+        assert_eq!(refusal_code(""), None);
     }
 }

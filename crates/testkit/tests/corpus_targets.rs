@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis, refusal_code};
 use legalis_testkit::runner::{Compiler, Validator};
 
 fn shaders(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -68,31 +68,6 @@ fn corpus_entry_points_compile_to_valid_glsl_or_a_coded_refusal() {
 #[test]
 fn corpus_entry_points_compile_to_valid_spirv_or_a_coded_refusal() {
     corpus_compiles_to("spirv-asm", SPIRV_ASM);
-}
-
-/// The code of the first error in `stderr` when it is a coded refusal
-/// that is not an internal error.
-fn refusal_code(stderr: &str) -> Option<String> {
-    let code = stderr.split("error[").nth(1)?.split(']').next()?;
-    let number: u32 = code.strip_prefix('E')?.parse().ok()?;
-    (code.len() == 6 && !legalis::codes::is_internal(number)).then(|| code.to_string())
-}
-
-#[test]
-fn a_refusal_is_a_coded_error_that_is_not_internal() {
-    assert_eq!(
-        refusal_code("error[E56101]: unsupported").as_deref(),
-        Some("E56101")
-    );
-    assert_eq!(
-        refusal_code("warning[E31000]: w\nerror[E48001]: x").as_deref(),
-        Some("E48001")
-    );
-    for internal in ["E00006", "E49000", "E55400", "E56002", "E56402"] {
-        assert_eq!(refusal_code(&format!("error[{internal}]: bug")), None);
-    }
-    assert_eq!(refusal_code("thread panicked"), None);
-    assert_eq!(refusal_code("error[oops]: x"), None);
 }
 
 fn corpus_compiles_to(

@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis};
+use legalis_testkit::legalis::{DownstreamValidator, InProcessLegalis, refusal_code};
 use legalis_testkit::runner::{Compiler, TRACE_OPTION, Validator};
 use legalis_testkit::shapes::{MORE_STAGES, Profile, Shape, entry_point_shape, stage_shape};
 
@@ -53,52 +53,6 @@ struct Tally {
     /// Refusals by stage, target, profile and code: `vertex glsl Full E49994`.
     refused: BTreeMap<String, usize>,
     failures: Vec<String>,
-}
-
-/// The code of the first error of a refusal, when every error in `stderr`
-/// is coded and none is an internal error; `None` for anything else (an
-/// uncoded failure, a panic, an internal error anywhere).
-fn refusal_code(stderr: &str) -> Option<String> {
-    let mut codes = stderr.lines().filter_map(|line| {
-        let rest = line.strip_prefix("error")?;
-        Some(
-            rest.strip_prefix('[')
-                .and_then(|rest| rest.split_once(']'))
-                .map(|(code, _)| code),
-        )
-    });
-    let first = codes.next()??;
-    for code in std::iter::once(Some(first)).chain(codes) {
-        let number: u32 = code?.strip_prefix('E')?.parse().ok()?;
-        if code?.len() != 6 || legalis::codes::is_internal(number) {
-            return None;
-        }
-    }
-    Some(first.to_string())
-}
-
-#[test]
-fn a_refusal_is_coded_and_no_error_of_it_is_internal() {
-    assert_eq!(
-        refusal_code("error[E55204]: shape\n  --> f:1:1").as_deref(),
-        Some("E55204")
-    );
-    assert_eq!(
-        refusal_code("warning[E48007]: w\nerror[E49994]: x\nerror[E49990]: y").as_deref(),
-        Some("E49994")
-    );
-    // Internal errors, first or after a refusal; the three the first list
-    // of internal codes missed among them.
-    for internal in ["E00006", "E49000", "E55300", "E55400", "E56103", "E56402"] {
-        assert_eq!(refusal_code(&format!("error[{internal}]: bug")), None);
-        assert_eq!(
-            refusal_code(&format!("error[E49994]: x\nerror[{internal}]: bug")),
-            None
-        );
-    }
-    assert_eq!(refusal_code("thread 'main' panicked"), None);
-    assert_eq!(refusal_code("error: no code"), None);
-    assert_eq!(refusal_code(""), None);
 }
 
 /// Compiles `shape` to every target: each output validated and
