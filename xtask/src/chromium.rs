@@ -70,7 +70,7 @@ pub fn apt(args: &[&str]) -> Result<(), String> {
     }
 }
 
-pub fn on_path(name: &str) -> Option<PathBuf> {
+fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))

@@ -12,7 +12,7 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use legalis_testkit::runner::{self, CompileOutput, Compiler, Options, UnsupportedPolicy};
 
@@ -241,51 +241,10 @@ const CASES: &[(&str, &str, &str, i32)] = &[
 /// ignores them). Still run: the runner must fail and LLVM pass.
 const RUNNER_STRICTER: &[&str] = &["lowercase-suffix"];
 
-fn runs(program: &Path) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|status| status.success())
-}
-
-/// The same search as `cargo xtask setup` (xtask/src/llvm.rs).
+/// LLVM's FileCheck, 19 or newer (`legalis_testkit::filecheck::llvm`, the
+/// search `cargo xtask setup` uses too).
 fn llvm_filecheck() -> Result<PathBuf, String> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("LLVM_FILECHECK")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
-    candidates.push(PathBuf::from("FileCheck"));
-    candidates.extend(
-        (11..=30)
-            .rev()
-            .map(|n| PathBuf::from(format!("FileCheck-{n}"))),
-    );
-    let mut installed: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib")
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name().into_string().ok()?;
-            let version = name.strip_prefix("llvm-")?.parse().ok()?;
-            Some((
-                version,
-                PathBuf::from(format!("/usr/lib/{name}/bin/FileCheck")),
-            ))
-        })
-        .collect();
-    installed.sort();
-    candidates.extend(installed.into_iter().rev().map(|(_, path)| path));
-    let tried: Vec<String> = candidates.iter().map(|c| c.display().to_string()).collect();
-    candidates.into_iter().find(|c| runs(c)).ok_or_else(|| {
-        format!(
-            "LLVM's FileCheck is missing (tried {}). Install it: `cargo xtask setup` as root, \
-             or `apt-get install -y --no-install-recommends llvm-19-tools` (Debian 12), or \
-             set LLVM_FILECHECK to its path",
-            tried.join(", ")
-        )
-    })
+    legalis_testkit::filecheck::llvm::find()
 }
 
 fn status(program: &Path, check_file: &Path, input: &Path) -> i32 {

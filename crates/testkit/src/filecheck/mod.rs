@@ -10,6 +10,7 @@
 //! CHECK-NOTs in the skipped region. A failure in one block does not stop
 //! the next block from being checked, so one run shows every broken block.
 
+pub mod llvm;
 mod pattern;
 mod report;
 
