@@ -576,3 +576,33 @@ fn examples_compile_to_valid_wgsl() {
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("error[E55201]"), "{}", run.stderr);
 }
+
+/// `-warnings-disable` leaves out the warnings it names and nothing else:
+/// other warnings and every error still print.
+#[test]
+fn warnings_disable_leaves_out_the_named_warnings_only() {
+    let source = format!("#pragma frobnicate\n{COMPUTE}");
+    let dir = scratch_with("warnings-disable", "c.slang", source.as_bytes());
+    let plain = legalis(&dir, &["c.slang", "-target", "glsl"]);
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    assert!(plain.stderr.contains("warning[E15009]"), "{}", plain.stderr);
+    for codes in ["E15009", "15009", "e15009,E31000"] {
+        let quiet = legalis(
+            &dir,
+            &["c.slang", "-target", "glsl", "-warnings-disable", codes],
+        );
+        assert_eq!(quiet.code, Some(0), "{codes}: {}", quiet.stderr);
+        assert_eq!(quiet.stderr, "", "{codes}");
+        assert_eq!(quiet.stdout, plain.stdout, "{codes}");
+    }
+    let other = legalis(
+        &dir,
+        &["c.slang", "-target", "glsl", "-warnings-disable", "E31000"],
+    );
+    assert!(other.stderr.contains("warning[E15009]"), "{}", other.stderr);
+    // An error is never left out.
+    let broken = scratch_with("warnings-disable-error", "b.slang", b"void main( {}\n");
+    let run = legalis(&broken, &["b.slang", "-warnings-disable", "20001"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("error[E"), "{}", run.stderr);
+}

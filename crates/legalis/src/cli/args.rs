@@ -45,6 +45,9 @@ pub struct CompileArgs {
     pub bindings: legalis_bind::Options,
     /// `-dump-bindings[=text|json]`.
     pub dump_bindings: Option<crate::trace::TraceFormat>,
+    /// `-warnings-disable CODE[,CODE...]`: warnings with these codes are
+    /// not printed.
+    pub disabled_warnings: Vec<u32>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,6 +158,24 @@ API conventions (the same on every target):
   -g, -g0 .. -g3    debug level (also -gnone -gminimal -gstandard -gmaximal):
                     -g0 drops OpName and OpMemberName from SPIR-V; the other
                     levels change nothing yet
+
+Diagnostics:
+  -warnings-disable CODE[,CODE...]
+                    do not print warnings with these codes (E31000 or
+                    31000); errors are always printed
+
+slangc options accepted with no effect here:
+  -lang slang|hlsl  legalis reads one language, Slang with HLSL's syntax
+                    (another language is refused)
+  -skip-spirv-validation
+                    legalis does not run the SPIR-V validator on its output
+  -enable-experimental-passes, -whole-program
+                    the reference's optimiser and linking; legalis always
+                    compiles the whole file
+  -line-directive-mode MODE
+                    legalis writes no #line directives
+  -conformance TYPE:IFACE[=N]
+                    the reference's dynamic dispatch; legalis has none
 
 Other slangc options are refused by name as not supported.
 
@@ -319,6 +340,31 @@ fn apply_option(
             });
             Ok(())
         }
+        "-warnings-disable" => {
+            let list = text_value(option, rest)?;
+            for code in list.split(',').map(str::trim).filter(|c| !c.is_empty()) {
+                let digits = code.strip_prefix(['E', 'e']).unwrap_or(code);
+                match digits.parse::<u32>() {
+                    Ok(number) if digits.len() <= 5 => parsed.disabled_warnings.push(number),
+                    _ => {
+                        return usage(format!(
+                            "-warnings-disable takes diagnostic codes separated by commas \
+                             (E31000 or 31000), not `{code}`"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        }
+        "-lang" => match text_value(option, rest)?.as_str() {
+            // Legalis reads one language, Slang with HLSL's syntax.
+            "slang" | "hlsl" => Ok(()),
+            other => usage(format!(
+                "-lang {other}: legalis reads Slang and HLSL source only (-lang slang or hlsl)"
+            )),
+        },
+        _ if NO_EFFECT.contains(&option) => Ok(()),
+        _ if NO_EFFECT_WITH_VALUE.contains(&option) => text_value(option, rest).map(drop),
         "-enable-machine-readable-diagnostics" => {
             parsed.diagnostics = DiagnosticFormat::Machine;
             Ok(())
@@ -413,6 +459,25 @@ fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
     })
 }
 
+/// `slangc` options that steer what the reference does beyond anything
+/// Legalis does, accepted and listed under `-help` as having no effect
+/// here.
+pub const NO_EFFECT: &[&str] = &[
+    // Legalis does not validate its own SPIR-V on the command line (the
+    // suite does): there is no validation to skip.
+    "-skip-spirv-validation",
+    // The reference's optimiser and linker; Legalis always compiles the
+    // whole file.
+    "-enable-experimental-passes",
+    "-whole-program",
+];
+
+/// [`NO_EFFECT`] options that take a value: `-line-directive-mode MODE`
+/// (Legalis writes no `#line` directives) and `-conformance TYPE:IFACE`
+/// (the reference's dynamic-dispatch tables; Legalis has no dynamic
+/// dispatch).
+pub const NO_EFFECT_WITH_VALUE: &[&str] = &["-line-directive-mode", "-conformance"];
+
 /// `slangc` options Legalis does not implement, as `slangc -h` lists them;
 /// each is refused by name. Families with a variable part (`-I<path>`,
 /// `-W<id>`, `-X<compiler>`, `-<compiler>-path`) are matched by
@@ -423,7 +488,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-specialize",
     "-emit-ir",
     "-help-style",
-    "-lang",
     "-matrix-layout-column-major",
     "-matrix-layout-row-major",
     "-restrictive-capability-check",
@@ -435,7 +499,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-profile",
     "-std",
     "-warnings-as-errors",
-    "-warnings-disable",
     "-dump-warning-diagnostics",
     "-report-downstream-time",
     "-report-perf-benchmark",
@@ -450,14 +513,12 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-coverage-manifest-output",
     "-trace-coverage-counter-width",
     "-report-dynamic-dispatch-sites",
-    "-skip-spirv-validation",
     "-source-embed-style",
     "-source-embed-name",
     "-source-embed-language",
     "-disable-short-circuit",
     "-unscoped-enum",
     "-preserve-params",
-    "-conformance",
     "-reflection-json",
     "-msvc-style-bitfield-packing",
     // Target.
@@ -762,6 +823,7 @@ mod tests {
                 policy: Policy::default(),
                 bindings: legalis_bind::Options::default(),
                 dump_bindings: None,
+                disabled_warnings: Vec::new(),
             }
         );
     }
@@ -977,6 +1039,50 @@ mod tests {
             "unknown debug level -gibberish; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
         );
         assert_eq!(error("f.slang --frobnicate"), "unknown option --frobnicate");
+    }
+
+    #[test]
+    fn slangc_options_with_no_effect_here_are_accepted() {
+        for line in [
+            "f.slang -skip-spirv-validation",
+            "f.slang -enable-experimental-passes -whole-program",
+            "f.slang -line-directive-mode none",
+            "f.slang -conformance Impl:IFoo=3",
+            "f.slang -lang slang",
+            "f.slang -lang hlsl",
+        ] {
+            let Ok(Command::Compile(args)) = parse_line(line) else {
+                panic!("{line} is refused: {:?}", parse_line(line));
+            };
+            assert_eq!(args.input, PathBuf::from("f.slang"), "{line}");
+            assert_eq!(args.target, None, "{line}");
+        }
+        assert_eq!(
+            error("f.slang -line-directive-mode"),
+            "-line-directive-mode needs a value"
+        );
+        assert_eq!(
+            error("f.slang -lang glsl"),
+            "-lang glsl: legalis reads Slang and HLSL source only (-lang slang or hlsl)"
+        );
+    }
+
+    #[test]
+    fn warnings_disable_takes_codes() {
+        let Ok(Command::Compile(args)) =
+            parse_line("f.slang -warnings-disable E15009,31000 -warnings-disable e48007")
+        else {
+            panic!("refused");
+        };
+        assert_eq!(args.disabled_warnings, [15009, 31000, 48007]);
+        assert_eq!(
+            error("f.slang -warnings-disable 39x"),
+            "-warnings-disable takes diagnostic codes separated by commas (E31000 or 31000), not `39x`"
+        );
+        assert_eq!(
+            error("f.slang -warnings-disable"),
+            "-warnings-disable needs a value"
+        );
     }
 
     #[test]

@@ -65,6 +65,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
     let reporter = Reporter {
         format: args.diagnostics,
         color: env.color && !args.no_color,
+        disabled_warnings: &args.disabled_warnings,
     };
     let mut outcome = Outcome::default();
     let path = args.input.to_string_lossy().to_string();
@@ -248,13 +249,26 @@ fn write_whole_file(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 /// Renders diagnostics in the form the command line asked for.
-struct Reporter {
+struct Reporter<'a> {
     format: DiagnosticFormat,
     color: bool,
+    /// `-warnings-disable`: warnings with these codes are left out.
+    disabled_warnings: &'a [u32],
 }
 
-impl Reporter {
+impl Reporter<'_> {
     fn report(&self, outcome: &mut Outcome, path: &str, text: &str, diagnostics: &[Diagnostic]) {
+        let kept: Vec<Diagnostic>;
+        let diagnostics = if self.disabled_warnings.is_empty() {
+            diagnostics
+        } else {
+            kept = diagnostics
+                .iter()
+                .filter(|d| d.is_error() || !self.disabled_warnings.contains(&d.code))
+                .cloned()
+                .collect();
+            &kept
+        };
         if diagnostics.is_empty() {
             return;
         }
