@@ -34,6 +34,12 @@ pub struct Policy {
     pub optimization: Option<OptimizationLevel>,
     /// `-g`, `-g0`..`-g3`; `None` when no `-g` was given.
     pub debug: Option<DebugLevel>,
+    /// `-profile glsl_NNN`: the lowest GLSL `#version` to write (raised
+    /// when the output needs more; Vulkan GLSL starts at 450).
+    pub glsl_version: Option<u32>,
+    /// `-profile spirv_1_N`: the lowest SPIR-V version to declare (raised
+    /// when a used feature needs more).
+    pub spirv_version: Option<(u8, u8)>,
 }
 
 impl Policy {

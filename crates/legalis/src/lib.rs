@@ -326,19 +326,19 @@ fn write_bytes(
     let plan = plan_bindings(&legalized.module, target, &request.bindings, diagnostics)?;
     let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let written = match target {
-        Target::Glsl => write_glsl(legalized, &plan).map(String::into_bytes),
+        Target::Glsl => write_glsl(legalized, &plan, policy).map(String::into_bytes),
         _ => {
             let options = legalis_emit::spirv::Options {
+                min_version: policy.spirv_version.unwrap_or((1, 0)),
                 debug_names: policy.debug_names(),
                 use_entry_point_name: policy.use_entry_point_name,
                 bindings: Some(plan.clone()),
-                ..legalis_emit::spirv::Options::default()
             };
             let of_spirv = |e: legalis_emit::spirv::Error| {
                 (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())
             };
             if policy.spirv_via_glsl {
-                write_glsl(legalized, &plan)
+                write_glsl(legalized, &plan, policy)
                     .and_then(|glsl| spirv_via_glsl(&glsl, stage, &legalized.plan.entry, policy))
                     .map(|words| match target {
                         Target::SpirvAsm => legalis_emit::spirv::disassemble(&words).into_bytes(),
@@ -718,9 +718,11 @@ type WriteError = (u32, String, Option<ir::Span>);
 fn write_glsl(
     legalized: &legalis_legalize_glsl::Legalized,
     plan: &legalis_bind::Plan,
+    policy: &Policy,
 ) -> Result<String, WriteError> {
     let options = legalis_emit::glsl::Options {
-        version: legalized.version,
+        // `-profile glsl_NNN` raises the version the legalizer asks for.
+        version: legalized.version.max(policy.glsl_version.unwrap_or(0)),
         extensions: legalized.extensions.clone(),
         bindings: Some(plan.clone()),
     };

@@ -428,7 +428,7 @@ fn slangc_options_legalis_lacks_are_usage_errors_naming_them() {
         "-fspv-reflect",
         "-matrix-layout-row-major",
         "-fvk-use-scalar-layout",
-        "-profile",
+        "-Xglslang",
     ] {
         let run = legalis(&dir, &["v.slang", "-target", "glsl", option]);
         assert_eq!(run.code, Some(2), "{option}: {}", run.stderr);
@@ -605,4 +605,50 @@ fn warnings_disable_leaves_out_the_named_warnings_only() {
     let run = legalis(&broken, &["b.slang", "-warnings-disable", "20001"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("error[E"), "{}", run.stderr);
+}
+
+/// `-profile` picks the lowest GLSL and SPIR-V versions and the stage; a
+/// shader model changes nothing; every output still validates.
+#[test]
+fn profiles_pick_versions_and_the_stage() {
+    let dir = scratch_with("profiles", "v.slang", VERTEX.as_bytes());
+    let glsl = legalis(
+        &dir,
+        &["v.slang", "-target", "glsl", "-profile", "glsl_460"],
+    );
+    assert_eq!(glsl.code, Some(0), "{}", glsl.stderr);
+    assert!(glsl.stdout.starts_with("#version 460\n"), "{}", glsl.stdout);
+    legalis_validate::validate_glsl(&glsl.stdout, ShaderStage::Vertex).expect("valid GLSL");
+    let plain = legalis(&dir, &["v.slang", "-target", "glsl"]);
+    let modelled = legalis(&dir, &["v.slang", "-target", "glsl", "-profile", "sm_6_6"]);
+    assert_eq!(modelled.stdout, plain.stdout);
+    for minor in [3u8, 4, 6] {
+        let profile = format!("spirv_1_{minor}");
+        let run = legalis(
+            &dir,
+            &["v.slang", "-target", "spirv-asm", "-profile", &profile],
+        );
+        assert_eq!(run.code, Some(0), "{profile}: {}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("; Version: 1.{minor}")),
+            "{profile}: {}",
+            run.stdout
+        );
+        legalis_validate::validate_spirv_asm(&run.stdout)
+            .unwrap_or_else(|e| panic!("{profile}: {e}\n{}", run.stdout));
+    }
+    // The stage from the profile, with no -stage and no [shader].
+    let bare = scratch_with(
+        "profiles-bare",
+        "p.hlsl",
+        b"float4 main(float4 c : COLOR0) : SV_Target { return c; }\n",
+    );
+    let run = legalis(
+        &bare,
+        &[
+            "p.hlsl", "-target", "glsl", "-entry", "main", "-profile", "ps_6_0",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    legalis_validate::validate_glsl(&run.stdout, ShaderStage::Fragment).expect("valid GLSL");
 }

@@ -19,7 +19,7 @@ use crate::Target;
 pub enum Command {
     Help,
     Version,
-    Compile(CompileArgs),
+    Compile(Box<CompileArgs>),
 }
 
 #[derive(Debug, Default, PartialEq)]
@@ -48,6 +48,9 @@ pub struct CompileArgs {
     /// `-warnings-disable CODE[,CODE...]`: warnings with these codes are
     /// not printed.
     pub disabled_warnings: Vec<u32>,
+    /// The stage a `-profile` names (`vs_6_0`); it is the stage when
+    /// `-stage` is not given and must agree with it when it is.
+    pub profile_stage: Option<ShaderStage>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,6 +162,19 @@ API conventions (the same on every target):
                     -g0 drops OpName and OpMemberName from SPIR-V; the other
                     levels change nothing yet
 
+Profiles and capabilities:
+  -profile NAME[+CAPABILITY...]
+                    glsl_NNN: write at least #version NNN (glsl, and
+                    spirv through -emit-spirv-via-glsl; Vulkan GLSL starts
+                    at 450, so below that it is 450); spirv_1_N: declare at
+                    least SPIR-V 1.N (N = 0..6; the direct writer); vs_X_Y
+                    ps_ gs_ hs_ ds_ cs_ as_ ms_: the stage, as -stage
+                    (they must agree); sm_X_Y, lib_X_Y: no effect (legalis
+                    gates no feature by shader model); +CAPABILITY as
+                    -capability
+  -capability NAME  accepted, no effect: legalis does not restrict the
+                    features it uses by capability
+
 Diagnostics:
   -warnings-disable CODE[,CODE...]
                     do not print warnings with these codes (E31000 or
@@ -209,6 +225,17 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let Some(input) = input else {
         return usage("missing input FILE");
     };
+    match (parsed.stage, parsed.profile_stage) {
+        (Some(stage), Some(profiled)) if stage != profiled => {
+            return usage(format!(
+                "-stage {} and the -profile's stage {} disagree",
+                stage.name(),
+                profiled.name()
+            ));
+        }
+        (None, profiled) => parsed.stage = profiled,
+        _ => {}
+    }
     if !parsed.linked.is_empty() {
         if parsed.target.is_none() {
             return usage("several -entry link a pipeline, which needs -target");
@@ -251,7 +278,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if parsed.output.is_some() && !parsed.dump_ir && parsed.target.is_none() {
         return usage("-o needs -target or -dump-ir: there is no output to write");
     }
-    Ok(Command::Compile(CompileArgs { input, ..parsed }))
+    Ok(Command::Compile(Box::new(CompileArgs { input, ..parsed })))
 }
 
 fn apply_option(
@@ -363,6 +390,13 @@ fn apply_option(
                 "-lang {other}: legalis reads Slang and HLSL source only (-lang slang or hlsl)"
             )),
         },
+        "-profile" => {
+            let text = text_value(option, rest)?;
+            apply_profile(parsed, &text)
+        }
+        // Legalis does not restrict the features it uses by capability, so
+        // declaring that the target has more changes nothing.
+        "-capability" => text_value(option, rest).map(drop),
         _ if NO_EFFECT.contains(&option) => Ok(()),
         _ if NO_EFFECT_WITH_VALUE.contains(&option) => text_value(option, rest).map(drop),
         "-enable-machine-readable-diagnostics" => {
@@ -459,6 +493,77 @@ fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
     })
 }
 
+/// `-profile NAME[+CAPABILITY...]`, as `slangc` spells it: `glsl_NNN` sets
+/// the lowest GLSL `#version`, `spirv_1_N` the lowest SPIR-V version, a
+/// stage profile (`vs_6_0`, `ps_5_0`, `cs_6_6`, ...) the stage, `sm_X_Y`
+/// and `lib_X_Y` (shader models: Legalis gates no feature by them) nothing;
+/// `+` capabilities are accepted, as `-capability` is.
+fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError> {
+    let mut parts = text.split('+');
+    let name = parts.next().unwrap_or(text);
+    match profile_part(parsed, name) {
+        Some(applied) => applied?,
+        None => {
+            return usage(format!(
+                "unknown profile {name}; legalis reads glsl_NNN, spirv_1_N, sm_X_Y, lib_X_Y \
+                 and the stage profiles vs ps gs hs ds cs as ms _X_Y (each may add \
+                 +CAPABILITY or +PROFILE)"
+            ));
+        }
+    }
+    // `glsl_450+spirv_1_4`: a part that names a profile applies it; any
+    // other is a capability.
+    for part in parts {
+        if let Some(applied) = profile_part(parsed, part) {
+            applied?;
+        }
+    }
+    Ok(())
+}
+
+/// One profile name applied; `None` when `name` is not a profile.
+fn profile_part(parsed: &mut CompileArgs, name: &str) -> Option<Result<(), UsageError>> {
+    let version = |rest: &str| -> Option<(u32, u32)> {
+        let (major, minor) = rest.split_once('_')?;
+        Some((major.parse().ok()?, minor.parse().ok()?))
+    };
+    if let Some(number) = name.strip_prefix("glsl_") {
+        let number = number.parse::<u32>().ok()?;
+        return Some(set_once(
+            &mut parsed.policy.glsl_version,
+            "-profile glsl_",
+            number,
+        ));
+    }
+    if let Some(rest) = name.strip_prefix("spirv_") {
+        return Some(match version(rest)? {
+            (1, minor @ 0..=6) => set_once(
+                &mut parsed.policy.spirv_version,
+                "-profile spirv_",
+                (1, minor as u8),
+            ),
+            _ => usage(format!(
+                "-profile {name}: legalis writes SPIR-V 1.0 to 1.6 (spirv_1_0 .. spirv_1_6)"
+            )),
+        });
+    }
+    let (prefix, rest) = name.split_once('_')?;
+    version(rest)?;
+    let stage = match prefix {
+        "sm" | "lib" => return Some(Ok(())),
+        "vs" => ShaderStage::Vertex,
+        "ps" => ShaderStage::Fragment,
+        "gs" => ShaderStage::Geometry,
+        "hs" => ShaderStage::Hull,
+        "ds" => ShaderStage::Domain,
+        "cs" => ShaderStage::Compute,
+        "as" => ShaderStage::Amplification,
+        "ms" => ShaderStage::Mesh,
+        _ => return None,
+    };
+    Some(set_once(&mut parsed.profile_stage, "-profile", stage))
+}
+
 /// `slangc` options that steer what the reference does beyond anything
 /// Legalis does, accepted and listed under `-help` as having no effect
 /// here.
@@ -496,7 +601,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-disable-non-essential-validations",
     "-disable-source-map",
     "-module-name",
-    "-profile",
     "-std",
     "-warnings-as-errors",
     "-dump-warning-diagnostics",
@@ -522,7 +626,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-reflection-json",
     "-msvc-style-bitfield-packing",
     // Target.
-    "-capability",
     "-default-image-format-unknown",
     "-disable-dynamic-dispatch",
     "-disable-specialization",
@@ -788,7 +891,7 @@ mod tests {
 
     fn compile_args(line: &str) -> CompileArgs {
         match parse_line(line) {
-            Ok(Command::Compile(args)) => args,
+            Ok(Command::Compile(args)) => *args,
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -824,6 +927,7 @@ mod tests {
                 bindings: legalis_bind::Options::default(),
                 dump_bindings: None,
                 disabled_warnings: Vec::new(),
+                profile_stage: None,
             }
         );
     }
@@ -845,6 +949,8 @@ mod tests {
                 spirv_via_glsl: true,
                 optimization: Some(OptimizationLevel::Maximal),
                 debug: Some(DebugLevel::None),
+                glsl_version: None,
+                spirv_version: None,
             }
         );
         assert_eq!(compile_args("f.slang").policy, Policy::default());
@@ -1007,8 +1113,6 @@ mod tests {
             "-fspv-reflect",
             "-matrix-layout-row-major",
             "-fvk-use-scalar-layout",
-            "-profile",
-            "-capability",
             "-Iinclude",
             "-I",
             "-Wno-30081",
@@ -1065,6 +1169,43 @@ mod tests {
             error("f.slang -lang glsl"),
             "-lang glsl: legalis reads Slang and HLSL source only (-lang slang or hlsl)"
         );
+    }
+
+    #[test]
+    fn profiles_set_versions_and_stages() {
+        let args = compile_args("f.slang -profile glsl_460+GL_EXT_ray_tracing");
+        assert_eq!(args.policy.glsl_version, Some(460));
+        let args =
+            compile_args("f.slang -profile spirv_1_4 -capability spvShaderInvocationReorderNV");
+        assert_eq!(args.policy.spirv_version, Some((1, 4)));
+        assert_eq!(
+            compile_args("f.slang -profile vs_6_0").stage,
+            Some(ShaderStage::Vertex)
+        );
+        assert_eq!(
+            compile_args("f.slang -profile ps_5_0 -stage fragment").stage,
+            Some(ShaderStage::Fragment)
+        );
+        assert_eq!(compile_args("f.slang -profile sm_6_6").stage, None);
+        assert_eq!(
+            compile_args("f.slang -profile sm_6_6").policy,
+            Policy::default()
+        );
+        assert_eq!(
+            error("f.slang -stage vertex -profile ps_6_0"),
+            "-stage vertex and the -profile's stage fragment disagree"
+        );
+        assert_eq!(
+            error("f.slang -profile spirv_1_9"),
+            "-profile spirv_1_9: legalis writes SPIR-V 1.0 to 1.6 (spirv_1_0 .. spirv_1_6)"
+        );
+        assert!(error("f.slang -profile bogus").starts_with("unknown profile bogus;"));
+        let args = compile_args("f.slang -profile glsl_450+spirv_1_4+GL_EXT_foo");
+        assert_eq!(
+            (args.policy.glsl_version, args.policy.spirv_version),
+            (Some(450), Some((1, 4)))
+        );
+        assert!(error("f.slang -profile xs_6_0").starts_with("unknown profile xs_6_0;"));
     }
 
     #[test]
