@@ -278,12 +278,13 @@ pub fn glsl(sv: SV, stage: S, dir: Direction) -> GlslMapping {
                 .modes(&["DepthReplacing"]),
         ),
         // B14. The reference (this build) drops the layout qualifier; SPIR-V
-        // gets the matching execution mode.
+        // gets the matching execution mode. No extension: conservative depth
+        // is core from GLSL 4.20 and Legalis writes 450 and up (requiring
+        // GL_ARB_conservative_depth there only breaks glslang before 14).
         SV::DepthGreaterEqual => fragment_output(
             stage,
             dir,
             GlslBuiltin::new("gl_FragDepth", "FragDepth", BuiltinType::FLOAT)
-                .ext("GL_ARB_conservative_depth")
                 .layout("depth_greater")
                 .modes(&["DepthReplacing", "DepthGreater"]),
         ),
@@ -291,7 +292,6 @@ pub fn glsl(sv: SV, stage: S, dir: Direction) -> GlslMapping {
             stage,
             dir,
             GlslBuiltin::new("gl_FragDepth", "FragDepth", BuiltinType::FLOAT)
-                .ext("GL_ARB_conservative_depth")
                 .layout("depth_less")
                 .modes(&["DepthReplacing", "DepthLess"]),
         ),
@@ -1111,13 +1111,13 @@ mod tests {
             SV::DepthGreaterEqual,
             S::Fragment,
             OUT,
-            "gl_FragDepth : float +GL_ARB_conservative_depth layout(depth_greater) | FragDepth mode DepthReplacing mode DepthGreater",
+            "gl_FragDepth : float layout(depth_greater) | FragDepth mode DepthReplacing mode DepthGreater",
         ),
         (
             SV::DepthLessEqual,
             S::Fragment,
             OUT,
-            "gl_FragDepth : float +GL_ARB_conservative_depth layout(depth_less) | FragDepth mode DepthReplacing mode DepthLess",
+            "gl_FragDepth : float layout(depth_less) | FragDepth mode DepthReplacing mode DepthLess",
         ),
         (
             SV::Coverage,
