@@ -74,8 +74,13 @@ impl Target {
         }
     }
 
+    /// The target a `-target` name means: its [`Target::name`], or
+    /// `spirv-assembly`, the reference's name for `spirv-asm`.
     pub fn from_name(name: &str) -> Option<Target> {
-        Target::ALL.into_iter().find(|t| t.name() == name)
+        match name {
+            "spirv-assembly" => Some(Target::SpirvAsm),
+            _ => Target::ALL.into_iter().find(|t| t.name() == name),
+        }
     }
 
     /// Whether this build can generate code for the target.

@@ -81,7 +81,8 @@ legalis: legalize a Slang/HLSL entry point and generate its code
 Usage: legalis FILE [options]
 
 Options:
-  -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text),
+  -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text;
+                    also spirv-assembly, the reference's name),
                     wgsl, metal (vertex, fragment, compute, object and
                     mesh), cuda (compute kernels and OptiX programs; the
                     output includes the prelude legalis_cuda.cuh, which
@@ -185,9 +186,11 @@ slangc options accepted with no effect here:
                     (another language is refused)
   -skip-spirv-validation
                     legalis does not run the SPIR-V validator on its output
-  -enable-experimental-passes, -whole-program
+  -enable-experimental-passes, -whole-program, -minimum-slang-optimization
                     the reference's optimiser and linking; legalis always
                     compiles the whole file
+  -restrictive-capability-check
+                    the reference's capability checks; legalis has none
   -line-directive-mode MODE
                     legalis writes no #line directives
   -conformance TYPE:IFACE[=N]
@@ -575,6 +578,9 @@ pub const NO_EFFECT: &[&str] = &[
     // whole file.
     "-enable-experimental-passes",
     "-whole-program",
+    "-minimum-slang-optimization",
+    // The reference's capability checks; Legalis checks no capability.
+    "-restrictive-capability-check",
 ];
 
 /// [`NO_EFFECT`] options that take a value: `-line-directive-mode MODE`
@@ -595,9 +601,7 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-help-style",
     "-matrix-layout-column-major",
     "-matrix-layout-row-major",
-    "-restrictive-capability-check",
     "-ignore-capabilities",
-    "-minimum-slang-optimization",
     "-disable-non-essential-validations",
     "-disable-source-map",
     "-module-name",
@@ -1150,6 +1154,7 @@ mod tests {
         for line in [
             "f.slang -skip-spirv-validation",
             "f.slang -enable-experimental-passes -whole-program",
+            "f.slang -minimum-slang-optimization -restrictive-capability-check",
             "f.slang -line-directive-mode none",
             "f.slang -conformance Impl:IFoo=3",
             "f.slang -lang slang",
@@ -1168,6 +1173,14 @@ mod tests {
         assert_eq!(
             error("f.slang -lang glsl"),
             "-lang glsl: legalis reads Slang and HLSL source only (-lang slang or hlsl)"
+        );
+    }
+
+    #[test]
+    fn spirv_assembly_is_the_references_name_for_spirv_asm() {
+        assert_eq!(
+            compile_args("f.slang -target spirv-assembly").target,
+            Some(Target::SpirvAsm)
         );
     }
 
