@@ -175,29 +175,13 @@ fn ci_steps() -> Vec<Vec<OsString>> {
         // --locked --no-fail-fast.
         words(&["xtask", "test"]),
         // The fuzz targets, outside the workspace, built and replayed.
-        words(&[
-            "run",
-            "--quiet",
-            "--locked",
-            "-p",
-            "xtask",
-            "--",
-            "fuzz-replay",
-        ]),
-        words(&["run", "--quiet", "--locked", "-p", "xtask", "--", "tidy"]),
-        words(&[
-            "run", "--quiet", "--locked", "-p", "xtask", "--", "codegen", "--check",
-        ]),
+        xtask_step(&["fuzz-replay"]),
+        xtask_step(&["tidy"]),
+        xtask_step(&["codegen", "--check"]),
         // Instrumented build of the watched crates and the legalis binary
         // only (no C++ validator): a few minutes on a clean clone. The page
         // is there for CI to keep as an artifact.
-        words(&[
-            "run",
-            "--quiet",
-            "--locked",
-            "-p",
-            "xtask",
-            "--",
+        xtask_step(&[
             "coverage",
             "legalize",
             "--check",
@@ -205,6 +189,14 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "target/reports/coverage",
         ]),
     ]
+}
+
+/// A task of this program run from CI, built with the committed lock file.
+fn xtask_step(task: &[&str]) -> Vec<OsString> {
+    with_args(
+        &["run", "--quiet", "--locked", "-p", "xtask", "--"],
+        &words(task),
+    )
 }
 
 /// `CI=true`, as CI sets it.
