@@ -33,10 +33,15 @@ fn builtin(fun: I) -> Option<(&'static str, bool)> {
         I::PrimitiveIndex => ("gl_PrimitiveID", true),
         I::GeometryIndex => ("gl_GeometryIndexEXT", true),
         // HLSL `float3x4` is GLSL `mat3x4` (see `writer.rs`): its columns
-        // are the rows of the transform, as in `gl_ObjectToWorld3x4EXT`.
-        I::ObjectToWorld3x4 | I::ObjectToWorld => ("gl_ObjectToWorld3x4EXT", false),
+        // are the rows of the transform, which is what
+        // `gl_ObjectToWorld3x4EXT` holds. It is written as the transposed
+        // 4x3 builtin instead: glslang (the crate's release) reads both
+        // spellings through one variable and, when a shader uses both,
+        // stores the transposed 3x4 matrix into the 4x3 one (invalid
+        // SPIR-V under -emit-spirv-via-glsl).
+        I::ObjectToWorld3x4 | I::ObjectToWorld => ("transpose(gl_ObjectToWorldEXT)", false),
         I::ObjectToWorld4x3 => ("gl_ObjectToWorldEXT", false),
-        I::WorldToObject3x4 | I::WorldToObject => ("gl_WorldToObject3x4EXT", false),
+        I::WorldToObject3x4 | I::WorldToObject => ("transpose(gl_WorldToObjectEXT)", false),
         I::WorldToObject4x3 => ("gl_WorldToObjectEXT", false),
         _ => return None,
     })
