@@ -161,7 +161,9 @@ API conventions (the same on every target):
                     -Omaximal): accepted, changes nothing yet
   -g, -g0 .. -g3    debug level (also -gnone -gminimal -gstandard -gmaximal):
                     -g0 drops OpName and OpMemberName from SPIR-V; the other
-                    levels change nothing yet
+                    levels change nothing yet; a debug-information format
+                    (-gdwarf -gpdb -gc7 -gstabs -gcoff -gdefault-format)
+                    sets no level and changes nothing
 
 Profiles and capabilities:
   -profile NAME[+CAPABILITY...]
@@ -195,6 +197,11 @@ slangc options accepted with no effect here:
                     legalis writes no #line directives
   -conformance TYPE:IFACE[=N]
                     the reference's dynamic dispatch; legalis has none
+  -obfuscate        the reference strips source-file information; legalis
+                    writes none (no #line, OpSource, OpString or OpLine)
+  -spirv-resource-heap-stride N, -spirv-sampler-heap-stride N
+                    the strides of SPIR-V descriptor heaps; legalis writes
+                    no descriptor heap (DescriptorHandle is not supported)
 
 Other slangc options are refused by name as not supported.
 
@@ -400,6 +407,14 @@ fn apply_option(
         // Legalis does not restrict the features it uses by capability, so
         // declaring that the target has more changes nothing.
         "-capability" => text_value(option, rest).map(drop),
+        // The strides of the SPIR-V descriptor heaps (spvDescriptorHeapEXT,
+        // reached through `DescriptorHandle<T>`): Legalis writes no
+        // descriptor heap, so there is no stride to set. The value is still
+        // checked. When Legalis writes heaps, this option must set their
+        // `ArrayStride`.
+        "-spirv-resource-heap-stride" | "-spirv-sampler-heap-stride" => {
+            number(option, rest).map(drop)
+        }
         _ if NO_EFFECT.contains(&option) => Ok(()),
         _ if NO_EFFECT_WITH_VALUE.contains(&option) => text_value(option, rest).map(drop),
         "-enable-machine-readable-diagnostics" => {
@@ -449,6 +464,12 @@ fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), U
                 return Some(level.and_then(|l| set_once(&mut policy.optimization, "-O", l)));
             }
             if let Some(level) = option.strip_prefix("-g") {
+                // A debug-information format (`-gdwarf`) sets no level, in
+                // `slangc` too; Legalis's targets have one form of debug
+                // information each, so it changes nothing.
+                if DEBUG_FORMATS.contains(&level) {
+                    return Some(Ok(()));
+                }
                 let level = parse_debug(option, level);
                 return Some(level.and_then(|l| set_once(&mut policy.debug, "-g", l)));
             }
@@ -474,23 +495,23 @@ fn parse_optimization(option: &str, level: &str) -> Result<OptimizationLevel, Us
     })
 }
 
-/// `-g`, `-g0`..`-g3` and their names. `slangc`'s debug-information formats
-/// (`-gdwarf`, `-gpdb`, ...) are for CPU targets and refused by name.
+/// `slangc`'s debug-information formats (`-gdwarf`, `-gpdb`, ...): they
+/// choose the format of CPU targets' debug information and set no level;
+/// accepted with no effect.
+pub const DEBUG_FORMATS: &[&str] = &["default-format", "c7", "pdb", "stabs", "coff", "dwarf"];
+
+/// `-g`, `-g0`..`-g3` and their names.
 fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
     Ok(match level {
         "0" | "none" => DebugLevel::None,
         "1" | "minimal" => DebugLevel::Minimal,
         "" | "2" | "standard" => DebugLevel::Standard,
         "3" | "maximal" => DebugLevel::Maximal,
-        "default-format" | "c7" | "pdb" | "stabs" | "coff" | "dwarf" => {
-            return usage(format!(
-                "{option} is a slangc debug-information format that legalis does not support; \
-                 -g takes a level: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
-            ));
-        }
         _ => {
             return usage(format!(
-                "unknown debug level {option}; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+                "unknown debug level {option}; levels: 0 (none), 1 (minimal), 2 (standard), \
+                 3 (maximal); formats (no effect): -gdwarf -gpdb -gc7 -gstabs -gcoff \
+                 -gdefault-format"
             ));
         }
     })
@@ -581,6 +602,9 @@ pub const NO_EFFECT: &[&str] = &[
     "-minimum-slang-optimization",
     // The reference's capability checks; Legalis checks no capability.
     "-restrictive-capability-check",
+    // Strips source-file information from the reference's output; Legalis
+    // writes none (no `#line`, `OpSource`, `OpString` or `OpLine`).
+    "-obfuscate",
 ];
 
 /// [`NO_EFFECT`] options that take a value: `-line-directive-mode MODE`
@@ -639,7 +663,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-denorm-mode-fp32",
     "-denorm-mode-fp64",
     "-line-directive-mode",
-    "-obfuscate",
     "-force-glsl-scalar-layout",
     "-fvk-use-scalar-layout",
     "-fvk-use-dx-layout",
@@ -650,8 +673,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-spirv-core-grammar",
     "-incomplete-library",
     "-bindless-space-index",
-    "-spirv-resource-heap-stride",
-    "-spirv-sampler-heap-stride",
     "-separate-debug-info",
     "-emit-cpu-via-cpp",
     "-emit-cpu-via-llvm",
@@ -995,6 +1016,23 @@ mod tests {
     }
 
     #[test]
+    fn debug_formats_set_no_level() {
+        for format in DEBUG_FORMATS {
+            let args = compile_args(&format!("f.slang -g{format}"));
+            assert_eq!(args.policy.debug, None, "-g{format}");
+        }
+        // A format beside a level, as slangc allows: the level stands.
+        assert_eq!(
+            compile_args("f.slang -gdwarf -g0").policy.debug,
+            Some(DebugLevel::None)
+        );
+        assert_eq!(
+            compile_args("f.slang -g3 -gpdb").policy.debug,
+            Some(DebugLevel::Maximal)
+        );
+    }
+
+    #[test]
     fn bad_levels_are_usage_errors() {
         assert_eq!(
             error("f.slang -O"),
@@ -1006,11 +1044,9 @@ mod tests {
         );
         assert_eq!(
             error("f.slang -g4"),
-            "unknown debug level -g4; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
+            "unknown debug level -g4; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal); \
+             formats (no effect): -gdwarf -gpdb -gc7 -gstabs -gcoff -gdefault-format"
         );
-        assert!(error("f.slang -gdwarf").starts_with(
-            "-gdwarf is a slangc debug-information format that legalis does not support"
-        ));
         assert_eq!(error("f.slang -O1 -O2"), "-O given twice");
         assert_eq!(error("f.slang -g -g0"), "-g given twice");
     }
@@ -1142,10 +1178,15 @@ mod tests {
         );
         assert_eq!(error("f.slang -W"), "unknown option -W");
         assert_eq!(error("f.slang -Xbogus"), "unknown option -Xbogus");
-        assert_eq!(
-            error("f.slang -gibberish"),
+        assert!(error("f.slang -gibberish").starts_with(
             "unknown debug level -gibberish; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
-        );
+        ));
+        for option in ["-fvk-use-c-layout", "-preserve-params"] {
+            assert_eq!(
+                error(&format!("f.slang {option}")),
+                format!("{option} is a slangc option that legalis does not support"),
+            );
+        }
         assert_eq!(error("f.slang --frobnicate"), "unknown option --frobnicate");
     }
 
@@ -1159,6 +1200,8 @@ mod tests {
             "f.slang -conformance Impl:IFoo=3",
             "f.slang -lang slang",
             "f.slang -lang hlsl",
+            "f.slang -obfuscate",
+            "f.slang -spirv-resource-heap-stride 32 -spirv-sampler-heap-stride 0",
         ] {
             let Ok(Command::Compile(args)) = parse_line(line) else {
                 panic!("{line} is refused: {:?}", parse_line(line));
@@ -1169,6 +1212,14 @@ mod tests {
         assert_eq!(
             error("f.slang -line-directive-mode"),
             "-line-directive-mode needs a value"
+        );
+        assert!(
+            error("f.slang -spirv-resource-heap-stride big")
+                .starts_with("-spirv-resource-heap-stride"),
+        );
+        assert_eq!(
+            error("f.slang -spirv-sampler-heap-stride"),
+            "-spirv-sampler-heap-stride needs a value"
         );
         assert_eq!(
             error("f.slang -lang glsl"),
@@ -1348,6 +1399,10 @@ mod tests {
             "-emit-spirv-directly",
             "-O0 .. -O3",
             "-g0 .. -g3",
+            "-gdwarf",
+            "-obfuscate",
+            "-spirv-resource-heap-stride N",
+            "-spirv-sampler-heap-stride N",
         ] {
             assert!(HELP.contains(option), "{option}");
         }
