@@ -342,22 +342,22 @@ impl Writer<'_> {
                 let c = self.place(ctx, args[2])?;
                 vec![format!("{s} = sin({x});"), format!("{c} = cos({x});")]
             }
-            I::GroupMemoryBarrierWithGroupSync => {
+            // Metal's `threadgroup_barrier` is a control barrier of the
+            // threadgroup that also orders the memory its flags name; MSL
+            // before 3.2 has no memory-only fence, so a non-sync HLSL
+            // barrier is written as the sync one: stronger, so correct
+            // wherever the threadgroup reaches it together (as Metal
+            // requires of every `threadgroup_barrier`).
+            I::GroupMemoryBarrier | I::GroupMemoryBarrierWithGroupSync => {
                 vec!["threadgroup_barrier(mem_flags::mem_threadgroup);".into()]
             }
-            I::DeviceMemoryBarrierWithGroupSync => {
+            I::DeviceMemoryBarrier | I::DeviceMemoryBarrierWithGroupSync => {
                 vec!["threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_texture);".into()]
             }
-            I::AllMemoryBarrierWithGroupSync => vec![
+            I::AllMemoryBarrier | I::AllMemoryBarrierWithGroupSync => vec![
                 "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup | mem_flags::mem_texture);"
                     .into(),
             ],
-            I::GroupMemoryBarrier | I::DeviceMemoryBarrier | I::AllMemoryBarrier => {
-                return unsupported(
-                    format!("`{}` (Metal's barriers synchronise the threadgroup)", fun.name()),
-                    span,
-                );
-            }
             // B21: Metal has no vertex count; the primitive count is the
             // mesh object's.
             I::SetMeshOutputCounts => {

@@ -343,11 +343,26 @@ impl Writer<'_> {
     ) -> Result<Option<Vec<String>>> {
         let span = ctx.span(e);
         Ok(Some(match fun {
-            I::GroupMemoryBarrierWithGroupSync => vec!["workgroupBarrier();".into()],
-            I::DeviceMemoryBarrierWithGroupSync => vec!["storageBarrier();".into()],
-            I::AllMemoryBarrierWithGroupSync => {
-                vec!["storageBarrier();".into(), "workgroupBarrier();".into()]
+            // WGSL's barriers are all control barriers of the workgroup
+            // (each also orders its address space's memory), and WGSL has
+            // no memory-only fence: a non-sync HLSL barrier is written as
+            // the sync one, which is stronger, so correct wherever the
+            // workgroup reaches it together (naga's uniformity analysis
+            // refuses it in divergent control flow). WGSL's memory model
+            // has no device scope: `storageBarrier` orders storage memory
+            // for the workgroup, the most WGSL can say for the device
+            // barriers; `textureBarrier` does the same for storage textures.
+            I::GroupMemoryBarrier | I::GroupMemoryBarrierWithGroupSync => {
+                vec!["workgroupBarrier();".into()]
             }
+            I::DeviceMemoryBarrier | I::DeviceMemoryBarrierWithGroupSync => {
+                vec!["storageBarrier();".into(), "textureBarrier();".into()]
+            }
+            I::AllMemoryBarrier | I::AllMemoryBarrierWithGroupSync => vec![
+                "storageBarrier();".into(),
+                "textureBarrier();".into(),
+                "workgroupBarrier();".into(),
+            ],
             I::Clip => {
                 let Some(&arg) = args.first() else {
                     return unsupported("`clip` without arguments", span);
