@@ -336,8 +336,28 @@ fn strip_arrays(module: &ir::Module, ty: Handle<ir::Type>) -> (Handle<ir::Type>,
 /// Plans entry point `entry` of `module` (as legalized for `target`) and
 /// checks it.
 pub fn plan(module: &ir::Module, entry: usize, target: Target, options: &Options) -> Planned {
-    let used = reached_globals(module, entry);
-    let entry_point = &module.entry_points[entry];
+    plan_entries(module, &[entry], target, options)
+}
+
+/// [`plan`] for a module of several entry points (`entries`, at least
+/// one): a resource is used when any of them reaches it, and one
+/// placement serves them all. The plan is named after them all, joined
+/// by `, `, with the first one's stage.
+pub fn plan_entries(
+    module: &ir::Module,
+    entries: &[usize],
+    target: Target,
+    options: &Options,
+) -> Planned {
+    let mut used = BTreeSet::new();
+    for &entry in entries {
+        used.extend(reached_globals(module, entry));
+    }
+    let entry_point = &module.entry_points[entries[0]];
+    let names: Vec<&str> = entries
+        .iter()
+        .map(|&e| module.entry_points[e].name.as_str())
+        .collect();
     let mut resources = Vec::new();
     let mut plain_used = false;
     let mut first_plain = None;
@@ -385,7 +405,7 @@ pub fn plan(module: &ir::Module, entry: usize, target: Target, options: &Options
     }
     let mut plan = Plan {
         target,
-        entry: entry_point.name.clone(),
+        entry: names.join(", "),
         stage: entry_point.stage,
         index: resources
             .iter()

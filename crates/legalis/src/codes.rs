@@ -10,8 +10,8 @@ pub const CANNOT_READ_FILE: u32 = 1;
 pub const INVALID_UTF8: u32 = 2;
 /// An output (`-o` or standard output) cannot be written.
 pub const CANNOT_WRITE_OUTPUT: u32 = 3;
-/// The file has several entry points and a target was asked for without
-/// `-entry`.
+/// The file has several entry points and a target that holds one (GLSL)
+/// was asked for without `-entry`.
 pub const AMBIGUOUS_ENTRY_POINT: u32 = 4;
 /// The target is known but this build does not generate code for it yet.
 pub const TARGET_NOT_IMPLEMENTED: u32 = 5;

@@ -182,15 +182,24 @@ fn generate(
         return None;
     }
     if module.entry_points.len() > 1 {
+        let spirv = matches!(target, Target::Spirv | Target::SpirvAsm);
+        if spirv && !policy.spirv_via_glsl {
+            return generate_spirv_entries(module, target, request, diagnostics);
+        }
         let names: Vec<&str> = module
             .entry_points
             .iter()
             .map(|e| e.name.as_str())
             .collect();
+        let why = match target {
+            Target::Glsl => "GLSL code holds one entry point",
+            _ if spirv => "-emit-spirv-via-glsl goes through GLSL, which holds one entry point",
+            _ => "several entry points in one module are written for spirv and spirv-asm only",
+        };
         diagnostics.push(without_span(Diagnostic::error(
             codes::AMBIGUOUS_ENTRY_POINT,
             format!(
-                "the file has {} entry points ({}); choose one with -entry",
+                "the file has {} entry points ({}); {why}: choose one with -entry",
                 names.len(),
                 names.join(", ")
             ),
@@ -221,6 +230,103 @@ fn generate(
     };
     let span = module.entry_points[0].span;
     write_verified(legalized, target, request, diagnostics, span)
+}
+
+/// Every entry point of `module` in one SPIR-V module: each legalized for
+/// its own stage (`legalize_all_unverified`), one binding plan for all of
+/// them, and one `OpEntryPoint` each (`spirv::write_entries`).
+fn generate_spirv_entries(
+    module: &ir::Module,
+    target: Target,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let policy = &request.policy;
+    let legalized = match legalis_legalize_glsl::legalize_all_unverified(module, policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let legalis_legalize_glsl::LegalizedAll {
+        module: mut legalized,
+        plans,
+    } = legalized;
+    legalis_bind::inline_resource_arguments(&mut legalized);
+    let span = legalized.entry_points[0].span;
+    let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
+    let (verified, written) = verify_beside(
+        &legalized,
+        |m| legalis_legalize_glsl::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let written =
+                write_spirv_entries(&legalized, &plans, &entries, target, request, &mut own);
+            (written, own)
+        },
+    );
+    let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    let stage = plans[0].stage;
+    dispose_elsewhere(plans);
+    Some(Generated {
+        bytes,
+        stage,
+        legalized,
+        trace,
+        bindings,
+    })
+}
+
+/// The SPIR-V of a module of several legalized entry points, with its
+/// trace and binding plan when asked for.
+fn write_spirv_entries(
+    module: &ir::Module,
+    plans: &[legalis_legalize_glsl::Plan],
+    entries: &[usize],
+    target: Target,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<(Vec<u8>, Option<String>, Option<String>)> {
+    let policy = &request.policy;
+    let trace = request
+        .trace
+        .map(|format| trace::render_entries(module, plans, target.name(), format));
+    let planned = legalis_bind::plan_entries(
+        module,
+        entries,
+        legalis_bind::Target::Vulkan,
+        &request.bindings,
+    );
+    let failed = planned.has_errors();
+    diagnostics.extend(planned.diagnostics);
+    if failed {
+        return None;
+    }
+    let plan = planned.plan;
+    let bindings = dump_bindings(&plan, target, request.dump_bindings);
+    let options = legalis_emit::spirv::Options {
+        min_version: policy.spirv_version.unwrap_or((1, 0)),
+        debug_names: policy.debug_names(),
+        use_entry_point_name: policy.use_entry_point_name,
+        bindings: Some(plan),
+    };
+    let written = match target {
+        Target::SpirvAsm => legalis_emit::spirv::write_entries(module, entries, &options)
+            .map(|words| legalis_emit::spirv::disassemble(&words).into_bytes()),
+        _ => legalis_emit::spirv::write_entries_le_bytes(module, entries, &options),
+    };
+    match written {
+        Ok(bytes) => Some((bytes, trace, bindings)),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                legalis_emit::codes::of_spirv(&e),
+                e.to_string(),
+                e.span().unwrap_or(ir::Span::UNDEFINED),
+            ));
+            None
+        }
+    }
 }
 
 /// [`write`] for a legalized module not yet verified: the verifier runs

@@ -40,8 +40,35 @@ pub const SCHEMA: &str = "legalis-trace/1";
 
 /// The trace of a GLSL/SPIR-V legalization for `target`.
 pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> String {
-    let value = to_json(legalized, target);
+    let value = to_json(&legalized.module, &legalized.plan, target, None);
     finish(&value, format)
+}
+
+/// The trace of a module of several entry points legalized for SPIR-V
+/// (`plans`, in entry-point order): in text, one trace after another; in
+/// JSON, an array of the entry points' traces. An entry point's
+/// synthesized variables are the ones it reaches.
+pub fn render_entries(
+    module: &ir::Module,
+    plans: &[legalis_legalize_glsl::Plan],
+    target: &str,
+    format: TraceFormat,
+) -> String {
+    let values: Vec<Value> = plans
+        .iter()
+        .enumerate()
+        .map(|(k, plan)| {
+            let reached = legalis_bind::reached_globals(module, k);
+            to_json(module, plan, target, Some(&reached))
+        })
+        .collect();
+    match format {
+        TraceFormat::Json => finish(&Value::Array(values), format),
+        TraceFormat::Text => {
+            let texts: Vec<String> = values.iter().map(|v| finish(v, format)).collect();
+            texts.join("\n")
+        }
+    }
 }
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
@@ -709,9 +736,12 @@ impl CudaLeaf<'_> {
     }
 }
 
-fn to_json(legalized: &Legalized, target: &str) -> Value {
-    let module = &legalized.module;
-    let plan = &legalized.plan;
+fn to_json(
+    module: &ir::Module,
+    plan: &legalis_legalize_glsl::Plan,
+    target: &str,
+    reached: Option<&std::collections::BTreeSet<ir::Handle<ir::GlobalVariable>>>,
+) -> Value {
     let leaves: Vec<Value> = plan
         .leaves
         .iter()
@@ -721,11 +751,12 @@ fn to_json(legalized: &Legalized, target: &str) -> Value {
     let synthesized: Vec<Value> = module
         .globals
         .iter()
-        .filter(|(_, g)| {
+        .filter(|(h, g)| {
             matches!(
                 g.space,
                 ir::AddressSpace::Input | ir::AddressSpace::Output | ir::AddressSpace::TaskPayload
             ) && !names.contains(&g.name.as_str())
+                && reached.is_none_or(|r| r.contains(h))
         })
         .map(|(_, g)| synthesized_json(module, plan.stage, g))
         .collect();

@@ -150,7 +150,8 @@ VOut main() { VOut o; o.pos = 0; o.a = 1; o.b = 2; return o; }\n"
             files: vec![("f.slang", two_entries.clone())],
             args: glsl("f.slang"),
             code: 1,
-            first_line: "error[E00004]: the file has 2 entry points (vs, fs); choose one with -entry"
+            first_line: "error[E00004]: the file has 2 entry points (vs, fs); GLSL code holds one \
+                         entry point: choose one with -entry"
                 .into(),
             location: None,
         },

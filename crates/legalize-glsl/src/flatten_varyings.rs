@@ -62,7 +62,8 @@ impl Interface {
 }
 
 /// Rewrites `module` so that entry point `entry_index` is a parameterless
-/// function over interface globals, and makes it the module's only entry point.
+/// function over interface globals (the other entry points are left as
+/// they are).
 /// Returns the interface global of each leaf. `policy` decides the
 /// `SV_Position` rewrites.
 pub fn apply(
@@ -255,10 +256,10 @@ pub fn apply(
     b.push(ir::Statement::Return(None));
     let span = b.func.span;
     let wrapper = module.functions.append(b.func, span);
-    module.entry_points = vec![ir::EntryPoint {
+    module.entry_points[entry_index] = ir::EntryPoint {
         function: wrapper,
         ..entry
-    }];
+    };
     Ok(interface.globals)
 }
 

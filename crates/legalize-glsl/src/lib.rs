@@ -96,6 +96,27 @@ pub fn legalize_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
+    legalize_one(module, entry_point, policy, linked, Others::Drop)
+}
+
+/// What legalizing one entry point does with the module's other entry
+/// points.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Others {
+    /// The result has the one entry point (GLSL holds one; linking writes
+    /// each stage on its own).
+    Drop,
+    /// The others stay, as they are, with everything they reach.
+    Keep,
+}
+
+fn legalize_one(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    linked: &Linked,
+    others: Others,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -138,7 +159,7 @@ pub fn legalize_unverified(
         return Err(errors);
     }
     if entry.stage.is_ray_tracing() {
-        return legalize_ray_tracing(module, entry_point, entry);
+        return legalize_ray_tracing(module, entry_point, entry, others);
     }
     if policy.vertex_ids == ir::VertexIdBase::Raw {
         adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
@@ -152,7 +173,49 @@ pub fn legalize_unverified(
     patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
-    finish(out, plan, entry)
+    finish(out, plan, entry, entry_point, others)
+}
+
+/// Every entry point of a module legalized for SPIR-V into one module:
+/// each parameterless, with its own plan (in entry-point order).
+#[derive(Clone, Debug)]
+pub struct LegalizedAll {
+    pub module: ir::Module,
+    pub plans: Vec<Plan>,
+}
+
+/// Legalizes every entry point of `module` for one SPIR-V module, each for
+/// its own stage, one after the other: each legalization leaves the
+/// others' functions and globals alone, so the result holds them all
+/// (`legalis_emit::spirv::write_entries` writes it). Each legalized entry
+/// point is a new function around its source function, so a function
+/// that is both an entry point and called keeps its parameters for its
+/// callers. The errors of every entry point are
+/// returned together. The IR verifier is the caller's, as with
+/// [`legalize_unverified`].
+pub fn legalize_all_unverified(
+    module: &ir::Module,
+    policy: &ir::Policy,
+) -> Result<LegalizedAll, Vec<Diagnostic>> {
+    let mut current = module.clone();
+    let mut plans = Vec::with_capacity(current.entry_points.len());
+    let mut errors = Vec::new();
+    for k in 0..current.entry_points.len() {
+        match legalize_one(&current, k, policy, &Linked::default(), Others::Keep) {
+            Ok(legalized) => {
+                plans.push(legalized.plan);
+                current = legalized.module;
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(LegalizedAll {
+        module: current,
+        plans,
+    })
 }
 
 /// Ray-tracing stages (B11, B12, D7): no stage inputs or outputs, only
@@ -161,12 +224,13 @@ fn legalize_ray_tracing(
     module: &ir::Module,
     entry_point: usize,
     entry: &ir::EntryPoint,
+    others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     let mut plan = make_plan(module, entry, Vec::new(), None);
     plan.ray = ray_tracing::plan(module, entry)?;
     let mut out = module.clone();
     ray_tracing::apply(&mut out, entry_point, &plan);
-    finish(out, plan, entry)
+    finish(out, plan, entry, entry_point, others)
 }
 
 /// The passes every stage ends with, and the requirements (the verifier
@@ -175,7 +239,12 @@ fn finish(
     mut out: ir::Module,
     plan: Plan,
     entry: &ir::EntryPoint,
+    entry_point: usize,
+    others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
+    if others == Others::Drop {
+        out.entry_points = vec![out.entry_points.swap_remove(entry_point)];
+    }
     prune_unreachable::apply(&mut out);
     if entry.stage == ir::ShaderStage::Amplification {
         task_payload::apply(&mut out)?;

@@ -168,7 +168,9 @@ fn available(fun: I, stage: ir::ShaderStage) -> bool {
     let hit = matches!(stage, S::AnyHit | S::ClosestHit);
     let traced = hit || matches!(stage, S::Intersection);
     match fun {
-        I::TraceRay => matches!(stage, S::RayGeneration | S::ClosestHit | S::Miss),
+        I::TraceRay | I::TraceMotionRay => {
+            matches!(stage, S::RayGeneration | S::ClosestHit | S::Miss)
+        }
         I::CallShader => matches!(
             stage,
             S::RayGeneration | S::ClosestHit | S::Miss | S::Callable
@@ -176,9 +178,12 @@ fn available(fun: I, stage: ir::ShaderStage) -> bool {
         I::ReportHit => stage == S::Intersection,
         I::IgnoreHit | I::AcceptHitAndEndSearch => stage == S::AnyHit,
         I::DispatchRaysIndex | I::DispatchRaysDimensions => true,
-        I::WorldRayOrigin | I::WorldRayDirection | I::RayTMin | I::RayTCurrent | I::RayFlags => {
-            traced || stage == S::Miss
-        }
+        I::WorldRayOrigin
+        | I::WorldRayDirection
+        | I::RayTMin
+        | I::RayTCurrent
+        | I::RayFlags
+        | I::RayCurrentTime => traced || stage == S::Miss,
         I::HitKind => hit,
         I::ObjectRayOrigin
         | I::ObjectRayDirection
@@ -248,7 +253,7 @@ fn call_sites(
                 continue;
             }
             let (kind, name) = match fun {
-                I::TraceRay => (RayStorage::RayPayload, "rayPayload"),
+                I::TraceRay | I::TraceMotionRay => (RayStorage::RayPayload, "rayPayload"),
                 I::CallShader => (RayStorage::CallableData, "callableData"),
                 I::ReportHit => {
                     let Some(ty) = args.get(2).and_then(|&a| func.expressions.ty(a)) else {
@@ -423,10 +428,10 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         *module.functions.get_mut(function) = b.func;
     }
     let wrapper = wrapper(module, &entry, &original, plan, &globals);
-    module.entry_points = vec![ir::EntryPoint {
+    module.entry_points[entry_index] = ir::EntryPoint {
         function: wrapper,
         ..entry
-    }];
+    };
 }
 
 /// B11: a struct with one member per consolidated parameter, named after it.
@@ -588,7 +593,7 @@ impl Rewrite<'_> {
                 continue;
             };
             let v = match fun {
-                I::TraceRay | I::CallShader => self.call_site(e),
+                I::TraceRay | I::TraceMotionRay | I::CallShader => self.call_site(e),
                 I::ReportHit => self
                     .plan
                     .ray
@@ -620,7 +625,7 @@ impl Rewrite<'_> {
             }
             let slot = b.expr(ir::Expression::Global(global), Some(ty));
             let back = b.copy_tree(arg);
-            if fun == I::TraceRay && args.len() == 8 {
+            if matches!((fun, args.len()), (I::TraceRay, 8) | (I::TraceMotionRay, 9)) {
                 // `traceRayEXT` reads the ray's fields one by one: a local
                 // holds it, so the argument is evaluated once.
                 let ray_ty = b.func.expressions.ty(args[6]);

@@ -72,12 +72,18 @@ pub struct Interface {
 
 /// The stage interface of the first entry point of a SPIR-V module.
 pub fn read_spirv(words: &[u32]) -> Result<Interface, String> {
+    read_spirv_entry(words, 0)
+}
+
+/// The stage interface of entry point `index` (in `OpEntryPoint` order) of
+/// a SPIR-V module.
+pub fn read_spirv_entry(words: &[u32], index: usize) -> Result<Interface, String> {
     let words = without_execution_mode_ids(words);
     let module = rspirv::dr::load_words(&words).map_err(|e| format!("rspirv: {e}"))?;
     let entry = module
         .entry_points
-        .first()
-        .ok_or("the module has no entry point")?;
+        .get(index)
+        .ok_or_else(|| format!("the module has no entry point {index}"))?;
     let ids: Vec<u32> = entry
         .operands
         .iter()

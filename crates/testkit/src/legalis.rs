@@ -151,11 +151,16 @@ impl DownstreamValidator {
                 return Ok(notes);
             }
         }
-        let stage = stage
-            .and_then(legalis_ir::ShaderStage::from_name)
-            .ok_or_else(|| {
-                "the directive names no valid -stage, so the output cannot be validated".to_string()
-            })?;
+        // A SPIR-V module of several entry points (no -entry): validated
+        // whole; naga reads it back once, for its first entry point's stage.
+        let stages = spirv_entry_stages(target, output);
+        let stage = match (stage, stages.first()) {
+            (None, Some(&first)) if stages.len() > 1 => Some(first),
+            _ => stage.and_then(legalis_ir::ShaderStage::from_name),
+        };
+        let stage = stage.ok_or_else(|| {
+            "the directive names no valid -stage, so the output cannot be validated".to_string()
+        })?;
         match target {
             "glsl" => legalis_validate::validate_glsl(output, stage).map(|_| Vec::new()),
             // The text is assembled by the SPIRV-Tools assembler, which also
@@ -222,6 +227,10 @@ impl Validator for DownstreamValidator {
                 }
                 return Ok(());
             }
+            let stages = spirv_entry_stages(target, output);
+            if stages.len() > 1 {
+                return multi_entry_round_trip(output, &stages, trace);
+            }
         }
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
@@ -238,26 +247,19 @@ impl Validator for DownstreamValidator {
             }
             other => return Err(format!("no interface reader for target `{other}`")),
         };
-        let mut interface = interface;
-        if stage.is_ray_tracing() {
-            // Ray-tracing builtins are intrinsics (`RayTCurrent()`), not
-            // parameters: the writers declare them where they are read, and
-            // the plan has no leaf for them.
-            interface
-                .slots
-                .retain(|slot| !matches!(slot, crate::interface::Slot::BuiltIn { .. }));
-        }
-        // The trace the comparison trusts follows its schema first.
-        check_trace_schema(trace)
-            .map_err(|e| format!("the trace does not follow its schema:\n{e}"))?;
-        let expected = crate::interface::expected(trace)?;
-        crate::interface::compare(&interface, &expected)
+        compare_with_trace(interface, stage, trace)
     }
 
     /// Validates the trace (each stage's, for a linked pipeline) against
     /// the JSON Schema of `docs/design/trace.schema.json`.
     fn check_trace(&self, trace: &str) -> Result<(), String> {
         let sections = linked_sections(trace);
+        if let Some(traces) = trace_array(trace) {
+            for (k, trace) in traces.iter().enumerate() {
+                check_trace_schema(trace).map_err(|e| format!("entry point {k}: {e}"))?;
+            }
+            return Ok(());
+        }
         if sections.is_empty() {
             return check_trace_schema(trace);
         }
@@ -284,6 +286,11 @@ impl Validator for DownstreamValidator {
         output: &str,
         dump: &str,
     ) -> Result<(), String> {
+        // SPIR-V needs no stage to be read (a module may have several).
+        if target == "spirv-asm" {
+            let found = crate::bindings::read_spirv(&legalis_validate::assemble_spirv(output)?)?;
+            return crate::bindings::compare(&found, &crate::bindings::expected(dump)?);
+        }
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
             .ok_or("the directive names no valid -stage")?;
@@ -291,7 +298,6 @@ impl Validator for DownstreamValidator {
             "glsl" => {
                 crate::bindings::read_spirv(&legalis_validate::glsl_to_spirv(output, stage)?)?
             }
-            "spirv-asm" => crate::bindings::read_spirv(&legalis_validate::assemble_spirv(output)?)?,
             "wgsl" => crate::bindings::read_wgsl(&legalis_validate::validate_wgsl(output, stage)?),
             other => return Err(format!("no binding reader for target `{other}`")),
         };
@@ -312,6 +318,93 @@ impl Validator for DownstreamValidator {
         let notes = self.validate_with_notes(target, stage, output)?;
         Ok((!notes.is_empty()).then(|| notes.join("; ")))
     }
+}
+
+/// The stage of each `OpEntryPoint` of a `spirv-asm` output, in order
+/// (empty for other targets).
+fn spirv_entry_stages(target: &str, output: &str) -> Vec<legalis_ir::ShaderStage> {
+    use legalis_ir::ShaderStage as S;
+    if target != "spirv-asm" {
+        return Vec::new();
+    }
+    output
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.split_whitespace();
+            (words.next()? == "OpEntryPoint").then_some(())?;
+            Some(match words.next()? {
+                "Vertex" => S::Vertex,
+                "Fragment" => S::Fragment,
+                "GLCompute" => S::Compute,
+                "Geometry" => S::Geometry,
+                "TessellationControl" => S::Hull,
+                "TessellationEvaluation" => S::Domain,
+                "MeshEXT" => S::Mesh,
+                "TaskEXT" => S::Amplification,
+                "RayGenerationKHR" => S::RayGeneration,
+                "IntersectionKHR" => S::Intersection,
+                "AnyHitKHR" => S::AnyHit,
+                "ClosestHitKHR" => S::ClosestHit,
+                "MissKHR" => S::Miss,
+                "CallableKHR" => S::Callable,
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
+/// The traces of a JSON trace that is an array (a module of several entry
+/// points), each as JSON text; `None` for any other trace.
+fn trace_array(trace: &str) -> Option<Vec<String>> {
+    match serde_json::from_str::<serde_json::Value>(trace).ok()? {
+        serde_json::Value::Array(items) => Some(items.iter().map(|v| v.to_string()).collect()),
+        _ => None,
+    }
+}
+
+/// Each entry point's interface in a SPIR-V module of several, compared
+/// with its trace (the trace is an array, in entry-point order).
+fn multi_entry_round_trip(
+    output: &str,
+    stages: &[legalis_ir::ShaderStage],
+    trace: &str,
+) -> Result<(), String> {
+    let traces = trace_array(trace)
+        .ok_or("a module of several entry points, but the trace is not an array")?;
+    if traces.len() != stages.len() {
+        return Err(format!(
+            "{} entry points but {} traces",
+            stages.len(),
+            traces.len()
+        ));
+    }
+    let words = legalis_validate::assemble_spirv(output)?;
+    for (k, (&stage, trace)) in stages.iter().zip(&traces).enumerate() {
+        let interface = crate::interface::read_spirv_entry(&words, k)?;
+        compare_with_trace(interface, stage, trace)
+            .map_err(|e| format!("entry point {k} ({}): {e}", stage.name()))?;
+    }
+    Ok(())
+}
+
+/// An interface read back compared with the one `trace` promises.
+fn compare_with_trace(
+    mut interface: crate::interface::Interface,
+    stage: legalis_ir::ShaderStage,
+    trace: &str,
+) -> Result<(), String> {
+    if stage.is_ray_tracing() {
+        // Ray-tracing builtins are intrinsics (`RayTCurrent()`), not
+        // parameters: the writers declare them where they are read, and
+        // the plan has no leaf for them.
+        interface
+            .slots
+            .retain(|slot| !matches!(slot, crate::interface::Slot::BuiltIn { .. }));
+    }
+    // The trace the comparison trusts follows its schema first.
+    check_trace_schema(trace).map_err(|e| format!("the trace does not follow its schema:\n{e}"))?;
+    let expected = crate::interface::expected(trace)?;
+    crate::interface::compare(&interface, &expected)
 }
 
 /// The code of the first error of a refusal in Legalis' rendered

@@ -63,7 +63,7 @@ impl<'a> Writer<'a> {
         let id = self.function_ids[&f];
         self.b
             .begin_function(ret, Some(id), FunctionControl::NONE, fn_ty)?;
-        if self.options.debug_names && f != self.entry.function {
+        if self.options.debug_names && !self.is_entry_function(f) {
             self.b.name(id, func.name.clone());
         }
         let mut param_ids = Vec::new();
@@ -92,8 +92,8 @@ impl<'a> Writer<'a> {
             let var = self.function_var(ty, Some(&local.name))?;
             self.fs.locals.insert(h, var);
         }
-        if f == self.entry.function {
-            self.write_private_inits()?;
+        if let Some(k) = self.entries.iter().position(|e| e.function == f) {
+            self.write_private_inits(k)?;
         }
         self.emit_block(&func.body)?;
         if !self.terminated() {
@@ -132,12 +132,12 @@ impl<'a> Writer<'a> {
 
     /// `static` initializers need not be constant in HLSL: they run at the
     /// top of the entry point, in declaration order.
-    fn write_private_inits(&mut self) -> Result<()> {
+    fn write_private_inits(&mut self, k: usize) -> Result<()> {
         let module: &'a ir::Module = self.module;
         let saved = (self.fs.exprs, self.fs.func);
         self.fs.exprs = &module.global_expressions;
         self.fs.func = None;
-        for g in self.reachable_globals.clone() {
+        for g in self.entry_globals(k) {
             let var = &module.globals[g];
             let (AddressSpace::Private | AddressSpace::Constant, Some(init)) =
                 (var.space, var.init)

@@ -116,7 +116,21 @@ pub fn write(
     entry_point: usize,
     options: &Options,
 ) -> Result<Vec<u32>, Error> {
-    writer::Writer::new(module, entry_point, options)?.write()
+    write_entries(module, &[entry_point], options)
+}
+
+/// Writes the entry points `entry_points` of `module` (each legalized for
+/// its own stage) as one SPIR-V module: the functions and globals they
+/// share are written once, and each has its own `OpEntryPoint`, with the
+/// variables it reaches as its interface, and its own execution modes.
+/// With more than one, each `OpEntryPoint` carries its source name (two
+/// may not share `main`).
+pub fn write_entries(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<Vec<u32>, Error> {
+    writer::Writer::new(module, entry_points, options)?.write()
 }
 
 /// [`write`] as the little-endian bytes of a `.spv` file, written once.
@@ -125,5 +139,14 @@ pub fn write_le_bytes(
     entry_point: usize,
     options: &Options,
 ) -> Result<Vec<u8>, Error> {
-    writer::Writer::new(module, entry_point, options)?.write_le_bytes()
+    write_entries_le_bytes(module, &[entry_point], options)
+}
+
+/// [`write_entries`] as the little-endian bytes of a `.spv` file.
+pub fn write_entries_le_bytes(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<Vec<u8>, Error> {
+    writer::Writer::new(module, entry_points, options)?.write_le_bytes()
 }

@@ -4,6 +4,7 @@
 //! other files share.
 
 use legalis_ir::FastHashMap;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use legalis_ir as ir;
@@ -78,8 +79,50 @@ pub(super) struct FnState<'a> {
     pub breaks: Vec<Breakable>,
 }
 
+/// Builtin inputs the writer declares itself, by name, and the ones looked
+/// up or added since the last [`ExtraBuiltins::take_touched`]: the
+/// function being written uses those, so every entry point reaching it
+/// lists them in its interface.
+#[derive(Default)]
+pub(super) struct ExtraBuiltins {
+    map: BTreeMap<&'static str, Word>,
+    touched: RefCell<Vec<Word>>,
+}
+
+impl ExtraBuiltins {
+    pub fn get(&self, name: &str) -> Option<&Word> {
+        let found = self.map.get(name);
+        if let Some(&id) = found {
+            self.touched.borrow_mut().push(id);
+        }
+        found
+    }
+
+    pub fn insert(&mut self, name: &'static str, id: Word) {
+        self.touched.get_mut().push(id);
+        self.map.insert(name, id);
+    }
+
+    fn take_touched(&mut self) -> Vec<Word> {
+        std::mem::take(self.touched.get_mut())
+    }
+}
+
+/// What one entry point reaches: its functions and the globals they (and
+/// the initializers of those globals) name.
+#[derive(Default)]
+pub(super) struct Reach {
+    pub functions: BTreeSet<Handle<ir::Function>>,
+    pub globals: BTreeSet<Handle<ir::GlobalVariable>>,
+}
+
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
+    /// The entry points the module gets, in order: one `OpEntryPoint` each.
+    pub entries: Vec<&'a ir::EntryPoint>,
+    /// The entry point whose stage decides what is written now: the first
+    /// of [`Writer::entries`] that reaches the global or function being
+    /// written.
     pub entry: &'a ir::EntryPoint,
     pub options: &'a Options,
     pub b: Builder,
@@ -99,7 +142,14 @@ pub(super) struct Writer<'a> {
     pub glsl_ext: Option<Word>,
     pub globals: FastHashMap<Handle<ir::GlobalVariable>, Ptr>,
     /// Builtins the writer adds itself (subgroup size ...), by name.
-    pub extra_builtins: BTreeMap<&'static str, Word>,
+    pub extra_builtins: ExtraBuiltins,
+    /// The extra builtins each written function uses.
+    pub function_builtins: FastHashMap<Handle<ir::Function>, Vec<Word>>,
+    /// What each of [`Writer::entries`] reaches.
+    pub reach: Vec<Reach>,
+    /// Whether declaring a global made its stage write depth, and the
+    /// execution modes its system-value row asks for.
+    pub global_modes: FastHashMap<Handle<ir::GlobalVariable>, (bool, Vec<spirv::ExecutionMode>)>,
     /// Every global variable the entry point uses, with its storage class.
     /// In the order declared; a repeated id takes its last class. (A
     /// map cost a tree insertion per varying.)
@@ -120,23 +170,35 @@ pub(super) struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, options: &'a Options) -> Result<Self> {
-        let entry = module
-            .entry_points
-            .get(entry_point)
-            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
-        let func = &module.functions[entry.function];
-        if !func.params.is_empty() || func.result.is_some() {
-            return Err(Error::NotLegalized {
-                what: format!(
-                    "entry point `{}` still has parameters or a result",
-                    entry.name
-                ),
-                span: entry.span,
-            });
+    pub fn new(
+        module: &'a ir::Module,
+        entry_points: &[usize],
+        options: &'a Options,
+    ) -> Result<Self> {
+        let mut entries = Vec::with_capacity(entry_points.len());
+        for &index in entry_points {
+            let entry = module
+                .entry_points
+                .get(index)
+                .ok_or(Error::NoSuchEntryPoint { index })?;
+            let func = &module.functions[entry.function];
+            if !func.params.is_empty() || func.result.is_some() {
+                return Err(Error::NotLegalized {
+                    what: format!(
+                        "entry point `{}` still has parameters or a result",
+                        entry.name
+                    ),
+                    span: entry.span,
+                });
+            }
+            entries.push(entry);
         }
+        let (Some(&entry), Some(&first)) = (entries.first(), entry_points.first()) else {
+            return Err(Error::NoSuchEntryPoint { index: 0 });
+        };
         let mut w = Writer {
             module,
+            entries,
             entry,
             options,
             b: Builder::new(),
@@ -153,14 +215,17 @@ impl<'a> Writer<'a> {
             void_id: None,
             glsl_ext: None,
             globals: FastHashMap::default(),
-            extra_builtins: BTreeMap::new(),
+            extra_builtins: ExtraBuiltins::default(),
+            function_builtins: FastHashMap::default(),
+            reach: Vec::new(),
+            global_modes: FastHashMap::default(),
             used_vars: Vec::new(),
             functions: Vec::new(),
             reachable_globals: Vec::new(),
             function_ids: FastHashMap::default(),
             bindings: crate::binding::of(
                 module,
-                entry_point,
+                first,
                 legalis_bind::Target::Vulkan,
                 options.bindings.as_ref(),
             ),
@@ -180,57 +245,38 @@ impl<'a> Writer<'a> {
         Ok(w)
     }
 
-    /// Functions reachable from the entry point and the globals they and
-    /// the initializers of used globals touch.
+    /// Functions reachable from each entry point and the globals they and
+    /// the initializers of used globals touch; the union, in handle order,
+    /// is what the module declares.
     fn collect_reachable(&mut self) {
-        let module = self.module;
-        let mut funcs = BTreeSet::from([self.entry.function]);
+        let mut functions = BTreeSet::new();
         let mut globals = BTreeSet::new();
-        let mut work = vec![self.entry.function];
-        let mut global_work = Vec::new();
-        let mut scan = |exprs: &ir::ExpressionArena,
-                        roots: Option<Handle<Expression>>,
-                        work: &mut Vec<Handle<ir::Function>>,
-                        global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
-            let mut visit = |e: &Expression| match e {
-                Expression::Call { function, .. } if funcs.insert(*function) => {
-                    work.push(*function)
-                }
-                Expression::Global(g) => global_work.push(*g),
-                _ => {}
-            };
-            match roots {
-                None => exprs.iter().for_each(|(_, e)| visit(e)),
-                Some(root) => subtree(exprs, root)
-                    .into_iter()
-                    .for_each(|h| visit(&exprs[h])),
-            }
-        };
-        loop {
-            if let Some(f) = work.pop() {
-                scan(
-                    &module.functions[f].expressions,
-                    None,
-                    &mut work,
-                    &mut global_work,
-                );
-            } else if let Some(g) = global_work.pop() {
-                if globals.insert(g)
-                    && let Some(init) = module.globals[g].init
-                {
-                    scan(
-                        &module.global_expressions,
-                        Some(init),
-                        &mut work,
-                        &mut global_work,
-                    );
-                }
-            } else {
-                break;
-            }
+        for entry in self.entries.clone() {
+            let reach = reach_of(self.module, entry.function);
+            functions.extend(reach.functions.iter().copied());
+            globals.extend(reach.globals.iter().copied());
+            self.reach.push(reach);
         }
-        self.functions = funcs.into_iter().collect();
+        self.functions = functions.into_iter().collect();
         self.reachable_globals = globals.into_iter().collect();
+    }
+
+    /// The first entry point that reaches function `f` (or, with `None`,
+    /// global `g`).
+    fn owner(
+        &self,
+        f: Option<Handle<ir::Function>>,
+        g: Option<Handle<ir::GlobalVariable>>,
+    ) -> &'a ir::EntryPoint {
+        let k = self
+            .reach
+            .iter()
+            .position(|r| {
+                f.is_some_and(|f| r.functions.contains(&f))
+                    || g.is_some_and(|g| r.globals.contains(&g))
+            })
+            .unwrap_or(0);
+        self.entries[k]
     }
 
     /// The module's words.
@@ -256,12 +302,19 @@ impl<'a> Writer<'a> {
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
         for g in self.reachable_globals.clone() {
+            self.entry = self.owner(None, Some(g));
             self.declare_global(g)?;
+            let modes = std::mem::take(&mut self.row_modes);
+            let depth = std::mem::replace(&mut self.writes_depth, false);
+            if depth || !modes.is_empty() {
+                self.global_modes.insert(g, (depth, modes));
+            }
         }
         for &f in &self.functions {
             let id = self.b.id();
             self.function_ids.insert(f, id);
         }
+        self.extra_builtins.take_touched();
         // About three words of body an expression (measured on the scaling
         // shaders): room for the function bodies up front.
         let expressions: usize = (self.functions.iter())
@@ -269,18 +322,60 @@ impl<'a> Writer<'a> {
             .sum();
         self.b.reserve_functions(4 * expressions);
         for f in self.functions.clone() {
+            self.entry = self.owner(Some(f), None);
             self.write_function(f)?;
+            let touched = self.extra_builtins.take_touched();
+            if !touched.is_empty() {
+                self.function_builtins.insert(f, touched);
+            }
         }
-        let main_id = self.function_ids[&self.entry.function];
-        if self.options.debug_names {
-            self.b.name(main_id, self.entry.name.clone());
+        for k in 0..self.entries.len() {
+            self.entry = self.entries[k];
+            let main_id = self.function_ids[&self.entry.function];
+            if self.options.debug_names {
+                self.b.name(main_id, self.entry.name.clone());
+            }
+            self.write_entry_point(k, main_id)?;
         }
-        self.write_entry_point(main_id)?;
         self.write_header();
-        Ok((self.b, self.entry.span))
+        Ok((self.b, self.entries[0].span))
     }
 
-    fn write_entry_point(&mut self, main_id: Word) -> Result<()> {
+    /// Whether `f` is the function of one of the module's entry points.
+    pub fn is_entry_function(&self, f: Handle<ir::Function>) -> bool {
+        self.entries.iter().any(|e| e.function == f)
+    }
+
+    /// The globals entry point `k` reaches, in handle order.
+    pub fn entry_globals(&self, k: usize) -> Vec<Handle<ir::GlobalVariable>> {
+        self.reach[k].globals.iter().copied().collect()
+    }
+
+    /// The variables entry point `k` uses, by id, each with its storage
+    /// class: the roots of the places of its globals and the extra
+    /// builtins its functions read.
+    fn entry_variables(&self, k: usize) -> Vec<(Word, StorageClass)> {
+        let reach = &self.reach[k];
+        let mut ids: BTreeSet<Word> = reach
+            .globals
+            .iter()
+            .filter_map(|g| self.globals.get(g).map(|p| p.root))
+            .collect();
+        for f in &reach.functions {
+            if let Some(touched) = self.function_builtins.get(f) {
+                ids.extend(touched.iter().copied());
+            }
+        }
+        // By id, the last class of a repeated one kept (as a map would).
+        let mut used = self.used_vars.clone();
+        used.reverse();
+        used.sort_by_key(|&(id, _)| id);
+        used.dedup_by_key(|&mut (id, _)| id);
+        used.retain(|(id, _)| ids.contains(id));
+        used
+    }
+
+    fn write_entry_point(&mut self, k: usize, main_id: Word) -> Result<()> {
         use ir::ShaderStage as S;
         use spirv::{ExecutionMode as M, ExecutionModel};
         let model = match self.entry.stage {
@@ -329,22 +424,33 @@ impl<'a> Writer<'a> {
         // SPIR-V 1.4 made the interface list every global the entry point
         // uses; before, only its inputs and outputs.
         let all = self.version >= (1, 4);
-        // By id, the last class of a repeated one kept (as a map would).
-        let mut used = self.used_vars.clone();
-        used.reverse();
-        used.sort_by_key(|&(id, _)| id);
-        used.dedup_by_key(|&mut (id, _)| id);
+        let used = self.entry_variables(k);
         let interface: Vec<Word> = used
             .iter()
             .filter(|(_, class)| all || matches!(class, StorageClass::Input | StorageClass::Output))
             .map(|&(id, _)| id)
             .collect();
-        let name = if self.options.use_entry_point_name {
+        // Two entry points of one module may not share a name: with
+        // several, each keeps its own.
+        let name = if self.options.use_entry_point_name || self.entries.len() > 1 {
             self.entry.name.clone()
         } else {
             "main".to_string()
         };
         self.b.entry_point(model, main_id, name, interface);
+        let mut writes_depth = false;
+        let mut row_modes = Vec::new();
+        for g in &self.reach[k].globals {
+            if let Some((depth, modes)) = self.global_modes.get(g) {
+                writes_depth |= depth;
+                for mode in modes {
+                    if !row_modes.contains(mode) {
+                        row_modes.push(*mode);
+                    }
+                }
+            }
+        }
+        self.control_modes(main_id);
         let attrs = &self.entry.attributes;
         match self.entry.stage {
             S::Fragment => {
@@ -352,7 +458,7 @@ impl<'a> Writer<'a> {
                 if attrs.early_depth_stencil {
                     self.b.execution_mode(main_id, M::EarlyFragmentTests, []);
                 }
-                if self.writes_depth {
+                if writes_depth {
                     self.b.execution_mode(main_id, M::DepthReplacing, []);
                 }
             }
@@ -446,7 +552,7 @@ impl<'a> Writer<'a> {
             }
             _ => {}
         }
-        for mode in self.row_modes.clone() {
+        for mode in row_modes {
             self.b.execution_mode(main_id, mode, []);
         }
         Ok(())
@@ -582,6 +688,58 @@ impl<'a> Writer<'a> {
 
     pub fn span(&self, e: Handle<Expression>) -> Span {
         self.fs.exprs.span(e)
+    }
+}
+
+/// The functions `function` reaches through calls and the globals they
+/// and the initializers of those globals name.
+fn reach_of(module: &ir::Module, function: Handle<ir::Function>) -> Reach {
+    let mut funcs = BTreeSet::from([function]);
+    let mut globals = BTreeSet::new();
+    let mut work = vec![function];
+    let mut global_work = Vec::new();
+    let mut scan = |exprs: &ir::ExpressionArena,
+                    roots: Option<Handle<Expression>>,
+                    work: &mut Vec<Handle<ir::Function>>,
+                    global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
+        let mut visit = |e: &Expression| match e {
+            Expression::Call { function, .. } if funcs.insert(*function) => work.push(*function),
+            Expression::Global(g) => global_work.push(*g),
+            _ => {}
+        };
+        match roots {
+            None => exprs.iter().for_each(|(_, e)| visit(e)),
+            Some(root) => subtree(exprs, root)
+                .into_iter()
+                .for_each(|h| visit(&exprs[h])),
+        }
+    };
+    loop {
+        if let Some(f) = work.pop() {
+            scan(
+                &module.functions[f].expressions,
+                None,
+                &mut work,
+                &mut global_work,
+            );
+        } else if let Some(g) = global_work.pop() {
+            if globals.insert(g)
+                && let Some(init) = module.globals[g].init
+            {
+                scan(
+                    &module.global_expressions,
+                    Some(init),
+                    &mut work,
+                    &mut global_work,
+                );
+            }
+        } else {
+            break;
+        }
+    }
+    Reach {
+        functions: funcs,
+        globals,
     }
 }
 

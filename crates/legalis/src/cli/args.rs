@@ -87,8 +87,10 @@ Options:
                     mesh), cuda (compute kernels and OptiX programs; the
                     output includes the prelude legalis_cuda.cuh, which
                     legalis::cuda_prelude() returns)
-  -entry NAME       entry point (default: every [shader(\"...\")] function; a
-                    target needs exactly one). Given several times with
+  -entry NAME       entry point (default: every [shader(\"...\")] function:
+                    spirv and spirv-asm write them all into one module,
+                    one OpEntryPoint each; other targets need exactly
+                    one). Given several times with
                     -target, the entry points are the stages of one
                     pipeline, legalized together (linking): each stage's
                     inputs take the locations the previous stage writes,
