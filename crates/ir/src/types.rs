@@ -193,6 +193,10 @@ pub enum TypeInner {
         members: Vec<StructMember>,
     },
     /// `Texture*` / `RWTexture*`; `texel` is the element type (default `float4`).
+    /// `Sampler2D` ... are the same with `combined` (the texture carries its
+    /// own sampler, GLSL `sampler2D`, SPIR-V `OpTypeSampledImage`);
+    /// `DepthTexture2D` and `Sampler2DShadow` ... set `shadow` (a depth
+    /// texture: SPIR-V `Depth` 1, Metal `depth2d`, WGSL `texture_depth_2d`).
     Texture {
         dim: TextureDim,
         arrayed: bool,
@@ -200,6 +204,8 @@ pub enum TypeInner {
         access: ResourceAccess,
         texel: Handle<Type>,
         normalization: Option<Normalization>,
+        combined: bool,
+        shadow: bool,
     },
     Sampler {
         comparison: bool,

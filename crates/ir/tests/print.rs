@@ -103,6 +103,27 @@ fn resource_types_spell_as_hlsl() {
             access,
             texel,
             normalization,
+            combined: false,
+            shadow: false,
+        };
+        ty(&mut m, inner);
+    }
+    // (dim, arrayed, combined, shadow): `Sampler2D`, `Sampler2DArrayShadow`,
+    // `DepthTextureCube`.
+    for (dim, arrayed, combined, shadow) in [
+        (TextureDim::D2, false, true, false),
+        (TextureDim::D2, true, true, true),
+        (TextureDim::Cube, false, false, true),
+    ] {
+        let inner = TypeInner::Texture {
+            dim,
+            arrayed,
+            multisampled: false,
+            access: Read,
+            texel: float,
+            normalization: None,
+            combined,
+            shadow,
         };
         ty(&mut m, inner);
     }
@@ -151,30 +172,33 @@ fn resource_types_spell_as_hlsl() {
     [10] RasterizerOrderedTexture2D<float4>
     [11] Texture2DMSArray<float4>
     [12] RWTextureCubeArray<unorm float4>
-    [13] SamplerState
-    [14] SamplerComparisonState
-    [15] float4[4]
-    [16] Buffer<float4>
-    [17] RWBuffer<snorm float>
-    [18] StructuredBuffer<S>
-    [19] RWStructuredBuffer<S>
-    [20] RasterizerOrderedStructuredBuffer<S>
-    [21] AppendStructuredBuffer<S>
-    [22] ConsumeStructuredBuffer<S>
-    [23] ByteAddressBuffer
-    [24] RWByteAddressBuffer
-    [25] StructuredBuffer<float4[4]>
-    [26] ConstantBuffer<S>
-    [27] TextureBuffer<S>
-    [28] RaytracingAccelerationStructure
-    [29] InputPatch<S, 3>
-    [30] OutputPatch<S, 4>
-    [31] PointStream<S>
-    [32] LineStream<S>
-    [33] TriangleStream<S>
-    [34] OutputVertices<S, 64>
-    [35] OutputIndices<uint3, 126>
-    [36] OutputPrimitives<S, 126>
+    [13] Sampler2D<float>
+    [14] Sampler2DArrayShadow<float>
+    [15] DepthTextureCube<float>
+    [16] SamplerState
+    [17] SamplerComparisonState
+    [18] float4[4]
+    [19] Buffer<float4>
+    [20] RWBuffer<snorm float>
+    [21] StructuredBuffer<S>
+    [22] RWStructuredBuffer<S>
+    [23] RasterizerOrderedStructuredBuffer<S>
+    [24] AppendStructuredBuffer<S>
+    [25] ConsumeStructuredBuffer<S>
+    [26] ByteAddressBuffer
+    [27] RWByteAddressBuffer
+    [28] StructuredBuffer<float4[4]>
+    [29] ConstantBuffer<S>
+    [30] TextureBuffer<S>
+    [31] RaytracingAccelerationStructure
+    [32] InputPatch<S, 3>
+    [33] OutputPatch<S, 4>
+    [34] PointStream<S>
+    [35] LineStream<S>
+    [36] TriangleStream<S>
+    [37] OutputVertices<S, 64>
+    [38] OutputIndices<uint3, 126>
+    [39] OutputPrimitives<S, 126>
     ");
 }
 

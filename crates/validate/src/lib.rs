@@ -146,7 +146,11 @@ pub fn read_back_spirv(words: &[u32], stage: ShaderStage) -> Result<ReadBack, St
     let options = naga::front::spv::Options::default();
     let module = match naga::front::spv::Frontend::new(words.iter().copied(), &options).parse() {
         Ok(module) => module,
-        Err(error) if naga_declines(&error) || naga_image_array_limit(&error, words) => {
+        Err(error)
+            if naga_declines(&error)
+                || naga_image_array_limit(&error, words)
+                || naga_combined_sampler_limit(&error, words) =>
+        {
             return Ok(ReadBack::Declined(error.to_string()));
         }
         Err(error) => return Err(format!("naga spv-in: {error}")),
@@ -234,6 +238,43 @@ fn naga_declines(error: &naga::front::spv::Error) -> bool {
 /// in a module that has an array of images; anywhere else it is a failure.
 fn naga_image_array_limit(error: &naga::front::spv::Error, words: &[u32]) -> bool {
     matches!(error, naga::front::spv::Error::InvalidImage(_)) && has_image_array(words)
+}
+
+/// naga 30's SPIR-V reader knows sampled images only as the result of
+/// `OpSampledImage`: one loaded from a variable (a GLSL `sampler2D`, a
+/// Slang `Sampler2D`) is an id it never recorded, `InvalidId`. That error
+/// counts as declined only in a module with a pointer to a sampled image.
+fn naga_combined_sampler_limit(error: &naga::front::spv::Error, words: &[u32]) -> bool {
+    matches!(error, naga::front::spv::Error::InvalidId(_)) && has_sampled_image_pointer(words)
+}
+
+/// Whether a SPIR-V module declares a pointer to a sampled image (or to an
+/// array of them).
+fn has_sampled_image_pointer(words: &[u32]) -> bool {
+    const TYPE_SAMPLED_IMAGE: u32 = 27;
+    const TYPE_ARRAY: u32 = 28;
+    const TYPE_RUNTIME_ARRAY: u32 = 29;
+    const TYPE_POINTER: u32 = 32;
+    let mut sampled = Vec::new();
+    let mut at = 5; // past the header
+    while let Some(&first) = words.get(at) {
+        let (count, opcode) = ((first >> 16) as usize, first & 0xffff);
+        let operands = words.get(at + 1..at + count.max(1)).unwrap_or(&[]);
+        match opcode {
+            TYPE_SAMPLED_IMAGE => sampled.extend(operands.first()),
+            TYPE_ARRAY | TYPE_RUNTIME_ARRAY
+                if operands.get(1).is_some_and(|e| sampled.contains(e)) =>
+            {
+                sampled.extend(operands.first());
+            }
+            TYPE_POINTER if operands.get(2).is_some_and(|p| sampled.contains(p)) => {
+                return true;
+            }
+            _ => {}
+        }
+        at += count.max(1);
+    }
+    false
 }
 
 /// Whether a SPIR-V module declares an array (sized or runtime) of images
@@ -465,6 +506,30 @@ mod tests {
         let image = naga::front::spv::Error::InvalidImage(types.insert(ty, naga::Span::UNDEFINED));
         assert!(!naga_image_array_limit(&image, &plain));
         assert!(naga_image_array_limit(&image, &words));
+    }
+
+    /// naga cannot read a sampled image loaded from a variable; its
+    /// `InvalidId` is declined in a module with such a variable only.
+    #[test]
+    fn a_combined_sampler_variable_is_a_naga_limit_and_nothing_else_is() {
+        let words = validate_glsl(
+            "#version 450\nlayout(local_size_x = 1) in;\n\
+             layout(set = 0, binding = 0) uniform sampler2D s;\n\
+             layout(set = 0, binding = 1, std430) buffer B { vec4 o; };\n\
+             void main() { o = textureLod(s, vec2(0.5), 0.0); }",
+            ShaderStage::Compute,
+        )
+        .expect("a valid shader");
+        assert!(has_sampled_image_pointer(&words));
+        match read_back_spirv(&words, ShaderStage::Compute) {
+            Ok(ReadBack::Declined(reason)) => assert!(reason.contains("id"), "{reason}"),
+            other => panic!("naga 30 cannot read a sampler2D variable: {other:?}"),
+        }
+        let plain = validate_spirv_asm(TINY_COMPUTE).expect("a valid module");
+        assert!(!has_sampled_image_pointer(&plain));
+        let invalid = naga::front::spv::Error::InvalidId(7);
+        assert!(!naga_combined_sampler_limit(&invalid, &plain));
+        assert!(naga_combined_sampler_limit(&invalid, &words));
     }
 
     #[test]

@@ -143,7 +143,18 @@ pub(super) fn texture(
             access,
             texel,
             normalization,
+            combined,
+            ..
         } => {
+            if combined {
+                return unsupported(
+                    format!(
+                        "the combined texture-sampler `{}` (not written for CUDA yet)",
+                        name()
+                    ),
+                    span,
+                );
+            }
             if multisampled {
                 return unsupported(format!("the multisampled texture type `{}`", name()), span);
             }

@@ -39,6 +39,11 @@ struct TexInfo {
     dim: TextureDim,
     arrayed: bool,
     texel: Handle<ir::Type>,
+    /// A `sampler2D` (`Sampler2D`): its own sampler, fetched and queried in
+    /// core GLSL (no samplerless-texture extension).
+    combined: bool,
+    /// `Sampler2DShadow` ... (with `combined`), `DepthTexture2D` ...
+    shadow: bool,
 }
 
 impl TexInfo {
@@ -71,16 +76,22 @@ impl Writer<'_> {
                 multisampled,
                 texel,
                 access: ResourceAccess::Read,
+                combined,
+                shadow,
                 ..
             } => {
                 let tex = TexInfo {
                     dim,
                     arrayed,
                     texel,
+                    combined,
+                    shadow,
                 };
                 let a = self.args(ctx, args)?;
                 if multisampled && fun == I::Load {
-                    self.require("GL_EXT_samplerless_texture_functions");
+                    if !combined {
+                        self.require("GL_EXT_samplerless_texture_functions");
+                    }
                     let fetch = format!("texelFetch({}, {}, {})", a[0], a[1], a[2]);
                     return self.narrow_texel(texel, fetch, span);
                 }
@@ -184,6 +195,28 @@ impl Writer<'_> {
         )
     }
 
+    /// The sampler a lookup goes through: `sampler2D(t, s)` from a texture
+    /// and a sampler, or the combined texture-sampler itself (`a[1]` is then
+    /// the same object; see the front end's `lower_method_call`).
+    fn combine(&self, tex: &TexInfo, shadow: bool, a: &[String], span: ir::Span) -> Result<String> {
+        if !tex.combined {
+            return Ok(format!(
+                "{}({}, {})",
+                self.sampler_of(tex, shadow),
+                a[0],
+                a[1]
+            ));
+        }
+        if shadow != tex.shadow {
+            return unsupported(
+                "comparison sampling of a combined sampler that is not a `Shadow` one, or \
+                 plain sampling of a `Shadow` one (GLSL's `sampler2DShadow` ... only compare)",
+                span,
+            );
+        }
+        Ok(a[0].clone())
+    }
+
     fn texture_method(
         &mut self,
         ctx: &Ctx,
@@ -202,7 +235,7 @@ impl Writer<'_> {
                 | I::GatherCmp
                 | I::GatherCmpRed
         );
-        let comb = format!("{}({}, {})", self.sampler_of(tex, shadow), a[0], a[1]);
+        let comb = self.combine(tex, shadow, a, span)?;
         if let Some(&(_, f, extra, bias)) = SAMPLES.iter().find(|s| s.0 == fun) {
             let value = self.sample(f, extra, bias, &comb, a, span)?;
             return self.narrow_texel(tex.texel, value, span);
@@ -278,7 +311,7 @@ impl Writer<'_> {
         a: &[String],
     ) -> Result<String> {
         let span = ctx.exprs.span(args[0]);
-        let s = format!("{}({}, {})", self.sampler_of(tex, true), a[0], a[1]);
+        let s = self.combine(tex, true, a, span)?;
         let coords = tex.coords();
         if coords >= 4 {
             return unsupported("comparison sampling of cube arrays", span);
@@ -319,7 +352,9 @@ impl Writer<'_> {
         if tex.dim == TextureDim::Cube {
             return unsupported("`Load` on a cube texture (HLSL has no such method)", span);
         }
-        self.require("GL_EXT_samplerless_texture_functions");
+        if !tex.combined {
+            self.require("GL_EXT_samplerless_texture_functions");
+        }
         let t = self.expr(ctx, args[0])?;
         let (set, coord) = self.once(ctx, args[1], None)?;
         let coord = if set.is_empty() {
@@ -362,8 +397,12 @@ impl Writer<'_> {
                 arrayed,
                 multisampled,
                 access,
+                combined,
                 ..
-            } => self.texture_dimensions(ctx, &obj, (dim, arrayed, multisampled, access), args)?,
+            } => {
+                let shape = (dim, arrayed, multisampled, access, combined);
+                self.texture_dimensions(ctx, &obj, shape, args)?
+            }
             TypeInner::Buffer {
                 kind: BufferKind::ByteAddress,
                 ..
@@ -413,7 +452,13 @@ impl Writer<'_> {
         &mut self,
         ctx: &Ctx,
         obj: &str,
-        (dim, arrayed, multisampled, access): (TextureDim, bool, bool, ResourceAccess),
+        (dim, arrayed, multisampled, access, combined): (
+            TextureDim,
+            bool,
+            bool,
+            ResourceAccess,
+            bool,
+        ),
         args: &[Handle<Expression>],
     ) -> Result<(Vec<String>, usize)> {
         let n = match dim {
@@ -426,7 +471,9 @@ impl Writer<'_> {
         let size = if access != ResourceAccess::Read {
             format!("imageSize({obj})")
         } else {
-            self.require("GL_EXT_samplerless_texture_functions");
+            if !combined {
+                self.require("GL_EXT_samplerless_texture_functions");
+            }
             if multisampled {
                 format!("textureSize({obj})")
             } else if with_mip {

@@ -102,10 +102,21 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
             multisampled,
             access,
             texel,
+            combined,
+            shadow,
             ..
         } => {
             let p = w.texel_prefix(texel, span)?;
             let d = dim_suffix(dim, arrayed, multisampled);
+            if combined {
+                // `Sampler2D` is GLSL's own `sampler2D`; a shadow one has no
+                // texel prefix.
+                return Ok(if shadow {
+                    format!("sampler{d}Shadow")
+                } else {
+                    format!("{p}sampler{d}")
+                });
+            }
             match access {
                 ResourceAccess::Read => Ok(format!("{p}texture{d}")),
                 // Rasterizer order comes from the interlock around `main`.
@@ -606,10 +617,16 @@ impl Writer<'_> {
                 texel,
                 multisampled: false,
                 dim,
+                combined,
                 ..
             } if dim != TextureDim::Cube => {
                 let c = self.int_coord(ctx, index)?;
-                (texel, self.fetch_or_load(access, &b, &c, ", 0"))
+                if combined {
+                    // A `sampler2D` fetches in core GLSL.
+                    (texel, format!("texelFetch({b}, {c}, 0)"))
+                } else {
+                    (texel, self.fetch_or_load(access, &b, &c, ", 0"))
+                }
             }
             _ => return unsupported("indexing this resource", span),
         };

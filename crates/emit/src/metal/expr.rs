@@ -555,7 +555,7 @@ impl Writer<'_> {
                 if let Some((tex, ty)) = self.texture_of(ctx, *base) {
                     let coords = self.texel_coords(ctx, ty, *index, span)?;
                     let read = format!("{tex}.read({coords})");
-                    return Ok(self.narrow_texel(read, ctx.ty(e)));
+                    return Ok(self.narrow_texel(ty, read, ctx.ty(e)));
                 }
                 let b = self.expr(ctx, *base)?;
                 let i = self.expr(ctx, *index)?;

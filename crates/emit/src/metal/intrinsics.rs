@@ -151,8 +151,20 @@ impl Writer<'_> {
         ))
     }
 
-    /// A texel read (always four components) narrowed to `ty`.
-    pub(super) fn narrow_texel(&self, read: String, ty: Option<Handle<ir::Type>>) -> String {
+    /// A texel read (always four components) of the texture type `tex`
+    /// narrowed to `ty`; a depth texture's reads are already one `float`.
+    pub(super) fn narrow_texel(
+        &self,
+        tex: Handle<ir::Type>,
+        read: String,
+        ty: Option<Handle<ir::Type>>,
+    ) -> String {
+        if matches!(
+            self.module.types[tex].inner,
+            TypeInner::Texture { shadow: true, .. }
+        ) {
+            return read;
+        }
         match ty.map(|t| &self.module.types[t].inner) {
             Some(TypeInner::Scalar(_)) => format!("{read}.x"),
             Some(TypeInner::Vector { size: 2, .. }) => format!("{read}.xy"),
@@ -498,7 +510,7 @@ impl Writer<'_> {
         }
         let text = format!("{tex}.{method}({})", parts.join(", "));
         Ok(if method == "sample" {
-            self.narrow_texel(text, ctx.ty(e))
+            self.narrow_texel(ty, text, ctx.ty(e))
         } else {
             text
         })
@@ -593,7 +605,7 @@ impl Writer<'_> {
                 access,
                 ..
             }) => {
-                let (tex, _) = self.texture(ctx, args[0], span)?;
+                let (tex, tex_ty) = self.texture(ctx, args[0], span)?;
                 if dim == ir::TextureDim::Cube {
                     return unsupported("`Load` of a cube texture", span);
                 }
@@ -617,7 +629,7 @@ impl Writer<'_> {
                     parts.push(format!("uint({})", self.expr(ctx, args[2])?));
                 }
                 let read = format!("{tex}.read({})", parts.join(", "));
-                Ok(self.narrow_texel(read, ctx.ty(e)))
+                Ok(self.narrow_texel(tex_ty, read, ctx.ty(e)))
             }
             _ => unsupported("`Load` of this resource", span),
         }

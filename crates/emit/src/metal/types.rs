@@ -97,7 +97,9 @@ pub(super) fn spell(
 }
 
 /// The MSL type of a texture: `texture2d<float, access::read_write>`, or
-/// `depth2d<float>` when it is sampled with comparison.
+/// `depth2d<float>` when it is sampled with comparison or is a depth
+/// texture (`DepthTexture2D`). Combined texture-samplers (`Sampler2D`) are
+/// refused: Metal binds textures and samplers apart.
 pub(super) fn texture(
     module: &ir::Module,
     ty: Handle<ir::Type>,
@@ -110,11 +112,24 @@ pub(super) fn texture(
         multisampled,
         access,
         texel,
+        combined,
+        shadow,
         ..
     } = module.types[ty].inner
     else {
         return unsupported("a texture of an unknown kind", span);
     };
+    if combined {
+        return unsupported(
+            format!(
+                "the combined texture-sampler `{}` (Metal textures and samplers are separate \
+                 arguments)",
+                ir::print::type_name(module, ty)
+            ),
+            span,
+        );
+    }
+    let compare = compare || shadow;
     let sc = module.types[texel]
         .inner
         .scalar()

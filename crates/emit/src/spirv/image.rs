@@ -21,6 +21,10 @@ pub(super) struct ImageInfo {
     pub multisampled: bool,
     pub storage: bool,
     pub texel: Handle<ir::Type>,
+    /// `Sampler2D` ...: values are `OpTypeSampledImage`s of the image.
+    pub combined: bool,
+    /// `DepthTexture2D`, `Sampler2DShadow` ...: `Depth` 1.
+    pub shadow: bool,
 }
 
 impl ImageInfo {
@@ -54,6 +58,8 @@ impl Writer<'_> {
                 multisampled,
                 access,
                 texel,
+                combined,
+                shadow,
                 ..
             } => {
                 if access == ir::ResourceAccess::RasterizerOrdered {
@@ -65,6 +71,8 @@ impl Writer<'_> {
                     multisampled,
                     storage: access != ir::ResourceAccess::Read,
                     texel,
+                    combined,
+                    shadow,
                 })
             }
             TypeInner::Buffer {
@@ -78,6 +86,8 @@ impl Writer<'_> {
                 multisampled: false,
                 storage: access != ir::ResourceAccess::Read,
                 texel,
+                combined: false,
+                shadow: false,
             }),
             _ => unsupported("this resource as an image", span),
         }
@@ -93,6 +103,9 @@ impl Writer<'_> {
         }
     }
 
+    /// The `OpTypeImage` of a texture or texel buffer (of the image inside
+    /// a combined texture-sampler, whose own type wraps it in
+    /// `OpTypeSampledImage`).
     pub fn image_type(&mut self, ty: Handle<ir::Type>) -> Result<Word> {
         let span = self.module.types.span(ty);
         let info = self.image_info(ty, span)?;
@@ -127,8 +140,12 @@ impl Writer<'_> {
             ImageFormat::Unknown
         };
         // Depth 2 ("not known"): one HLSL texture serves plain and
-        // comparison sampling alike.
-        let depth = if info.storage { 0 } else { 2 };
+        // comparison sampling alike; depth textures say 1.
+        let depth = match (info.shadow, info.storage) {
+            (true, _) => 1,
+            (false, true) => 0,
+            (false, false) => 2,
+        };
         Ok(self.b.type_image(
             sampled_ty,
             dim,
@@ -205,11 +222,17 @@ impl Writer<'_> {
         Ok(self.numeric(scalar, 4, 0, Layout::Plain))
     }
 
-    /// The image (and its info) an expression of texture type holds.
-    fn image_value(&mut self, e: Handle<Expression>) -> Result<(Word, ImageInfo)> {
+    /// The image (and its info) an expression of texture type holds; the
+    /// image inside a combined texture-sampler (`OpImage`).
+    pub(super) fn image_value(&mut self, e: Handle<Expression>) -> Result<(Word, ImageInfo)> {
         let ty = self.expr_ty(e)?;
         let info = self.image_info(ty, self.span(e))?;
-        Ok((self.value(e)?, info))
+        let v = self.value(e)?;
+        if info.combined {
+            let image_ty = self.image_type(ty)?;
+            return Ok((self.op(Op::Image, image_ty, &[v])?, info));
+        }
+        Ok((v, info))
     }
 
     /// `tex[coord]` / `buf[i]` read as a value.
@@ -380,6 +403,11 @@ impl Writer<'_> {
         sampler: Handle<Expression>,
     ) -> Result<(Word, ImageInfo)> {
         let tex_ty = self.expr_ty(tex)?;
+        let info = self.image_info(tex_ty, self.span(tex))?;
+        if info.combined {
+            // Its own sampler: the value is already a sampled image.
+            return Ok((self.value(tex)?, info));
+        }
         let (img, info) = self.image_value(tex)?;
         let s = self.value(sampler)?;
         let image_ty = self.ty(tex_ty, Layout::Plain)?;

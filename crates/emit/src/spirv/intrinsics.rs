@@ -789,7 +789,7 @@ impl Writer<'_> {
                     (vec![(len, u), (self.uint(stride), u)], 1)
                 }
             }
-            _ => self.image_dimensions(args, span)?,
+            _ => self.image_dimensions(args)?,
         };
         for (i, &out) in args[first_out..].iter().enumerate() {
             let Some(&(v, s)) = values.get(i) else {
@@ -809,12 +809,9 @@ impl Writer<'_> {
     fn image_dimensions(
         &mut self,
         args: &[Handle<Expression>],
-        span: ir::Span,
     ) -> Result<(Vec<(Word, Shape)>, usize)> {
         self.capability(Capability::ImageQuery);
-        let obj_ty = self.expr_ty(args[0])?;
-        let info = self.image_info(obj_ty, span)?;
-        let img = self.value(args[0])?;
+        let (img, info) = self.image_value(args[0])?;
         let n = info.size_components();
         let int = Shape {
             scalar: ir::Scalar::I32,

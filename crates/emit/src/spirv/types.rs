@@ -130,6 +130,10 @@ impl Writer<'_> {
             }
             TypeInner::Array { base, size } => self.array_type(ty, base, size, layout)?,
             TypeInner::Struct { .. } => self.struct_type(ty, layout)?,
+            TypeInner::Texture { combined: true, .. } => {
+                let image = self.image_type(ty)?;
+                self.b.type_sampled_image(image)
+            }
             TypeInner::Texture { .. } | TypeInner::Buffer { .. } => self.image_type(ty)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
             TypeInner::AccelerationStructure => {

@@ -1211,6 +1211,8 @@ impl Writer<'_> {
                     format!("textureLoad({t}, {coords})")
                 };
                 let texel = match ctx.ty(base).map(|t| &self.module.types[t].inner) {
+                    // A depth texture's loads are already one `f32`.
+                    Some(TypeInner::Texture { shadow: true, .. }) => None,
                     Some(TypeInner::Texture { texel, .. }) => Some(*texel),
                     _ => None,
                 };

@@ -406,6 +406,7 @@ impl Writer<'_> {
             multisampled,
             access,
             texel,
+            shadow,
             ..
         } = self.module.types[ty].inner
         else {
@@ -414,10 +415,11 @@ impl Writer<'_> {
                 span,
             );
         };
-        let depth = match ctx.exprs[object] {
-            Expression::Global(g) => self.uses.get(&g).is_some_and(|u| u.compare),
-            _ => false,
-        };
+        let depth = shadow
+            || match ctx.exprs[object] {
+                Expression::Global(g) => self.uses.get(&g).is_some_and(|u| u.compare),
+                _ => false,
+            };
         Ok(Tex {
             dim,
             arrayed,
@@ -501,11 +503,9 @@ impl Writer<'_> {
         if offset_is_cube {
             return unsupported("a texel offset on a cube texture", span);
         }
-        if matches!(
-            fun,
-            I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad
-        ) && tex.depth
-        {
+        // `textureSample` takes a depth texture (and gives one `f32`); the
+        // bias, level and gradient forms do not.
+        if matches!(fun, I::SampleBias | I::SampleLevel | I::SampleGrad) && tex.depth {
             return unsupported(
                 format!(
                     "`{}` of a texture that is also compared (a WGSL depth texture)",
@@ -552,7 +552,7 @@ impl Writer<'_> {
         }
         let call = format!("{name}({})", parts.join(", "));
         Ok(match fun {
-            I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad => {
+            I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad if !tex.depth => {
                 self.narrow_texel(call, Some(tex.texel))
             }
             _ => call,

@@ -833,8 +833,20 @@ impl<'a> Writer<'a> {
                 access,
                 texel,
                 normalization,
+                combined,
+                shadow,
             } => {
                 use ir::TextureDim as D;
+                if *combined {
+                    return unsupported(
+                        format!(
+                            "the combined texture-sampler `{}` (WGSL textures and samplers \
+                             are separate bindings)",
+                            ir::print::type_name(module, ty)
+                        ),
+                        span,
+                    );
+                }
                 let shape = match (dim, arrayed, multisampled) {
                     (D::D1, false, false) => "1d",
                     (D::D2, false, false) => "2d",
@@ -871,7 +883,7 @@ impl<'a> Writer<'a> {
                     };
                     return Ok(format!("texture_storage_{shape}<{format}, {access}>"));
                 }
-                if u.compare {
+                if u.compare || *shadow {
                     if *dim == D::D1 || *dim == D::D3 {
                         return unsupported("comparison sampling of a 1D or 3D texture", span);
                     }

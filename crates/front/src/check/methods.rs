@@ -48,8 +48,19 @@ impl Checker<'_> {
         {
             return self.lower_struct_method_call(obj, object.span, ty, method, args, span);
         }
-        let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
+        let mut values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
         let obj_ty = obj.ty.unwrap_or(self.error_ty);
+        // A combined texture-sampler (`Sampler2D`) is its own sampler: the
+        // object is lowered a second time as the sampler argument, so every
+        // target sees the `(texture, sampler, coordinate ...)` shape.
+        let combined = matches!(
+            self.inner(obj_ty),
+            TypeInner::Texture { combined: true, .. }
+        );
+        let self_sampler = combined && I::method_from_name(&method.name).is_some_and(takes_sampler);
+        if self_sampler {
+            values.insert(0, self.lower_value(object));
+        }
         if obj_ty == self.error_ty || values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
@@ -119,6 +130,9 @@ impl Checker<'_> {
         let mut all_values = vec![obj];
         all_values.extend(values);
         let mut all_spans = vec![object.span];
+        if self_sampler {
+            all_spans.push(object.span);
+        }
         all_spans.extend(args.iter().map(|a| a.span));
         let mut sig = sig;
         sig.args.insert(0, Arg::Any);
@@ -175,6 +189,8 @@ impl Checker<'_> {
     fn sampler_arg(&self, ty: Handle<Type>, comparison: bool) -> Result<(), String> {
         match self.inner(ty) {
             TypeInner::Sampler { comparison: c } if *c == comparison => Ok(()),
+            // The combined texture-sampler itself (see `lower_method_call`).
+            TypeInner::Texture { combined: true, .. } => Ok(()),
             _ if comparison => Err("the first argument must be a `SamplerComparisonState`".into()),
             _ => Err("the first argument must be a `SamplerState`".into()),
         }
@@ -474,6 +490,29 @@ impl Checker<'_> {
             _ => false,
         }
     }
+}
+
+/// Texture methods whose first argument is a sampler.
+fn takes_sampler(fun: I) -> bool {
+    matches!(
+        fun,
+        I::Sample
+            | I::SampleBias
+            | I::SampleLevel
+            | I::SampleGrad
+            | I::SampleCmp
+            | I::SampleCmpLevelZero
+            | I::SampleCmpLevel
+            | I::Gather
+            | I::GatherRed
+            | I::GatherGreen
+            | I::GatherBlue
+            | I::GatherAlpha
+            | I::GatherCmp
+            | I::GatherCmpRed
+            | I::CalculateLevelOfDetail
+            | I::CalculateLevelOfDetailUnclamped
+    )
 }
 
 struct TextureInfo {

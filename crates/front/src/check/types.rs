@@ -280,24 +280,48 @@ impl Checker<'_> {
         } else {
             (ResourceAccess::Read, name)
         };
-        let texture = match rest {
-            "Texture1D" => Some((TextureDim::D1, false, false)),
-            "Texture1DArray" => Some((TextureDim::D1, true, false)),
-            "Texture2D" => Some((TextureDim::D2, false, false)),
-            "Texture2DArray" => Some((TextureDim::D2, true, false)),
-            "Texture2DMS" => Some((TextureDim::D2, false, true)),
-            "Texture2DMSArray" => Some((TextureDim::D2, true, true)),
-            "Texture3D" => Some((TextureDim::D3, false, false)),
-            "TextureCube" => Some((TextureDim::Cube, false, false)),
-            "TextureCubeArray" => Some((TextureDim::Cube, true, false)),
+        // `Sampler2D` (combined texture-sampler), `Sampler2DShadow`,
+        // `DepthTexture2D`: the texture shapes with a different prefix.
+        let (combined, shadow, shape) = if let Some(r) = rest.strip_prefix("Sampler")
+            && let Some(shape) = r.strip_suffix("Shadow")
+        {
+            (true, true, shape)
+        } else if let Some(shape) = rest.strip_prefix("DepthTexture") {
+            (false, true, shape)
+        } else if let Some(shape) = rest.strip_prefix("Sampler")
+            && shape.starts_with(['1', '2', '3', 'C'])
+        {
+            (true, false, shape)
+        } else {
+            (false, false, rest.strip_prefix("Texture").unwrap_or("-"))
+        };
+        let texture = match shape {
+            "1D" => Some((TextureDim::D1, false, false)),
+            "1DArray" => Some((TextureDim::D1, true, false)),
+            "2D" => Some((TextureDim::D2, false, false)),
+            "2DArray" => Some((TextureDim::D2, true, false)),
+            "2DMS" => Some((TextureDim::D2, false, true)),
+            "2DMSArray" => Some((TextureDim::D2, true, true)),
+            "3D" if !shadow => Some((TextureDim::D3, false, false)),
+            "Cube" => Some((TextureDim::Cube, false, false)),
+            "CubeArray" => Some((TextureDim::Cube, true, false)),
             _ => None,
         };
         if let Some((dim, arrayed, multisampled)) = texture {
-            if access != ResourceAccess::Read && (dim == TextureDim::Cube || multisampled) {
+            if access != ResourceAccess::Read
+                && (dim == TextureDim::Cube || multisampled || combined || shadow)
+            {
+                return self.no_such_type(texpr);
+            }
+            if combined && shadow && multisampled {
                 return self.no_such_type(texpr);
             }
             let max_args = if multisampled { 2 } else { 1 };
-            let (texel, normalization) = self.texel_arg(texpr, max_args)?;
+            let (texel, normalization) = if shadow && texpr.args.is_empty() {
+                (self.scalar_ty(Scalar::F32), None)
+            } else {
+                self.texel_arg(texpr, max_args)?
+            };
             return Some(Some(self.intern(TypeInner::Texture {
                 dim,
                 arrayed,
@@ -305,6 +329,8 @@ impl Checker<'_> {
                 access,
                 texel,
                 normalization,
+                combined,
+                shadow,
             })));
         }
         let buffer = match rest {

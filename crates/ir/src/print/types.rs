@@ -105,6 +105,8 @@ fn resource_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> Str
             access,
             texel,
             normalization,
+            combined,
+            shadow,
         } => {
             let dim = match dim {
                 TextureDim::D1 => "1D",
@@ -115,7 +117,16 @@ fn resource_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> Str
             let ms = if *multisampled { "MS" } else { "" };
             let array = if *arrayed { "Array" } else { "" };
             let texel = normalized(*normalization, arg(*texel));
-            format!("{}Texture{dim}{ms}{array}<{texel}>", access_prefix(*access))
+            let (kind, depth) = match (*combined, *shadow) {
+                (true, true) => ("Sampler", "Shadow"),
+                (true, false) => ("Sampler", ""),
+                (false, true) => ("DepthTexture", ""),
+                (false, false) => ("Texture", ""),
+            };
+            format!(
+                "{}{kind}{dim}{ms}{array}{depth}<{texel}>",
+                access_prefix(*access)
+            )
         }
         TypeInner::Buffer {
             kind,

@@ -91,6 +91,8 @@ pub fn texture(
         access,
         texel,
         normalization,
+        combined: false,
+        shadow: false,
     };
     ty(module, inner)
 }
