@@ -101,7 +101,10 @@ pub fn wgsl(plan: &mut Plan, options: &Options) {
 /// (the writer refuses those with its own diagnostic).
 fn metal_table(kind: Kind) -> Option<MetalTable> {
     Some(match kind {
-        Kind::Texture | Kind::RwTexture => MetalTable::Texture,
+        // Typed buffers are Metal `texture_buffer`s.
+        Kind::Texture | Kind::RwTexture | Kind::TypedBuffer | Kind::RwTypedBuffer => {
+            MetalTable::Texture
+        }
         Kind::Sampler | Kind::SamplerComparison => MetalTable::Sampler,
         Kind::ConstantBuffer
         | Kind::TextureBuffer
@@ -110,9 +113,7 @@ fn metal_table(kind: Kind) -> Option<MetalTable> {
         | Kind::ByteAddressBuffer
         | Kind::RwByteAddressBuffer
         | Kind::Globals => MetalTable::Buffer,
-        Kind::TypedBuffer
-        | Kind::RwTypedBuffer
-        | Kind::AppendStructuredBuffer
+        Kind::AppendStructuredBuffer
         | Kind::ConsumeStructuredBuffer
         | Kind::AccelerationStructure => return None,
     })

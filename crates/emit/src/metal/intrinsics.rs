@@ -104,10 +104,18 @@ impl Writer<'_> {
         ctx.ty(e).and_then(|t| self.module.types[t].inner.scalar())
     }
 
-    /// The texture `e` names, when it is a texture global.
+    /// The texture `e` names, when it is a texture global (or a typed
+    /// buffer, a Metal `texture_buffer`).
     pub(super) fn texture_of(&self, ctx: &FnCtx, e: Handle<Expression>) -> Option<Tex> {
         let ty = ctx.ty(e)?;
-        if !matches!(self.module.types[ty].inner, TypeInner::Texture { .. }) {
+        if !matches!(
+            self.module.types[ty].inner,
+            TypeInner::Texture { .. }
+                | TypeInner::Buffer {
+                    kind: ir::BufferKind::Typed,
+                    ..
+                }
+        ) {
             return None;
         }
         match ctx.exprs[e] {
@@ -133,8 +141,14 @@ impl Writer<'_> {
         index: Handle<Expression>,
         span: Span,
     ) -> Result<String> {
-        let TypeInner::Texture { dim, arrayed, .. } = self.module.types[ty].inner else {
-            return unsupported("a texel of something that is not a texture", span);
+        let (dim, arrayed) = match self.module.types[ty].inner {
+            TypeInner::Texture { dim, arrayed, .. } => (dim, arrayed),
+            // A `texture_buffer` element: one `uint` coordinate.
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Typed,
+                ..
+            } => (ir::TextureDim::D1, false),
+            _ => return unsupported("a texel of something that is not a texture", span),
         };
         let n = types::coordinate_count(dim);
         let c = self.expr(ctx, index)?;
@@ -598,6 +612,19 @@ impl Writer<'_> {
                 kind: ir::BufferKind::ByteAddress,
                 ..
             }) => self.byte_address_load(ctx, I::Load, args, span),
+            Some(TypeInner::Buffer {
+                kind: ir::BufferKind::Typed,
+                ..
+            }) => {
+                // A `texture_buffer` read.
+                if args.len() != 2 {
+                    return unsupported("`Load` with a status argument", span);
+                }
+                let (tex, tex_ty) = self.texture(ctx, args[0], span)?;
+                let coords = self.texel_coords(ctx, tex_ty, args[1], span)?;
+                let read = format!("{tex}.read({coords})");
+                Ok(self.narrow_texel(tex_ty, read, ctx.ty(e)))
+            }
             Some(&TypeInner::Texture {
                 dim,
                 arrayed,
@@ -711,6 +738,20 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
         span: Span,
     ) -> Result<Vec<String>> {
+        if let Some(TypeInner::Buffer {
+            kind: ir::BufferKind::Typed,
+            ..
+        }) = ctx.ty(args[0]).map(|t| &self.module.types[t].inner)
+        {
+            // A `texture_buffer` knows its length.
+            let (tex, _) = self.texture(ctx, args[0], span)?;
+            let [_, out] = args else {
+                return unsupported("this form of `GetDimensions`", span);
+            };
+            let place = self.place(ctx, *out)?;
+            let ty = self.spell_of(ctx, *out)?;
+            return Ok(vec![format!("{place} = {ty}({tex}.get_width());")]);
+        }
         let Some(TypeInner::Texture {
             dim,
             arrayed,

@@ -173,6 +173,46 @@ pub(super) fn texture(
     Ok(format!("{prefix}{shape}<{element}{access}>"))
 }
 
+/// The MSL type of a typed buffer (`Buffer<T>`, `RWBuffer<T>`):
+/// `texture_buffer<uint, access::read_write>`, read and written a texel of
+/// four components at a time like a texture.
+pub(super) fn texture_buffer(
+    module: &ir::Module,
+    ty: Handle<ir::Type>,
+    span: Span,
+) -> Result<String> {
+    let TypeInner::Buffer {
+        kind: ir::BufferKind::Typed,
+        access,
+        element: Some(element),
+        ..
+    } = module.types[ty].inner
+    else {
+        return unsupported("a typed buffer of an unknown kind", span);
+    };
+    let sc = module.types[element]
+        .inner
+        .scalar()
+        .unwrap_or(ir::Scalar::F32);
+    let s = scalar(sc, span)?;
+    if sc.kind == ScalarKind::Bool
+        || sc.width != 4 && !(sc.width == 2 && sc.kind == ScalarKind::Float)
+    {
+        return unsupported(format!("a typed buffer of `{s}` elements"), span);
+    }
+    let access = match access {
+        ir::ResourceAccess::Read => "access::read",
+        ir::ResourceAccess::ReadWrite => "access::read_write",
+        ir::ResourceAccess::RasterizerOrdered => {
+            return unsupported(
+                "rasterizer-ordered buffers (Metal raster order groups)",
+                span,
+            );
+        }
+    };
+    Ok(format!("texture_buffer<{s}, {access}>"))
+}
+
 /// How many coordinates address a texel of a texture of `dim` (without
 /// the array layer).
 pub(super) fn coordinate_count(dim: ir::TextureDim) -> u8 {

@@ -356,12 +356,7 @@ impl<'a> Writer<'a> {
             TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. } => Slot::Buffer(0),
             TypeInner::Buffer { kind, .. } => match kind {
                 ir::BufferKind::Structured | ir::BufferKind::ByteAddress => Slot::Buffer(0),
-                ir::BufferKind::Typed => {
-                    return unsupported(
-                        "typed buffers (`Buffer<T>`; Metal `texture_buffer`)",
-                        span,
-                    );
-                }
+                ir::BufferKind::Typed => Slot::Texture(0),
                 ir::BufferKind::Append | ir::BufferKind::Consume => {
                     return unsupported(
                         "append and consume buffers (Metal has no buffer counters)",
@@ -800,6 +795,10 @@ impl<'a> Writer<'a> {
                 types::texture(module, global.ty, self.compare.contains(&g), span)?
             }
             TypeInner::Sampler { .. } => "sampler".into(),
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Typed,
+                ..
+            } => types::texture_buffer(module, global.ty, span)?,
             TypeInner::ConstantBuffer { inner } => {
                 format!("constant {}&", self.spell(*inner, span)?)
             }
