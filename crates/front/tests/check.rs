@@ -982,11 +982,40 @@ fn generic_argument_errors() {
         "InputPatch<float4>",
     );
     error(
-        "ConstantBuffer<float4> c;",
+        "TextureBuffer<float4> c;",
         "E30017",
         "needs a struct type",
-        "ConstantBuffer<float4>",
+        "TextureBuffer<float4>",
     );
+    error(
+        "ConstantBuffer<Texture2D> c;",
+        "E30017",
+        "needs a struct type",
+        "ConstantBuffer<Texture2D>",
+    );
+}
+
+/// `ConstantBuffer<float4> c` holds `struct ConstantBuffer_float4 { float4
+/// _data; }`, and `c` reads the member.
+#[test]
+fn constant_buffer_of_a_value_wraps_it_in_a_struct() {
+    let m = ok("ConstantBuffer<float4> c;\nfloat4 f() { return c * 2.0; }");
+    let g = global(&m, "c");
+    let ir::TypeInner::ConstantBuffer { inner } = m.types[g.ty].inner else {
+        panic!("a constant buffer")
+    };
+    assert_eq!(m.types[inner].name.as_deref(), Some("ConstantBuffer_float4"));
+    let ir::TypeInner::Struct { members } = &m.types[inner].inner else {
+        panic!("a struct")
+    };
+    assert_eq!(members.len(), 1);
+    assert_eq!(members[0].name, "_data");
+    let f = function(&m, "f");
+    let reads_member = f
+        .expressions
+        .iter()
+        .any(|(_, e)| matches!(e, ir::Expression::Member { index: 0, .. }));
+    assert!(reads_member);
 }
 
 #[test]

@@ -385,13 +385,17 @@ impl Checker<'_> {
                 },
                 d.span,
             );
-            self.declare_value(
-                &d.name,
-                ValueSymbol::Global {
+            // `ConstantBuffer<float> c`: `c` reads the wrapped value.
+            let symbol = match *self.inner(ty) {
+                TypeInner::ConstantBuffer { inner } if self.value_buffers.contains_key(&inner) => {
+                    ValueSymbol::CbufferMember { global, index: 0 }
+                }
+                _ => ValueSymbol::Global {
                     handle: global,
                     constant,
                 },
-            );
+            };
+            self.declare_value(&d.name, symbol);
         }
     }
 

@@ -214,6 +214,9 @@ pub struct Checker<'a> {
     /// in the number of accesses. The names are not copied (the member
     /// found is checked against the name asked for).
     member_indices: FastHashMap<Handle<Type>, FastHashMap<u64, u32>>,
+    /// The one-member structs made for `ConstantBuffer<T>` of a non-struct
+    /// `T` (`ConstantBuffer<float>`): the buffer's name reads the member.
+    pub value_buffers: FastHashMap<Handle<Type>, ()>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -267,6 +270,7 @@ impl<'a> Checker<'a> {
             expr_depth: 0,
             depth_reported: false,
             member_indices: FastHashMap::default(),
+            value_buffers: FastHashMap::default(),
         }
     }
 

@@ -387,7 +387,21 @@ impl Checker<'_> {
             }
             "ConstantBuffer" | "TextureBuffer" | "ParameterBlock" => {
                 self.expect_args(texpr, 1, 1)?;
-                let inner = self.type_arg(texpr, 0)?;
+                let mut inner = self.type_arg(texpr, 0)?;
+                if name == "ConstantBuffer"
+                    && matches!(
+                        self.inner(inner),
+                        TypeInner::Scalar(_)
+                            | TypeInner::Vector { .. }
+                            | TypeInner::Matrix { .. }
+                            | TypeInner::Array {
+                                size: ir::ArraySize::Constant(_),
+                                ..
+                            }
+                    )
+                {
+                    inner = self.value_buffer_struct(inner, texpr.span);
+                }
                 if !matches!(self.inner(inner), TypeInner::Struct { .. }) {
                     self.error(
                         codes::BAD_GENERIC_ARGUMENTS,
@@ -474,6 +488,36 @@ impl Checker<'_> {
             _ => return Some(None),
         };
         Some(Some(ty))
+    }
+
+    /// The struct a `ConstantBuffer<T>` of a non-struct `T` holds: one
+    /// member `_data` of `T`, as the reference wraps it. The buffer's name
+    /// then reads the member (see `declare_global`).
+    fn value_buffer_struct(&mut self, inner: Handle<Type>, span: Span) -> Handle<Type> {
+        let spelled: String = self
+            .type_name(inner)
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let name = format!("ConstantBuffer_{spelled}");
+        let member = ir::StructMember {
+            name: "_data".to_string(),
+            ty: inner,
+            io: Default::default(),
+            matrix_layout: None,
+            span,
+        };
+        let ty = self.module.types.insert(
+            Type {
+                name: Some(name),
+                inner: TypeInner::Struct {
+                    members: vec![member],
+                },
+            },
+            span,
+        );
+        self.value_buffers.insert(ty, ());
+        ty
     }
 
     fn no_such_type(&mut self, texpr: &ast::TypeExpr) -> Option<Option<Handle<Type>>> {
