@@ -142,6 +142,21 @@ pub struct StructDecl {
     pub fields: Vec<VarDecl>,
     /// Member functions (HLSL 2021 / Slang); `static` ones have no `this`.
     pub methods: Vec<FunctionDecl>,
+    /// The interfaces after `:` (`struct S : IFoo, IBar`).
+    pub conformances: Vec<TypeExpr>,
+    pub span: Span,
+}
+
+/// `interface IFoo : IBase { float get(); }`: method requirements a
+/// conforming struct must implement (Slang).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterfaceDecl {
+    pub attributes: Vec<Attribute>,
+    pub name: Ident,
+    /// Interfaces it inherits the requirements of.
+    pub bases: Vec<TypeExpr>,
+    /// The required methods (prototypes).
+    pub methods: Vec<FunctionDecl>,
     pub span: Span,
 }
 
@@ -218,6 +233,7 @@ pub enum Item {
     Buffer(BufferBlock),
     Enum(EnumDecl),
     TypeAlias(TypeAlias),
+    Interface(InterfaceDecl),
 }
 
 /// A whole translation unit.

@@ -105,6 +105,15 @@ pub const BAD_INITIALIZER: u32 = 30025;
 pub const UNDEFINED_FUNCTION_BODY: u32 = 30026;
 /// Division or modulo by a constant zero in a constant expression.
 pub const CONSTANT_DIVISION_BY_ZERO: u32 = 30027;
+/// A struct that declares conformance to an interface lacks one of its
+/// methods, or declares it with another signature.
+pub const INTERFACE_NOT_IMPLEMENTED: u32 = 30028;
+/// A value (variable, parameter, field, result) of interface type:
+/// dynamic dispatch, which Legalis does not support.
+pub const INTERFACE_VALUE: u32 = 30029;
+/// A name after `:` in a struct or interface declaration that is not an
+/// interface (struct inheritance).
+pub const NOT_AN_INTERFACE: u32 = 30030;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
 

@@ -189,6 +189,24 @@ fn render_item(out: &mut String, item: &Item) {
         }
         Item::Enum(e) => line(out, 0, &render_enum(e)),
         Item::TypeAlias(t) => line(out, 0, &render_alias(t)),
+        Item::Interface(i) => {
+            let bases: Vec<&str> = i.bases.iter().map(|b| b.name.as_str()).collect();
+            line(
+                out,
+                0,
+                &format!("interface {} : [{}]", i.name.name, bases.join(", ")),
+            );
+            for m in &i.methods {
+                let params: Vec<String> = m.params.iter().map(render_param).collect();
+                let head = format!(
+                    "method {} {}({});",
+                    render_type(&m.return_type),
+                    m.name.name,
+                    params.join(", ")
+                );
+                line(out, 1, &head);
+            }
+        }
         Item::Namespace(n) => {
             line(out, 0, &format!("namespace {}", n.name.name));
             for item in &n.items {
@@ -200,7 +218,16 @@ fn render_item(out: &mut String, item: &Item) {
 }
 
 fn render_struct(out: &mut String, s: &StructDecl, indent: usize) {
-    line(out, indent, &format!("struct {}", s.name.name));
+    if s.conformances.is_empty() {
+        line(out, indent, &format!("struct {}", s.name.name));
+    } else {
+        let names: Vec<&str> = s.conformances.iter().map(|c| c.name.as_str()).collect();
+        line(
+            out,
+            indent,
+            &format!("struct {} : [{}]", s.name.name, names.join(", ")),
+        );
+    }
     for field in &s.fields {
         line(out, indent + 1, &format!("field {}", render_var(field)));
     }
@@ -1276,20 +1303,20 @@ float after;
 ",
         r"
             E20003 1..7 `import` declaration is not supported
-            E20003 13..22 `interface` declaration is not supported
             E20003 43..52 `extension` declaration is not supported
             E20003 98..107 `__generic` declaration is not supported
             E20003 137..140 generic function is not supported
             E20003 231..237 struct constructor (`__init`) is not supported
             E20003 262..270 `property` member is not supported
             E20003 342..345 generic struct is not supported
-            E20003 374..375 struct inheritance is not supported
+            interface IFoo : []
+              method float f();
             struct WithMethods
               field float a
               field float b
               method float get(0 params) {...}
               method void proto(0 params) ;
-            struct Derived
+            struct Derived : [IFoo]
               field float d
             var float after
         ",

@@ -414,6 +414,7 @@ fn every_prefix_parses_without_panicking_and_reports_incompleteness() {
             Item::Buffer(b) => b.span.end,
             Item::Enum(e) => e.span.end,
             Item::TypeAlias(t) => t.span.end,
+            Item::Interface(i) => i.span.end,
             Item::Namespace(n) => n.span.end,
         })
         .collect();

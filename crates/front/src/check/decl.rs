@@ -92,6 +92,7 @@ impl Checker<'_> {
                 }
                 ast::Item::Enum(e) => self.declare_enum(e),
                 ast::Item::TypeAlias(a) => self.declare_alias(a),
+                ast::Item::Interface(i) => self.declare_interface(i),
                 ast::Item::Var(v) => self.declare_global_var(v),
                 ast::Item::Buffer(b) => self.declare_buffer_block(b),
                 ast::Item::Function(f) => self.declare_function(f, index),
@@ -148,6 +149,151 @@ impl Checker<'_> {
             decl.span,
         );
         self.declare_type(&decl.name, TypeSymbol::Type(ty));
+        self.check_conformances(decl);
+    }
+
+    /// An interface: its name is a type name that only a conformance list
+    /// may use; its bases must be interfaces.
+    fn declare_interface(&mut self, decl: &ast::InterfaceDecl) {
+        self.sort_attributes(&decl.attributes, AttrSite::Struct);
+        for base in &decl.bases {
+            self.interface_of(base);
+        }
+        let index = self.interfaces.len();
+        self.interfaces.push(decl.clone());
+        self.declare_type(&decl.name, TypeSymbol::Interface(index));
+    }
+
+    /// The interface `texpr` names, or `None` after reporting that it names
+    /// no interface.
+    fn interface_of(&mut self, texpr: &ast::TypeExpr) -> Option<usize> {
+        match self.lookup_type(&texpr.name) {
+            Some(TypeSymbol::Interface(i)) => Some(i),
+            Some(_) => {
+                self.error(
+                    codes::NOT_AN_INTERFACE,
+                    format!(
+                        "`{}` is not an interface: a struct conforms to interfaces only (struct \
+                         inheritance is not supported)",
+                        texpr.name
+                    ),
+                    texpr.span,
+                );
+                None
+            }
+            None => {
+                self.error(
+                    codes::UNDEFINED_TYPE,
+                    format!("undefined interface `{}`", texpr.name),
+                    texpr.span,
+                );
+                None
+            }
+        }
+    }
+
+    /// Every method an interface requires of `decl` (its bases' too) is a
+    /// method of `decl` with the same parameter and result types, the
+    /// same parameter directions and the same `static`-ness.
+    fn check_conformances(&mut self, decl: &ast::StructDecl) {
+        let mut pending: Vec<usize> = Vec::new();
+        for texpr in &decl.conformances {
+            pending.extend(self.interface_of(texpr));
+        }
+        let mut seen = Vec::new();
+        while let Some(i) = pending.pop() {
+            if seen.contains(&i) {
+                continue;
+            }
+            seen.push(i);
+            let interface = self.interfaces[i].clone();
+            for base in &interface.bases {
+                if let Some(TypeSymbol::Interface(b)) = self.lookup_type(&base.name) {
+                    pending.push(b);
+                }
+            }
+            for required in &interface.methods {
+                let found = decl
+                    .methods
+                    .iter()
+                    .find(|m| m.name.name == required.name.name);
+                let why = match found {
+                    None => "it has no method of that name".to_string(),
+                    Some(method) => match self.signature_difference(required, method) {
+                        None => continue,
+                        Some(why) => why,
+                    },
+                };
+                self.error(
+                    codes::INTERFACE_NOT_IMPLEMENTED,
+                    format!(
+                        "struct `{}` does not implement `{}.{}` of the interface it conforms \
+                         to: {why}",
+                        decl.name.name, interface.name.name, required.name.name
+                    ),
+                    found.map_or(decl.name.span, |m| m.name.span),
+                );
+            }
+        }
+    }
+
+    /// How `method` differs from the interface's `required` signature.
+    fn signature_difference(
+        &mut self,
+        required: &ast::FunctionDecl,
+        method: &ast::FunctionDecl,
+    ) -> Option<String> {
+        let is_static = |f: &ast::FunctionDecl| {
+            f.modifiers
+                .iter()
+                .any(|m| m.kind == ast::ModifierKind::Static)
+        };
+        if is_static(required) != is_static(method) {
+            return Some("one is `static` and the other not".into());
+        }
+        if required.params.len() != method.params.len() {
+            return Some(format!(
+                "it takes {} parameter(s), the interface {}",
+                method.params.len(),
+                required.params.len()
+            ));
+        }
+        let is_void = |t: &ast::TypeExpr| t.name == "void" && t.args.is_empty();
+        let (want_void, have_void) = (is_void(&required.return_type), is_void(&method.return_type));
+        let differs = match (want_void, have_void) {
+            (true, true) => false,
+            (false, false) => {
+                let want = self.resolve_type(&required.return_type);
+                let have = self.resolve_type(&method.return_type);
+                want != have && want != self.error_ty && have != self.error_ty
+            }
+            _ => true,
+        };
+        if differs {
+            return Some(format!(
+                "it returns `{}`, the interface `{}`",
+                method.return_type.name, required.return_type.name
+            ));
+        }
+        for (r, m) in required.params.iter().zip(&method.params) {
+            let want = self.resolve_type(&r.ty);
+            let have = self.resolve_type(&m.ty);
+            let direction = |p: &ast::Param| {
+                let (mods, _) = sort_modifiers(&p.modifiers, &p.ty.modifiers);
+                mods.direction
+            };
+            if (want != have && want != self.error_ty && have != self.error_ty)
+                || direction(r) != direction(m)
+            {
+                return Some(format!(
+                    "parameter `{}` is `{}`, the interface's `{}`",
+                    m.declarator.name.name,
+                    ir::print::type_name(&self.module, have),
+                    ir::print::type_name(&self.module, want)
+                ));
+            }
+        }
+        None
     }
 
     /// Semantic, interpolation and explicit location of a varying declaration.

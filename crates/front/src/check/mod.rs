@@ -69,6 +69,8 @@ pub enum TypeSymbol {
     Type(Handle<Type>),
     /// Index into `Checker::enums`.
     Enum(usize),
+    /// Index into `Checker::interfaces`.
+    Interface(usize),
 }
 
 /// What a value name resolves to.
@@ -196,6 +198,9 @@ pub struct Checker<'a> {
     type_scopes: Vec<FastHashMap<String, TypeSymbol>>,
     value_scopes: Vec<FastHashMap<String, ValueSymbol>>,
     pub enums: Vec<EnumInfo>,
+    /// Declared interfaces: requirements only, checked against the
+    /// structs that conform to them.
+    pub interfaces: Vec<ast::InterfaceDecl>,
     pub funcs: Vec<FuncInfo>,
     /// Lowered bodies, indexed like `funcs`.
     pub bodies: Vec<Option<ir::Function>>,
@@ -261,6 +266,7 @@ impl<'a> Checker<'a> {
             type_scopes: vec![FastHashMap::default()],
             value_scopes: vec![FastHashMap::default()],
             enums: Vec::new(),
+            interfaces: Vec::new(),
             funcs: Vec::new(),
             bodies: Vec::new(),
             call_edges: Vec::new(),

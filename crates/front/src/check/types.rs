@@ -231,10 +231,21 @@ impl Checker<'_> {
                 return Some(self.numeric_ty(scalar, shape));
             }
             if let Some(sym) = self.lookup_type(name) {
-                return Some(match sym {
-                    TypeSymbol::Type(ty) => ty,
-                    TypeSymbol::Enum(e) => self.enums[e].ty,
-                });
+                return match sym {
+                    TypeSymbol::Type(ty) => Some(ty),
+                    TypeSymbol::Enum(e) => Some(self.enums[e].ty),
+                    TypeSymbol::Interface(_) => {
+                        self.error(
+                            codes::INTERFACE_VALUE,
+                            format!(
+                                "`{name}` is an interface: a value of interface type (dynamic \
+                                 dispatch) is not supported; use a struct that conforms to it"
+                            ),
+                            texpr.span,
+                        );
+                        None
+                    }
+                };
             }
             if let Some(ty) = self.builtin_struct(name) {
                 return Some(ty);

@@ -6,8 +6,8 @@ use legalis_ir::Span;
 
 use crate::{
     ast::{
-        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, Item, Modifier,
-        NamespaceDecl, Param, SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
+        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, InterfaceDecl, Item,
+        Modifier, NamespaceDecl, Param, SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
     },
     lexer::TokenKind,
 };
@@ -16,14 +16,14 @@ use super::{Parser, SyncLevel};
 
 /// Keywords that start an item but never a struct or buffer member.
 fn ends_member_list(word: &str) -> bool {
-    matches!(word, "cbuffer" | "tbuffer" | "enum") || unsupported_item_keyword(word).is_some()
+    matches!(word, "cbuffer" | "tbuffer" | "enum" | "interface")
+        || unsupported_item_keyword(word).is_some()
 }
 
 /// Item keywords of Slang that Legalis does not support, with how the
 /// diagnostic names them.
 pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
     let what = match word {
-        "interface" => "`interface` declaration",
         "extension" => "`extension` declaration",
         "__generic" => "`__generic` declaration",
         "import" => "`import` declaration",
@@ -152,6 +152,9 @@ impl Parser<'_> {
             "typedef" => items.push(Item::TypeAlias(self.typedef())),
             "typealias" => items.push(Item::TypeAlias(self.typealias())),
             "enum" => items.extend(self.enum_decl().map(Item::Enum)),
+            "interface" => {
+                items.extend(self.interface_decl(attributes, start).map(Item::Interface))
+            }
             _ => self.decl_or_function(attributes, start, items),
         }
     }
@@ -312,16 +315,7 @@ impl Parser<'_> {
             self.skip_construct();
             return None;
         }
-        if self.at(TokenKind::Colon) {
-            let span = self.peek().span;
-            self.unsupported("struct inheritance", span);
-            while !matches!(
-                self.kind(),
-                TokenKind::LBrace | TokenKind::Semi | TokenKind::RBrace | TokenKind::Eof
-            ) {
-                self.bump();
-            }
-        }
+        let conformances = self.conformance_list()?;
         if self.eat(TokenKind::Semi) {
             // A forward declaration only declares the name.
             return None;
@@ -330,7 +324,83 @@ impl Parser<'_> {
             self.error_expected("`{`");
             return None;
         }
-        self.struct_body(name, attributes, start, structs)
+        let var = self.struct_body(name, attributes, start, structs);
+        if let Some(last) = structs.last_mut() {
+            last.conformances = conformances;
+        }
+        var
+    }
+
+    /// `: IFoo, IBar` after a struct or interface name (none without `:`);
+    /// the checker decides whether each names an interface.
+    fn conformance_list(&mut self) -> Option<Vec<TypeExpr>> {
+        let mut list = Vec::new();
+        if !self.eat(TokenKind::Colon) {
+            return Some(list);
+        }
+        loop {
+            let name = self.ident("interface name")?;
+            list.push(TypeExpr {
+                name: name.name,
+                args: Vec::new(),
+                modifiers: Vec::new(),
+                span: name.span,
+            });
+            if self.at(TokenKind::Lt) {
+                let span = self.peek().span;
+                self.unsupported("a generic interface as a base", span);
+                self.skip_construct();
+                return None;
+            }
+            if !self.eat(TokenKind::Comma) {
+                return Some(list);
+            }
+        }
+    }
+
+    /// `interface IFoo : IBase { requirements }`: method prototypes only.
+    fn interface_decl(&mut self, attributes: Vec<Attribute>, start: Span) -> Option<InterfaceDecl> {
+        self.bump();
+        let name = self.ident("interface name")?;
+        self.declare_type_name();
+        if self.at(TokenKind::Lt) {
+            self.unsupported("generic interface", name.span);
+            self.skip_construct();
+            return None;
+        }
+        let bases = self.conformance_list()?;
+        if !self.at(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        let mut methods = Vec::new();
+        let mut structs = Vec::new();
+        let fields = self.member_list(&mut structs, Some(&mut methods));
+        for field in &fields {
+            self.unsupported(
+                "a field in an interface (it declares methods only)",
+                field.span,
+            );
+        }
+        for nested in &structs {
+            self.unsupported("a struct declared in an interface", nested.name.span);
+        }
+        for method in &methods {
+            if let Some(body) = &method.body {
+                self.unsupported(
+                    "a method body in an interface (a default implementation)",
+                    body.span,
+                );
+            }
+        }
+        self.eat(TokenKind::Semi);
+        Some(InterfaceDecl {
+            attributes,
+            name,
+            bases,
+            methods,
+            span: self.span_from(start),
+        })
     }
 
     /// `{ members }` and the declarators after it, for a struct named `name`.
@@ -355,6 +425,7 @@ impl Parser<'_> {
             name,
             fields,
             methods,
+            conformances: Vec::new(),
             span,
         });
         self.vars_after_struct(attributes, ty, start)
@@ -442,11 +513,15 @@ impl Parser<'_> {
                 fields.extend(self.struct_decl(attributes, start, structs));
                 return;
             }
-            Some(word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias")) => {
+            Some(
+                word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias"
+                | "associatedtype"),
+            ) => {
                 let what = match word {
                     "__init" => "struct constructor (`__init`)",
                     "property" => "`property` member",
                     "__subscript" => "`__subscript` member",
+                    "associatedtype" => "`associatedtype` requirement",
                     _ => "type alias in a struct",
                 };
                 let span = self.peek().span;
