@@ -187,9 +187,24 @@ fn refusals_have_their_code_and_span() {
     );
     assert!(message.contains("InterlockedAdd"), "{message}");
     assert_eq!(at, "InterlockedAdd(b[0], 1)");
-    let (message, _) = msl_err(
-        "Buffer<float4> t; [numthreads(1, 1, 1)] void main() { float4 x = t[0]; }",
+    // Typed buffers are `texture_buffer`s of 32-bit or `half` elements.
+    let (message, at) = msl_err(
+        "Buffer<uint16_t> t; RWStructuredBuffer<uint> o; \
+         [numthreads(1, 1, 1)] void main() { o[0] = t[0]; }",
         ShaderStage::Compute,
     );
-    assert!(message.contains("typed buffers"), "{message}");
+    assert!(
+        message.contains("a typed buffer of `ushort` elements"),
+        "{message}"
+    );
+    assert_eq!(at, "t");
+    let msl = msl_ok(
+        "Buffer<float4> t; RWStructuredBuffer<float4> o; \
+         [numthreads(1, 1, 1)] void main() { o[0] = t[0]; }",
+        ShaderStage::Compute,
+    );
+    assert!(
+        msl.contains("texture_buffer<float, access::read> t [[texture(0)]]"),
+        "{msl}"
+    );
 }
