@@ -26,6 +26,10 @@ pub struct Options {
     pub stage: Option<ir::ShaderStage>,
     /// Command-line macro definitions (`-D NAME=VALUE`).
     pub defines: Vec<(String, String)>,
+    /// `-allow-glsl`: GLSL type names (`vec4`, `sampler2D` ...) and a few
+    /// GLSL functions (`texelFetch`, `mix` ...) read as their HLSL
+    /// counterparts (`check/glsl.rs`).
+    pub allow_glsl: bool,
 }
 
 /// The result of a front-end run: a module when there were no errors, and

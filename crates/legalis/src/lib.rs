@@ -40,6 +40,9 @@ pub struct Request {
     pub bindings: legalis_bind::Options,
     /// `-dump-bindings`: also render the binding plan.
     pub dump_bindings: Option<trace::TraceFormat>,
+    /// `-allow-glsl`: the front end reads GLSL type names and functions
+    /// (`legalis_front::Options::allow_glsl`).
+    pub allow_glsl: bool,
 }
 
 /// The code-generation targets of the command line.
@@ -148,6 +151,7 @@ pub fn compile(request: &Request) -> Compiled {
         entry: request.entry.clone(),
         stage: request.stage,
         defines: request.defines.clone(),
+        allow_glsl: request.allow_glsl,
     };
     let front_output =
         run_with_large_stack(|| front::compile_then(&text, &options, dispose_elsewhere));
@@ -516,6 +520,7 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
         entry: None,
         stage: None,
         defines: request.defines.clone(),
+        allow_glsl: request.allow_glsl,
     };
     let front_output = run_with_large_stack(|| front::compile(&text, &options));
     let mut diagnostics = front_output.diagnostics;

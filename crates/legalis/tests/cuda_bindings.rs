@@ -77,6 +77,7 @@ fn the_cuda_writer_and_the_binding_plan_agree() {
                 entry: compile.entry.clone(),
                 stage: compile.stage,
                 defines: compile.defines.clone(),
+                allow_glsl: compile.allow_glsl,
             };
             let Some(module) = legalis_front::compile(&text, &options).module else {
                 continue;

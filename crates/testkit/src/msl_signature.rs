@@ -467,6 +467,7 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         trace: None,
         bindings: compile.bindings.clone(),
         dump_bindings: None,
+        allow_glsl: compile.allow_glsl,
     };
     check_request(&request, output)
 }

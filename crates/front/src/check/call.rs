@@ -50,6 +50,13 @@ impl Checker<'_> {
                     let ty = self.resolve_type(&t);
                     return self.lower_constructor(ty, args, span);
                 }
+                if self.options.allow_glsl
+                    && let Some(t) = super::glsl::type_name(name, callee.span)
+                {
+                    // `vec4(...)`, `ivec2(...)`: a constructor of the HLSL type.
+                    let ty = self.resolve_type(&t);
+                    return self.lower_constructor(ty, args, span);
+                }
                 if let Some(fun) = ir::Intrinsic::function_from_name(name) {
                     return self.lower_intrinsic_call(fun, args, span);
                 }
@@ -75,6 +82,11 @@ impl Checker<'_> {
                         span,
                     );
                     return self.error_value(span);
+                }
+                if self.options.allow_glsl
+                    && let Some(value) = self.lower_glsl_call(name, args, span)
+                {
+                    return value;
                 }
                 self.error(
                     codes::UNDEFINED_NAME,

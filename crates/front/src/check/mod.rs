@@ -15,6 +15,7 @@ mod convert;
 mod decl;
 mod entry;
 mod expr;
+mod glsl;
 mod intrinsics;
 mod methods;
 mod mutation;

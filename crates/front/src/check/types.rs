@@ -250,6 +250,11 @@ impl Checker<'_> {
             if let Some(ty) = self.builtin_struct(name) {
                 return Some(ty);
             }
+            if self.options.allow_glsl
+                && let Some(hlsl) = super::glsl::type_name(name, texpr.span)
+            {
+                return self.try_resolve_type(&hlsl);
+            }
         }
         if let Some(ty) = self.resolve_builtin_generic(texpr)? {
             return Some(ty);

@@ -51,6 +51,8 @@ pub struct CompileArgs {
     /// The stage a `-profile` names (`vs_6_0`); it is the stage when
     /// `-stage` is not given and must agree with it when it is.
     pub profile_stage: Option<ShaderStage>,
+    /// `-allow-glsl`: GLSL type names and functions in the source.
+    pub allow_glsl: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -179,6 +181,15 @@ Profiles and capabilities:
                     -capability
   -capability NAME  accepted, no effect: legalis does not restrict the
                     features it uses by capability
+
+Language:
+  -allow-glsl       also read GLSL spellings, as the reference's GLSL
+                    mode does: type names (vec4, ivec2, mat3, sampler2D,
+                    usampler2DMS ...) and the functions texelFetch,
+                    texelFetchOffset, texture, textureLod, mix, fract,
+                    inversesqrt and dFdx/dFdy (Fine, Coarse); GLSL
+                    declarations (buffer blocks, layout qualifiers) are
+                    not read
 
 Diagnostics:
   -warnings-disable CODE[,CODE...]
@@ -377,6 +388,10 @@ fn apply_option(
                 space,
                 amount,
             });
+            Ok(())
+        }
+        "-allow-glsl" => {
+            parsed.allow_glsl = true;
             Ok(())
         }
         "-warnings-disable" => {
@@ -711,7 +726,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-no-hlsl-binding",
     "-no-hlsl-pack-constant-buffer-elements",
     "-validate-uniformity",
-    "-allow-glsl",
     "-enable-experimental-passes",
     "-enable-experimental-dynamic-dispatch",
     "-embed-downstream-ir",
@@ -955,6 +969,7 @@ mod tests {
                 dump_bindings: None,
                 disabled_warnings: Vec::new(),
                 profile_stage: None,
+                allow_glsl: false,
             }
         );
     }
@@ -1272,6 +1287,12 @@ mod tests {
             (Some(450), Some((1, 4)))
         );
         assert!(error("f.slang -profile xs_6_0").starts_with("unknown profile xs_6_0;"));
+    }
+
+    #[test]
+    fn allow_glsl_is_a_flag() {
+        assert!(compile_args("f.slang -allow-glsl -target glsl").allow_glsl);
+        assert!(!compile_args("f.slang -target glsl").allow_glsl);
     }
 
     #[test]

@@ -96,6 +96,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         trace: args.trace,
         bindings: args.bindings.clone(),
         dump_bindings: args.dump_bindings,
+        allow_glsl: args.allow_glsl,
     });
     reporter.report(
         &mut outcome,
@@ -156,6 +157,7 @@ fn link(
         policy: args.policy,
         trace: args.trace,
         bindings: args.bindings.clone(),
+        allow_glsl: args.allow_glsl,
         ..crate::Request::default()
     };
     let linked = crate::link(&request, &entries);
