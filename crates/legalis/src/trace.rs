@@ -505,11 +505,25 @@ pub fn render_cuda(
         .iter()
         .map(|r| {
             let holder = r.block.as_deref().unwrap_or(&r.name);
-            let (place, access, why) = match r.place {
+            let (place, access, why) = match &r.place {
+                legalis_emit::cuda::ResourcePlace::KernelParameter(index)
+                    if r.parameter.is_some() =>
+                {
+                    (
+                        json!({ "kind": "kernel-parameter", "index": index, "cuda": r.declaration, "block": r.block }),
+                        holder.to_string(),
+                        "a kernel takes its uniform parameters as launch arguments, after its resources",
+                    )
+                }
                 legalis_emit::cuda::ResourcePlace::KernelParameter(index) => (
                     json!({ "kind": "kernel-parameter", "index": index, "cuda": r.declaration, "block": r.block }),
                     holder.to_string(),
                     "a kernel takes its resources as parameters",
+                ),
+                legalis_emit::cuda::ResourcePlace::ShaderRecord { record, member } => (
+                    json!({ "kind": "shader-record", "record": record, "member": member, "cuda": r.declaration }),
+                    format!("(({record}*)optixGetSbtDataPointer())->{}", r.name),
+                    "an OptiX program reads its uniform parameters from its shader-binding-table record",
                 ),
                 legalis_emit::cuda::ResourcePlace::LaunchParams => (
                     json!({ "kind": "launch-params", "cuda": r.declaration, "block": r.block }),
@@ -1208,6 +1222,11 @@ fn text(value: &Value) -> String {
         let p = &r["place"];
         let holder = match p["kind"].as_str() {
             Some("kernel-parameter") => format!("kernel parameter {}", p["index"]),
+            Some("shader-record") => format!(
+                "{} member {}",
+                p["record"].as_str().unwrap_or_default(),
+                p["member"]
+            ),
             _ => "launch parameter".to_string(),
         };
         let cuda = p["cuda"].as_str().unwrap_or_default();

@@ -10,11 +10,14 @@ use legalis::cli::args::{Command, parse};
 use legalis_bind::{Kind, Place, Target};
 
 /// The resources in the writer's order, plain uniforms as `_Globals`.
+/// The entry point's `uniform` parameters (a kernel's launch arguments
+/// after the resources, an OptiX program's shader-record members) are the
+/// entry point's own, not globals the plan places: they are left out.
 fn written(module: &legalis_ir::Module) -> Option<Vec<String>> {
     let resources =
         legalis_emit::cuda::resources(module, 0, &legalis_emit::cuda::Options::default()).ok()?;
     let mut names: Vec<String> = Vec::new();
-    for r in resources {
+    for r in resources.into_iter().filter(|r| r.parameter.is_none()) {
         let name = match r.block {
             Some(_) => "_Globals".to_string(),
             None => r.global,

@@ -36,7 +36,7 @@ fn legalize_is_the_unverified_legalizer_then_the_verifier() {
         ir::print::print_module(&verified.module),
         ir::print::print_module(&unverified.module)
     );
-    let Plan::Kernel { entry, leaves } = &verified.plan else {
+    let Plan::Kernel { entry, leaves, .. } = &verified.plan else {
         panic!("a compute entry point is a kernel: {:?}", verified.plan);
     };
     assert_eq!(entry, "main");

@@ -11,7 +11,10 @@
 //! function that reaches one takes it as an extra trailing parameter. A
 //! ray-tracing entry point is an OptiX program (`__raygen__main` ...)
 //! around the source function, its resources members of the launch
-//! parameters `params`; payloads and attributes move through registers
+//! parameters `params`, its `uniform` parameters the members of its
+//! shader-binding-table record (`ShaderRecordParams`, read through
+//! `optixGetSbtDataPointer()`; a kernel takes them as launch arguments
+//! after its resources); payloads and attributes move through registers
 //! (`ray_tracing.rs`, B17, B18).
 //!
 //! Values follow HLSL through the prelude (`prelude.cuh`, [`PRELUDE`]),
@@ -95,6 +98,10 @@ pub enum ResourcePlace {
     KernelParameter(u32),
     /// A member of an OptiX program's launch parameters `params`.
     LaunchParams,
+    /// Member `member` of an OptiX program's shader-binding-table record
+    /// data (the struct `record`), which the program reads through
+    /// `optixGetSbtDataPointer()`: a `uniform` parameter of the program.
+    ShaderRecord { record: String, member: u32 },
 }
 
 /// A resource or plain uniform the entry point reaches, and where it is
@@ -112,6 +119,9 @@ pub struct Resource {
     pub place: ResourcePlace,
     /// A plain uniform: the name of the `Globals` value it is a member of.
     pub block: Option<String>,
+    /// A `uniform` parameter of the entry point (its index there), not a
+    /// global: a kernel's launch argument or a shader-record member.
+    pub parameter: Option<u32>,
 }
 
 /// Where each resource and plain uniform entry point `entry_point`

@@ -380,7 +380,24 @@ impl Writer<'_> {
         let mut epilogue = Vec::new();
         let mut signature = String::new();
         let payload = self.entry_payload()?;
+        let record = match &self.record_struct {
+            Some(record) => {
+                let name = super::writer::fresh(&mut taken, "record");
+                lines.push(format!(
+                    "const {record}& {name} = *reinterpret_cast<const {record}*>(optixGetSbtDataPointer());"
+                ));
+                Some((name, self.record_fields()?))
+            }
+            None => None,
+        };
         for (i, p) in func.params.iter().enumerate() {
+            if let Some(member) = self.uniform_params.iter().position(|&u| u == i)
+                && let Some((record, fields)) = &record
+            {
+                // A `uniform` parameter: a member of the SBT record.
+                args.push(format!("{record}.{}", fields[member].1));
+                continue;
+            }
             let name = super::writer::fresh(&mut taken, &p.name);
             let ty = self.spell(p.ty, p.span)?;
             match (stage, p.direction) {

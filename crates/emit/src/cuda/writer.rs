@@ -61,6 +61,13 @@ pub(super) struct Writer<'a> {
     /// Plain uniforms of column-major matrices and structured buffers
     /// whose elements are column-major matrices.
     pub column_globals: HashSet<Handle<ir::GlobalVariable>>,
+    /// The entry function's `uniform` parameters, by index: an OptiX
+    /// program's shader-binding-table record members, or a kernel's launch
+    /// arguments after its resources.
+    pub uniform_params: Vec<usize>,
+    /// An OptiX program's shader-record struct name, when it has
+    /// `uniform` parameters.
+    pub record_struct: Option<String>,
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
@@ -134,7 +141,10 @@ impl<'a> Writer<'a> {
             used_structs: BTreeSet::new(),
             column_members: HashSet::new(),
             column_globals: HashSet::new(),
+            uniform_params: Vec::new(),
+            record_struct: None,
         };
+        w.collect_uniform_params()?;
         w.collect_used()?;
         w.classify_globals()?;
         w.collect_structs();
@@ -145,6 +155,59 @@ impl<'a> Writer<'a> {
 
     pub(super) fn entry_function(&self) -> &'a ir::Function {
         &self.module.functions[self.entry.function]
+    }
+
+    /// The entry function's `uniform` parameters (declared so, or of a
+    /// resource type), each checked to be one the host can write: no bare
+    /// column-major matrix (wrap it in a struct, or declare it
+    /// `row_major`).
+    fn collect_uniform_params(&mut self) -> Result<()> {
+        let module = self.module;
+        for (i, p) in self.entry_function().params.iter().enumerate() {
+            let resource = module
+                .types
+                .try_get(p.ty)
+                .is_some_and(|t| t.inner.is_resource());
+            if p.role != ir::ParamRole::Uniform && !(resource && self.program.is_some()) {
+                continue;
+            }
+            if holds_column_major(module, p.ty, None) {
+                return Err(Error::Layout {
+                    what: format!(
+                        "the uniform parameter `{}` of a column-major matrix (wrap it in a struct, or declare it `row_major`)",
+                        p.name
+                    ),
+                    span: p.span,
+                });
+            }
+            if resource {
+                if let TypeInner::Buffer {
+                    element: Some(e), ..
+                } = module.types[p.ty].inner
+                    && holds_column_major(module, e, None)
+                {
+                    return Err(Error::Layout {
+                        what: format!(
+                            "the uniform parameter `{}`, a buffer of column-major matrices (make it a global)",
+                            p.name
+                        ),
+                        span: p.span,
+                    });
+                }
+                self.resource_type_of(p.ty, false, p.span)?;
+            }
+            self.uniform_params.push(i);
+        }
+        Ok(())
+    }
+
+    /// The spelling of a function parameter's type: a value type, or a
+    /// resource as a kernel parameter spells it.
+    pub(super) fn param_type(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        if self.module.types[ty].inner.is_resource() {
+            return self.resource_type_of(ty, false, span);
+        }
+        self.spell(ty, span)
     }
 
     /// Reachable functions and the globals each reaches.
@@ -289,9 +352,20 @@ impl<'a> Writer<'a> {
         g: Handle<ir::GlobalVariable>,
         span: Span,
     ) -> Result<String> {
+        let ty = self.module.globals[g].ty;
+        self.resource_type_of(ty, self.column_globals.contains(&g), span)
+    }
+
+    /// The CUDA type of a resource of type `ty` (`columns`: a structured
+    /// buffer of column-major matrices the host shares).
+    pub(super) fn resource_type_of(
+        &self,
+        ty: Handle<ir::Type>,
+        columns: bool,
+        span: Span,
+    ) -> Result<String> {
         let module = self.module;
-        let global = &module.globals[g];
-        Ok(match &module.types[global.ty].inner {
+        Ok(match &module.types[ty].inner {
             TypeInner::ConstantBuffer { inner } => self.spell(*inner, span)?,
             TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
             TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
@@ -304,7 +378,7 @@ impl<'a> Writer<'a> {
                 let element = match (kind, element) {
                     (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
                     (ir::BufferKind::Structured, Some(e)) => {
-                        self.spell_stored(*e, self.column_globals.contains(&g), span)?
+                        self.spell_stored(*e, columns, span)?
                     }
                     (ir::BufferKind::Typed, _) => {
                         return unsupported("typed buffers (`Buffer<T>`)", span);
@@ -326,14 +400,11 @@ impl<'a> Writer<'a> {
                 }
             }
             TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
-                types::texture(module, global.ty, span)?.into()
+                types::texture(module, ty, span)?.into()
             }
             _ => {
                 return unsupported(
-                    format!(
-                        "the resource type `{}`",
-                        ir::print::type_name(module, global.ty)
-                    ),
+                    format!("the resource type `{}`", ir::print::type_name(module, ty)),
                     span,
                 );
             }
@@ -448,6 +519,9 @@ impl<'a> Writer<'a> {
         }
         if self.program.is_some() {
             self.taken.insert("LaunchParams".into());
+            if !self.uniform_params.is_empty() {
+                self.record_struct = Some(fresh(&mut self.taken, "ShaderRecordParams"));
+            }
         }
         let mut globals: Vec<_> = self.kinds.keys().copied().collect();
         globals.sort();
@@ -540,6 +614,10 @@ impl<'a> Writer<'a> {
                 mark_structs(self.module, global.ty, &mut out);
             }
         }
+        let params = &self.entry_function().params;
+        for &i in &self.uniform_params {
+            mark_structs(self.module, params[i].ty, &mut out);
+        }
         out
     }
 
@@ -587,7 +665,29 @@ impl<'a> Writer<'a> {
             }
             self.laid_out_struct(ty, &fields, &mut out)?;
         }
+        if let Some(name) = &self.record_struct {
+            let fields = self.record_fields()?;
+            self.laid_out_struct(name, &fields, &mut out)?;
+        }
         Ok(out)
+    }
+
+    /// The members of an OptiX program's shader-record struct: its
+    /// `uniform` parameters in order, under their own names.
+    pub(super) fn record_fields(&self) -> Result<Vec<SharedField>> {
+        let params = &self.entry_function().params;
+        let mut local = HashSet::new();
+        let mut fields = Vec::new();
+        for &i in &self.uniform_params {
+            let p = &params[i];
+            fields.push((
+                self.param_type(p.ty, p.span)?,
+                fresh(&mut local, &p.name),
+                p.ty,
+                None,
+            ));
+        }
+        Ok(fields)
     }
 
     /// Per member of struct `ty`: whether `laid_out_struct` puts padding
@@ -753,6 +853,7 @@ impl<'a> Writer<'a> {
             Some(_) => self.launch_members()?,
             None => self.trailing_params(self.entry.function, true)?,
         };
+        let count = list.len() as u32;
         let mut out = Vec::new();
         for (index, (global, declaration)) in list.into_iter().enumerate() {
             let place = match self.program {
@@ -766,6 +867,7 @@ impl<'a> Writer<'a> {
                     declaration,
                     place,
                     block: None,
+                    parameter: None,
                 }),
                 None => {
                     let Some((_, block)) = &self.globals_block else {
@@ -784,10 +886,55 @@ impl<'a> Writer<'a> {
                             name,
                             place: place.clone(),
                             block: Some(block.clone()),
+                            parameter: None,
                         });
                     }
                 }
             }
+        }
+        out.extend(self.uniform_resources(count)?);
+        Ok(out)
+    }
+
+    /// The entry point's `uniform` parameters as [`super::Resource`]s: an
+    /// OptiX program's shader-record members, or a kernel's launch
+    /// arguments from parameter `first` on.
+    fn uniform_resources(&self, first: u32) -> Result<Vec<super::Resource>> {
+        let params = &self.entry_function().params;
+        let mut out = Vec::new();
+        if let Some(record) = &self.record_struct {
+            for (member, (&i, (spelled, name, ..))) in self
+                .uniform_params
+                .iter()
+                .zip(self.record_fields()?)
+                .enumerate()
+            {
+                out.push(super::Resource {
+                    global: params[i].name.clone(),
+                    declaration: format!("{spelled} {name}"),
+                    name,
+                    place: super::ResourcePlace::ShaderRecord {
+                        record: record.clone(),
+                        member: member as u32,
+                    },
+                    block: None,
+                    parameter: Some(i as u32),
+                });
+            }
+            return Ok(out);
+        }
+        let ctx = super::expr::FnCtx::new(self, self.entry.function)?;
+        for (n, &i) in self.uniform_params.iter().enumerate() {
+            let p = &params[i];
+            let name = ctx.param_names[i].clone();
+            out.push(super::Resource {
+                global: p.name.clone(),
+                declaration: format!("{} {name}", self.param_type(p.ty, p.span)?),
+                name,
+                place: super::ResourcePlace::KernelParameter(first + n as u32),
+                block: None,
+                parameter: Some(i as u32),
+            });
         }
         Ok(out)
     }
@@ -866,9 +1013,15 @@ impl<'a> Writer<'a> {
         let mut ctx = super::expr::FnCtx::new(self, f)?;
         let mut params = Vec::new();
         let mut builtins = Vec::new();
+        let mut uniforms = Vec::new();
         for (i, p) in func.params.iter().enumerate() {
             let name = ctx.param_names[i].clone();
-            let ty = self.spell(p.ty, p.span)?;
+            let ty = self.param_type(p.ty, p.span)?;
+            if kernel && p.role == ir::ParamRole::Uniform {
+                // A launch argument, after the resources.
+                uniforms.push(format!("{ty} {name}"));
+                continue;
+            }
             if kernel {
                 // A kernel reads its ids from CUDA's built-in variables.
                 let Some(ir::Binding::BuiltIn(b)) = &p.io.binding else {
@@ -898,6 +1051,7 @@ impl<'a> Writer<'a> {
             }
         }
         params.extend(self.trailing_params(f, kernel)?.into_iter().map(|(_, p)| p));
+        params.extend(uniforms);
         let result = match &func.result {
             Some(r) if kernel => {
                 return Err(Error::NotLegalized {

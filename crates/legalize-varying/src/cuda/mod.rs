@@ -5,13 +5,17 @@
 //! parameters (bound to the system value: the writer reads each from the
 //! CUDA column of the table, `threadIdx`/`blockIdx`/`blockDim`), rebuilds
 //! the source's parameters as locals and calls the source function
-//! (renamed `<entry>_body`). What CUDA cannot express is `E55402` at the
+//! (renamed `<entry>_body`). Its `uniform` parameters (and resource
+//! parameters) stay parameters of the wrapper, passed on as they are: the
+//! kernel's launch arguments. What CUDA cannot express is `E55402` at the
 //! declaration.
 //!
 //! The six ray-tracing stages become OptiX programs. Their parameters are
 //! checked here (a hit program's one `in` hit-attribute struct and one
 //! `inout` payload, a miss program's payload, a callable program's
-//! data); the payload's register layout and the attributes' slots come
+//! data; `uniform` and resource parameters, which are the program's
+//! shader-binding-table record, `Plan::Program::record`); the payload's
+//! register layout and the attributes' slots come
 //! from `layout.rs`, THE layout function the writer packs and unpacks with
 //! on both sides. Over 8 attribute slots is `E55403` (D8) at the
 //! parameter or the `ReportHit` call; a value with no bits to pack is
@@ -49,8 +53,15 @@ pub struct Leaf {
 /// What the legalizer decided.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Plan {
-    /// A kernel and its system-value leaves.
-    Kernel { entry: String, leaves: Vec<Leaf> },
+    /// A kernel, its system-value leaves, and its `uniform` parameters
+    /// (their indices in the source's parameters), which stay kernel
+    /// parameters: launch arguments, after the resources and the
+    /// `Globals` block.
+    Kernel {
+        entry: String,
+        leaves: Vec<Leaf>,
+        uniforms: Vec<u32>,
+    },
     /// An OptiX program: its payload's layout (hit and miss programs) and
     /// its attributes' (hit programs), and the layouts of the payloads its
     /// `TraceRay` calls pack and of the attributes its `ReportHit` calls
@@ -62,6 +73,10 @@ pub enum Plan {
         attributes: Option<(u32, layout::Layout)>,
         traces: Vec<(Handle<Type>, layout::Layout)>,
         reports: Vec<(Handle<Type>, layout::Layout)>,
+        /// The `uniform` parameters (and resource parameters), by index:
+        /// the members of the program's shader-binding-table record, in
+        /// this order, read through `optixGetSbtDataPointer()`.
+        record: Vec<u32>,
     },
 }
 
@@ -119,11 +134,12 @@ pub fn legalize_unverified(
     let mut out = module.clone();
     out.entry_points = vec![entry.clone()];
     let plan = if entry.stage == S::Compute {
-        let leaves = kernel_leaves(module, &module.functions[entry.function])?;
-        wrap_kernel(&mut out, &leaves);
+        let (leaves, uniforms) = kernel_leaves(module, &module.functions[entry.function])?;
+        wrap_kernel(&mut out, &leaves, &uniforms);
         Plan::Kernel {
             entry: entry.name.clone(),
             leaves,
+            uniforms,
         }
     } else {
         program_plan(module, entry)?
@@ -131,27 +147,43 @@ pub fn legalize_unverified(
     Ok(Legalized { module: out, plan })
 }
 
-/// Every leaf of a kernel's parameters, each a system value CUDA reads.
-fn kernel_leaves(module: &ir::Module, func: &ir::Function) -> Result<Vec<Leaf>, Vec<Diagnostic>> {
-    let mut leaves = Vec::new();
-    let mut errors = Vec::new();
-    for (index, param) in func.params.iter().enumerate() {
-        let opaque = module
+/// Whether `param` is a `uniform` parameter: declared so, or of a
+/// resource type (a resource parameter is uniform whether or not it says
+/// so).
+fn is_uniform(module: &ir::Module, param: &ir::FunctionParam) -> bool {
+    param.role == ir::ParamRole::Uniform
+        || module
             .types
             .try_get(param.ty)
-            .is_some_and(|t| t.inner.is_resource());
-        if param.role == ir::ParamRole::Uniform
-            || opaque
-            || param.direction != ir::ParamDirection::In
-        {
+            .is_some_and(|t| t.inner.is_resource())
+}
+
+/// Every leaf of a kernel's parameters, each a system value CUDA reads,
+/// and the indices of its `uniform` parameters (launch arguments).
+fn kernel_leaves(
+    module: &ir::Module,
+    func: &ir::Function,
+) -> Result<(Vec<Leaf>, Vec<u32>), Vec<Diagnostic>> {
+    let mut leaves = Vec::new();
+    let mut uniforms = Vec::new();
+    let mut errors = Vec::new();
+    for (index, param) in func.params.iter().enumerate() {
+        let uniform = is_uniform(module, param);
+        if param.direction != ir::ParamDirection::In {
+            let what = if uniform {
+                "a uniform parameter is an input"
+            } else {
+                "a CUDA kernel's parameters are system-value inputs and uniforms"
+            };
             errors.push(Diagnostic::error(
                 codes::CUDA_KERNEL_PARAMETER,
-                format!(
-                    "kernel parameter `{}`: a CUDA kernel's parameters are system-value inputs (resources are globals)",
-                    param.name
-                ),
+                format!("kernel parameter `{}`: {what}", param.name),
                 param.span,
             ));
+            continue;
+        }
+        if uniform {
+            uniforms.push(index as u32);
             continue;
         }
         walk_leaf(
@@ -167,7 +199,7 @@ fn kernel_leaves(module: &ir::Module, func: &ir::Function) -> Result<Vec<Leaf>, 
         );
     }
     if errors.is_empty() {
-        Ok(leaves)
+        Ok((leaves, uniforms))
     } else {
         Err(errors)
     }
@@ -241,8 +273,9 @@ fn walk_leaf(
 }
 
 /// The kernel wrapper: one parameter per leaf (bound to its system
-/// value), the source's parameters as locals, the call.
-fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
+/// value), then one per `uniform` parameter (passed on as it is), the
+/// source's other parameters as locals, the call.
+fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
     let entry = module.entry_points[0].clone();
     let inner = entry.function;
     let source = module.functions[inner].clone();
@@ -257,7 +290,12 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
         span: source.span,
     };
     let mut locals = Vec::new();
-    for param in &source.params {
+    for (index, param) in source.params.iter().enumerate() {
+        if uniforms.contains(&(index as u32)) {
+            // Not a local: the argument is the wrapper's own parameter.
+            locals.push(None);
+            continue;
+        }
         let local = func.locals.append(
             ir::LocalVariable {
                 name: param.name.clone(),
@@ -269,7 +307,7 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
         );
         func.body
             .push(Statement::Declare { local, init: None }, param.span);
-        locals.push((local, param.ty));
+        locals.push(Some((local, param.ty)));
     }
     for leaf in leaves {
         let mut uint = |size: u8| {
@@ -315,7 +353,9 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
                 leaf.span,
             );
         }
-        let (local, mut ty) = locals[leaf.param as usize];
+        let Some((local, mut ty)) = locals[leaf.param as usize] else {
+            continue;
+        };
         let mut target = func
             .expressions
             .append(Expression::Local(local), Some(ty), leaf.span);
@@ -336,11 +376,34 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf]) {
         func.body
             .push(Statement::Store { target, value }, leaf.span);
     }
+    let mut uniform_params = std::collections::HashMap::new();
+    for &index in uniforms {
+        let param = &source.params[index as usize];
+        uniform_params.insert(index, func.params.len() as u32);
+        func.params.push(ir::FunctionParam {
+            name: param.name.clone(),
+            ty: param.ty,
+            direction: ir::ParamDirection::In,
+            role: ir::ParamRole::Uniform,
+            io: ir::IoAttrs::default(),
+            span: param.span,
+        });
+    }
     let args = locals
         .iter()
-        .map(|(l, ty)| {
-            func.expressions
-                .append(Expression::Local(*l), Some(*ty), source.span)
+        .enumerate()
+        .map(|(index, local)| match local {
+            Some((l, ty)) => func
+                .expressions
+                .append(Expression::Local(*l), Some(*ty), source.span),
+            None => {
+                let param = &source.params[index];
+                func.expressions.append(
+                    Expression::Param(uniform_params[&(index as u32)]),
+                    Some(param.ty),
+                    param.span,
+                )
+            }
         })
         .collect();
     let call = func.expressions.append(
@@ -367,6 +430,7 @@ fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec
     let mut errors = Vec::new();
     let mut payload = None;
     let mut attributes = None;
+    let mut record = Vec::new();
     let refuse = |errors: &mut Vec<Diagnostic>, message: String, span: Span| {
         errors.push(Diagnostic::error(
             codes::CUDA_RAY_TRACING_PARAMETER,
@@ -376,19 +440,19 @@ fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec
     };
     for (index, param) in func.params.iter().enumerate() {
         let index = index as u32;
-        let opaque = module
-            .types
-            .try_get(param.ty)
-            .is_some_and(|t| t.inner.is_resource());
-        if param.role == ir::ParamRole::Uniform || opaque {
-            refuse(
-                &mut errors,
-                format!(
-                    "uniform parameter `{}`: OptiX programs take resources as globals (the launch parameters)",
-                    param.name
-                ),
-                param.span,
-            );
+        if is_uniform(module, param) {
+            if param.direction != ir::ParamDirection::In {
+                refuse(
+                    &mut errors,
+                    format!(
+                        "uniform parameter `{}`: a shader-binding-table record is read-only, so a uniform parameter is an input",
+                        param.name
+                    ),
+                    param.span,
+                );
+            } else {
+                record.push(index);
+            }
             continue;
         }
         match (stage, param.direction) {
@@ -461,6 +525,7 @@ fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec
         attributes,
         traces: calls.traces,
         reports: calls.reports,
+        record,
     })
 }
 
