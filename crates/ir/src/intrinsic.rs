@@ -52,6 +52,14 @@ intrinsics! {
     DeviceMemoryBarrierWithGroupSync = "DeviceMemoryBarrierWithGroupSync",
     GroupMemoryBarrier = "GroupMemoryBarrier",
     GroupMemoryBarrierWithGroupSync = "GroupMemoryBarrierWithGroupSync",
+    /// Fragment shader interlock: the critical section between the two
+    /// runs for one fragment of a pixel at a time, in primitive order.
+    BeginInvocationInterlock = "beginInvocationInterlock",
+    EndInvocationInterlock = "endInvocationInterlock",
+    /// WGSL's `workgroupUniformLoad(p)`: a workgroup control barrier, then
+    /// the value of the `groupshared` variable `p`, the same for the whole
+    /// workgroup.
+    WorkgroupUniformLoad = "workgroupUniformLoad",
     InterlockedAdd = "InterlockedAdd", InterlockedAnd = "InterlockedAnd",
     InterlockedCompareExchange = "InterlockedCompareExchange",
     InterlockedCompareStore = "InterlockedCompareStore",
@@ -71,6 +79,12 @@ intrinsics! {
     WaveReadLaneFirst = "WaveReadLaneFirst", QuadReadAcrossX = "QuadReadAcrossX",
     QuadReadAcrossY = "QuadReadAcrossY", QuadReadAcrossDiagonal = "QuadReadAcrossDiagonal",
     QuadReadLaneAt = "QuadReadLaneAt",
+    /// The wave's index in its thread group, and the number of waves in it
+    /// (SPIR-V `SubgroupId`/`NumSubgroups`).
+    WaveGetWaveIndex = "WaveGetWaveIndex", WaveGetNumWaves = "WaveGetNumWaves",
+    /// Whether the condition holds for any / all of the quad's invocations
+    /// (SPV_KHR_quad_control).
+    QuadAny = "QuadAny", QuadAll = "QuadAll",
     // Fragment-stage intrinsics.
     GetAttributeAtVertex = "GetAttributeAtVertex",
     EvaluateAttributeAtSample = "EvaluateAttributeAtSample",
@@ -81,7 +95,13 @@ intrinsics! {
     // Mesh and amplification.
     SetMeshOutputCounts = "SetMeshOutputCounts", DispatchMesh = "DispatchMesh",
     // Ray tracing.
-    TraceRay = "TraceRay", CallShader = "CallShader", ReportHit = "ReportHit",
+    TraceRay = "TraceRay",
+    /// `TraceRay` at a point in time (ray-tracing motion blur): the time
+    /// comes before the payload.
+    TraceMotionRay = "TraceMotionRay",
+    /// The time of the ray being traced (motion blur).
+    RayCurrentTime = "RayCurrentTime",
+    CallShader = "CallShader", ReportHit = "ReportHit",
     IgnoreHit = "IgnoreHit", AcceptHitAndEndSearch = "AcceptHitAndEndSearch",
     DispatchRaysIndex = "DispatchRaysIndex", DispatchRaysDimensions = "DispatchRaysDimensions",
     WorldRayOrigin = "WorldRayOrigin", WorldRayDirection = "WorldRayDirection",
@@ -195,5 +215,35 @@ impl Intrinsic {
                 | BufferInterlockedCompareExchange
                 | BufferInterlockedCompareStore
         )
+    }
+}
+
+impl crate::Module {
+    /// Every intrinsic function `function` and the functions it calls use
+    /// (initializers of globals not included).
+    pub fn intrinsics_reached(
+        &self,
+        function: crate::Handle<crate::Function>,
+    ) -> std::collections::BTreeSet<Intrinsic> {
+        let mut found = std::collections::BTreeSet::new();
+        let mut seen = std::collections::BTreeSet::from([function]);
+        let mut work = vec![function];
+        while let Some(f) = work.pop() {
+            let Some(func) = self.functions.try_get(f) else {
+                continue;
+            };
+            for (_, e) in func.expressions.iter() {
+                match e {
+                    crate::Expression::Intrinsic { fun, .. } => {
+                        found.insert(*fun);
+                    }
+                    crate::Expression::Call { function, .. } if seen.insert(*function) => {
+                        work.push(*function);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        found
     }
 }

@@ -187,4 +187,17 @@ pub struct EntryPointAttributes {
     pub stream_output_strides: Vec<StreamOutputStride>,
     /// `[earlydepthstencil]`.
     pub early_depth_stencil: bool,
+    /// `[QuadDerivatives]`, or an entry point reaching `QuadAny`/`QuadAll`:
+    /// derivatives and quad operations over whole quads (SPIR-V
+    /// `QuadDerivativesKHR`).
+    pub quad_derivatives: bool,
+    /// `[RequireFullQuads]`: every quad runs with all four invocations
+    /// (SPIR-V `RequireFullQuadsKHR`).
+    pub require_full_quads: bool,
+    /// `[MaximallyReconverges]`, or implied by the two above (SPIR-V
+    /// `MaximallyReconvergesKHR`).
+    pub maximally_reconverges: bool,
+    /// The entry point reaches `beginInvocationInterlock`: its critical
+    /// section is ordered per pixel (SPIR-V `PixelInterlockOrderedEXT`).
+    pub pixel_interlock: bool,
 }

@@ -99,6 +99,7 @@ fn direct(fun: I) -> Option<(&'static str, Option<&'static str>)> {
         I::QuadReadAcrossDiagonal => ("subgroupQuadSwapDiagonal", quad),
         I::QuadReadLaneAt => ("subgroupQuadBroadcast", quad),
         I::WaveIsFirstLane => ("subgroupElect", basic),
+
         _ => return None,
     })
 }
@@ -285,6 +286,53 @@ impl Writer<'_> {
                 let mut all = vec![a[0].clone()];
                 all.extend(a[1..].iter().map(|x| format!("int({x})")));
                 Ok(format!("{f}({})", all.join(", ")))
+            }
+            I::QuadAny | I::QuadAll => {
+                // The entry point's `layout(quad_derivatives) in;` and
+                // `[[maximally_reconverges]]` come from its attributes.
+                self.require("GL_EXT_shader_quad_control");
+                self.require("GL_KHR_shader_subgroup_vote");
+                let f = if fun == I::QuadAny {
+                    "subgroupQuadAny"
+                } else {
+                    "subgroupQuadAll"
+                };
+                Ok(format!("{f}({})", a[0]))
+            }
+            I::WaveGetWaveIndex | I::WaveGetNumWaves => {
+                if !matches!(
+                    self.entry.stage,
+                    ir::ShaderStage::Compute
+                        | ir::ShaderStage::Mesh
+                        | ir::ShaderStage::Amplification
+                ) {
+                    return unsupported(
+                        format!(
+                            "`{}` outside compute, mesh and amplification shaders \
+                             (`gl_SubgroupID` and `gl_NumSubgroups` exist only there)",
+                            fun.name()
+                        ),
+                        span,
+                    );
+                }
+                self.require("GL_KHR_shader_subgroup_basic");
+                Ok(if fun == I::WaveGetWaveIndex {
+                    "gl_SubgroupID"
+                } else {
+                    "gl_NumSubgroups"
+                }
+                .into())
+            }
+            I::WorkgroupUniformLoad => {
+                // A barrier, the value into a temporary, a barrier: the
+                // load sees every write before the call and no write after
+                // it, so the whole workgroup reads one value (what WGSL's
+                // `workgroupUniformLoad` means; naga writes SPIR-V so too).
+                let t = self.temp(tname.to_string());
+                Ok(format!(
+                    "(memoryBarrierShared(), barrier(), {t} = {}, memoryBarrierShared(), barrier(), {t})",
+                    a[0]
+                ))
             }
             I::GetAttributeAtVertex => unsupported(crate::GET_ATTRIBUTE_AT_VERTEX, span),
             I::Noise => unsupported(
@@ -530,6 +578,14 @@ impl Writer<'_> {
             return Ok(b.to_string());
         }
         match fun {
+            // `main` holds the interlock around the whole shader
+            // (`write_interlock`).
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                if self.entry.stage != ir::ShaderStage::Fragment {
+                    return unsupported(format!("`{}` outside fragment shaders", fun.name()), span);
+                }
+                Ok(format!("/* {}(): in main */", fun.name()))
+            }
             I::InterlockedAdd
             | I::InterlockedAnd
             | I::InterlockedOr
@@ -674,6 +730,25 @@ impl Writer<'_> {
             Some(&o) => Ok(format!("{} = {call}", self.expr(ctx, o)?)),
             None => Ok(call),
         }
+    }
+}
+
+impl Writer<'_> {
+    /// The entry point's layouts that quad control asks for
+    /// (`GL_EXT_shader_quad_control`).
+    pub(super) fn write_control_layout(&mut self, out: &mut String) -> Result<()> {
+        let attrs = &self.entry.attributes;
+        let (quad, full) = (attrs.quad_derivatives, attrs.require_full_quads);
+        if quad || full {
+            self.require("GL_EXT_shader_quad_control");
+        }
+        if quad {
+            out.push_str("layout(quad_derivatives) in;\n");
+        }
+        if full {
+            out.push_str("layout(full_quads) in;\n");
+        }
+        Ok(())
     }
 }
 

@@ -32,6 +32,7 @@ fn builtin(fun: I) -> Option<(&'static str, bool)> {
         I::InstanceId => ("gl_InstanceCustomIndexEXT", true),
         I::PrimitiveIndex => ("gl_PrimitiveID", true),
         I::GeometryIndex => ("gl_GeometryIndexEXT", true),
+        I::RayCurrentTime => ("gl_CurrentRayTimeNV", false),
         // HLSL `float3x4` is GLSL `mat3x4` (see `writer.rs`): its columns
         // are the rows of the transform, which is what
         // `gl_ObjectToWorld3x4EXT` holds. It is written as the transposed
@@ -52,7 +53,12 @@ pub(super) fn is_ray_intrinsic(fun: I) -> bool {
     builtin(fun).is_some()
         || matches!(
             fun,
-            I::TraceRay | I::CallShader | I::ReportHit | I::IgnoreHit | I::AcceptHitAndEndSearch
+            I::TraceRay
+                | I::TraceMotionRay
+                | I::CallShader
+                | I::ReportHit
+                | I::IgnoreHit
+                | I::AcceptHitAndEndSearch
         )
 }
 
@@ -74,6 +80,9 @@ impl Writer<'_> {
                 format!("`{}` outside ray-tracing shaders", fun.name()),
                 span,
             );
+        }
+        if matches!(fun, I::TraceMotionRay | I::RayCurrentTime) {
+            self.require("GL_NV_ray_tracing_motion_blur");
         }
         if let Some((name, int)) = builtin(fun) {
             return Ok(Some(if int {
@@ -108,8 +117,15 @@ impl Writer<'_> {
                 for i in 0..4 {
                     a.push(format!("{ray}.{}", self.member_name(ray_ty, i)));
                 }
-                a.push(self.ray_location(ctx, args[7])?.to_string());
-                format!("traceRayEXT({})", a.join(", "))
+                if fun == I::TraceMotionRay {
+                    // The time between the ray and the payload.
+                    a.push(self.expr(ctx, args[7])?);
+                    a.push(self.ray_location(ctx, args[8])?.to_string());
+                    format!("traceRayMotionNV({})", a.join(", "))
+                } else {
+                    a.push(self.ray_location(ctx, args[7])?.to_string());
+                    format!("traceRayEXT({})", a.join(", "))
+                }
             }
         };
         Ok(Some(text))

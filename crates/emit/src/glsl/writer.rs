@@ -534,7 +534,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Whether a reachable global is a rasterizer-ordered resource.
-    fn uses_rov(&self) -> bool {
+    pub(super) fn uses_rov(&self) -> bool {
         self.globals.iter().any(|&g| {
             matches!(
                 self.inner(self.module.globals[g].ty),
@@ -549,9 +549,11 @@ impl<'a> Writer<'a> {
         })
     }
 
-    /// Rasterizer order (see `resources.rs`): the entry point's body runs
-    /// as `_hlsl_main` inside one fragment shader interlock in `main`, the
-    /// only place GLSL allows the interlock calls.
+    /// Rasterizer order (see `resources.rs`) and explicit
+    /// `beginInvocationInterlock` calls: the entry point's body runs as
+    /// `_hlsl_main` inside one fragment shader interlock in `main`, the
+    /// only place GLSL allows the interlock calls (the explicit calls print
+    /// as nothing; the interlock covers a superset of their section).
     fn write_interlock(&mut self, out: &mut String) -> Result<()> {
         if self.entry.stage != ir::ShaderStage::Fragment {
             return unsupported(
@@ -574,7 +576,8 @@ impl<'a> Writer<'a> {
     pub fn write(mut self) -> Result<String> {
         let mut body = String::new();
         self.write_stage_layout(&mut body)?;
-        if self.uses_rov() {
+        self.write_control_layout(&mut body)?;
+        if self.uses_rov() || self.entry.attributes.pixel_interlock {
             self.write_interlock(&mut body)?;
         }
         let decls = self.write_globals()?;
@@ -1283,7 +1286,19 @@ impl<'a> Writer<'a> {
             None => "void".to_string(),
         };
         let name = self.instance_names[&(f, key.clone())].clone();
-        writeln!(out, "\n{result} {name}({})\n{{", params.join(", ")).ok();
+        let reconverges = if f == self.entry.function && self.entry.attributes.maximally_reconverges
+        {
+            self.require("GL_EXT_maximal_reconvergence");
+            "\n[[maximally_reconverges]]"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{reconverges}\n{result} {name}({})\n{{",
+            params.join(", ")
+        )
+        .ok();
         if f == self.entry.function {
             self.write_private_inits(out)?;
         }

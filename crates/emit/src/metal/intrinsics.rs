@@ -83,6 +83,10 @@ fn renamed(fun: I) -> Option<&'static str> {
         I::WaveActiveBitOr => "simd_or",
         I::WaveActiveBitXor => "simd_xor",
         I::WaveActiveAnyTrue => "simd_any",
+        // Metal computes derivatives and quad operations over whole quads
+        // always: `[QuadDerivatives]` needs nothing more.
+        I::QuadAny => "quad_any",
+        I::QuadAll => "quad_all",
         I::WaveActiveAllTrue => "simd_all",
         I::WavePrefixSum => "simd_prefix_exclusive_sum",
         I::WavePrefixProduct => "simd_prefix_exclusive_product",
@@ -351,6 +355,19 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<Option<Vec<String>>> {
         Ok(Some(match fun {
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                return unsupported(
+                    format!(
+                        "`{}` (Metal orders fragments per resource, with raster order \
+                         groups, not with a critical section)",
+                        fun.name()
+                    ),
+                    span,
+                );
+            }
+            I::WorkgroupUniformLoad => {
+                return unsupported("`workgroupUniformLoad` (not yet)", span);
+            }
             I::Clip => {
                 let x = self.expr(ctx, args[0])?;
                 if self.is_vector(ctx, args[0]) {

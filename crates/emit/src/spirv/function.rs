@@ -95,11 +95,13 @@ impl<'a> Writer<'a> {
         if let Some(k) = self.entries.iter().position(|e| e.function == f) {
             self.write_private_inits(k)?;
         }
+        self.entry_interlock(true)?;
         self.emit_block(&func.body)?;
         if !self.terminated() {
             if func.result.is_some() {
                 self.b.unreachable()?;
             } else {
+                self.entry_interlock(false)?;
                 self.b.ret()?;
             }
         }

@@ -256,6 +256,27 @@ impl Writer<'_> {
                 }
             }
             I::GetAttributeAtVertex => unsupported(crate::GET_ATTRIBUTE_AT_VERTEX, span),
+            I::NonUniformResourceIndex => {
+                // A copy of the index, decorated `NonUniform`; the access
+                // chains, loads and images reached through it are too
+                // (`nonuniform_op`).
+                let v = self.value(args[0])?;
+                let copy = self.op(Op::CopyObject, ty_id, &[v])?;
+                self.mark_nonuniform(copy);
+                Ok(copy)
+            }
+            I::WorkgroupUniformLoad => {
+                // A barrier, the load, a barrier: the load sees every write
+                // before the call and none after it, so the whole workgroup
+                // reads one value (what naga writes for WGSL's function).
+                let Place::Mem(p) = self.place(args[0])? else {
+                    return unsupported("`workgroupUniformLoad` of this value", span);
+                };
+                self.workgroup_sync()?;
+                let v = self.load(&p)?;
+                self.workgroup_sync()?;
+                Ok(v)
+            }
             _ => self.wave(e, fun, args),
         }
     }
@@ -531,6 +552,16 @@ impl Writer<'_> {
             | I::InterlockedCompareExchange
             | I::InterlockedCompareStore => self.atomic(e, fun, args)?,
             I::Clip => self.clip(e, args[0])?,
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                // Nothing here: the entry function holds the interlock
+                // around the whole shader (`entry_interlock`).
+                if self.entry.stage != ir::ShaderStage::Fragment {
+                    return unsupported(
+                        format!("`{}` outside fragment shaders", fun.name()),
+                        self.span(e),
+                    );
+                }
+            }
             I::SinCos => {
                 let ty = self.expr_ty(args[0])?;
                 let ty_id = self.ty(ty, Layout::Plain)?;
@@ -880,6 +911,44 @@ impl Writer<'_> {
             I::WaveGetLaneIndex => {
                 return self.subgroup_builtin(ty_id, spirv::BuiltIn::SubgroupLocalInvocationId);
             }
+            I::WaveGetWaveIndex | I::WaveGetNumWaves => {
+                // Vulkan allows `SubgroupId` and `NumSubgroups` in the
+                // compute-like stages only.
+                if !matches!(
+                    self.entry.stage,
+                    ir::ShaderStage::Compute
+                        | ir::ShaderStage::Mesh
+                        | ir::ShaderStage::Amplification
+                ) {
+                    return unsupported(
+                        format!(
+                            "`{}` outside compute, mesh and amplification shaders",
+                            fun.name()
+                        ),
+                        span,
+                    );
+                }
+                let builtin = if fun == I::WaveGetWaveIndex {
+                    spirv::BuiltIn::SubgroupId
+                } else {
+                    spirv::BuiltIn::NumSubgroups
+                };
+                return self.subgroup_builtin(ty_id, builtin);
+            }
+            I::QuadAny | I::QuadAll => {
+                // SPV_KHR_quad_control; the entry point's quad-derivative
+                // and reconvergence modes come from its attributes.
+                self.require_version(1, 3);
+                self.capability(C::QuadControlKHR);
+                self.extensions.insert("SPV_KHR_quad_control");
+                let op = if fun == I::QuadAny {
+                    Op::GroupNonUniformQuadAnyKHR
+                } else {
+                    Op::GroupNonUniformQuadAllKHR
+                };
+                let v = self.value(args[0])?;
+                return self.op(op, ty_id, &[v]);
+            }
             I::WaveIsFirstLane => (Op::GroupNonUniformElect, C::GroupNonUniform, None),
             I::WaveActiveAnyTrue => (Op::GroupNonUniformAny, C::GroupNonUniformVote, None),
             I::WaveActiveAllTrue => (Op::GroupNonUniformAll, C::GroupNonUniformVote, None),
@@ -1023,6 +1092,8 @@ impl Writer<'_> {
         self.capability(Capability::GroupNonUniform);
         let name = match builtin {
             spirv::BuiltIn::SubgroupSize => "SubgroupSize",
+            spirv::BuiltIn::SubgroupId => "SubgroupId",
+            spirv::BuiltIn::NumSubgroups => "NumSubgroups",
             _ => "SubgroupLocalInvocationId",
         };
         let var = match self.extra_builtins.get(name) {
@@ -1056,5 +1127,165 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
     ) -> Result<()> {
         self.intrinsic(e, fun, args).map(|_| ())
+    }
+}
+
+impl Writer<'_> {
+    /// `OpControlBarrier` of the workgroup ordering workgroup memory
+    /// (`GroupMemoryBarrierWithGroupSync`).
+    fn workgroup_sync(&mut self) -> Result<()> {
+        use spirv::MemorySemantics as M;
+        let semantics = (M::ACQUIRE_RELEASE | M::WORKGROUP_MEMORY).bits();
+        let (workgroup, semantics) = (self.uint(2), self.uint(semantics));
+        self.op_with(
+            Op::ControlBarrier,
+            None,
+            vec![
+                Operand::IdRef(workgroup),
+                Operand::IdRef(workgroup),
+                Operand::IdRef(semantics),
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Decorates `id` `NonUniform` (once) and remembers it.
+    fn mark_nonuniform(&mut self, id: Word) {
+        if self.nonuniform.insert(id) {
+            self.decorate(id, spirv::Decoration::NonUniform, []);
+            self.capability(Capability::ShaderNonUniform);
+            self.extensions.insert("SPV_EXT_descriptor_indexing");
+        }
+    }
+
+    /// After instruction `op` made `id` from `ids`: an access chain with a
+    /// `NonUniform` index, a load through a `NonUniform` pointer, and an
+    /// image, sampled image or texel pointer made of a `NonUniform`
+    /// resource are `NonUniform` too (Vulkan wants the decoration on the
+    /// resource an access uses). A `NonUniform` index into an array of
+    /// resources also needs that kind's array-indexing capability.
+    pub(super) fn nonuniform_op(&mut self, op: Op, id: Word, ids: &[Word]) {
+        let from = match op {
+            Op::AccessChain => ids.get(1..).unwrap_or_default(),
+            Op::Load | Op::Image | Op::SampledImage | Op::ImageTexelPointer | Op::CopyObject => {
+                ids.get(..1).unwrap_or_default()
+            }
+            _ => return,
+        };
+        let extra = if op == Op::SampledImage {
+            ids.get(1)
+        } else {
+            None
+        };
+        if !from
+            .iter()
+            .chain(extra)
+            .any(|i| self.nonuniform.contains(i))
+        {
+            return;
+        }
+        if op == Op::AccessChain
+            && let Some(&root) = ids.first()
+            && let Some(cap) = self.array_nonuniform_capability(root)
+        {
+            self.capability(cap);
+        }
+        self.mark_nonuniform(id);
+    }
+
+    /// The capability a `NonUniform` index into the resource array
+    /// variable `root` needs, by the kind of its elements.
+    fn array_nonuniform_capability(&self, root: Word) -> Option<Capability> {
+        use ir::{BufferKind, ResourceAccess as A, TypeInner as T};
+        let g = self
+            .globals
+            .iter()
+            .find(|(_, p)| p.root == root && p.indices.is_empty())
+            .map(|(g, _)| *g)?;
+        let T::Array { base, .. } = *self.inner(self.module.globals[g].ty) else {
+            return None;
+        };
+        Some(match *self.inner(base) {
+            T::Texture {
+                access: A::Read, ..
+            }
+            | T::Sampler { .. } => Capability::SampledImageArrayNonUniformIndexing,
+            T::Texture { .. } => Capability::StorageImageArrayNonUniformIndexing,
+            T::Buffer {
+                kind: BufferKind::Typed,
+                access: A::Read,
+                ..
+            } => Capability::UniformTexelBufferArrayNonUniformIndexing,
+            T::Buffer {
+                kind: BufferKind::Typed,
+                ..
+            } => Capability::StorageTexelBufferArrayNonUniformIndexing,
+            T::Buffer { .. } => Capability::StorageBufferArrayNonUniformIndexing,
+            T::ConstantBuffer { .. } | T::TextureBuffer { .. } => {
+                Capability::UniformBufferArrayNonUniformIndexing
+            }
+            _ => return None,
+        })
+    }
+
+    /// `OpBeginInvocationInterlockEXT` at the top of the entry function
+    /// (`begin`), `OpEndInvocationInterlockEXT` before its returns, when
+    /// the entry point calls `beginInvocationInterlock`. SPIR-V allows the
+    /// two only in the entry point's own function, once each, and the
+    /// legalized entry function is a wrapper around the source's: the
+    /// interlock covers the whole shader, a superset of the source's
+    /// critical section, so every access the source orders stays ordered.
+    pub(super) fn entry_interlock(&mut self, begin: bool) -> Result<()> {
+        let in_entry = self
+            .fs
+            .func
+            .is_some_and(|f| std::ptr::eq(f, &self.module.functions[self.entry.function]));
+        if !in_entry || !self.entry.attributes.pixel_interlock {
+            return Ok(());
+        }
+        self.capability(Capability::FragmentShaderPixelInterlockEXT);
+        self.extensions.insert("SPV_EXT_fragment_shader_interlock");
+        let op = if begin {
+            Op::BeginInvocationInterlockEXT
+        } else {
+            Op::EndInvocationInterlockEXT
+        };
+        self.op_with(op, None, Vec::new())?;
+        Ok(())
+    }
+
+    /// The execution modes of the entry point's control attributes (quad
+    /// control, maximal reconvergence, fragment shader interlock), with
+    /// their capabilities and extensions.
+    pub(super) fn control_modes(&mut self, main_id: Word) {
+        use spirv::ExecutionMode as M;
+        let attrs = &self.entry.attributes;
+        let (quad, full, reconverges, interlock) = (
+            attrs.quad_derivatives,
+            attrs.require_full_quads,
+            attrs.maximally_reconverges,
+            attrs.pixel_interlock,
+        );
+        if quad || full {
+            self.capability(Capability::QuadControlKHR);
+            self.extensions.insert("SPV_KHR_quad_control");
+        }
+        if reconverges {
+            self.extensions.insert("SPV_KHR_maximal_reconvergence");
+            self.b
+                .execution_mode(main_id, M::MaximallyReconvergesKHR, []);
+        }
+        if quad {
+            self.b.execution_mode(main_id, M::QuadDerivativesKHR, []);
+        }
+        if full {
+            self.b.execution_mode(main_id, M::RequireFullQuadsKHR, []);
+        }
+        if interlock {
+            self.capability(Capability::FragmentShaderPixelInterlockEXT);
+            self.extensions.insert("SPV_EXT_fragment_shader_interlock");
+            self.b
+                .execution_mode(main_id, M::PixelInterlockOrderedEXT, []);
+        }
     }
 }

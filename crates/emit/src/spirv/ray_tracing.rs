@@ -48,6 +48,7 @@ fn builtin(fun: I) -> Option<(BuiltIn, &'static str, bool)> {
         ),
         I::PrimitiveIndex => (BuiltIn::PrimitiveId, "gl_PrimitiveID", false),
         I::GeometryIndex => (BuiltIn::RayGeometryIndexKHR, "gl_GeometryIndexEXT", false),
+        I::RayCurrentTime => (BuiltIn::CurrentRayTimeNV, "gl_CurrentRayTimeNV", false),
         I::ObjectToWorld4x3 => (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", false),
         I::ObjectToWorld3x4 | I::ObjectToWorld => {
             (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", true)
@@ -88,7 +89,12 @@ impl Writer<'_> {
     ) -> Result<Option<Word>> {
         let ray_call = matches!(
             fun,
-            I::TraceRay | I::CallShader | I::ReportHit | I::IgnoreHit | I::AcceptHitAndEndSearch
+            I::TraceRay
+                | I::TraceMotionRay
+                | I::CallShader
+                | I::ReportHit
+                | I::IgnoreHit
+                | I::AcceptHitAndEndSearch
         );
         let read = builtin(fun);
         if read.is_none() && !ray_call {
@@ -102,6 +108,10 @@ impl Writer<'_> {
             );
         }
         self.require_ray_tracing();
+        if matches!(fun, I::TraceMotionRay | I::RayCurrentTime) {
+            self.capability(spirv::Capability::RayTracingMotionBlurNV);
+            self.extensions.insert("SPV_NV_ray_tracing_motion_blur");
+        }
         if let Some((value, name, transposed)) = read {
             let ty = self.expr_ty(e)?;
             let ty = self.ty(ty, Layout::Plain)?;
@@ -143,10 +153,26 @@ impl Writer<'_> {
                 let tmin = self.extract(float, ray, &[1])?;
                 let direction = self.extract(float3, ray, &[2])?;
                 let tmax = self.extract(float, ray, &[3])?;
-                let payload = self.ray_variable(args[7])?;
-                self.b.trace_ray_khr([
-                    v[0], v[1], v[2], v[3], v[4], v[5], origin, tmin, direction, tmax, payload,
-                ])?;
+                if fun == I::TraceMotionRay {
+                    // `OpTraceRayMotionNV`: the time between the ray and
+                    // the payload.
+                    let time = self.value(args[7])?;
+                    let payload = self.ray_variable(args[8])?;
+                    let ops = [
+                        v[0], v[1], v[2], v[3], v[4], v[5], origin, tmin, direction, tmax, time,
+                        payload,
+                    ];
+                    self.op_with(
+                        Op::TraceRayMotionNV,
+                        None,
+                        ops.into_iter().map(Operand::IdRef).collect(),
+                    )?;
+                } else {
+                    let payload = self.ray_variable(args[7])?;
+                    self.b.trace_ray_khr([
+                        v[0], v[1], v[2], v[3], v[4], v[5], origin, tmin, direction, tmax, payload,
+                    ])?;
+                }
             }
         }
         Ok(Some(0))

@@ -90,7 +90,10 @@ impl Writer<'_> {
                     None => return unsupported("`continue` outside a loop", span),
                 }
             }
-            Statement::Return(None) => self.b.ret()?,
+            Statement::Return(None) => {
+                self.entry_interlock(false)?;
+                self.b.ret()?
+            }
             Statement::Return(Some(e)) => {
                 let v = self.value(*e)?;
                 self.b.ret_value(v)?;

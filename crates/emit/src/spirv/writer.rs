@@ -3,7 +3,7 @@
 //! entry point, execution modes) and the low-level instruction helpers the
 //! other files share.
 
-use legalis_ir::FastHashMap;
+use legalis_ir::{FastHashMap, FastHashSet};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -166,6 +166,9 @@ pub(super) struct Writer<'a> {
     /// `ClipDistance`), by system value and whether it is an input; each
     /// element global is a place in it.
     pub arrayed_builtins: FastHashMap<(ir::SystemValue, bool), Word>,
+    /// Ids decorated `NonUniform`: `NonUniformResourceIndex` results and
+    /// what is reached through them (`intrinsics.rs`, `nonuniform_op`).
+    pub nonuniform: FastHashSet<Word>,
     pub fs: FnState<'a>,
 }
 
@@ -232,6 +235,7 @@ impl<'a> Writer<'a> {
             writes_depth: false,
             row_modes: Vec::new(),
             arrayed_builtins: FastHashMap::default(),
+            nonuniform: FastHashSet::default(),
             fs: FnState {
                 exprs: &module.global_expressions,
                 func: None,
@@ -606,6 +610,9 @@ impl<'a> Writer<'a> {
         let id = self.b.id();
         self.b
             .insert_words_into_block(op, Some(ty), Some(id), ids)?;
+        if !self.nonuniform.is_empty() {
+            self.nonuniform_op(op, id, ids);
+        }
         Ok(id)
     }
 

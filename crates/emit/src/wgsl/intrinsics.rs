@@ -24,6 +24,7 @@ pub(super) fn has_side_effects(fun: I) -> bool {
                 | I::DeviceMemoryBarrierWithGroupSync
                 | I::GroupMemoryBarrier
                 | I::GroupMemoryBarrierWithGroupSync
+                | I::WorkgroupUniformLoad
                 | I::BufferInterlockedAdd
                 | I::BufferInterlockedAnd
                 | I::BufferInterlockedOr
@@ -304,6 +305,9 @@ impl Writer<'_> {
             I::Load => self.load(ctx, args, span)?,
             I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
             I::NonUniformResourceIndex => one(ctx)?,
+            // The front end made sure the argument is (part of) a
+            // `groupshared` variable: a `var<workgroup>` here.
+            I::WorkgroupUniformLoad => format!("workgroupUniformLoad(&({}))", one(ctx)?),
             // The low half of each `uint` holds the `half`.
             I::F16ToF32 => match args
                 .first()
@@ -363,6 +367,12 @@ impl Writer<'_> {
                 "textureBarrier();".into(),
                 "workgroupBarrier();".into(),
             ],
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                return unsupported(
+                    format!("`{}` (WGSL has no fragment shader interlock)", fun.name()),
+                    span,
+                );
+            }
             I::Clip => {
                 let Some(&arg) = args.first() else {
                     return unsupported("`clip` without arguments", span);

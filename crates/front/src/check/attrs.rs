@@ -57,6 +57,9 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
                 | "streamoutput"
                 | "streamoutputstride"
                 | "earlydepthstencil"
+                | "quadderivatives"
+                | "requirefullquads"
+                | "maximallyreconverges"
         ),
         AttrSite::Variable => matches!(name, "vk::binding"),
         AttrSite::Parameter | AttrSite::Field => matches!(name, "vk::location" | "vk::index"),

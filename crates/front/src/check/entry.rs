@@ -134,6 +134,35 @@ impl Checker<'_> {
         });
     }
 
+    /// Execution modes the intrinsics each entry point reaches ask for,
+    /// once the function arena is final: quad operations need quad
+    /// derivatives (fragment and compute; the quad-control extension
+    /// defines them for those), and quad control needs maximal
+    /// reconvergence; `beginInvocationInterlock` orders its critical section
+    /// per pixel. What the reference does too.
+    pub fn imply_entry_attributes(&mut self) {
+        for k in 0..self.module.entry_points.len() {
+            let ep = &self.module.entry_points[k];
+            let (stage, reached) = (ep.stage, self.module.intrinsics_reached(ep.function));
+            let out = &mut self.module.entry_points[k].attributes;
+            if matches!(stage, Stage::Fragment | Stage::Compute)
+                && (reached.contains(&ir::Intrinsic::QuadAny)
+                    || reached.contains(&ir::Intrinsic::QuadAll))
+            {
+                out.quad_derivatives = true;
+            }
+            if out.quad_derivatives || out.require_full_quads {
+                out.maximally_reconverges = true;
+            }
+            if stage == Stage::Fragment
+                && (reached.contains(&ir::Intrinsic::BeginInvocationInterlock)
+                    || reached.contains(&ir::Intrinsic::EndInvocationInterlock))
+            {
+                out.pixel_interlock = true;
+            }
+        }
+    }
+
     /// Reads one stage attribute into `out`; warns when the stage does not use it.
     fn stage_attribute(
         &mut self,
@@ -151,7 +180,9 @@ impl Checker<'_> {
             }
             "outputtopology" => &[Hull, Mesh],
             "maxvertexcount" | "instance" | "streamoutput" | "streamoutputstride" => &[Geometry],
-            "earlydepthstencil" => &[Fragment],
+            "earlydepthstencil" | "requirefullquads" => &[Fragment],
+            "quadderivatives" => &[Fragment, Compute],
+            "maximallyreconverges" => &Stage::ALL,
             _ => return,
         };
         if !stages.contains(&stage) {
@@ -256,6 +287,11 @@ impl Checker<'_> {
             }
             "earlydepthstencil" if self.attr_arity(attr, 0, 0) => {
                 out.early_depth_stencil = true;
+            }
+            "quadderivatives" if self.attr_arity(attr, 0, 0) => out.quad_derivatives = true,
+            "requirefullquads" if self.attr_arity(attr, 0, 0) => out.require_full_quads = true,
+            "maximallyreconverges" if self.attr_arity(attr, 0, 0) => {
+                out.maximally_reconverges = true;
             }
             "patchconstantfunc" => {
                 if !self.attr_arity(attr, 1, 1) {

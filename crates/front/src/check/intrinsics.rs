@@ -55,6 +55,17 @@ impl Checker<'_> {
             .map(|v| v.ty.unwrap_or(self.error_ty))
             .collect();
         let spans: Vec<Span> = args.iter().map(|a| a.span).collect();
+        if fun == I::WorkgroupUniformLoad
+            && let Some(v) = values.first()
+            && !self.is_groupshared_place(v.expr)
+        {
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                "the argument of `workgroupUniformLoad` must be a `groupshared` variable or part of one",
+                spans.first().copied().unwrap_or(span),
+            );
+            return self.error_value(span);
+        }
         match self.intrinsic_signature(fun, &types) {
             Ok(sig) => self.apply_signature(fun, sig, values, &spans, span),
             Err(message) => {
@@ -69,6 +80,31 @@ impl Checker<'_> {
                     span,
                 );
                 self.error_value(span)
+            }
+        }
+    }
+
+    /// Whether `expr` is a `groupshared` global or a struct member or array
+    /// element of one (WGSL takes no pointer to a vector's component).
+    fn is_groupshared_place(&self, expr: Handle<ir::Expression>) -> bool {
+        let exprs = self.exprs_ref();
+        let mut e = expr;
+        loop {
+            match &exprs[e] {
+                ir::Expression::Member { base, .. } | ir::Expression::Index { base, .. }
+                    if exprs.ty(*base).is_some_and(|t| {
+                        matches!(
+                            self.inner(t),
+                            TypeInner::Struct { .. } | TypeInner::Array { .. }
+                        )
+                    }) =>
+                {
+                    e = *base
+                }
+                ir::Expression::Global(g) => {
+                    return self.module.globals[*g].space == ir::AddressSpace::Workgroup;
+                }
+                _ => return false,
             }
         }
     }
@@ -596,7 +632,32 @@ impl Checker<'_> {
                     _ => return Err("the index must be an integer scalar".into()),
                 }
             }
-            I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                Self::arity(types, 0)?;
+                Signature {
+                    args: Vec::new(),
+                    result: None,
+                }
+            }
+            I::WorkgroupUniformLoad => {
+                Self::arity(types, 1)?;
+                Signature {
+                    args: vec![Arg::Any],
+                    result: Some(types[0]),
+                }
+            }
+            I::QuadAny | I::QuadAll => {
+                Self::arity(types, 1)?;
+                let b = self.bool_ty();
+                Signature {
+                    args: vec![Arg::In(b)],
+                    result: Some(b),
+                }
+            }
+            I::WaveGetLaneCount
+            | I::WaveGetLaneIndex
+            | I::WaveGetWaveIndex
+            | I::WaveGetNumWaves => {
                 Self::arity(types, 0)?;
                 Signature {
                     args: Vec::new(),
@@ -772,6 +833,26 @@ impl Checker<'_> {
                 args.extend([Arg::Any, Arg::OutAny]);
                 Signature { args, result: None }
             }
+            I::TraceMotionRay => {
+                Self::arity(types, 9)?;
+                if !matches!(self.inner(types[0]), TypeInner::AccelerationStructure) {
+                    return Err("argument 1 must be a `RaytracingAccelerationStructure`".into());
+                }
+                if self
+                    .module
+                    .types
+                    .try_get(types[6])
+                    .and_then(|t| t.name.as_deref())
+                    != Some("RayDesc")
+                {
+                    return Err("argument 7 must be a `RayDesc`".into());
+                }
+                self.require_struct(types[8], "the payload")?;
+                let mut args = vec![Arg::Any];
+                args.extend([Arg::In(uint); 5]);
+                args.extend([Arg::Any, Arg::In(float), Arg::OutAny]);
+                Signature { args, result: None }
+            }
             I::CallShader => {
                 Self::arity(types, 2)?;
                 self.require_struct(types[1], "the callable data")?;
@@ -803,7 +884,7 @@ impl Checker<'_> {
                 Self::arity(types, 0)?;
                 none(Some(float3))
             }
-            I::RayTMin | I::RayTCurrent => {
+            I::RayTMin | I::RayTCurrent | I::RayCurrentTime => {
                 Self::arity(types, 0)?;
                 none(Some(float))
             }

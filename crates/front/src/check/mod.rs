@@ -540,6 +540,9 @@ impl<'a> Checker<'a> {
             return None;
         }
         self.order_functions();
+        if !self.failed {
+            self.imply_entry_attributes();
+        }
         if self.failed { None } else { Some(self.module) }
     }
 }

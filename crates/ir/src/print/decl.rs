@@ -234,6 +234,16 @@ impl<'a> Writer<'a> {
         if attrs.early_depth_stencil {
             out.push("earlydepthstencil".to_string());
         }
+        for (on, name) in [
+            (attrs.quad_derivatives, "QuadDerivatives"),
+            (attrs.require_full_quads, "RequireFullQuads"),
+            (attrs.maximally_reconverges, "MaximallyReconverges"),
+            (attrs.pixel_interlock, "PixelInterlockOrdered"),
+        ] {
+            if on {
+                out.push(name.to_string());
+            }
+        }
         out
     }
 }
