@@ -135,6 +135,10 @@ impl Parser<'_> {
             self.skip_construct();
             return;
         }
+        if self.at_func() {
+            items.extend(self.func_decl(attributes, start).map(Item::Function));
+            return;
+        }
         match word {
             "struct" => {
                 let mut structs = Vec::new();
@@ -261,7 +265,7 @@ impl Parser<'_> {
         }
     }
 
-    fn param(&mut self) -> Param {
+    pub(super) fn param(&mut self) -> Param {
         let start = self.peek().span;
         let attributes = self.attributes();
         let (modifiers, ty) = self.decl_head();
@@ -504,7 +508,7 @@ impl Parser<'_> {
         &mut self,
         fields: &mut Vec<VarDecl>,
         structs: &mut Vec<StructDecl>,
-        methods: Option<&mut Vec<FunctionDecl>>,
+        mut methods: Option<&mut Vec<FunctionDecl>>,
     ) {
         let start = self.peek().span;
         let attributes = self.attributes();
@@ -530,6 +534,12 @@ impl Parser<'_> {
                 return;
             }
             _ => {}
+        }
+        if let Some(methods) = methods.as_deref_mut()
+            && self.at_func()
+        {
+            methods.extend(self.func_decl(attributes, start));
+            return;
         }
         let (modifiers, ty) = self.decl_head();
         if ty.name.is_empty() {

@@ -63,6 +63,7 @@
 mod attr;
 mod decl;
 mod expr;
+mod func;
 mod items;
 mod number;
 mod stmt;
