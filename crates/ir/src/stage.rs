@@ -194,7 +194,7 @@ pub struct EntryPointAttributes {
     /// `[RequireFullQuads]`: every quad runs with all four invocations
     /// (SPIR-V `RequireFullQuadsKHR`).
     pub require_full_quads: bool,
-    /// `[MaximallyReconverges]`, or implied by the two above (SPIR-V
+    /// `[MaximallyReconverges]`, or implied by quad derivatives (SPIR-V
     /// `MaximallyReconvergesKHR`).
     pub maximally_reconverges: bool,
     /// The entry point reaches `beginInvocationInterlock`: its critical

@@ -137,9 +137,10 @@ impl Checker<'_> {
     /// Execution modes the intrinsics each entry point reaches ask for,
     /// once the function arena is final: quad operations need quad
     /// derivatives (fragment and compute; the quad-control extension
-    /// defines them for those), and quad control needs maximal
-    /// reconvergence; `beginInvocationInterlock` orders its critical section
-    /// per pixel. What the reference does too.
+    /// defines them for those), and quad derivatives need maximal
+    /// reconvergence (`[RequireFullQuads]` alone does not);
+    /// `beginInvocationInterlock` orders its critical section per pixel.
+    /// What the reference does too.
     pub fn imply_entry_attributes(&mut self) {
         for k in 0..self.module.entry_points.len() {
             let ep = &self.module.entry_points[k];
@@ -151,7 +152,7 @@ impl Checker<'_> {
             {
                 out.quad_derivatives = true;
             }
-            if out.quad_derivatives || out.require_full_quads {
+            if out.quad_derivatives {
                 out.maximally_reconverges = true;
             }
             if stage == Stage::Fragment
