@@ -144,7 +144,27 @@ pub struct StructDecl {
     pub methods: Vec<FunctionDecl>,
     /// The interfaces after `:` (`struct S : IFoo, IBar`).
     pub conformances: Vec<TypeExpr>,
+    /// Generic parameters (`struct Pair<T>`, `struct Buf<let N : int>`);
+    /// empty for an ordinary struct.
+    pub generics: Vec<GenericParam>,
     pub span: Span,
+}
+
+/// One generic parameter of a function or struct (Slang), with the
+/// constraints of its `where` clauses merged in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenericParam {
+    pub name: Ident,
+    pub kind: GenericParamKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum GenericParamKind {
+    /// `T`, `T : IFoo`: a type, conforming to every interface listed.
+    Type { constraints: Vec<TypeExpr> },
+    /// `let N : int` or `int N`: a compile-time constant of type `ty`.
+    Value { ty: TypeExpr },
 }
 
 /// `interface IFoo : IBase { float get(); }`: method requirements a
@@ -177,6 +197,9 @@ pub struct FunctionDecl {
     /// `void` is spelled as a type named `void`.
     pub return_type: TypeExpr,
     pub name: Ident,
+    /// Generic parameters (`T twice<T : IFoo>(T x)`); empty for an
+    /// ordinary function.
+    pub generics: Vec<GenericParam>,
     pub params: Vec<Param>,
     /// Annotations after the parameter list (`: SV_Target`).
     pub return_annotations: Vec<PostAnnotation>,

@@ -114,6 +114,12 @@ pub const INTERFACE_VALUE: u32 = 30029;
 /// A name after `:` in a struct or interface declaration that is not an
 /// interface (struct inheritance).
 pub const NOT_AN_INTERFACE: u32 = 30030;
+/// A generic function's arguments that a call cannot infer from the
+/// argument types and does not give explicitly.
+pub const GENERIC_INFERENCE: u32 = 30031;
+/// A generic argument that does not conform to its parameter's constraint
+/// (`T : IFoo` given a type that does not implement `IFoo`).
+pub const CONSTRAINT_NOT_SATISFIED: u32 = 30032;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
 

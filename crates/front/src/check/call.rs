@@ -13,11 +13,24 @@ impl Checker<'_> {
     pub fn lower_call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Value {
         match &callee.kind {
             ast::ExprKind::TypeRef(t) => {
+                // `f<float, 3>(x)`: explicit arguments of a generic function.
+                if self.lookup_type(&t.name).is_none()
+                    && let Some(templates) = self.generic_functions(&t.name)
+                {
+                    return self.lower_generic_call(&t.name, &templates, &[], &t.args, args, span);
+                }
                 let ty = self.resolve_type(t);
                 self.lower_constructor(ty, args, span)
             }
             ast::ExprKind::Name(path) => {
                 let name = &super::consteval::path_text(path);
+                if let Some(templates) = self.generic_functions(name) {
+                    let plain = match self.lookup_value(name) {
+                        Some(ValueSymbol::Functions(list)) => list.clone(),
+                        _ => Vec::new(),
+                    };
+                    return self.lower_generic_call(name, &templates, &plain, &[], args, span);
+                }
                 match self.lookup_value(name).cloned() {
                     Some(ValueSymbol::Functions(candidates)) => {
                         let this = self.implicit_this(&candidates, callee.span);
@@ -132,6 +145,23 @@ impl Checker<'_> {
         if values.iter().any(|v| v.ty == Some(self.error_ty)) {
             return self.error_value(span);
         }
+        self.call_with_values(name, candidates, this.is_some(), values, &spans, args, span)
+    }
+
+    /// Picks the overload of `candidates` the lowered arguments `values`
+    /// fit best and calls it; `method` when the first value is `this`
+    /// (`args` are the written arguments, `this` not among them).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn call_with_values(
+        &mut self,
+        name: &str,
+        candidates: &[usize],
+        method: bool,
+        values: Vec<Value>,
+        spans: &[Span],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
         let mut best: Vec<(u32, usize)> = Vec::new();
         for &f in candidates {
             let Some(cost) = self.call_cost(f, &values) else {
@@ -147,7 +177,7 @@ impl Checker<'_> {
             [(_, f)] => *f,
             [] => {
                 if let Some(fun) = ir::Intrinsic::function_from_name(name)
-                    && this.is_none()
+                    && !method
                 {
                     return self.lower_intrinsic_values(fun, values, args, span);
                 }
@@ -226,7 +256,7 @@ impl Checker<'_> {
     }
 
     /// Total conversion cost of calling `f` with `values`, or `None`.
-    fn call_cost(&self, f: usize, values: &[Value]) -> Option<u32> {
+    pub(super) fn call_cost(&self, f: usize, values: &[Value]) -> Option<u32> {
         let info = &self.funcs[f];
         let required = info
             .params
@@ -355,6 +385,12 @@ impl Checker<'_> {
     ) -> Handle<ir::Expression> {
         if ty == self.error_ty {
             return self.error_value(span).expr;
+        }
+        // `{}`: the type's default, zero (Slang).
+        if items.is_empty()
+            && let Some(zero) = self.zero_value(ty, span)
+        {
+            return zero;
         }
         let elements: Option<Vec<Handle<Type>>> = match self.inner(ty).clone() {
             TypeInner::Array {

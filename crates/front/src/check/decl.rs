@@ -86,6 +86,7 @@ impl Checker<'_> {
             match flat.item {
                 // Flattened away by `flatten_items`.
                 ast::Item::Namespace(_) => {}
+                ast::Item::Struct(s) if !s.generics.is_empty() => self.declare_generic_struct(s),
                 ast::Item::Struct(s) => {
                     self.declare_struct(s);
                     self.declare_methods(s, index);
@@ -95,12 +96,30 @@ impl Checker<'_> {
                 ast::Item::Interface(i) => self.declare_interface(i),
                 ast::Item::Var(v) => self.declare_global_var(v),
                 ast::Item::Buffer(b) => self.declare_buffer_block(b),
+                ast::Item::Function(f) if !f.generics.is_empty() => {
+                    self.declare_generic_function(f)
+                }
                 ast::Item::Function(f) => self.declare_function(f, index),
             }
         }
     }
 
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
+        let members = self.struct_members(decl);
+        let ty = self.module.types.insert(
+            Type {
+                name: Some(self.qualified(&decl.name.name)),
+                inner: TypeInner::Struct { members },
+            },
+            decl.span,
+        );
+        self.declare_type(&decl.name, TypeSymbol::Type(ty));
+        self.record_conformances(ty, decl);
+        self.check_conformances(decl);
+    }
+
+    /// The fields of a struct (its attributes checked).
+    pub fn struct_members(&mut self, decl: &ast::StructDecl) -> Vec<ir::StructMember> {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
         let mut members: Vec<ir::StructMember> = Vec::with_capacity(decl.fields.len());
         let mut names: FastHashSet<&str> =
@@ -141,15 +160,7 @@ impl Checker<'_> {
                 });
             }
         }
-        let ty = self.module.types.insert(
-            Type {
-                name: Some(self.qualified(&decl.name.name)),
-                inner: TypeInner::Struct { members },
-            },
-            decl.span,
-        );
-        self.declare_type(&decl.name, TypeSymbol::Type(ty));
-        self.check_conformances(decl);
+        members
     }
 
     /// An interface: its name is a type name that only a conformance list
@@ -195,7 +206,7 @@ impl Checker<'_> {
     /// Every method an interface requires of `decl` (its bases' too) is a
     /// method of `decl` with the same parameter and result types, the
     /// same parameter directions and the same `static`-ness.
-    fn check_conformances(&mut self, decl: &ast::StructDecl) {
+    pub fn check_conformances(&mut self, decl: &ast::StructDecl) {
         let mut pending: Vec<usize> = Vec::new();
         for texpr in &decl.conformances {
             pending.extend(self.interface_of(texpr));
@@ -794,27 +805,7 @@ impl Checker<'_> {
         let scope = self.qualified(&decl.name.name);
         let outer = std::mem::replace(&mut self.namespace, scope);
         for (m, method) in decl.methods.iter().enumerate() {
-            let is_static = method
-                .modifiers
-                .iter()
-                .any(|md| md.kind == ast::ModifierKind::Static);
-            let this = (!is_static).then(|| {
-                let mutating = method
-                    .attributes
-                    .iter()
-                    .any(|a| a.name.eq_ignore_ascii_case("mutating"))
-                    || super::mutation::assigns_field(method, decl);
-                let direction = if mutating {
-                    ir::ParamDirection::InOut
-                } else {
-                    ir::ParamDirection::In
-                };
-                ParamSig {
-                    ty,
-                    direction,
-                    default: None,
-                }
-            });
+            let this = self.method_this(method, decl, ty);
             let body = BodyRef {
                 item: item_index,
                 method: Some(m),
@@ -831,22 +822,7 @@ impl Checker<'_> {
         this: Option<ParamSig>,
     ) {
         let this_ty = this.as_ref().map(|p| p.ty);
-        let result = if decl.return_type.name == "void" && decl.return_type.args.is_empty() {
-            None
-        } else {
-            let ty = self.resolve_type(&decl.return_type);
-            self.check_value_type(ty, decl.return_type.span, "a return type");
-            Some(ty)
-        };
-        let params: Vec<ParamSig> = this
-            .into_iter()
-            .chain(
-                decl.params
-                    .iter()
-                    .map(|p| self.param_signature(p).0)
-                    .collect::<Vec<_>>(),
-            )
-            .collect();
+        let (result, params) = self.function_signature(decl, this);
         let key = self.qualified(&decl.name.name);
         let existing = match self.global_values_mut().get(&key) {
             Some(ValueSymbol::Functions(list)) => list.clone(),
@@ -920,6 +896,31 @@ impl Checker<'_> {
                     .insert(key, ValueSymbol::Functions(list));
             }
         }
+    }
+
+    /// A function's result type and parameters (`this` first, if given).
+    pub fn function_signature(
+        &mut self,
+        decl: &ast::FunctionDecl,
+        this: Option<ParamSig>,
+    ) -> (Option<Handle<Type>>, Vec<ParamSig>) {
+        let result = if decl.return_type.name == "void" && decl.return_type.args.is_empty() {
+            None
+        } else {
+            let ty = self.resolve_type(&decl.return_type);
+            self.check_value_type(ty, decl.return_type.span, "a return type");
+            Some(ty)
+        };
+        let params: Vec<ParamSig> = this
+            .into_iter()
+            .chain(
+                decl.params
+                    .iter()
+                    .map(|p| self.param_signature(p).0)
+                    .collect::<Vec<_>>(),
+            )
+            .collect();
+        (result, params)
     }
 }
 

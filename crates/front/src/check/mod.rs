@@ -15,6 +15,7 @@ mod convert;
 mod decl;
 mod entry;
 mod expr;
+mod generics;
 mod glsl;
 mod intrinsics;
 mod methods;
@@ -223,6 +224,8 @@ pub struct Checker<'a> {
     /// The one-member structs made for `ConstantBuffer<T>` of a non-struct
     /// `T` (`ConstantBuffer<float>`): the buffer's name reads the member.
     pub value_buffers: FastHashMap<Handle<Type>, ()>,
+    /// Generic function and struct templates and their specialisations.
+    generics: generics::Generics,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -278,6 +281,7 @@ impl<'a> Checker<'a> {
             depth_reported: false,
             member_indices: FastHashMap::default(),
             value_buffers: FastHashMap::default(),
+            generics: generics::Generics::default(),
         }
     }
 

@@ -19,9 +19,10 @@ impl Checker<'_> {
                 self.lower_function(index, decl);
             }
         }
+        self.lower_generic_bodies();
     }
 
-    fn lower_function(&mut self, index: usize, decl: &ast::FunctionDecl) {
+    pub(super) fn lower_function(&mut self, index: usize, decl: &ast::FunctionDecl) {
         let info = self.funcs[index].clone();
         let acted = self.sort_attributes(&decl.attributes, AttrSite::Function);
         let _ = acted; // stage attributes are read when entry points are declared

@@ -256,6 +256,9 @@ impl Checker<'_> {
                 return self.try_resolve_type(&hlsl);
             }
         }
+        if let Some(found) = self.resolve_generic_struct(texpr) {
+            return found;
+        }
         if let Some(ty) = self.resolve_builtin_generic(texpr)? {
             return Some(ty);
         }

@@ -77,6 +77,7 @@ impl Parser<'_> {
             modifiers,
             return_type,
             name,
+            generics: Vec::new(),
             params,
             return_annotations,
             body,

@@ -6,9 +6,11 @@ use legalis_ir::Span;
 
 use crate::{
     ast::{
-        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, Ident, InterfaceDecl, Item,
-        Modifier, NamespaceDecl, Param, SourceFile, StructDecl, TypeAlias, TypeExpr, VarDecl,
+        Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, GenericParam, GenericParamKind,
+        Ident, InterfaceDecl, Item, Modifier, NamespaceDecl, Param, SourceFile, StructDecl,
+        TypeAlias, TypeExpr, VarDecl,
     },
+    codes,
     lexer::TokenKind,
 };
 
@@ -34,7 +36,7 @@ pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
     Some(what)
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     pub(super) fn source_file(&mut self) -> SourceFile {
         let mut items = Vec::new();
         loop {
@@ -173,12 +175,26 @@ impl Parser<'_> {
             return;
         };
         if self.at(TokenKind::Lt) {
-            self.unsupported("generic function", name.span);
-            self.skip_construct();
+            let name_text = self.token_text(self.prev);
+            let Some((generics, added)) = self.generic_params() else {
+                self.skip_construct();
+                return;
+            };
+            // A generic function's name reads explicit arguments after it
+            // (`f<float, 3>(x)`), as a generic type's does.
+            self.type_names.insert(name_text);
+            if !self.at(TokenKind::LParen) {
+                self.error_expected("`(`");
+                self.forget_type_names(added);
+                return;
+            }
+            let function = self.function(attributes, modifiers, ty, name, generics, start);
+            self.forget_type_names(added);
+            items.push(Item::Function(function));
             return;
         }
         if self.at(TokenKind::LParen) {
-            let function = self.function(attributes, modifiers, ty, name, start);
+            let function = self.function(attributes, modifiers, ty, name, Vec::new(), start);
             items.push(Item::Function(function));
         } else {
             let var = self.var_decl_rest(attributes, modifiers, ty, name, start);
@@ -192,10 +208,13 @@ impl Parser<'_> {
         modifiers: Vec<Modifier>,
         return_type: TypeExpr,
         name: Ident,
+        mut generics: Vec<GenericParam>,
         start: Span,
     ) -> FunctionDecl {
         let params = self.params();
+        self.where_clauses(&mut generics);
         let return_annotations = self.annotations();
+        self.where_clauses(&mut generics);
         let body = if self.at(TokenKind::LBrace) {
             Some(self.block())
         } else if self.eat(TokenKind::Semi) {
@@ -209,6 +228,7 @@ impl Parser<'_> {
             modifiers,
             return_type,
             name,
+            generics,
             params,
             return_annotations,
             body,
@@ -314,12 +334,32 @@ impl Parser<'_> {
             return None;
         };
         self.declare_type_name();
-        if self.at(TokenKind::Lt) {
-            self.unsupported("generic struct", name.span);
-            self.skip_construct();
-            return None;
-        }
+        let (mut generics, added) = if self.at(TokenKind::Lt) {
+            let Some(found) = self.generic_params() else {
+                self.skip_construct();
+                return None;
+            };
+            found
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        let var = self.struct_rest(name, attributes, start, &mut generics, structs);
+        self.forget_type_names(added);
+        var
+    }
+
+    /// A struct after its name and generic parameters: conformances,
+    /// `where` clauses and the body.
+    fn struct_rest(
+        &mut self,
+        name: Ident,
+        attributes: Vec<Attribute>,
+        start: Span,
+        generics: &mut Vec<GenericParam>,
+        structs: &mut Vec<StructDecl>,
+    ) -> Option<VarDecl> {
         let conformances = self.conformance_list()?;
+        self.where_clauses(generics);
         if self.eat(TokenKind::Semi) {
             // A forward declaration only declares the name.
             return None;
@@ -331,8 +371,115 @@ impl Parser<'_> {
         let var = self.struct_body(name, attributes, start, structs);
         if let Some(last) = structs.last_mut() {
             last.conformances = conformances;
+            last.generics = std::mem::take(generics);
         }
         var
+    }
+
+    /// `<T, U : IFoo, let N : int, int M>` at the cursor, through the `>`.
+    /// The type parameters' names are made type names (so the body reads
+    /// `T x;` as a declaration) and returned, to be forgotten once the
+    /// declaration ends; `None` after a malformed list.
+    fn generic_params(&mut self) -> Option<(Vec<GenericParam>, Vec<&'a str>)> {
+        self.bump();
+        let mut params = Vec::new();
+        let mut added = Vec::new();
+        if self.at(TokenKind::Gt) {
+            self.error_expected("a generic parameter");
+            return None;
+        }
+        loop {
+            let start = self.peek().span;
+            let kind = if self.eat_word("let") {
+                let Some(name) = self.ident("generic parameter name") else {
+                    self.forget_type_names(added);
+                    return None;
+                };
+                if !self.expect(TokenKind::Colon, "`:` and the parameter's type") {
+                    self.forget_type_names(added);
+                    return None;
+                }
+                let ty = self.type_expr();
+                (name, GenericParamKind::Value { ty })
+            } else if self.at(TokenKind::Ident) && self.nth_kind(1) == TokenKind::Ident {
+                // `int N`: a value parameter with its type first.
+                let ty = self.type_expr();
+                let Some(name) = self.ident("generic parameter name") else {
+                    self.forget_type_names(added);
+                    return None;
+                };
+                (name, GenericParamKind::Value { ty })
+            } else {
+                let Some(name) = self.ident("generic parameter name") else {
+                    self.forget_type_names(added);
+                    return None;
+                };
+                let text = self.token_text(self.prev);
+                if self.type_names.insert(text) {
+                    added.push(text);
+                }
+                let mut constraints = Vec::new();
+                if self.eat(TokenKind::Colon) {
+                    constraints.push(self.type_expr());
+                }
+                (name, GenericParamKind::Type { constraints })
+            };
+            if self.at(TokenKind::Eq) {
+                let span = self.peek().span;
+                self.unsupported("a default generic argument", span);
+                self.forget_type_names(added);
+                return None;
+            }
+            params.push(GenericParam {
+                name: kind.0,
+                kind: kind.1,
+                span: self.span_from(start),
+            });
+            if self.eat(TokenKind::Comma) {
+                continue;
+            }
+            if self.eat(TokenKind::Gt) {
+                return Some((params, added));
+            }
+            self.error_expected("`,` or `>`");
+            self.forget_type_names(added);
+            return None;
+        }
+    }
+
+    /// `where T : IFoo` clauses (any number): each adds a constraint to a
+    /// type parameter of `generics`.
+    fn where_clauses(&mut self, generics: &mut [GenericParam]) {
+        while self.at_word("where") && self.nth_kind(1) == TokenKind::Ident {
+            self.bump();
+            let Some(name) = self.ident("generic parameter name") else {
+                return;
+            };
+            if !self.expect(TokenKind::Colon, "`:`") {
+                return;
+            }
+            let constraint = self.type_expr();
+            let param = generics.iter_mut().find(|g| g.name.name == name.name);
+            match param.map(|p| &mut p.kind) {
+                Some(GenericParamKind::Type { constraints }) => constraints.push(constraint),
+                _ => self.error(
+                    codes::PARSE_EXPECTED,
+                    format!(
+                        "`where {}`: `{}` is not a type parameter of this declaration",
+                        name.name, name.name
+                    ),
+                    name.span,
+                ),
+            }
+        }
+    }
+
+    /// Removes type names [`Parser::generic_params`] added, once the
+    /// declaration they belong to ends.
+    fn forget_type_names(&mut self, added: Vec<&'a str>) {
+        for name in added {
+            self.type_names.remove(name);
+        }
     }
 
     /// `: IFoo, IBar` after a struct or interface name (none without `:`);
@@ -430,6 +577,7 @@ impl Parser<'_> {
             fields,
             methods,
             conformances: Vec::new(),
+            generics: Vec::new(),
             span,
         });
         self.vars_after_struct(attributes, ty, start)
@@ -550,7 +698,7 @@ impl Parser<'_> {
         };
         match (self.kind(), methods) {
             (TokenKind::LParen, Some(methods)) => {
-                let function = self.function(attributes, modifiers, ty, name, start);
+                let function = self.function(attributes, modifiers, ty, name, Vec::new(), start);
                 methods.push(function);
                 return;
             }
