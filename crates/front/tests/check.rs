@@ -1351,6 +1351,52 @@ fn generic_structs_make_one_struct_per_argument_list() {
 }
 
 #[test]
+fn generic_prefix_and_where_clauses() {
+    let src = format!(
+        "interface IScale {{ float scale(); }}
+         struct Two : IScale {{ float scale() {{ return 2.0; }} }}
+         __generic<T : IScale>
+         float apply(T s, float x) {{ return s.scale() * x; }}
+         __generic<T, let N : int>
+         struct Arr {{ T v[N]; }}
+         float twice<T>(T s) where T : IScale {{ return s.scale() * 2; }}
+         struct Box<T> where T : IScale {{ T inner; }}
+         void go() {{
+             Two t; Arr<float, 2> a; Box<Two> b;
+             float x = apply(t, a.v[1]) + twice(b.inner);
+         }}
+         {GENERIC_ENTRY}"
+    );
+    let m = ok(&src);
+    assert_eq!(struct_members(&m, "Arr<float, 2>").len(), 1);
+    assert_eq!(struct_members(&m, "Box<Two>").len(), 1);
+    let names = function_names(&m);
+    assert!(names.contains(&"apply<Two>".to_string()), "{names:?}");
+    assert!(names.contains(&"twice<Two>".to_string()), "{names:?}");
+    // A `where` constraint is checked like one written in the list.
+    error(
+        "interface IScale { float scale(); }
+         struct Box<T> where T : IScale { T inner; }
+         void go() { Box<float> b; }",
+        "E30032",
+        "`float` does not conform to `IScale`",
+        "Box<float>",
+    );
+    error(
+        "__generic<T> typedef float F;",
+        "E20001",
+        "must come before a struct or a function",
+        "__generic",
+    );
+    error(
+        "float f<T>(T x) where U : IFloat { return 1; }",
+        "E20001",
+        "`U` is not a type parameter",
+        "U",
+    );
+}
+
+#[test]
 fn generic_rejections_have_codes_and_spans() {
     let entry = |body: &str| {
         format!(

@@ -27,7 +27,6 @@ fn ends_member_list(word: &str) -> bool {
 pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
     let what = match word {
         "extension" => "`extension` declaration",
-        "__generic" => "`__generic` declaration",
         "import" => "`import` declaration",
         "__include" => "`__include` declaration",
         "implementing" => "`implementing` declaration",
@@ -135,6 +134,10 @@ impl<'a> Parser<'a> {
             let span = self.peek().span;
             self.unsupported(what, span);
             self.skip_construct();
+            return;
+        }
+        if word == "__generic" {
+            self.generic_prefix(items);
             return;
         }
         if self.at_func() {
@@ -447,6 +450,41 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `__generic<T : IFoo, let N : int>` before a struct or a function:
+    /// the parameters are the next item's, as if written after its name.
+    fn generic_prefix(&mut self, items: &mut Vec<Item>) {
+        let keyword = self.bump();
+        if !self.at(TokenKind::Lt) {
+            self.error_expected("`<`");
+            self.skip_construct();
+            return;
+        }
+        let Some((generics, added)) = self.generic_params() else {
+            self.skip_construct();
+            return;
+        };
+        let mut inner = Vec::new();
+        self.item(&mut inner);
+        self.forget_type_names(added);
+        let target = inner.iter_mut().rev().find_map(|item| match item {
+            Item::Struct(s) => Some(&mut s.generics),
+            Item::Function(f) => Some(&mut f.generics),
+            _ => None,
+        });
+        match target {
+            Some(target) if target.is_empty() => *target = generics,
+            _ if self.diagnostics.is_empty() => self.error(
+                codes::PARSE_EXPECTED,
+                "`__generic<...>` must come before a struct or a function that has no \
+                 generic parameters of its own"
+                    .to_string(),
+                keyword.span,
+            ),
+            _ => {}
+        }
+        items.extend(inner);
+    }
+
     /// `where T : IFoo` clauses (any number): each adds a constraint to a
     /// type parameter of `generics`.
     fn where_clauses(&mut self, generics: &mut [GenericParam]) {
@@ -667,10 +705,11 @@ impl<'a> Parser<'a> {
             }
             Some(
                 word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias"
-                | "associatedtype"),
+                | "associatedtype" | "__generic"),
             ) => {
                 let what = match word {
                     "__init" => "struct constructor (`__init`)",
+                    "__generic" => "generic member function",
                     "property" => "`property` member",
                     "__subscript" => "`__subscript` member",
                     "associatedtype" => "`associatedtype` requirement",
