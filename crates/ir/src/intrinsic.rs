@@ -112,6 +112,21 @@ intrinsics! {
     ObjectToWorld3x4 = "ObjectToWorld3x4", ObjectToWorld4x3 = "ObjectToWorld4x3",
     WorldToObject3x4 = "WorldToObject3x4", WorldToObject4x3 = "WorldToObject4x3",
     ObjectToWorld = "ObjectToWorld", WorldToObject = "WorldToObject",
+    // OptiX: the cluster, sphere and linear-swept-sphere of the current
+    // hit, and multilevel traversal (traversable handles as `uint64_t`, the
+    // current hit's transform list).
+    GetClusterId = "GetClusterID",
+    GetSpherePositionAndRadius = "GetSpherePositionAndRadius",
+    GetLssPositionsAndRadii = "GetLssPositionsAndRadii",
+    IsSphereHit = "IsSphereHit", IsLssHit = "IsLssHit",
+    GetTraversableTransformType = "GetTraversableTransformType",
+    GetInstanceTraversable = "GetInstanceTraversable",
+    GetTraversableInstanceId = "GetTraversableInstanceId",
+    GetTraversableChild = "GetTraversableChild",
+    GetTraversableObjectToWorld = "GetTraversableObjectToWorld",
+    GetTraversableWorldToObject = "GetTraversableWorldToObject",
+    GetTransformListSize = "GetTransformListSize",
+    GetTransformListHandle = "GetTransformListHandle",
     // Methods of textures.
     Sample = "Sample", SampleBias = "SampleBias", SampleLevel = "SampleLevel",
     SampleGrad = "SampleGrad", SampleCmp = "SampleCmp", SampleCmpLevelZero = "SampleCmpLevelZero",

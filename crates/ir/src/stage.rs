@@ -111,6 +111,18 @@ pub enum Partitioning {
     Pow2,
 }
 
+/// How a compute shader's invocations form the groups its derivatives
+/// are taken over (`[DerivativeGroupQuad]`, `[DerivativeGroupLinear]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DerivativeGroup {
+    /// 2x2 quads of the workgroup's x and y (SPIR-V
+    /// `DerivativeGroupQuadsKHR`).
+    Quads,
+    /// Four consecutive invocations by local index (SPIR-V
+    /// `DerivativeGroupLinearKHR`).
+    Linear,
+}
+
 /// `[outputtopology("...")]` of hull and mesh shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OutputTopology {
@@ -200,4 +212,9 @@ pub struct EntryPointAttributes {
     /// The entry point reaches `beginInvocationInterlock`: its critical
     /// section is ordered per pixel (SPIR-V `PixelInterlockOrderedEXT`).
     pub pixel_interlock: bool,
+    /// A compute shader's derivative groups: `[DerivativeGroupQuad]`,
+    /// `[DerivativeGroupLinear]`, or implied when it takes derivatives
+    /// (quads when its workgroup's x and y are even, else linear when its
+    /// size is a multiple of four).
+    pub derivative_group: Option<DerivativeGroup>,
 }

@@ -11,7 +11,7 @@
 //! comparison and gather sampling, derivatives, wave and quad operations.
 
 use legalis_ir as ir;
-use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
+use legalis_ir::{Expression, Handle, Intrinsic as I, ShaderStage as S, Span, TypeInner};
 
 use super::expr::FnCtx;
 use super::types::{self, Result, unsupported};
@@ -100,6 +100,52 @@ fn optix_value(fun: I) -> Option<&'static str> {
     })
 }
 
+/// The OptiX intrinsics of the cluster, sphere and LSS of the current hit
+/// and of multilevel traversal: the CUDA expression of each (`{}` is the
+/// arguments), the OptiX device function named in the output where one
+/// call does it, and the OptiX programs that may call it (the OptiX device
+/// API's "Available in" lists).
+fn optix_call(fun: I) -> Option<(&'static str, &'static [S])> {
+    const HIT: &[S] = &[S::AnyHit, S::ClosestHit];
+    const TRAVERSED: &[S] = &[S::Intersection, S::AnyHit, S::ClosestHit];
+    const ALL: &[S] = &[
+        S::RayGeneration,
+        S::Intersection,
+        S::AnyHit,
+        S::ClosestHit,
+        S::Miss,
+        S::Callable,
+    ];
+    Some(match fun {
+        // OPTIX_CLUSTER_ID_INVALID (0xFFFFFFFF) is -1.
+        I::GetClusterId => ("int(optixGetClusterId())", HIT),
+        I::GetSpherePositionAndRadius => ("lg::sphere_position_and_radius()", HIT),
+        I::GetLssPositionsAndRadii => ("lg::lss_positions_and_radii()", HIT),
+        I::IsSphereHit => (
+            "(optixGetPrimitiveType() == OPTIX_PRIMITIVE_TYPE_SPHERE)",
+            HIT,
+        ),
+        I::IsLssHit => (
+            "(optixGetPrimitiveType() == OPTIX_PRIMITIVE_TYPE_ROUND_LINEAR)",
+            HIT,
+        ),
+        I::GetTransformListSize => ("optixGetTransformListSize()", TRAVERSED),
+        I::GetTransformListHandle => ("optixGetTransformListHandle({})", TRAVERSED),
+        I::GetTraversableTransformType => ("uint32_t(optixGetTransformTypeFromHandle({}))", ALL),
+        I::GetInstanceTraversable => ("optixGetInstanceTraversableFromIAS({})", ALL),
+        I::GetTraversableInstanceId => ("optixGetInstanceIdFromHandle({})", ALL),
+        I::GetTraversableChild => ("optixGetInstanceChildFromHandle({})", ALL),
+        I::GetTraversableObjectToWorld => {
+            ("lg::rows3x4(optixGetInstanceTransformFromHandle({}))", ALL)
+        }
+        I::GetTraversableWorldToObject => (
+            "lg::rows3x4(optixGetInstanceInverseTransformFromHandle({}))",
+            ALL,
+        ),
+        _ => return None,
+    })
+}
+
 /// The CUDA atomic of an `Interlocked*` intrinsic.
 fn atomic(fun: I) -> Option<&'static str> {
     Some(match fun {
@@ -155,6 +201,22 @@ impl Writer<'_> {
                 }
             }
             return Ok(value.to_string());
+        }
+        if let Some((template, stages)) = optix_call(fun) {
+            if !stages.contains(&self.entry.stage) {
+                let programs: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+                return unsupported(
+                    format!(
+                        "`{}` in a {} entry point (OptiX offers it in {} programs only)",
+                        fun.name(),
+                        self.entry.stage.name(),
+                        programs.join(", ")
+                    ),
+                    span,
+                );
+            }
+            let a = self.args(ctx, args)?.join(", ");
+            return Ok(template.replace("{}", &a));
         }
         Ok(match fun {
             I::AsFloat | I::AsInt | I::AsUint | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {

@@ -645,6 +645,26 @@ __device__ inline float3x4 world_to_object3x4() {
     optixGetWorldToObjectTransformMatrix(m);
     return float3x4(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], m[9], m[10], m[11]);
 }
+// The current hit's sphere (centre and radius) and linear swept sphere
+// (its two ends, each a centre and radius, one per row).
+__device__ inline float4 sphere_position_and_radius() {
+    ::float4 d[1];
+    optixGetSphereData(d);
+    return float4(d[0].x, d[0].y, d[0].z, d[0].w);
+}
+__device__ inline float2x4 lss_positions_and_radii() {
+    ::float4 d[2];
+    optixGetLinearCurveVertexData(d);
+    return float2x4(d[0].x, d[0].y, d[0].z, d[0].w, d[1].x, d[1].y, d[1].z, d[1].w);
+}
+// An instance's transform (optixGetInstance(Inverse)TransformFromHandle:
+// three float4 rows) as HLSL `float3x4`; zero when the handle is no
+// instance (a null pointer).
+__device__ inline float3x4 rows3x4(const ::float4* m) {
+    if (m == nullptr) return float3x4();
+    return float3x4(m[0].x, m[0].y, m[0].z, m[0].w, m[1].x, m[1].y, m[1].z, m[1].w,
+                    m[2].x, m[2].y, m[2].z, m[2].w);
+}
 #endif
 
 }  // namespace lg

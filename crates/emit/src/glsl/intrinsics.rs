@@ -738,6 +738,17 @@ impl Writer<'_> {
     /// (`GL_EXT_shader_quad_control`).
     pub(super) fn write_control_layout(&mut self, out: &mut String) -> Result<()> {
         let attrs = &self.entry.attributes;
+        if self.entry.stage == ir::ShaderStage::Compute
+            && let Some(group) = attrs.derivative_group
+        {
+            // glslang reads the NV spelling of compute derivatives (the
+            // KHR extension renamed it).
+            self.require("GL_NV_compute_shader_derivatives");
+            out.push_str(match group {
+                ir::DerivativeGroup::Quads => "layout(derivative_group_quadsNV) in;\n",
+                ir::DerivativeGroup::Linear => "layout(derivative_group_linearNV) in;\n",
+            });
+        }
         let (quad, full) = (attrs.quad_derivatives, attrs.require_full_quads);
         if quad || full {
             self.require("GL_EXT_shader_quad_control");

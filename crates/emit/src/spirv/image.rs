@@ -423,7 +423,7 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
     ) -> Result<Word> {
         let span = self.span(e);
-        let fragment = self.entry.stage == ir::ShaderStage::Fragment;
+        let derivatives = self.has_derivatives();
         let implicit = matches!(
             fun,
             I::Sample
@@ -432,10 +432,11 @@ impl Writer<'_> {
                 | I::CalculateLevelOfDetail
                 | I::CalculateLevelOfDetailUnclamped
         );
-        if implicit && !fragment {
+        if implicit && !derivatives {
             return unsupported(
                 format!(
-                    "`{}` outside fragment shaders (it needs derivatives)",
+                    "`{}` outside fragment shaders and compute shaders with derivative \
+                     groups (it needs derivatives)",
                     fun.name()
                 ),
                 span,

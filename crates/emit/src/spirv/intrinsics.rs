@@ -125,9 +125,15 @@ impl Writer<'_> {
         if matches!(
             fun,
             I::Ddx | I::Ddy | I::DdxCoarse | I::DdyCoarse | I::DdxFine | I::DdyFine | I::Fwidth
-        ) && self.entry.stage != ir::ShaderStage::Fragment
+        ) && !self.has_derivatives()
         {
-            return unsupported(format!("`{}` outside fragment shaders", fun.name()), span);
+            return unsupported(
+                format!(
+                    "`{}` outside fragment shaders and compute shaders with derivative groups",
+                    fun.name()
+                ),
+                span,
+            );
         }
         if matches!(fun, I::DdxCoarse | I::DdyCoarse | I::DdxFine | I::DdyFine) {
             self.capability(Capability::DerivativeControl);
@@ -1119,6 +1125,17 @@ impl Writer<'_> {
 }
 
 impl Writer<'_> {
+    /// Whether the entry point being written may take derivatives: a
+    /// fragment shader, or a compute shader with derivative groups
+    /// (`SPV_KHR_compute_shader_derivatives`).
+    pub(super) fn has_derivatives(&self) -> bool {
+        match self.entry.stage {
+            ir::ShaderStage::Fragment => true,
+            ir::ShaderStage::Compute => self.entry.attributes.derivative_group.is_some(),
+            _ => false,
+        }
+    }
+
     /// An intrinsic evaluated for its effect; its value, if any, is dropped.
     pub fn intrinsic_stmt(
         &mut self,
@@ -1260,6 +1277,23 @@ impl Writer<'_> {
     pub(super) fn control_modes(&mut self, main_id: Word) {
         use spirv::ExecutionMode as M;
         let attrs = &self.entry.attributes;
+        if self.entry.stage == ir::ShaderStage::Compute
+            && let Some(group) = attrs.derivative_group
+        {
+            let (capability, mode) = match group {
+                ir::DerivativeGroup::Quads => (
+                    Capability::ComputeDerivativeGroupQuadsKHR,
+                    M::DerivativeGroupQuadsKHR,
+                ),
+                ir::DerivativeGroup::Linear => (
+                    Capability::ComputeDerivativeGroupLinearKHR,
+                    M::DerivativeGroupLinearKHR,
+                ),
+            };
+            self.capability(capability);
+            self.extensions.insert("SPV_KHR_compute_shader_derivatives");
+            self.b.execution_mode(main_id, mode, []);
+        }
         let (quad, full, reconverges, interlock) = (
             attrs.quad_derivatives,
             attrs.require_full_quads,

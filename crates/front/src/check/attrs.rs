@@ -58,6 +58,8 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
                 | "streamoutputstride"
                 | "earlydepthstencil"
                 | "quadderivatives"
+                | "derivativegroupquad"
+                | "derivativegrouplinear"
                 | "requirefullquads"
                 | "maximallyreconverges"
         ),

@@ -155,6 +155,33 @@ impl Checker<'_> {
             if out.quad_derivatives {
                 out.maximally_reconverges = true;
             }
+            let derivatives = [
+                ir::Intrinsic::Ddx,
+                ir::Intrinsic::Ddy,
+                ir::Intrinsic::DdxCoarse,
+                ir::Intrinsic::DdyCoarse,
+                ir::Intrinsic::DdxFine,
+                ir::Intrinsic::DdyFine,
+                ir::Intrinsic::Fwidth,
+                ir::Intrinsic::Sample,
+                ir::Intrinsic::SampleBias,
+                ir::Intrinsic::SampleCmp,
+                ir::Intrinsic::CalculateLevelOfDetail,
+                ir::Intrinsic::CalculateLevelOfDetailUnclamped,
+            ];
+            if stage == Stage::Compute
+                && out.derivative_group.is_none()
+                && derivatives.iter().any(|d| reached.contains(d))
+            {
+                let [x, y, z] = out.workgroup_size.unwrap_or([1, 1, 1]);
+                out.derivative_group = if x % 2 == 0 && y % 2 == 0 {
+                    Some(ir::DerivativeGroup::Quads)
+                } else if (u64::from(x) * u64::from(y) * u64::from(z)) % 4 == 0 {
+                    Some(ir::DerivativeGroup::Linear)
+                } else {
+                    None
+                };
+            }
             if stage == Stage::Fragment
                 && (reached.contains(&ir::Intrinsic::BeginInvocationInterlock)
                     || reached.contains(&ir::Intrinsic::EndInvocationInterlock))
@@ -183,6 +210,7 @@ impl Checker<'_> {
             "maxvertexcount" | "instance" | "streamoutput" | "streamoutputstride" => &[Geometry],
             "earlydepthstencil" | "requirefullquads" => &[Fragment],
             "quadderivatives" => &[Fragment, Compute],
+            "derivativegroupquad" | "derivativegrouplinear" => &[Compute],
             "maximallyreconverges" => &Stage::ALL,
             _ => return,
         };
@@ -290,6 +318,12 @@ impl Checker<'_> {
                 out.early_depth_stencil = true;
             }
             "quadderivatives" if self.attr_arity(attr, 0, 0) => out.quad_derivatives = true,
+            "derivativegroupquad" if self.attr_arity(attr, 0, 0) => {
+                out.derivative_group = Some(ir::DerivativeGroup::Quads);
+            }
+            "derivativegrouplinear" if self.attr_arity(attr, 0, 0) => {
+                out.derivative_group = Some(ir::DerivativeGroup::Linear);
+            }
             "requirefullquads" if self.attr_arity(attr, 0, 0) => out.require_full_quads = true,
             "maximallyreconverges" if self.attr_arity(attr, 0, 0) => {
                 out.maximally_reconverges = true;

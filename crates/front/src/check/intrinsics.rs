@@ -153,6 +153,9 @@ impl Checker<'_> {
         if let Some(sig) = self.math_signature(fun, types)? {
             return Ok(sig);
         }
+        if let Some(sig) = self.optix_signature(fun, types)? {
+            return Ok(sig);
+        }
         if let Some(sig) = self.sync_and_wave_signature(fun, types)? {
             return Ok(sig);
         }

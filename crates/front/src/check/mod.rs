@@ -21,6 +21,7 @@ mod intrinsics;
 mod methods;
 mod mutation;
 mod order;
+mod optix;
 mod semantics;
 mod stmt;
 pub mod types;
@@ -436,10 +437,15 @@ impl<'a> Checker<'a> {
         let builtin = types::numeric_from_name(&name.name).is_some();
         let key = self.scope_key(self.type_scopes.len(), &name.name);
         let scope = self
+        // A built-in enum (`TRAVERSABLE_TRANSFORM_TYPE`, the first enum)
+        // gives way to the shader's own declaration of its name.
+        let replaces_builtin = self.type_scopes.len() == 1
+            && key == optix::TRANSFORM_TYPE
+            && matches!(self.type_scopes[0].get(&key), Some(TypeSymbol::Enum(0)));
             .type_scopes
             .last_mut()
             .expect("there is always a scope");
-        if builtin || scope.contains_key(&key) {
+        if builtin || (scope.contains_key(&key) && !replaces_builtin) {
             let message = format!("type `{}` is already defined", name.name);
             self.error(crate::codes::REDEFINITION, message, name.span);
             return;
@@ -495,6 +501,7 @@ impl<'a> Checker<'a> {
             );
         }
     }
+        self.declare_optix_types();
 
     /// `RayDesc` and `BuiltInTriangleIntersectionAttributes`: structs every
     /// shader can name, added to the module only when used, so they do not
