@@ -104,6 +104,14 @@ pub enum PostAnnotation {
     },
     /// `: packoffset(c0.x)`, kept as text.
     PackOffset { text: String, span: Span },
+    /// A ray-payload access qualifier on a payload field,
+    /// `: read(caller, closesthit)` or `: write(miss)`; the stage names
+    /// were checked by the parser (`anyhit`, `closesthit`, `miss`, `caller`).
+    PayloadAccess {
+        write: bool,
+        stages: Vec<Ident>,
+        span: Span,
+    },
 }
 
 /// One declared name with array dimensions, annotations and initializer:
@@ -445,10 +453,12 @@ pub enum ExprKind {
     },
     /// A type used as a callee (`vector<float, 3>(...)`) where it cannot be a name.
     TypeRef(Box<TypeExpr>),
-    /// `obj.method(args)`
+    /// `obj.method(args)`, or `obj.method<T>(args)` with explicit generic
+    /// arguments (`hit.GetAttributes<Attributes>()`).
     MethodCall {
         object: Box<Expr>,
         method: Ident,
+        type_args: Vec<GenericArg>,
         args: Vec<Expr>,
     },
     /// `a.b` (member or swizzle).

@@ -58,6 +58,9 @@ pub const PARSE_UNSUPPORTED: u32 = 20003;
 pub const PARSE_BAD_ATTRIBUTE: u32 = 20004;
 /// A malformed `register(...)` or `packoffset(...)` annotation.
 pub const PARSE_BAD_REGISTER: u32 = 20005;
+/// A ray-payload access qualifier (`: read(...)`, `: write(...)`) naming a
+/// stage other than `anyhit`, `closesthit`, `miss` and `caller`.
+pub const PARSE_BAD_PAYLOAD_STAGE: u32 = 20006;
 
 // ---- names and types (E30xxx)
 pub const UNDEFINED_NAME: u32 = 30001;

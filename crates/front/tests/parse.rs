@@ -339,6 +339,11 @@ fn render_annotations(annotations: &[PostAnnotation]) -> String {
                 None => format!(" : register({class}{index})"),
             },
             PostAnnotation::PackOffset { text, .. } => format!(" : packoffset({text})"),
+            PostAnnotation::PayloadAccess { write, stages, .. } => {
+                let stages: Vec<&str> = stages.iter().map(|s| s.name.as_str()).collect();
+                let access = if *write { "write" } else { "read" };
+                format!(" : {access}({})", stages.join(", "))
+            }
         })
         .collect()
 }
@@ -575,13 +580,28 @@ fn render_expr(e: &Expr) -> String {
         ExprKind::MethodCall {
             object,
             method,
+            type_args,
             args,
-        } => format!(
-            "(.{}() {}{})",
-            method.name,
-            render_expr(object),
-            render_list(args)
-        ),
+        } => {
+            let generic = if type_args.is_empty() {
+                String::new()
+            } else {
+                let args: Vec<String> = type_args
+                    .iter()
+                    .map(|a| match a {
+                        GenericArg::Type(t) => render_type(t),
+                        GenericArg::Value(v) => format!("#{}", render_expr(v)),
+                    })
+                    .collect();
+                format!("<{}>", args.join(", "))
+            };
+            format!(
+                "(.{}{generic}() {}{})",
+                method.name,
+                render_expr(object),
+                render_list(args)
+            )
+        }
         ExprKind::Member { base, member } => format!("(. {} {})", render_expr(base), member.name),
         ExprKind::Index { base, index } => {
             format!("([] {} {})", render_expr(base), render_expr(index))
@@ -1274,6 +1294,55 @@ a >> b
             (< a b)
             (> a b)
             (>> a b)
+        ",
+    );
+}
+
+#[test]
+fn payload_access_qualifiers() {
+    check(
+        r"
+struct Payload {
+    float3 color : read(caller) : write(closesthit, miss);
+    uint depth : read() : write(caller, anyhit);
+};
+",
+        r"
+            struct Payload
+              field float3 color : read(caller) : write(closesthit, miss)
+              field uint depth : read() : write(caller, anyhit)
+        ",
+    );
+}
+
+#[test]
+fn payload_access_qualifier_with_an_unknown_stage() {
+    check_with_diagnostics(
+        r"
+struct Payload {
+    float a : read(caller, raygen);
+};
+",
+        r"
+            E20006 45..51 invalid stage name `raygen` in a ray-payload access qualifier; the stages are `anyhit`, `closesthit`, `miss` and `caller`
+            struct Payload
+              field float a : read(caller, raygen)
+        ",
+    );
+}
+
+#[test]
+fn method_calls_with_generic_arguments() {
+    check_exprs(
+        r"
+hit.GetAttributes<Attributes>()
+h.f<float, Texture2D<float4> >(x)
+v.x < a && b.y > (c)
+",
+        r"
+            (.GetAttributes<Attributes>() hit)
+            (.f<float, Texture2D<float4>>() h x)
+            (&& (< (. v x) a) (> (. b y) c))
         ",
     );
 }

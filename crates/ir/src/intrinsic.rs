@@ -157,6 +157,29 @@ intrinsics! {
     BufferInterlockedCompareStore = "InterlockedCompareStore",
     /// Marks a resource-array index as divergent; yields the index.
     NonUniformResourceIndex = "NonUniformResourceIndex",
+    // Shader execution reordering: `HitObject`'s static functions (named
+    // with their type), `ReorderThread`, and `HitObject`'s methods.
+    HitObjectTraceRay = "HitObject::TraceRay", HitObjectMakeMiss = "HitObject::MakeMiss",
+    HitObjectMakeNop = "HitObject::MakeNop", HitObjectInvoke = "HitObject::Invoke",
+    /// `ReorderThread(hint, bits)`, `ReorderThread(hit)`,
+    /// `ReorderThread(hit, hint, bits)`.
+    ReorderThread = "ReorderThread",
+    HitObjectIsHit = "IsHit", HitObjectIsMiss = "IsMiss", HitObjectIsNop = "IsNop",
+    HitObjectGetRayDesc = "GetRayDesc", HitObjectGetRayTMin = "GetRayTMin",
+    HitObjectGetRayTCurrent = "GetRayTCurrent",
+    HitObjectGetWorldRayOrigin = "GetWorldRayOrigin",
+    HitObjectGetWorldRayDirection = "GetWorldRayDirection",
+    HitObjectGetObjectRayOrigin = "GetObjectRayOrigin",
+    HitObjectGetObjectRayDirection = "GetObjectRayDirection",
+    HitObjectGetObjectToWorld = "GetObjectToWorld",
+    HitObjectGetWorldToObject = "GetWorldToObject",
+    HitObjectGetInstanceIndex = "GetInstanceIndex", HitObjectGetInstanceId = "GetInstanceID",
+    HitObjectGetGeometryIndex = "GetGeometryIndex",
+    HitObjectGetPrimitiveIndex = "GetPrimitiveIndex", HitObjectGetHitKind = "GetHitKind",
+    HitObjectGetShaderTableIndex = "GetShaderTableIndex",
+    /// `hit.GetAttributes<T>()`: the call's type is `T`.
+    HitObjectGetAttributes = "GetAttributes",
+    HitObjectGetCurrentTime = "GetCurrentTime",
 }
 
 impl Intrinsic {
@@ -229,7 +252,51 @@ impl Intrinsic {
                 | BufferInterlockedExchange
                 | BufferInterlockedCompareExchange
                 | BufferInterlockedCompareStore
+        ) || self.is_hit_object_method()
+    }
+
+    /// Whether the intrinsic is a method of `HitObject` (its object, a
+    /// hit-object variable, is the first argument).
+    pub fn is_hit_object_method(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            HitObjectIsHit
+                | HitObjectIsMiss
+                | HitObjectIsNop
+                | HitObjectGetRayDesc
+                | HitObjectGetRayTMin
+                | HitObjectGetRayTCurrent
+                | HitObjectGetWorldRayOrigin
+                | HitObjectGetWorldRayDirection
+                | HitObjectGetObjectRayOrigin
+                | HitObjectGetObjectRayDirection
+                | HitObjectGetObjectToWorld
+                | HitObjectGetWorldToObject
+                | HitObjectGetInstanceIndex
+                | HitObjectGetInstanceId
+                | HitObjectGetGeometryIndex
+                | HitObjectGetPrimitiveIndex
+                | HitObjectGetHitKind
+                | HitObjectGetShaderTableIndex
+                | HitObjectGetAttributes
+                | HitObjectGetCurrentTime
         )
+    }
+
+    /// Whether the intrinsic belongs to shader execution reordering
+    /// (`HitObject` and `ReorderThread`).
+    pub fn is_hit_object(self) -> bool {
+        use Intrinsic::*;
+        self.is_hit_object_method()
+            || matches!(
+                self,
+                HitObjectTraceRay
+                    | HitObjectMakeMiss
+                    | HitObjectMakeNop
+                    | HitObjectInvoke
+                    | ReorderThread
+            )
     }
 }
 

@@ -225,6 +225,10 @@ pub enum TypeInner {
         inner: Handle<Type>,
     },
     AccelerationStructure,
+    /// `HitObject` (shader execution reordering): the result of a traced or
+    /// made-up ray, kept in a function-local variable (SPIR-V
+    /// `OpTypeHitObjectNV`, GLSL `hitObjectNV`).
+    HitObject,
     /// `InputPatch<T, N>` / `OutputPatch<T, N>`.
     Patch {
         kind: PatchKind,

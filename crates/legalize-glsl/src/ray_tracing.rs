@@ -171,6 +171,10 @@ fn available(fun: I, stage: ir::ShaderStage) -> bool {
         I::TraceRay | I::TraceMotionRay => {
             matches!(stage, S::RayGeneration | S::ClosestHit | S::Miss)
         }
+        // Shader execution reordering: hit objects in the stages that may
+        // trace rays, reordering in ray generation only.
+        I::ReorderThread => stage == S::RayGeneration,
+        f if f.is_hit_object() => matches!(stage, S::RayGeneration | S::ClosestHit | S::Miss),
         I::CallShader => matches!(
             stage,
             S::RayGeneration | S::ClosestHit | S::Miss | S::Callable
@@ -253,7 +257,9 @@ fn call_sites(
                 continue;
             }
             let (kind, name) = match fun {
-                I::TraceRay | I::TraceMotionRay => (RayStorage::RayPayload, "rayPayload"),
+                I::TraceRay | I::TraceMotionRay | I::HitObjectTraceRay | I::HitObjectInvoke => {
+                    (RayStorage::RayPayload, "rayPayload")
+                }
                 I::CallShader => (RayStorage::CallableData, "callableData"),
                 I::ReportHit => {
                     let Some(ty) = args.get(2).and_then(|&a| func.expressions.ty(a)) else {
@@ -593,7 +599,11 @@ impl Rewrite<'_> {
                 continue;
             };
             let v = match fun {
-                I::TraceRay | I::TraceMotionRay | I::CallShader => self.call_site(e),
+                I::TraceRay
+                | I::TraceMotionRay
+                | I::HitObjectTraceRay
+                | I::HitObjectInvoke
+                | I::CallShader => self.call_site(e),
                 I::ReportHit => self
                     .plan
                     .ray
@@ -625,7 +635,10 @@ impl Rewrite<'_> {
             }
             let slot = b.expr(ir::Expression::Global(global), Some(ty));
             let back = b.copy_tree(arg);
-            if matches!((fun, args.len()), (I::TraceRay, 8) | (I::TraceMotionRay, 9)) {
+            if matches!(
+                (fun, args.len()),
+                (I::TraceRay | I::HitObjectTraceRay, 8) | (I::TraceMotionRay, 9)
+            ) {
                 // `traceRayEXT` reads the ray's fields one by one: a local
                 // holds it, so the argument is evaluated once.
                 let ray_ty = b.func.expressions.ty(args[6]);

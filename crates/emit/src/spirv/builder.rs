@@ -546,6 +546,10 @@ impl Builder {
         self.type_inst(None, Op::TypeAccelerationStructureKHR, &[])
     }
 
+    pub fn type_hit_object_nv(&mut self) -> Word {
+        self.type_inst(None, Op::TypeHitObjectNV, &[])
+    }
+
     // ---- functions and blocks ----
 
     pub fn begin_function(

@@ -105,6 +105,9 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
     ) -> Result<Word> {
         let span = self.span(e);
+        if fun.is_hit_object() {
+            return self.hit_object_intrinsic(e, fun, args);
+        }
         if fun.is_method() {
             return self.method(e, fun, args);
         }

@@ -26,6 +26,7 @@ mod convert;
 mod expr;
 mod function;
 mod globals;
+mod hit_object;
 mod image;
 mod intrinsics;
 mod layout;

@@ -140,6 +140,10 @@ impl Writer<'_> {
                 self.require_ray_tracing();
                 self.b.type_acceleration_structure_khr()
             }
+            TypeInner::HitObject => {
+                self.require_hit_object();
+                self.b.type_hit_object_nv()
+            }
             _ => return unsupported("this type in SPIR-V", span),
         };
         self.type_ids.insert((ty, layout), id);

@@ -154,6 +154,9 @@ pub(super) struct Writer<'a> {
     /// In the order declared; a repeated id takes its last class. (A
     /// map cost a tree insertion per varying.)
     pub used_vars: Vec<(Word, StorageClass)>,
+    /// The `HitObjectAttributeNV` variables `GetAttributes<T>` reads, one
+    /// per attribute type.
+    pub hit_attributes: Vec<(Handle<ir::Type>, Word)>,
     pub functions: Vec<Handle<ir::Function>>,
     pub reachable_globals: Vec<Handle<ir::GlobalVariable>>,
     pub function_ids: FastHashMap<Handle<ir::Function>, Word>,
@@ -223,6 +226,7 @@ impl<'a> Writer<'a> {
             reach: Vec::new(),
             global_modes: FastHashMap::default(),
             used_vars: Vec::new(),
+            hit_attributes: Vec::new(),
             functions: Vec::new(),
             reachable_globals: Vec::new(),
             function_ids: FastHashMap::default(),
@@ -576,7 +580,7 @@ impl<'a> Writer<'a> {
             | "SPV_KHR_16bit_storage"
             | "SPV_KHR_multiview"
             | "SPV_KHR_device_group" => (1, 3),
-            "SPV_KHR_8bit_storage" => (1, 5),
+            "SPV_KHR_8bit_storage" | "SPV_KHR_physical_storage_buffer" => (1, 5),
             _ => (9, 9),
         };
         for ext in self.extensions.clone() {
@@ -781,6 +785,7 @@ pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> boo
 fn is_pure_intrinsic(fun: ir::Intrinsic) -> bool {
     use ir::Intrinsic as I;
     !fun.is_method()
+        && !fun.is_hit_object()
         && !matches!(
             fun,
             I::InterlockedAdd

@@ -349,6 +349,9 @@ impl Checker<'_> {
                     "`packoffset` has no effect outside a `cbuffer`",
                     *span,
                 ),
+                // Ray-payload access qualifiers are accepted with no
+                // effect: every target passes the whole payload.
+                ast::PostAnnotation::PayloadAccess { .. } => {}
             }
         }
         io
@@ -652,6 +655,11 @@ impl Checker<'_> {
                     "`packoffset` has no effect outside a `cbuffer`",
                     *span,
                 ),
+                ast::PostAnnotation::PayloadAccess { span, .. } => self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "a ray-payload access qualifier has no effect on a global variable",
+                    *span,
+                ),
             }
         }
         out
@@ -683,6 +691,11 @@ impl Checker<'_> {
                         ast::PostAnnotation::Register { span, .. } => self.warning(
                             codes::IGNORED_ANNOTATION,
                             "`register` has no effect on a cbuffer member",
+                            *span,
+                        ),
+                        ast::PostAnnotation::PayloadAccess { span, .. } => self.warning(
+                            codes::IGNORED_ANNOTATION,
+                            "a ray-payload access qualifier has no effect on a cbuffer member",
                             *span,
                         ),
                     }

@@ -168,7 +168,14 @@ impl Checker<'_> {
                 let target = self.apply_array_dims(base, array_dims, None);
                 self.lower_cast(expr, target, e.span)
             }
-            K::Call { callee, args } => self.lower_call(callee, args, e.span),
+            // `HitObject::TraceRay(...)`: a static function of the
+            // built-in type.
+            K::Call { callee, args } => match &callee.kind {
+                K::Name(path) if path.len() == 2 && path[0].name == "HitObject" => {
+                    self.lower_hit_object_static(&path[1], args, e.span)
+                }
+                _ => self.lower_call(callee, args, e.span),
+            },
             K::TypeRef(t) => {
                 self.error(
                     codes::TYPE_MISMATCH,
@@ -180,8 +187,9 @@ impl Checker<'_> {
             K::MethodCall {
                 object,
                 method,
+                type_args,
                 args,
-            } => self.lower_method_call(object, method, args, e.span),
+            } => self.lower_method_call_with(object, method, type_args, args, e.span),
             K::Member { base, member } => self.lower_member(base, member, e.span),
             K::Index { base, index } => self.lower_index(base, index, e.span),
             K::InitList(_) => {

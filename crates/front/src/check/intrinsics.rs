@@ -162,6 +162,9 @@ impl Checker<'_> {
         if let Some(sig) = self.stage_signature(fun, types)? {
             return Ok(sig);
         }
+        if let Some(sig) = self.hit_object_signature(fun, types)? {
+            return Ok(sig);
+        }
         Err("not callable as a free function".to_string())
     }
 

@@ -21,6 +21,27 @@ impl Checker<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Value {
+        self.lower_method_call_with(object, method, &[], args, span)
+    }
+
+    /// `obj.method<type_args>(args)`; only `HitObject.GetAttributes<T>`
+    /// takes generic arguments.
+    pub fn lower_method_call_with(
+        &mut self,
+        object: &ast::Expr,
+        method: &ast::Ident,
+        type_args: &[ast::GenericArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Value {
+        // `HitObject.MakeNop()`: a static function of the built-in type.
+        if let ast::ExprKind::Name(path) = &object.kind
+            && let [one] = path.as_slice()
+            && one.name == "HitObject"
+            && self.lookup_value(&one.name).is_none()
+        {
+            return self.lower_hit_object_static(method, args, span);
+        }
         // `S.make()`: a static member function named through its type.
         if let ast::ExprKind::Name(path) = &object.kind
             && let [one] = path.as_slice()
@@ -42,6 +63,25 @@ impl Checker<'_> {
             }
         }
         let obj = self.lower_value(object);
+        if let Some(ty) = obj.ty
+            && matches!(self.inner(ty), TypeInner::HitObject)
+        {
+            return self.lower_hit_object_method(obj, object.span, method, type_args, args, span);
+        }
+        if let Some(first) = type_args.first() {
+            let at = match first {
+                ast::GenericArg::Type(t) => t.span,
+                ast::GenericArg::Value(v) => v.span,
+            };
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                format!(
+                    "method `{}` takes no generic arguments (only `HitObject.GetAttributes<T>` does)",
+                    method.name
+                ),
+                at,
+            );
+        }
         if let Some(ty) = obj.ty
             && ty != self.error_ty
             && let TypeInner::Struct { .. } = self.inner(ty)

@@ -17,6 +17,7 @@ mod entry;
 mod expr;
 mod generics;
 mod glsl;
+mod hit_object;
 mod intrinsics;
 mod methods;
 mod mutation;

@@ -400,6 +400,10 @@ impl Checker<'_> {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::Sampler { comparison: true })
             }
+            "HitObject" => {
+                self.expect_args(texpr, 0, 0)?;
+                self.intern(TypeInner::HitObject)
+            }
             "RaytracingAccelerationStructure" => {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::AccelerationStructure)

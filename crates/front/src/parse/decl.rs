@@ -166,6 +166,7 @@ impl Parser<'_> {
             let annotation = match word {
                 "register" if call => self.register(),
                 "packoffset" if call => self.packoffset(),
+                "read" | "write" if call => self.payload_access(word == "write"),
                 _ => {
                     let tok = self.bump();
                     Some(PostAnnotation::Semantic(self.ident_of(tok)))
@@ -247,6 +248,57 @@ impl Parser<'_> {
         self.bump();
         Some(PostAnnotation::PackOffset {
             text,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `read(caller, closesthit)` / `write(miss)`: a ray-payload access
+    /// qualifier. An unknown stage name is `E20006` at the name; `None`
+    /// after a malformed list.
+    fn payload_access(&mut self, write: bool) -> Option<PostAnnotation> {
+        let start = self.bump().span;
+        let open = self.pos;
+        self.bump();
+        let mut stages = Vec::new();
+        if !self.eat(TokenKind::RParen) {
+            loop {
+                let tok = self.peek();
+                if tok.kind != TokenKind::Ident {
+                    self.error_expected("a stage name");
+                    self.close_group(open);
+                    return None;
+                }
+                self.bump();
+                let stage = self.ident_of(tok);
+                if !matches!(
+                    stage.name.as_str(),
+                    "anyhit" | "closesthit" | "miss" | "caller"
+                ) {
+                    self.error(
+                        codes::PARSE_BAD_PAYLOAD_STAGE,
+                        format!(
+                            "invalid stage name `{}` in a ray-payload access qualifier; \
+                             the stages are `anyhit`, `closesthit`, `miss` and `caller`",
+                            stage.name
+                        ),
+                        stage.span,
+                    );
+                }
+                stages.push(stage);
+                if self.eat(TokenKind::Comma) {
+                    continue;
+                }
+                if !self.eat(TokenKind::RParen) {
+                    self.error_expected("`,` or `)`");
+                    self.close_group(open);
+                    return None;
+                }
+                break;
+            }
+        }
+        Some(PostAnnotation::PayloadAccess {
+            write,
+            stages,
             span: self.span_from(start),
         })
     }

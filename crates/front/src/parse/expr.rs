@@ -414,11 +414,20 @@ impl Parser<'_> {
                 let Some(member) = self.ident("member name") else {
                     return ExprKind::Error;
                 };
+                // `obj.method<T>(args)`: explicit generic arguments, when
+                // a balanced `<...>` is followed by `(`.
+                let type_args = if self.at(TokenKind::Lt) && self.scan_method_type_args() {
+                    self.bump();
+                    self.generic_args()
+                } else {
+                    Vec::new()
+                };
                 if self.at(TokenKind::LParen) {
                     let args = self.call_args();
                     ExprKind::MethodCall {
                         object: base,
                         method: member,
+                        type_args,
                         args,
                     }
                 } else {
@@ -443,6 +452,23 @@ impl Parser<'_> {
                 op: UnaryOp::PostDec,
                 expr: base,
             },
+        }
+    }
+
+    /// Whether the `<` at the cursor opens explicit generic arguments of a
+    /// method call: types separated by `,`, then `>` and `(`. Anything
+    /// else (`v.x < a && b > (c)`) is a comparison.
+    fn scan_method_type_args(&self) -> bool {
+        let mut i = 1;
+        loop {
+            let Some(end) = self.scan_type(i) else {
+                return false;
+            };
+            match self.nth_kind(end) {
+                TokenKind::Comma => i = end + 1,
+                TokenKind::Gt => return self.nth_kind(end + 1) == TokenKind::LParen,
+                _ => return false,
+            }
         }
     }
 

@@ -252,7 +252,7 @@ impl Parser<'_> {
     }
 
     /// Generic arguments after `<`, through the closing `>`.
-    fn generic_args(&mut self) -> Vec<GenericArg> {
+    pub(super) fn generic_args(&mut self) -> Vec<GenericArg> {
         let mut args = Vec::new();
         if self.close_generic() {
             return args;

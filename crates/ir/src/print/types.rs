@@ -89,6 +89,7 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
         TypeInner::ConstantBuffer { inner } => format!("ConstantBuffer<{}>", arg(*inner)),
         TypeInner::TextureBuffer { inner } => format!("TextureBuffer<{}>", arg(*inner)),
         TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
+        TypeInner::HitObject => "HitObject".to_string(),
         TypeInner::Patch { .. } | TypeInner::Stream { .. } | TypeInner::MeshOutput { .. } => {
             stage_io_name(&t.inner, arg)
         }

@@ -12,8 +12,10 @@ pub(super) fn check_types(module: &Module, errors: &mut Vec<super::VerifyError>)
             reference(module, handle, referenced, Site::Whole, span, report);
         };
         match &ty.inner {
-            TypeInner::Scalar(_) | TypeInner::Sampler { .. } | TypeInner::AccelerationStructure => {
-            }
+            TypeInner::Scalar(_)
+            | TypeInner::Sampler { .. }
+            | TypeInner::AccelerationStructure
+            | TypeInner::HitObject => {}
             TypeInner::Vector { size, .. } => {
                 if !(2..=4).contains(size) {
                     report.push(Site::Whole, ErrorKind::BadVectorSize(*size), span);
