@@ -155,11 +155,12 @@ fn render_item(out: &mut String, item: &Item) {
         Item::Function(f) => {
             let params: Vec<String> = f.params.iter().map(render_param).collect();
             let head = format!(
-                "fn {}{}{} {}({}){}",
+                "fn {}{}{} {}{}({}){}",
                 render_attrs(&f.attributes),
                 render_mods(&f.modifiers),
                 render_type(&f.return_type),
                 f.name.name,
+                render_generics(&f.generics),
                 params.join(", "),
                 render_annotations(&f.return_annotations),
             );
@@ -217,15 +218,35 @@ fn render_item(out: &mut String, item: &Item) {
     }
 }
 
+/// `<T : IFoo, let N : int>`; nothing for no generic parameters.
+fn render_generics(generics: &[GenericParam]) -> String {
+    if generics.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = generics
+        .iter()
+        .map(|g| match &g.kind {
+            GenericParamKind::Type { constraints } if constraints.is_empty() => g.name.name.clone(),
+            GenericParamKind::Type { constraints } => {
+                let names: Vec<String> = constraints.iter().map(render_type).collect();
+                format!("{} : {}", g.name.name, names.join(" & "))
+            }
+            GenericParamKind::Value { ty } => format!("let {} : {}", g.name.name, render_type(ty)),
+        })
+        .collect();
+    format!("<{}>", parts.join(", "))
+}
+
 fn render_struct(out: &mut String, s: &StructDecl, indent: usize) {
+    let name = format!("{}{}", s.name.name, render_generics(&s.generics));
     if s.conformances.is_empty() {
-        line(out, indent, &format!("struct {}", s.name.name));
+        line(out, indent, &format!("struct {name}"));
     } else {
         let names: Vec<&str> = s.conformances.iter().map(|c| c.name.as_str()).collect();
         line(
             out,
             indent,
-            &format!("struct {} : [{}]", s.name.name, names.join(", ")),
+            &format!("struct {name} : [{}]", names.join(", ")),
         );
     }
     for field in &s.fields {
@@ -1373,21 +1394,55 @@ float after;
         r"
             E20003 1..7 `import` declaration is not supported
             E20003 43..52 `extension` declaration is not supported
-            E20003 98..107 `__generic` declaration is not supported
-            E20003 137..140 generic function is not supported
             E20003 231..237 struct constructor (`__init`) is not supported
             E20003 262..270 `property` member is not supported
-            E20003 342..345 generic struct is not supported
             interface IFoo : []
               method float f();
+            fn T id<T>(T x)
+              return x
+            fn T id2<T>(T x)
+              return x
             struct WithMethods
               field float a
               field float b
               method float get(0 params) {...}
               method void proto(0 params) ;
+            struct Gen<T>
+              field T t
             struct Derived : [IFoo]
               field float d
             var float after
+        ",
+    );
+}
+
+#[test]
+fn generic_parameter_lists() {
+    check_with_diagnostics(
+        r"
+T twice<T : IArithmetic>(T x) { T y = x; return y + x; }
+float sum<let N : int, int M>(float a[N]) where M : IFoo { return a[0]; }
+__generic<U : IFoo, let K : uint>
+struct Box : IBar where U : IBaz { U u[K]; }
+vector<T, N> scale<T, let N : int>(vector<T, N> v) { return v; }
+void use() { float x = twice<float>(1); Box<S, 2> b; }
+struct Bad<T = float> { T t; }
+",
+        r"
+            E20001 106..107 `where M`: `M` is not a type parameter of this declaration
+            E20003 344..345 a default generic argument is not supported
+            fn T twice<T : IArithmetic>(T x)
+              var T y = x
+              return (+ y x)
+            fn float sum<let N : int, let M : int>(float a[N])
+              return ([] a 0)
+            struct Box<U : IFoo & IBaz, let K : uint> : [IBar]
+              field U u[K]
+            fn vector<T, #N> scale<T, let N : int>(vector<T, #N> v)
+              return v
+            fn void use()
+              var float x = (call <twice<float>> 1)
+              var Box<S, #2> b
         ",
     );
 }

@@ -464,8 +464,14 @@ impl<'a> Parser<'a> {
             return;
         };
         let mut inner = Vec::new();
+        let outer = self.prefix_where.replace(Vec::new());
         self.item(&mut inner);
+        let clauses = std::mem::replace(&mut self.prefix_where, outer).unwrap_or_default();
         self.forget_type_names(added);
+        let mut generics = generics;
+        for (name, constraint) in clauses {
+            self.add_constraint(&mut generics, name, constraint);
+        }
         let target = inner.iter_mut().rev().find_map(|item| match item {
             Item::Struct(s) => Some(&mut s.generics),
             Item::Function(f) => Some(&mut f.generics),
@@ -497,18 +503,27 @@ impl<'a> Parser<'a> {
                 return;
             }
             let constraint = self.type_expr();
-            let param = generics.iter_mut().find(|g| g.name.name == name.name);
-            match param.map(|p| &mut p.kind) {
-                Some(GenericParamKind::Type { constraints }) => constraints.push(constraint),
-                _ => self.error(
-                    codes::PARSE_EXPECTED,
-                    format!(
-                        "`where {}`: `{}` is not a type parameter of this declaration",
-                        name.name, name.name
-                    ),
-                    name.span,
-                ),
+            match &mut self.prefix_where {
+                // The prefix's parameters, known once the item is read.
+                Some(clauses) if generics.is_empty() => clauses.push((name, constraint)),
+                _ => self.add_constraint(generics, name, constraint),
             }
+        }
+    }
+
+    /// Adds a `where` clause's constraint to the type parameter it names.
+    fn add_constraint(&mut self, generics: &mut [GenericParam], name: Ident, constraint: TypeExpr) {
+        let param = generics.iter_mut().find(|g| g.name.name == name.name);
+        match param.map(|p| &mut p.kind) {
+            Some(GenericParamKind::Type { constraints }) => constraints.push(constraint),
+            _ => self.error(
+                codes::PARSE_EXPECTED,
+                format!(
+                    "`where {}`: `{}` is not a type parameter of this declaration",
+                    name.name, name.name
+                ),
+                name.span,
+            ),
         }
     }
 

@@ -162,6 +162,9 @@ struct Parser<'a> {
     matching: Vec<u32>,
     /// Struct, typedef, typealias and enum names declared so far.
     type_names: FastHashSet<&'a str>,
+    /// Inside the item after `__generic<...>`: its `where` clauses, whose
+    /// parameters are the prefix's.
+    prefix_where: Option<Vec<(ast::Ident, ast::TypeExpr)>>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -187,6 +190,7 @@ impl<'a> Parser<'a> {
             junk_skipped: false,
             matching: match_delimiters(tokens),
             type_names: FastHashSet::default(),
+            prefix_where: None,
             diagnostics: Vec::new(),
         }
     }
