@@ -1448,6 +1448,22 @@ struct Bad<T = float> { T t; }
 }
 
 #[test]
+fn a_comma_may_follow_the_last_parameter() {
+    check(
+        r"
+float f(float a, int b,) { return a; }
+func g(x: float, y: float,) -> float { return x; }
+",
+        r"
+            fn float f(float a, int b)
+              return a
+            fn float g(float x, float y)
+              return x
+        ",
+    );
+}
+
+#[test]
 fn namespaces_nest_and_qualified_types_parse() {
     check(
         r"

@@ -110,6 +110,9 @@ impl Parser<'_> {
                 // Slang also takes C-style parameters in a `func`.
                 params.push(self.param());
                 if self.eat(TokenKind::Comma) {
+                    if self.eat(TokenKind::RParen) {
+                        return params;
+                    }
                     continue;
                 }
                 if !self.eat(TokenKind::RParen) {
@@ -150,6 +153,9 @@ impl Parser<'_> {
                 span: self.span_from(start),
             });
             if self.eat(TokenKind::Comma) {
+                if self.eat(TokenKind::RParen) {
+                    return params;
+                }
                 continue;
             }
             if !self.eat(TokenKind::RParen) {

@@ -275,6 +275,10 @@ impl<'a> Parser<'a> {
         loop {
             params.push(self.param());
             if self.eat(TokenKind::Comma) {
+                // Slang accepts a comma after the last parameter.
+                if self.eat(TokenKind::RParen) {
+                    return params;
+                }
                 continue;
             }
             if !self.eat(TokenKind::RParen) {
