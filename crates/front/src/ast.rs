@@ -265,6 +265,9 @@ pub enum Item {
     Enum(EnumDecl),
     TypeAlias(TypeAlias),
     Interface(InterfaceDecl),
+    /// `extension S : IFoo { methods }`: methods and conformances added to
+    /// struct `S` (the declaration's name); it has no fields.
+    Extension(StructDecl),
 }
 
 /// A whole translation unit.

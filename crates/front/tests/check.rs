@@ -1397,6 +1397,47 @@ fn generic_prefix_and_where_clauses() {
 }
 
 #[test]
+fn extensions_add_methods_and_conformances() {
+    let src = format!(
+        "interface IArea {{ float area(); }}
+         extension Sq : IArea {{ float area() {{ return s * s; }} void grow() {{ s += 1; }} }}
+         struct Sq {{ float s; }}
+         float total<A : IArea>(A a) {{ return a.area(); }}
+         void go() {{ Sq q; q.s = 1; q.grow(); float t = total(q); }}
+         {GENERIC_ENTRY}"
+    );
+    let m = ok(&src);
+    let grow = function(&m, "Sq::grow");
+    // It assigns a field by its bare name: `this` is inout.
+    assert_eq!(grow.params[0].direction, ir::ParamDirection::InOut);
+    assert!(function_names(&m).contains(&"total<Sq>".to_string()));
+    error(
+        "extension float { float twice() { return 2; } }",
+        "E20003",
+        "an extension of `float`, which is not a struct, is not supported",
+        "float",
+    );
+    error(
+        "struct Pair<T> { T a; } extension Pair { float f() { return 1; } }",
+        "E20003",
+        "an extension of the generic struct `Pair` is not supported",
+        "Pair",
+    );
+    error(
+        "extension Nothing { float f() { return 1; } }",
+        "E30002",
+        "undefined type `Nothing`",
+        "Nothing",
+    );
+    error(
+        "interface IArea { float area(); } struct Sq { float s; } extension Sq : IArea { }",
+        "E30028",
+        "does not implement `IArea.area`",
+        "Sq",
+    );
+}
+
+#[test]
 fn generic_rejections_have_codes_and_spans() {
     let entry = |body: &str| {
         format!(

@@ -152,6 +152,10 @@ fn line(out: &mut String, indent: usize, text: &str) {
 fn render_item(out: &mut String, item: &Item) {
     match item {
         Item::Struct(s) => render_struct(out, s, 0),
+        Item::Extension(s) => {
+            line(out, 0, "extension");
+            render_struct(out, s, 1);
+        }
         Item::Function(f) => {
             let params: Vec<String> = f.params.iter().map(render_param).collect();
             let head = format!(
@@ -1393,11 +1397,13 @@ float after;
 ",
         r"
             E20003 1..7 `import` declaration is not supported
-            E20003 43..52 `extension` declaration is not supported
             E20003 231..237 struct constructor (`__init`) is not supported
             E20003 262..270 `property` member is not supported
             interface IFoo : []
               method float f();
+            extension
+              struct float
+                method float twice(0 params) {...}
             fn T id<T>(T x)
               return x
             fn T id2<T>(T x)

@@ -408,7 +408,7 @@ fn every_prefix_parses_without_panicking_and_reports_incompleteness() {
         .items
         .iter()
         .map(|item| match item {
-            Item::Struct(s) => s.span.end,
+            Item::Struct(s) | Item::Extension(s) => s.span.end,
             Item::Function(f) => f.span.end,
             Item::Var(v) => v.span.end,
             Item::Buffer(b) => b.span.end,

@@ -190,6 +190,10 @@ fn generate(
         if spirv && !policy.spirv_via_glsl {
             return generate_spirv_entries(module, target, request, diagnostics);
         }
+        let programs = module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
+        if target == Target::Cuda && programs {
+            return generate_cuda_programs(module, request, diagnostics);
+        }
         let names: Vec<&str> = module
             .entry_points
             .iter()
@@ -198,7 +202,12 @@ fn generate(
         let why = match target {
             Target::Glsl => "GLSL code holds one entry point",
             _ if spirv => "-emit-spirv-via-glsl goes through GLSL, which holds one entry point",
-            _ => "several entry points in one module are written for spirv and spirv-asm only",
+            Target::Cuda => {
+                "one CUDA output holds several entry points only when all are OptiX programs"
+            }
+            _ => {
+                "several entry points in one module are written for spirv, spirv-asm and cuda (OptiX programs) only"
+            }
         };
         diagnostics.push(without_span(Diagnostic::error(
             codes::AMBIGUOUS_ENTRY_POINT,
@@ -813,6 +822,90 @@ fn generate_cuda(
         bytes: text.into_bytes(),
         stage,
         legalized: legalized.module,
+        trace,
+        bindings,
+    })
+}
+
+/// Every entry point of `module`, all OptiX programs, in one CUDA
+/// translation unit (`cuda::write_entries`), as OptiX builds one module of
+/// them: each legalized for its own stage (the CUDA legalizer checks a
+/// program and plans its payload without rewriting the module), one
+/// binding plan for all of them (`LaunchParams` holds every resource any
+/// of them reaches), and a trace per program (a JSON array).
+fn generate_cuda_programs(
+    module: &ir::Module,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let mut legalized = Vec::new();
+    let mut errors = Vec::new();
+    for i in 0..module.entry_points.len() {
+        match legalis_legalize_varying::cuda::legalize_unverified(module, i, &request.policy) {
+            Ok(l) => legalized.push(l),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        diagnostics.extend(errors);
+        return None;
+    }
+    let stage = module.entry_points[0].stage;
+    let span = module.entry_points[0].span;
+    let entries: Vec<usize> = (0..module.entry_points.len()).collect();
+    let (verified, written) = verify_beside(
+        module,
+        |m| legalis_legalize_varying::cuda::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let text = (|| {
+                let planned = legalis_bind::plan_entries(
+                    module,
+                    &entries,
+                    legalis_bind::Target::Cuda,
+                    &request.bindings,
+                );
+                let failed = planned.has_errors();
+                own.extend(planned.diagnostics);
+                if failed {
+                    return None;
+                }
+                let bindings = dump_bindings(&planned.plan, Target::Cuda, request.dump_bindings);
+                let options = legalis_emit::cuda::Options::default();
+                let written = legalis_emit::cuda::write_entries(module, &entries, &options)
+                    .and_then(|text| {
+                        let trace = match request.trace {
+                            Some(format) => {
+                                let resources = legalis_emit::cuda::resources_of_entries(
+                                    module, &entries, &options,
+                                )?;
+                                let each: Vec<_> = legalized.iter().zip(resources).collect();
+                                Some(trace::render_cuda_entries(&each, format))
+                            }
+                            None => None,
+                        };
+                        Ok((text, trace))
+                    });
+                match written {
+                    Ok((text, trace)) => Some((text, trace, bindings)),
+                    Err(e) => {
+                        own.push(Diagnostic::error(
+                            legalis_emit::codes::of_cuda(&e),
+                            e.to_string(),
+                            e.span().unwrap_or(ir::Span::UNDEFINED),
+                        ));
+                        None
+                    }
+                }
+            })();
+            (text, own)
+        },
+    );
+    let (text, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    Some(Generated {
+        bytes: text.into_bytes(),
+        stage,
+        legalized: module.clone(),
         trace,
         bindings,
     })

@@ -356,6 +356,36 @@ pub fn render_cuda(
     resources: &[legalis_emit::cuda::Resource],
     format: TraceFormat,
 ) -> String {
+    finish(&cuda_json(legalized, resources), format)
+}
+
+/// The traces of several OptiX programs written into one output: a JSON
+/// array, or the text traces one after the other.
+pub fn render_cuda_entries(
+    programs: &[(
+        &legalis_legalize_varying::cuda::Legalized,
+        Vec<legalis_emit::cuda::Resource>,
+    )],
+    format: TraceFormat,
+) -> String {
+    let values: Vec<Value> = programs
+        .iter()
+        .map(|(legalized, resources)| cuda_json(legalized, resources))
+        .collect();
+    match format {
+        TraceFormat::Json => finish(&Value::Array(values), format),
+        TraceFormat::Text => {
+            let texts: Vec<String> = values.iter().map(|v| finish(v, format)).collect();
+            texts.join("\n")
+        }
+    }
+}
+
+/// [`render_cuda`]'s JSON value.
+fn cuda_json(
+    legalized: &legalis_legalize_varying::cuda::Legalized,
+    resources: &[legalis_emit::cuda::Resource],
+) -> Value {
     use legalis_legalize_varying::cuda::{Plan, layout};
     let module = &legalized.module;
     let entry = &module.entry_points[0];
@@ -550,7 +580,7 @@ pub fn render_cuda(
         "resources": resources,
         "optix": if program { optix } else { Value::Null },
     });
-    finish(&value, format)
+    value
 }
 
 /// The leaf of a callable program's data: its address is the program's

@@ -156,6 +156,24 @@ VOut main() { VOut o; o.pos = 0; o.a = 1; o.b = 2; return o; }\n"
             location: None,
         },
         Case {
+            // Several OptiX programs share one CUDA output; a kernel does
+            // not join them.
+            name: "a CUDA kernel beside an OptiX program",
+            files: vec![(
+                "f.slang",
+                b"[shader(\"compute\")] [numthreads(1, 1, 1)]\nvoid cs() {}\n\
+[shader(\"raygeneration\")]\nvoid rg() {}\n"
+                    .to_vec(),
+            )],
+            args: vec!["f.slang", "-target", "cuda", "-o", "out.cu"],
+            code: 1,
+            first_line: "error[E00004]: the file has 2 entry points (cs, rg); one CUDA output \
+                         holds several entry points only when all are OptiX programs: choose one \
+                         with -entry"
+                .into(),
+            location: None,
+        },
+        Case {
             name: "entry point of the wrong stage",
             files: vec![("f.slang", two_entries.clone())],
             args: vec![

@@ -151,6 +151,13 @@ impl DownstreamValidator {
                 return Ok(notes);
             }
         }
+        // CUDA needs no stage: nvcc compiles the translation unit, which
+        // holds every OptiX program of the file without -entry.
+        if target == "cuda" && stage.is_none() {
+            let (name, text) = legalis::cuda_prelude();
+            return legalis_validate::cuda::validate_cuda(output, &[(name, text)])
+                .map(|_| Vec::new());
+        }
         // A SPIR-V module of several entry points (no -entry): validated
         // whole; naga reads it back once, for its first entry point's stage.
         let stages = spirv_entry_stages(target, output);

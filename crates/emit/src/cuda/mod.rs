@@ -136,7 +136,39 @@ pub fn resources(
 }
 
 /// Writes entry point `entry_point` of `module` as one CUDA translation
+/// [`resources`] of each entry point of the output [`write_entries`]
+/// makes of the same module and entry points, in their order.
+pub fn resources_of_entries(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<Vec<Vec<Resource>>, Error> {
+    let mut w = writer::Writer::with_entries(module, entry_points, options)?;
+    let mut out = Vec::new();
+    for i in 0..entry_points.len() {
+        w.select(i);
+        out.push(w.resources()?);
+    }
+    Ok(out)
+}
+
 /// unit.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
+}
+
+/// Writes several OptiX programs of `module` (`entry_points`, each a
+/// ray-tracing entry point) as one CUDA translation unit, as OptiX builds
+/// one module of them: the structs and functions once (a function several
+/// programs reach is written, and checked, for the first of them), one
+/// `LaunchParams` holding every resource any of them reaches, one
+/// `ShaderRecordParams` per program with `uniform` parameters, one
+/// `__raygen__`/`__closesthit__`... function each. A compute kernel
+/// beside other entry points is [`Error::Unsupported`].
+pub fn write_entries(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<String, Error> {
+    writer::Writer::with_entries(module, entry_points, options)?.write()
 }

@@ -68,6 +68,19 @@ pub(super) struct Writer<'a> {
     /// An OptiX program's shader-record struct name, when it has
     /// `uniform` parameters.
     pub record_struct: Option<String>,
+    /// Every entry point the output holds (one, or several OptiX
+    /// programs), with its program name, `uniform` parameters and record
+    /// struct; `select` makes one of them the current `entry`.
+    entries: Vec<EntryInfo<'a>>,
+}
+
+/// One entry point of the output.
+#[derive(Clone)]
+struct EntryInfo<'a> {
+    entry: &'a ir::EntryPoint,
+    program: Option<String>,
+    uniform_params: Vec<usize>,
+    record_struct: Option<String>,
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
@@ -109,22 +122,51 @@ pub(super) fn program_prefix(stage: ShaderStage) -> Option<&'static str> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, _options: &Options) -> Result<Self> {
-        let entry = module
-            .entry_points
-            .get(entry_point)
-            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
-        let program =
-            program_prefix(entry.stage).map(|_| entry_point_name(&entry.name, entry.stage));
-        if program.is_none() && entry.stage != ShaderStage::Compute {
-            return unsupported(
-                format!(
-                    "{} entry points (CUDA has kernels and OptiX programs)",
-                    entry.stage.name()
-                ),
-                entry.span,
-            );
+    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
+        Self::with_entries(module, &[entry_point], options)
+    }
+
+    /// A writer of entry points `entry_points` (one, or several OptiX
+    /// programs) into one translation unit, the first of them current.
+    pub fn with_entries(
+        module: &'a ir::Module,
+        entry_points: &[usize],
+        _options: &Options,
+    ) -> Result<Self> {
+        let mut entries = Vec::new();
+        for &index in entry_points {
+            let entry = module
+                .entry_points
+                .get(index)
+                .ok_or(Error::NoSuchEntryPoint { index })?;
+            let program =
+                program_prefix(entry.stage).map(|_| entry_point_name(&entry.name, entry.stage));
+            if program.is_none() && entry.stage != ShaderStage::Compute {
+                return unsupported(
+                    format!(
+                        "{} entry points (CUDA has kernels and OptiX programs)",
+                        entry.stage.name()
+                    ),
+                    entry.span,
+                );
+            }
+            if program.is_none() && entry_points.len() > 1 {
+                return unsupported(
+                    "a compute kernel beside other entry points in one output (choose it with -entry)",
+                    entry.span,
+                );
+            }
+            entries.push(EntryInfo {
+                entry,
+                program,
+                uniform_params: Vec::new(),
+                record_struct: None,
+            });
         }
+        let Some(first) = entries.first().cloned() else {
+            return Err(Error::NoSuchEntryPoint { index: 0 });
+        };
+        let (entry, program) = (first.entry, first.program);
         let mut w = Writer {
             module,
             entry,
@@ -143,14 +185,30 @@ impl<'a> Writer<'a> {
             column_globals: HashSet::new(),
             uniform_params: Vec::new(),
             record_struct: None,
+            entries,
         };
-        w.collect_uniform_params()?;
+        for i in 0..w.entries.len() {
+            w.select(i);
+            w.collect_uniform_params()?;
+            w.entries[i].uniform_params = std::mem::take(&mut w.uniform_params);
+        }
+        w.select(0);
         w.collect_used()?;
         w.classify_globals()?;
         w.collect_structs();
         w.collect_columns()?;
         w.name_everything();
+        w.select(0);
         Ok(w)
+    }
+
+    /// Makes entry `i` the current one.
+    pub(super) fn select(&mut self, i: usize) {
+        let info = self.entries[i].clone();
+        self.entry = info.entry;
+        self.program = info.program;
+        self.uniform_params = info.uniform_params;
+        self.record_struct = info.record_struct;
     }
 
     pub(super) fn entry_function(&self) -> &'a ir::Function {
@@ -214,7 +272,7 @@ impl<'a> Writer<'a> {
     fn collect_used(&mut self) -> Result<()> {
         let module = self.module;
         let mut functions = BTreeSet::new();
-        let mut work = vec![self.entry.function];
+        let mut work: Vec<_> = self.entries.iter().map(|e| e.entry.function).collect();
         let mut direct: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
             HashMap::new();
         let mut calls: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
@@ -265,8 +323,10 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        for g in init_globals {
-            direct.entry(self.entry.function).or_default().insert(g);
+        for e in &self.entries {
+            for &g in &init_globals {
+                direct.entry(e.entry.function).or_default().insert(g);
+            }
         }
         for g in direct.values().flatten() {
             if module.globals.try_get(*g).is_none() {
@@ -489,18 +549,20 @@ impl<'a> Writer<'a> {
 
     fn name_everything(&mut self) {
         let module = self.module;
-        // The entry's name first: the host looks it up.
-        match &self.program {
-            Some(program) => {
-                self.taken.insert(program.clone());
-                let body = fresh(&mut self.taken, &format!("{}_body", self.entry.name));
-                self.function_names.insert(self.entry.function, body);
-            }
-            None => {
-                let entry_name = entry_point_name(&self.entry.name, self.entry.stage);
-                self.taken.insert(entry_name.clone());
-                self.function_names.insert(self.entry.function, entry_name);
-            }
+        // The entries' names first: the host looks them up.
+        for e in &self.entries {
+            let name = match &e.program {
+                Some(program) => program.clone(),
+                None => entry_point_name(&e.entry.name, e.entry.stage),
+            };
+            self.taken.insert(name);
+        }
+        for e in &self.entries {
+            let name = match &e.program {
+                Some(_) => fresh(&mut self.taken, &format!("{}_body", e.entry.name)),
+                None => entry_point_name(&e.entry.name, e.entry.stage),
+            };
+            self.function_names.insert(e.entry.function, name);
         }
         for &ty in &self.used_structs {
             let t = &module.types[ty];
@@ -519,8 +581,11 @@ impl<'a> Writer<'a> {
         }
         if self.program.is_some() {
             self.taken.insert("LaunchParams".into());
-            if !self.uniform_params.is_empty() {
-                self.record_struct = Some(fresh(&mut self.taken, "ShaderRecordParams"));
+            for i in 0..self.entries.len() {
+                if !self.entries[i].uniform_params.is_empty() {
+                    self.entries[i].record_struct =
+                        Some(fresh(&mut self.taken, "ShaderRecordParams"));
+                }
             }
         }
         let mut globals: Vec<_> = self.kinds.keys().copied().collect();
@@ -534,7 +599,7 @@ impl<'a> Writer<'a> {
             self.global_names.insert(g, name);
         }
         for &f in &self.reachable {
-            if f == self.entry.function {
+            if self.function_names.contains_key(&f) {
                 continue;
             }
             let name = fresh(&mut self.taken, &module.functions[f].name);
@@ -588,8 +653,11 @@ impl<'a> Writer<'a> {
         out.push_str(&self.launch_params()?);
         out.push_str(&self.constants()?);
         out.push_str(&self.functions()?);
-        if self.program.is_some() {
-            out.push_str(&self.program_function()?);
+        for i in 0..self.entries.len() {
+            self.select(i);
+            if self.program.is_some() {
+                out.push_str(&self.program_function()?);
+            }
         }
         Ok(out)
     }
@@ -614,9 +682,11 @@ impl<'a> Writer<'a> {
                 mark_structs(self.module, global.ty, &mut out);
             }
         }
-        let params = &self.entry_function().params;
-        for &i in &self.uniform_params {
-            mark_structs(self.module, params[i].ty, &mut out);
+        for e in &self.entries {
+            let params = &self.module.functions[e.entry.function].params;
+            for &i in &e.uniform_params {
+                mark_structs(self.module, params[i].ty, &mut out);
+            }
         }
         out
     }
@@ -665,9 +735,11 @@ impl<'a> Writer<'a> {
             }
             self.laid_out_struct(ty, &fields, &mut out)?;
         }
-        if let Some(name) = &self.record_struct {
-            let fields = self.record_fields()?;
-            self.laid_out_struct(name, &fields, &mut out)?;
+        for e in &self.entries {
+            if let Some(name) = &e.record_struct {
+                let fields = self.record_fields_of(e.entry, &e.uniform_params)?;
+                self.laid_out_struct(name, &fields, &mut out)?;
+            }
         }
         Ok(out)
     }
@@ -675,10 +747,18 @@ impl<'a> Writer<'a> {
     /// The members of an OptiX program's shader-record struct: its
     /// `uniform` parameters in order, under their own names.
     pub(super) fn record_fields(&self) -> Result<Vec<SharedField>> {
-        let params = &self.entry_function().params;
+        self.record_fields_of(self.entry, &self.uniform_params)
+    }
+
+    fn record_fields_of(
+        &self,
+        entry: &ir::EntryPoint,
+        uniform_params: &[usize],
+    ) -> Result<Vec<SharedField>> {
+        let params = &self.module.functions[entry.function].params;
         let mut local = HashSet::new();
         let mut fields = Vec::new();
-        for &i in &self.uniform_params {
+        for &i in uniform_params {
             let p = &params[i];
             fields.push((
                 self.param_type(p.ty, p.span)?,
@@ -998,11 +1078,25 @@ impl<'a> Writer<'a> {
         Ok(Some(text))
     }
 
+    /// Every reachable function once, each written for the first entry
+    /// point that reaches it (its stage decides what the function may
+    /// call).
     fn functions(&mut self) -> Result<String> {
         let mut out = String::new();
-        for f in self.reachable.clone() {
+        let reaching: Vec<usize> = self
+            .reachable
+            .iter()
+            .map(|&f| {
+                (0..self.entries.len())
+                    .find(|&i| reaches(self.module, self.entries[i].entry.function, f))
+                    .unwrap_or(0)
+            })
+            .collect();
+        for (f, i) in self.reachable.clone().into_iter().zip(reaching) {
+            self.select(i);
             self.function(f, &mut out)?;
         }
+        self.select(0);
         Ok(out)
     }
 
@@ -1147,6 +1241,28 @@ impl Writer<'_> {
         }
         parts
     }
+}
+
+/// Whether function `from` is `to` or calls it, directly or not.
+fn reaches(module: &ir::Module, from: Handle<ir::Function>, to: Handle<ir::Function>) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut work = vec![from];
+    while let Some(f) = work.pop() {
+        if f == to {
+            return true;
+        }
+        if !seen.insert(f) {
+            continue;
+        }
+        if let Some(func) = module.functions.try_get(f) {
+            for (_, e) in func.expressions.iter() {
+                if let Expression::Call { function, .. } = e {
+                    work.push(*function);
+                }
+            }
+        }
+    }
+    false
 }
 
 fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {

@@ -100,7 +100,97 @@ impl Checker<'_> {
                     self.declare_generic_function(f)
                 }
                 ast::Item::Function(f) => self.declare_function(f, index),
+                // After every struct, so an extension may come first.
+                ast::Item::Extension(_) => {}
             }
+        }
+        for (index, flat) in items.iter().enumerate() {
+            if let ast::Item::Extension(e) = flat.item {
+                self.namespace.clone_from(&flat.namespace);
+                self.declare_extension(e, index, items);
+            }
+        }
+    }
+
+    /// `extension S : IFoo { methods }`: the methods become `S`'s, and `S`
+    /// conforms to the interfaces, checked with its own methods and the
+    /// extension's.
+    fn declare_extension(
+        &mut self,
+        ext: &ast::StructDecl,
+        index: usize,
+        items: &[super::FlatItem<'_>],
+    ) {
+        let ty = match self.lookup_type(&ext.name.name) {
+            Some(TypeSymbol::Type(ty)) if matches!(self.inner(ty), TypeInner::Struct { .. }) => ty,
+            None if self.generics.is_generic_struct(&ext.name.name) => {
+                self.error(
+                    codes::PARSE_UNSUPPORTED,
+                    format!(
+                        "an extension of the generic struct `{}` is not supported",
+                        ext.name.name
+                    ),
+                    ext.name.span,
+                );
+                return;
+            }
+            _ => {
+                let written = ast::TypeExpr {
+                    name: ext.name.name.clone(),
+                    args: Vec::new(),
+                    modifiers: Vec::new(),
+                    span: ext.name.span,
+                };
+                // An undefined name is reported by resolving it.
+                if self.resolve_type(&written) != self.error_ty {
+                    self.error(
+                        codes::PARSE_UNSUPPORTED,
+                        format!(
+                            "an extension of `{}`, which is not a struct, is not supported",
+                            ext.name.name
+                        ),
+                        ext.name.span,
+                    );
+                }
+                return;
+            }
+        };
+        let type_name = self.module.types[ty].name.clone().unwrap_or_default();
+        // The struct as declared, with the extension's methods and
+        // conformances: what the conformance check and `this` see.
+        let mut whole = items
+            .iter()
+            .find_map(|f| match f.item {
+                ast::Item::Struct(s)
+                    if self.qualified_in(&f.namespace, &s.name.name) == type_name =>
+                {
+                    Some(s.clone())
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| ext.clone());
+        whole.methods.extend(ext.methods.iter().cloned());
+        whole.conformances.clone_from(&ext.conformances);
+        self.record_conformances(ty, &whole);
+        self.check_conformances(&whole);
+        let outer = std::mem::replace(&mut self.namespace, type_name);
+        for (m, method) in ext.methods.iter().enumerate() {
+            let this = self.method_this(method, &whole, ty);
+            let body = BodyRef {
+                item: index,
+                method: Some(m),
+            };
+            self.declare_function_at(method, body, this);
+        }
+        self.namespace = outer;
+    }
+
+    /// `name` qualified by `namespace`.
+    fn qualified_in(&self, namespace: &str, name: &str) -> String {
+        if namespace.is_empty() {
+            name.to_string()
+        } else {
+            format!("{namespace}::{name}")
         }
     }
 

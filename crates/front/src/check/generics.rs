@@ -112,6 +112,15 @@ fn builtin_conforms(interface: &str, inner: &TypeInner) -> Option<bool> {
     })
 }
 
+impl Generics {
+    /// Whether `name` (as written) is the name of a generic struct.
+    pub fn is_generic_struct(&self, name: &str) -> bool {
+        self.struct_names
+            .keys()
+            .any(|k| k == name || k.ends_with(&format!("::{name}")))
+    }
+}
+
 impl Checker<'_> {
     /// Keeps a generic function as a template under its qualified name.
     pub fn declare_generic_function(&mut self, decl: &ast::FunctionDecl) {

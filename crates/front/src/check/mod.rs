@@ -154,7 +154,7 @@ impl BodyRef {
     pub fn decl<'a>(self, items: &[FlatItem<'a>]) -> Option<&'a ast::FunctionDecl> {
         match (items.get(self.item)?.item, self.method) {
             (ast::Item::Function(f), None) => Some(f),
-            (ast::Item::Struct(s), Some(m)) => s.methods.get(m),
+            (ast::Item::Struct(s) | ast::Item::Extension(s), Some(m)) => s.methods.get(m),
             _ => None,
         }
     }

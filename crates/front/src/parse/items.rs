@@ -18,15 +18,16 @@ use super::{Parser, SyncLevel};
 
 /// Keywords that start an item but never a struct or buffer member.
 fn ends_member_list(word: &str) -> bool {
-    matches!(word, "cbuffer" | "tbuffer" | "enum" | "interface")
-        || unsupported_item_keyword(word).is_some()
+    matches!(
+        word,
+        "cbuffer" | "tbuffer" | "enum" | "interface" | "extension"
+    ) || unsupported_item_keyword(word).is_some()
 }
 
 /// Item keywords of Slang that Legalis does not support, with how the
 /// diagnostic names them.
 pub(super) fn unsupported_item_keyword(word: &str) -> Option<&'static str> {
     let what = match word {
-        "extension" => "`extension` declaration",
         "import" => "`import` declaration",
         "__include" => "`__include` declaration",
         "implementing" => "`implementing` declaration",
@@ -161,6 +162,9 @@ impl<'a> Parser<'a> {
             "typedef" => items.push(Item::TypeAlias(self.typedef())),
             "typealias" => items.push(Item::TypeAlias(self.typealias())),
             "enum" => items.extend(self.enum_decl().map(Item::Enum)),
+            "extension" => {
+                items.extend(self.extension_decl(attributes, start).map(Item::Extension))
+            }
             "interface" => {
                 items.extend(self.interface_decl(attributes, start).map(Item::Interface))
             }
@@ -607,6 +611,43 @@ impl<'a> Parser<'a> {
             name,
             bases,
             methods,
+            span: self.span_from(start),
+        })
+    }
+
+    /// `extension S : IFoo { methods }`: methods only. A generic target
+    /// (`extension Pair<T>`) is `E20003`.
+    fn extension_decl(&mut self, attributes: Vec<Attribute>, start: Span) -> Option<StructDecl> {
+        self.bump();
+        let name = self.ident("type name")?;
+        if self.at(TokenKind::Lt) {
+            let span = self.peek().span;
+            self.unsupported("an extension of a generic struct", span);
+            self.skip_construct();
+            return None;
+        }
+        let conformances = self.conformance_list()?;
+        if !self.at(TokenKind::LBrace) {
+            self.error_expected("`{`");
+            return None;
+        }
+        let mut methods = Vec::new();
+        let mut structs = Vec::new();
+        let fields = self.member_list(&mut structs, Some(&mut methods));
+        for field in &fields {
+            self.unsupported("a field in an extension (it adds methods only)", field.span);
+        }
+        for nested in &structs {
+            self.unsupported("a struct declared in an extension", nested.name.span);
+        }
+        self.eat(TokenKind::Semi);
+        Some(StructDecl {
+            attributes,
+            name,
+            fields: Vec::new(),
+            methods,
+            conformances,
+            generics: Vec::new(),
             span: self.span_from(start),
         })
     }
