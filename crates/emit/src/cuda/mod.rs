@@ -135,7 +135,6 @@ pub fn resources(
     writer::Writer::new(module, entry_point, options)?.resources()
 }
 
-/// Writes entry point `entry_point` of `module` as one CUDA translation
 /// [`resources`] of each entry point of the output [`write_entries`]
 /// makes of the same module and entry points, in their order.
 pub fn resources_of_entries(
@@ -153,6 +152,7 @@ pub fn resources_of_entries(
 }
 
 /// unit.
+/// Writes entry point `entry_point` of `module` as one CUDA translation
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
 }
