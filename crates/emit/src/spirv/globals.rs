@@ -160,6 +160,46 @@ impl Writer<'_> {
             TypeInner::TextureBuffer { .. } => {
                 return unsupported("`tbuffer`/`TextureBuffer`", span);
             }
+            TypeInner::Array { base, size }
+                if let Some((class, layout)) = self.buffer_block_class(base) =>
+            {
+                // An array of buffers is an array of blocks, one
+                // descriptor each: `bufs[i]` chains to the block first.
+                if class == StorageClass::StorageBuffer {
+                    self.extensions
+                        .insert("SPV_KHR_storage_buffer_storage_class");
+                }
+                let block = self.block_type(base, class, span)?;
+                let array = match size {
+                    ir::ArraySize::Constant(n) => {
+                        let len = self.uint(n);
+                        self.b.type_array(block, len)
+                    }
+                    ir::ArraySize::Unsized => {
+                        self.capability(spirv::Capability::RuntimeDescriptorArray);
+                        self.extensions.insert("SPV_EXT_descriptor_indexing");
+                        self.b.type_runtime_array_id(None, block)
+                    }
+                };
+                let id = self.global_var(array, class, &var.name);
+                if matches!(
+                    self.inner(base),
+                    TypeInner::Buffer {
+                        access: ir::ResourceAccess::Read,
+                        ..
+                    }
+                ) {
+                    self.decorate(id, Decoration::NonWritable, []);
+                }
+                Ptr {
+                    root: id,
+                    indices: Vec::new(),
+                    trailing: Vec::new(),
+                    ty: var.ty,
+                    layout,
+                    class,
+                }
+            }
             _ => {
                 let ty = self.ty(var.ty, Layout::Plain)?;
                 let id = self.global_var(ty, StorageClass::UniformConstant, &var.name);
@@ -173,6 +213,21 @@ impl Writer<'_> {
         self.decorate_binding(ptr.root, set, binding);
         self.globals.insert(g, ptr);
         Ok(())
+    }
+
+    /// The storage class and layout of a buffer that is a block of its own
+    /// (a structured or byte-address buffer, a constant buffer); `None`
+    /// for any other type.
+    fn buffer_block_class(&self, ty: Handle<ir::Type>) -> Option<(StorageClass, Layout)> {
+        match self.inner(ty) {
+            TypeInner::ConstantBuffer { .. } => Some((StorageClass::Uniform, Layout::Std140)),
+            TypeInner::Buffer {
+                kind: ir::BufferKind::Structured | ir::BufferKind::ByteAddress,
+                access: ir::ResourceAccess::Read | ir::ResourceAccess::ReadWrite,
+                ..
+            } => Some((StorageClass::StorageBuffer, Layout::Std430)),
+            _ => None,
+        }
     }
 
     fn declare_stage_var(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
