@@ -106,65 +106,66 @@ impl Parser<'_> {
             return params;
         }
         loop {
-            if !self.at_func_param() {
-                // Slang also takes C-style parameters in a `func`.
-                params.push(self.param());
-                if self.eat(TokenKind::Comma) {
-                    if self.eat(TokenKind::RParen) {
-                        return params;
-                    }
-                    continue;
-                }
-                if !self.eat(TokenKind::RParen) {
-                    self.error_expected("`,` or `)`");
-                    if self.close_group(open) {
-                        self.recovering = false;
-                    }
-                }
+            // Slang also takes C-style parameters in a `func`.
+            let param = if self.at_func_param() {
+                self.func_param()
+            } else {
+                self.param()
+            };
+            params.push(param);
+            if !self.param_list_continues(open) {
                 return params;
             }
-            let start = self.peek().span;
-            let attributes = self.attributes();
-            // A modifier is a word followed by more than `:` (the
-            // parameter's own name is followed by `:`).
-            let mut modifiers = Vec::new();
-            while self.nth_kind(1) != TokenKind::Colon
-                && let Some((kind, class)) = self.nth_word(0).and_then(modifier_kind)
-                && (class == ModifierClass::Always || self.nth_kind(1) == TokenKind::Ident)
-            {
-                let token = self.bump();
-                modifiers.push(Modifier {
-                    kind,
-                    span: token.span,
-                });
+        }
+    }
+
+    /// After a parameter: whether another follows (a `,` and no `)`);
+    /// at the list's end (`)`, or `,)`: Slang accepts a comma after the
+    /// last parameter) `false`; anything else is reported, and the list
+    /// resynchronises at its closing `)` (`open`).
+    pub(super) fn param_list_continues(&mut self, open: usize) -> bool {
+        if self.eat(TokenKind::Comma) {
+            return !self.eat(TokenKind::RParen);
+        }
+        if !self.eat(TokenKind::RParen) {
+            self.error_expected("`,` or `)`");
+            if self.close_group(open) {
+                self.recovering = false;
             }
-            let name = self
-                .ident("parameter name")
-                .unwrap_or_else(|| self.missing_ident());
-            // `at_func_param` saw the `:`.
-            self.bump();
-            let ty = self.type_expr();
-            let declarator = self.declarator_rest(name);
-            params.push(Param {
-                attributes,
-                modifiers,
-                ty,
-                declarator,
-                span: self.span_from(start),
+        }
+        false
+    }
+
+    /// `[modifiers] name : type [semantic] [= default]`.
+    fn func_param(&mut self) -> Param {
+        let start = self.peek().span;
+        let attributes = self.attributes();
+        // A modifier is a word followed by more than `:` (the
+        // parameter's own name is followed by `:`).
+        let mut modifiers = Vec::new();
+        while self.nth_kind(1) != TokenKind::Colon
+            && let Some((kind, class)) = self.nth_word(0).and_then(modifier_kind)
+            && (class == ModifierClass::Always || self.nth_kind(1) == TokenKind::Ident)
+        {
+            let token = self.bump();
+            modifiers.push(Modifier {
+                kind,
+                span: token.span,
             });
-            if self.eat(TokenKind::Comma) {
-                if self.eat(TokenKind::RParen) {
-                    return params;
-                }
-                continue;
-            }
-            if !self.eat(TokenKind::RParen) {
-                self.error_expected("`,` or `)`");
-                if self.close_group(open) {
-                    self.recovering = false;
-                }
-            }
-            return params;
+        }
+        let name = self
+            .ident("parameter name")
+            .unwrap_or_else(|| self.missing_ident());
+        // `at_func_param` saw the `:`.
+        self.bump();
+        let ty = self.type_expr();
+        let declarator = self.declarator_rest(name);
+        Param {
+            attributes,
+            modifiers,
+            ty,
+            declarator,
+            span: self.span_from(start),
         }
     }
 }

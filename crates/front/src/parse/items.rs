@@ -278,21 +278,11 @@ impl<'a> Parser<'a> {
         }
         loop {
             params.push(self.param());
-            if self.eat(TokenKind::Comma) {
-                // Slang accepts a comma after the last parameter.
-                if self.eat(TokenKind::RParen) {
-                    return params;
-                }
-                continue;
+            // The closing `)` resynchronises a broken list: the body is
+            // still read.
+            if !self.param_list_continues(open) {
+                return params;
             }
-            if !self.eat(TokenKind::RParen) {
-                self.error_expected("`,` or `)`");
-                // The closing `)` resynchronises: the body is still read.
-                if self.close_group(open) {
-                    self.recovering = false;
-                }
-            }
-            return params;
         }
     }
 
