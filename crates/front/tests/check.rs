@@ -1034,7 +1034,10 @@ fn constant_buffer_of_a_value_wraps_it_in_a_struct() {
     let ir::TypeInner::ConstantBuffer { inner } = m.types[g.ty].inner else {
         panic!("a constant buffer")
     };
-    assert_eq!(m.types[inner].name.as_deref(), Some("ConstantBuffer_float4"));
+    assert_eq!(
+        m.types[inner].name.as_deref(),
+        Some("ConstantBuffer_float4")
+    );
     let ir::TypeInner::Struct { members } = &m.types[inner].inner else {
         panic!("a struct")
     };
