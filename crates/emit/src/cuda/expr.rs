@@ -140,6 +140,11 @@ impl Writer<'_> {
                     });
                 };
                 let l = &locals[*local];
+                // A hit object is OptiX's implicit one: its variable is
+                // nothing, its value the OptiX call that makes it.
+                if matches!(self.module.types[l.ty].inner, TypeInner::HitObject) {
+                    return self.hit_object_store(ctx, *init, span, depth, out);
+                }
                 let ty = self.spell(l.ty, span)?;
                 let name = ctx.local_names[local].clone();
                 let konst = if l.is_const { "const " } else { "" };
@@ -152,6 +157,13 @@ impl Writer<'_> {
                         writeln!(out, "{p}{ty} {name};").ok();
                     }
                 }
+            }
+            Statement::Store { target, value }
+                if ctx.ty(*target).is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::HitObject)
+                }) =>
+            {
+                return self.hit_object_store(ctx, Some(*value), span, depth, out);
             }
             Statement::Store { target, value } => {
                 let text = self.store(ctx, *target, *value)?;

@@ -173,6 +173,9 @@ impl Writer<'_> {
         e: Handle<Expression>,
     ) -> Result<String> {
         let span = ctx.span(e);
+        if fun.is_hit_object() {
+            return self.hit_object_value(ctx, fun, span);
+        }
         if let Some(name) = renamed(fun) {
             if matches!(fun, I::ObjectToWorld | I::WorldToObject) {
                 return unsupported(format!("`{}`", fun.name()), span);
@@ -251,6 +254,9 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
         span: Span,
     ) -> Result<Option<Vec<String>>> {
+        if let Some(lines) = self.hit_object_statement(ctx, fun, args, span)? {
+            return Ok(Some(lines));
+        }
         if let Some(name) = atomic(fun) {
             let a = self.args(ctx, &args[1..])?;
             let dest = self.place(ctx, args[0])?;

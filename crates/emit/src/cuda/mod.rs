@@ -27,6 +27,7 @@
 //! with its span, never a panic or silently wrong text.
 
 mod expr;
+mod hit_object;
 mod intrinsics;
 mod keywords;
 mod ray_tracing;

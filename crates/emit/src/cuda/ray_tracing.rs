@@ -217,9 +217,19 @@ impl Writer<'_> {
 
     /// `TraceRay(scene, flags, mask, offset, stride, miss, ray, payload)`
     /// as `optixTrace` with the payload packed into locals before and
-    /// unpacked after.
+    /// unpacked after; `HitObject::TraceRay` the same as `optixTraverse`.
     pub(super) fn trace_ray(
         &self,
+        ctx: &mut FnCtx,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Vec<String>> {
+        self.trace_with("optixTrace", ctx, args, span)
+    }
+
+    pub(super) fn trace_with(
+        &self,
+        callee: &str,
         ctx: &mut FnCtx,
         args: &[Handle<Expression>],
         span: Span,
@@ -228,17 +238,37 @@ impl Writer<'_> {
             return unsupported("`TraceRay` without its eight arguments", span);
         }
         let a = self.args(ctx, &args[..6])?;
-        let ray_ty = ctx.ty(args[6]).ok_or_else(|| super::Error::NotLegalized {
+        let (ray_ty, ray, member) = self.ray_members(ctx, args[6], span)?;
+        let ray_name = ctx.temp("ray");
+        let declare = format!("const {} {ray_name} = {ray};", self.spell(ray_ty, span)?);
+        let (origin, direction) = (member("Origin")?, member("Direction")?);
+        let (tmin, tmax) = (member("TMin")?, member("TMax")?);
+        self.payload_call(ctx, args[7], vec![declare], span, |list| {
+            format!(
+                "{callee}({}, lg::cuda_float3({ray_name}.{origin}), lg::cuda_float3({ray_name}.{direction}), {ray_name}.{tmin}, {ray_name}.{tmax}, 0.0f, OptixVisibilityMask({}), {}, {}, {}, {}{list});",
+                a[0], a[2], a[1], a[3], a[4], a[5],
+            )
+        })
+    }
+
+    /// A `RayDesc` argument: its type, its text, and the member names.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn ray_members(
+        &self,
+        ctx: &mut FnCtx,
+        arg: Handle<Expression>,
+        span: Span,
+    ) -> Result<(
+        ir::Handle<ir::Type>,
+        String,
+        impl Fn(&str) -> Result<String> + '_,
+    )> {
+        let ray_ty = ctx.ty(arg).ok_or_else(|| super::Error::NotLegalized {
             what: "an untyped ray".into(),
             span,
         })?;
-        let ray = self.expr(ctx, args[6])?;
-        let payload_ty = ctx.ty(args[7]).ok_or_else(|| super::Error::NotLegalized {
-            what: "an untyped payload".into(),
-            span,
-        })?;
-        let payload = self.place(ctx, args[7])?;
-        let member = |name: &str| -> Result<String> {
+        let ray = self.expr(ctx, arg)?;
+        let member = move |name: &str| -> Result<String> {
             let TypeInner::Struct { members } = &self.module.types[ray_ty].inner else {
                 return unsupported("a ray that is not a `RayDesc`", span);
             };
@@ -250,12 +280,27 @@ impl Writer<'_> {
             })?;
             Ok(self.member_names[&ray_ty][i].clone())
         };
-        let ray_name = ctx.temp("ray");
+        Ok((ray_ty, ray, member))
+    }
+
+    /// A call that passes the payload `payload` in registers: the payload
+    /// packed into locals before `call(", p0, p1 ...")` and unpacked after
+    /// (or its address in two registers), in a block after `before`.
+    pub(super) fn payload_call(
+        &self,
+        ctx: &mut FnCtx,
+        payload: Handle<Expression>,
+        before: Vec<String>,
+        span: Span,
+        call: impl FnOnce(&str) -> String,
+    ) -> Result<Vec<String>> {
+        let payload_ty = ctx.ty(payload).ok_or_else(|| super::Error::NotLegalized {
+            what: "an untyped payload".into(),
+            span,
+        })?;
+        let payload = self.place(ctx, payload)?;
         let mut lines = vec!["{".to_string()];
-        lines.push(format!(
-            "    const {} {ray_name} = {ray};",
-            self.spell(ray_ty, span)?
-        ));
+        lines.extend(before.into_iter().map(|b| format!("    {b}")));
         let l = self.payload_layout(payload_ty, span)?;
         let count = l.register_count();
         let names: Vec<String> = (0..count)
@@ -284,19 +329,7 @@ impl Writer<'_> {
         if matches!(l.passing(), Passing::Registers(_)) {
             body.extend(self.pack(&l, &payload, payload_ty, &regs, span)?);
         }
-        body.push(format!(
-            "optixTrace({}, lg::cuda_float3({ray_name}.{}), lg::cuda_float3({ray_name}.{}), {ray_name}.{}, {ray_name}.{}, 0.0f, OptixVisibilityMask({}), {}, {}, {}, {}{list});",
-            a[0],
-            member("Origin")?,
-            member("Direction")?,
-            member("TMin")?,
-            member("TMax")?,
-            a[2],
-            a[1],
-            a[3],
-            a[4],
-            a[5],
-        ));
+        body.push(call(&list));
         if matches!(l.passing(), Passing::Registers(_)) {
             body.extend(self.unpack(&l, &payload, payload_ty, &regs, span)?);
         }

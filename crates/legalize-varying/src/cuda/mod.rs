@@ -591,7 +591,7 @@ fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Dia
             match e {
                 Expression::Call { function, .. } => work.push(*function),
                 Expression::Intrinsic {
-                    fun: I::TraceRay,
+                    fun: I::TraceRay | I::HitObjectTraceRay | I::HitObjectInvoke,
                     args,
                 } => {
                     if let Some(ty) = args.last().and_then(|a| func.expressions.ty(*a)) {

@@ -1,0 +1,194 @@
+//! Shader execution reordering on OptiX (OptiX 8's outgoing hit object).
+//! OptiX keeps one outgoing hit object per thread, implicitly: a
+//! `HitObject` variable is written as nothing, `HitObject::TraceRay` is
+//! `optixTraverse` (the payload in registers as `optixTrace`'s),
+//! `MakeMiss` `optixMakeMissHitObject`, `MakeNop` `optixMakeNopHitObject`,
+//! `Invoke` `optixInvoke`, `ReorderThread` `optixReorder`, and a method
+//! reads the current hit object (`optixHitObjectIsHit()` ...). That is
+//! the source's meaning only while one hit object is made: a program that
+//! reaches two makers is refused (`E56401`), as are the methods OptiX
+//! has no query for (`GetAttributes`, the object-space ray and the
+//! transforms).
+
+use legalis_ir as ir;
+use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
+
+use super::expr::FnCtx;
+use super::types::{Result, unsupported};
+use super::writer::Writer;
+
+/// The OptiX query of a `HitObject` method.
+fn query(fun: I) -> Option<&'static str> {
+    Some(match fun {
+        I::HitObjectIsHit => "optixHitObjectIsHit()",
+        I::HitObjectIsMiss => "optixHitObjectIsMiss()",
+        I::HitObjectIsNop => "optixHitObjectIsNop()",
+        I::HitObjectGetRayTMin => "optixHitObjectGetRayTmin()",
+        I::HitObjectGetRayTCurrent => "optixHitObjectGetRayTmax()",
+        I::HitObjectGetCurrentTime => "optixHitObjectGetRayTime()",
+        I::HitObjectGetWorldRayOrigin => "lg::to_float3_(optixHitObjectGetWorldRayOrigin())",
+        I::HitObjectGetWorldRayDirection => "lg::to_float3_(optixHitObjectGetWorldRayDirection())",
+        I::HitObjectGetInstanceIndex => "optixHitObjectGetInstanceIndex()",
+        I::HitObjectGetInstanceId => "optixHitObjectGetInstanceId()",
+        I::HitObjectGetGeometryIndex => "optixHitObjectGetSbtGASIndex()",
+        I::HitObjectGetPrimitiveIndex => "optixHitObjectGetPrimitiveIndex()",
+        I::HitObjectGetHitKind => "optixHitObjectGetHitKind()",
+        I::HitObjectGetShaderTableIndex => "optixHitObjectGetSbtRecordIndex()",
+        _ => return None,
+    })
+}
+
+/// Whether `fun` makes a hit object.
+fn makes(fun: I) -> bool {
+    matches!(
+        fun,
+        I::HitObjectTraceRay | I::HitObjectMakeMiss | I::HitObjectMakeNop
+    )
+}
+
+impl Writer<'_> {
+    /// Refuses what OptiX's one implicit hit object cannot hold: a
+    /// program that makes more than one, or a hit object outside the
+    /// ray-generation, closest-hit and miss programs.
+    fn hit_object_allowed(&self, fun: I, span: Span) -> Result<()> {
+        if !matches!(
+            self.entry.stage,
+            ir::ShaderStage::RayGeneration | ir::ShaderStage::ClosestHit | ir::ShaderStage::Miss
+        ) {
+            return unsupported(
+                format!(
+                    "`{}` outside ray-generation, closest-hit and miss programs",
+                    fun.name()
+                ),
+                span,
+            );
+        }
+        let made = self
+            .module
+            .functions
+            .iter()
+            .flat_map(|(_, f)| f.expressions.iter())
+            .filter(|(_, e)| matches!(e, Expression::Intrinsic { fun, .. } if makes(*fun)))
+            .count();
+        if made > 1 {
+            return unsupported(
+                "more than one hit object (OptiX keeps one outgoing hit object per thread)",
+                span,
+            );
+        }
+        Ok(())
+    }
+
+    /// A `HitObject` call used as a statement, or as the value a
+    /// `HitObject` variable is declared with or assigned: its OptiX lines.
+    pub(super) fn hit_object_statement(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        span: Span,
+    ) -> Result<Option<Vec<String>>> {
+        if !fun.is_hit_object() {
+            return Ok(None);
+        }
+        self.hit_object_allowed(fun, span)?;
+        Ok(Some(match fun {
+            I::HitObjectTraceRay => self.trace_with("optixTraverse", ctx, args, span)?,
+            I::HitObjectMakeNop => vec!["optixMakeNopHitObject();".into()],
+            I::HitObjectMakeMiss => {
+                let miss = self.expr(ctx, args[0])?;
+                let (ray_ty, ray, member) = self.ray_members(ctx, args[1], span)?;
+                let ray_name = ctx.temp("ray");
+                let (origin, direction) = (member("Origin")?, member("Direction")?);
+                let (tmin, tmax) = (member("TMin")?, member("TMax")?);
+                vec![
+                    "{".into(),
+                    format!(
+                        "    const {} {ray_name} = {ray};",
+                        self.spell(ray_ty, span)?
+                    ),
+                    format!(
+                        "    optixMakeMissHitObject({miss}, lg::cuda_float3({ray_name}.{origin}), lg::cuda_float3({ray_name}.{direction}), {ray_name}.{tmin}, {ray_name}.{tmax}, 0.0f, 0u);"
+                    ),
+                    "}".into(),
+                ]
+            }
+            I::HitObjectInvoke => {
+                let payload = args[args.len() - 1];
+                self.payload_call(ctx, payload, Vec::new(), span, |list| {
+                    format!("optixInvoke({});", list.trim_start_matches(", "))
+                })?
+            }
+            I::ReorderThread => {
+                let hit_first = args
+                    .first()
+                    .and_then(|&a| ctx.ty(a))
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::HitObject));
+                let hints = if hit_first { &args[1..] } else { args };
+                let a = self.args(ctx, hints)?;
+                vec![format!("optixReorder({});", a.join(", "))]
+            }
+            _ => {
+                let value = self.hit_object_value(ctx, fun, span)?;
+                vec![format!("{value};")]
+            }
+        }))
+    }
+
+    /// A `HitObject` method as a value: the query of the current hit
+    /// object.
+    pub(super) fn hit_object_value(&self, ctx: &mut FnCtx, fun: I, span: Span) -> Result<String> {
+        let _ = ctx;
+        self.hit_object_allowed(fun, span)?;
+        match query(fun) {
+            Some(q) => Ok(q.to_string()),
+            None if makes(fun) || fun == I::HitObjectInvoke || fun == I::ReorderThread => {
+                unsupported(
+                    format!(
+                        "`{}` inside an expression (call it as a statement)",
+                        fun.name()
+                    ),
+                    span,
+                )
+            }
+            None => unsupported(format!("`HitObject.{}` on OptiX", fun.name()), span),
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// A `HitObject` variable declared or assigned: the call that makes
+    /// the value, or nothing for a declaration without one.
+    pub(super) fn hit_object_store(
+        &self,
+        ctx: &mut FnCtx,
+        value: Option<Handle<Expression>>,
+        span: Span,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let Some(value) = value else {
+            return Ok(());
+        };
+        let Expression::Intrinsic { fun, args } = &ctx.exprs[value] else {
+            return unsupported(
+                "a hit object copied from another (OptiX keeps one outgoing hit object per thread)",
+                span,
+            );
+        };
+        let (fun, args) = (*fun, args.clone());
+        let Some(lines) = self.hit_object_statement(ctx, fun, &args, ctx.span(value))? else {
+            return unsupported(
+                "a hit object made by something else than a HitObject function",
+                span,
+            );
+        };
+        let p = "    ".repeat(depth);
+        for line in lines {
+            out.push_str(&p);
+            out.push_str(&line);
+            out.push('\n');
+        }
+        Ok(())
+    }
+}
