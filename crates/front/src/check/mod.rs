@@ -21,8 +21,8 @@ mod hit_object;
 mod intrinsics;
 mod methods;
 mod mutation;
-mod order;
 mod optix;
+mod order;
 mod semantics;
 mod stmt;
 pub mod types;
@@ -437,12 +437,12 @@ impl<'a> Checker<'a> {
     pub fn declare_type(&mut self, name: &ast::Ident, symbol: TypeSymbol) {
         let builtin = types::numeric_from_name(&name.name).is_some();
         let key = self.scope_key(self.type_scopes.len(), &name.name);
-        let scope = self
         // A built-in enum (`TRAVERSABLE_TRANSFORM_TYPE`, the first enum)
         // gives way to the shader's own declaration of its name.
         let replaces_builtin = self.type_scopes.len() == 1
             && key == optix::TRANSFORM_TYPE
             && matches!(self.type_scopes[0].get(&key), Some(TypeSymbol::Enum(0)));
+        let scope = self
             .type_scopes
             .last_mut()
             .expect("there is always a scope");
@@ -501,8 +501,8 @@ impl<'a> Checker<'a> {
                 },
             );
         }
-    }
         self.declare_optix_types();
+    }
 
     /// `RayDesc` and `BuiltInTriangleIntersectionAttributes`: structs every
     /// shader can name, added to the module only when used, so they do not
