@@ -765,6 +765,10 @@ impl Writer<'_> {
         target: Handle<Expression>,
         value: Handle<Expression>,
     ) -> Result<String> {
+        if self.is_hit_object(ctx, target) {
+            let target = self.expr(ctx, target)?;
+            return self.hit_object_record(ctx, &target, value);
+        }
         if let Some((base, index)) = self.image_element(ctx, target) {
             return self.image_store(ctx, base, index, value);
         }
@@ -787,7 +791,10 @@ impl Writer<'_> {
         value: Handle<Expression>,
         out: &mut String,
     ) -> Result<()> {
-        if self.image_element(ctx, target).is_some() || self.texel_place(ctx, target).is_some() {
+        if self.is_hit_object(ctx, target)
+            || self.image_element(ctx, target).is_some()
+            || self.texel_place(ctx, target).is_some()
+        {
             let text = self.store(ctx, target, value)?;
             out.push_str(&text);
             return Ok(());

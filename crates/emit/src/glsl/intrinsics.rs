@@ -192,6 +192,9 @@ impl Writer<'_> {
                 ctx.exprs.span(*arg),
             );
         }
+        if let Some(text) = self.hit_object_expr(ctx, e, fun, args)? {
+            return Ok(text);
+        }
         if fun.is_method() {
             return self.method(ctx, e, fun, args);
         }

@@ -20,6 +20,7 @@
 //! `layout(row_major)`.
 
 mod expr;
+mod hit_object;
 mod intrinsics;
 mod keywords;
 mod methods;

@@ -132,7 +132,7 @@ impl Writer<'_> {
     }
 
     /// The location of the payload or callable-data variable a call passes.
-    fn ray_location(&self, ctx: &Ctx, arg: Handle<Expression>) -> Result<u32> {
+    pub(super) fn ray_location(&self, ctx: &Ctx, arg: Handle<Expression>) -> Result<u32> {
         let location = match ctx.exprs[arg] {
             Expression::Global(g) => match &self.module.globals[g].io {
                 Some(ir::IoAttrs {

@@ -129,6 +129,10 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
             w.require("GL_EXT_ray_tracing");
             Ok("accelerationStructureEXT".into())
         }
+        TypeInner::HitObject => {
+            w.require("GL_NV_shader_invocation_reorder");
+            Ok("hitObjectNV".into())
+        }
         TypeInner::Sampler { comparison: false } => Ok("sampler".into()),
         TypeInner::Sampler { comparison: true } => Ok("samplerShadow".into()),
         TypeInner::Buffer {

@@ -1367,6 +1367,13 @@ impl<'a> Writer<'a> {
                 let decl = self.local_decl(ctx, *local, span)?;
                 out.push_str(ind);
                 out.push_str(&decl);
+                // `hitObjectNV` cannot be assigned: the call records
+                // into the variable.
+                if let Some(hit) = self.hit_object_local(ctx, *local) {
+                    let record = self.hit_object_record(ctx, &hit, *init)?;
+                    writeln!(out, ";\n{ind}{record};").ok();
+                    return Ok(());
+                }
                 out.push_str(" = ");
                 self.write_expr(ctx, *init, out)?;
                 out.push_str(";\n");
