@@ -1441,6 +1441,36 @@ fn extensions_add_methods_and_conformances() {
 }
 
 #[test]
+fn conditional_fields_are_there_or_not() {
+    let src = format!(
+        "struct S<let on : bool> {{ float a; Conditional<float2, on> b; Conditional<int, true> c; }}
+         void go() {{ S<true> x; S<false> y; x.b = float2(1, 2); y.a = 1; }}
+         {GENERIC_ENTRY}"
+    );
+    let m = ok(&src);
+    let names = |s: &str| -> Vec<String> {
+        struct_members(&m, s)
+            .iter()
+            .map(|f| f.name.clone())
+            .collect()
+    };
+    assert_eq!(names("S<true>"), ["a", "b", "c"]);
+    assert_eq!(names("S<false>"), ["a", "c"]);
+    error(
+        "struct S { Conditional<float> b; }",
+        "E30017",
+        "`Conditional` takes 2 generic arguments",
+        "Conditional<float>",
+    );
+    error(
+        "struct S<let on : bool> { Conditional<float, on> b; } void f() { S<false> s; s.b = 1; }",
+        "E30010",
+        "no member",
+        "b",
+    );
+}
+
+#[test]
 fn generic_rejections_have_codes_and_spans() {
     let entry = |body: &str| {
         format!(

@@ -217,7 +217,12 @@ impl Checker<'_> {
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");
-            let base = self.resolve_type(&field.ty);
+            let base = match self.conditional_field(&field.ty) {
+                // `Conditional<T, false>`: the field is not there.
+                Some(None) => continue,
+                Some(Some(ty)) => ty,
+                None => self.resolve_type(&field.ty),
+            };
             let acted = self.sort_attributes(&field.attributes, AttrSite::Field);
             for d in &field.declarators {
                 if !names.insert(d.name.name.as_str()) {
@@ -251,6 +256,65 @@ impl Checker<'_> {
             }
         }
         members
+    }
+
+    /// A field of type `Conditional<T, c>` (Slang): `Some(Some(T))` when
+    /// the constant `c` is true, `Some(None)` when it is false (the field is
+    /// left out), `None` for any other type.
+    fn conditional_field(&mut self, texpr: &ast::TypeExpr) -> Option<Option<Handle<Type>>> {
+        if texpr.name != "Conditional" || self.lookup_type("Conditional").is_some() {
+            return None;
+        }
+        let [inner, flag] = texpr.args.as_slice() else {
+            self.error(
+                codes::BAD_GENERIC_ARGUMENTS,
+                format!(
+                    "`Conditional` takes 2 generic arguments (a type and a `bool`), found {}",
+                    texpr.args.len()
+                ),
+                texpr.span,
+            );
+            return Some(Some(self.error_ty));
+        };
+        let flag = match flag {
+            ast::GenericArg::Value(e) => e.clone(),
+            ast::GenericArg::Type(t) => ast::Expr::new(
+                ast::ExprKind::Name(vec![ast::Ident {
+                    name: t.name.clone(),
+                    span: t.span,
+                }]),
+                t.span,
+            ),
+        };
+        let present = match self.const_eval(&flag) {
+            Some(ConstValue::Bool(b)) => b,
+            Some(other) => match other.as_i64() {
+                Some(n) => n != 0,
+                None => {
+                    self.error(
+                        codes::BAD_GENERIC_ARGUMENTS,
+                        format!("the condition of `Conditional` must be a `bool`, found {other}"),
+                        flag.span,
+                    );
+                    return Some(Some(self.error_ty));
+                }
+            },
+            None => return Some(Some(self.error_ty)),
+        };
+        if !present {
+            return Some(None);
+        }
+        Some(Some(match inner {
+            ast::GenericArg::Type(t) => self.resolve_type(t),
+            ast::GenericArg::Value(e) => {
+                self.error(
+                    codes::BAD_GENERIC_ARGUMENTS,
+                    "the first argument of `Conditional` must be a type",
+                    e.span,
+                );
+                self.error_ty
+            }
+        }))
     }
 
     /// An interface: its name is a type name that only a conformance list

@@ -450,12 +450,19 @@ impl Checker<'_> {
     }
 
     /// How an argument list reads in a specialisation's name.
-    fn args_text(&self, args: &[GenericValue]) -> String {
-        let parts: Vec<String> = args
+    /// A `bool` parameter's argument reads `true` or `false`.
+    fn args_text(&self, params: &[ast::GenericParam], args: &[GenericValue]) -> String {
+        let parts: Vec<String> = params
             .iter()
-            .map(|a| match *a {
-                GenericValue::Type(t) => self.type_name(t),
-                GenericValue::Value(v) => v.to_string(),
+            .zip(args)
+            .map(|(p, a)| match (&p.kind, *a) {
+                (_, GenericValue::Type(t)) => self.type_name(t),
+                (ast::GenericParamKind::Value { ty }, GenericValue::Value(v))
+                    if ty.name == "bool" =>
+                {
+                    (v != 0).to_string()
+                }
+                (_, GenericValue::Value(v)) => v.to_string(),
             })
             .collect();
         parts.join(", ")
@@ -519,7 +526,7 @@ impl Checker<'_> {
         let name = format!(
             "{}<{}>",
             self.qualified(&decl.name.name),
-            self.args_text(&args)
+            self.args_text(&decl.generics, &args)
         );
         self.namespace = outer_namespace;
         let saved = self.enter_generic_scope(&decl.generics, &args, &namespace, None);
@@ -782,7 +789,7 @@ impl Checker<'_> {
         let name = format!(
             "{}<{}>",
             self.qualified(&decl.name.name),
-            self.args_text(&args)
+            self.args_text(&decl.generics, &args)
         );
         let f = self.push_instance(&decl, name, namespace.clone(), None);
         self.leave_generic_scope(saved);
