@@ -7,8 +7,9 @@
 //! reads the current hit object (`optixHitObjectIsHit()` ...). That is
 //! the source's meaning only while one hit object is made: a program that
 //! reaches two makers is refused (`E56401`), as are the methods OptiX
-//! has no query for (`GetAttributes`, the object-space ray and the
-//! transforms).
+//! has no query for (`GetAttributes`, `GetRayDesc`, the transforms). The
+//! object-space ray is the world-space one through the hit object's
+//! world-to-object transform.
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
@@ -34,6 +35,23 @@ fn query(fun: I) -> Option<&'static str> {
         I::HitObjectGetPrimitiveIndex => "optixHitObjectGetPrimitiveIndex()",
         I::HitObjectGetHitKind => "optixHitObjectGetHitKind()",
         I::HitObjectGetShaderTableIndex => "optixHitObjectGetSbtRecordIndex()",
+        // OptiX keeps the world-space ray only: the object-space one is
+        // it through the hit object's world-to-object transform (a 3x4
+        // row-major matrix), the origin with the translation.
+        I::HitObjectGetObjectRayOrigin => {
+            "[]() { float m_[12]; optixHitObjectGetWorldToObjectTransformMatrix(m_); \
+             const ::float3 o_ = optixHitObjectGetWorldRayOrigin(); \
+             return lg::float3(m_[0] * o_.x + m_[1] * o_.y + m_[2] * o_.z + m_[3], \
+             m_[4] * o_.x + m_[5] * o_.y + m_[6] * o_.z + m_[7], \
+             m_[8] * o_.x + m_[9] * o_.y + m_[10] * o_.z + m_[11]); }()"
+        }
+        I::HitObjectGetObjectRayDirection => {
+            "[]() { float m_[12]; optixHitObjectGetWorldToObjectTransformMatrix(m_); \
+             const ::float3 d_ = optixHitObjectGetWorldRayDirection(); \
+             return lg::float3(m_[0] * d_.x + m_[1] * d_.y + m_[2] * d_.z, \
+             m_[4] * d_.x + m_[5] * d_.y + m_[6] * d_.z, \
+             m_[8] * d_.x + m_[9] * d_.y + m_[10] * d_.z); }()"
+        }
         _ => return None,
     })
 }
