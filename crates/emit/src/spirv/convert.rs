@@ -444,6 +444,14 @@ impl Writer<'_> {
         queue: &mut Vec<(Word, Handle<ir::Type>)>,
         span: ir::Span,
     ) -> Result<Word> {
+        // An empty struct (`Payload p = {};`) takes no element.
+        if let TypeInner::Struct { members } = self.inner(ty)
+            && members.is_empty()
+            && queue.last().is_none_or(|&(_, next_ty)| next_ty != ty)
+        {
+            let ty_id = self.ty(ty, Layout::Plain)?;
+            return self.op(Op::CompositeConstruct, ty_id, &[]);
+        }
         let Some(&(next, next_ty)) = queue.last() else {
             return unsupported("an initializer list with too few elements", span);
         };
