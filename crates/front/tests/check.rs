@@ -1471,6 +1471,45 @@ fn conditional_fields_are_there_or_not() {
 }
 
 #[test]
+fn generic_methods_are_specialised_with_this() {
+    let src = format!(
+        "struct S {{ float k; T scale<T : IFloat>(T x) {{ return x * k; }} }}
+         struct Box<T> {{ T v; U to<U>() {{ return U(v); }} }}
+         void go() {{
+             S s; s.k = 2; Box<int> b; b.v = 1;
+             float2 a = s.scale(float2(1, 2)) + s.scale<float>(3) + b.to<float>();
+         }}
+         {GENERIC_ENTRY}"
+    );
+    let m = ok(&src);
+    let mut names = function_names(&m);
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "Box<int>::to<float>",
+            "S::scale<float2>",
+            "S::scale<float>",
+            "go",
+            "main"
+        ]
+    );
+    assert!(function(&m, "S::scale<float>").params[0].name == "this");
+    error(
+        "struct S { float k; } void go() { S s; float x = s.get<float>(); }",
+        "E30010",
+        "has no method `get`",
+        "get",
+    );
+    error(
+        "struct S { float k; float get() { return k; } } void go() { S s; float x = s.get<float>(); }",
+        "E30004",
+        "method `get` takes no generic arguments",
+        "float",
+    );
+}
+
+#[test]
 fn generic_rejections_have_codes_and_spans() {
     let entry = |body: &str| {
         format!(

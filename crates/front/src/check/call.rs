@@ -17,7 +17,15 @@ impl Checker<'_> {
                 if self.lookup_type(&t.name).is_none()
                     && let Some(templates) = self.generic_functions(&t.name)
                 {
-                    return self.lower_generic_call(&t.name, &templates, &[], &t.args, args, span);
+                    return self.lower_generic_call(
+                        &t.name,
+                        &templates,
+                        &[],
+                        &t.args,
+                        None,
+                        args,
+                        span,
+                    );
                 }
                 let ty = self.resolve_type(t);
                 self.lower_constructor(ty, args, span)
@@ -29,7 +37,15 @@ impl Checker<'_> {
                         Some(ValueSymbol::Functions(list)) => list.clone(),
                         _ => Vec::new(),
                     };
-                    return self.lower_generic_call(name, &templates, &plain, &[], args, span);
+                    return self.lower_generic_call(
+                        name,
+                        &templates,
+                        &plain,
+                        &[],
+                        None,
+                        args,
+                        span,
+                    );
                 }
                 match self.lookup_value(name).cloned() {
                     Some(ValueSymbol::Functions(candidates)) => {

@@ -175,6 +175,10 @@ impl Checker<'_> {
         self.check_conformances(&whole);
         let outer = std::mem::replace(&mut self.namespace, type_name);
         for (m, method) in ext.methods.iter().enumerate() {
+            if !method.generics.is_empty() {
+                self.declare_generic_method(method, &whole, ty, None);
+                continue;
+            }
             let this = self.method_this(method, &whole, ty);
             let body = BodyRef {
                 item: index,
@@ -972,6 +976,10 @@ impl Checker<'_> {
         let scope = self.qualified(&decl.name.name);
         let outer = std::mem::replace(&mut self.namespace, scope);
         for (m, method) in decl.methods.iter().enumerate() {
+            if !method.generics.is_empty() {
+                self.declare_generic_method(method, decl, ty, None);
+                continue;
+            }
             let this = self.method_this(method, decl, ty);
             let body = BodyRef {
                 item: item_index,

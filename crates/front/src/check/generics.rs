@@ -36,6 +36,18 @@ pub enum GenericValue {
 struct Template<T> {
     decl: Rc<T>,
     namespace: String,
+    /// For a generic method: the struct it belongs to.
+    owner: Option<Owner>,
+}
+
+/// The struct of a generic method: its type, its declaration (for `this`),
+/// and, for a struct instance, the struct's own parameters and arguments.
+#[derive(Debug)]
+struct Owner {
+    ty: Handle<Type>,
+    decl: Rc<ast::StructDecl>,
+    params: Rc<Vec<ast::GenericParam>>,
+    args: Vec<GenericValue>,
 }
 
 /// A body to check once the ordinary bodies are done.
@@ -141,8 +153,42 @@ impl Checker<'_> {
         self.generics.funcs.push(Template {
             decl: Rc::new(decl.clone()),
             namespace: self.namespace.clone(),
+            owner: None,
         });
         self.generics.func_names.entry(key).or_default().push(index);
+    }
+
+    /// Keeps a generic method of struct `ty` (an instance of a generic
+    /// struct when `outer` holds the struct's parameters and arguments) as
+    /// a template named `S::method`; the current namespace is the struct's.
+    pub fn declare_generic_method(
+        &mut self,
+        method: &ast::FunctionDecl,
+        owner: &ast::StructDecl,
+        ty: Handle<Type>,
+        outer: Option<(Rc<Vec<ast::GenericParam>>, Vec<GenericValue>)>,
+    ) {
+        self.check_generic_params(&method.generics);
+        let type_name = self.module.types[ty].name.clone().unwrap_or_default();
+        let key = format!("{type_name}::{}", method.name.name);
+        let (params, args) = outer.unwrap_or_default();
+        let index = self.generics.funcs.len();
+        self.generics.funcs.push(Template {
+            decl: Rc::new(method.clone()),
+            namespace: type_name,
+            owner: Some(Owner {
+                ty,
+                decl: Rc::new(owner.clone()),
+                params,
+                args,
+            }),
+        });
+        self.generics.func_names.entry(key).or_default().push(index);
+    }
+
+    /// The generic methods named `key` (`S::method`), if any.
+    pub fn generic_methods(&self, key: &str) -> Option<Vec<usize>> {
+        self.generics.func_names.get(key).cloned()
     }
 
     /// Keeps a generic struct as a template under its qualified name.
@@ -161,6 +207,7 @@ impl Checker<'_> {
         self.generics.structs.push(Template {
             decl: Rc::new(decl.clone()),
             namespace: self.namespace.clone(),
+            owner: None,
         });
         self.generics.struct_names.insert(key, index);
     }
@@ -572,6 +619,13 @@ impl Checker<'_> {
         // `name` is qualified already: `N::Pair<float>`.
         let scope = name.to_string();
         for method in &decl.methods {
+            if !method.generics.is_empty() {
+                let outer = std::mem::replace(&mut self.namespace, scope.clone());
+                let bound = Some((generics.clone(), args.to_vec()));
+                self.declare_generic_method(method, decl, ty, bound);
+                self.namespace = outer;
+                continue;
+            }
             let saved =
                 self.enter_generic_scope(&generics, args, namespace, Some((&decl.name.name, ty)));
             let this = self.method_this(method, decl, ty);
@@ -637,11 +691,17 @@ impl Checker<'_> {
         templates: &[usize],
         plain: &[usize],
         explicit: &[ast::GenericArg],
+        this: Option<(Value, Span)>,
         args: &[ast::Expr],
         span: Span,
     ) -> Value {
-        let mut values = Vec::with_capacity(args.len());
-        let mut spans = Vec::with_capacity(args.len());
+        let method = this.is_some();
+        let mut values = Vec::with_capacity(args.len() + 1);
+        let mut spans = Vec::with_capacity(args.len() + 1);
+        if let Some((v, s)) = this {
+            values.push(v);
+            spans.push(s);
+        }
         for a in args {
             values.push(self.lower_value(a));
             spans.push(a.span);
@@ -650,17 +710,19 @@ impl Checker<'_> {
             return self.error_value(span);
         }
         if explicit.is_empty() && plain.iter().any(|&f| self.call_cost(f, &values).is_some()) {
-            return self.call_with_values(name, plain, false, values, &spans, args, span);
+            return self.call_with_values(name, plain, method, values, &spans, args, span);
         }
         let mut first_failure = None;
         for &t in templates {
-            match self.specialise_call(t, explicit, &values, span) {
+            // Inference reads the written arguments, not `this`.
+            let written = &values[usize::from(method)..];
+            match self.specialise_call(t, explicit, written, span) {
                 Ok(Some(f)) => {
                     if self.call_cost(f, &values).is_some() {
                         return self.call_with_values(
                             name,
                             &[f],
-                            false,
+                            method,
                             values,
                             &spans,
                             args,
@@ -682,7 +744,7 @@ impl Checker<'_> {
         }
         match first_failure {
             // The report names the specialisation's parameter types.
-            Some(f) => self.call_with_values(name, &[f], false, values, &spans, args, span),
+            Some(f) => self.call_with_values(name, &[f], method, values, &spans, args, span),
             None => {
                 let arg_types: Vec<String> = values
                     .iter()
@@ -781,17 +843,41 @@ impl Checker<'_> {
         if !self.count_instance(span) {
             return None;
         }
-        let args = key.1.clone();
-        let decl = self.generics.funcs[t].decl.clone();
-        let namespace = self.generics.funcs[t].namespace.clone();
-        let generics = Rc::new(decl.generics.clone());
-        let saved = self.enter_generic_scope(&generics, &args, &namespace, None);
+        let method_args = key.1.clone();
+        let template = &self.generics.funcs[t];
+        let decl = template.decl.clone();
+        let namespace = template.namespace.clone();
+        // A method binds its struct's parameters too, and takes `this`.
+        let (mut params, mut args, owner) = match &template.owner {
+            Some(o) => (
+                o.params.as_ref().clone(),
+                o.args.clone(),
+                Some((o.ty, o.decl.clone())),
+            ),
+            None => (Vec::new(), Vec::new(), None),
+        };
+        let this_struct = owner
+            .as_ref()
+            .filter(|_| !params.is_empty())
+            .map(|(ty, d)| (d.name.name.clone(), *ty));
+        params.extend(decl.generics.iter().cloned());
+        args.extend(method_args.iter().copied());
+        let generics = Rc::new(params);
+        let saved = self.enter_generic_scope(
+            &generics,
+            &args,
+            &namespace,
+            this_struct.as_ref().map(|(n, ty)| (n.as_str(), *ty)),
+        );
         let name = format!(
             "{}<{}>",
             self.qualified(&decl.name.name),
-            self.args_text(&decl.generics, &args)
+            self.args_text(&decl.generics, &method_args)
         );
-        let f = self.push_instance(&decl, name, namespace.clone(), None);
+        let this = owner
+            .as_ref()
+            .and_then(|(ty, d)| self.method_this(&decl, d, *ty));
+        let f = self.push_instance(&decl, name, namespace.clone(), this);
         self.leave_generic_scope(saved);
         self.generics.func_instances.insert(key, f);
         if decl.body.is_some() {
@@ -801,7 +887,7 @@ impl Checker<'_> {
                 generics,
                 args,
                 namespace,
-                this_struct: None,
+                this_struct,
             });
         }
         Some(f)

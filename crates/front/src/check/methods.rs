@@ -68,6 +68,20 @@ impl Checker<'_> {
         {
             return self.lower_hit_object_method(obj, object.span, method, type_args, args, span);
         }
+        if let Some(ty) = obj.ty
+            && ty != self.error_ty
+            && let TypeInner::Struct { .. } = self.inner(ty)
+        {
+            return self.lower_struct_method_call(
+                obj,
+                object.span,
+                ty,
+                method,
+                type_args,
+                args,
+                span,
+            );
+        }
         if let Some(first) = type_args.first() {
             let at = match first {
                 ast::GenericArg::Type(t) => t.span,
@@ -81,12 +95,6 @@ impl Checker<'_> {
                 ),
                 at,
             );
-        }
-        if let Some(ty) = obj.ty
-            && ty != self.error_ty
-            && let TypeInner::Struct { .. } = self.inner(ty)
-        {
-            return self.lower_struct_method_call(obj, object.span, ty, method, args, span);
         }
         let mut values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
         let obj_ty = obj.ty.unwrap_or(self.error_ty);
@@ -180,12 +188,16 @@ impl Checker<'_> {
     }
 
     /// `s.f(args)` on a struct with member functions: `S::f(s, args)`.
+    /// A method of a struct; a generic one (`s.get<float>()`, or its
+    /// arguments inferred) is specialised.
+    #[allow(clippy::too_many_arguments)]
     fn lower_struct_method_call(
         &mut self,
         obj: Value,
         obj_span: Span,
         ty: Handle<Type>,
         method: &ast::Ident,
+        type_args: &[ast::GenericArg],
         args: &[ast::Expr],
         span: Span,
     ) -> Value {
@@ -199,6 +211,31 @@ impl Checker<'_> {
                 .collect(),
             _ => Vec::new(),
         };
+        if let Some(templates) = self.generic_methods(&key) {
+            let this = Some((obj, obj_span));
+            return self.lower_generic_call(
+                &key,
+                &templates,
+                &candidates,
+                type_args,
+                this,
+                args,
+                span,
+            );
+        }
+        if !candidates.is_empty()
+            && let Some(first) = type_args.first()
+        {
+            let at = match first {
+                ast::GenericArg::Type(t) => t.span,
+                ast::GenericArg::Value(v) => v.span,
+            };
+            self.error(
+                codes::NO_MATCHING_OVERLOAD,
+                format!("method `{}` takes no generic arguments", method.name),
+                at,
+            );
+        }
         if candidates.is_empty() {
             for a in args {
                 self.lower_expr(a);

@@ -791,9 +791,18 @@ impl<'a> Parser<'a> {
                 methods.push(function);
                 return;
             }
-            (TokenKind::Lt, Some(_)) => {
-                self.unsupported("generic member function", name.span);
-                self.skip_construct();
+            (TokenKind::Lt, Some(methods)) => {
+                let Some((generics, added)) = self.generic_params() else {
+                    self.skip_construct();
+                    return;
+                };
+                if self.at(TokenKind::LParen) {
+                    let function = self.function(attributes, modifiers, ty, name, generics, start);
+                    methods.push(function);
+                } else {
+                    self.error_expected("`(`");
+                }
+                self.forget_type_names(added);
                 return;
             }
             (TokenKind::LParen | TokenKind::Lt, None) => {
