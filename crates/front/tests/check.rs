@@ -1510,6 +1510,31 @@ fn generic_methods_are_specialised_with_this() {
 }
 
 #[test]
+fn static_requirements_are_called_through_the_parameter() {
+    let src = format!(
+        "interface IUnit {{ static float unit(); }}
+         struct Two : IUnit {{ static float unit() {{ return 2; }} }}
+         typedef Two Deux;
+         float both<T : IUnit>() {{ return T::unit() + T.unit(); }}
+         void go() {{ float x = both<Two>() + Deux::unit(); }}
+         {GENERIC_ENTRY}"
+    );
+    let m = ok(&src);
+    let both = function(&m, "both<Two>");
+    let calls = both
+        .expressions
+        .iter()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ir::Expression::Call { function, .. } if m.functions[*function].name == "Two::unit"
+            )
+        })
+        .count();
+    assert_eq!(calls, 2);
+}
+
+#[test]
 fn generic_rejections_have_codes_and_spans() {
     let entry = |body: &str| {
         format!(

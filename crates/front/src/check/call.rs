@@ -31,7 +31,13 @@ impl Checker<'_> {
                 self.lower_constructor(ty, args, span)
             }
             ast::ExprKind::Name(path) => {
-                let name = &super::consteval::path_text(path);
+                let written = super::consteval::path_text(path);
+                // `T::make()` with `T` a generic parameter (or an alias):
+                // the static function of the struct it names.
+                let name = &match self.static_through_alias(path) {
+                    Some(key) => key,
+                    None => written,
+                };
                 if let Some(templates) = self.generic_functions(name) {
                     let plain = match self.lookup_value(name) {
                         Some(ValueSymbol::Functions(list)) => list.clone(),
@@ -136,6 +142,28 @@ impl Checker<'_> {
                 self.error_value(span)
             }
         }
+    }
+
+    /// `T::f` where `T` names a struct under another name (a generic
+    /// parameter bound to it, a typedef): `S::f`, the key its functions
+    /// are declared under, when that key has functions.
+    fn static_through_alias(&self, path: &[ast::Ident]) -> Option<String> {
+        let (last, prefix) = path.split_last()?;
+        if prefix.is_empty() {
+            return None;
+        }
+        let written = super::consteval::path_text(prefix);
+        let Some(TypeSymbol::Type(ty)) = self.lookup_type(&written) else {
+            return None;
+        };
+        let type_name = self.module.types.try_get(ty)?.name.as_deref()?;
+        if type_name == written {
+            return None;
+        }
+        let key = format!("{type_name}::{}", last.name);
+        let known = matches!(self.global_value(&key), Some(ValueSymbol::Functions(_)))
+            || self.generic_methods(&key).is_some();
+        known.then_some(key)
     }
 
     /// A call of a user function from the overload set `candidates`;
