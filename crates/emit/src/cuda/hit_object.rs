@@ -7,9 +7,9 @@
 //! reads the current hit object (`optixHitObjectIsHit()` ...). That is
 //! the source's meaning only while one hit object is made: a program that
 //! reaches two makers is refused (`E56401`), as are the methods OptiX
-//! has no query for (`GetAttributes`, `GetRayDesc`, the transforms). The
-//! object-space ray is the world-space one through the hit object's
-//! world-to-object transform.
+//! has no query for (`GetAttributes`, `GetRayDesc`). The object-space ray
+//! is the world-space one through the hit object's world-to-object
+//! transform; the transforms are OptiX's 3x4 matrices transposed.
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
@@ -51,6 +51,18 @@ fn query(fun: I) -> Option<&'static str> {
              return lg::float3(m_[0] * d_.x + m_[1] * d_.y + m_[2] * d_.z, \
              m_[4] * d_.x + m_[5] * d_.y + m_[6] * d_.z, \
              m_[8] * d_.x + m_[9] * d_.y + m_[10] * d_.z); }()"
+        }
+        // The hit object's transforms (3x4 row-major), transposed to
+        // HLSL's `float4x3`.
+        I::HitObjectGetWorldToObject => {
+            "lg::transpose([]() { float m_[12]; optixHitObjectGetWorldToObjectTransformMatrix(m_); \
+             return lg::float3x4(m_[0], m_[1], m_[2], m_[3], m_[4], m_[5], m_[6], m_[7], \
+             m_[8], m_[9], m_[10], m_[11]); }())"
+        }
+        I::HitObjectGetObjectToWorld => {
+            "lg::transpose([]() { float m_[12]; optixHitObjectGetObjectToWorldTransformMatrix(m_); \
+             return lg::float3x4(m_[0], m_[1], m_[2], m_[3], m_[4], m_[5], m_[6], m_[7], \
+             m_[8], m_[9], m_[10], m_[11]); }())"
         }
         _ => return None,
     })
