@@ -1385,6 +1385,18 @@ fn generic_prefix_and_where_clauses() {
         "`float` does not conform to `IScale`",
         "Box<float>",
     );
+    let m = ok(&format!(
+        "struct S {{ float k; __generic<T : IFloat> T scale(T x) {{ return x * k; }} }}
+         void go() {{ S s; float2 v = s.scale(float2(1, 2)); }}
+         {GENERIC_ENTRY}"
+    ));
+    assert!(function_names(&m).contains(&"S::scale<float2>".to_string()));
+    error(
+        "struct S { __generic<T> float bad; }",
+        "E20001",
+        "must come before a method",
+        "__generic",
+    );
     error(
         "__generic<T> typedef float F;",
         "E20001",

@@ -753,13 +753,17 @@ impl<'a> Parser<'a> {
                 fields.extend(self.struct_decl(attributes, start, structs));
                 return;
             }
+            Some("__generic") if methods.is_some() && self.nth_kind(1) == TokenKind::Lt => {
+                self.generic_member(fields, structs, methods);
+                return;
+            }
             Some(
                 word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias"
                 | "associatedtype" | "__generic"),
             ) => {
                 let what = match word {
                     "__init" => "struct constructor (`__init`)",
-                    "__generic" => "generic member function",
+                    "__generic" => "`__generic` in a buffer block",
                     "property" => "`property` member",
                     "__subscript" => "`__subscript` member",
                     "associatedtype" => "`associatedtype` requirement",
@@ -813,6 +817,41 @@ impl<'a> Parser<'a> {
             _ => {}
         }
         fields.push(self.var_decl_rest(attributes, modifiers, ty, name, start));
+    }
+
+    /// `__generic<T> U method(...)` in a struct: the parameters are the
+    /// method's, as if written after its name.
+    fn generic_member(
+        &mut self,
+        fields: &mut Vec<VarDecl>,
+        structs: &mut Vec<StructDecl>,
+        methods: Option<&mut Vec<FunctionDecl>>,
+    ) {
+        let keyword = self.bump();
+        let Some((generics, added)) = self.generic_params() else {
+            self.skip_construct();
+            return;
+        };
+        let Some(methods) = methods else {
+            self.forget_type_names(added);
+            return;
+        };
+        let before = methods.len();
+        let fields_before = fields.len();
+        self.member(fields, structs, Some(methods));
+        self.forget_type_names(added);
+        let added_one = methods.len() > before;
+        match methods.last_mut() {
+            Some(m) if added_one && m.generics.is_empty() => m.generics = generics,
+            _ if self.diagnostics.is_empty() || fields.len() > fields_before => self.error(
+                codes::PARSE_EXPECTED,
+                "`__generic<...>` in a struct must come before a method that has no generic \
+                 parameters of its own"
+                    .to_string(),
+                keyword.span,
+            ),
+            _ => {}
+        }
     }
 
     /// `cbuffer Name : register(b0) { fields }` (or `tbuffer`).
