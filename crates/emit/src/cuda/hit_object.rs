@@ -7,7 +7,9 @@
 //! reads the current hit object (`optixHitObjectIsHit()` ...). That is
 //! the source's meaning only while one hit object is made: a program that
 //! reaches two makers is refused (`E56401`), as are the methods OptiX
-//! has no query for (`GetAttributes`, `GetRayDesc`). The object-space ray
+//! has no query for (`GetRayDesc`). `GetAttributes<T>` reads the hit
+//! object's attribute slots as a hit program reads its attributes. The
+//! object-space ray
 //! is the world-space one through the hit object's world-to-object
 //! transform; the transforms are OptiX's 3x4 matrices transposed.
 
@@ -158,18 +160,23 @@ impl Writer<'_> {
                 let a = self.args(ctx, hints)?;
                 vec![format!("optixReorder({});", a.join(", "))]
             }
-            _ => {
-                let value = self.hit_object_value(ctx, fun, span)?;
-                vec![format!("{value};")]
-            }
+            _ => return Ok(None),
         }))
     }
 
     /// A `HitObject` method as a value: the query of the current hit
     /// object.
-    pub(super) fn hit_object_value(&self, ctx: &mut FnCtx, fun: I, span: Span) -> Result<String> {
-        let _ = ctx;
+    pub(super) fn hit_object_value(
+        &self,
+        ctx: &mut FnCtx,
+        e: Handle<Expression>,
+        fun: I,
+        span: Span,
+    ) -> Result<String> {
         self.hit_object_allowed(fun, span)?;
+        if fun == I::HitObjectGetAttributes {
+            return self.hit_object_attributes(ctx, e, span);
+        }
         match query(fun) {
             Some(q) => Ok(q.to_string()),
             None if makes(fun) || fun == I::HitObjectInvoke || fun == I::ReorderThread => {
@@ -220,5 +227,41 @@ impl Writer<'_> {
             out.push('\n');
         }
         Ok(())
+    }
+}
+
+impl Writer<'_> {
+    /// `hit.GetAttributes<T>()`: a `T` read from the hit object's
+    /// attribute slots (`optixHitObjectGetAttribute_k()`), laid out as a
+    /// hit program reads its attributes, in a lambda.
+    fn hit_object_attributes(
+        &self,
+        ctx: &mut FnCtx,
+        e: Handle<Expression>,
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ctx.ty(e) else {
+            return unsupported("`GetAttributes` without a type", span);
+        };
+        let l = self.attribute_layout(ty, span)?;
+        let t = self.spell(ty, span)?;
+        let mut lines = vec![format!("{t} a_;")];
+        for field in &l.fields {
+            let place = self.field_place("a_", ty, field, span)?;
+            let s = super::types::scalar(field.scalar, span)?;
+            let k = field.register;
+            lines.push(match (field.bits, field.scalar.kind) {
+                (64, _) => format!(
+                    "{place} = lg::from_bits64<{s}>(lg::join_words(optixHitObjectGetAttribute_{k}(), optixHitObjectGetAttribute_{}()));",
+                    k + 1
+                ),
+                (_, ir::ScalarKind::Float | ir::ScalarKind::Bool) => {
+                    format!("{place} = lg::from_bits32<{s}>(optixHitObjectGetAttribute_{k}());")
+                }
+                _ => format!("{place} = {s}(optixHitObjectGetAttribute_{k}());"),
+            });
+        }
+        lines.push("return a_;".into());
+        Ok(format!("[]() {{ {} }}()", lines.join(" ")))
     }
 }

@@ -174,7 +174,7 @@ impl Writer<'_> {
     ) -> Result<String> {
         let span = ctx.span(e);
         if fun.is_hit_object() {
-            return self.hit_object_value(ctx, fun, span);
+            return self.hit_object_value(ctx, e, fun, span);
         }
         if let Some(name) = renamed(fun) {
             if matches!(fun, I::ObjectToWorld | I::WorldToObject) {

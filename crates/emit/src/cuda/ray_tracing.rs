@@ -49,7 +49,7 @@ impl Writer<'_> {
             .or_else(|e| unsupported(format!("a payload holding {}", e.what), span))
     }
 
-    fn attribute_layout(&self, ty: ir::Handle<ir::Type>, span: Span) -> Result<Layout> {
+    pub(super) fn attribute_layout(&self, ty: ir::Handle<ir::Type>, span: Span) -> Result<Layout> {
         let l = layout::attributes(self.module, ty)
             .or_else(|e| unsupported(format!("hit attributes holding {}", e.what), span))?;
         if l.registers > layout::MAX_ATTRIBUTE_SLOTS {
@@ -62,7 +62,7 @@ impl Writer<'_> {
     }
 
     /// `base.member[2].x` of a field.
-    fn field_place(
+    pub(super) fn field_place(
         &self,
         base: &str,
         mut ty: ir::Handle<ir::Type>,
