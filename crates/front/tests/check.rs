@@ -1485,11 +1485,15 @@ fn conditional_fields_are_there_or_not() {
 #[test]
 fn generic_methods_are_specialised_with_this() {
     let src = format!(
-        "struct S {{ float k; T scale<T : IFloat>(T x) {{ return x * k; }} }}
+        "struct S {{
+             float k;
+             T scale<T : IFloat>(T x) {{ return x * k; }}
+             float2 twice(float2 v) {{ return scale(v) + scale(v); }}
+         }}
          struct Box<T> {{ T v; U to<U>() {{ return U(v); }} }}
          void go() {{
              S s; s.k = 2; Box<int> b; b.v = 1;
-             float2 a = s.scale(float2(1, 2)) + s.scale<float>(3) + b.to<float>();
+             float2 a = s.scale(float2(1, 2)) + s.scale<float>(3) + b.to<float>() + s.twice(1);
          }}
          {GENERIC_ENTRY}"
     );
@@ -1502,6 +1506,7 @@ fn generic_methods_are_specialised_with_this() {
             "Box<int>::to<float>",
             "S::scale<float2>",
             "S::scale<float>",
+            "S::twice",
             "go",
             "main"
         ]

@@ -43,12 +43,13 @@ impl Checker<'_> {
                         Some(ValueSymbol::Functions(list)) => list.clone(),
                         _ => Vec::new(),
                     };
+                    let this = self.generic_implicit_this(&templates, callee.span);
                     return self.lower_generic_call(
                         name,
                         &templates,
                         &plain,
                         &[],
-                        None,
+                        this,
                         args,
                         span,
                     );

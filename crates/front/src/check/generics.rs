@@ -186,6 +186,30 @@ impl Checker<'_> {
         self.generics.func_names.entry(key).or_default().push(index);
     }
 
+    /// Inside a method of struct `S`, a bare call of a generic method of
+    /// `S` that is not static passes the same `this`.
+    pub fn generic_implicit_this(
+        &mut self,
+        templates: &[usize],
+        span: Span,
+    ) -> Option<(Value, Span)> {
+        let this_ty = self.ctx.as_ref()?.this_ty?;
+        let found = templates.iter().any(|&t| {
+            let template = &self.generics.funcs[t];
+            template.owner.as_ref().is_some_and(|o| o.ty == this_ty)
+                && !template
+                    .decl
+                    .modifiers
+                    .iter()
+                    .any(|m| m.kind == ast::ModifierKind::Static)
+        });
+        if !found {
+            return None;
+        }
+        let this = self.append(ir::Expression::Param(0), Some(this_ty), span);
+        Some((this, span))
+    }
+
     /// The generic methods named `key` (`S::method`), if any.
     pub fn generic_methods(&self, key: &str) -> Option<Vec<usize>> {
         self.generics.func_names.get(key).cloned()
