@@ -11,9 +11,15 @@ use legalis_validate::TargetEnv;
 
 /// Compiles, legalizes, writes and validates; returns the disassembly.
 fn spirv_asm(src: &str, entry: &str, stage: ShaderStage) -> String {
+    spirv_asm_with(src, entry, stage, false)
+}
+
+/// [`spirv_asm`], with `-allow-glsl`'s front-end option when `allow_glsl`.
+fn spirv_asm_with(src: &str, entry: &str, stage: ShaderStage, allow_glsl: bool) -> String {
     let options = legalis_front::Options {
         entry: Some(entry.to_string()),
         stage: Some(stage),
+        allow_glsl,
         ..Default::default()
     };
     let out = legalis_front::compile(src, &options);
@@ -183,7 +189,7 @@ fn every_legalize_test_source_validates_where_it_legalizes() {
             continue;
         };
         let entry = option("-entry ").unwrap_or("main");
-        spirv_asm(&src, entry, stage);
+        spirv_asm_with(&src, entry, stage, directive.contains("-allow-glsl"));
         written += 1;
     }
     assert!(written >= 4, "only {written} sources were written");
