@@ -227,6 +227,33 @@ pub struct BufferBlock {
     pub span: Span,
 }
 
+/// One qualifier of a GLSL `layout(...)`: `std430`, `binding = 2`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayoutQualifier {
+    pub name: Ident,
+    pub value: Option<Expr>,
+    pub span: Span,
+}
+
+/// GLSL `layout(std430, binding = 0) buffer Name { fields } instance;`, a
+/// storage block (`-allow-glsl`). Without an instance name the fields are
+/// reached by their bare names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlslBufferBlock {
+    pub layout: Vec<LayoutQualifier>,
+    pub name: Ident,
+    pub fields: Vec<VarDecl>,
+    pub instance: Option<Ident>,
+    pub span: Span,
+}
+
+/// GLSL `layout(derivative_group_quadsNV) in;` at module scope (`-allow-glsl`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlslLayoutIn {
+    pub layout: Vec<LayoutQualifier>,
+    pub span: Span,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct EnumDecl {
     pub name: Ident,
@@ -268,6 +295,10 @@ pub enum Item {
     /// `extension S : IFoo { methods }`: methods and conformances added to
     /// struct `S` (the declaration's name); it has no fields.
     Extension(StructDecl),
+    /// GLSL `buffer Name { fields } instance;`.
+    GlslBuffer(GlslBufferBlock),
+    /// GLSL `layout(...) in;`.
+    GlslLayoutIn(GlslLayoutIn),
 }
 
 /// A whole translation unit.

@@ -123,6 +123,12 @@ pub const GENERIC_INFERENCE: u32 = 30031;
 /// A generic argument that does not conform to its parameter's constraint
 /// (`T : IFoo` given a type that does not implement `IFoo`).
 pub const CONSTRAINT_NOT_SATISFIED: u32 = 30032;
+/// GLSL syntax (a `buffer` block, `layout(...) in;`) met without
+/// `-allow-glsl`.
+pub const NEEDS_ALLOW_GLSL: u32 = 30040;
+/// A GLSL declaration `-allow-glsl` reads but Legalis does not support (an
+/// unsized array in a `buffer` block, an unknown layout qualifier).
+pub const UNSUPPORTED_GLSL: u32 = 30041;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
 

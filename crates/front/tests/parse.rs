@@ -219,6 +219,19 @@ fn render_item(out: &mut String, item: &Item) {
             }
             line(out, 0, &format!("end namespace {}", n.name.name));
         }
+        Item::GlslBuffer(b) => {
+            let layout: Vec<&str> = b.layout.iter().map(|q| q.name.name.as_str()).collect();
+            let instance = b.instance.as_ref().map_or("", |i| i.name.as_str());
+            let head = format!("buffer [{}] {} {instance}", layout.join(", "), b.name.name);
+            line(out, 0, &head);
+            for field in &b.fields {
+                line(out, 1, &format!("field {}", render_var(field)));
+            }
+        }
+        Item::GlslLayoutIn(l) => {
+            let layout: Vec<&str> = l.layout.iter().map(|q| q.name.name.as_str()).collect();
+            line(out, 0, &format!("layout [{}] in", layout.join(", ")));
+        }
     }
 }
 
@@ -1752,4 +1765,25 @@ fn shaders_of_every_stage_parse_cleanly() {
         ]
     );
     assert_eq!(file.items.len(), 24);
+}
+
+#[test]
+fn glsl_buffer_blocks_and_layout_in_beside_a_variable_named_buffer() {
+    check(
+        r"
+layout(derivative_group_quadsNV) in;
+layout(std430, binding = 2) buffer Block { int count; float3 dir; } block;
+buffer Bare { uint hits; };
+RWStructuredBuffer<uint> buffer;
+",
+        r"
+            layout [derivative_group_quadsNV] in
+            buffer [std430, binding] Block block
+              field int count
+              field float3 dir
+            buffer [] Bare
+              field uint hits
+            var RWStructuredBuffer<uint> buffer
+        ",
+    );
 }

@@ -416,6 +416,8 @@ fn every_prefix_parses_without_panicking_and_reports_incompleteness() {
             Item::TypeAlias(t) => t.span.end,
             Item::Interface(i) => i.span.end,
             Item::Namespace(n) => n.span.end,
+            Item::GlslBuffer(b) => b.span.end,
+            Item::GlslLayoutIn(l) => l.span.end,
         })
         .collect();
     for len in 1..=tokens.len() {

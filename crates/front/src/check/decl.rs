@@ -102,6 +102,8 @@ impl Checker<'_> {
                 ast::Item::Function(f) => self.declare_function(f, index),
                 // After every struct, so an extension may come first.
                 ast::Item::Extension(_) => {}
+                ast::Item::GlslBuffer(b) => self.declare_glsl_buffer(b),
+                ast::Item::GlslLayoutIn(l) => self.declare_glsl_layout_in(l),
             }
         }
         for (index, flat) in items.iter().enumerate() {
@@ -516,7 +518,7 @@ impl Checker<'_> {
     }
 
     /// Storage modifiers that mean nothing on fields and parameters.
-    fn reject_storage_modifiers(
+    pub(super) fn reject_storage_modifiers(
         &mut self,
         mods: &super::decl::DeclModifiers,
         span: Span,

@@ -169,6 +169,9 @@ impl Checker<'_> {
                 ir::Intrinsic::CalculateLevelOfDetail,
                 ir::Intrinsic::CalculateLevelOfDetailUnclamped,
             ];
+            if stage == Stage::Compute && out.derivative_group.is_none() {
+                out.derivative_group = self.glsl_derivative_group;
+            }
             if stage == Stage::Compute
                 && out.derivative_group.is_none()
                 && derivatives.iter().any(|d| reached.contains(d))

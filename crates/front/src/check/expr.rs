@@ -315,6 +315,7 @@ impl Checker<'_> {
                     span,
                 )
             }
+            ValueSymbol::GlslBlock { global, field } => self.glsl_block_value(global, field, span),
             ValueSymbol::Functions(_) => {
                 self.error(
                     codes::TYPE_MISMATCH,

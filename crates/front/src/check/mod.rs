@@ -108,6 +108,13 @@ pub enum ValueSymbol {
     },
     /// `this` inside a member function (parameter 0).
     This,
+    /// The instance name of a GLSL `buffer` block (`field` `None`), or a
+    /// field of one without an instance name: element 0 of the block's
+    /// buffer, or that element's field.
+    GlslBlock {
+        global: Handle<ir::GlobalVariable>,
+        field: Option<u32>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -228,6 +235,9 @@ pub struct Checker<'a> {
     pub value_buffers: FastHashMap<Handle<Type>, ()>,
     /// Generic function and struct templates and their specialisations.
     generics: generics::Generics,
+    /// The derivative group of `layout(derivative_group_quadsNV) in;`
+    /// (`-allow-glsl`), for compute entry points that name none.
+    pub glsl_derivative_group: Option<ir::DerivativeGroup>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -284,6 +294,7 @@ impl<'a> Checker<'a> {
             member_indices: FastHashMap::default(),
             value_buffers: FastHashMap::default(),
             generics: generics::Generics::default(),
+            glsl_derivative_group: None,
         }
     }
 

@@ -141,6 +141,10 @@ impl<'a> Parser<'a> {
             self.generic_prefix(items);
             return;
         }
+        if self.at_glsl_item() {
+            self.glsl_item(attributes, start, items);
+            return;
+        }
         if self.at_func() {
             items.extend(self.func_decl(attributes, start).map(Item::Function));
             return;
@@ -706,7 +710,7 @@ impl<'a> Parser<'a> {
     /// `{ fields }` of a struct or buffer; nested structs go to `structs`.
     /// Member functions go to `methods`; where there is none (a `cbuffer`)
     /// they are reported as unsupported.
-    fn member_list(
+    pub(super) fn member_list(
         &mut self,
         structs: &mut Vec<StructDecl>,
         mut methods: Option<&mut Vec<FunctionDecl>>,

@@ -64,6 +64,7 @@ mod attr;
 mod decl;
 mod expr;
 mod func;
+mod glsl;
 mod items;
 mod number;
 mod stmt;
