@@ -131,6 +131,12 @@ pub struct Declarator {
 /// user type can collide with it.
 pub const INFERRED_TYPE: &str = "<inferred>";
 
+/// The type name of an array type written as a generic argument
+/// (`ConstantBuffer<uint64_t[1000]>`): the first argument is the element
+/// type, each later one a dimension's size, outermost first. Not a valid
+/// identifier, so no user type can collide with it.
+pub const ARRAY_TYPE: &str = "<array>";
+
 /// `modifiers type declarator, declarator;` at any scope.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {

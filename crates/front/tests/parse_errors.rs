@@ -490,3 +490,11 @@ fn a_missing_opening_brace_still_reads_the_body() {
     ));
     assert_eq!(g.declarators[0].name.name, "g");
 }
+
+#[test]
+fn an_unsized_array_as_a_generic_argument_is_unsupported() {
+    check(
+        "StructuredBuffer<int[]> rows;",
+        r#"E20003 17..22 "int[]": an unsized array as a generic argument is not supported"#,
+    );
+}

@@ -226,6 +226,19 @@ impl Checker<'_> {
 
     fn try_resolve_type(&mut self, texpr: &ast::TypeExpr) -> Option<Handle<Type>> {
         let name = texpr.name.as_str();
+        if name == ast::ARRAY_TYPE
+            && let [ast::GenericArg::Type(element), sizes @ ..] = texpr.args.as_slice()
+        {
+            let element = self.try_resolve_type(element)?;
+            let dims: Vec<Option<ast::Expr>> = sizes
+                .iter()
+                .map(|a| match a {
+                    ast::GenericArg::Value(e) => Some(e.clone()),
+                    ast::GenericArg::Type(_) => None,
+                })
+                .collect();
+            return Some(self.apply_array_dims(element, &dims, None));
+        }
         if texpr.args.is_empty() {
             if let Some((scalar, shape)) = numeric_from_name(name) {
                 return Some(self.numeric_ty(scalar, shape));

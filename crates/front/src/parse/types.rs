@@ -2,7 +2,7 @@
 //! decides whether a type starts here.
 
 use crate::{
-    ast::{GenericArg, Modifier, ModifierKind, TypeExpr},
+    ast::{ARRAY_TYPE, GenericArg, Modifier, ModifierKind, TypeExpr},
     lexer::TokenKind,
 };
 
@@ -272,12 +272,41 @@ impl Parser<'_> {
 
     fn generic_arg(&mut self, index: usize) -> GenericArg {
         if self.generic_arg_is_type(index) {
-            return GenericArg::Type(self.type_expr());
+            let ty = self.type_expr();
+            if !self.at(TokenKind::LBracket) {
+                return GenericArg::Type(ty);
+            }
+            return GenericArg::Type(self.array_type_arg(ty));
         }
         let saved = std::mem::replace(&mut self.gt_closes, true);
         let value = self.ternary_expr();
         self.gt_closes = saved;
         GenericArg::Value(value)
+    }
+
+    /// `T[N][M]` as a generic argument: an [`ARRAY_TYPE`] of `T` with the
+    /// sizes; an unsized dimension is unsupported there.
+    fn array_type_arg(&mut self, element: TypeExpr) -> TypeExpr {
+        let start = element.span;
+        let saved = std::mem::replace(&mut self.gt_closes, false);
+        let dims = self.array_dims();
+        self.gt_closes = saved;
+        let mut args = vec![GenericArg::Type(element)];
+        for dim in dims {
+            match dim {
+                Some(size) => args.push(GenericArg::Value(size)),
+                None => {
+                    let span = self.span_from(start);
+                    self.unsupported("an unsized array as a generic argument", span);
+                }
+            }
+        }
+        TypeExpr {
+            name: ARRAY_TYPE.to_string(),
+            args,
+            modifiers: Vec::new(),
+            span: self.span_from(start),
+        }
     }
 
     /// A generic argument is a type when it starts with a type modifier or a
