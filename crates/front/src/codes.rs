@@ -129,6 +129,8 @@ pub const NEEDS_ALLOW_GLSL: u32 = 30040;
 /// A GLSL declaration `-allow-glsl` reads but Legalis does not support (an
 /// unsized array in a `buffer` block, an unknown layout qualifier).
 pub const UNSUPPORTED_GLSL: u32 = 30041;
+/// A call of `printf` (debug printf), which Legalis does not write.
+pub const UNSUPPORTED_PRINTF: u32 = 30042;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
 
