@@ -190,6 +190,9 @@ fn generate(
         if spirv && !policy.spirv_via_glsl {
             return generate_spirv_entries(module, target, request, diagnostics);
         }
+        if target == Target::Wgsl {
+            return generate_wgsl_entries(module, request, diagnostics);
+        }
         let programs = module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
         if target == Target::Cuda && programs {
             return generate_cuda_programs(module, request, diagnostics);
@@ -206,7 +209,7 @@ fn generate(
                 "one CUDA output holds several entry points only when all are OptiX programs"
             }
             _ => {
-                "several entry points in one module are written for spirv, spirv-asm and cuda (OptiX programs) only"
+                "several entry points in one module are written for spirv, spirv-asm, wgsl and cuda (OptiX programs) only"
             }
         };
         diagnostics.push(without_span(Diagnostic::error(
@@ -683,6 +686,80 @@ fn generate_wgsl(
         trace,
         bindings,
         legalized: module,
+    })
+}
+
+/// Every entry point of `module` in one WGSL module: each legalized for
+/// its own stage (`wgsl::legalize_all_unverified`), one binding plan for
+/// all of them, one attributed entry function each
+/// (`wgsl::write_entries`), and a trace per entry point (a JSON array).
+fn generate_wgsl_entries(
+    module: &ir::Module,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    use legalis_legalize_varying::wgsl;
+    let legalized = match wgsl::legalize_all_unverified(module, &request.policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let wgsl::LegalizedAll {
+        module: mut legalized,
+        plans,
+    } = legalized;
+    legalis_bind::inline_resource_arguments(&mut legalized);
+    let span = legalized.entry_points[0].span;
+    let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
+    let (verified, written) = verify_beside(
+        &legalized,
+        |m| wgsl::verify(m, span),
+        || {
+            let mut own = Vec::new();
+            let planned = legalis_bind::plan_entries(
+                &legalized,
+                &entries,
+                legalis_bind::Target::Wgsl,
+                &request.bindings,
+            );
+            let failed = planned.has_errors();
+            own.extend(planned.diagnostics);
+            if failed {
+                return (None, own);
+            }
+            let bindings = dump_bindings(&planned.plan, Target::Wgsl, request.dump_bindings);
+            let options = legalis_emit::wgsl::Options {
+                bindings: Some(planned.plan),
+            };
+            match legalis_emit::wgsl::write_entries(&legalized, &entries, &options) {
+                Ok(text) => {
+                    let trace = request
+                        .trace
+                        .map(|format| trace::render_wgsl_entries(&legalized, &plans, format));
+                    (Some((text.into_bytes(), trace, bindings)), own)
+                }
+                Err(e) => {
+                    own.push(Diagnostic::error(
+                        legalis_emit::codes::of_wgsl(&e),
+                        e.to_string(),
+                        e.span().unwrap_or(ir::Span::UNDEFINED),
+                    ));
+                    (None, own)
+                }
+            }
+        },
+    );
+    let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    let stage = plans[0].stage;
+    dispose_elsewhere(plans);
+    Some(Generated {
+        bytes,
+        stage,
+        legalized,
+        trace,
+        bindings,
     })
 }
 

@@ -77,9 +77,29 @@ pub fn render_wgsl(
     legalized: &legalis_legalize_varying::wgsl::Legalized,
     format: TraceFormat,
 ) -> String {
+    finish(&wgsl_json(&legalized.module, &legalized.plan), format)
+}
+
+/// The traces of a WGSL module of several entry points, one per plan in
+/// entry-point order: a JSON array, or the texts one after the other.
+pub fn render_wgsl_entries(
+    module: &ir::Module,
+    plans: &[legalis_legalize_varying::wgsl::Plan],
+    format: TraceFormat,
+) -> String {
+    let values: Vec<Value> = plans.iter().map(|plan| wgsl_json(module, plan)).collect();
+    match format {
+        TraceFormat::Json => finish(&Value::Array(values), format),
+        TraceFormat::Text => {
+            let texts: Vec<String> = values.iter().map(|v| finish(v, format)).collect();
+            texts.join("\n")
+        }
+    }
+}
+
+/// [`render_wgsl`]'s JSON value for one entry point's plan.
+fn wgsl_json(module: &ir::Module, plan: &legalis_legalize_varying::wgsl::Plan) -> Value {
     use legalis_legalize_varying::wgsl::plan as w;
-    let module = &legalized.module;
-    let plan = &legalized.plan;
     let leaves: Vec<Value> = plan
         .leaves
         .iter()
@@ -150,7 +170,7 @@ pub fn render_wgsl(
             })
         })
         .collect();
-    let value = json!({
+    json!({
         "schema": SCHEMA,
         "target": "wgsl",
         "entry": plan.entry,
@@ -158,8 +178,7 @@ pub fn render_wgsl(
         "leaves": leaves,
         "synthesized": [],
         "patch_constant": null,
-    });
-    finish(&value, format)
+    })
 }
 
 /// The trace of a Metal legalization: attributes by their text inside

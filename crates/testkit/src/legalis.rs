@@ -158,6 +158,11 @@ impl DownstreamValidator {
             return legalis_validate::cuda::validate_cuda(output, &[(name, text)])
                 .map(|_| Vec::new());
         }
+        // A WGSL module of several entry points (no -entry): parsed and
+        // validated whole by naga, which reads every entry point.
+        if target == "wgsl" && stage.is_none() && wgsl_entry_stages(output).len() > 1 {
+            return validate_wgsl_entries(output).map(|_| Vec::new());
+        }
         // A SPIR-V module of several entry points (no -entry): validated
         // whole; naga reads it back once, for its first entry point's stage.
         let stages = spirv_entry_stages(target, output);
@@ -238,6 +243,9 @@ impl Validator for DownstreamValidator {
             if stages.len() > 1 {
                 return multi_entry_round_trip(output, &stages, trace);
             }
+            if target == "wgsl" && wgsl_entry_stages(output).len() > 1 {
+                return multi_entry_wgsl_round_trip(output, trace);
+            }
         }
         let stage = stage
             .and_then(legalis_ir::ShaderStage::from_name)
@@ -296,6 +304,11 @@ impl Validator for DownstreamValidator {
         // SPIR-V needs no stage to be read (a module may have several).
         if target == "spirv-asm" {
             let found = crate::bindings::read_spirv(&legalis_validate::assemble_spirv(output)?)?;
+            return crate::bindings::compare(&found, &crate::bindings::expected(dump)?);
+        }
+        // Nor does a WGSL module of several entry points.
+        if target == "wgsl" && stage.is_none() && wgsl_entry_stages(output).len() > 1 {
+            let found = crate::bindings::read_wgsl(&validate_wgsl_entries(output)?);
             return crate::bindings::compare(&found, &crate::bindings::expected(dump)?);
         }
         let stage = stage
@@ -358,6 +371,78 @@ fn spirv_entry_stages(target: &str, output: &str) -> Vec<legalis_ir::ShaderStage
             })
         })
         .collect()
+}
+
+/// The stage of each entry function of a WGSL output (a line that is
+/// `@vertex`, `@fragment` or `@compute ...`, as the writer puts it), in
+/// order.
+fn wgsl_entry_stages(output: &str) -> Vec<legalis_ir::ShaderStage> {
+    use legalis_ir::ShaderStage as S;
+    output
+        .lines()
+        .filter_map(|line| match line.split_whitespace().next()? {
+            "@vertex" => Some(S::Vertex),
+            "@fragment" => Some(S::Fragment),
+            "@compute" => Some(S::Compute),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A WGSL module of any number of entry points parsed and validated by
+/// naga, uniformity included (`legalis_validate::validate_wgsl` checks
+/// one entry point of a given stage).
+fn validate_wgsl_entries(source: &str) -> Result<naga::Module, String> {
+    let module = naga::front::wgsl::parse_str(source)
+        .map_err(|e| format!("naga (WGSL): {}", e.emit_to_string(source)))?;
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
+    )
+    .validate(&module)
+    .map_err(|e| format!("naga (WGSL validation): {}", e.emit_to_string(source)))?;
+    Ok(module)
+}
+
+/// Each entry point's interface in a WGSL module of several, as naga
+/// reads it, compared with its trace (the trace is an array, in
+/// entry-point order, as the entry functions are written).
+fn multi_entry_wgsl_round_trip(output: &str, trace: &str) -> Result<(), String> {
+    let module = validate_wgsl_entries(output)?;
+    let traces = trace_array(trace)
+        .ok_or("a module of several entry points, but the trace is not an array")?;
+    if traces.len() != module.entry_points.len() {
+        return Err(format!(
+            "{} entry points but {} traces",
+            module.entry_points.len(),
+            traces.len()
+        ));
+    }
+    for (k, trace) in traces.iter().enumerate() {
+        // The trace names its entry point; the writer keeps the name
+        // unless WGSL reserves it.
+        let name = serde_json::from_str::<serde_json::Value>(trace)
+            .ok()
+            .and_then(|v| v["entry"].as_str().map(str::to_string));
+        let entry = module
+            .entry_points
+            .iter()
+            .find(|e| Some(&e.name) == name.as_ref())
+            .unwrap_or(&module.entry_points[k]);
+        let stage = match entry.stage {
+            naga::ShaderStage::Vertex => legalis_ir::ShaderStage::Vertex,
+            naga::ShaderStage::Fragment => legalis_ir::ShaderStage::Fragment,
+            naga::ShaderStage::Compute => legalis_ir::ShaderStage::Compute,
+            other => return Err(format!("entry point {k}: a {other:?} entry point in WGSL")),
+        };
+        // The reader reads a module's first entry point: this one alone.
+        let mut one = module.clone();
+        one.entry_points = vec![entry.clone()];
+        let interface = crate::interface::read_wgsl(&one)?;
+        compare_with_trace(interface, stage, trace)
+            .map_err(|e| format!("entry point {k} ({}): {e}", entry.name))?;
+    }
+    Ok(())
 }
 
 /// The traces of a JSON trace that is an array (a module of several entry

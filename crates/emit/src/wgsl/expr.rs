@@ -34,6 +34,8 @@ pub(super) struct ParamName {
 /// The function (or the module's initializers) being printed.
 pub(super) struct FnCtx<'a> {
     pub func: Option<&'a ir::Function>,
+    /// The function's handle (`None` for module-scope expressions).
+    pub function: Option<Handle<ir::Function>>,
     pub exprs: &'a ir::ExpressionArena,
     pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<ParamName>,
@@ -82,6 +84,7 @@ impl<'a> FnCtx<'a> {
         }
         Ok(FnCtx {
             func: Some(func),
+            function: Some(f),
             exprs: &func.expressions,
             locals,
             params,
@@ -96,6 +99,7 @@ impl<'a> FnCtx<'a> {
     pub fn for_globals(w: &Writer<'a>) -> Self {
         FnCtx {
             func: None,
+            function: None,
             exprs: &w.module.global_expressions,
             locals: FastHashMap::default(),
             params: Vec::new(),

@@ -189,12 +189,17 @@ impl Writer<'_> {
     ) -> Result<String> {
         let span = ctx.span(e);
         let ty = ctx.ty(e);
-        if needs_fragment(fun) && self.entry.stage != ShaderStage::Fragment {
+        if needs_fragment(fun)
+            && let Some(stage) = self
+                .stages_of(ctx.function)
+                .into_iter()
+                .find(|&s| s != ShaderStage::Fragment)
+        {
             return unsupported(
                 format!(
                     "`{}` in a {} shader (WGSL has derivatives and implicit-level sampling in fragment shaders only)",
                     fun.name(),
-                    self.entry.stage.name()
+                    stage.name()
                 ),
                 span,
             );

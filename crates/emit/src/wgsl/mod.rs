@@ -80,5 +80,21 @@ impl std::error::Error for Error {}
 
 /// Writes entry point `entry_point` of `module` as one WGSL module.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
-    writer::Writer::new(module, entry_point, options)?.write()
+    writer::Writer::new(module, &[entry_point], options)?.write()
+}
+
+/// Writes the entry points `entry_points` of `module` (each legalized for
+/// its own stage, as `legalize_varying::wgsl::legalize_all_unverified`
+/// leaves them) as one WGSL module: every function and global any of them
+/// reaches once, each entry function with its own stage attribute,
+/// workgroup size, result struct and private initializers; what depends on
+/// the stage in a function (derivatives) is decided with the stages of the
+/// entry points that reach it. `options.bindings` should be their one
+/// plan (`legalis_bind::plan_entries`).
+pub fn write_entries(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<String, Error> {
+    writer::Writer::new(module, entry_points, options)?.write()
 }

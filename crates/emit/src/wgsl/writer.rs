@@ -28,7 +28,13 @@ pub(super) struct Use {
 
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
-    pub entry: &'a ir::EntryPoint,
+    /// The entry points written, in order.
+    entries: Vec<&'a ir::EntryPoint>,
+    /// The stages of the entry points that reach each function: the
+    /// stage-dependent decisions of a function are made with them.
+    stages: FastHashMap<Handle<ir::Function>, Vec<ShaderStage>>,
+    /// The globals each entry point (in `entries` order) reaches.
+    entry_globals: Vec<BTreeSet<Handle<ir::GlobalVariable>>>,
     /// Names taken at module scope.
     taken: FastHashSet<String>,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
@@ -97,26 +103,49 @@ pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
-        let entry = module
-            .entry_points
-            .get(entry_point)
-            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+    /// A writer of the entry points `entry_points` of `module` (at least
+    /// one) in one WGSL module.
+    pub fn new(module: &'a ir::Module, entry_points: &[usize], options: &Options) -> Result<Self> {
+        let mut entries = Vec::with_capacity(entry_points.len());
+        for &index in entry_points {
+            let entry = module
+                .entry_points
+                .get(index)
+                .ok_or(Error::NoSuchEntryPoint { index })?;
+            entries.push(entry);
+        }
+        let Some(&first) = entry_points.first() else {
+            return Err(Error::NoSuchEntryPoint { index: 0 });
+        };
+        let bindings = match (&options.bindings, entry_points.len()) {
+            (Some(_), _) | (None, 1) => binding::of(
+                module,
+                first,
+                legalis_bind::Target::Wgsl,
+                options.bindings.as_ref(),
+            ),
+            (None, _) => Bindings::from_plan(
+                &legalis_bind::plan_entries(
+                    module,
+                    entry_points,
+                    legalis_bind::Target::Wgsl,
+                    &Default::default(),
+                )
+                .plan,
+            ),
+        };
         let mut w = Writer {
             module,
-            entry,
+            entries,
+            stages: FastHashMap::default(),
+            entry_globals: Vec::new(),
             taken: FastHashSet::default(),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
             global_names: FastHashMap::default(),
             function_names: FastHashMap::default(),
             plain_uniforms: None,
-            bindings: binding::of(
-                module,
-                entry_point,
-                legalis_bind::Target::Wgsl,
-                options.bindings.as_ref(),
-            ),
+            bindings,
             reachable: Vec::new(),
             used_globals: BTreeSet::new(),
             uses: FastHashMap::default(),
@@ -139,12 +168,43 @@ impl<'a> Writer<'a> {
         Ok(w)
     }
 
-    /// Functions reachable from the entry point (callees first, in module
-    /// order) and the globals they or used initializers reach.
+    /// Functions reachable from the entry points (callees first, in
+    /// module order) and the globals they or used initializers reach;
+    /// what each entry point reaches.
     fn collect_used(&mut self) -> Result<()> {
+        let mut all = BTreeSet::new();
+        for entry in self.entries.clone() {
+            let (functions, globals) = self.reach(entry)?;
+            for &f in &functions {
+                let stages = self.stages.entry(f).or_default();
+                if !stages.contains(&entry.stage) {
+                    stages.push(entry.stage);
+                }
+            }
+            all.extend(functions);
+            self.used_globals.extend(globals.iter().copied());
+            self.entry_globals.push(globals);
+        }
+        self.reachable = all.into_iter().collect();
+        for f in self.reachable.clone() {
+            self.collect_resource_uses(f);
+        }
+        Ok(())
+    }
+
+    /// The functions and globals one entry point reaches.
+    #[allow(clippy::type_complexity)]
+    fn reach(
+        &self,
+        entry: &ir::EntryPoint,
+    ) -> Result<(
+        BTreeSet<Handle<ir::Function>>,
+        BTreeSet<Handle<ir::GlobalVariable>>,
+    )> {
         let module = self.module;
         let mut functions = BTreeSet::new();
-        let mut work = vec![self.entry.function];
+        let mut globals = BTreeSet::new();
+        let mut work = vec![entry.function];
         let mut global_work: Vec<Handle<ir::GlobalVariable>> = Vec::new();
         let mut seen_inits = FastHashSet::default();
         loop {
@@ -155,7 +215,7 @@ impl<'a> Writer<'a> {
                 let Some(func) = module.functions.try_get(f) else {
                     return Err(Error::NotLegalized {
                         what: "a call of a function the module does not define".into(),
-                        span: self.entry.span,
+                        span: entry.span,
                     });
                 };
                 for (_, e) in func.expressions.iter() {
@@ -169,7 +229,7 @@ impl<'a> Writer<'a> {
             let Some(g) = global_work.pop() else {
                 break;
             };
-            self.used_globals.insert(g);
+            globals.insert(g);
             if let Some(init) = module.globals.try_get(g).and_then(|v| v.init)
                 && seen_inits.insert(g)
             {
@@ -187,11 +247,16 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        self.reachable = functions.into_iter().collect();
-        for f in self.reachable.clone() {
-            self.collect_resource_uses(f);
+        Ok((functions, globals))
+    }
+
+    /// The stages of the entry points that reach `f` (every entry point's
+    /// for module-scope code).
+    pub fn stages_of(&self, f: Option<Handle<ir::Function>>) -> Vec<ShaderStage> {
+        match f.and_then(|f| self.stages.get(&f)) {
+            Some(stages) => stages.clone(),
+            None => self.entries.iter().map(|e| e.stage).collect(),
         }
-        Ok(())
     }
 
     /// Reads, writes and comparisons of resource globals, and the globals
@@ -383,9 +448,13 @@ impl<'a> Writer<'a> {
         let names = module.types.len() + module.globals.len() + module.functions.len();
         self.taken.reserve(names);
         self.global_names.reserve(module.globals.len());
-        // The entry point keeps its name first.
-        let entry_name = fresh(&mut self.taken, &self.entry.name);
-        self.function_names.insert(self.entry.function, entry_name);
+        // The entry points keep their names first.
+        for entry in self.entries.clone() {
+            if !self.function_names.contains_key(&entry.function) {
+                let entry_name = fresh(&mut self.taken, &entry.name);
+                self.function_names.insert(entry.function, entry_name);
+            }
+        }
         for (h, t) in module.types.iter() {
             if let TypeInner::Struct { members } = &t.inner {
                 let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
@@ -425,7 +494,7 @@ impl<'a> Writer<'a> {
             self.plain_uniforms = Some((var, members));
         }
         for &f in &self.reachable {
-            if f == self.entry.function {
+            if self.function_names.contains_key(&f) {
                 continue;
             }
             let name = fresh(&mut self.taken, &module.functions[f].name);
@@ -521,9 +590,9 @@ impl<'a> Writer<'a> {
                 let index = index as u32;
                 let mut attrs = String::new();
                 if let Some(io) = &m.io.binding
-                    && ty_is_entry_result(self, ty)
+                    && let Some(stage) = entry_result_stage(self, ty)
                 {
-                    attrs = self.io_attributes(io, m.span)?;
+                    attrs = self.io_attributes(io, stage, m.span)?;
                 }
                 let is_struct = matches!(self.module.types[m.ty].inner, TypeInner::Struct { .. });
                 let is_array = matches!(self.module.types[m.ty].inner, TypeInner::Array { .. });
@@ -548,8 +617,14 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// `@builtin(name)` or `@location(n) @interpolate(...)`.
-    pub fn io_attributes(&self, binding: &ir::Binding, span: Span) -> Result<String> {
+    /// `@builtin(name)` or `@location(n) @interpolate(...)`, on the
+    /// interface of a `stage` entry point.
+    pub fn io_attributes(
+        &self,
+        binding: &ir::Binding,
+        stage: ShaderStage,
+        span: Span,
+    ) -> Result<String> {
         match binding {
             ir::Binding::BuiltIn(b) => {
                 let name = [
@@ -557,11 +632,9 @@ impl<'a> Writer<'a> {
                     legalis_sysval::Direction::Output,
                 ]
                 .into_iter()
-                .find_map(|d| {
-                    match legalis_sysval::wgsl(b.value, self.entry.stage, d) {
-                        legalis_sysval::WgslMapping::BuiltIn(row) => Some(row.name),
-                        _ => None,
-                    }
+                .find_map(|d| match legalis_sysval::wgsl(b.value, stage, d) {
+                    legalis_sysval::WgslMapping::BuiltIn(row) => Some(row.name),
+                    _ => None,
                 });
                 match name {
                     Some(name) => Ok(format!("@builtin({name}) ")),
@@ -1094,15 +1167,16 @@ impl<'a> Writer<'a> {
     fn function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
         let module = self.module;
         let func = &module.functions[f];
-        let is_entry = f == self.entry.function;
+        let entry_index = self.entries.iter().position(|e| e.function == f);
+        let entry = entry_index.map(|k| self.entries[k]);
         let mut ctx = super::expr::FnCtx::new(self, f)?;
         let mut params = Vec::new();
         let mut prologue = String::new();
         for (i, p) in func.params.iter().enumerate() {
             let name = ctx.params[i].name.clone();
-            let attrs = match (&p.io.binding, is_entry) {
-                (Some(b), true) => self.io_attributes(b, p.span)?,
-                (None, true) => {
+            let attrs = match (&p.io.binding, entry) {
+                (Some(b), Some(entry)) => self.io_attributes(b, entry.stage, p.span)?,
+                (None, Some(_)) => {
                     return Err(Error::NotLegalized {
                         what: format!(
                             "the entry-point parameter `{}` has no builtin or location",
@@ -1149,8 +1223,12 @@ impl<'a> Writer<'a> {
                 None => params.push(format!("{attrs}{name}: {ty}")),
             }
         }
-        if is_entry {
+        if let Some(k) = entry_index {
+            // The initializers of the globals this entry point reaches.
             for g in self.entry_inits.clone() {
+                if !self.entry_globals[k].contains(&g) {
+                    continue;
+                }
                 let init = module.globals[g].init;
                 if let Some(init) = init {
                     let mut gctx = super::expr::FnCtx::for_globals(self);
@@ -1163,25 +1241,25 @@ impl<'a> Writer<'a> {
             Some(r) => format!(" -> {}", self.spell(r.ty, r.span)?),
             None => String::new(),
         };
-        if is_entry {
-            let stage = match self.entry.stage {
+        if let Some(entry) = entry {
+            let stage = match entry.stage {
                 ShaderStage::Vertex => "@vertex".to_string(),
                 ShaderStage::Fragment => "@fragment".to_string(),
                 ShaderStage::Compute => {
-                    let [x, y, z] = self.entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
+                    let [x, y, z] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
                     format!("@compute @workgroup_size({x}, {y}, {z})")
                 }
                 other => {
                     return Err(Error::NotLegalized {
                         what: format!("a {} entry point", other.name()),
-                        span: self.entry.span,
+                        span: entry.span,
                     });
                 }
             };
-            if self.entry.attributes.early_depth_stencil {
+            if entry.attributes.early_depth_stencil {
                 return unsupported(
                     "`[earlydepthstencil]` (WGSL cannot force early depth tests)",
-                    self.entry.span,
+                    entry.span,
                 );
             }
             writeln!(out, "{stage}").ok();
@@ -1215,13 +1293,16 @@ fn holds_matrix(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
     }
 }
 
-/// Whether the struct is the entry function's result (its members carry
-/// interface attributes).
-fn ty_is_entry_result(w: &Writer, ty: Handle<ir::Type>) -> bool {
-    w.module.functions[w.entry.function]
-        .result
-        .as_ref()
-        .is_some_and(|r| r.ty == ty)
+/// The stage of the entry point whose function returns the struct `ty`
+/// (its members carry interface attributes), if one does.
+fn entry_result_stage(w: &Writer, ty: Handle<ir::Type>) -> Option<ShaderStage> {
+    w.entries.iter().find_map(|e| {
+        w.module.functions[e.function]
+            .result
+            .as_ref()
+            .is_some_and(|r| r.ty == ty)
+            .then_some(e.stage)
+    })
 }
 
 fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {

@@ -91,7 +91,9 @@ Options:
                     legalis::cuda_prelude() returns)
   -entry NAME       entry point (default: every [shader(\"...\")] function:
                     spirv and spirv-asm write them all into one module,
-                    one OpEntryPoint each; other targets need exactly
+                    one OpEntryPoint each, wgsl into one WGSL module, one
+                    entry function each, cuda a file's OptiX programs into
+                    one translation unit; other targets need exactly
                     one). Given several times with
                     -target, the entry points are the stages of one
                     pipeline, legalized together (linking): each stage's

@@ -72,6 +72,64 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
+    legalize_one(module, entry_point, policy, Others::Drop)
+}
+
+/// What legalizing one entry point does with the module's other entry
+/// points.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Others {
+    /// The result has the one entry point.
+    Drop,
+    /// The others stay, as they are, with everything they reach.
+    Keep,
+}
+
+/// Every entry point of a module legalized for WGSL into one module: each
+/// an attributed wrapper, with its own plan (in entry-point order).
+#[derive(Debug)]
+pub struct LegalizedAll {
+    pub module: ir::Module,
+    pub plans: Vec<Plan>,
+}
+
+/// Legalizes every entry point of `module` for one WGSL module, each for
+/// its own stage, one after the other: each wrapper is a new function and
+/// leaves the others' functions alone, so the result holds them all
+/// (`legalis_emit::wgsl::write_entries` writes it). The errors of every
+/// entry point are returned together; the IR verifier is the caller's,
+/// as with [`legalize_unverified`].
+pub fn legalize_all_unverified(
+    module: &ir::Module,
+    policy: &ir::Policy,
+) -> Result<LegalizedAll, Vec<Diagnostic>> {
+    let mut current = module.clone();
+    let mut plans = Vec::with_capacity(current.entry_points.len());
+    let mut errors = Vec::new();
+    for k in 0..current.entry_points.len() {
+        match legalize_one(&current, k, policy, Others::Keep) {
+            Ok(legalized) => {
+                plans.push(legalized.plan);
+                current = legalized.module;
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(LegalizedAll {
+        module: current,
+        plans,
+    })
+}
+
+fn legalize_one(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    others: Others,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -113,8 +171,14 @@ pub fn legalize_unverified(
         )]);
     }
     let mut out = module.clone();
-    out.entry_points = vec![entry.clone()];
-    wrap_entry_point::apply(&mut out, 0, &plan, policy);
+    let index = match others {
+        Others::Drop => {
+            out.entry_points = vec![entry.clone()];
+            0
+        }
+        Others::Keep => entry_point,
+    };
+    wrap_entry_point::apply(&mut out, index, &plan, policy);
     Ok(Legalized { module: out, plan })
 }
 
