@@ -1,7 +1,8 @@
 //! GLSL declarations at module scope, read for `-allow-glsl` (the checker
 //! rejects them without the option): `layout(...)` qualifier lists,
 //! storage blocks (`buffer Name { fields } instance;`) and
-//! `layout(...) in;`.
+//! `layout(...) in;`; and `layout(...)` before any other declaration, which
+//! Slang reads without the option, as the `vk::` attributes it stands for.
 
 use legalis_ir::Span;
 
@@ -85,12 +86,58 @@ impl Parser<'_> {
             }));
             return;
         }
-        let span = self.span_from(start);
-        self.unsupported(
-            "a `layout(...)` qualifier other than on a `buffer` block or `in;`",
-            span,
-        );
-        self.skip_construct();
+        // `layout(binding = 1, set = 2) Texture2D t;`: the qualifiers Slang
+        // reads on any declaration, as the attributes that mean the same.
+        let mut attributes = attributes;
+        attributes.extend(self.layout_attributes(layout));
+        self.decl_or_function(attributes, start, items);
+    }
+
+    /// The attributes `layout(...)` qualifiers on a declaration stand for:
+    /// `binding = N` (with `set = M`) is `[[vk::binding(N, M)]]`,
+    /// `location = N` `[[vk::location(N)]]`, `push_constant`,
+    /// `shaderRecordNV` and `shaderRecordEXT` the `vk::` attributes of those
+    /// names; any other qualifier is unsupported.
+    fn layout_attributes(&mut self, layout: Vec<LayoutQualifier>) -> Vec<Attribute> {
+        let mut out = Vec::new();
+        let mut binding: Option<LayoutQualifier> = None;
+        let mut set: Option<LayoutQualifier> = None;
+        for q in layout {
+            let attribute = |name: &str, q: LayoutQualifier| Attribute {
+                name: name.to_string(),
+                args: q.value.into_iter().collect(),
+                span: q.span,
+            };
+            match (q.name.name.as_str(), q.value.is_some()) {
+                ("binding", true) => binding = Some(q),
+                ("set", true) => set = Some(q),
+                ("location", true) => out.push(attribute("vk::location", q)),
+                ("push_constant", false) => out.push(attribute("vk::push_constant", q)),
+                ("shaderRecordNV", false) => out.push(attribute("vk::shader_record_nv", q)),
+                ("shaderRecordEXT", false) => out.push(attribute("vk::shader_record_ext", q)),
+                _ => {
+                    let what = format!("the layout qualifier `{}` on a declaration", q.name.name);
+                    self.unsupported(&what, q.span);
+                }
+            }
+        }
+        match (binding, set) {
+            (Some(b), set) => {
+                let span = b.span;
+                let mut args: Vec<_> = b.value.into_iter().collect();
+                args.extend(set.and_then(|s| s.value));
+                out.push(Attribute {
+                    name: "vk::binding".to_string(),
+                    args,
+                    span,
+                });
+            }
+            (None, Some(s)) => {
+                self.unsupported("`layout(set = N)` without `binding = N`", s.span);
+            }
+            (None, None) => {}
+        }
+        out
     }
 
     /// `(name, name = value, ...)` after `layout`.

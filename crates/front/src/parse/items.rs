@@ -177,7 +177,12 @@ impl<'a> Parser<'a> {
     }
 
     /// A global variable or a function: both start `modifiers type name`.
-    fn decl_or_function(&mut self, attributes: Vec<Attribute>, start: Span, items: &mut Vec<Item>) {
+    pub(super) fn decl_or_function(
+        &mut self,
+        attributes: Vec<Attribute>,
+        start: Span,
+        items: &mut Vec<Item>,
+    ) {
         let (modifiers, ty) = self.decl_head();
         if ty.name.is_empty() {
             return;
