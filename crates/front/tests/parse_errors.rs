@@ -498,3 +498,19 @@ fn an_unsized_array_as_a_generic_argument_is_unsupported() {
         r#"E20003 17..22 "int[]": an unsized array as a generic argument is not supported"#,
     );
 }
+
+#[test]
+fn a_constexpr_parameter_is_unsupported_and_the_list_is_still_read() {
+    check(
+        "float f(uint2 p, constexpr int2 offset, int s) { return 0; }",
+        r#"E20003 17..26 "constexpr": a `constexpr` parameter is not supported"#,
+    );
+}
+
+#[test]
+fn an_extern_struct_without_a_default_is_unsupported() {
+    check(
+        "extern struct Input : IInput;",
+        r#"E20003 0..28 "extern struct Input : IInput": an `extern struct` without a default type (`= Type`), which another module would supply, is not supported"#,
+    );
+}

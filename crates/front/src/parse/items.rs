@@ -298,6 +298,12 @@ impl<'a> Parser<'a> {
     pub(super) fn param(&mut self) -> Param {
         let start = self.peek().span;
         let attributes = self.attributes();
+        if self.at_word("constexpr") {
+            // A parameter whose argument must be a compile-time constant
+            // (Slang): the function would be specialised per constant.
+            let span = self.bump().span;
+            self.unsupported("a `constexpr` parameter", span);
+        }
         let (modifiers, ty) = self.decl_head();
         let name = if matches!(self.kind(), TokenKind::Comma | TokenKind::RParen) {
             // Unnamed, as in a prototype `float f(float);`.
