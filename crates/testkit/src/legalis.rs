@@ -88,19 +88,49 @@ fn trace_schema() -> &'static jsonschema::Validator {
     })
 }
 
+/// [`TRACE_SCHEMA`]'s definition of one entry point's trace alone: the
+/// whole schema is one trace or an array of them (`oneOf`), whose
+/// violations name no key, so a trace that is one object is checked
+/// against this too for the violations it names.
+fn entry_trace_schema() -> &'static jsonschema::Validator {
+    static SCHEMA: OnceLock<jsonschema::Validator> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let mut schema: serde_json::Value =
+            serde_json::from_str(TRACE_SCHEMA).expect("docs/design/trace.schema.json is JSON");
+        let object = schema
+            .as_object_mut()
+            .expect("docs/design/trace.schema.json is an object");
+        object.shift_remove("oneOf");
+        object.insert("$ref".into(), "#/$defs/entry".into());
+        jsonschema::draft202012::new(&schema)
+            .unwrap_or_else(|e| panic!("docs/design/trace.schema.json is not a valid schema: {e}"))
+    })
+}
+
 /// Checks one JSON trace against [`TRACE_SCHEMA`]: every violation, with
-/// the JSON pointer of the value it is about.
+/// the JSON pointer of the value it is about (for a trace that is one
+/// object, the violations of the one-trace definition).
 pub fn check_trace_schema(trace: &str) -> Result<(), String> {
     let value: serde_json::Value =
         serde_json::from_str(trace).map_err(|e| format!("the trace is not JSON: {e}"))?;
-    let errors: Vec<String> = trace_schema()
-        .iter_errors(&value)
-        .map(|e| format!("at `{}`: {e}", e.instance_path()))
-        .collect();
+    let violations = |validator: &jsonschema::Validator| -> Vec<String> {
+        validator
+            .iter_errors(&value)
+            .map(|e| format!("at `{}`: {e}", e.instance_path()))
+            .collect()
+    };
+    let errors = violations(trace_schema());
     if errors.is_empty() {
-        Ok(())
-    } else {
+        return Ok(());
+    }
+    let detailed = match value {
+        serde_json::Value::Object(_) => violations(entry_trace_schema()),
+        _ => Vec::new(),
+    };
+    if detailed.is_empty() {
         Err(errors.join("\n"))
+    } else {
+        Err(detailed.join("\n"))
     }
 }
 
