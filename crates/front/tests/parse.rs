@@ -1787,3 +1787,15 @@ RWStructuredBuffer<uint> buffer;
         ",
     );
 }
+
+#[test]
+fn an_extern_struct_with_a_default_is_an_extension_and_an_alias() {
+    check(
+        "extern struct Input : IInput = Standard;",
+        r"
+            extension
+              struct Standard : [IInput]
+            typedef Input = Standard
+        ",
+    );
+}

@@ -141,6 +141,10 @@ impl<'a> Parser<'a> {
             self.generic_prefix(items);
             return;
         }
+        if self.at_extern_struct() {
+            self.extern_struct(attributes, start, items);
+            return;
+        }
         if self.at_glsl_item() {
             self.glsl_item(attributes, start, items);
             return;
@@ -713,7 +717,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Records the identifier just consumed as a type name.
-    fn declare_type_name(&mut self) {
+    pub(super) fn declare_type_name(&mut self) {
         let name = self.token_text(self.prev);
         self.type_names.insert(name);
     }

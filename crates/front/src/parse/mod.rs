@@ -63,6 +63,7 @@
 mod attr;
 mod decl;
 mod expr;
+mod extern_type;
 mod func;
 mod glsl;
 mod items;
