@@ -318,6 +318,35 @@ fn an_empty_initializer_list_is_the_zero_value() {
 }
 
 #[test]
+fn entry_names_a_namespaced_or_static_member_function_not_a_method() {
+    let src = r#"
+        struct In { float4 c : COLOR; };
+        namespace N {
+            struct S {
+                static float4 ps(In i) : SV_Target { return i.c; }
+                float4 method(In i) : SV_Target { return i.c; }
+            }
+        }
+    "#;
+    for entry in ["N.S.ps", "N::S::ps"] {
+        let options = Options {
+            entry: Some(entry.into()),
+            stage: Some(ir::ShaderStage::Fragment),
+            ..Default::default()
+        };
+        let m = ok_with(src, &options);
+        assert_eq!(m.entry_points[0].name, "ps", "{entry}");
+    }
+    let options = Options {
+        entry: Some("N.S.method".into()),
+        stage: Some(ir::ShaderStage::Fragment),
+        ..Default::default()
+    };
+    let found: Vec<String> = diags_with(src, &options).into_iter().map(|d| d.0).collect();
+    assert_eq!(found, ["E31002"]);
+}
+
+#[test]
 fn resources_with_registers_and_vk_bindings() {
     let m = ok(r#"
         Texture2D<float4> tex : register(t0, space1);

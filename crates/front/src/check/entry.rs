@@ -13,8 +13,16 @@ impl Checker<'_> {
     pub fn declare_entry_points(&mut self, file: &[super::FlatItem<'_>]) {
         let mut chosen: Vec<(usize, Stage)> = Vec::new();
         if let Some(name) = self.options.entry.clone() {
+            // `-entry N.S.f` (the reference's spelling) or `N::S::f`: a
+            // function in a namespace, or a static member function.
+            let path = name.replace('.', "::");
             let candidates: Vec<usize> = (0..self.funcs.len())
-                .filter(|&f| self.funcs[f].name == name && self.funcs[f].body_item.is_some())
+                .filter(|&f| {
+                    let info = &self.funcs[f];
+                    (info.name == name || info.name == path)
+                        && info.body_item.is_some()
+                        && info.this_ty.is_none()
+                })
                 .collect();
             match candidates.as_slice() {
                 [] => {
@@ -27,7 +35,8 @@ impl Checker<'_> {
                     );
                 }
                 [f] => {
-                    let decl = function_decl(file, self.funcs[*f].body_item);
+                    // A static member function named by `-entry` is one.
+                    let decl = self.funcs[*f].body_item.and_then(|b| b.decl(file));
                     let written = decl.and_then(|d| self.shader_attribute(d));
                     let stage = match (self.options.stage, written) {
                         (Some(given), Some((w, span))) if given != w => {
@@ -87,7 +96,7 @@ impl Checker<'_> {
             }
         }
         for (f, stage) in chosen {
-            if let Some(decl) = function_decl(file, self.funcs[f].body_item) {
+            if let Some(decl) = self.funcs[f].body_item.and_then(|b| b.decl(file)) {
                 self.declare_entry_point(f, stage, decl);
             }
         }
@@ -511,6 +520,6 @@ fn function_decl<'a>(
     items: &[super::FlatItem<'a>],
     body: Option<super::BodyRef>,
 ) -> Option<&'a ast::FunctionDecl> {
-    // Member functions are never entry points.
+    // Member functions are entry points only when `-entry` names them.
     body.filter(|b| b.method.is_none())?.decl(items)
 }
