@@ -152,8 +152,8 @@ pub fn resources_of_entries(
     Ok(out)
 }
 
-/// unit.
 /// Writes entry point `entry_point` of `module` as one CUDA translation
+/// unit.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
     writer::Writer::new(module, entry_point, options)?.write()
 }
