@@ -12,6 +12,7 @@
 
 mod arena;
 pub mod diag;
+mod entries;
 mod intrinsic;
 mod module;
 mod policy;
@@ -24,6 +25,7 @@ pub mod verify;
 mod visit;
 
 pub use arena::{Arena, Handle, UniqueArena};
+pub use entries::{OtherEntryPoints, legalize_each};
 pub use intrinsic::Intrinsic;
 pub use module::*;
 pub use policy::{DebugLevel, OptimizationLevel, Policy, VertexIdBase};

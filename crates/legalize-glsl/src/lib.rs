@@ -99,16 +99,7 @@ pub fn legalize_unverified(
     legalize_one(module, entry_point, policy, linked, Others::Drop)
 }
 
-/// What legalizing one entry point does with the module's other entry
-/// points.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Others {
-    /// The result has the one entry point (GLSL holds one; linking writes
-    /// each stage on its own).
-    Drop,
-    /// The others stay, as they are, with everything they reach.
-    Keep,
-}
+use ir::OtherEntryPoints as Others;
 
 fn legalize_one(
     module: &ir::Module,
@@ -197,25 +188,11 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let mut current = module.clone();
-    let mut plans = Vec::with_capacity(current.entry_points.len());
-    let mut errors = Vec::new();
-    for k in 0..current.entry_points.len() {
-        match legalize_one(&current, k, policy, &Linked::default(), Others::Keep) {
-            Ok(legalized) => {
-                plans.push(legalized.plan);
-                current = legalized.module;
-            }
-            Err(e) => errors.extend(e),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    Ok(LegalizedAll {
-        module: current,
-        plans,
-    })
+    let (module, plans) = ir::legalize_each(module, |current, k| {
+        legalize_one(current, k, policy, &Linked::default(), Others::Keep)
+            .map(|legalized| (legalized.module, legalized.plan))
+    })?;
+    Ok(LegalizedAll { module, plans })
 }
 
 /// Ray-tracing stages (B11, B12, D7): no stage inputs or outputs, only
