@@ -879,17 +879,10 @@ fn generate_cuda(
                         };
                         Ok((text, trace))
                     });
-                match written {
-                    Ok((text, trace)) => Some((text, trace, bindings)),
-                    Err(e) => {
-                        own.push(Diagnostic::error(
-                            legalis_emit::codes::of_cuda(&e),
-                            e.to_string(),
-                            e.span().unwrap_or(ir::Span::UNDEFINED),
-                        ));
-                        None
-                    }
-                }
+                written
+                    .map(|(text, trace)| (text, trace, bindings))
+                    .map_err(|e| own.push(cuda_error(&e)))
+                    .ok()
             })();
             (text, own)
         },
@@ -963,17 +956,10 @@ fn generate_cuda_programs(
                         };
                         Ok((text, trace))
                     });
-                match written {
-                    Ok((text, trace)) => Some((text, trace, bindings)),
-                    Err(e) => {
-                        own.push(Diagnostic::error(
-                            legalis_emit::codes::of_cuda(&e),
-                            e.to_string(),
-                            e.span().unwrap_or(ir::Span::UNDEFINED),
-                        ));
-                        None
-                    }
-                }
+                written
+                    .map(|(text, trace)| (text, trace, bindings))
+                    .map_err(|e| own.push(cuda_error(&e)))
+                    .ok()
             })();
             (text, own)
         },
@@ -986,6 +972,15 @@ fn generate_cuda_programs(
         trace,
         bindings,
     })
+}
+
+/// A CUDA writer error as a diagnostic at its source.
+fn cuda_error(e: &legalis_emit::cuda::Error) -> Diagnostic {
+    Diagnostic::error(
+        legalis_emit::codes::of_cuda(e),
+        e.to_string(),
+        e.span().unwrap_or(ir::Span::UNDEFINED),
+    )
 }
 
 /// The CUDA prelude header every `cuda` output includes, and the name it
