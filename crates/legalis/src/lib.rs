@@ -257,33 +257,53 @@ fn generate_spirv_entries(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let policy = &request.policy;
-    let legalized = match legalis_legalize_glsl::legalize_all_unverified(module, policy) {
-        Ok(legalized) => legalized,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return None;
-        }
-    };
     let legalis_legalize_glsl::LegalizedAll {
-        module: mut legalized,
+        module: legalized,
         plans,
-    } = legalized;
+    } = legalis_legalize_glsl::legalize_all_unverified(module, &request.policy)
+        .map_err(|errors| diagnostics.extend(errors))
+        .ok()?;
+    let stage = plans.first()?.stage;
+    generate_of_entries(
+        legalized,
+        plans,
+        stage,
+        legalis_legalize_glsl::verify,
+        |m, plans, entries, own| write_spirv_entries(m, plans, entries, target, request, own),
+        diagnostics,
+    )
+}
+
+/// A module of several entry points legalized together (`plans` in
+/// entry-point order): its resource arguments inlined, then verified beside
+/// `write`, which plans the bindings and writes the code, trace and binding
+/// dump.
+fn generate_of_entries<P: Send + 'static>(
+    mut legalized: ir::Module,
+    plans: Vec<P>,
+    stage: ShaderStage,
+    verify: impl Fn(&ir::Module, ir::Span) -> Result<(), Vec<Diagnostic>> + Sync,
+    write: impl FnOnce(
+        &ir::Module,
+        &[P],
+        &[usize],
+        &mut Vec<Diagnostic>,
+    ) -> Option<(Vec<u8>, Option<String>, Option<String>)>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     legalis_bind::inline_resource_arguments(&mut legalized);
     let span = legalized.entry_points[0].span;
     let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
     let (verified, written) = verify_beside(
         &legalized,
-        |m| legalis_legalize_glsl::verify(m, span),
+        |m| verify(m, span),
         || {
             let mut own = Vec::new();
-            let written =
-                write_spirv_entries(&legalized, &plans, &entries, target, request, &mut own);
+            let written = write(&legalized, &plans, &entries, &mut own);
             (written, own)
         },
     );
     let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
-    let stage = plans[0].stage;
     dispose_elsewhere(plans);
     Some(Generated {
         bytes,
@@ -308,18 +328,7 @@ fn write_spirv_entries(
     let trace = request
         .trace
         .map(|format| trace::render_entries(module, plans, target.name(), format));
-    let planned = legalis_bind::plan_entries(
-        module,
-        entries,
-        legalis_bind::Target::Vulkan,
-        &request.bindings,
-    );
-    let failed = planned.has_errors();
-    diagnostics.extend(planned.diagnostics);
-    if failed {
-        return None;
-    }
-    let plan = planned.plan;
+    let plan = plan_bindings_of(module, entries, target, &request.bindings, diagnostics)?;
     let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let options = legalis_emit::spirv::Options {
         min_version: policy.spirv_version.unwrap_or((1, 0)),
@@ -385,13 +394,25 @@ fn plan_bindings(
     options: &legalis_bind::Options,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<legalis_bind::Plan> {
+    plan_bindings_of(module, &[0], target, options, diagnostics)
+}
+
+/// [`plan_bindings`] for the entry points `entries` of one module
+/// (`legalis_bind::plan_entries`).
+fn plan_bindings_of(
+    module: &ir::Module,
+    entries: &[usize],
+    target: Target,
+    options: &legalis_bind::Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<legalis_bind::Plan> {
     let rule = match target {
         Target::Glsl | Target::Spirv | Target::SpirvAsm => legalis_bind::Target::Vulkan,
         Target::Wgsl => legalis_bind::Target::Wgsl,
         Target::Metal => legalis_bind::Target::Metal,
         Target::Cuda => legalis_bind::Target::Cuda,
     };
-    let planned = legalis_bind::plan(module, 0, rule, options);
+    let planned = legalis_bind::plan_entries(module, entries, rule, options);
     let failed = planned.has_errors();
     diagnostics.extend(planned.diagnostics);
     (!failed).then_some(planned.plan)
@@ -699,68 +720,40 @@ fn generate_wgsl_entries(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     use legalis_legalize_varying::wgsl;
-    let legalized = match wgsl::legalize_all_unverified(module, &request.policy) {
-        Ok(legalized) => legalized,
-        Err(errors) => {
-            diagnostics.extend(errors);
-            return None;
-        }
-    };
     let wgsl::LegalizedAll {
-        module: mut legalized,
+        module: legalized,
         plans,
-    } = legalized;
-    legalis_bind::inline_resource_arguments(&mut legalized);
-    let span = legalized.entry_points[0].span;
-    let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
-    let (verified, written) = verify_beside(
-        &legalized,
-        |m| wgsl::verify(m, span),
-        || {
-            let mut own = Vec::new();
-            let planned = legalis_bind::plan_entries(
-                &legalized,
-                &entries,
-                legalis_bind::Target::Wgsl,
-                &request.bindings,
-            );
-            let failed = planned.has_errors();
-            own.extend(planned.diagnostics);
-            if failed {
-                return (None, own);
-            }
-            let bindings = dump_bindings(&planned.plan, Target::Wgsl, request.dump_bindings);
+    } = wgsl::legalize_all_unverified(module, &request.policy)
+        .map_err(|errors| diagnostics.extend(errors))
+        .ok()?;
+    let stage = plans.first()?.stage;
+    generate_of_entries(
+        legalized,
+        plans,
+        stage,
+        wgsl::verify,
+        |m, plans, entries, own| {
+            let plan = plan_bindings_of(m, entries, Target::Wgsl, &request.bindings, own)?;
+            let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
             let options = legalis_emit::wgsl::Options {
-                bindings: Some(planned.plan),
+                bindings: Some(plan),
             };
-            match legalis_emit::wgsl::write_entries(&legalized, &entries, &options) {
-                Ok(text) => {
-                    let trace = request
-                        .trace
-                        .map(|format| trace::render_wgsl_entries(&legalized, &plans, format));
-                    (Some((text.into_bytes(), trace, bindings)), own)
-                }
-                Err(e) => {
+            let text = legalis_emit::wgsl::write_entries(m, entries, &options)
+                .map_err(|e| {
                     own.push(Diagnostic::error(
                         legalis_emit::codes::of_wgsl(&e),
                         e.to_string(),
                         e.span().unwrap_or(ir::Span::UNDEFINED),
-                    ));
-                    (None, own)
-                }
-            }
+                    ))
+                })
+                .ok()?;
+            let trace = request
+                .trace
+                .map(|format| trace::render_wgsl_entries(m, plans, format));
+            Some((text.into_bytes(), trace, bindings))
         },
-    );
-    let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
-    let stage = plans[0].stage;
-    dispose_elsewhere(plans);
-    Some(Generated {
-        bytes,
-        stage,
-        legalized,
-        trace,
-        bindings,
-    })
+        diagnostics,
+    )
 }
 
 /// Metal: the varying legalizer's attributed entry point, then the MSL
@@ -929,18 +922,9 @@ fn generate_cuda_programs(
         || {
             let mut own = Vec::new();
             let text = (|| {
-                let planned = legalis_bind::plan_entries(
-                    module,
-                    &entries,
-                    legalis_bind::Target::Cuda,
-                    &request.bindings,
-                );
-                let failed = planned.has_errors();
-                own.extend(planned.diagnostics);
-                if failed {
-                    return None;
-                }
-                let bindings = dump_bindings(&planned.plan, Target::Cuda, request.dump_bindings);
+                let plan =
+                    plan_bindings_of(module, &entries, Target::Cuda, &request.bindings, &mut own)?;
+                let bindings = dump_bindings(&plan, Target::Cuda, request.dump_bindings);
                 let options = legalis_emit::cuda::Options::default();
                 let written = legalis_emit::cuda::write_entries(module, &entries, &options)
                     .and_then(|text| {
