@@ -820,40 +820,14 @@ impl Checker<'_> {
                 }
             }
             I::TraceRay => {
-                Self::arity(types, 8)?;
-                if !matches!(self.inner(types[0]), TypeInner::AccelerationStructure) {
-                    return Err("argument 1 must be a `RaytracingAccelerationStructure`".into());
-                }
-                if self
-                    .module
-                    .types
-                    .try_get(types[6])
-                    .and_then(|t| t.name.as_deref())
-                    != Some("RayDesc")
-                {
-                    return Err("argument 7 must be a `RayDesc`".into());
-                }
-                self.require_struct(types[7], "the payload")?;
+                self.check_trace_args(types, 8)?;
                 let mut args = vec![Arg::Any];
                 args.extend([Arg::In(uint); 5]);
                 args.extend([Arg::Any, Arg::OutAny]);
                 Signature { args, result: None }
             }
             I::TraceMotionRay => {
-                Self::arity(types, 9)?;
-                if !matches!(self.inner(types[0]), TypeInner::AccelerationStructure) {
-                    return Err("argument 1 must be a `RaytracingAccelerationStructure`".into());
-                }
-                if self
-                    .module
-                    .types
-                    .try_get(types[6])
-                    .and_then(|t| t.name.as_deref())
-                    != Some("RayDesc")
-                {
-                    return Err("argument 7 must be a `RayDesc`".into());
-                }
-                self.require_struct(types[8], "the payload")?;
+                self.check_trace_args(types, 9)?;
                 let mut args = vec![Arg::Any];
                 args.extend([Arg::In(uint); 5]);
                 args.extend([Arg::Any, Arg::In(float), Arg::OutAny]);
@@ -926,6 +900,26 @@ impl Checker<'_> {
             _ => return Ok(None),
         };
         Ok(Some(sig))
+    }
+
+    /// The arguments `TraceRay` (`count` 8) and `TraceMotionRay` (9, the
+    /// time before the payload) share: the acceleration structure first,
+    /// the `RayDesc` seventh, the payload struct last.
+    fn check_trace_args(&self, types: &[Handle<Type>], count: usize) -> Result<(), String> {
+        Self::arity(types, count)?;
+        if !matches!(self.inner(types[0]), TypeInner::AccelerationStructure) {
+            return Err("argument 1 must be a `RaytracingAccelerationStructure`".into());
+        }
+        if self
+            .module
+            .types
+            .try_get(types[6])
+            .and_then(|t| t.name.as_deref())
+            != Some("RayDesc")
+        {
+            return Err("argument 7 must be a `RayDesc`".into());
+        }
+        self.require_struct(types[count - 1], "the payload")
     }
 
     fn require_struct(&self, ty: Handle<Type>, what: &str) -> Result<(), String> {
