@@ -170,3 +170,6 @@ pub const SYSTEM_VALUE_TYPE: u32 = 31012;
 pub const DUPLICATE_SYSTEM_VALUE: u32 = 31013;
 /// Two fragment outputs for one render target (`SV_Target` and `SV_Target0`).
 pub const RENDER_TARGET_CONFLICT: u32 = 31014;
+/// A compute entry point without `[numthreads]`: one thread per workgroup
+/// is assumed, as in the reference (warning).
+pub const DEFAULT_WORKGROUP_SIZE: u32 = 31015;

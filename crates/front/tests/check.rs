@@ -1083,12 +1083,6 @@ fn constant_buffer_of_a_value_wraps_it_in_a_struct() {
 #[test]
 fn stage_attribute_errors() {
     error(
-        "[shader(\"compute\")] void main() { }",
-        "E31005",
-        "[numthreads(x, y, z)]",
-        "main",
-    );
-    error(
         "[shader(\"compute\")][numthreads(0, 1, 1)] void main() { }",
         "E31001",
         "at least 1",
@@ -1886,4 +1880,45 @@ fn large_struct_members_resolve_by_index() {
 
     let unknown = src.replace("s.f0;", "s.g0;");
     error(&unknown, "E30010", "`S` has no member `g0`", "g0");
+}
+
+#[test]
+fn a_compute_entry_point_without_numthreads_runs_one_thread_per_group() {
+    let src = "[shader(\"compute\")] void main() { }";
+    let d = diags(src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31015", "main"));
+    let m = ok(src);
+    assert_eq!(m.entry_points[0].attributes.workgroup_size, Some([1, 1, 1]));
+    // A malformed `[numthreads]` is its own error, not the default.
+    let d = errors_only("[shader(\"compute\")][numthreads(0, 1, 1)] void main() { }");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "E31001");
+}
+
+#[test]
+fn numthreads_alone_makes_a_compute_entry_point() {
+    let src = "RWStructuredBuffer<float> b; [numthreads(4, 1, 1)] void k(uint3 t : SV_DispatchThreadID) { b[t.x] = 1; } [shader(\"compute\")][numthreads(2, 1, 1)] void c() { } void helper() { }";
+    let m = ok(src);
+    let names: Vec<(&str, ir::ShaderStage)> = m
+        .entry_points
+        .iter()
+        .map(|e| (e.name.as_str(), e.stage))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("k", ir::ShaderStage::Compute),
+            ("c", ir::ShaderStage::Compute)
+        ]
+    );
+    // `-entry` without `-stage` takes the stage `[numthreads]` implies.
+    let named = Options {
+        entry: Some("k".into()),
+        ..Default::default()
+    };
+    let m = ok_with(src, &named);
+    assert_eq!(m.entry_points.len(), 1);
+    assert_eq!(m.entry_points[0].stage, ir::ShaderStage::Compute);
+    assert_eq!(m.entry_points[0].attributes.workgroup_size, Some([4, 1, 1]));
 }

@@ -53,6 +53,7 @@ impl Checker<'_> {
                         }
                         (Some(given), _) => Some(given),
                         (None, Some((w, _))) => Some(w),
+                        (None, None) if decl.is_some_and(implies_compute) => Some(Stage::Compute),
                         (None, None) => {
                             let span = decl.map(|d| d.name.span).unwrap_or(Span::UNDEFINED);
                             self.error(
@@ -85,12 +86,16 @@ impl Checker<'_> {
                 };
                 if let Some((stage, _)) = self.shader_attribute(decl) {
                     chosen.push((f, stage));
+                } else if implies_compute(decl) && self.funcs[f].this_ty.is_none() {
+                    // `[numthreads]` alone makes a compute entry point,
+                    // as in the reference.
+                    chosen.push((f, Stage::Compute));
                 }
             }
             if chosen.is_empty() && !self.failed {
                 self.warning(
                     codes::NO_ENTRY_POINTS,
-                    "no entry points: no function has a `[shader(\"...\")]` attribute and no `-entry` was given",
+                    "no entry points: no function has a `[shader(\"...\")]` or `[numthreads]` attribute and no `-entry` was given",
                     Span::UNDEFINED,
                 );
             }
@@ -130,6 +135,22 @@ impl Checker<'_> {
         let mut attributes = ir::EntryPointAttributes::default();
         for attr in &decl.attributes {
             self.stage_attribute(attr, stage, &mut attributes);
+        }
+        if stage == Stage::Compute
+            && attributes.workgroup_size.is_none()
+            && !decl
+                .attributes
+                .iter()
+                .any(|a| lower_name(a) == "numthreads")
+        {
+            // The reference runs such a kernel with one thread per
+            // workgroup; say so instead of doing it silently.
+            self.warning(
+                codes::DEFAULT_WORKGROUP_SIZE,
+                "a compute entry point without `[numthreads(x, y, z)]` runs one thread per workgroup: `[numthreads(1, 1, 1)]` is assumed",
+                decl.name.span,
+            );
+            attributes.workgroup_size = Some([1, 1, 1]);
         }
         self.require_stage_attributes(stage, &attributes, decl);
         self.check_entry_signature(f, stage);
@@ -522,4 +543,12 @@ fn function_decl<'a>(
 ) -> Option<&'a ast::FunctionDecl> {
     // Member functions are entry points only when `-entry` names them.
     body.filter(|b| b.method.is_none())?.decl(items)
+}
+
+/// Whether a function without `[shader("...")]` is a compute entry point by
+/// its `[numthreads(x, y, z)]` attribute alone.
+fn implies_compute(decl: &ast::FunctionDecl) -> bool {
+    decl.attributes
+        .iter()
+        .any(|a| lower_name(a) == "numthreads")
 }
