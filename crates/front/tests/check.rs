@@ -1922,3 +1922,37 @@ fn numthreads_alone_makes_a_compute_entry_point() {
     assert_eq!(m.entry_points[0].stage, ir::ShaderStage::Compute);
     assert_eq!(m.entry_points[0].attributes.workgroup_size, Some([4, 1, 1]));
 }
+
+#[test]
+fn struct_constructors_are_called_by_the_struct_name() {
+    let m = ok(r#"
+        struct Ray {
+            float3 origin;
+            float tmin;
+            __init(float3 o, float t = 0.5) { origin = o; this.tmin = t; }
+            __init(float t) { origin = 0; if (t < 0) { tmin = 0; return; } tmin = t; }
+            float end() { return tmin; }
+        };
+        [shader("compute")][numthreads(1, 1, 1)]
+        void main() { Ray a = Ray(float3(1, 2, 3)); Ray b = Ray(2.0); float x = a.end() + b.tmin; }
+    "#);
+    let ctors: Vec<&ir::Function> = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.name.ends_with("__init"))
+        .collect();
+    assert_eq!(ctors.len(), 2);
+    for f in ctors {
+        // No `this` parameter: the struct is the result, built in a local.
+        assert!(f.params.iter().all(|p| p.name != "this"), "{f:?}");
+        assert!(f.result.is_some());
+        assert!(f.locals.iter().any(|(_, l)| l.name == "this"));
+    }
+    // An argument list no constructor takes is an error at the call.
+    let d = errors_only(
+        "struct S { float x; __init(float a) { x = a; } }; \
+         [shader(\"compute\")][numthreads(1, 1, 1)] void main() { S s = S(1, 2); }",
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+}

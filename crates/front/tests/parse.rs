@@ -1410,7 +1410,6 @@ float after;
 ",
         r"
             E20003 1..7 `import` declaration is not supported
-            E20003 231..237 struct constructor (`__init`) is not supported
             E20003 262..270 `property` member is not supported
             interface IFoo : []
               method float f();
@@ -1425,6 +1424,7 @@ float after;
               field float a
               field float b
               method float get(0 params) {...}
+              method void __init(1 params) {...}
               method void proto(0 params) ;
             struct Gen<T>
               field T t

@@ -341,6 +341,16 @@ impl Checker<'_> {
             }
             return self.error_value(span);
         }
+        if matches!(self.inner(ty), TypeInner::Struct { .. }) {
+            // `S(args)`: the constructor (`__init`) of `S` the arguments pick.
+            let ctors: Vec<usize> = (0..self.funcs.len())
+                .filter(|&f| self.funcs[f].constructs == Some(ty))
+                .collect();
+            if !ctors.is_empty() {
+                let name = format!("{}::__init", self.type_name(ty));
+                return self.lower_user_call(&name, &ctors, None, args, span);
+            }
+        }
         let Some((scalar, shape)) = self.numeric(ty) else {
             let name = self.type_name(ty);
             self.error(

@@ -181,12 +181,16 @@ impl Checker<'_> {
                 self.declare_generic_method(method, &whole, ty, None);
                 continue;
             }
-            let this = self.method_this(method, &whole, ty);
             let body = BodyRef {
                 item: index,
                 method: Some(m),
             };
-            self.declare_function_at(method, body, this);
+            if method.name.name == "__init" {
+                self.declare_function_at(method, body, None, Some(ty));
+                continue;
+            }
+            let this = self.method_this(method, &whole, ty);
+            self.declare_function_at(method, body, this, None);
         }
         self.namespace = outer;
     }
@@ -209,14 +213,26 @@ impl Checker<'_> {
             },
             decl.span,
         );
+        self.take_field_defaults(ty);
         self.declare_type(&decl.name, TypeSymbol::Type(ty));
         self.record_conformances(ty, decl);
         self.check_conformances(decl);
     }
 
-    /// The fields of a struct (its attributes checked).
+    /// Records the field defaults [`Checker::struct_members`] just read as
+    /// those of `ty`.
+    pub fn take_field_defaults(&mut self, ty: Handle<Type>) {
+        let defaults = std::mem::take(&mut self.pending_field_defaults);
+        if !defaults.is_empty() {
+            self.field_defaults.insert(ty, defaults);
+        }
+    }
+
+    /// The fields of a struct (its attributes checked); their default
+    /// values go to `pending_field_defaults`.
     pub fn struct_members(&mut self, decl: &ast::StructDecl) -> Vec<ir::StructMember> {
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
+        self.pending_field_defaults.clear();
         let mut members: Vec<ir::StructMember> = Vec::with_capacity(decl.fields.len());
         let mut names: FastHashSet<&str> =
             FastHashSet::with_capacity_and_hasher(decl.fields.len(), Default::default());
@@ -242,12 +258,10 @@ impl Checker<'_> {
                     );
                     continue;
                 }
-                if d.init.is_some() {
-                    self.error(
-                        codes::BAD_INITIALIZER,
-                        "struct fields cannot have initializers",
-                        d.span,
-                    );
+                if let Some(init) = &d.init {
+                    // A default value (Slang): checked where it is used.
+                    self.pending_field_defaults
+                        .push((members.len() as u32, init.clone()));
                 }
                 let ty = self.apply_array_dims(base, &d.array_dims, None);
                 let io = self.io_attrs(&acted, &d.annotations, mods.interpolation);
@@ -962,7 +976,7 @@ impl Checker<'_> {
             item: item_index,
             method: None,
         };
-        self.declare_function_at(decl, body, None);
+        self.declare_function_at(decl, body, None, None);
     }
 
     /// Declares the member functions of a module-scope struct as functions
@@ -982,12 +996,17 @@ impl Checker<'_> {
                 self.declare_generic_method(method, decl, ty, None);
                 continue;
             }
-            let this = self.method_this(method, decl, ty);
             let body = BodyRef {
                 item: item_index,
                 method: Some(m),
             };
-            self.declare_function_at(method, body, this);
+            if method.name.name == "__init" {
+                // `S(args)` calls it; see `lower_constructor`.
+                self.declare_function_at(method, body, None, Some(ty));
+                continue;
+            }
+            let this = self.method_this(method, decl, ty);
+            self.declare_function_at(method, body, this, None);
         }
         self.namespace = outer;
     }
@@ -997,9 +1016,11 @@ impl Checker<'_> {
         decl: &ast::FunctionDecl,
         body: BodyRef,
         this: Option<ParamSig>,
+        constructs: Option<Handle<Type>>,
     ) {
         let this_ty = this.as_ref().map(|p| p.ty);
         let (result, params) = self.function_signature(decl, this);
+        let result = constructs.or(result);
         let key = self.qualified(&decl.name.name);
         let existing = match self.global_values_mut().get(&key) {
             Some(ValueSymbol::Functions(list)) => list.clone(),
@@ -1064,6 +1085,7 @@ impl Checker<'_> {
                     span: decl.span,
                     scope: self.namespace.clone(),
                     this_ty,
+                    constructs,
                 });
                 self.bodies.push(None);
                 self.call_edges.push(Vec::new());

@@ -29,6 +29,15 @@ impl Checker<'_> {
     }
 
     /// A placeholder value after an error.
+    /// `this`: parameter 0 of a member function, or the local a
+    /// constructor builds.
+    fn this_expression(&self) -> ir::Expression {
+        match self.ctx.as_ref().and_then(|c| c.this_local) {
+            Some(local) => ir::Expression::Local(local),
+            None => ir::Expression::Param(0),
+        }
+    }
+
     pub fn error_value(&mut self, span: Span) -> Value {
         let ty = self.error_ty;
         self.append(ir::Expression::Literal(ir::Literal::Int(0)), Some(ty), span)
@@ -296,7 +305,8 @@ impl Checker<'_> {
                     .as_ref()
                     .and_then(|c| c.this_ty)
                     .unwrap_or(self.error_ty);
-                self.append(ir::Expression::Param(0), Some(ty), span)
+                let this = self.this_expression();
+                self.append(this, Some(ty), span)
             }
             ValueSymbol::ThisField { index } => {
                 let this_ty = self
@@ -304,7 +314,8 @@ impl Checker<'_> {
                     .as_ref()
                     .and_then(|c| c.this_ty)
                     .unwrap_or(self.error_ty);
-                let this = self.append(ir::Expression::Param(0), Some(this_ty), span);
+                let this = self.this_expression();
+                let this = self.append(this, Some(this_ty), span);
                 let ty = self.member_type(this_ty, index).unwrap_or(self.error_ty);
                 self.append(
                     ir::Expression::Member {

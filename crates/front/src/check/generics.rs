@@ -609,6 +609,7 @@ impl Checker<'_> {
             },
             decl.span,
         );
+        self.take_field_defaults(ty);
         self.generics.struct_instances.insert(key, ty);
         self.generics.instance_of.insert(ty, (t, args.clone()));
         // Methods and conformances see the instance under the template's
@@ -696,6 +697,7 @@ impl Checker<'_> {
             span: decl.span,
             scope,
             this_ty,
+            constructs: None,
         });
         self.bodies.push(None);
         self.call_edges.push(Vec::new());

@@ -147,6 +147,10 @@ pub struct FuncInfo {
     /// For a non-static member function: the struct `this` is; `this` is
     /// then parameter 0.
     pub this_ty: Option<Handle<Type>>,
+    /// A constructor (`__init`) of this struct: it has no `this`
+    /// parameter; its body builds the struct in a local `this`, which it
+    /// returns.
+    pub constructs: Option<Handle<Type>>,
 }
 
 /// Where a function's definition is: a flat item, or a member function of
@@ -178,6 +182,8 @@ pub struct FnCtx {
     pub calls: Vec<(usize, Span)>,
     /// In a non-static member function: the struct of `this` (parameter 0).
     pub this_ty: Option<Handle<Type>>,
+    /// In a constructor: the local `this` that it builds and returns.
+    pub this_local: Option<Handle<ir::LocalVariable>>,
 }
 
 /// `RAY_FLAG_*`, `HIT_KIND_*` and `COMMITTED_*` as HLSL defines them.
@@ -230,6 +236,13 @@ pub struct Checker<'a> {
     /// in the number of accesses. The names are not copied (the member
     /// found is checked against the name asked for).
     member_indices: FastHashMap<Handle<Type>, FastHashMap<u64, u32>>,
+    /// The default values of struct fields (`float t = 1.0;`), by member
+    /// index: a variable of the struct declared without an initializer,
+    /// and a constructor's `this`, start with them.
+    pub field_defaults: FastHashMap<Handle<Type>, Vec<(u32, ast::Expr)>>,
+    /// The defaults [`Checker::struct_members`] read last, for the type
+    /// its caller makes (`take_field_defaults`).
+    pub pending_field_defaults: Vec<(u32, ast::Expr)>,
     /// The one-member structs made for `ConstantBuffer<T>` of a non-struct
     /// `T` (`ConstantBuffer<float>`): the buffer's name reads the member.
     pub value_buffers: FastHashMap<Handle<Type>, ()>,
@@ -292,6 +305,8 @@ impl<'a> Checker<'a> {
             expr_depth: 0,
             depth_reported: false,
             member_indices: FastHashMap::default(),
+            field_defaults: FastHashMap::default(),
+            pending_field_defaults: Vec::new(),
             value_buffers: FastHashMap::default(),
             generics: generics::Generics::default(),
             glsl_derivative_group: None,

@@ -91,12 +91,33 @@ impl Checker<'_> {
             loop_depth: 0,
             switch_depth: 0,
             calls: Vec::new(),
-            this_ty: info.this_ty,
+            this_ty: info.this_ty.or(info.constructs),
+            this_local: None,
         });
+        if let Some(ty) = info.constructs
+            && let Some(ctx) = &mut self.ctx
+        {
+            // A constructor builds its struct in a local `this`.
+            let local = ctx.func.locals.append(
+                ir::LocalVariable {
+                    name: "this".into(),
+                    ty,
+                    is_static: false,
+                    is_const: false,
+                },
+                decl.name.span,
+            );
+            ctx.this_local = Some(local);
+            body.push(ir::Statement::Declare { local, init: None }, decl.name.span);
+            if self.has_field_defaults(ty, 0) {
+                let place = self.append(ir::Expression::Local(local), Some(ty), decl.name.span);
+                self.store_field_defaults(place.expr, ty, decl.name.span, &mut body, 0);
+            }
+        }
         // Fields of `this` are visible by bare name; parameters and locals
         // shadow them.
         self.push_scope();
-        if let Some(this_ty) = info.this_ty {
+        if let Some(this_ty) = info.this_ty.or(info.constructs) {
             self.declare_this_fields(this_ty, decl.name.span);
         }
         self.push_scope();
@@ -113,6 +134,9 @@ impl Checker<'_> {
         }
         self.pop_scope();
         self.pop_scope();
+        if info.constructs.is_some() && !block_terminates(&body) {
+            self.lower_return(None, decl.span, &mut body);
+        }
         if info.result.is_some() && !block_terminates(&body) {
             self.warning(
                 codes::MISSING_RETURN,
@@ -328,7 +352,77 @@ impl Checker<'_> {
                 },
                 d.span,
             );
+            if init.is_none() && !mods.is_static && self.has_field_defaults(ty, 0) {
+                let place = self.append(ir::Expression::Local(handle), Some(ty), d.span);
+                self.store_field_defaults(place.expr, ty, d.span, out, 0);
+            }
             self.declare_value(&d.name, ValueSymbol::Local { handle, constant });
+        }
+    }
+
+    /// Stores the default values of `ty`'s fields (and of its fields'
+    /// fields) into `place`, a variable declared without an initializer.
+    pub(super) fn store_field_defaults(
+        &mut self,
+        place: ir::Handle<ir::Expression>,
+        ty: ir::Handle<ir::Type>,
+        span: Span,
+        out: &mut ir::Block,
+        depth: u32,
+    ) {
+        const MAX_NESTING: u32 = 64;
+        let TypeInner::Struct { members } = self.inner(ty) else {
+            return;
+        };
+        if depth > MAX_NESTING {
+            return;
+        }
+        let member_types: Vec<ir::Handle<ir::Type>> = members.iter().map(|m| m.ty).collect();
+        let defaults = self.field_defaults.get(&ty).cloned().unwrap_or_default();
+        let mut place_used = false;
+        for (index, member_ty) in member_types.into_iter().enumerate() {
+            let index = index as u32;
+            let default = defaults.iter().find(|(i, _)| *i == index);
+            if default.is_none() && !self.has_field_defaults(member_ty, depth + 1) {
+                continue;
+            }
+            // Each store needs its own copy of the place expression.
+            let base = if std::mem::replace(&mut place_used, true) {
+                self.copy_expr(place)
+            } else {
+                place
+            };
+            let field = self.append(
+                ir::Expression::Member { base, index },
+                Some(member_ty),
+                span,
+            );
+            match default {
+                Some((_, value)) => {
+                    let value = self.lower_initializer(value, member_ty);
+                    out.push(
+                        ir::Statement::Store {
+                            target: field.expr,
+                            value,
+                        },
+                        span,
+                    );
+                }
+                None => self.store_field_defaults(field.expr, member_ty, span, out, depth + 1),
+            }
+        }
+    }
+
+    /// Whether a variable of `ty` starts with field defaults.
+    fn has_field_defaults(&self, ty: ir::Handle<ir::Type>, depth: u32) -> bool {
+        if self.field_defaults.contains_key(&ty) {
+            return true;
+        }
+        match self.inner(ty) {
+            TypeInner::Struct { members } if depth < 64 => members
+                .iter()
+                .any(|m| self.has_field_defaults(m.ty, depth + 1)),
+            _ => false,
         }
     }
 
@@ -649,6 +743,15 @@ impl Checker<'_> {
 
     fn lower_return(&mut self, value: Option<&ast::Expr>, span: Span, out: &mut ir::Block) {
         let result = self.ctx.as_ref().and_then(|c| c.result);
+        let this_local = self.ctx.as_ref().and_then(|c| c.this_local);
+        if value.is_none()
+            && let (Some(ty), Some(local)) = (result, this_local)
+        {
+            // `return;` in a constructor returns what it built.
+            let built = self.append(ir::Expression::Local(local), Some(ty), span);
+            out.push(ir::Statement::Return(Some(built.expr)), span);
+            return;
+        }
         let expr = match (value, result) {
             (Some(e), Some(ty)) => Some(self.lower_initializer(e, ty)),
             (None, None) => None,

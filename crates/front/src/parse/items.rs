@@ -776,6 +776,23 @@ impl<'a> Parser<'a> {
                 self.generic_member(fields, structs, methods);
                 return;
             }
+            Some("__init") if methods.is_some() && self.nth_kind(1) == TokenKind::LParen => {
+                // A constructor: a member function named `__init` returning
+                // `void` here; the checker gives it the struct as its result.
+                let tok = self.bump();
+                let name = self.ident_of(tok);
+                let void = TypeExpr {
+                    name: "void".into(),
+                    args: Vec::new(),
+                    modifiers: Vec::new(),
+                    span: name.span,
+                };
+                let function = self.function(attributes, Vec::new(), void, name, Vec::new(), start);
+                if let Some(methods) = methods {
+                    methods.push(function);
+                }
+                return;
+            }
             Some(
                 word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias"
                 | "associatedtype" | "__generic"),
