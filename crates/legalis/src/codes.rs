@@ -20,6 +20,9 @@ pub const TARGET_NOT_IMPLEMENTED: u32 = 5;
 pub const GLSLANG_REJECTED: u32 = 6;
 /// Cross-stage linking named an entry point the file does not have.
 pub const UNKNOWN_ENTRY_POINT: u32 = 7;
+/// A linked pipeline written as SPIR-V binaries (one per stage) without
+/// `-o FOLDER` to put them in.
+pub const SPIRV_PIPELINE_NEEDS_FOLDER: u32 = 8;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

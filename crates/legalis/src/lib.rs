@@ -524,6 +524,11 @@ pub struct Linked {
     /// `(entry point name, its code)`, in pipeline order; empty when any
     /// error was reported.
     pub outputs: Vec<(String, Generated)>,
+    /// The entry points are not the stages of one pipeline (two of one
+    /// stage, or a compute or ray-tracing stage): they were written into
+    /// one module, as the reference does, and `outputs` holds that one
+    /// module, named by all of them joined by `, `.
+    pub one_module: bool,
 }
 
 impl Linked {
@@ -538,7 +543,21 @@ impl Linked {
 /// every disagreement between the two sides is a diagnostic naming both
 /// (`legalis_legalize_glsl::link`). `request.entry` and `request.stage`
 /// are ignored: each entry point's stage is its `[shader]` attribute.
+///
+/// Entry points that cannot be the stages of one pipeline (two of one
+/// stage, or a compute or ray-tracing stage) are written into one module
+/// instead, as the reference does with several `-entry`
+/// ([`Linked::one_module`]).
 pub fn link(request: &Request, entries: &[String]) -> Linked {
+    let entries: Vec<(String, Option<ShaderStage>)> =
+        entries.iter().map(|name| (name.clone(), None)).collect();
+    link_entries(request, &entries)
+}
+
+/// [`link`] with the stage the command line gave each entry point, if any
+/// (`-entry a -stage fragment -entry b -stage fragment`): a stage that
+/// disagrees with the entry point's `[shader]` attribute is an error.
+pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]) -> Linked {
     let text = match decode_source(&request.source) {
         Ok(text) => text,
         Err((lossy_text, diagnostic)) => {
@@ -546,6 +565,7 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
                 diagnostics: vec![diagnostic],
                 source_text: lossy_text,
                 outputs: Vec::new(),
+                one_module: false,
             };
         }
     };
@@ -561,6 +581,7 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
         diagnostics: Vec::new(),
         source_text: text,
         outputs: Vec::new(),
+        one_module: false,
     };
     let (Some(module), Some(target)) = (front_output.module, request.target) else {
         linked.diagnostics = diagnostics;
@@ -575,19 +596,24 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
         linked.diagnostics = diagnostics;
         return linked;
     }
-    if target == Target::Cuda {
-        diagnostics.push(without_span(Diagnostic::error(
-            codes::TARGET_NOT_IMPLEMENTED,
-            "linking several entry points is not implemented for the cuda target yet",
-            ir::Span::UNDEFINED,
-        )));
-        linked.diagnostics = diagnostics;
-        return linked;
-    }
     let mut chosen = Vec::new();
-    for name in entries {
+    for (name, given) in entries {
         match module.entry_points.iter().position(|e| &e.name == name) {
-            Some(i) => chosen.push(i),
+            Some(i) => {
+                let stage = module.entry_points[i].stage;
+                if let Some(given) = given.filter(|&g| g != stage) {
+                    diagnostics.push(Diagnostic::error(
+                        front::codes::STAGE_MISMATCH,
+                        format!(
+                            "`-stage {}` disagrees with the `[shader(\"{}\")]` attribute of `{name}`",
+                            given.name(),
+                            stage.name()
+                        ),
+                        module.entry_points[i].span,
+                    ));
+                }
+                chosen.push(i);
+            }
             None => {
                 let known: Vec<&str> = module
                     .entry_points
@@ -605,6 +631,31 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
                 )));
             }
         }
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        linked.diagnostics = diagnostics;
+        return linked;
+    }
+    if !one_pipeline(&module, &chosen) {
+        // The reference's meaning of several `-entry`: one module of them.
+        let mut subset = module.clone();
+        subset.entry_points = chosen.iter().map(|&i| module.entry_points[i].clone()).collect();
+        let names: Vec<&str> = subset.entry_points.iter().map(|e| e.name.as_str()).collect();
+        let name = names.join(", ");
+        let generated = generate(&subset, target, request, &mut diagnostics);
+        linked.outputs.extend(generated.map(|g| (name, g)));
+        linked.one_module = true;
+        linked.diagnostics = diagnostics;
+        return linked;
+    }
+    if target == Target::Cuda {
+        diagnostics.push(without_span(Diagnostic::error(
+            codes::TARGET_NOT_IMPLEMENTED,
+            "linking several entry points is not implemented for the cuda target yet",
+            ir::Span::UNDEFINED,
+        )));
+        linked.diagnostics = diagnostics;
+        return linked;
     }
     let order = match diagnostics.iter().any(Diagnostic::is_error) {
         true => None,
@@ -661,6 +712,28 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
     }
     linked.diagnostics = diagnostics;
     linked
+}
+
+/// Whether the entry points `chosen` can be the stages of one pipeline:
+/// graphics stages, each at most once.
+fn one_pipeline(module: &ir::Module, chosen: &[usize]) -> bool {
+    let mut seen = Vec::new();
+    chosen.iter().all(|&i| {
+        let stage = module.entry_points[i].stage;
+        let graphics = matches!(
+            stage,
+            ShaderStage::Vertex
+                | ShaderStage::Hull
+                | ShaderStage::Domain
+                | ShaderStage::Geometry
+                | ShaderStage::Fragment
+                | ShaderStage::Amplification
+                | ShaderStage::Mesh
+        );
+        let first = !seen.contains(&stage);
+        seen.push(stage);
+        graphics && first
+    })
 }
 
 /// WGSL: the varying legalizer's attributed entry point, then the WGSL
@@ -1143,6 +1216,16 @@ pub fn cannot_read_file(path: &str, error: &std::io::Error) -> Diagnostic {
 }
 
 /// The diagnostic for an output that cannot be written.
+/// `E00008`: a linked pipeline's SPIR-V binaries, one per stage, need a
+/// folder (`-o FOLDER`); standard output holds one.
+pub fn spirv_pipeline_needs_folder() -> Diagnostic {
+    without_span(Diagnostic::error(
+        codes::SPIRV_PIPELINE_NEEDS_FOLDER,
+        "-target spirv with several -entry linked as one pipeline writes one binary per stage: give -o FOLDER (or -target spirv-asm)",
+        ir::Span::UNDEFINED,
+    ))
+}
+
 pub fn cannot_write_output(path: &str, error: &std::io::Error) -> Diagnostic {
     without_span(Diagnostic::error(
         codes::CANNOT_WRITE_OUTPUT,

@@ -651,3 +651,55 @@ fn profiles_pick_versions_and_the_stage() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     legalis_validate::validate_glsl(&run.stdout, ShaderStage::Fragment).expect("valid GLSL");
 }
+
+/// Several `-entry` that cannot be one pipeline go into one module, as
+/// the reference writes them; a `-stage` after each `-entry` is its own.
+#[test]
+fn several_entry_points_that_are_no_pipeline_make_one_module() {
+    let source = b"RWStructuredBuffer<float> b;\n\
+        [shader(\"fragment\")] float4 f1() : SV_Target { return b[0]; }\n\
+        [shader(\"fragment\")] float4 f2() : SV_Target { return b[1]; }\n\
+        [shader(\"fragment\")] float4 f3() : SV_Target { return b[2]; }\n";
+    let dir = scratch_with("one-module", "m.slang", source);
+    let run = legalis(
+        &dir,
+        &[
+            "m.slang", "-target", "spirv-asm", "-entry", "f1", "-stage", "fragment", "-entry",
+            "f2", "-stage", "pixel",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout.matches("OpEntryPoint Fragment").count(), 2);
+    assert!(!run.stdout.contains("\"f3\""), "{}", run.stdout);
+    assert!(!run.stdout.contains("legalis link"), "{}", run.stdout);
+    // The binary goes to the -o file.
+    let run = legalis(
+        &dir,
+        &["m.slang", "-target", "spirv", "-entry", "f1", "-entry", "f3", "-o", "m.spv"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(fs::metadata(dir.join("m.spv")).is_ok_and(|m| m.is_file()));
+    // A stage that disagrees with the attribute.
+    let run = legalis(
+        &dir,
+        &["m.slang", "-target", "spirv-asm", "-entry", "f1", "-entry", "f2", "-stage", "vertex"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("E31004"), "{}", run.stderr);
+    // GLSL holds one entry point.
+    let run = legalis(&dir, &["m.slang", "-target", "glsl", "-entry", "f1", "-entry", "f2"]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("E00004"), "{}", run.stderr);
+}
+
+#[test]
+fn a_linked_pipeline_of_spirv_binaries_needs_a_folder() {
+    let source = b"struct V { float4 p : SV_Position; float4 c : COLOR; };\n\
+        [shader(\"vertex\")] V vs(float4 p : POSITION) { V v; v.p = p; v.c = p; return v; }\n\
+        [shader(\"fragment\")] float4 fs(float4 c : COLOR) : SV_Target { return c; }\n";
+    let dir = scratch_with("pipeline-spv", "p.slang", source);
+    let run = legalis(&dir, &["p.slang", "-target", "spirv", "-entry", "vs", "-entry", "fs"]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("E00008"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}

@@ -29,6 +29,8 @@ pub struct CompileArgs {
     /// The entry points after the first when `-entry` is given several
     /// times: the stages of one pipeline, legalized together (linking).
     pub linked: Vec<String>,
+    /// The `-stage` given after each of `linked`, if any.
+    pub linked_stages: Vec<Option<ShaderStage>>,
     pub stage: Option<ShaderStage>,
     pub output: Option<PathBuf>,
     pub target: Option<Target>,
@@ -101,10 +103,13 @@ Options:
                     keyed by semantic, and every disagreement is an error
                     naming both sides; the codes follow one another on
                     standard output under a `legalis link` header line, or
-                    go to -o FOLDER as ENTRY.glsl / ENTRY.spv / ENTRY.spvasm
+                    go to -o FOLDER as ENTRY.glsl / ENTRY.spv / ENTRY.spvasm;
+                    entry points that are not one pipeline (two of one
+                    stage, compute, ray tracing) go into one module
   -stage STAGE      stage of -entry: vertex fragment(pixel) compute hull domain
                     geometry mesh amplification raygeneration intersection
-                    anyhit closesthit miss callable
+                    anyhit closesthit miss callable; after a second or later
+                    -entry, that entry point's stage
   -D NAME[=VALUE]   define a macro (also -DNAME[=VALUE]; -DNAME defines it empty)
   -dump-ir          print the IR instead of code: as checked, or with
                     -target as legalized for it
@@ -263,20 +268,12 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     }
     if !parsed.linked.is_empty() {
         if parsed.target.is_none() {
-            return usage("several -entry link a pipeline, which needs -target");
-        }
-        if parsed.stage.is_some() {
             return usage(
-                "-stage applies to one -entry; with several, each entry point's stage is its [shader] attribute",
+                "several -entry need -target: they are linked as one pipeline or written into one module",
             );
         }
         if parsed.dump_ir {
             return usage("-dump-ir shows one entry point; it cannot be used with several -entry");
-        }
-        if parsed.target == Some(Target::Spirv) && parsed.output.is_none() {
-            return usage(
-                "-target spirv with several -entry writes one binary per entry point: give -o FOLDER",
-            );
         }
     }
     if parsed.trace.is_some() && parsed.target.is_none() {
@@ -320,6 +317,7 @@ fn apply_option(
                 }
                 Some(_) => {
                     parsed.linked.push(name);
+                    parsed.linked_stages.push(None);
                     Ok(())
                 }
                 None => {
@@ -330,7 +328,11 @@ fn apply_option(
         }
         "-stage" => {
             let stage = parse_stage(&text_value(option, rest)?)?;
-            set_once(&mut parsed.stage, option, stage)
+            // A `-stage` after the second or a later `-entry` is that one's.
+            match parsed.linked_stages.last_mut() {
+                Some(slot) => set_once(slot, option, stage),
+                None => set_once(&mut parsed.stage, option, stage),
+            }
         }
         "-o" => {
             let path = PathBuf::from(value(option, rest)?);
@@ -958,6 +960,7 @@ mod tests {
                 input: "f.slang".into(),
                 entry: Some("main".into()),
                 linked: Vec::new(),
+                linked_stages: Vec::new(),
                 stage: Some(ShaderStage::Fragment),
                 output: Some("out.ir".into()),
                 target: None,
@@ -1338,7 +1341,16 @@ mod tests {
         );
         assert_eq!(
             error("f.slang -entry a -entry b"),
-            "several -entry link a pipeline, which needs -target"
+            "several -entry need -target: they are linked as one pipeline or written into one module"
+        );
+        let staged = compile_args(
+            "f.slang -target spirv -entry a -stage fragment -entry b -stage fragment -entry c",
+        );
+        assert_eq!(staged.stage, Some(ShaderStage::Fragment));
+        assert_eq!(staged.linked_stages, [Some(ShaderStage::Fragment), None]);
+        assert_eq!(
+            error("f.slang -target glsl -entry a -entry b -stage vertex -stage pixel"),
+            "-stage given twice"
         );
         assert_eq!(
             error("f.slang -target glsl -entry a -entry a"),

@@ -147,8 +147,9 @@ fn link(
     source: Vec<u8>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
-    let mut entries: Vec<String> = args.entry.iter().cloned().collect();
-    entries.extend(args.linked.iter().cloned());
+    let mut entries: Vec<(String, Option<crate::ShaderStage>)> =
+        args.entry.iter().map(|e| (e.clone(), args.stage)).collect();
+    entries.extend(args.linked.iter().cloned().zip(args.linked_stages.iter().copied()));
     let request = crate::Request {
         path: path.clone(),
         source,
@@ -160,7 +161,7 @@ fn link(
         allow_glsl: args.allow_glsl,
         ..crate::Request::default()
     };
-    let linked = crate::link(&request, &entries);
+    let linked = crate::link_entries(&request, &entries);
     reporter.report(
         &mut outcome,
         &path,
@@ -172,6 +173,43 @@ fn link(
         return outcome;
     }
     let target = args.target.unwrap_or(crate::Target::Glsl);
+    if linked.one_module {
+        // Not one pipeline: one module of them all, written like one output.
+        let Some((_, generated)) = linked.outputs.first() else {
+            return outcome;
+        };
+        let bytes = generated
+            .trace
+            .clone()
+            .map(String::into_bytes)
+            .unwrap_or_else(|| generated.bytes.clone());
+        match &args.output {
+            Some(output) => {
+                if let Err(error) = write_whole_file(&env.cwd.join(output), &bytes) {
+                    let shown = output.to_string_lossy();
+                    reporter.report(
+                        &mut outcome,
+                        &path,
+                        "",
+                        &[crate::cannot_write_output(&shown, &error)],
+                    );
+                    outcome.code = COMPILE_ERROR;
+                }
+            }
+            None => outcome.stdout = bytes,
+        }
+        return outcome;
+    }
+    if target == crate::Target::Spirv && args.output.is_none() {
+        reporter.report(
+            &mut outcome,
+            &path,
+            "",
+            &[crate::spirv_pipeline_needs_folder()],
+        );
+        outcome.code = COMPILE_ERROR;
+        return outcome;
+    }
     let (comment, extension) = match (target, args.trace) {
         (_, Some(_)) => ("//", "trace"),
         (crate::Target::SpirvAsm, None) => (";", "spvasm"),
