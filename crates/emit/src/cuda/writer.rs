@@ -699,8 +699,13 @@ impl<'a> Writer<'a> {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
                 continue;
             };
-            if members.is_empty() {
-                return unsupported("an empty struct", module.types.span(ty));
+            if members.is_empty() && shared.contains(&ty) {
+                // C++ gives an empty struct one byte; the host's layout
+                // gives it none.
+                return unsupported(
+                    "an empty struct in memory the host shares",
+                    module.types.span(ty),
+                );
             }
             let names = &self.member_names[&ty];
             let mut fields = Vec::new();
