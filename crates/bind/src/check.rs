@@ -16,6 +16,7 @@ pub const MAX_CONSTANT_BUFFERS: u32 = 14;
 pub fn check(plan: &Plan) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     class_mismatches(plan, &mut out);
+    descriptor_heaps(plan, &mut out);
     overlaps(plan, &mut out);
     limits(plan, &mut out);
     out
@@ -41,6 +42,33 @@ fn spell(r: &Resource) -> String {
             reg.space
         ),
         None => String::new(),
+    }
+}
+
+/// A descriptor heap (a `DescriptorHandle<T>` read as its resource) the
+/// entry point uses, on a target that has none.
+fn descriptor_heaps(plan: &Plan, out: &mut Vec<Diagnostic>) {
+    let target = match plan.target {
+        Target::Vulkan => return,
+        Target::Wgsl => "WGSL",
+        Target::Metal => "Metal",
+        Target::Cuda => "CUDA",
+    };
+    if let Some(r) = plan
+        .resources
+        .iter()
+        .find(|r| r.used && r.descriptor_heap.is_some())
+    {
+        out.push(Diagnostic::error(
+            codes::DESCRIPTOR_HEAP_UNSUPPORTED,
+            format!(
+                "a `DescriptorHandle<{}>` is read as its resource here, which needs a \
+                 descriptor heap; Legalis writes descriptor heaps for GLSL and SPIR-V \
+                 only, not for {target}",
+                r.ty
+            ),
+            r.span,
+        ));
     }
 }
 

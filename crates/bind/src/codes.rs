@@ -28,3 +28,7 @@ pub const OVERLAPPING_VK_BINDINGS: u32 = 48006;
 /// `[[vk::binding]]`) land on the same descriptor set and binding; a
 /// `-fvk-<class>-shift` or `[[vk::binding]]` separates them.
 pub const VULKAN_BINDING_COLLISION: u32 = 48007;
+/// A `DescriptorHandle<T>` read as its resource on a target other than
+/// GLSL and SPIR-V: its descriptor heap (an unsized array of `T`) has no
+/// place there (WGSL, Metal and CUDA).
+pub const DESCRIPTOR_HEAP_UNSUPPORTED: u32 = 48008;

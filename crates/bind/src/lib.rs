@@ -238,6 +238,9 @@ pub struct Resource {
     pub count: Count,
     pub register: Option<Register>,
     pub vk_binding: Option<(u32, u32)>,
+    /// A descriptor heap of `DescriptorHandle<T>`: its binding in the
+    /// first descriptor set no other resource uses (GLSL and SPIR-V only).
+    pub descriptor_heap: Option<u32>,
     /// Whether the entry point reaches it.
     pub used: bool,
     pub place: Place,
@@ -380,6 +383,7 @@ pub fn plan_entries(
             count,
             register: g.binding.register,
             vk_binding: g.binding.vk_binding,
+            descriptor_heap: g.binding.descriptor_heap,
             used: used.contains(&h),
             place: Place::None,
             reason: String::new(),
@@ -397,6 +401,7 @@ pub fn plan_entries(
                 count: Count::One,
                 register: None,
                 vk_binding: None,
+                descriptor_heap: None,
                 used: plain_used,
                 place: Place::None,
                 reason: String::new(),

@@ -17,6 +17,9 @@ use crate::{Kind, MetalTable, Options, Place, Plan, class_letter};
 pub fn vulkan(plan: &mut Plan, options: &Options) {
     let mut taken = BTreeSet::new();
     for r in &mut plan.resources {
+        if r.descriptor_heap.is_some() {
+            continue;
+        }
         let explicit = match (r.vk_binding, r.register) {
             (Some((binding, set)), _) => {
                 Some((set, binding, format!("vk::binding({binding}, {set})")))
@@ -48,7 +51,7 @@ pub fn vulkan(plan: &mut Plan, options: &Options) {
     }
     let mut next = 0;
     for r in &mut plan.resources {
-        if r.place != Place::None {
+        if r.place != Place::None || r.descriptor_heap.is_some() {
             continue;
         }
         while !taken.insert((0, next)) {
@@ -59,6 +62,34 @@ pub fn vulkan(plan: &mut Plan, options: &Options) {
             binding: next,
         };
         r.reason = "automatic: next free binding in set 0".into();
+    }
+    descriptor_heaps(plan);
+}
+
+/// The descriptor heaps of `DescriptorHandle<T>`, as the reference places
+/// them by default: in the first descriptor set no other resource of the
+/// module uses, at the binding of their kind (samplers 0, combined
+/// texture-samplers 1, other textures and buffers 2).
+fn descriptor_heaps(plan: &mut Plan) {
+    let sets: BTreeSet<u32> = plan
+        .resources
+        .iter()
+        .filter_map(|r| match r.place {
+            Place::Descriptor { set, .. } => Some(set),
+            _ => None,
+        })
+        .collect();
+    let Some(set) = (0..=u32::MAX).find(|s| !sets.contains(s)) else {
+        return;
+    };
+    for r in &mut plan.resources {
+        if let Some(binding) = r.descriptor_heap {
+            r.place = Place::Descriptor { set, binding };
+            r.reason = format!(
+                "descriptor heap: binding {binding} of set {set}, the first set no other \
+                 resource uses"
+            );
+        }
     }
 }
 

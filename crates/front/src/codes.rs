@@ -131,6 +131,9 @@ pub const NEEDS_ALLOW_GLSL: u32 = 30040;
 pub const UNSUPPORTED_GLSL: u32 = 30041;
 /// A call of `printf` (debug printf), which Legalis does not write.
 pub const UNSUPPORTED_PRINTF: u32 = 30042;
+/// A `DescriptorHandle<T>` of a non-resource `T`, or one read as a
+/// resource Legalis has no descriptor heap for.
+pub const BAD_DESCRIPTOR_HANDLE: u32 = 30060;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
 

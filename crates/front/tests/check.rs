@@ -1956,3 +1956,48 @@ fn struct_constructors_are_called_by_the_struct_name() {
     );
     assert_eq!(d.len(), 1, "{d:?}");
 }
+
+#[test]
+fn descriptor_handles() {
+    // `T.Handle` is `DescriptorHandle<T>`, a `uint2` read as its resource
+    // through the descriptor heap of `T`.
+    let m = ok(r#"
+        struct Material { Texture2D.Handle albedo; DescriptorHandle<SamplerState> samp; };
+        StructuredBuffer<Material> materials;
+        uniform RWStructuredBuffer<float4>.Handle output;
+        static const DescriptorHandle<SamplerState> fixedSampler = DescriptorHandle<SamplerState>(uint2(3, 4));
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID) {
+            Material m = materials[id.x];
+            uint2 bits = (uint2)m.albedo;
+            uint64_t wide = (uint64_t)m.samp;
+            Texture2D t = m.albedo;
+            output[0] = t.SampleLevel(m.samp, float2(bits), 0) + float4(float(wide));
+            output[1] = m.albedo.SampleLevel(fixedSampler, float2(0), 0);
+        }
+    "#);
+    let heaps: Vec<_> = m
+        .globals
+        .iter()
+        .filter_map(|(_, g)| g.binding.descriptor_heap)
+        .collect();
+    assert_eq!(heaps, vec![2, 2, 0], "{heaps:?}");
+    error(
+        "float.Handle h;",
+        "E30060",
+        "a descriptor handle refers to a resource",
+        "float.Handle",
+    );
+    error(
+        "uniform RaytracingAccelerationStructure.Handle h; [shader(\"compute\")] [numthreads(1,1,1)] void main() { RaytracingAccelerationStructure a = h; }",
+        "E30060",
+        "no descriptor heap",
+        "h",
+    );
+    error(
+        "uniform Texture2D.Handle h; [shader(\"compute\")] [numthreads(1,1,1)] void main() { uint2 u = h; }",
+        "E30003",
+        "cannot convert",
+        "h",
+    );
+}

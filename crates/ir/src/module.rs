@@ -499,6 +499,10 @@ pub struct ResourceBinding {
     pub register: Option<Register>,
     /// `[[vk::binding(binding, set)]]`.
     pub vk_binding: Option<(u32, u32)>,
+    /// A descriptor heap the front end made for `DescriptorHandle<T>`
+    /// (an unsized array of `T` that handles index): its binding in the
+    /// descriptor set no other resource uses (Vulkan's bindless heap).
+    pub descriptor_heap: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -18,6 +18,11 @@ pub fn apply(module: &mut ir::Module) -> Result<(), Vec<Diagnostic>> {
         .iter()
         .map(|(h, _)| is_opaque(module, h))
         .collect();
+    let resource: Vec<bool> = module
+        .types
+        .iter()
+        .map(|(_, t)| t.inner.is_resource())
+        .collect();
     for (_, func) in module.functions.iter_mut() {
         let locals: Vec<Handle<ir::LocalVariable>> = func
             .locals
@@ -26,7 +31,7 @@ pub fn apply(module: &mut ir::Module) -> Result<(), Vec<Diagnostic>> {
             .map(|(h, _)| h)
             .collect();
         for local in locals {
-            if let Err(error) = forward(func, local) {
+            if let Err(error) = forward(func, local, &resource) {
                 errors.push(error);
             }
         }
@@ -46,7 +51,11 @@ fn is_opaque(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
     }
 }
 
-fn forward(func: &mut ir::Function, local: Handle<ir::LocalVariable>) -> Result<(), Diagnostic> {
+fn forward(
+    func: &mut ir::Function,
+    local: Handle<ir::LocalVariable>,
+    resource: &[bool],
+) -> Result<(), Diagnostic> {
     let span = func.locals.span(local);
     let name = func.locals[local].name.clone();
     let refuse = |why: &str| {
@@ -64,7 +73,7 @@ fn forward(func: &mut ir::Function, local: Handle<ir::LocalVariable>) -> Result<
         return Err(refuse("is not initialized exactly once at its declaration"));
     };
     let init = *init;
-    if writes_local(func, local) {
+    if writes_local(func, local, resource) {
         return Err(refuse("is assigned after its declaration"));
     }
     if !is_pure(&func.expressions, init) {
@@ -125,12 +134,24 @@ fn drop_declaration(block: &mut ir::Block, local: Handle<ir::LocalVariable>) {
 
 /// Whether anything but the declaration writes the local: a store, an
 /// assignment or increment, or an `out`/`inout` argument (any call
-/// argument rooted at it counts, conservatively).
-fn writes_local(func: &ir::Function, local: Handle<ir::LocalVariable>) -> bool {
+/// argument rooted at it counts, conservatively). A store into an element
+/// of the resource the local holds (`t[i] = v`) writes the resource, not
+/// the local.
+fn writes_local(func: &ir::Function, local: Handle<ir::LocalVariable>, resource: &[bool]) -> bool {
     let exprs = &func.expressions;
+    let is_resource = |e: Handle<Expression>| {
+        exprs
+            .ty(e)
+            .is_some_and(|t| resource.get(t.index()).copied().unwrap_or(false))
+    };
     let rooted = |mut e: Handle<Expression>| loop {
         match &exprs[e] {
             Expression::Local(l) => return *l == local,
+            Expression::Member { base, .. } | Expression::Index { base, .. }
+                if is_resource(*base) =>
+            {
+                return false;
+            }
             Expression::Member { base, .. }
             | Expression::Index { base, .. }
             | Expression::Swizzle { base, .. } => e = *base,

@@ -341,6 +341,12 @@ impl Checker<'_> {
             }
             return self.error_value(span);
         }
+        // `DescriptorHandle<T>(bits)`, `T(handle)`.
+        if let [arg] = args
+            && (self.handle_resource(Some(ty)).is_some() || self.inner(ty).is_resource())
+        {
+            return self.lower_handle_constructor(ty, arg, span);
+        }
         if matches!(self.inner(ty), TypeInner::Struct { .. }) {
             // `S(args)`: the constructor (`__init`) of `S` the arguments pick.
             let ctors: Vec<usize> = (0..self.funcs.len())

@@ -72,6 +72,14 @@ impl Checker<'_> {
         if from == self.error_ty || to == self.error_ty {
             return Some(0);
         }
+        // A `DescriptorHandle<T>` reads as its `T`, and converts to nothing
+        // else implicitly (nor does its `uint2` to it).
+        if let Some(resource) = self.handle_resource(Some(from)) {
+            return (resource == to).then_some(COST_PROMOTION);
+        }
+        if self.handle_resource(Some(to)).is_some() {
+            return None;
+        }
         // A `ConstantBuffer<T>` reads as a whole `T`.
         if let ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } =
             *self.inner(from)
@@ -127,6 +135,9 @@ impl Checker<'_> {
         };
         if from == to {
             return value.expr;
+        }
+        if self.handle_resource(Some(from)) == Some(to) {
+            return self.deref_handle(value, to, span).expr;
         }
         match self.conversion_cost(from, to) {
             Some(cost) => {

@@ -711,6 +711,7 @@ impl Checker<'_> {
                     binding: ir::ResourceBinding {
                         register,
                         vk_binding,
+                        descriptor_heap: None,
                     },
                     matrix_layout: mods.matrix_layout,
                     init,
@@ -912,6 +913,7 @@ impl Checker<'_> {
                 binding: ir::ResourceBinding {
                     register,
                     vk_binding,
+                    descriptor_heap: None,
                 },
                 matrix_layout: None,
                 init: None,

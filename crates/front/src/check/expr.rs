@@ -648,6 +648,9 @@ impl Checker<'_> {
                 ty: Some(target),
             };
         }
+        if let Some(converted) = self.handle_conversion(v, target, span) {
+            return converted;
+        }
         match (self.numeric(from), self.numeric(target)) {
             (Some((_, fs)), Some((_, ts))) => {
                 let ok = fs.converts_explicitly_to(ts);
@@ -828,6 +831,7 @@ impl Checker<'_> {
             return self.lower_name(&full, span);
         }
         let b = self.lower_value(base);
+        let b = self.deref_if_handle(b, base.span);
         let ty = b.ty.unwrap_or(self.error_ty);
         if ty == self.error_ty {
             return self.error_value(span);
@@ -1002,6 +1006,7 @@ impl Checker<'_> {
 
     fn lower_index(&mut self, base: &ast::Expr, index: &ast::Expr, span: Span) -> Value {
         let b = self.lower_value(base);
+        let b = self.deref_if_handle(b, base.span);
         let i = self.lower_value(index);
         let bt = b.ty.unwrap_or(self.error_ty);
         let it = i.ty.unwrap_or(self.error_ty);

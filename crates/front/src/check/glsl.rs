@@ -300,6 +300,7 @@ impl Checker<'_> {
                 binding: ir::ResourceBinding {
                     register: None,
                     vk_binding: binding.map(|b| (b, set)),
+                    descriptor_heap: None,
                 },
                 matrix_layout: None,
                 init: None,

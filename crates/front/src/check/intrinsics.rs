@@ -35,7 +35,13 @@ pub struct Signature {
 
 impl Checker<'_> {
     pub fn lower_intrinsic_call(&mut self, fun: I, args: &[ast::Expr], span: Span) -> Value {
-        let values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
+        let values: Vec<Value> = args
+            .iter()
+            .map(|a| {
+                let v = self.lower_value(a);
+                self.deref_if_handle(v, a.span)
+            })
+            .collect();
         self.lower_intrinsic_values(fun, values, args, span)
     }
 

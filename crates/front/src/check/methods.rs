@@ -63,6 +63,7 @@ impl Checker<'_> {
             }
         }
         let obj = self.lower_value(object);
+        let obj = self.deref_if_handle(obj, object.span);
         if let Some(ty) = obj.ty
             && matches!(self.inner(ty), TypeInner::HitObject)
         {
@@ -96,7 +97,13 @@ impl Checker<'_> {
                 at,
             );
         }
-        let mut values: Vec<Value> = args.iter().map(|a| self.lower_value(a)).collect();
+        let mut values: Vec<Value> = args
+            .iter()
+            .map(|a| {
+                let v = self.lower_value(a);
+                self.deref_if_handle(v, a.span)
+            })
+            .collect();
         let obj_ty = obj.ty.unwrap_or(self.error_ty);
         // A combined texture-sampler (`Sampler2D`) is its own sampler: the
         // object is lowered a second time as the sampler argument, so every

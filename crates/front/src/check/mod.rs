@@ -17,6 +17,7 @@ mod entry;
 mod expr;
 mod generics;
 mod glsl;
+mod handles;
 mod hit_object;
 mod intrinsics;
 mod methods;
@@ -251,6 +252,10 @@ pub struct Checker<'a> {
     /// The derivative group of `layout(derivative_group_quadsNV) in;`
     /// (`-allow-glsl`), for compute entry points that name none.
     pub glsl_derivative_group: Option<ir::DerivativeGroup>,
+    /// `DescriptorHandle<T>` types and their `T` (`handles.rs`).
+    pub descriptor_handles: FastHashMap<Handle<Type>, Handle<Type>>,
+    /// The descriptor heap of each resource type a handle is read as.
+    pub descriptor_heaps: FastHashMap<Handle<Type>, Handle<ir::GlobalVariable>>,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -310,6 +315,8 @@ impl<'a> Checker<'a> {
             value_buffers: FastHashMap::default(),
             generics: generics::Generics::default(),
             glsl_derivative_group: None,
+            descriptor_handles: FastHashMap::default(),
+            descriptor_heaps: FastHashMap::default(),
         }
     }
 

@@ -417,6 +417,11 @@ impl Checker<'_> {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::HitObject)
             }
+            "DescriptorHandle" => {
+                self.expect_args(texpr, 1, 1)?;
+                let resource = self.type_arg(texpr, 0)?;
+                self.descriptor_handle_type(resource, texpr.span)?
+            }
             "RaytracingAccelerationStructure" => {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::AccelerationStructure)

@@ -99,6 +99,7 @@ fn is_named_builtin(name: &str) -> bool {
             | "RaytracingAccelerationStructure"
             | "BuiltInTriangleIntersectionAttributes"
             | "HitObject"
+            | "DescriptorHandle"
     )
 }
 
@@ -208,7 +209,18 @@ impl Parser<'_> {
         if !self.enter() {
             return error_type(start);
         }
-        let ty = self.type_expr_inner();
+        let mut ty = self.type_expr_inner();
+        // `T.Handle`: Slang's shorthand for `DescriptorHandle<T>`.
+        while self.at(TokenKind::Dot) && self.nth_word(1) == Some("Handle") {
+            self.bump();
+            self.bump();
+            ty = TypeExpr {
+                name: "DescriptorHandle".to_string(),
+                args: vec![GenericArg::Type(ty)],
+                modifiers: Vec::new(),
+                span: self.span_from(start),
+            };
+        }
         self.leave();
         ty
     }

@@ -221,7 +221,8 @@ slangc options accepted with no effect here:
                     writes none (no #line, OpSource, OpString or OpLine)
   -spirv-resource-heap-stride N, -spirv-sampler-heap-stride N
                     the strides of SPIR-V descriptor heaps; legalis writes
-                    no descriptor heap (DescriptorHandle is not supported)
+                    no spvDescriptorHeapEXT heap (DescriptorHandle uses
+                    the default descriptor-heap arrays)
 
 Other slangc options are refused by name as not supported.
 
