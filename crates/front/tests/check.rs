@@ -2001,3 +2001,27 @@ fn descriptor_handles() {
         "h",
     );
 }
+
+#[test]
+fn initializer_lists_take_their_type_from_assignments_and_returns() {
+    let m = ok(r#"
+        struct V { float4 p; float3 c; };
+        RWStructuredBuffer<V> b;
+        V make(float x) { return { float4(x), {x, 1, 2} }; }
+        [shader("compute")][numthreads(1, 1, 1)]
+        void main() { V v; v = { float4(1), float3(2) }; b[0] = { float4(0), float3(1) }; b[1] = make(3); v = {}; b[2] = v; }
+    "#);
+    let constructs = m
+        .functions
+        .iter()
+        .flat_map(|(_, f)| f.expressions.iter())
+        .filter(|(_, e)| matches!(e, ir::Expression::Construct { .. }))
+        .count();
+    assert!(constructs >= 4, "{constructs}");
+    // Where nothing gives it a type, it is an error at the list.
+    let d = errors_only(
+        "[shader(\"compute\")][numthreads(1, 1, 1)] void main() { float x = 1 + {1, 2}; }",
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30025", "{1, 2}"));
+}

@@ -204,7 +204,7 @@ impl Checker<'_> {
             K::InitList(_) => {
                 self.error(
                     codes::BAD_INITIALIZER,
-                    "an initializer list is only allowed as a variable's initializer",
+                    "an initializer list needs its type from where it goes: a variable's initializer, the value of `=` or a `return`",
                     e.span,
                 );
                 self.error_value(e.span)

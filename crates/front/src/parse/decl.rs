@@ -125,7 +125,7 @@ impl Parser<'_> {
         }
     }
 
-    fn init_list(&mut self) -> Expr {
+    pub(super) fn init_list(&mut self) -> Expr {
         let start = self.peek().span;
         if !self.enter() {
             return Expr::new(ExprKind::Error, start);

@@ -337,6 +337,9 @@ impl Parser<'_> {
                 let value = unescape_string(self.token_text(tok));
                 Expr::new(ExprKind::String(value), tok.span)
             }
+            // `x = {a, b};`, `return {a, {b}};`: the checker types it from
+            // where it goes.
+            TokenKind::LBrace => self.init_list(),
             TokenKind::LParen => {
                 let open = self.pos;
                 self.bump();
