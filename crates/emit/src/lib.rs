@@ -50,6 +50,28 @@ pub(crate) fn push_number(out: &mut String, n: u32) {
     }
 }
 
+/// `text` as a C string literal (GLSL's `debugPrintfEXT` and CUDA's
+/// `printf` read the same): quotes and backslashes escaped, newline, tab
+/// and carriage return as `\n`, `\t`, `\r`, other control characters as
+/// three octal digits (which no following character can extend).
+pub(crate) fn c_string_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\{:03o}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 pub mod binding;
 mod cfamily;
 pub mod codes;

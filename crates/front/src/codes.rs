@@ -129,8 +129,11 @@ pub const NEEDS_ALLOW_GLSL: u32 = 30040;
 /// A GLSL declaration `-allow-glsl` reads but Legalis does not support (an
 /// unsized array in a `buffer` block, an unknown layout qualifier).
 pub const UNSUPPORTED_GLSL: u32 = 30041;
-/// A call of `printf` (debug printf), which Legalis does not write.
-pub const UNSUPPORTED_PRINTF: u32 = 30042;
+/// A `printf` call (debug printf) that cannot be written: no format, a
+/// format that is not a string literal or has an unknown conversion, an
+/// argument that is not an integer or float scalar or vector, arguments
+/// that do not match the conversions, or `printf` used as a value.
+pub const BAD_PRINTF: u32 = 30042;
 /// A `DescriptorHandle<T>` of a non-resource `T`, or one read as a
 /// resource Legalis has no descriptor heap for.
 pub const BAD_DESCRIPTOR_HANDLE: u32 = 30060;

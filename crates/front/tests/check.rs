@@ -108,6 +108,80 @@ fn function<'m>(module: &'m ir::Module, name: &str) -> &'m ir::Function {
         .expect("function")
 }
 
+#[test]
+fn printf_is_a_statement_checked_against_its_format() {
+    let m = ok(r#"[shader("compute")][numthreads(1,1,1)]
+        void main(uint3 id : SV_DispatchThreadID) { printf("%u 100%% %v3u\n", id.x, id); }"#);
+    let found = function(&m, "main")
+        .body
+        .stmts
+        .iter()
+        .find_map(|s| match s {
+            ir::Statement::Printf { format, args } => Some((format.clone(), args.len())),
+            _ => None,
+        });
+    assert_eq!(found, Some(("%u 100%% %v3u\n".to_string(), 2)));
+    // A function of the user's named `printf` is called as any other.
+    ok(
+        r#"void printf(int x) {} [shader("compute")][numthreads(1,1,1)] void main() { printf(3); }"#,
+    );
+    let wrap = |body: &str| {
+        format!(
+            "[shader(\"compute\")][numthreads(1,1,1)] \
+             void main(uint3 id : SV_DispatchThreadID) {{ {body} }}"
+        )
+    };
+    error(
+        &wrap("printf();"),
+        "E30042",
+        "needs a format string",
+        "printf()",
+    );
+    error(&wrap("printf(\"a\\0b\");"), "E30042", "NUL", "\"a\\0b\"");
+    error(
+        &wrap("printf(\"%v5f\", id);"),
+        "E30042",
+        "size from 2 to 4",
+        "\"%v5f\"",
+    );
+    error(
+        &wrap("printf(\"%d\", 1.5f);"),
+        "E30042",
+        "prints an integer",
+        "1.5f",
+    );
+    error(
+        &wrap("printf(\"%v3u\", id.x);"),
+        "E30042",
+        "prints a vector of 3",
+        "id.x",
+    );
+    error(
+        &wrap("printf(\"%u\", id);"),
+        "E30042",
+        "prints a scalar",
+        "id",
+    );
+    error(
+        &wrap("printf(\"%f\", float2x2(1, 2, 3, 4));"),
+        "E30042",
+        "this argument is `float2x2`",
+        "float2x2(1, 2, 3, 4)",
+    );
+    error(
+        &wrap("printf(\"%u\", 1, 2);"),
+        "E30042",
+        "1 conversion but the call passes 2 arguments",
+        "\"%u\"",
+    );
+    error(
+        &wrap("uint x = printf(\"a\");"),
+        "E30042",
+        "returns nothing",
+        "printf",
+    );
+}
+
 fn struct_members<'m>(module: &'m ir::Module, name: &str) -> &'m [ir::StructMember] {
     module
         .types

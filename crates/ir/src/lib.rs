@@ -17,6 +17,7 @@ mod intrinsic;
 mod module;
 mod policy;
 pub mod print;
+pub mod printf;
 mod semantic;
 mod span;
 mod stage;

@@ -358,6 +358,14 @@ pub enum Statement {
     /// SPIR-V `OpControlBarrier Workgroup Invocation None`). The
     /// patch-constant splice (B7) puts it before the patch-constant call.
     PatchBarrier,
+    /// Debug printf: `format` (a string literal's text, escapes resolved)
+    /// with numeric scalar or vector arguments, one per conversion of the
+    /// format ([`crate::printf`]); SPIR-V `NonSemantic.DebugPrintf`, GLSL
+    /// `debugPrintfEXT`, CUDA `printf`.
+    Printf {
+        format: String,
+        args: Vec<Handle<Expression>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -142,6 +142,7 @@ impl Statement {
             Statement::For { condition, .. } => condition.iter_mut().collect(),
             Statement::Switch { selector, .. } => vec![selector],
             Statement::Return(value) => value.iter_mut().collect(),
+            Statement::Printf { args, .. } => args.iter_mut().collect(),
             Statement::Block(_)
             | Statement::Break
             | Statement::Continue

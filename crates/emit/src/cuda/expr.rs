@@ -79,7 +79,6 @@ impl<'a> FnCtx<'a> {
         self.exprs.span(e)
     }
 
-    #[allow(dead_code)]
     pub fn temp(&mut self, base: &str) -> String {
         fresh(&mut self.taken, base)
     }
@@ -292,6 +291,85 @@ impl Writer<'_> {
             Statement::PatchBarrier => {
                 return unsupported("a patch barrier (CUDA has no tessellation stages)", span);
             }
+            Statement::Printf { format, args } => {
+                self.printf(ctx, format, args, span, depth, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Debug printf as CUDA's `printf`: a vector conversion (`%v3f`)
+    /// becomes one conversion per component separated by `, ` (how
+    /// `GL_EXT_debug_printf` prints a vector), its argument a temporary
+    /// whose components are passed; floats are passed as `double`, which
+    /// `%f` reads (`half` has no variadic promotion of its own).
+    fn printf(
+        &self,
+        ctx: &mut FnCtx,
+        format: &str,
+        args: &[Handle<Expression>],
+        span: Span,
+        depth: usize,
+        out: &mut String,
+    ) -> Result<()> {
+        let Ok(conversions) = ir::printf::conversions(format) else {
+            return Err(Error::NotLegalized {
+                what: "a `printf` format the front end did not check".into(),
+                span,
+            });
+        };
+        let p = pad(depth);
+        let mut temps = Vec::new();
+        let mut text = String::new();
+        let mut values = Vec::new();
+        let mut last = 0;
+        for (conversion, &arg) in conversions.iter().zip(args) {
+            text.push_str(&format[last..conversion.range.start]);
+            last = conversion.range.end;
+            let value = self.expr(ctx, arg)?;
+            let scalar = ctx.ty(arg).and_then(|t| match self.module.types[t].inner {
+                TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => Some(s),
+                _ => None,
+            });
+            let pass = |v: String| match scalar {
+                Some(s) if s.kind == ir::ScalarKind::Float && s.width == 2 => {
+                    format!("(double)(float)({v})")
+                }
+                Some(s) if s.kind == ir::ScalarKind::Float => format!("(double)({v})"),
+                _ => v,
+            };
+            match conversion.vector {
+                None => {
+                    text.push_str(&format[conversion.range.clone()]);
+                    values.push(pass(value));
+                }
+                Some(n) => {
+                    let temp = ctx.temp("printf_arg");
+                    temps.push(format!("{p}    auto {temp} = {value};"));
+                    let one = conversion.scalar_text(format);
+                    let parts: Vec<&str> = (0..n).map(|_| one.as_str()).collect();
+                    text.push_str(&parts.join(", "));
+                    for c in ["x", "y", "z", "w"].iter().take(n as usize) {
+                        values.push(pass(format!("{temp}.{c}")));
+                    }
+                }
+            }
+        }
+        text.push_str(&format[last..]);
+        let mut call = crate::c_string_literal(&text);
+        for v in values {
+            call.push_str(", ");
+            call.push_str(&v);
+        }
+        if temps.is_empty() {
+            writeln!(out, "{p}printf({call});").ok();
+        } else {
+            writeln!(out, "{p}{{").ok();
+            for t in temps {
+                writeln!(out, "{t}").ok();
+            }
+            writeln!(out, "{p}    printf({call});").ok();
+            writeln!(out, "{p}}}").ok();
         }
         Ok(())
     }

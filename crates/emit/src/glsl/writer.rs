@@ -1439,6 +1439,15 @@ impl<'a> Writer<'a> {
             Statement::PatchBarrier => {
                 writeln!(out, "{ind}barrier();").ok();
             }
+            Statement::Printf { format, args } => {
+                self.require("GL_EXT_debug_printf");
+                let mut call = crate::c_string_literal(format);
+                for arg in args {
+                    call.push_str(", ");
+                    call.push_str(&self.expr(ctx, *arg)?);
+                }
+                writeln!(out, "{ind}debugPrintfEXT({call});").ok();
+            }
         }
         Ok(())
     }

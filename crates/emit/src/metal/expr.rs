@@ -307,6 +307,13 @@ impl Writer<'_> {
             Statement::PatchBarrier => {
                 return unsupported("a patch barrier (Metal tessellation comes later)", span);
             }
+            Statement::Printf { .. } => {
+                return unsupported(
+                    "debug `printf` (MSL has no `printf`; Metal 3.2's logging, `os_log`, \
+                     needs a log state the host sets up, which Legalis does not write)",
+                    span,
+                );
+            }
         }
         Ok(())
     }

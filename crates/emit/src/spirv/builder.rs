@@ -131,6 +131,8 @@ pub(super) struct Builder {
     memory_model: Vec<u32>,
     entry_points: Vec<u32>,
     execution_modes: Vec<u32>,
+    /// `OpString`s (debug printf formats), which come before the names.
+    debug_strings: Vec<u32>,
     debug_names: Vec<u32>,
     annotations: Vec<u32>,
     types_global_values: Vec<u32>,
@@ -211,6 +213,7 @@ impl Builder {
             &self.memory_model,
             &self.entry_points,
             &self.execution_modes,
+            &self.debug_strings,
             &self.debug_names,
             &self.annotations,
             &self.types_global_values,
@@ -347,6 +350,20 @@ impl Builder {
         out.extend([function, mode as u32]);
         out.extend_from_slice(params.as_ref());
         end(out, at);
+    }
+
+    /// An `OpString` of `text`; its id.
+    pub fn string(&mut self, text: &str) -> Word {
+        let id = self.id();
+        with_string(
+            &mut self.debug_strings,
+            Op::String,
+            Some(id),
+            &[],
+            text,
+            &[],
+        );
+        id
     }
 
     pub fn name(&mut self, target: Word, name: impl AsRef<str>) {

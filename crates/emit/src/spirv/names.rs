@@ -120,9 +120,18 @@ pub fn disassemble(words: &[u32]) -> String {
         .iter()
         .filter_map(|inst| Some((inst.result_id?, inst)))
         .collect();
+    let glsl_sets = module
+        .ext_inst_imports
+        .iter()
+        .filter(|inst| {
+            matches!(inst.operands.first(), Some(Operand::LiteralString(s)) if s == "GLSL.std.450")
+        })
+        .filter_map(|inst| inst.result_id)
+        .collect();
     let printer = Printer {
         names: &names,
         types,
+        glsl_sets,
     };
     // About 40 bytes a line.
     out.reserve(module.all_inst_iter().count() * 40);
@@ -375,6 +384,9 @@ struct Printer<'a> {
     names: &'a FastHashMap<u32, String>,
     /// Type and constant instructions by result id.
     types: FastHashMap<u32, &'a Instruction>,
+    /// The `GLSL.std.450` imports, whose instructions print by name (those
+    /// of other sets, `NonSemantic.DebugPrintf`, by number).
+    glsl_sets: FastHashSet<u32>,
 }
 
 impl Printer<'_> {
@@ -414,7 +426,8 @@ impl Printer<'_> {
             }
             _ => Literal::Unsigned,
         };
-        let glsl_set = inst.class.opcode == Op::ExtInst;
+        let glsl_set = inst.class.opcode == Op::ExtInst
+            && matches!(inst.operands.first(), Some(Operand::IdRef(set)) if self.glsl_sets.contains(set));
         for (i, o) in inst.operands.iter().enumerate() {
             text.push(' ');
             self.operand(o, literal, glsl_set && i == 1, text);
@@ -468,7 +481,16 @@ impl Printer<'_> {
                 }
             }
             Operand::LiteralString(s) => {
-                write!(out, "{s:?}").ok();
+                // As spirv-dis and the assembler read it: only quotes and
+                // backslashes escaped, a newline kept as it is.
+                out.push('"');
+                for c in s.chars() {
+                    if matches!(c, '"' | '\\') {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                out.push('"');
             }
             Operand::ImageOperands(f) => out.push_str(&flags(f.iter_names())),
             Operand::SelectionControl(f) => out.push_str(&flags(f.iter_names())),

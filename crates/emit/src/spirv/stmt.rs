@@ -116,6 +116,13 @@ impl Writer<'_> {
                 let (workgroup, invocation, none) = (self.uint(2), self.uint(4), self.uint(0));
                 self.b.control_barrier(workgroup, invocation, none)?
             }
+            Statement::Printf { format, args } => {
+                let args = args
+                    .iter()
+                    .map(|a| self.value(*a))
+                    .collect::<Result<Vec<_>>>()?;
+                self.debug_printf(format, &args)?;
+            }
         }
         Ok(())
     }

@@ -140,6 +140,8 @@ pub(super) struct Writer<'a> {
     pub fn_type_ids: FastHashMap<Vec<Word>, Word>,
     pub void_id: Option<Word>,
     pub glsl_ext: Option<Word>,
+    /// The `NonSemantic.DebugPrintf` import, made by the first `printf`.
+    pub debug_printf_ext: Option<Word>,
     pub globals: FastHashMap<Handle<ir::GlobalVariable>, Ptr>,
     /// Builtins the writer adds itself (subgroup size ...), by name.
     pub extra_builtins: ExtraBuiltins,
@@ -220,6 +222,7 @@ impl<'a> Writer<'a> {
             fn_type_ids: FastHashMap::default(),
             void_id: None,
             glsl_ext: None,
+            debug_printf_ext: None,
             globals: FastHashMap::default(),
             extra_builtins: ExtraBuiltins::default(),
             function_builtins: FastHashMap::default(),
@@ -605,6 +608,32 @@ impl<'a> Writer<'a> {
         let id = self.b.ext_inst_import("GLSL.std.450");
         self.glsl_ext = Some(id);
         id
+    }
+
+    /// Debug printf: `OpExtInst %void %set 1 %format args...` of the
+    /// `NonSemantic.DebugPrintf` set (imported, with
+    /// `SPV_KHR_non_semantic_info`, on first use), the format an
+    /// `OpString`.
+    pub fn debug_printf(&mut self, format: &str, args: &[Word]) -> Result<()> {
+        let set = match self.debug_printf_ext {
+            Some(id) => id,
+            None => {
+                self.extensions.insert("SPV_KHR_non_semantic_info");
+                let id = self.b.ext_inst_import("NonSemantic.DebugPrintf");
+                self.debug_printf_ext = Some(id);
+                id
+            }
+        };
+        let format = self.b.string(format);
+        let mut operands = vec![
+            Operand::IdRef(set),
+            Operand::LiteralExtInstInteger(1),
+            Operand::IdRef(format),
+        ];
+        operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
+        let void = self.void();
+        self.op_with(Op::ExtInst, Some(void), operands)?;
+        Ok(())
     }
 
     // ---- instruction helpers ----

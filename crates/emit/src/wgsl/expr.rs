@@ -425,6 +425,9 @@ impl Writer<'_> {
             Statement::PatchBarrier => {
                 return unsupported("a patch barrier (WGSL has no tessellation stages)", span);
             }
+            Statement::Printf { .. } => {
+                return unsupported("debug `printf` (WGSL has no printing)", span);
+            }
         }
         Ok(())
     }

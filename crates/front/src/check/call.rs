@@ -120,13 +120,7 @@ impl Checker<'_> {
                     return self.error_value(span);
                 }
                 if name == "printf" {
-                    self.error(
-                        codes::UNSUPPORTED_PRINTF,
-                        "`printf` (debug printf: SPIR-V `NonSemantic.DebugPrintf`, GLSL \
-                         `GL_EXT_debug_printf`) is not supported",
-                        callee.span,
-                    );
-                    return self.error_value(span);
+                    return self.printf_as_value(callee, span);
                 }
                 if self.options.allow_glsl
                     && let Some(value) = self.lower_glsl_call(name, args, span)

@@ -24,6 +24,7 @@ mod methods;
 mod mutation;
 mod optix;
 mod order;
+mod printf;
 mod semantics;
 mod stmt;
 pub mod types;

@@ -482,6 +482,9 @@ impl Checker<'_> {
                 let (target, value) = self.lower_assignment(*op, target, value, e.span);
                 out.push(ir::Statement::Store { target, value }, e.span);
             }
+            ast::ExprKind::Call { callee, args } if self.is_printf(callee) => {
+                self.lower_printf(args, e.span, out);
+            }
             _ => {
                 let v = self.lower_expr(e);
                 out.push(ir::Statement::Expr(v.expr), e.span);

@@ -284,7 +284,8 @@ fn mark_declared(block: &Block, declared: &mut [bool]) {
             | Statement::Discard
             | Statement::EmitVertex { .. }
             | Statement::EndPrimitive { .. }
-            | Statement::PatchBarrier => {}
+            | Statement::PatchBarrier
+            | Statement::Printf { .. } => {}
         }
     }
 }

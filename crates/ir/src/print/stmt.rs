@@ -84,6 +84,14 @@ impl Writer<'_> {
                 .out
                 .push_str(&format!("end_primitive(stream {stream});\n")),
             Statement::PatchBarrier => self.out.push_str("patch_barrier;\n"),
+            Statement::Printf { format, args } => {
+                self.out.push_str(&format!("printf({format:?}"));
+                for arg in args {
+                    self.out.push_str(", ");
+                    self.expr(*arg);
+                }
+                self.out.push_str(");\n");
+            }
             Statement::Return(None) => self.out.push_str("return;\n"),
             Statement::Return(Some(value)) => {
                 self.out.push_str("return ");

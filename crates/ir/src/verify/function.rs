@@ -158,6 +158,11 @@ impl BodyWalker<'_, '_> {
             Statement::Break | Statement::Continue | Statement::Return(_) | Statement::Discard => {
                 self.jump(stmt, path, span, flow);
             }
+            Statement::Printf { args, .. } => {
+                for arg in args {
+                    self.root(*arg, RootKind::Value, path, span);
+                }
+            }
             Statement::EmitVertex { .. }
             | Statement::EndPrimitive { .. }
             | Statement::PatchBarrier => {}
