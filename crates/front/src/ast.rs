@@ -137,6 +137,10 @@ pub const INFERRED_TYPE: &str = "<inferred>";
 /// identifier, so no user type can collide with it.
 pub const ARRAY_TYPE: &str = "<array>";
 
+/// The type name of a Slang pointer type `T*`: the one argument is `T`
+/// (`void` for `void*`). Not a valid identifier either.
+pub const POINTER_TYPE: &str = "<pointer>";
+
 /// `modifiers type declarator, declarator;` at any scope.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {
@@ -388,6 +392,8 @@ pub enum UnaryOp {
     PreDec,
     PostInc,
     PostDec,
+    /// `*p`: the value a pointer points to.
+    Deref,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -134,6 +134,10 @@ pub const UNSUPPORTED_GLSL: u32 = 30041;
 /// argument that is not an integer or float scalar or vector, arguments
 /// that do not match the conversions, or `printf` used as a value.
 pub const BAD_PRINTF: u32 = 30042;
+/// A pointer (`T*`) used where Legalis does not support it: a pointer to a
+/// resource, `*` or `->` on a non-pointer, a `void*` dereferenced, a cast
+/// between a pointer and a type other than a pointer or a 64-bit integer.
+pub const BAD_POINTER: u32 = 30050;
 /// A `DescriptorHandle<T>` of a non-resource `T`, or one read as a
 /// resource Legalis has no descriptor heap for.
 pub const BAD_DESCRIPTOR_HANDLE: u32 = 30060;

@@ -118,6 +118,13 @@ pub enum Expression {
         base: Handle<Expression>,
         index: Handle<Expression>,
     },
+    /// A place: the `T` a pointer of type `T*` points to, `*p` (`p->f` is
+    /// a member of it), or with `index` the element `index` places further
+    /// on (`p[i]`, the pointee's size apart).
+    Deref {
+        pointer: Handle<Expression>,
+        index: Option<Handle<Expression>>,
+    },
     /// Components (0..=3) of a vector or scalar; a place if the base is one
     /// and no component repeats.
     Swizzle {
@@ -141,7 +148,9 @@ pub enum Expression {
     },
     /// A value conversion to the expression's type: element-wise numeric
     /// conversion, scalar-to-vector/matrix splat, vector/matrix truncation,
-    /// or the read of a whole `ConstantBuffer<T>`/`TextureBuffer<T>` as a `T`.
+    /// the read of a whole `ConstantBuffer<T>`/`TextureBuffer<T>` as a `T`,
+    /// or a pointer cast: pointer to pointer (`(T*)p`), 64-bit integer to
+    /// pointer and back.
     Convert {
         expr: Handle<Expression>,
     },

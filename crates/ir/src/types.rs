@@ -225,10 +225,24 @@ pub enum TypeInner {
         inner: Handle<Type>,
     },
     AccelerationStructure,
+    /// Slang `T*`: the address of a `T` in device memory (a buffer device
+    /// address: SPIR-V `PhysicalStorageBuffer`, GLSL `buffer_reference`,
+    /// Metal `device T*`). `base` is `None` for `void*`, which only casts
+    /// and copies use. Eight bytes in memory.
+    Pointer {
+        base: Option<Handle<Type>>,
+    },
     /// `HitObject` (shader execution reordering): the result of a traced or
     /// made-up ray, kept in a function-local variable (SPIR-V
     /// `OpTypeHitObjectNV`, GLSL `hitObjectNV`).
     HitObject,
+    /// `RayQuery<flags>` (inline ray tracing): a query kept in a
+    /// function-local variable (SPIR-V `OpTypeRayQueryKHR`, GLSL
+    /// `rayQueryEXT`); `flags` are the template's ray flags, which every
+    /// `TraceRayInline` of the query adds to its own.
+    RayQuery {
+        flags: u32,
+    },
     /// `InputPatch<T, N>` / `OutputPatch<T, N>`.
     Patch {
         kind: PatchKind,

@@ -13,6 +13,7 @@ impl Expression {
             E::Literal(_) | E::Global(_) | E::Local(_) | E::Param(_) => Vec::new(),
             E::Member { base, .. } | E::Swizzle { base, .. } => vec![*base],
             E::Index { base, index } => vec![*base, *index],
+            E::Deref { pointer, index } => std::iter::once(*pointer).chain(*index).collect(),
             E::Unary { expr, .. } | E::Convert { expr } => vec![*expr],
             E::Binary { left, right, .. } => vec![*left, *right],
             E::Select {
@@ -49,6 +50,13 @@ impl Expression {
                 E::Index {
                     base,
                     index: f(index),
+                }
+            }
+            E::Deref { pointer, index } => {
+                let pointer = f(pointer);
+                E::Deref {
+                    pointer,
+                    index: index.map(f),
                 }
             }
             E::Unary { op, expr } => E::Unary { op, expr: f(expr) },

@@ -238,6 +238,8 @@ impl<'m> Layouter<'m> {
                 let fields: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
                 self.struct_layout(&fields)?.0
             }
+            // A device address (`T*`): eight bytes under every rule.
+            TypeInner::Pointer { .. } => Layout { size: 8, align: 8 },
             _ => return Err(Error::Opaque(span)),
         })
     }
@@ -267,6 +269,25 @@ impl<'m> Layouter<'m> {
         &self,
         fields: &[(Handle<ir::Type>, Option<ir::MatrixLayout>)],
     ) -> Result<Vec<u32>> {
+        // A last member that is an unsized array (a struct a pointer
+        // points to, `struct S { uint n; float a[]; }`) starts after the
+        // others, aligned for its element.
+        if let Some((&(last, major), sized)) = fields.split_last()
+            && let TypeInner::Array {
+                base,
+                size: ir::ArraySize::Unsized,
+            } = self.module.types[last].inner
+        {
+            let (layout, members) = self.struct_layout(sized)?;
+            let end = members
+                .last()
+                .map_or(0, |m| m.offset + m.layout.size)
+                .min(layout.size);
+            let align = self.rule.aggregate_align(self.layout(base, major)?.align);
+            let mut offsets: Vec<u32> = members.into_iter().map(|m| m.offset).collect();
+            offsets.push(round_up(end, align));
+            return Ok(offsets);
+        }
         Ok(self
             .struct_layout(fields)?
             .1

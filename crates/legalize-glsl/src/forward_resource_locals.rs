@@ -189,6 +189,10 @@ fn is_pure(exprs: &ir::ExpressionArena, root: Handle<Expression>) -> bool {
             | Expression::Param(_) => {}
             Expression::Member { base, .. } | Expression::Swizzle { base, .. } => stack.push(*base),
             Expression::Index { base, index } => stack.extend([*base, *index]),
+            Expression::Deref { pointer, index } => {
+                stack.push(*pointer);
+                stack.extend(*index);
+            }
             Expression::Unary { expr, .. } | Expression::Convert { expr } => stack.push(*expr),
             Expression::Binary { left, right, .. } => stack.extend([*left, *right]),
             Expression::Select {

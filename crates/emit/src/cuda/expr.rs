@@ -547,6 +547,16 @@ impl Writer<'_> {
                 let b = self.expr(ctx, *base)?;
                 format!("{b}.{}", self.member_name(ctx, *base, *index)?)
             }
+            Expression::Deref { pointer, index } => {
+                let p = self.expr(ctx, *pointer)?;
+                match index {
+                    Some(i) => {
+                        let i = self.expr(ctx, *i)?;
+                        format!("{p}[{i}]")
+                    }
+                    None => format!("(*{p})"),
+                }
+            }
             Expression::Index { base, index } => {
                 if let Some(read) = self.texel_read(ctx, *base, *index, span)? {
                     return Ok(read);

@@ -113,6 +113,7 @@ impl Writer<'_> {
             },
             Expression::Member { base, index } => self.member(ctx, *base, *index),
             Expression::Index { base, index } => self.index(ctx, *base, *index),
+            Expression::Deref { pointer, index } => self.deref(ctx, *pointer, *index),
             Expression::Swizzle { base, components } => self.swizzle(ctx, *base, components),
             Expression::Unary { op, expr } => self.unary(ctx, *op, *expr),
             Expression::Binary { op, left, right } => self.binary(ctx, e, *op, *left, *right),
@@ -263,6 +264,19 @@ impl Writer<'_> {
             }
             _ => unsupported("this member access", ctx.exprs.span(base)),
         }
+    }
+
+    /// `*p` and `p[i]`.
+    fn deref(
+        &mut self,
+        ctx: &Ctx,
+        pointer: Handle<Expression>,
+        _index: Option<Handle<Expression>>,
+    ) -> Result<String> {
+        unsupported(
+            "a pointer into device memory (`T*`) in GLSL",
+            ctx.exprs.span(pointer),
+        )
     }
 
     fn index(

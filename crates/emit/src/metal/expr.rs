@@ -550,6 +550,16 @@ impl Writer<'_> {
                     format!("transpose({text})")
                 }
             }
+            Expression::Deref { pointer, index } => {
+                let p = self.expr(ctx, *pointer)?;
+                match index {
+                    Some(i) => {
+                        let i = self.expr(ctx, *i)?;
+                        format!("{p}[{i}]")
+                    }
+                    None => format!("(*{p})"),
+                }
+            }
             Expression::Index { base, index }
                 if self.is_transposed_place(ctx, *base) && self.is_array(ctx, *base) =>
             {

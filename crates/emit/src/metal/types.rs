@@ -84,6 +84,17 @@ pub(super) fn spell(
             }
         },
         TypeInner::Struct { .. } => struct_name(ty),
+        // `T*`: an address in device memory.
+        TypeInner::Pointer { base: Some(base) } => {
+            format!("device {}*", spell(module, *base, span, struct_name)?)
+        }
+        TypeInner::Pointer { base: None } => "device void*".to_string(),
+        TypeInner::RayQuery { .. } => {
+            return unsupported(
+                "`RayQuery` (inline ray tracing; Metal's `intersection_query` is not written)",
+                span,
+            );
+        }
         _ => {
             return unsupported(
                 format!(

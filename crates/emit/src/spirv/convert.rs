@@ -168,6 +168,17 @@ impl Writer<'_> {
         if to_ty == from_ty {
             return Ok(v);
         }
+        let is_pointer = |w: &Self, t| matches!(w.inner(t), TypeInner::Pointer { .. });
+        let opcode = match (is_pointer(self, from_ty), is_pointer(self, to_ty)) {
+            (true, true) => Some(Op::Bitcast),
+            (false, true) => Some(Op::ConvertUToPtr),
+            (true, false) => Some(Op::ConvertPtrToU),
+            (false, false) => None,
+        };
+        if let Some(opcode) = opcode {
+            let ty = self.ty(to_ty, Layout::Plain)?;
+            return self.op(opcode, ty, &[v]);
+        }
         match (self.shape(from_ty), self.shape(to_ty)) {
             (Some(a), Some(b)) => self.convert_num(v, a, b, self.span(e)),
             _ => unsupported("this conversion", self.span(e)),

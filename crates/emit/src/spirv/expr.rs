@@ -59,6 +59,7 @@ impl Writer<'_> {
                 self.extract(ty, v, &[*index])
             }
             Expression::Index { base, index } => self.index_value(e, *base, *index),
+            Expression::Deref { .. } => self.load_place(e),
             Expression::Swizzle { base, components } => self.swizzle_value(e, *base, components),
             Expression::Unary { op, expr } => self.unary(e, *op, *expr),
             Expression::Binary { op, left, right } => self.binary(e, *op, *left, *right),
@@ -181,7 +182,7 @@ impl Writer<'_> {
         let exprs = self.fs.exprs;
         match &exprs[e] {
             Expression::Global(g) => self.globals.contains_key(g),
-            Expression::Local(_) | Expression::Param(_) => true,
+            Expression::Local(_) | Expression::Param(_) | Expression::Deref { .. } => true,
             Expression::Member { base, .. } => self.is_place(*base),
             Expression::Index { base, .. } => match exprs.ty(*base).map(|t| self.inner(t)) {
                 Some(
@@ -226,6 +227,7 @@ impl Writer<'_> {
                 Ok(Place::Mem(p))
             }
             Expression::Index { base, index } => self.index_place(e, *base, *index),
+            Expression::Deref { pointer, index } => self.deref_place(e, *pointer, *index),
             Expression::Swizzle { base, components } => {
                 let mut p = self.mem_place(*base)?;
                 if let TypeInner::Scalar(_) = self.inner(p.ty) {
@@ -254,6 +256,52 @@ impl Writer<'_> {
                 Ok(Place::Mem(self.spill(v, ty)?))
             }
         }
+    }
+
+    /// `*p` and `p[i]`: the pointer's value is the place's root, in
+    /// `PhysicalStorageBuffer` memory laid out std430; `p[i]` steps by the
+    /// pointer type's `ArrayStride` (`OpPtrAccessChain`).
+    fn deref_place(
+        &mut self,
+        e: Handle<Expression>,
+        pointer: Handle<Expression>,
+        index: Option<Handle<Expression>>,
+    ) -> Result<Place> {
+        let ty = self.expr_ty(e)?;
+        let mut root = self.value(pointer)?;
+        if let Some(index) = index {
+            let pointer_ty = self.expr_ty(pointer)?;
+            let ptr_ty = self.ty(pointer_ty, Layout::Plain)?;
+            if self.array_stride(ty, Layout::Std430, None).is_err() {
+                return unsupported(
+                    "indexing a pointer to a type without a size (a struct ending in an unsized array)",
+                    self.span(e),
+                );
+            }
+            let i = self.value(index)?;
+            root = self.op(Op::PtrAccessChain, ptr_ty, &[root, i])?;
+        }
+        Ok(Place::Mem(Ptr {
+            root,
+            indices: Vec::new(),
+            trailing: Vec::new(),
+            ty,
+            layout: Layout::Std430,
+            class: StorageClass::PhysicalStorageBuffer,
+        }))
+    }
+
+    /// The memory operands of a load or store through `p`: `Aligned` with
+    /// the type's alignment in device memory, none elsewhere.
+    fn memory_operands(&self, p: &Ptr) -> Result<Vec<rspirv::dr::Operand>> {
+        if p.class != StorageClass::PhysicalStorageBuffer {
+            return Ok(Vec::new());
+        }
+        let align = self.alignment(p.ty, p.layout)?;
+        Ok(vec![
+            rspirv::dr::Operand::MemoryAccess(spirv::MemoryAccess::ALIGNED),
+            rspirv::dr::Operand::LiteralBit32(align),
+        ])
     }
 
     fn mem_place(&mut self, e: Handle<Expression>) -> Result<Ptr> {
@@ -319,7 +367,14 @@ impl Writer<'_> {
     pub fn load(&mut self, p: &Ptr) -> Result<Word> {
         let ptr = self.materialize(p)?;
         let ty = self.ty(p.ty, p.layout)?;
-        let v = self.op(Op::Load, ty, &[ptr])?;
+        let memory = self.memory_operands(p)?;
+        let v = if memory.is_empty() {
+            self.op(Op::Load, ty, &[ptr])?
+        } else {
+            let mut ops = vec![rspirv::dr::Operand::IdRef(ptr)];
+            ops.extend(memory);
+            self.op_with(Op::Load, Some(ty), ops)?
+        };
         self.loaded_from_layout(v, p.ty, p.layout)
     }
 
@@ -328,14 +383,12 @@ impl Writer<'_> {
             Place::Mem(p) => {
                 let ptr = self.materialize(p)?;
                 let v = self.stored_in_layout(v, p.ty, p.layout)?;
-                self.op_with(
-                    Op::Store,
-                    None,
-                    vec![
-                        rspirv::dr::Operand::IdRef(ptr),
-                        rspirv::dr::Operand::IdRef(v),
-                    ],
-                )?;
+                let mut ops = vec![
+                    rspirv::dr::Operand::IdRef(ptr),
+                    rspirv::dr::Operand::IdRef(v),
+                ];
+                ops.extend(self.memory_operands(p)?);
+                self.op_with(Op::Store, None, ops)?;
                 Ok(())
             }
             Place::Swizzle(p, components) => {

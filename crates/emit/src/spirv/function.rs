@@ -69,6 +69,9 @@ impl<'a> Writer<'a> {
         let mut param_ids = Vec::new();
         for (&(ty, _), p) in kinds.iter().zip(&func.params) {
             let pid = self.b.function_parameter(ty)?;
+            if self.device_pointers.contains(&ty) {
+                self.decorate(pid, spirv::Decoration::Aliased, []);
+            }
             if self.options.debug_names {
                 self.b.name(pid, p.name.clone());
             }

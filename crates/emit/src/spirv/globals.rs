@@ -18,6 +18,9 @@ impl Writer<'_> {
     fn global_var(&mut self, pointee: Word, class: StorageClass, name: &str) -> Word {
         let ptr = self.pointer(pointee, class);
         let id = self.b.variable(ptr, None, class, None);
+        if self.device_pointers.contains(&pointee) {
+            self.decorate(id, Decoration::AliasedPointer, []);
+        }
         if self.options.debug_names {
             self.b.name(id, name);
         }

@@ -41,6 +41,15 @@ impl Writer<'_> {
             .or_else(|e| unsupported(e.what(), e.span()))
     }
 
+    /// The alignment of `ty` in `layout` (a load or store through a
+    /// device pointer says it: `Aligned`).
+    pub fn alignment(&self, ty: Handle<ir::Type>, layout: Layout) -> Result<u32> {
+        self.layouter(layout)
+            .layout(ty, None)
+            .map(|l| l.align)
+            .or_else(|e| unsupported(e.what(), e.span()))
+    }
+
     /// The `MatrixStride` decoration of a matrix member.
     pub fn matrix_stride(
         &self,

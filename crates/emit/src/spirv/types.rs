@@ -108,6 +108,31 @@ impl Writer<'_> {
         id
     }
 
+    /// `T*`: a `PhysicalStorageBuffer` pointer to `T` in the std430
+    /// layout (`void*` points to a `uint`, as in the reference), with the
+    /// `ArrayStride` `p[i]` steps by (absent when `T` ends in an unsized
+    /// array and has no size).
+    pub fn device_pointer(&mut self, base: Option<Handle<ir::Type>>) -> Result<Word> {
+        let (pointee, stride) = match base {
+            Some(b) => (
+                self.ty(b, Layout::Std430)?,
+                self.array_stride(b, Layout::Std430, None).ok(),
+            ),
+            None => (self.uint_type(), Some(4)),
+        };
+        self.storage_cap(
+            Capability::PhysicalStorageBufferAddresses,
+            "SPV_KHR_physical_storage_buffer",
+        );
+        let id = self.pointer(pointee, StorageClass::PhysicalStorageBuffer);
+        if self.device_pointers.insert(id)
+            && let Some(stride) = stride
+        {
+            self.decorate(id, Decoration::ArrayStride, [stride.into()]);
+        }
+        Ok(id)
+    }
+
     /// The SPIR-V type of IR type `ty` in `layout`.
     pub fn ty(&mut self, ty: Handle<ir::Type>, layout: Layout) -> Result<Word> {
         if let Some(&id) = self.type_ids.get(&(ty, layout)) {
@@ -144,6 +169,7 @@ impl Writer<'_> {
                 self.require_hit_object();
                 self.b.type_hit_object_nv()
             }
+            TypeInner::Pointer { base } => self.device_pointer(base)?,
             _ => return unsupported("this type in SPIR-V", span),
         };
         self.type_ids.insert((ty, layout), id);
@@ -246,6 +272,20 @@ impl Writer<'_> {
             for (i, (_, _, n)) in fields.iter().enumerate() {
                 self.b.member_name(id, i as u32, n);
             }
+        }
+        // A struct ending in an unsized array (what a pointer may point
+        // to) is a `Block`, as Vulkan asks of every such struct.
+        let open = fields.last().is_some_and(|(t, _, _)| {
+            matches!(
+                self.inner(*t),
+                TypeInner::Array {
+                    size: ir::ArraySize::Unsized,
+                    ..
+                }
+            )
+        });
+        if layout != Layout::Plain && open {
+            self.decorate(id, Decoration::Block, []);
         }
         if layout != Layout::Plain {
             let offsets = self.member_offsets(fields, layout)?;

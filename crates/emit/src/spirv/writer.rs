@@ -132,6 +132,9 @@ pub(super) struct Writer<'a> {
     pub type_ids: FastHashMap<(Handle<ir::Type>, Layout), Word>,
     pub numeric_ids: FastHashMap<(ir::Scalar, u8, u8, Layout), Word>,
     pub pointer_ids: FastHashMap<(Word, StorageClass), Word>,
+    /// The `PhysicalStorageBuffer` pointer types of `T*` values: a
+    /// variable or parameter of one is `AliasedPointer`/`Aliased`.
+    pub device_pointers: FastHashSet<Word>,
     pub block_ids: FastHashMap<(Handle<ir::Type>, StorageClass), Word>,
     pub const_ids: FastHashMap<(Op, Word, Vec<u32>), Word>,
     /// One-word `OpConstant`s by (type, word): a cache in front of
@@ -216,6 +219,7 @@ impl<'a> Writer<'a> {
             type_ids: FastHashMap::default(),
             numeric_ids: FastHashMap::default(),
             pointer_ids: FastHashMap::default(),
+            device_pointers: FastHashSet::default(),
             block_ids: FastHashMap::default(),
             const_ids: FastHashMap::default(),
             word_consts: FastHashMap::default(),
@@ -577,6 +581,15 @@ impl<'a> Writer<'a> {
         for cap in self.capabilities.values() {
             self.b.capability(*cap);
         }
+        if self
+            .capabilities
+            .contains_key(&(Capability::PhysicalStorageBufferAddresses as u32))
+        {
+            self.b.memory_model(
+                spirv::AddressingModel::PhysicalStorageBuffer64,
+                spirv::MemoryModel::GLSL450,
+            );
+        }
         let core = |ext: &str| match ext {
             "SPV_KHR_storage_buffer_storage_class"
             | "SPV_KHR_shader_draw_parameters"
@@ -709,6 +722,9 @@ impl<'a> Writer<'a> {
         let ptr = self.pointer(ty, StorageClass::Function);
         let id = self.b.id();
         self.b.function_variable(ptr, id)?;
+        if self.device_pointers.contains(&ty) {
+            self.decorate(id, spirv::Decoration::AliasedPointer, []);
+        }
         if let (Some(n), true) = (name, self.options.debug_names) {
             self.b.name(id, n);
         }

@@ -959,6 +959,12 @@ impl Writer<'_> {
                     None => return unsupported("a member of something that is not a struct", span),
                 }
             }
+            Expression::Deref { .. } => {
+                return unsupported(
+                    "a pointer into device memory (`T*`): WGSL has no buffer device addresses",
+                    span,
+                );
+            }
             Expression::Index { base, index } => {
                 let saved = ctx.index_base.replace(*base);
                 let text = self.index(ctx, *base, *index, span);

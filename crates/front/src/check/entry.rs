@@ -153,6 +153,7 @@ impl Checker<'_> {
             attributes.workgroup_size = Some([1, 1, 1]);
         }
         self.require_stage_attributes(stage, &attributes, decl);
+        self.pointer_params_uniform(f);
         self.check_entry_signature(f, stage);
         self.check_system_values(f, stage, &attributes);
         self.module.entry_points.push(ir::EntryPoint {
@@ -495,6 +496,28 @@ impl Checker<'_> {
     }
 
     /// Stage-specific parameter types only where their stage allows them.
+    /// An entry point's `in` pointer parameter without a semantic is
+    /// `uniform` by nature, as in Slang: the host passes the address.
+    fn pointer_params_uniform(&mut self, f: usize) {
+        let Some(func) = self.bodies[f].as_ref() else {
+            return;
+        };
+        let pointers: Vec<usize> = (func.params.iter().enumerate())
+            .filter(|(_, p)| {
+                p.role == ir::ParamRole::Plain
+                    && p.direction == ir::ParamDirection::In
+                    && p.io.binding.is_none()
+                    && matches!(self.inner(p.ty), TypeInner::Pointer { .. })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(func) = self.bodies[f].as_mut() {
+            for i in pointers {
+                func.params[i].role = ir::ParamRole::Uniform;
+            }
+        }
+    }
+
     fn check_entry_signature(&mut self, f: usize, stage: Stage) {
         let Some(func) = self.bodies[f].as_ref() else {
             return;

@@ -363,6 +363,9 @@ impl Checker<'_> {
         if ty == self.error_ty {
             return v;
         }
+        if op == U::Deref {
+            return self.deref(v, None, span);
+        }
         let Some((scalar, _)) = self.numeric(ty) else {
             let name = self.type_name(ty);
             self.error(
@@ -651,6 +654,9 @@ impl Checker<'_> {
         if let Some(converted) = self.handle_conversion(v, target, span) {
             return converted;
         }
+        if let Some(cast) = self.pointer_cast(v, from, target, span) {
+            return cast;
+        }
         match (self.numeric(from), self.numeric(target)) {
             (Some((_, fs)), Some((_, ts))) => {
                 let ok = fs.converts_explicitly_to(ts);
@@ -675,6 +681,40 @@ impl Checker<'_> {
             span,
         );
         self.error_value(span)
+    }
+
+    /// `(T*)p`, `(T*)address` and `(uint64_t)p`: a cast between pointers,
+    /// or between a pointer and a 64-bit integer. `None` when neither side
+    /// is a pointer.
+    fn pointer_cast(
+        &mut self,
+        v: Value,
+        from: Handle<Type>,
+        target: Handle<Type>,
+        span: Span,
+    ) -> Option<Value> {
+        let is_pointer = |t: &TypeInner| matches!(t, TypeInner::Pointer { .. });
+        let is_address = |t: &TypeInner| {
+            matches!(t, TypeInner::Scalar(s) if s.width == 8
+                && matches!(s.kind, ScalarKind::Uint | ScalarKind::Sint))
+        };
+        let (f, t) = (self.inner(from), self.inner(target));
+        if !is_pointer(f) && !is_pointer(t) {
+            return None;
+        }
+        if (is_pointer(f) || is_address(f)) && (is_pointer(t) || is_address(t)) {
+            return Some(self.append(ir::Expression::Convert { expr: v.expr }, Some(target), span));
+        }
+        let (a, b) = (self.type_name(from), self.type_name(target));
+        self.error(
+            codes::BAD_POINTER,
+            format!(
+                "cannot cast `{a}` to `{b}`: a pointer casts only to another pointer or a \
+                 64-bit integer"
+            ),
+            span,
+        );
+        Some(self.error_value(span))
     }
 
     fn is_zero_literal(&self, e: &ast::Expr) -> bool {
@@ -772,7 +812,7 @@ impl Checker<'_> {
                 Some(ctx) if ctx.func.locals[*l].is_const => Place::ReadOnly("a `const` variable"),
                 _ => Place::Writable,
             },
-            ir::Expression::Param(_) => Place::Writable,
+            ir::Expression::Param(_) | ir::Expression::Deref { .. } => Place::Writable,
             ir::Expression::Member { base, .. } => {
                 let base_ty = exprs.ty(*base);
                 if let Some(TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. }) =
@@ -820,6 +860,40 @@ impl Checker<'_> {
         }
     }
 
+    /// `*p` (`index` `None`) or `p[i]`: the place a pointer points to.
+    fn deref(&mut self, pointer: Value, index: Option<Value>, span: Span) -> Value {
+        let ty = pointer.ty.unwrap_or(self.error_ty);
+        let base = match self.inner(ty) {
+            TypeInner::Pointer { base: Some(base) } => *base,
+            TypeInner::Pointer { base: None } => {
+                self.error(
+                    codes::BAD_POINTER,
+                    "a `void*` cannot be dereferenced; cast it to a typed pointer first",
+                    span,
+                );
+                return self.error_value(span);
+            }
+            _ => {
+                let name = self.type_name(ty);
+                self.error(
+                    codes::BAD_POINTER,
+                    format!("`*` and `->` need a pointer, found `{name}`"),
+                    span,
+                );
+                return self.error_value(span);
+            }
+        };
+        let index = index.map(|i| self.index_operand(i, 1, span));
+        self.append(
+            ir::Expression::Deref {
+                pointer: pointer.expr,
+                index,
+            },
+            Some(base),
+            span,
+        )
+    }
+
     fn lower_member(&mut self, base: &ast::Expr, member: &ast::Ident, span: Span) -> Value {
         // `Enum.Member`
         if let ast::ExprKind::Name(path) = &base.kind
@@ -830,11 +904,19 @@ impl Checker<'_> {
             let full = [path[0].clone(), member.clone()];
             return self.lower_name(&full, span);
         }
-        let b = self.lower_value(base);
-        let b = self.deref_if_handle(b, base.span);
-        let ty = b.ty.unwrap_or(self.error_ty);
+        let mut b = self.lower_value(base);
+        b = self.deref_if_handle(b, base.span);
+        let mut ty = b.ty.unwrap_or(self.error_ty);
         if ty == self.error_ty {
             return self.error_value(span);
+        }
+        // Slang reads `p.f` through a pointer as `p->f`.
+        if let TypeInner::Pointer { .. } = self.inner(ty) {
+            b = self.deref(b, None, base.span);
+            ty = b.ty.unwrap_or(self.error_ty);
+            if ty == self.error_ty {
+                return self.error_value(span);
+            }
         }
         let struct_ty = match self.inner(ty) {
             TypeInner::Struct { .. } => Some(ty),
@@ -1012,6 +1094,9 @@ impl Checker<'_> {
         let it = i.ty.unwrap_or(self.error_ty);
         if bt == self.error_ty || it == self.error_ty {
             return self.error_value(span);
+        }
+        if let TypeInner::Pointer { .. } = self.inner(bt) {
+            return self.deref(b, Some(i), span);
         }
         let (elem, coord_dims) = match self.inner(bt).clone() {
             TypeInner::Array { base, .. } => (base, 1),

@@ -224,6 +224,45 @@ impl Checker<'_> {
         }
     }
 
+    /// `T*` and `void*`: a pointer to plain data (numbers, arrays and
+    /// structs of them, other pointers); resources and stage types have
+    /// no address.
+    fn resolve_pointer_type(&mut self, pointee: &ast::TypeExpr, span: Span) -> Option<Handle<Type>> {
+        let base = if pointee.name == "void" && pointee.args.is_empty() {
+            None
+        } else {
+            Some(self.try_resolve_type(pointee)?)
+        };
+        if let Some(base) = base
+            && !self.addressable(base)
+        {
+            let name = self.type_name(base);
+            self.error(
+                codes::BAD_POINTER,
+                format!(
+                    "a pointer to `{name}` is not supported: a pointer points to plain data \
+                     (numbers, arrays and structs of them, pointers)"
+                ),
+                span,
+            );
+            return None;
+        }
+        Some(self.intern(TypeInner::Pointer { base }))
+    }
+
+    /// Whether values of `ty` can live in device memory behind a pointer.
+    fn addressable(&self, ty: Handle<Type>) -> bool {
+        match self.inner(ty) {
+            TypeInner::Scalar(_)
+            | TypeInner::Vector { .. }
+            | TypeInner::Matrix { .. }
+            | TypeInner::Pointer { .. } => true,
+            TypeInner::Array { base, .. } => self.addressable(*base),
+            TypeInner::Struct { members } => members.iter().all(|m| self.addressable(m.ty)),
+            _ => false,
+        }
+    }
+
     fn try_resolve_type(&mut self, texpr: &ast::TypeExpr) -> Option<Handle<Type>> {
         let name = texpr.name.as_str();
         if name == ast::ARRAY_TYPE
@@ -238,6 +277,11 @@ impl Checker<'_> {
                 })
                 .collect();
             return Some(self.apply_array_dims(element, &dims, None));
+        }
+        if name == ast::POINTER_TYPE
+            && let [ast::GenericArg::Type(pointee)] = texpr.args.as_slice()
+        {
+            return self.resolve_pointer_type(pointee, texpr.span);
         }
         if texpr.args.is_empty() {
             if let Some((scalar, shape)) = numeric_from_name(name) {

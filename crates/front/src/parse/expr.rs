@@ -95,6 +95,7 @@ fn prefix_op(kind: TokenKind) -> Option<UnaryOp> {
         TokenKind::Tilde => UnaryOp::BitNot,
         TokenKind::PlusPlus => UnaryOp::PreInc,
         TokenKind::MinusMinus => UnaryOp::PreDec,
+        TokenKind::Star => UnaryOp::Deref,
         _ => return None,
     };
     Some(op)
@@ -389,14 +390,21 @@ impl Parser<'_> {
 
     /// Member access, method calls, indexing, calls, `++`/`--`, in a loop.
     fn postfix(&mut self, mut expr: Expr) -> Expr {
-        while matches!(
-            self.kind(),
-            TokenKind::Dot
-                | TokenKind::LBracket
-                | TokenKind::LParen
-                | TokenKind::PlusPlus
-                | TokenKind::MinusMinus
-        ) {
+        loop {
+            if self.at(TokenKind::Minus) && self.nth_kind(1) == TokenKind::Gt {
+                expr = self.arrow(expr);
+                continue;
+            }
+            if !matches!(
+                self.kind(),
+                TokenKind::Dot
+                    | TokenKind::LBracket
+                    | TokenKind::LParen
+                    | TokenKind::PlusPlus
+                    | TokenKind::MinusMinus
+            ) {
+                break;
+            }
             let start = expr.span;
             let height = self.height;
             // Operands inside the operator (index, arguments) set their own
@@ -407,6 +415,27 @@ impl Parser<'_> {
             expr = Expr::new(kind, self.span_from(start));
         }
         expr
+    }
+
+    /// `p->f` at `-` `>`: the member `f` of `*p`.
+    fn arrow(&mut self, base: Expr) -> Expr {
+        let start = base.span;
+        self.bump();
+        self.bump();
+        let deref = ExprKind::Unary {
+            op: UnaryOp::Deref,
+            expr: boxed(base),
+        };
+        let base = Expr::new(deref, self.span_from(start));
+        let kind = match self.ident("member name") {
+            Some(member) => ExprKind::Member {
+                base: boxed(base),
+                member,
+            },
+            None => ExprKind::Error,
+        };
+        self.set_height(self.height + 2);
+        Expr::new(kind, self.span_from(start))
     }
 
     /// One postfix operator applied to `base`, at the operator's token.

@@ -2,7 +2,7 @@
 //! decides whether a type starts here.
 
 use crate::{
-    ast::{ARRAY_TYPE, GenericArg, Modifier, ModifierKind, TypeExpr},
+    ast::{ARRAY_TYPE, GenericArg, Modifier, ModifierKind, POINTER_TYPE, TypeExpr},
     lexer::TokenKind,
 };
 
@@ -255,12 +255,51 @@ impl Parser<'_> {
         if self.eat(TokenKind::Lt) {
             args = self.generic_args();
         }
-        TypeExpr {
+        let mut ty = TypeExpr {
             name,
             args,
             modifiers,
             span: self.span_from(start),
+        };
+        // `T*`, `T**`: pointer types, after a type name only, so that
+        // `a * b` stays a product.
+        let mut stars = 0;
+        while self.pointer_star_ahead(0, &ty.name) {
+            self.bump();
+            stars += 1;
+            ty = TypeExpr {
+                name: POINTER_TYPE.to_string(),
+                args: vec![GenericArg::Type(ty)],
+                modifiers: Vec::new(),
+                span: self.span_from(start),
+            };
+            if stars > 8 {
+                break;
+            }
         }
+        ty
+    }
+
+    /// Whether the `*` at offset `i` makes a pointer type of the type
+    /// named `name` before it: the name is a type's, and what follows the
+    /// stars can follow a type (a declared name, `)`, `>`, `,`, `[`).
+    fn pointer_star_ahead(&self, i: usize, name: &str) -> bool {
+        if self.nth_kind(i) != TokenKind::Star || !self.is_type_name(name) {
+            return false;
+        }
+        let mut j = i;
+        while self.nth_kind(j) == TokenKind::Star {
+            j += 1;
+        }
+        matches!(
+            self.nth_kind(j),
+            TokenKind::Ident
+                | TokenKind::RParen
+                | TokenKind::Gt
+                | TokenKind::Shr
+                | TokenKind::Comma
+                | TokenKind::LBracket
+        )
     }
 
     /// Generic arguments after `<`, through the closing `>`.
@@ -381,6 +420,11 @@ impl Parser<'_> {
         }
         if self.nth_kind(i) == TokenKind::Lt && self.is_type_name(name) {
             i = self.scan_angles(i)?;
+        }
+        if self.pointer_star_ahead(i, name) {
+            while self.nth_kind(i) == TokenKind::Star {
+                i += 1;
+            }
         }
         Some(i)
     }

@@ -90,6 +90,9 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
         TypeInner::TextureBuffer { inner } => format!("TextureBuffer<{}>", arg(*inner)),
         TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
         TypeInner::HitObject => "HitObject".to_string(),
+        TypeInner::RayQuery { flags } => format!("RayQuery<{flags}>"),
+        TypeInner::Pointer { base: Some(base) } => format!("{}*", arg(*base)),
+        TypeInner::Pointer { base: None } => "void*".to_string(),
         TypeInner::Patch { .. } | TypeInner::Stream { .. } | TypeInner::MeshOutput { .. } => {
             stage_io_name(&t.inner, arg)
         }

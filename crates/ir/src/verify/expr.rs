@@ -283,7 +283,8 @@ impl<'a> ExprContext<'a> {
             current = match &self.exprs[current] {
                 Expression::Global(global) => return self.global_place(*global),
                 Expression::Local(local) => return self.local_place(*local),
-                Expression::Param(_) => return None,
+                // What a pointer points to is writable device memory.
+                Expression::Param(_) | Expression::Deref { .. } => return None,
                 Expression::Member { base, .. } => match self.type_of(*base) {
                     Some((ty, t))
                         if matches!(
@@ -369,6 +370,7 @@ fn kind_name(expr: &Expression) -> &'static str {
         Expression::Global(_) | Expression::Local(_) | Expression::Param(_) => "variable",
         Expression::Member { .. } => "member access",
         Expression::Index { .. } => "index",
+        Expression::Deref { .. } => "dereference",
         Expression::Swizzle { .. } => "swizzle",
         Expression::Unary { .. } => "unary expression",
         Expression::Binary { .. } => "binary expression",
@@ -391,6 +393,10 @@ fn push_children(expr: &Expression, out: &mut Vec<Handle<Expression>>) {
         | Expression::Param(_) => {}
         Expression::Member { base, .. } | Expression::Swizzle { base, .. } => out.push(*base),
         Expression::Index { base, index } => out.extend([*base, *index]),
+        Expression::Deref { pointer, index } => {
+            out.push(*pointer);
+            out.extend(*index);
+        }
         Expression::Unary { expr, .. } | Expression::Convert { expr } => out.push(*expr),
         Expression::Binary { left, right, .. } => out.extend([*left, *right]),
         Expression::Select {

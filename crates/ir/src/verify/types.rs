@@ -15,7 +15,10 @@ pub(super) fn check_types(module: &Module, errors: &mut Vec<super::VerifyError>)
             TypeInner::Scalar(_)
             | TypeInner::Sampler { .. }
             | TypeInner::AccelerationStructure
-            | TypeInner::HitObject => {}
+            | TypeInner::HitObject
+            | TypeInner::RayQuery { .. }
+            | TypeInner::Pointer { base: None } => {}
+            TypeInner::Pointer { base: Some(base) } => refer(&mut report, *base),
             TypeInner::Vector { size, .. } => {
                 if !(2..=4).contains(size) {
                     report.push(Site::Whole, ErrorKind::BadVectorSize(*size), span);
