@@ -61,6 +61,22 @@ impl Writer<'_> {
                 self.expr(*index);
                 self.out.push(']');
             }
+            Expression::Deref {
+                pointer,
+                index: Some(index),
+            } => {
+                self.operand(*pointer, Position::Postfix);
+                self.out.push('[');
+                self.expr(*index);
+                self.out.push(']');
+            }
+            Expression::Deref {
+                pointer,
+                index: None,
+            } => {
+                self.out.push('*');
+                self.operand(*pointer, Position::Postfix);
+            }
             Expression::Swizzle { base, components } => {
                 self.operand(*base, Position::Postfix);
                 self.out.push('.');
@@ -201,6 +217,7 @@ impl Writer<'_> {
                 | Expression::Param(_)
                 | Expression::Member { .. }
                 | Expression::Index { .. }
+                | Expression::Deref { index: Some(_), .. }
                 | Expression::Swizzle { .. }
                 | Expression::Call { .. }
                 | Expression::Intrinsic { .. }
