@@ -344,6 +344,15 @@ pub enum StmtKind {
         then: Box<Stmt>,
         els: Option<Box<Stmt>>,
     },
+    /// Slang `if (let name = value) then else els`: `value` is an
+    /// `Optional<T>` (or `Conditional<T, c>.get()`); `then` runs with
+    /// `name` bound to the value when there is one.
+    IfLet {
+        name: Ident,
+        value: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
     /// The expressions boxed: inline, they made this the largest kind,
     /// and every statement as large.
     For {

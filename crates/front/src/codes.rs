@@ -123,6 +123,14 @@ pub const GENERIC_INFERENCE: u32 = 30031;
 /// A generic argument that does not conform to its parameter's constraint
 /// (`T : IFoo` given a type that does not implement `IFoo`).
 pub const CONSTRAINT_NOT_SATISFIED: u32 = 30032;
+/// A `Conditional<T, false>` where nothing can be left out (a type
+/// argument, an array element, an alias): only a field, a parameter, a
+/// result or a local may be.
+pub const ABSENT_CONDITIONAL: u32 = 30070;
+/// `Optional<T>` misused: `if (let ...)` on a value that is not an
+/// optional, `none` where no optional is expected, or `Conditional.set`
+/// used as a value.
+pub const NOT_OPTIONAL: u32 = 30071;
 /// GLSL syntax (a `buffer` block, `layout(...) in;`) met without
 /// `-allow-glsl`.
 pub const NEEDS_ALLOW_GLSL: u32 = 30040;

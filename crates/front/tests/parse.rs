@@ -445,6 +445,21 @@ fn render_stmt(out: &mut String, stmt: &Stmt, indent: usize) {
                 render_stmt(out, els, indent + 1);
             }
         }
+        StmtKind::IfLet {
+            name,
+            value,
+            then,
+            els,
+        } => {
+            let value = render_expr(value);
+            let name = &name.name;
+            line(out, indent, &format!("{attrs}if let {name} = {value}"));
+            render_stmt(out, then, indent + 1);
+            if let Some(els) = els {
+                line(out, indent, "else");
+                render_stmt(out, els, indent + 1);
+            }
+        }
         StmtKind::For {
             init,
             cond,

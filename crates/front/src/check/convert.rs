@@ -18,7 +18,7 @@ pub struct Value {
 /// The cost of an implicit conversion; lower is better. `None`: impossible.
 pub type Cost = Option<u32>;
 
-const COST_PROMOTION: u32 = 1;
+pub const COST_PROMOTION: u32 = 1;
 const COST_CONVERSION: u32 = 2;
 const COST_INT_TO_FLOAT: u32 = 3;
 const COST_NARROWING: u32 = 4;
@@ -80,6 +80,9 @@ impl Checker<'_> {
         if self.handle_resource(Some(to)).is_some() {
             return None;
         }
+        if let Some(cost) = self.optional_conversion_cost(from, to) {
+            return Some(cost);
+        }
         // A `ConstantBuffer<T>` reads as a whole `T`.
         if let ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } =
             *self.inner(from)
@@ -138,6 +141,9 @@ impl Checker<'_> {
         }
         if self.handle_resource(Some(from)) == Some(to) {
             return self.deref_handle(value, to, span).expr;
+        }
+        if let Some(v) = self.coerce_to_optional(value, to, span) {
+            return v;
         }
         match self.conversion_cost(from, to) {
             Some(cost) => {

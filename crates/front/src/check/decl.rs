@@ -214,6 +214,7 @@ impl Checker<'_> {
             decl.span,
         );
         self.take_field_defaults(ty);
+        self.claim_conditional_fields(ty);
         self.declare_type(&decl.name, TypeSymbol::Type(ty));
         self.record_conformances(ty, decl);
         self.check_conformances(decl);
@@ -231,6 +232,7 @@ impl Checker<'_> {
     /// The fields of a struct (its attributes checked); their default
     /// values go to `pending_field_defaults`.
     pub fn struct_members(&mut self, decl: &ast::StructDecl) -> Vec<ir::StructMember> {
+        self.begin_conditional_fields();
         self.sort_attributes(&decl.attributes, AttrSite::Struct);
         self.pending_field_defaults.clear();
         let mut members: Vec<ir::StructMember> = Vec::with_capacity(decl.fields.len());
@@ -239,12 +241,18 @@ impl Checker<'_> {
         for field in &decl.fields {
             let (mods, _) = sort_modifiers(&field.modifiers, &field.ty.modifiers);
             self.reject_storage_modifiers(&mods, field.span, "a struct field");
-            let base = match self.conditional_field(&field.ty) {
-                // `Conditional<T, false>`: the field is not there.
-                Some(None) => continue,
-                Some(Some(ty)) => ty,
+            let conditional = self.conditional_type(&field.ty);
+            let base = match conditional {
+                Some((ty, _)) => ty,
                 None => self.resolve_type(&field.ty),
             };
+            if let Some((inner, false)) = conditional {
+                // `Conditional<T, false>`: the field is not there.
+                for d in &field.declarators {
+                    self.note_conditional_field(&d.name.name, inner, None);
+                }
+                continue;
+            }
             let acted = self.sort_attributes(&field.attributes, AttrSite::Field);
             for d in &field.declarators {
                 if !names.insert(d.name.name.as_str()) {
@@ -266,6 +274,9 @@ impl Checker<'_> {
                 let ty = self.apply_array_dims(base, &d.array_dims, None);
                 let io = self.io_attrs(&acted, &d.annotations, mods.interpolation);
                 self.check_value_type(ty, d.name.span, "a struct field");
+                if conditional.is_some() {
+                    self.note_conditional_field(&d.name.name, ty, Some(members.len() as u32));
+                }
                 members.push(ir::StructMember {
                     name: d.name.name.clone(),
                     ty,
@@ -276,65 +287,6 @@ impl Checker<'_> {
             }
         }
         members
-    }
-
-    /// A field of type `Conditional<T, c>` (Slang): `Some(Some(T))` when
-    /// the constant `c` is true, `Some(None)` when it is false (the field is
-    /// left out), `None` for any other type.
-    fn conditional_field(&mut self, texpr: &ast::TypeExpr) -> Option<Option<Handle<Type>>> {
-        if texpr.name != "Conditional" || self.lookup_type("Conditional").is_some() {
-            return None;
-        }
-        let [inner, flag] = texpr.args.as_slice() else {
-            self.error(
-                codes::BAD_GENERIC_ARGUMENTS,
-                format!(
-                    "`Conditional` takes 2 generic arguments (a type and a `bool`), found {}",
-                    texpr.args.len()
-                ),
-                texpr.span,
-            );
-            return Some(Some(self.error_ty));
-        };
-        let flag = match flag {
-            ast::GenericArg::Value(e) => e.clone(),
-            ast::GenericArg::Type(t) => ast::Expr::new(
-                ast::ExprKind::Name(vec![ast::Ident {
-                    name: t.name.clone(),
-                    span: t.span,
-                }]),
-                t.span,
-            ),
-        };
-        let present = match self.const_eval(&flag) {
-            Some(ConstValue::Bool(b)) => b,
-            Some(other) => match other.as_i64() {
-                Some(n) => n != 0,
-                None => {
-                    self.error(
-                        codes::BAD_GENERIC_ARGUMENTS,
-                        format!("the condition of `Conditional` must be a `bool`, found {other}"),
-                        flag.span,
-                    );
-                    return Some(Some(self.error_ty));
-                }
-            },
-            None => return Some(Some(self.error_ty)),
-        };
-        if !present {
-            return Some(None);
-        }
-        Some(Some(match inner {
-            ast::GenericArg::Type(t) => self.resolve_type(t),
-            ast::GenericArg::Value(e) => {
-                self.error(
-                    codes::BAD_GENERIC_ARGUMENTS,
-                    "the first argument of `Conditional` must be a type",
-                    e.span,
-                );
-                self.error_ty
-            }
-        }))
     }
 
     /// An interface: its name is a type name that only a conformance list
@@ -652,12 +604,24 @@ impl Checker<'_> {
         }
         let acted = self.sort_attributes(&decl.attributes, AttrSite::Variable);
         let vk_binding = self.vk_binding(&acted);
+        // `extern static const T x = v;`: a link-time constant whose
+        // default is `v`.
+        let link_time = mods.is_static
+            && mods.is_const
+            && decl
+                .modifiers
+                .iter()
+                .chain(&decl.ty.modifiers)
+                .any(|m| m.kind == M::Extern);
         let base = self.resolve_type(&decl.ty);
         for d in &decl.declarators {
             let init_len = init_list_len(d.init.as_ref());
             let ty = self.apply_array_dims(base, &d.array_dims, init_len);
             let space = if mods.groupshared {
                 ir::AddressSpace::Workgroup
+            } else if link_time {
+                // One module, nothing linked: the default is the value.
+                ir::AddressSpace::Constant
             } else if mods.is_const && !mods.is_uniform {
                 // Slang treats a global `const` as `static const`.
                 ir::AddressSpace::Constant
@@ -1107,6 +1071,9 @@ impl Checker<'_> {
     ) -> (Option<Handle<Type>>, Vec<ParamSig>) {
         let result = if decl.return_type.name == "void" && decl.return_type.args.is_empty() {
             None
+        } else if self.conditional_present(&decl.return_type) == Some(false) {
+            // `Conditional<T, false>`: no result.
+            None
         } else {
             let ty = self.resolve_type(&decl.return_type);
             self.check_value_type(ty, decl.return_type.span, "a return type");
@@ -1115,8 +1082,8 @@ impl Checker<'_> {
         let params: Vec<ParamSig> = this
             .into_iter()
             .chain(
-                decl.params
-                    .iter()
+                self.kept_params(decl)
+                    .into_iter()
                     .map(|p| self.param_signature(p).0)
                     .collect::<Vec<_>>(),
             )

@@ -234,6 +234,12 @@ impl Checker<'_> {
 
     fn lower_name(&mut self, path: &[ast::Ident], span: Span) -> Value {
         let Some(symbol) = self.lookup_value_path(path) else {
+            if let [one] = path
+                && one.name == "none"
+            {
+                // Slang's `none`: an optional without a value.
+                return self.none_value(span);
+            }
             let text = path_text(path);
             if path.len() == 1 && self.lookup_type(&text).is_some() {
                 self.error(
@@ -327,6 +333,7 @@ impl Checker<'_> {
                 )
             }
             ValueSymbol::GlslBlock { global, field } => self.glsl_block_value(global, field, span),
+            ValueSymbol::AbsentConditional { inner } => self.absent_value(inner, span),
             ValueSymbol::Functions(_) => {
                 self.error(
                     codes::TYPE_MISMATCH,
@@ -456,6 +463,9 @@ impl Checker<'_> {
         let (lt, rt) = (l.ty.unwrap_or(self.error_ty), r.ty.unwrap_or(self.error_ty));
         if lt == self.error_ty || rt == self.error_ty {
             return self.error_value(span);
+        }
+        if let Some(v) = self.optional_comparison(op, l, r, span) {
+            return v;
         }
         let (Some((ls, lshape)), Some((rs, rshape))) = (self.numeric(lt), self.numeric(rt)) else {
             let (a, b) = (self.type_name(lt), self.type_name(rt));
@@ -938,6 +948,10 @@ impl Checker<'_> {
                     Some(field_ty),
                     span,
                 );
+            }
+            if let Some(absent) = self.absent_field(st, &member.name, span) {
+                // A `Conditional<T, false>` field, left out.
+                return absent;
             }
             let name = self.type_name(st);
             self.error(

@@ -610,6 +610,7 @@ impl Checker<'_> {
             decl.span,
         );
         self.take_field_defaults(ty);
+        self.claim_conditional_fields(ty);
         self.generics.struct_instances.insert(key, ty);
         self.generics.instance_of.insert(ty, (t, args.clone()));
         // Methods and conformances see the instance under the template's

@@ -63,6 +63,9 @@ impl Checker<'_> {
             }
         }
         let obj = self.lower_value(object);
+        if let Some(v) = self.conditional_method(obj, method, args, span) {
+            return v;
+        }
         let obj = self.deref_if_handle(obj, object.span);
         if let Some(ty) = obj.ty
             && matches!(self.inner(ty), TypeInner::HitObject)

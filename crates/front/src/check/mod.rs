@@ -22,6 +22,7 @@ mod hit_object;
 mod intrinsics;
 mod methods;
 mod mutation;
+mod optional;
 mod optix;
 mod order;
 mod printf;
@@ -110,6 +111,11 @@ pub enum ValueSymbol {
     },
     /// `this` inside a member function (parameter 0).
     This,
+    /// A parameter, local or field of `this` declared `Conditional<T,
+    /// false>`: it holds nothing (see `optional.rs`).
+    AbsentConditional {
+        inner: Handle<Type>,
+    },
     /// The instance name of a GLSL `buffer` block (`field` `None`), or a
     /// field of one without an instance name: element 0 of the block's
     /// buffer, or that element's field.
@@ -253,6 +259,8 @@ pub struct Checker<'a> {
     /// The derivative group of `layout(derivative_group_quadsNV) in;`
     /// (`-allow-glsl`), for compute entry points that name none.
     pub glsl_derivative_group: Option<ir::DerivativeGroup>,
+    /// `Optional<T>` types and `Conditional<T, c>` declarations.
+    optional: optional::OptionalState,
     /// `DescriptorHandle<T>` types and their `T` (`handles.rs`).
     pub descriptor_handles: FastHashMap<Handle<Type>, Handle<Type>>,
     /// The descriptor heap of each resource type a handle is read as.
@@ -316,6 +324,7 @@ impl<'a> Checker<'a> {
             value_buffers: FastHashMap::default(),
             generics: generics::Generics::default(),
             glsl_derivative_group: None,
+            optional: optional::OptionalState::default(),
             descriptor_handles: FastHashMap::default(),
             descriptor_heaps: FastHashMap::default(),
         }

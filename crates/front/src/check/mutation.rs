@@ -24,7 +24,13 @@ pub fn assigns_field(method: &ast::FunctionDecl, owner: &ast::StructDecl) -> boo
             StmtKind::Var(v) => exprs.extend(v.declarators.iter().filter_map(|d| d.init.as_ref())),
             StmtKind::Expr(e) => exprs.push(e),
             StmtKind::Block(b) => stack.extend(&b.stmts),
-            StmtKind::If { cond, then, els } => {
+            StmtKind::If { cond, then, els }
+            | StmtKind::IfLet {
+                value: cond,
+                then,
+                els,
+                ..
+            } => {
                 exprs.push(cond);
                 stack.push(then);
                 stack.extend(els.as_deref());
@@ -70,6 +76,12 @@ pub fn assigns_field(method: &ast::FunctionDecl, owner: &ast::StructDecl) -> boo
             }
             ExprKind::Binary { left, right, .. } => exprs.extend([&**left, &**right]),
             ExprKind::Ternary { cond, then, els } => exprs.extend([&**cond, &**then, &**els]),
+            // `field.set(v)` on a `Conditional<T, c>` field stores to it.
+            ExprKind::MethodCall { object, method, .. }
+                if method.name == "set" && writes_field(object, &fields) =>
+            {
+                return true;
+            }
             ExprKind::Call { args, .. } | ExprKind::MethodCall { args, .. } => exprs.extend(args),
             ExprKind::Cast { expr: inner, .. } => exprs.push(inner),
             ExprKind::Index { base, index } => exprs.extend([&**base, &**index]),

@@ -38,7 +38,8 @@ impl Checker<'_> {
                 span: decl.name.span,
             });
         }
-        for (param, sig) in decl.params.iter().zip(&info.params[this_count..]) {
+        let kept = self.kept_params(decl);
+        for (param, sig) in kept.into_iter().zip(&info.params[this_count..]) {
             let (_, mods) = self.param_signature_mods(param);
             let acted = self.sort_attributes(&param.attributes, AttrSite::Parameter);
             let io = self.io_attrs(&acted, &param.declarator.annotations, mods.interpolation);
@@ -121,14 +122,7 @@ impl Checker<'_> {
             self.declare_this_fields(this_ty, decl.name.span);
         }
         self.push_scope();
-        for (i, param) in decl.params.iter().enumerate() {
-            self.declare_value(
-                &param.declarator.name,
-                ValueSymbol::Param {
-                    index: (i + this_count) as u32,
-                },
-            );
-        }
+        self.declare_params(decl, this_count as u32);
         if let Some(block) = &decl.body {
             self.lower_stmts(&block.stmts, &mut body);
         }
@@ -169,6 +163,9 @@ impl Checker<'_> {
                 },
             );
         }
+        for (name, inner) in self.absent_fields_of(this_ty) {
+            self.declare_absent(&ast::Ident { name, span }, inner);
+        }
         let this = ast::Ident {
             name: "this".into(),
             span,
@@ -190,7 +187,7 @@ impl Checker<'_> {
     }
 
     /// Lowers a statement in its own scope (if/loop bodies).
-    fn lower_scoped(&mut self, stmt: &ast::Stmt) -> ir::Block {
+    pub(super) fn lower_scoped(&mut self, stmt: &ast::Stmt) -> ir::Block {
         let mut block = ir::Block::default();
         self.push_scope();
         match &stmt.kind {
@@ -269,6 +266,12 @@ impl Checker<'_> {
                 out.push(ir::Statement::DoWhile { body, condition }, span);
             }
             S::Switch { selector, cases } => self.lower_switch(selector, cases, span, out),
+            S::IfLet {
+                name,
+                value,
+                then,
+                els,
+            } => self.lower_if_let(name, value, (then, els.as_deref()), span, out),
             S::Break => {
                 let ok = self
                     .ctx
@@ -310,7 +313,15 @@ impl Checker<'_> {
             self.lower_inferred_decl(decl, mods.is_const, out);
             return;
         }
-        let base = self.resolve_type(&decl.ty);
+        let conditional = self.conditional_type(&decl.ty);
+        let base = match conditional {
+            Some((inner, false)) => {
+                self.lower_absent_locals(decl, inner, out);
+                return;
+            }
+            Some((ty, true)) => ty,
+            None => self.resolve_type(&decl.ty),
+        };
         for d in &decl.declarators {
             let init_len = match d.init.as_ref().map(|e| &e.kind) {
                 Some(ast::ExprKind::InitList(items)) => Some(items.len() as u32),
@@ -345,6 +356,9 @@ impl Checker<'_> {
             };
             let Some(ctx) = &mut self.ctx else { return };
             let handle = ctx.func.locals.append(local, d.name.span);
+            if conditional.is_some() {
+                self.note_present_local(handle);
+            }
             out.push(
                 ir::Statement::Declare {
                     local: handle,
@@ -440,6 +454,13 @@ impl Checker<'_> {
             };
             let value = self.lower_value(init);
             let ty = value.ty.unwrap_or(self.error_ty);
+            if self.is_none_type(ty) {
+                self.error(
+                    codes::NOT_OPTIONAL,
+                    "`none` has no type of its own: declare the variable `Optional<T>`",
+                    init.span,
+                );
+            }
             let constant = if is_const {
                 self.try_const_eval(init).ok()
             } else {
@@ -476,6 +497,19 @@ impl Checker<'_> {
                 self.lower_expr_stmt(left, out);
                 self.lower_expr_stmt(right, out);
             }
+            ast::ExprKind::Assign {
+                op: None,
+                target,
+                value,
+            } if self.conditional_store(target, value, false, e.span, out) => {}
+            ast::ExprKind::MethodCall {
+                object,
+                method,
+                args,
+                ..
+            } if method.name == "set"
+                && args.len() == 1
+                && self.conditional_store(object, &args[0], true, e.span, out) => {}
             ast::ExprKind::Assign { op, target, value }
                 if self.lower_matrix_selector_store(*op, target, value, e.span, out) => {}
             ast::ExprKind::Assign { op, target, value } => {
@@ -758,6 +792,11 @@ impl Checker<'_> {
         let expr = match (value, result) {
             (Some(e), Some(ty)) => Some(self.lower_initializer(e, ty)),
             (None, None) => None,
+            (Some(e), None) if self.result_is_absent() => {
+                // A `Conditional<T, false>` result: nothing to return.
+                self.drop_returned_value(e, out);
+                None
+            }
             (Some(e), None) => {
                 let v = self.lower_expr(e);
                 if v.ty.is_some() {

@@ -316,6 +316,9 @@ impl Checker<'_> {
         if let Some(found) = self.resolve_generic_struct(texpr) {
             return found;
         }
+        if let Some(ty) = self.resolve_optional_types(texpr) {
+            return Some(ty);
+        }
         if let Some(ty) = self.resolve_builtin_generic(texpr)? {
             return Some(ty);
         }

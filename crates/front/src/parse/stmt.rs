@@ -191,10 +191,35 @@ impl Parser<'_> {
 
     fn if_stmt(&mut self) -> StmtKind {
         self.bump();
+        if self.at(TokenKind::LParen) && self.nth_word(1) == Some("let") {
+            return self.if_let_stmt();
+        }
         let cond = self.paren_cond();
         let then = Box::new(self.statement());
         let els = self.eat_word("else").then(|| Box::new(self.statement()));
         StmtKind::If { cond, then, els }
+    }
+
+    /// `if (let name = value) stmt [else stmt]` (Slang), the cursor at `(`.
+    fn if_let_stmt(&mut self) -> StmtKind {
+        let open = self.pos;
+        self.expect(TokenKind::LParen, "`(`");
+        self.bump(); // `let`
+        let name = self.ident("a name");
+        self.expect(TokenKind::Eq, "`=`");
+        let value = self.nested_expr();
+        self.expect_close(TokenKind::RParen, "`)`", open);
+        let then = Box::new(self.statement());
+        let els = self.eat_word("else").then(|| Box::new(self.statement()));
+        match name {
+            Some(name) => StmtKind::IfLet {
+                name,
+                value,
+                then,
+                els,
+            },
+            None => StmtKind::Error,
+        }
     }
 
     fn for_stmt(&mut self) -> StmtKind {

@@ -79,6 +79,8 @@ fn is_named_builtin(name: &str) -> bool {
             | "ConstantBuffer"
             | "TextureBuffer"
             | "ParameterBlock"
+            | "Optional"
+            | "Conditional"
             | "SamplerState"
             | "SamplerComparisonState"
             | "sampler"
