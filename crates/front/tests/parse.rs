@@ -534,6 +534,7 @@ fn unary_name(op: UnaryOp) -> &'static str {
         UnaryOp::PreDec => "pre--",
         UnaryOp::PostInc => "post++",
         UnaryOp::PostDec => "post--",
+        UnaryOp::Deref => "deref",
     }
 }
 
@@ -783,12 +784,14 @@ fn function_attributes_are_generic() {
 void b() {}
 [maxvertexcount(3)] [instance(2)] void c() {}
 [earlydepthstencil] [vk::location(2)] [[vk::binding(0, 1)]] [[vk::a, vk::b(2)]] void d() {}
+[[vk_binding(3, 0)]] [vk_location(1)] [vk_] void e() {}
 "#,
         r#"
             fn [shader("vertex")] [numthreads(8, 8, 1)] void a()
             fn [domain("tri")] [partitioning("fractional_odd")] [outputtopology("triangle_cw")] [outputcontrolpoints(3)] [patchconstantfunc("PatchFn")] [maxtessfactor(64.0)] void b()
             fn [maxvertexcount(3)] [instance(2)] void c()
             fn [earlydepthstencil] [vk::location(2)] [vk::binding(0, 1)] [vk::a] [vk::b(2)] void d()
+            fn [vk::binding(3, 0)] [vk::location(1)] [vk_] void e()
         "#,
     );
 }

@@ -1,6 +1,6 @@
 //! Attributes: `[name]`, `[name(args)]`, `[ns::name(args)]` and the
-//! double-bracket form `[[vk::binding(0, 1)]]`, on items, parameters and
-//! statements. They are kept generic (a name and argument expressions); the
+//! double-bracket form `[[vk::binding(0, 1)]]` (or `[[vk_binding(0, 1)]]`,
+//! the same attribute), on items, parameters and statements. They are kept generic (a name and argument expressions); the
 //! checker gives them meaning.
 
 use crate::{ast::Attribute, lexer::TokenKind};
@@ -42,6 +42,13 @@ impl Parser<'_> {
             let part = self.bump();
             name.push_str("::");
             name.push_str(self.token_text(part));
+        }
+        // `vk_binding` is the reference's own spelling of `vk::binding`
+        // (it reads every `vk::X` as `vk_X`): one name for both.
+        if let Some(rest) = name.strip_prefix("vk_")
+            && !rest.is_empty()
+        {
+            name = format!("vk::{rest}");
         }
         let args = if self.at(TokenKind::LParen) {
             self.call_args()
