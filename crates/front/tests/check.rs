@@ -2104,3 +2104,132 @@ fn initializer_lists_take_their_type_from_assignments_and_returns() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E30025", "{1, 2}"));
 }
+
+const RAY_QUERY_PRELUDE: &str = "RaytracingAccelerationStructure scene;
+RWStructuredBuffer<uint> results;
+";
+
+#[test]
+fn ray_query_template_flags_are_added_to_the_call_flags() {
+    let src = format!(
+        "{RAY_QUERY_PRELUDE}[numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {{
+    RayDesc ray = (RayDesc)0;
+    RayQuery<RAY_FLAG_FORCE_OPAQUE | RAY_FLAG_SKIP_TRIANGLES> q;
+    q.TraceRayInline(scene, RAY_FLAG_CULL_OPAQUE, 0xFF, ray);
+    q.TraceRayInline(scene, id.x, 0xFF, ray);
+    results[0] = q.Proceed() ? q.CommittedStatus() : CANDIDATE_PROCEDURAL_PRIMITIVE;
+}}"
+    );
+    let module = ok(&src);
+    let f = entry(&module, "main").function;
+    let func = &module.functions[f];
+    let flags: Vec<&ir::Expression> = func
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ir::Expression::Intrinsic {
+                fun: ir::Intrinsic::RayQueryTraceRayInline,
+                args,
+            } => Some(&func.expressions[args[2]]),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags.len(), 2);
+    assert_eq!(flags[0], &ir::Expression::Literal(ir::Literal::Uint(0x141)));
+    assert!(
+        matches!(
+            flags[1],
+            ir::Expression::Binary {
+                op: ir::BinaryOp::BitwiseOr,
+                ..
+            }
+        ),
+        "{:?}",
+        flags[1]
+    );
+}
+
+#[test]
+fn ray_query_rejections() {
+    let main = |body: &str| {
+        format!(
+            "{RAY_QUERY_PRELUDE}[numthreads(1, 1, 1)] void main() {{ RayDesc ray = (RayDesc)0; {body} }}"
+        )
+    };
+    error(
+        &main("RayQuery<0> q; q.Rewind();"),
+        "E30010",
+        "`RayQuery` has no method `Rewind`",
+        "Rewind",
+    );
+    error(
+        &main("RayQuery<0> q; q.TraceRayInline(scene, 0, 0xFF);"),
+        "E30004",
+        "expected 4 argument(s)",
+        "q.TraceRayInline(scene, 0, 0xFF)",
+    );
+    error(
+        &main("RayQuery<0> q; q.TraceRayInline(results, 0, 0xFF, ray);"),
+        "E30004",
+        "argument 1 must be a `RaytracingAccelerationStructure`",
+        "q.TraceRayInline(results, 0, 0xFF, ray)",
+    );
+    error(
+        &main("RayQuery<0> q; results[0] = q.CommittedStatus(1);"),
+        "E30004",
+        "expected 0 argument(s)",
+        "q.CommittedStatus(1)",
+    );
+    error(
+        &main("RayQuery<0, 1> q;"),
+        "E30017",
+        "`RayQuery` takes 0 to 1 generic argument(s), found 2",
+        "RayQuery<0, 1>",
+    );
+}
+
+#[test]
+fn a_constant_buffer_of_a_value_parameter_reads_the_value() {
+    let m = ok(r#"
+        RWStructuredBuffer<uint> o;
+        [shader("compute")][numthreads(4, 1, 1)]
+        void main(uint3 t : SV_DispatchThreadID, ConstantBuffer<float> factor, uniform ConstantBuffer<uint2> pair)
+        { o[t.x] = uint(factor) + pair.y; }
+    "#);
+    let main = m.functions.iter().map(|(_, f)| f).find(|f| f.name == "main");
+    let main = main.expect("main");
+    let reads = main
+        .expressions
+        .iter()
+        .filter(|(h, e)| {
+            matches!(e, ir::Expression::Member { index: 0, base }
+                if matches!(main.expressions[*base], ir::Expression::Param(1 | 2)))
+                && h.index() > 0
+        })
+        .count();
+    assert_eq!(reads, 2);
+}
+
+#[test]
+fn a_short_initializer_list_leaves_the_last_fields_default_or_zero() {
+    let m = ok(r#"
+        struct V { float4 p; float3 c; float2 t = float2(1, 2); int k; };
+        RWStructuredBuffer<V> b;
+        [shader("compute")][numthreads(1, 1, 1)]
+        void main() { V v = { float4(0), float3(1) }; b[0] = v; b[1] = { float4(2) }; }
+    "#);
+    let main = m.functions.iter().map(|(_, f)| f).find(|f| f.name == "main");
+    let main = main.expect("main");
+    let full = main
+        .expressions
+        .iter()
+        .filter(|(h, e)| {
+            matches!(e, ir::Expression::Construct { components } if components.len() == 4)
+                && main
+                    .expressions
+                    .ty(*h)
+                    .is_some_and(|t| m.types[t].name.as_deref() == Some("V"))
+        })
+        .count();
+    assert_eq!(full, 2);
+}

@@ -294,7 +294,22 @@ impl Checker<'_> {
                     Some(ctx) => ctx.func.params[index as usize].ty,
                     None => self.error_ty,
                 };
-                self.append(ir::Expression::Param(index), Some(ty), span)
+                let param = self.append(ir::Expression::Param(index), Some(ty), span);
+                match *self.inner(ty) {
+                    // `ConstantBuffer<float> c`: `c` reads the wrapped value.
+                    TypeInner::ConstantBuffer { inner } if self.value_buffers.contains_key(&inner) => {
+                        let value_ty = self.member_type(ty, 0).unwrap_or(self.error_ty);
+                        self.append(
+                            ir::Expression::Member {
+                                base: param.expr,
+                                index: 0,
+                            },
+                            Some(value_ty),
+                            span,
+                        )
+                    }
+                    _ => param,
+                }
             }
             ValueSymbol::EnumMember { ty, value } => {
                 let literal = match self.inner(ty) {
