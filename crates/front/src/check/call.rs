@@ -464,7 +464,45 @@ impl Checker<'_> {
             TypeInner::Struct { members } => Some(members.iter().map(|m| m.ty).collect()),
             _ => None,
         };
+        let is_struct = matches!(self.inner(ty), TypeInner::Struct { .. });
         if let Some(elements) = elements {
+            if is_struct
+                && items.len() < elements.len()
+                && !items
+                    .iter()
+                    .any(|i| matches!(i.kind, ast::ExprKind::InitList(_)))
+            {
+                // Slang: the first fields from the list, the rest their
+                // default value or zero.
+                let defaults = self.field_defaults.get(&ty).cloned().unwrap_or_default();
+                let mut components = Vec::with_capacity(elements.len());
+                for (index, ety) in elements.into_iter().enumerate() {
+                    let component = match (items.get(index), defaults.iter().find(|(i, _)| *i as usize == index)) {
+                        (Some(item), _) => self.lower_initializer(item, ety),
+                        (None, Some((_, value))) => self.lower_initializer(value, ety),
+                        (None, None) => match self.zero_value(ety, span) {
+                            Some(zero) => zero,
+                            None => {
+                                let name = self.type_name(ty);
+                                self.error(
+                                    codes::BAD_INITIALIZER,
+                                    format!(
+                                        "initializer list has {} element(s) for the {} fields of `{name}`, and field {index} has no zero value",
+                                        items.len(),
+                                        components.capacity()
+                                    ),
+                                    span,
+                                );
+                                return self.error_value(span).expr;
+                            }
+                        },
+                    };
+                    components.push(component);
+                }
+                return self
+                    .append(ir::Expression::Construct { components }, Some(ty), span)
+                    .expr;
+            }
             if elements.len() == items.len() {
                 let components = items
                     .iter()
