@@ -193,6 +193,9 @@ fn generate(
         if target == Target::Wgsl {
             return generate_wgsl_entries(module, request, diagnostics);
         }
+        if target == Target::Metal {
+            return generate_metal_entries(module, request, diagnostics);
+        }
         let programs = module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
         if target == Target::Cuda && programs {
             return generate_cuda_programs(module, request, diagnostics);
@@ -209,7 +212,7 @@ fn generate(
                 "one CUDA output holds several entry points only when all are OptiX programs"
             }
             _ => {
-                "several entry points in one module are written for spirv, spirv-asm, wgsl and cuda (OptiX programs) only"
+                "several entry points in one module are written for spirv, spirv-asm, wgsl, metal and cuda (OptiX programs) only"
             }
         };
         diagnostics.push(without_span(Diagnostic::error(
@@ -525,7 +528,8 @@ pub struct Linked {
     /// error was reported.
     pub outputs: Vec<(String, Generated)>,
     /// The entry points are not the stages of one pipeline (two of one
-    /// stage, or a compute or ray-tracing stage): they were written into
+    /// stage, or a compute or ray-tracing stage), or the target has no
+    /// cross-stage linking (Metal, WGSL): they were written into
     /// one module, as the reference does, and `outputs` holds that one
     /// module, named by all of them joined by `, `.
     pub one_module: bool,
@@ -545,7 +549,8 @@ impl Linked {
 /// are ignored: each entry point's stage is its `[shader]` attribute.
 ///
 /// Entry points that cannot be the stages of one pipeline (two of one
-/// stage, or a compute or ray-tracing stage) are written into one module
+/// stage, or a compute or ray-tracing stage), and those of the targets
+/// without cross-stage linking (Metal, WGSL), are written into one module
 /// instead, as the reference does with several `-entry`
 /// ([`Linked::one_module`]).
 pub fn link(request: &Request, entries: &[String]) -> Linked {
@@ -636,11 +641,21 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
         linked.diagnostics = diagnostics;
         return linked;
     }
-    if !one_pipeline(&module, &chosen) {
+    // Metal and WGSL have no cross-stage linking: their entry points go
+    // into one module whatever their stages, as the reference writes them.
+    let one_module = matches!(target, Target::Metal | Target::Wgsl);
+    if one_module || !one_pipeline(&module, &chosen) {
         // The reference's meaning of several `-entry`: one module of them.
         let mut subset = module.clone();
-        subset.entry_points = chosen.iter().map(|&i| module.entry_points[i].clone()).collect();
-        let names: Vec<&str> = subset.entry_points.iter().map(|e| e.name.as_str()).collect();
+        subset.entry_points = chosen
+            .iter()
+            .map(|&i| module.entry_points[i].clone())
+            .collect();
+        let names: Vec<&str> = subset
+            .entry_points
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
         let name = names.join(", ");
         let generated = generate(&subset, target, request, &mut diagnostics);
         linked.outputs.extend(generated.map(|g| (name, g)));
@@ -806,20 +821,16 @@ fn generate_wgsl_entries(
         stage,
         wgsl::verify,
         |m, plans, entries, own| {
-            let plan = plan_bindings_of(m, entries, Target::Wgsl, &request.bindings, own)?;
-            let bindings = dump_bindings(&plan, Target::Wgsl, request.dump_bindings);
-            let options = legalis_emit::wgsl::Options {
-                bindings: Some(plan),
-            };
-            let text = legalis_emit::wgsl::write_entries(m, entries, &options)
-                .map_err(|e| {
-                    own.push(Diagnostic::error(
-                        legalis_emit::codes::of_wgsl(&e),
-                        e.to_string(),
-                        e.span().unwrap_or(ir::Span::UNDEFINED),
-                    ))
-                })
-                .ok()?;
+            let (text, bindings) =
+                text_of_entries(m, entries, Target::Wgsl, request, own, |m, plan| {
+                    let options = legalis_emit::wgsl::Options {
+                        bindings: Some(plan),
+                    };
+                    legalis_emit::wgsl::write_entries(m, entries, &options).map_err(|e| {
+                        let span = e.span().unwrap_or(ir::Span::UNDEFINED);
+                        Diagnostic::error(legalis_emit::codes::of_wgsl(&e), e.to_string(), span)
+                    })
+                })?;
             let trace = request
                 .trace
                 .map(|format| trace::render_wgsl_entries(m, plans, format));
@@ -827,6 +838,69 @@ fn generate_wgsl_entries(
         },
         diagnostics,
     )
+}
+
+/// Every entry point of `module` in one MSL translation unit: each
+/// legalized for its own stage (`metal::legalize_all_unverified`), one
+/// binding plan for all of them (a resource has one argument-table index
+/// in every function), one attributed function each
+/// (`metal::write_entries`), and a trace per entry point (a JSON array).
+fn generate_metal_entries(
+    module: &ir::Module,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    use legalis_legalize_varying::metal;
+    let metal::LegalizedAll {
+        module: legalized,
+        plans,
+    } = metal::legalize_all_unverified(module, &request.policy)
+        .map_err(|errors| diagnostics.extend(errors))
+        .ok()?;
+    let stage = plans.first()?.stage;
+    generate_of_entries(
+        legalized,
+        plans,
+        stage,
+        metal::verify,
+        |m, plans, entries, own| {
+            let (text, bindings) =
+                text_of_entries(m, entries, Target::Metal, request, own, |m, plan| {
+                    let options = legalis_emit::metal::Options {
+                        bindings: Some(plan),
+                    };
+                    legalis_emit::metal::write_entries(m, entries, &options).map_err(|e| {
+                        let span = e.span().unwrap_or(ir::Span::UNDEFINED);
+                        Diagnostic::error(legalis_emit::codes::of_metal(&e), e.to_string(), span)
+                    })
+                })?;
+            let trace = request
+                .trace
+                .map(|format| trace::render_metal_entries(m, plans, format));
+            Some((text.into_bytes(), trace, bindings))
+        },
+        diagnostics,
+    )
+}
+
+/// What the text targets share for a module of several entry points
+/// (`entries`): one binding plan for them all, its dump, then `write`.
+/// The text and the binding dump, or `None` with the diagnostics in
+/// `own`.
+fn text_of_entries(
+    module: &ir::Module,
+    entries: &[usize],
+    target: Target,
+    request: &Request,
+    own: &mut Vec<Diagnostic>,
+    write: impl FnOnce(&ir::Module, legalis_bind::Plan) -> Result<String, Diagnostic>,
+) -> Option<(String, Option<String>)> {
+    let plan = plan_bindings_of(module, entries, target, &request.bindings, own)?;
+    let bindings = dump_bindings(&plan, target, request.dump_bindings);
+    write(module, plan)
+        .map(|text| (text, bindings))
+        .map_err(|error| own.push(error))
+        .ok()
 }
 
 /// Metal: the varying legalizer's attributed entry point, then the MSL
@@ -891,13 +965,7 @@ fn write_text(
     let module = &*module;
     let (verified, written) = verify_beside(module, verify, || {
         let mut own = Vec::new();
-        let text = plan_bindings(module, target, &request.bindings, &mut own).and_then(|plan| {
-            let bindings = dump_bindings(&plan, target, request.dump_bindings);
-            write(module, plan)
-                .map(|text| (text, bindings))
-                .map_err(|error| own.push(error))
-                .ok()
-        });
+        let text = text_of_entries(module, &[0], target, request, &mut own, write);
         (text, own)
     });
     keep_if_verified(verified, written, diagnostics)

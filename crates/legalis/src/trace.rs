@@ -62,6 +62,12 @@ pub fn render_entries(
             to_json(module, plan, target, Some(&reached))
         })
         .collect();
+    finish_all(values, format)
+}
+
+/// The traces of several entry points written into one output: in JSON,
+/// an array of them; in text, one after the other.
+fn finish_all(values: Vec<Value>, format: TraceFormat) -> String {
     match format {
         TraceFormat::Json => finish(&Value::Array(values), format),
         TraceFormat::Text => {
@@ -88,13 +94,7 @@ pub fn render_wgsl_entries(
     format: TraceFormat,
 ) -> String {
     let values: Vec<Value> = plans.iter().map(|plan| wgsl_json(module, plan)).collect();
-    match format {
-        TraceFormat::Json => finish(&Value::Array(values), format),
-        TraceFormat::Text => {
-            let texts: Vec<String> = values.iter().map(|v| finish(v, format)).collect();
-            texts.join("\n")
-        }
-    }
+    finish_all(values, format)
 }
 
 /// [`render_wgsl`]'s JSON value for one entry point's plan.
@@ -189,9 +189,24 @@ pub fn render_metal(
     legalized: &legalis_legalize_varying::metal::Legalized,
     format: TraceFormat,
 ) -> String {
+    finish(&metal_json(&legalized.module, &legalized.plan), format)
+}
+
+/// The traces of an MSL translation unit of several entry points, one
+/// per plan in entry-point order: a JSON array, or the texts one after
+/// the other.
+pub fn render_metal_entries(
+    module: &ir::Module,
+    plans: &[legalis_legalize_varying::metal::Plan],
+    format: TraceFormat,
+) -> String {
+    let values: Vec<Value> = plans.iter().map(|plan| metal_json(module, plan)).collect();
+    finish_all(values, format)
+}
+
+/// [`render_metal`]'s JSON value for one entry point's plan.
+fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan) -> Value {
     use legalis_legalize_varying::metal as m;
-    let module = &legalized.module;
-    let plan = &legalized.plan;
     let location =
         |location: u32, interpolation: ir::Interpolation, metal: String, per_primitive: bool| {
             json!({
@@ -346,7 +361,7 @@ pub fn render_metal(
             "why": "the mesh_grid_properties DispatchMesh sets the threadgroups per grid on (B21)",
         }));
     }
-    let value = json!({
+    json!({
         "schema": SCHEMA,
         "target": "metal",
         "entry": plan.entry,
@@ -354,8 +369,7 @@ pub fn render_metal(
         "leaves": leaves,
         "synthesized": synthesized,
         "patch_constant": null,
-    });
-    finish(&value, format)
+    })
 }
 
 /// The trace of a CUDA/OptiX legalization. A kernel's leaves are its
@@ -391,13 +405,7 @@ pub fn render_cuda_entries(
         .iter()
         .map(|(legalized, resources)| cuda_json(legalized, resources))
         .collect();
-    match format {
-        TraceFormat::Json => finish(&Value::Array(values), format),
-        TraceFormat::Text => {
-            let texts: Vec<String> = values.iter().map(|v| finish(v, format)).collect();
-            texts.join("\n")
-        }
-    }
+    finish_all(values, format)
 }
 
 /// [`render_cuda`]'s JSON value.

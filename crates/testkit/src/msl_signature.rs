@@ -19,13 +19,17 @@ use legalis_sysval::{BuiltinType, Direction};
 pub const NOTE: &str = "Metal output not validated by a compiler (none runs on Linux): \
      its entry-point signature was re-read and matches the legalization plan";
 
-/// A parameter or struct member as written: `TYPE NAME [[ATTRIBUTE]]`.
+/// A parameter or struct member as written: `TYPE NAME [[ATTRIBUTE]]`,
+/// or `TYPE NAME [[raster_order_group(0)]] [[ATTRIBUTE]]` for a
+/// rasterizer-ordered resource.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Declared {
     pub ty: String,
     pub name: String,
-    /// The text inside `[[...]]`, when there is one.
+    /// The text inside the last `[[...]]`, when there is one.
     pub attribute: Option<String>,
+    /// `raster_order_group(N)`, when the parameter has it.
+    pub raster_order_group: Option<String>,
 }
 
 /// An MSL entry point's signature and the structs of the text.
@@ -43,9 +47,22 @@ pub struct Signature {
 /// `[[mesh]]` function's
 /// signature and every struct of `text`.
 pub fn read(text: &str) -> Result<Signature, String> {
+    let mut signatures = read_all(text)?;
+    if signatures.len() > 1 {
+        return Err("more than one attributed function".into());
+    }
+    signatures.pop().ok_or_else(|| {
+        "no [[vertex]], [[fragment]], [[kernel]], [[object]] or [[mesh]] function".into()
+    })
+}
+
+/// Reads the signature of every attributed function of `text` (a
+/// translation unit of several entry points has one each), in text
+/// order, each with every struct of the text.
+pub fn read_all(text: &str) -> Result<Vec<Signature>, String> {
     let mut structs = HashMap::new();
     let mut lines = text.lines();
-    let mut entry = None;
+    let mut entries = Vec::new();
     while let Some(line) = lines.next() {
         if let Some(name) = line.strip_prefix("struct ") {
             let mut members = Vec::new();
@@ -64,15 +81,18 @@ pub fn read(text: &str) -> Result<Signature, String> {
             }
             structs.insert(name.trim().to_string(), members);
         } else if line.starts_with("[[") && line.contains('(') {
-            if entry.is_some() {
-                return Err("more than one attributed function".into());
-            }
-            entry = Some(line.to_string());
+            entries.push(line);
         }
     }
-    let line =
-        entry.ok_or("no [[vertex]], [[fragment]], [[kernel]], [[object]] or [[mesh]] function")?;
-    let rest = line.strip_prefix("[[").unwrap_or(&line);
+    entries
+        .into_iter()
+        .map(|line| signature(line, &structs))
+        .collect()
+}
+
+/// The signature on the attributed function's first line `line`.
+fn signature(line: &str, structs: &HashMap<String, Vec<Declared>>) -> Result<Signature, String> {
+    let rest = line.strip_prefix("[[").unwrap_or(line);
     let (qualifier, rest) = rest
         .split_once("]] ")
         .ok_or("a malformed stage qualifier")?;
@@ -95,14 +115,15 @@ pub fn read(text: &str) -> Result<Signature, String> {
         result: result.to_string(),
         name: name.to_string(),
         params,
-        structs,
+        structs: structs.clone(),
     })
 }
 
-/// `TYPE NAME [[ATTRIBUTE]]` or `TYPE NAME`.
+/// `TYPE NAME [[ATTRIBUTE]]` or `TYPE NAME`, with a
+/// `[[raster_order_group(N)]]` before the attribute where there is one.
 fn declared(text: &str) -> Result<Declared, String> {
     let text = text.trim();
-    let (decl, attribute) = match text.split_once(" [[") {
+    let (decl, mut attribute) = match text.split_once(" [[") {
         Some((decl, attr)) => {
             let attr = attr
                 .strip_suffix("]]")
@@ -111,6 +132,14 @@ fn declared(text: &str) -> Result<Declared, String> {
         }
         None => (text, None),
     };
+    let mut raster_order_group = None;
+    if let Some((group, rest)) = attribute.as_deref().and_then(|a| a.split_once("]] [[")) {
+        if !group.starts_with("raster_order_group(") {
+            return Err(format!("two attributes in `{text}`"));
+        }
+        raster_order_group = Some(group.to_string());
+        attribute = Some(rest.to_string());
+    }
     let (ty, name) = decl
         .rsplit_once(' ')
         .ok_or_else(|| format!("no type and name in `{text}`"))?;
@@ -118,6 +147,7 @@ fn declared(text: &str) -> Result<Declared, String> {
         ty: ty.to_string(),
         name: name.to_string(),
         attribute,
+        raster_order_group,
     })
 }
 
@@ -456,10 +486,20 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         Err(e) => return Err(format!("the directive's arguments: {}", e.0)),
     };
     let source = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    // Several `-entry`: one translation unit of them.
+    let chosen: Vec<String> = match compile.linked.is_empty() {
+        true => Vec::new(),
+        false => compile
+            .entry
+            .iter()
+            .chain(&compile.linked)
+            .cloned()
+            .collect(),
+    };
     let request = legalis::Request {
         path: file.display().to_string(),
         source,
-        entry: compile.entry.clone(),
+        entry: compile.entry.clone().filter(|_| chosen.is_empty()),
         stage: compile.stage,
         defines: compile.defines.clone(),
         target: None,
@@ -469,19 +509,44 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         dump_bindings: None,
         allow_glsl: compile.allow_glsl,
     };
-    check_request(&request, output)
+    check_entries(&request, &chosen, output)
 }
 
 /// [`check`] for a request already made (the corpus test's): the plan
 /// comes from the front end and the Metal legalizer on the same source,
 /// entry point, stage, defines and policy.
 pub fn check_request(request: &legalis::Request, output: &str) -> Result<String, String> {
+    check_entries(request, &[], output)
+}
+
+/// [`check_request`] for the entry points `chosen` of the file (several
+/// `-entry`; none: the request's own, or every entry point of the file
+/// without `-entry`). A translation unit of several entry points has one
+/// signature each, compared with its own plan, and its resource arguments
+/// with the places the one binding plan of them all gives the resources
+/// it reaches.
+fn check_entries(
+    request: &legalis::Request,
+    chosen: &[String],
+    output: &str,
+) -> Result<String, String> {
     let request = legalis::Request {
         target: None,
         ..request.clone()
     };
     let compiled = legalis::compile(&request);
-    let module = compiled.module.ok_or("the front end rejects the file")?;
+    let mut module = compiled.module.ok_or("the front end rejects the file")?;
+    if !chosen.is_empty() {
+        let mut subset = Vec::new();
+        for name in chosen {
+            let entry = module.entry_points.iter().find(|e| &e.name == name);
+            subset.push(entry.cloned().ok_or(format!("no entry point `{name}`"))?);
+        }
+        module.entry_points = subset;
+    }
+    if module.entry_points.len() > 1 {
+        return check_several(&request, &module, output);
+    }
     let legalized = legalis_legalize_varying::metal::legalize(&module, 0, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
     let signature = read(output)?;
@@ -496,16 +561,78 @@ pub fn check_request(request: &legalis::Request, output: &str) -> Result<String,
     Ok(NOTE.to_string())
 }
 
+/// [`check_entries`] for a module of several entry points.
+fn check_several(
+    request: &legalis::Request,
+    module: &ir::Module,
+    output: &str,
+) -> Result<String, String> {
+    use legalis_legalize_varying::metal;
+    let all = metal::legalize_all_unverified(module, &request.policy)
+        .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
+    metal::verify(&all.module, module.entry_points[0].span)
+        .map_err(|e| format!("the Metal legalizer leaves an invalid module: {e:?}"))?;
+    let signatures = read_all(output)?;
+    if signatures.len() != all.plans.len() {
+        return Err(format!(
+            "{} attributed functions for {} entry points",
+            signatures.len(),
+            all.plans.len()
+        ));
+    }
+    let entries: Vec<usize> = (0..all.plans.len()).collect();
+    let bindings = legalis_bind::plan_entries(
+        &all.module,
+        &entries,
+        legalis_bind::Target::Metal,
+        &request.bindings,
+    );
+    for (k, plan) in all.plans.iter().enumerate() {
+        let name = legalis_emit::metal::entry_point_name(&plan.entry);
+        let signature = signatures
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(|| format!("no attributed function `{name}`"))?;
+        let reached = legalis_bind::reached_globals(&all.module, k);
+        let reaches = |r: &legalis_bind::Resource| match r.global {
+            Some(g) => reached.contains(&g),
+            None => reached
+                .iter()
+                .any(|&g| legalis_bind::is_plain_uniform(&all.module, &all.module.globals[g])),
+        };
+        compare(signature, plan, &all.module)
+            .and_then(|()| compare_places(signature, &bindings.plan, reaches))
+            .map_err(|e| format!("`{name}`: {e}"))?;
+    }
+    Ok(NOTE.to_string())
+}
+
 /// The `[[buffer(n)]]`, `[[texture(n)]]` and `[[sampler(n)]]` parameters
 /// of the signature must be exactly the places the binding plan gives the
 /// resources the entry point uses.
 pub fn compare_bindings(signature: &Signature, plan: &legalis_bind::Plan) -> Result<(), String> {
+    compare_places(signature, plan, |_| true)
+}
+
+/// [`compare_bindings`] for the resources of `plan` that `reaches` keeps:
+/// those one entry point of several reaches.
+fn compare_places(
+    signature: &Signature,
+    plan: &legalis_bind::Plan,
+    reaches: impl Fn(&legalis_bind::Resource) -> bool,
+) -> Result<(), String> {
+    // A rasterizer-ordered resource is in raster order group 0.
     let mut planned: Vec<String> = plan
         .resources
         .iter()
+        .filter(|r| reaches(r))
         .filter_map(|r| match r.place {
             legalis_bind::Place::Metal { table, index } => {
-                Some(format!("{}({index})", table.attribute()))
+                let group = match r.ty.starts_with("RasterizerOrdered") {
+                    true => "raster_order_group(0) ",
+                    false => "",
+                };
+                Some(format!("{group}{}({index})", table.attribute()))
             }
             _ => None,
         })
@@ -513,8 +640,13 @@ pub fn compare_bindings(signature: &Signature, plan: &legalis_bind::Plan) -> Res
     let mut declared: Vec<String> = signature
         .params
         .iter()
-        .filter_map(|p| p.attribute.clone())
+        .filter_map(|p| {
+            let attribute = p.attribute.as_deref()?;
+            let group = p.raster_order_group.as_deref().map(|g| format!("{g} "));
+            Some(format!("{}{attribute}", group.unwrap_or_default()))
+        })
         .filter(|a| {
+            let a = a.trim_start_matches("raster_order_group(0) ");
             ["buffer(", "texture(", "sampler("]
                 .iter()
                 .any(|t| a.starts_with(t))
@@ -551,6 +683,28 @@ mod tests {
             s.structs["fs_in"][0].attribute.as_deref(),
             Some("user(locn0)")
         );
+    }
+
+    #[test]
+    fn every_attributed_function_of_a_translation_unit_is_read() {
+        let text = format!(
+            "{TEXT}[[kernel]] void cs(uint3 id [[thread_position_in_grid]], \
+             device uint* b [[raster_order_group(0)]] [[buffer(0)]])\n{{\n}}\n"
+        );
+        let all = read_all(&text).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!((all[0].name.as_str(), all[1].name.as_str()), ("fs", "cs"));
+        // Each sees every struct of the text.
+        assert!(all[1].structs.contains_key("fs_in"));
+        let b = &all[1].params[1];
+        assert_eq!(b.attribute.as_deref(), Some("buffer(0)"));
+        assert_eq!(
+            b.raster_order_group.as_deref(),
+            Some("raster_order_group(0)")
+        );
+        // `read` wants exactly one.
+        assert!(read(&text).is_err());
+        assert!(read("[[kernel]] void cs(uint b [[a]] [[buffer(0)]])\n").is_err());
     }
 
     #[test]

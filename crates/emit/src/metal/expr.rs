@@ -19,6 +19,9 @@ use super::writer::{GlobalKind, Writer, fresh, sanitize};
 pub(super) struct FnCtx<'a> {
     pub exprs: &'a ir::ExpressionArena,
     pub is_entry: bool,
+    /// The index in the writer's `entries` of the entry point whose
+    /// function this is.
+    pub entry: Option<usize>,
     pub params: &'a [ir::FunctionParam],
     pub param_names: Vec<String>,
     pub local_names: FastHashMap<Handle<ir::LocalVariable>, String>,
@@ -31,7 +34,8 @@ impl<'a> FnCtx<'a> {
         let func = &w.module.functions[f];
         let mut taken = w.module_names();
         taken.extend(w.global_names.values().cloned());
-        let is_entry = f == w.entry.function;
+        let entry = w.entry_of(f);
+        let is_entry = entry.is_some();
         let mut mesh_name = None;
         let param_names = func
             .params
@@ -52,7 +56,7 @@ impl<'a> FnCtx<'a> {
                 }
             })
             .collect();
-        if is_entry && let Some((payload, grid, _)) = &w.object_payload {
+        if let Some(Some((payload, grid, _))) = entry.map(|k| &w.object_payloads[k]) {
             taken.insert(payload.clone());
             taken.insert(grid.clone());
         }
@@ -72,6 +76,7 @@ impl<'a> FnCtx<'a> {
         Ok(FnCtx {
             exprs: &func.expressions,
             is_entry,
+            entry,
             params: &func.params,
             param_names,
             local_names,
@@ -85,6 +90,7 @@ impl<'a> FnCtx<'a> {
         FnCtx {
             exprs: &w.module.global_expressions,
             is_entry: true,
+            entry: None,
             params: &[],
             param_names: Vec::new(),
             local_names: FastHashMap::default(),
@@ -525,8 +531,9 @@ impl Writer<'_> {
                     });
                 };
                 let name = ctx.param_names[i].clone();
-                match (&self.stage_in, &param.io.binding) {
-                    (Some((_, stage_in)), Some(ir::Binding::Location { .. })) if ctx.is_entry => {
+                let stage_in = ctx.entry.and_then(|k| self.stage_ins[k].as_ref());
+                match (stage_in, &param.io.binding) {
+                    (Some((_, stage_in)), Some(ir::Binding::Location { .. })) => {
                         format!("{stage_in}.{name}")
                     }
                     // B21: the `const object_data T*` payload parameter.

@@ -425,8 +425,8 @@ impl Writer<'_> {
             // `object_data` pointer, the grid size through
             // `mesh_grid_properties`; the thread ends there as in HLSL.
             I::DispatchMesh => {
-                let Some((payload, grid, _)) = self.object_payload.clone().filter(|_| ctx.is_entry)
-                else {
+                let payload = ctx.entry.and_then(|k| self.object_payloads[k].clone());
+                let Some((payload, grid, _)) = payload else {
                     return unsupported("`DispatchMesh` outside an object function", span);
                 };
                 let x = self.expr(ctx, args[0])?;

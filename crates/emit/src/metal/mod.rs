@@ -1,7 +1,7 @@
 //! The MSL writer: Metal Shading Language text from a module the Metal
 //! varying legalizer (`legalis-legalize-varying`) produced.
 //!
-//! Contract with the legalizer: the chosen entry point's function takes
+//! Contract with the legalizer: each chosen entry point's function takes
 //! parameters whose `io` binding is a `BuiltIn` (spelled from the
 //! system-value table's Metal column) or a `Location`, and returns nothing
 //! or a struct whose members carry the same bindings. The writer gathers
@@ -97,5 +97,23 @@ impl std::error::Error for Error {}
 /// Writes entry point `entry_point` of `module` as one MSL translation
 /// unit.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {
-    writer::Writer::new(module, entry_point, options)?.write()
+    write_entries(module, &[entry_point], options)
+}
+
+/// Writes the entry points `entry_points` (at least one) of one module,
+/// each legalized for its own stage
+/// (`legalis_legalize_varying::metal::legalize_all_unverified`), as one
+/// MSL translation unit: the structs, constants and functions they share
+/// written once, and one `[[vertex]]`/`[[fragment]]`/`[[kernel]]`...
+/// function each under its own name, with its own `[[stage_in]]` struct,
+/// result struct and the resource arguments it reaches. The argument-table
+/// indices come from one binding plan for them all
+/// (`legalis_bind::plan_entries`), so a resource has the same index in
+/// every function.
+pub fn write_entries(
+    module: &ir::Module,
+    entry_points: &[usize],
+    options: &Options,
+) -> Result<String, Error> {
+    writer::Writer::new(module, entry_points, options)?.write()
 }

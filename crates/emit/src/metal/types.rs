@@ -168,14 +168,12 @@ pub(super) fn texture(
             );
         }
     };
+    // A rasterizer-ordered texture is a read-write one whose argument
+    // joins a raster order group (`writer.rs`).
     let access = match access {
         ir::ResourceAccess::Read => "",
-        ir::ResourceAccess::ReadWrite => ", access::read_write",
-        ir::ResourceAccess::RasterizerOrdered => {
-            return unsupported(
-                "rasterizer-ordered textures (Metal raster order groups)",
-                span,
-            );
+        ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {
+            ", access::read_write"
         }
     };
     if compare && sc.kind != ScalarKind::Float {
@@ -213,12 +211,8 @@ pub(super) fn texture_buffer(
     }
     let access = match access {
         ir::ResourceAccess::Read => "access::read",
-        ir::ResourceAccess::ReadWrite => "access::read_write",
-        ir::ResourceAccess::RasterizerOrdered => {
-            return unsupported(
-                "rasterizer-ordered buffers (Metal raster order groups)",
-                span,
-            );
+        ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {
+            "access::read_write"
         }
     };
     Ok(format!("texture_buffer<{s}, {access}>"))

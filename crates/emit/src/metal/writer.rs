@@ -61,13 +61,15 @@ pub(super) enum GlobalKind {
 
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
-    pub entry: &'a ir::EntryPoint,
+    /// The entry points written, each one `[[vertex]]`, `[[fragment]]`...
+    /// function under its own name.
+    pub entries: Vec<&'a ir::EntryPoint>,
     taken: FastHashSet<String>,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
     pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
     pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
     pub function_names: FastHashMap<Handle<ir::Function>, String>,
-    /// Functions reachable from the entry point, callees first.
+    /// Functions reachable from any of the entry points, callees first.
     pub reachable: Vec<Handle<ir::Function>>,
     /// Per function, the non-constant globals it reaches (itself or
     /// through callees): its extra trailing parameters.
@@ -83,11 +85,12 @@ pub(super) struct Writer<'a> {
     pub transposed: FastHashSet<(Handle<ir::Type>, u32)>,
     /// Plain uniforms of column-major matrix type, likewise.
     pub transposed_plain: FastHashSet<Handle<ir::GlobalVariable>>,
-    /// The `[[stage_in]]` struct's type name and parameter name.
-    pub stage_in: Option<(String, String)>,
-    /// An object function's payload pointer and `mesh_grid_properties`
-    /// parameter names, and the payload type (B21).
-    pub object_payload: Option<(String, String, Handle<ir::Type>)>,
+    /// Per entry point (in `entries` order), the `[[stage_in]]` struct's
+    /// type name and parameter name.
+    pub stage_ins: Vec<Option<(String, String)>>,
+    /// Per entry point, an object function's payload pointer and
+    /// `mesh_grid_properties` parameter names, and the payload type (B21).
+    pub object_payloads: Vec<Option<(String, String, Handle<ir::Type>)>>,
     used_structs: BTreeSet<Handle<ir::Type>>,
 }
 
@@ -129,14 +132,25 @@ pub(super) fn buffer_contents(
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
-        let entry = module
-            .entry_points
-            .get(entry_point)
-            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
+    /// A writer of the entry points `entry_points` (at least one) of
+    /// `module`, all in one translation unit.
+    pub fn new(module: &'a ir::Module, entry_points: &[usize], options: &Options) -> Result<Self> {
+        let mut entries = Vec::with_capacity(entry_points.len());
+        for &index in entry_points {
+            let entry = module
+                .entry_points
+                .get(index)
+                .ok_or(Error::NoSuchEntryPoint { index })?;
+            entries.push(entry);
+        }
+        if entries.is_empty() {
+            return Err(Error::NoSuchEntryPoint { index: 0 });
+        }
         let mut w = Writer {
             module,
-            entry,
+            stage_ins: vec![None; entries.len()],
+            object_payloads: vec![None; entries.len()],
+            entries,
             taken: FastHashSet::default(),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
@@ -149,8 +163,6 @@ impl<'a> Writer<'a> {
             globals_block: None,
             transposed: FastHashSet::default(),
             transposed_plain: FastHashSet::default(),
-            stage_in: None,
-            object_payload: None,
             used_structs: BTreeSet::new(),
         };
         w.collect_used()?;
@@ -158,9 +170,9 @@ impl<'a> Writer<'a> {
         let plan = match &options.bindings {
             Some(plan) => plan,
             None => {
-                planned = legalis_bind::plan(
+                planned = legalis_bind::plan_entries(
                     module,
-                    entry_point,
+                    entry_points,
                     legalis_bind::Target::Metal,
                     &Default::default(),
                 )
@@ -175,20 +187,59 @@ impl<'a> Writer<'a> {
         Ok(w)
     }
 
-    fn entry_function(&self) -> &'a ir::Function {
-        &self.module.functions[self.entry.function]
+    /// The index in `entries` of the entry point whose function is `f`.
+    pub fn entry_of(&self, f: Handle<ir::Function>) -> Option<usize> {
+        self.entries.iter().position(|e| e.function == f)
+    }
+
+    fn entry_function(&self, k: usize) -> &'a ir::Function {
+        &self.module.functions[self.entries[k].function]
     }
 
     /// Reachable functions, the globals each reaches, and the comparison
     /// textures.
     fn collect_used(&mut self) -> Result<()> {
-        let module = self.module;
         let mut functions = BTreeSet::new();
-        let mut work = vec![self.entry.function];
         let mut direct: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
             FastHashMap::default();
         let mut calls: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
             FastHashMap::default();
+        for entry in self.entries.clone() {
+            self.collect_used_by(entry, &mut functions, &mut direct, &mut calls)?;
+        }
+        self.reachable = functions.into_iter().collect();
+        // Callees come before callers, so one pass in module order closes
+        // the sets.
+        let mut reached: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
+            FastHashMap::default();
+        for &f in &self.reachable {
+            let mut set = direct.get(&f).cloned().unwrap_or_default();
+            for callee in calls.get(&f).into_iter().flatten() {
+                set.extend(reached.get(callee).into_iter().flatten().copied());
+            }
+            reached.insert(f, set);
+        }
+        for (f, set) in reached {
+            self.threaded.insert(f, set.into_iter().collect());
+        }
+        Ok(())
+    }
+
+    /// [`Self::collect_used`] for one entry point: the functions it
+    /// reaches join `all`, with the globals each uses directly and the
+    /// functions each calls.
+    fn collect_used_by(
+        &mut self,
+        entry: &ir::EntryPoint,
+        all: &mut BTreeSet<Handle<ir::Function>>,
+        direct: &mut FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>>,
+        calls: &mut FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>>,
+    ) -> Result<()> {
+        let module = self.module;
+        // Its own walk: the globals the initializers read belong to each
+        // entry function that reaches them.
+        let mut functions = BTreeSet::new();
+        let mut work = vec![entry.function];
         let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
         while let Some(f) = work.pop() {
             if !functions.insert(f) {
@@ -197,7 +248,7 @@ impl<'a> Writer<'a> {
             let Some(func) = module.functions.try_get(f) else {
                 return Err(Error::NotLegalized {
                     what: "a call of a function the module does not define".into(),
-                    span: self.entry.span,
+                    span: entry.span,
                 });
             };
             let uses = direct.entry(f).or_default();
@@ -244,31 +295,17 @@ impl<'a> Writer<'a> {
             }
         }
         for g in init_globals {
-            direct.entry(self.entry.function).or_default().insert(g);
+            direct.entry(entry.function).or_default().insert(g);
         }
         for g in direct.values().flatten() {
             if module.globals.try_get(*g).is_none() {
                 return Err(Error::NotLegalized {
                     what: "a use of a global the module does not define".into(),
-                    span: self.entry.span,
+                    span: entry.span,
                 });
             }
         }
-        self.reachable = functions.into_iter().collect();
-        // Callees come before callers, so one pass in module order closes
-        // the sets.
-        let mut reached: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            FastHashMap::default();
-        for &f in &self.reachable {
-            let mut set = direct.get(&f).cloned().unwrap_or_default();
-            for callee in calls.get(&f).into_iter().flatten() {
-                set.extend(reached.get(callee).into_iter().flatten().copied());
-            }
-            reached.insert(f, set);
-        }
-        for (f, set) in reached {
-            self.threaded.insert(f, set.into_iter().collect());
-        }
+        all.extend(functions);
         Ok(())
     }
 
@@ -286,10 +323,13 @@ impl<'a> Writer<'a> {
                 AddressSpace::Constant => GlobalKind::Constant,
                 AddressSpace::Private => GlobalKind::Private,
                 AddressSpace::Workgroup => {
-                    if !matches!(
-                        self.entry.stage,
-                        ShaderStage::Compute | ShaderStage::Amplification | ShaderStage::Mesh
-                    ) {
+                    let outside_kernel = self.entries.iter().any(|e| {
+                        !matches!(
+                            e.stage,
+                            ShaderStage::Compute | ShaderStage::Amplification | ShaderStage::Mesh
+                        ) && self.threaded[&e.function].contains(&g)
+                    });
+                    if outside_kernel {
                         return unsupported(
                             "`groupshared` outside a kernel, object or mesh entry point",
                             span,
@@ -340,7 +380,7 @@ impl<'a> Writer<'a> {
         if has_plain {
             let block = plan.globals_block().map(|r| r.place);
             let Some(legalis_bind::Place::Metal { index, .. }) = block else {
-                return not_planned("_Globals", self.entry.span);
+                return not_planned("_Globals", self.entries[0].span);
             };
             self.globals_block = Some((String::new(), String::new(), index));
         }
@@ -472,10 +512,12 @@ impl<'a> Writer<'a> {
         let names = module.types.len() + module.globals.len() + module.functions.len();
         self.taken.reserve(names);
         self.global_names.reserve(module.globals.len());
-        // The entry function's name first: the host looks it up.
-        let entry_name = entry_point_name(&self.entry.name);
-        self.taken.insert(entry_name.clone());
-        self.function_names.insert(self.entry.function, entry_name);
+        // The entry functions' names first: the host looks them up.
+        for entry in &self.entries {
+            let entry_name = entry_point_name(&entry.name);
+            self.taken.insert(entry_name.clone());
+            self.function_names.insert(entry.function, entry_name);
+        }
         for &ty in &self.used_structs {
             let t = &module.types[ty];
             let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
@@ -491,30 +533,8 @@ impl<'a> Writer<'a> {
             let param = fresh(&mut self.taken, "globals_");
             self.globals_block = Some((ty, param, n));
         }
-        let has_stage_in = self
-            .entry_function()
-            .params
-            .iter()
-            .any(|p| matches!(p.io.binding, Some(ir::Binding::Location { .. })));
-        if has_stage_in {
-            let ty = fresh(&mut self.taken, &format!("{}_in", self.entry.name));
-            let param = fresh(&mut self.taken, "stage_input");
-            self.stage_in = Some((ty, param));
-        }
-        if self.entry.stage == ShaderStage::Amplification {
-            let func = self.entry_function();
-            let payload_ty = func.expressions.iter().find_map(|(_, e)| match e {
-                Expression::Intrinsic {
-                    fun: ir::Intrinsic::DispatchMesh,
-                    args,
-                } => args.get(3).and_then(|a| func.expressions.ty(*a)),
-                _ => None,
-            });
-            if let Some(ty) = payload_ty {
-                let payload = fresh(&mut self.taken, "payload_out");
-                let grid = fresh(&mut self.taken, "grid");
-                self.object_payload = Some((payload, grid, ty));
-            }
+        for k in 0..self.entries.len() {
+            self.name_entry(k);
         }
         let mut globals: Vec<_> = self.kinds.keys().copied().collect();
         globals.sort();
@@ -528,12 +548,46 @@ impl<'a> Writer<'a> {
             self.global_names.insert(g, name);
         }
         for &f in &self.reachable {
-            if f == self.entry.function {
+            if self.function_names.contains_key(&f) {
                 continue;
             }
             let base = &module.functions[f].name;
             let name = fresh(&mut self.taken, base);
             self.function_names.insert(f, name);
+        }
+    }
+
+    /// Entry point `k`'s own names: its `[[stage_in]]` struct and
+    /// parameter, an object function's payload and grid parameters.
+    fn name_entry(&mut self, k: usize) {
+        let entry = self.entries[k];
+        let func = self.entry_function(k);
+        let has_stage_in = func
+            .params
+            .iter()
+            .any(|p| matches!(p.io.binding, Some(ir::Binding::Location { .. })));
+        if has_stage_in {
+            let ty = fresh(&mut self.taken, &format!("{}_in", entry.name));
+            // One parameter name, taken once, serves every entry function.
+            let param = match self.stage_ins.iter().flatten().next() {
+                Some((_, param)) => param.clone(),
+                None => fresh(&mut self.taken, "stage_input"),
+            };
+            self.stage_ins[k] = Some((ty, param));
+        }
+        if entry.stage == ShaderStage::Amplification {
+            let payload_ty = func.expressions.iter().find_map(|(_, e)| match e {
+                Expression::Intrinsic {
+                    fun: ir::Intrinsic::DispatchMesh,
+                    args,
+                } => args.get(3).and_then(|a| func.expressions.ty(*a)),
+                _ => None,
+            });
+            if let Some(ty) = payload_ty {
+                let payload = fresh(&mut self.taken, "payload_out");
+                let grid = fresh(&mut self.taken, "grid");
+                self.object_payloads[k] = Some((payload, grid, ty));
+            }
         }
     }
 
@@ -596,22 +650,27 @@ impl<'a> Writer<'a> {
     fn structs(&self) -> Result<String> {
         let module = self.module;
         let mut out = String::new();
-        let result_ty = self.entry_function().result.as_ref().map(|r| r.ty);
-        // B21: the vertex and primitive structs of `metal::mesh` carry
-        // attributes as a result struct does.
-        let mesh_elements: Vec<Handle<ir::Type>> = self
-            .entry_function()
-            .params
-            .iter()
-            .filter_map(|p| match module.types[p.ty].inner {
-                TypeInner::MeshOutput {
-                    kind: ir::MeshOutputKind::Vertices | ir::MeshOutputKind::Primitives,
-                    element,
-                    ..
-                } => Some(element),
-                _ => None,
-            })
-            .collect();
+        // The structs whose members carry attributes, with the stage they
+        // are the outputs of: each entry function's result and (B21) the
+        // vertex and primitive structs of a mesh function's `metal::mesh`.
+        let mut attributed: FastHashMap<Handle<ir::Type>, ShaderStage> = FastHashMap::default();
+        for (k, entry) in self.entries.iter().enumerate() {
+            let func = self.entry_function(k);
+            let mesh_elements = func
+                .params
+                .iter()
+                .filter_map(|p| match module.types[p.ty].inner {
+                    TypeInner::MeshOutput {
+                        kind: ir::MeshOutputKind::Vertices | ir::MeshOutputKind::Primitives,
+                        element,
+                        ..
+                    } => Some(element),
+                    _ => None,
+                });
+            for ty in func.result.iter().map(|r| r.ty).chain(mesh_elements) {
+                attributed.entry(ty).or_insert(entry.stage);
+            }
+        }
         for &ty in &self.used_structs {
             let TypeInner::Struct { members } = &module.types[ty].inner else {
                 continue;
@@ -623,14 +682,14 @@ impl<'a> Writer<'a> {
             writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
             for (i, m) in members.iter().enumerate() {
                 let spelled = self.member_type(ty, i as u32, m)?;
-                let attribute = if Some(ty) == result_ty || mesh_elements.contains(&ty) {
+                let attribute = if let Some(&stage) = attributed.get(&ty) {
                     let binding = m.io.binding.as_ref().ok_or_else(|| Error::NotLegalized {
                         what: format!("the result member `{}` has no attribute", m.name),
                         span: m.span,
                     })?;
                     format!(
                         " [[{}]]",
-                        self.attribute(binding, Direction::Output, m.span)?
+                        self.attribute(binding, stage, Direction::Output, m.span)?
                     )
                 } else {
                     String::new()
@@ -639,13 +698,16 @@ impl<'a> Writer<'a> {
             }
             out.push_str("};\n\n");
         }
-        if let Some((ty, _)) = &self.stage_in {
+        for (k, entry) in self.entries.iter().enumerate() {
+            let Some((ty, _)) = &self.stage_ins[k] else {
+                continue;
+            };
             writeln!(out, "struct {ty}\n{{").ok();
-            for p in &self.entry_function().params {
+            for p in &self.entry_function(k).params {
                 let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
                     continue;
                 };
-                let attribute = self.attribute(binding, Direction::Input, p.span)?;
+                let attribute = self.attribute(binding, entry.stage, Direction::Input, p.span)?;
                 writeln!(
                     out,
                     "    {} {} [[{attribute}]];",
@@ -680,25 +742,29 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// The text inside `[[...]]` of an entry-point parameter or result
-    /// member.
-    pub fn attribute(&self, binding: &ir::Binding, dir: Direction, span: Span) -> Result<String> {
+    /// The text inside `[[...]]` of a parameter or result member of a
+    /// `stage` entry point.
+    pub fn attribute(
+        &self,
+        binding: &ir::Binding,
+        stage: ShaderStage,
+        dir: Direction,
+        span: Span,
+    ) -> Result<String> {
         match binding {
-            ir::Binding::BuiltIn(b) => {
-                match legalis_sysval::metal(b.value, self.entry.stage, dir) {
-                    legalis_sysval::MetalMapping::BuiltIn(row) => Ok(row.attribute(0)),
-                    _ => Err(Error::NotLegalized {
-                        what: format!("`{}` has no Metal attribute here", b.value.name()),
-                        span,
-                    }),
-                }
-            }
+            ir::Binding::BuiltIn(b) => match legalis_sysval::metal(b.value, stage, dir) {
+                legalis_sysval::MetalMapping::BuiltIn(row) => Ok(row.attribute(0)),
+                _ => Err(Error::NotLegalized {
+                    what: format!("`{}` has no Metal attribute here", b.value.name()),
+                    span,
+                }),
+            },
             ir::Binding::Location {
                 location,
                 interpolation,
                 ..
             } => Ok(legalis_sysval::metal::location_attribute(
-                self.entry.stage,
+                stage,
                 dir,
                 *location,
                 *interpolation,
@@ -755,12 +821,16 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// A threaded global as a parameter (`attributed` on the entry point).
+    /// A threaded global as a parameter (attributed on the entry point
+    /// `entry`, when it is one). A rasterizer-ordered resource joins raster
+    /// order group 0 (`[[raster_order_group(0)]]`, the reference's one
+    /// group), which only a fragment function has.
     fn global_param(
         &self,
         g: Handle<ir::GlobalVariable>,
-        attributed: bool,
+        entry: Option<&ir::EntryPoint>,
     ) -> Result<Option<String>> {
+        let attributed = entry.is_some();
         let module = self.module;
         let global = &module.globals[g];
         let span = module.globals.span(g);
@@ -776,10 +846,23 @@ impl<'a> Writer<'a> {
             }
             GlobalKind::Resource(slot) => {
                 let ty = self.resource_type(g, span)?;
-                if attributed {
-                    format!("{ty} {name} [[{}]]", slot.attribute())
-                } else {
-                    format!("{ty} {name}")
+                let ordered = rasterizer_ordered(&module.types[global.ty].inner);
+                match entry {
+                    Some(entry) if ordered && entry.stage != ShaderStage::Fragment => {
+                        return unsupported(
+                            format!(
+                                "a rasterizer-ordered resource in a {} entry point (Metal raster order groups are a fragment function's)",
+                                entry.stage.name()
+                            ),
+                            span,
+                        );
+                    }
+                    Some(_) if ordered => format!(
+                        "{ty} {name} [[raster_order_group(0)]] [[{}]]",
+                        slot.attribute()
+                    ),
+                    Some(_) => format!("{ty} {name} [[{}]]", slot.attribute()),
+                    None => format!("{ty} {name}"),
                 }
             }
         };
@@ -821,9 +904,9 @@ impl<'a> Writer<'a> {
                 };
                 match access {
                     ir::ResourceAccess::Read => format!("const device {element}*"),
-                    ir::ResourceAccess::ReadWrite => format!("device {element}*"),
-                    ir::ResourceAccess::RasterizerOrdered => {
-                        return unsupported("rasterizer-ordered buffers", span);
+                    // Rasterizer-ordered: in a raster order group.
+                    ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {
+                        format!("device {element}*")
                     }
                 }
             }
@@ -842,19 +925,22 @@ impl<'a> Writer<'a> {
     fn function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
         let module = self.module;
         let func = &module.functions[f];
-        let is_entry = f == self.entry.function;
+        let k = self.entry_of(f);
+        let entry = k.map(|k| self.entries[k]);
+        let is_entry = entry.is_some();
         let mut ctx = super::expr::FnCtx::new(self, f)?;
         let mut params = Vec::new();
-        if is_entry && let Some((ty, name)) = &self.stage_in {
+        if let Some(Some((ty, name))) = k.map(|k| &self.stage_ins[k]) {
             params.push(format!("{ty} {name} [[stage_in]]"));
         }
         let mut mesh_written = false;
         for (i, p) in func.params.iter().enumerate() {
             let name = ctx.param_names[i].clone();
-            if is_entry && let TypeInner::MeshOutput { .. } = module.types[p.ty].inner {
+            if let (Some(entry), TypeInner::MeshOutput { .. }) = (entry, &module.types[p.ty].inner)
+            {
                 if !mesh_written {
                     mesh_written = true;
-                    params.push(format!("{} {name}", self.mesh_type(func, p.span)?));
+                    params.push(format!("{} {name}", self.mesh_type(entry, func, p.span)?));
                 }
                 continue;
             }
@@ -864,11 +950,12 @@ impl<'a> Writer<'a> {
                 continue;
             }
             let ty = self.spell(p.ty, p.span)?;
-            if is_entry {
+            if let Some(entry) = entry {
                 match &p.io.binding {
                     Some(ir::Binding::Location { .. }) => {}
                     Some(binding) => {
-                        let attribute = self.attribute(binding, Direction::Input, p.span)?;
+                        let attribute =
+                            self.attribute(binding, entry.stage, Direction::Input, p.span)?;
                         params.push(format!("{ty} {name} [[{attribute}]]"));
                     }
                     None => {
@@ -891,7 +978,7 @@ impl<'a> Writer<'a> {
             }
         }
         for &g in &self.threaded[&f] {
-            if let Some(p) = self.global_param(g, is_entry)? {
+            if let Some(p) = self.global_param(g, entry)? {
                 params.push(p);
             }
         }
@@ -905,8 +992,10 @@ impl<'a> Writer<'a> {
                 format!("constant {ty}& {name}")
             });
         }
-        if is_entry && let Some((payload, grid, ty)) = &self.object_payload {
-            let ty = self.spell(*ty, self.entry.span)?;
+        if let (Some(entry), Some(Some((payload, grid, ty)))) =
+            (entry, k.map(|k| &self.object_payloads[k]))
+        {
+            let ty = self.spell(*ty, entry.span)?;
             params.push(format!("object_data {ty}* {payload} [[payload]]"));
             params.push(format!("mesh_grid_properties {grid}"));
         }
@@ -914,22 +1003,21 @@ impl<'a> Writer<'a> {
             Some(r) => self.spell(r.ty, r.span)?,
             None => "void".into(),
         };
-        let qualifier = if is_entry {
-            match self.entry.stage {
+        let qualifier = match entry {
+            Some(entry) => match entry.stage {
                 ShaderStage::Vertex => "[[vertex]] ",
                 ShaderStage::Fragment => "[[fragment]] ",
                 ShaderStage::Compute => "[[kernel]] ",
                 ShaderStage::Amplification => "[[object]] ",
                 ShaderStage::Mesh => "[[mesh]] ",
                 other => {
-                    return unsupported(format!("{} entry points", other.name()), self.entry.span);
+                    return unsupported(format!("{} entry points", other.name()), entry.span);
                 }
-            }
-        } else {
-            ""
+            },
+            None => "",
         };
         let name = &self.function_names[&f];
-        if is_entry && let Some([x, y, z]) = self.entry.attributes.workgroup_size {
+        if let Some([x, y, z]) = entry.and_then(|e| e.attributes.workgroup_size) {
             writeln!(
                 out,
                 "// [numthreads({x}, {y}, {z})]: the host dispatches threadgroups of this size"
@@ -938,7 +1026,7 @@ impl<'a> Writer<'a> {
         }
         writeln!(out, "{qualifier}{result} {name}({})\n{{", params.join(", ")).ok();
         if is_entry {
-            self.entry_locals(&mut ctx, out)?;
+            self.entry_locals(f, out)?;
         }
         let body = self.block(&mut ctx, &func.body, 1)?;
         out.push_str(&body);
@@ -949,7 +1037,7 @@ impl<'a> Writer<'a> {
     /// `metal::mesh<V, P, NV, NP, metal::topology::T>` of the entry
     /// function's mesh outputs (B21); `P` is `void` without primitive
     /// data.
-    fn mesh_type(&self, func: &ir::Function, span: Span) -> Result<String> {
+    fn mesh_type(&self, entry: &ir::EntryPoint, func: &ir::Function, span: Span) -> Result<String> {
         let mut vertex = None;
         let mut primitive = None;
         let mut vertices = 0;
@@ -981,7 +1069,7 @@ impl<'a> Writer<'a> {
             Some(p) => self.spell(p, span)?,
             None => "void".into(),
         };
-        let topology = match self.entry.attributes.output_topology {
+        let topology = match entry.attributes.output_topology {
             Some(ir::OutputTopology::Point) => "point",
             Some(ir::OutputTopology::Line) => "line",
             _ => "triangle",
@@ -992,14 +1080,14 @@ impl<'a> Writer<'a> {
         ))
     }
 
-    /// The `static` and `groupshared` globals as locals of the entry
-    /// function, in declaration order, with their initializers.
-    fn entry_locals(&self, ctx: &mut super::expr::FnCtx, out: &mut String) -> Result<()> {
-        let mut locals: Vec<_> = self
-            .kinds
+    /// The `static` and `groupshared` globals the entry function `f`
+    /// reaches as its locals, in declaration order, with their
+    /// initializers.
+    fn entry_locals(&self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
+        let mut locals: Vec<_> = self.threaded[&f]
             .iter()
+            .map(|g| (*g, self.kinds[g]))
             .filter(|(_, k)| matches!(k, GlobalKind::Private | GlobalKind::Workgroup))
-            .map(|(g, k)| (*g, *k))
             .collect();
         locals.sort_by_key(|(g, _)| *g);
         for (g, kind) in locals {
@@ -1021,7 +1109,6 @@ impl<'a> Writer<'a> {
                 }
             }
         }
-        let _ = ctx;
         Ok(())
     }
 }
@@ -1041,6 +1128,20 @@ fn not_planned<T>(name: &str, span: Span) -> Result<T> {
         what: format!("`{name}`, which the binding plan gives no Metal index"),
         span,
     })
+}
+
+/// Whether a resource type is rasterizer-ordered (`RasterizerOrdered*`).
+fn rasterizer_ordered(inner: &TypeInner) -> bool {
+    matches!(
+        inner,
+        TypeInner::Texture {
+            access: ir::ResourceAccess::RasterizerOrdered,
+            ..
+        } | TypeInner::Buffer {
+            access: ir::ResourceAccess::RasterizerOrdered,
+            ..
+        }
+    )
 }
 
 fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {

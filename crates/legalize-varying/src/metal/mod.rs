@@ -80,6 +80,43 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
+    legalize_one(module, entry_point, policy, Others::Drop)
+}
+
+use ir::OtherEntryPoints as Others;
+
+/// Every entry point of a module legalized for Metal into one module:
+/// each an attributed function, with its own plan (in entry-point order).
+#[derive(Debug)]
+pub struct LegalizedAll {
+    pub module: ir::Module,
+    pub plans: Vec<Plan>,
+}
+
+/// Legalizes every entry point of `module` for one MSL translation unit,
+/// each for its own stage, one after the other: a wrapper is a new
+/// function and an object or mesh function is rewritten in place, so
+/// either leaves the others' functions alone and the result holds them
+/// all (`legalis_emit::metal::write_entries` writes it). The errors of
+/// every entry point are returned together; the IR verifier is the
+/// caller's, as with [`legalize_unverified`].
+pub fn legalize_all_unverified(
+    module: &ir::Module,
+    policy: &ir::Policy,
+) -> Result<LegalizedAll, Vec<Diagnostic>> {
+    let (module, plans) = ir::legalize_each(module, |current, k| {
+        legalize_one(current, k, policy, Others::Keep)
+            .map(|legalized| (legalized.module, legalized.plan))
+    })?;
+    Ok(LegalizedAll { module, plans })
+}
+
+fn legalize_one(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    others: Others,
+) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
         let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
         return Err(vec![Diagnostic::error(
@@ -124,11 +161,17 @@ pub fn legalize_unverified(
     plan.object_payload = mesh::object_payload(module, entry);
     add_group_thread_id(module, &mut plan);
     let mut out = module.clone();
-    out.entry_points = vec![entry.clone()];
+    let index = match others {
+        Others::Drop => {
+            out.entry_points = vec![entry.clone()];
+            0
+        }
+        Others::Keep => entry_point,
+    };
     if in_place {
-        mesh::apply(&mut out, 0, &plan);
+        mesh::apply(&mut out, index, &plan);
     } else {
-        wrap_entry_point::apply(&mut out, 0, &plan, policy);
+        wrap_entry_point::apply(&mut out, index, &plan, policy);
     }
     Ok(Legalized { module: out, plan })
 }
