@@ -307,7 +307,20 @@ impl crate::Module {
         &self,
         function: crate::Handle<crate::Function>,
     ) -> std::collections::BTreeSet<Intrinsic> {
+        self.reached_from(function).0
+    }
+
+    /// The intrinsics `function` and the functions it calls use, and the
+    /// globals they name (not those the globals' initializers name).
+    pub fn reached_from(
+        &self,
+        function: crate::Handle<crate::Function>,
+    ) -> (
+        std::collections::BTreeSet<Intrinsic>,
+        std::collections::BTreeSet<crate::Handle<crate::GlobalVariable>>,
+    ) {
         let mut found = std::collections::BTreeSet::new();
+        let mut globals = std::collections::BTreeSet::new();
         let mut seen = std::collections::BTreeSet::from([function]);
         let mut work = vec![function];
         while let Some(f) = work.pop() {
@@ -319,6 +332,9 @@ impl crate::Module {
                     crate::Expression::Intrinsic { fun, .. } => {
                         found.insert(*fun);
                     }
+                    crate::Expression::Global(g) => {
+                        globals.insert(*g);
+                    }
                     crate::Expression::Call { function, .. } if seen.insert(*function) => {
                         work.push(*function);
                     }
@@ -326,6 +342,6 @@ impl crate::Module {
                 }
             }
         }
-        found
+        (found, globals)
     }
 }

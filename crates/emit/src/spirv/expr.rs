@@ -333,12 +333,12 @@ impl Writer<'_> {
                 p.indices.extend([zero, i]);
             }
             TypeInner::Texture {
-                access: ir::ResourceAccess::ReadWrite,
+                access: ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered,
                 ..
             }
             | TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
-                access: ir::ResourceAccess::ReadWrite,
+                access: ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered,
                 ..
             } => {
                 let coord = self.value(index)?;

@@ -134,9 +134,6 @@ impl Writer<'_> {
                 access,
                 ..
             } => {
-                if access == ir::ResourceAccess::RasterizerOrdered {
-                    return unsupported("rasterizer-ordered buffers", span);
-                }
                 self.extensions
                     .insert("SPV_KHR_storage_buffer_storage_class");
                 let block = self.block_type(var.ty, StorageClass::StorageBuffer, span)?;
@@ -226,7 +223,6 @@ impl Writer<'_> {
             TypeInner::ConstantBuffer { .. } => Some((StorageClass::Uniform, Layout::Std140)),
             TypeInner::Buffer {
                 kind: ir::BufferKind::Structured | ir::BufferKind::ByteAddress,
-                access: ir::ResourceAccess::Read | ir::ResourceAccess::ReadWrite,
                 ..
             } => Some((StorageClass::StorageBuffer, Layout::Std430)),
             _ => None,

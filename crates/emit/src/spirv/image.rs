@@ -62,9 +62,6 @@ impl Writer<'_> {
                 shadow,
                 ..
             } => {
-                if access == ir::ResourceAccess::RasterizerOrdered {
-                    return unsupported("rasterizer-ordered textures", span);
-                }
                 Ok(ImageInfo {
                     dim: Some(dim),
                     arrayed,

@@ -175,8 +175,31 @@ impl Checker<'_> {
     pub fn imply_entry_attributes(&mut self) {
         for k in 0..self.module.entry_points.len() {
             let ep = &self.module.entry_points[k];
-            let (stage, reached) = (ep.stage, self.module.intrinsics_reached(ep.function));
+            let stage = ep.stage;
+            let (reached, globals) = self.module.reached_from(ep.function);
+            // A rasterizer-ordered resource orders the fragment shader's
+            // accesses per pixel: the whole shader runs in the interlock.
+            let rov = globals.iter().any(|&g| {
+                let ty = self.module.globals[g].ty;
+                let ty = match self.module.types[ty].inner {
+                    TypeInner::Array { base, .. } => base,
+                    _ => ty,
+                };
+                matches!(
+                    self.module.types[ty].inner,
+                    TypeInner::Texture {
+                        access: ir::ResourceAccess::RasterizerOrdered,
+                        ..
+                    } | TypeInner::Buffer {
+                        access: ir::ResourceAccess::RasterizerOrdered,
+                        ..
+                    }
+                )
+            });
             let out = &mut self.module.entry_points[k].attributes;
+            if stage == Stage::Fragment && rov {
+                out.pixel_interlock = true;
+            }
             if matches!(stage, Stage::Fragment | Stage::Compute)
                 && (reached.contains(&ir::Intrinsic::QuadAny)
                     || reached.contains(&ir::Intrinsic::QuadAll))
