@@ -109,6 +109,11 @@ pub(super) fn spell(
         },
         TypeInner::Struct { .. } => struct_name(ty),
         TypeInner::Texture { .. } | TypeInner::Sampler { .. } => texture(module, ty, span)?.into(),
+        // A 64-bit handle value, a local or a field as well as a global.
+        TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
+        TypeInner::RayQuery { .. } => {
+            return unsupported("`RayQuery` (OptiX has no inline ray tracing)", span);
+        }
         _ => {
             return unsupported(
                 format!(
