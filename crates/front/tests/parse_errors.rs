@@ -178,14 +178,14 @@ void f() {
     a = ;
     b = 1;
     c = (2;
-    if (d) { e = * 3; }
+    if (d) { e = / 3; }
     return f
 }
 ",
         r#"
         E20001 20..21 ";": expected expression, found `;`
         E20001 43..44 ";": expected `)`, found `;`
-        E20001 62..63 "*": expected expression, found `*`
+        E20001 62..63 "/": expected expression, found `/`
         E20001 82..83 "}": expected `;`, found `}`
         "#,
     );
