@@ -191,3 +191,6 @@ pub const RENDER_TARGET_CONFLICT: u32 = 31014;
 /// A compute entry point without `[numthreads]`: one thread per workgroup
 /// is assumed, as in the reference (warning).
 pub const DEFAULT_WORKGROUP_SIZE: u32 = 31015;
+/// A geometry shader's array input without `point`/`line`/`triangle`...:
+/// the primitive its length names is taken (warning).
+pub const DEFAULT_INPUT_PRIMITIVE: u32 = 31016;

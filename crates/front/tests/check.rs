@@ -2150,3 +2150,27 @@ fn a_short_initializer_list_leaves_the_last_fields_default_or_zero() {
         .count();
     assert_eq!(full, 2);
 }
+
+#[test]
+fn a_geometry_array_input_without_a_primitive_takes_it_from_its_length() {
+    let src = "struct V { float4 p : SV_Position; }; \
+        [shader(\"geometry\")][maxvertexcount(3)] \
+        void main(V verts[3], inout TriangleStream<V> s) { s.Append(verts[0]); }";
+    let d = diags(src);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!((d[0].0.as_str(), d[0].2.as_str()), ("E31016", "verts"));
+    assert!(d[0].1.contains("`triangle`"), "{d:?}");
+    let m = ok(src);
+    let f = &m.functions[m.entry_points[0].function];
+    assert_eq!(
+        f.params[0].role,
+        ir::ParamRole::GeometryInput(ir::InputPrimitive::Triangle)
+    );
+    // Written out, it is kept, and nothing is said.
+    let d = diags(
+        "struct V { float4 p : SV_Position; }; \
+        [shader(\"geometry\")][maxvertexcount(2)] \
+        void main(line V verts[2], inout LineStream<V> s) { s.Append(verts[0]); }",
+    );
+    assert!(d.is_empty(), "{d:?}");
+}

@@ -154,6 +154,9 @@ impl Checker<'_> {
         }
         self.require_stage_attributes(stage, &attributes, decl);
         self.pointer_params_uniform(f);
+        if stage == Stage::Geometry {
+            self.default_input_primitive(f);
+        }
         self.check_entry_signature(f, stage);
         self.check_system_values(f, stage, &attributes);
         self.module.entry_points.push(ir::EntryPoint {
@@ -515,6 +518,60 @@ impl Checker<'_> {
                 ),
                 decl.name.span,
             );
+        }
+    }
+
+    /// A geometry shader's array input without a primitive modifier
+    /// (`GsIn verts[3]`): the primitive its length names (1 `point`, 2
+    /// `line`, 3 `triangle`, 4 `lineadj`, 6 `triangleadj`), as the
+    /// reference takes `triangle`, with a warning.
+    fn default_input_primitive(&mut self, f: usize) {
+        let Some(func) = self.bodies[f].as_ref() else {
+            return;
+        };
+        if func
+            .params
+            .iter()
+            .any(|p| matches!(p.role, ir::ParamRole::GeometryInput(_)))
+        {
+            return;
+        }
+        let found = func.params.iter().position(|p| {
+            p.role == ir::ParamRole::Plain
+                && p.direction == ir::ParamDirection::In
+                && matches!(self.module.types[p.ty].inner, TypeInner::Array { .. })
+        });
+        let Some(index) = found else {
+            return;
+        };
+        let (ty, span, name) = {
+            let p = &func.params[index];
+            (p.ty, p.span, p.name.clone())
+        };
+        let primitive = match self.module.types[ty].inner {
+            TypeInner::Array {
+                size: ir::ArraySize::Constant(n),
+                ..
+            } => match n {
+                1 => Some((ir::InputPrimitive::Point, "point")),
+                2 => Some((ir::InputPrimitive::Line, "line")),
+                3 => Some((ir::InputPrimitive::Triangle, "triangle")),
+                4 => Some((ir::InputPrimitive::LineAdj, "lineadj")),
+                6 => Some((ir::InputPrimitive::TriangleAdj, "triangleadj")),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((primitive, word)) = primitive else {
+            return;
+        };
+        self.warning(
+            codes::DEFAULT_INPUT_PRIMITIVE,
+            format!("geometry input `{name}` has no primitive type: `{word}` is taken from its length"),
+            span,
+        );
+        if let Some(func) = self.bodies[f].as_mut() {
+            func.params[index].role = ir::ParamRole::GeometryInput(primitive);
         }
     }
 
