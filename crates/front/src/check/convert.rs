@@ -136,6 +136,7 @@ impl Checker<'_> {
             );
             return value.expr;
         };
+        let value = self.materialize_optional(value, span);
         if from == to {
             return value.expr;
         }

@@ -930,6 +930,7 @@ impl Checker<'_> {
             return self.lower_name(&full, span);
         }
         let mut b = self.lower_value(base);
+        b = self.materialize_optional(b, span);
         b = self.deref_if_handle(b, base.span);
         let mut ty = b.ty.unwrap_or(self.error_ty);
         if ty == self.error_ty {

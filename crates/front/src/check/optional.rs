@@ -48,6 +48,9 @@ pub struct OptionalState {
     /// Expressions that stand for a left-out conditional (a known-`none`
     /// optional).
     absent_exprs: FastHashSet<Handle<ir::Expression>>,
+    /// Expressions that stand for an optional known to hold them (a
+    /// present conditional's `get()`): the expression is the `T`.
+    some_exprs: FastHashSet<Handle<ir::Expression>>,
     /// The function's result is a `Conditional<T, false>`: `return v;`
     /// evaluates `v` and returns nothing.
     absent_result: bool,
@@ -294,6 +297,9 @@ impl Checker<'_> {
     ) -> Option<Handle<ir::Expression>> {
         let inner = self.optional_inner(to)?;
         let from = value.ty?;
+        if from == to {
+            return Some(self.materialize_optional(value, span).expr);
+        }
         if self.is_none_type(from) {
             return match self.empty_optional(inner, span) {
                 Some(v) => Some(v.expr),
@@ -308,9 +314,8 @@ impl Checker<'_> {
                 }
             };
         }
-        if from == to || self.conversion_cost(from, inner).is_none() {
-            return None;
-        }
+        // Only what converts to `T` converts to `Optional<T>`.
+        self.conversion_cost(from, inner)?;
         let v = self.coerce(value, inner, span);
         Some(self.make_optional(inner, v, true, span).expr)
     }
@@ -405,17 +410,38 @@ impl Checker<'_> {
         &self,
         expr: Handle<ir::Expression>,
     ) -> Option<Option<Handle<ir::Expression>>> {
-        let arena = self.exprs_ref();
-        let ir::Expression::Construct { components } = &arena[expr] else {
-            return None;
+        if self.optional.some_exprs.contains(&expr) {
+            Some(Some(expr))
+        } else if self.optional.absent_exprs.contains(&expr) {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// A known optional (a conditional's `get()`, a left-out conditional)
+    /// as an `Optional<T>` value of the IR, where one is needed; any other
+    /// value as it is. Known ones are values of the IR only when used, so
+    /// a folded `if (let ...)` leaves no optional behind.
+    pub fn materialize_optional(&mut self, value: Value, span: Span) -> Value {
+        let Some(inner) = value.ty.and_then(|t| self.optional_inner(t)) else {
+            return value;
         };
-        let [value, flag] = components.as_slice() else {
-            return None;
-        };
-        match arena[*flag] {
-            ir::Expression::Literal(ir::Literal::Bool(true)) => Some(Some(*value)),
-            ir::Expression::Literal(ir::Literal::Bool(false)) => Some(None),
-            _ => None,
+        match self.known_optional(value.expr) {
+            Some(Some(held)) => self.make_optional(inner, held, true, span),
+            Some(None) => match self.empty_optional(inner, span) {
+                Some(v) => v,
+                None => {
+                    let name = self.type_name(inner);
+                    self.error(
+                        codes::NOT_OPTIONAL,
+                        format!("an empty `Optional<{name}>`: `{name}` has no value to stand in"),
+                        span,
+                    );
+                    value
+                }
+            },
+            None => value,
         }
     }
 
@@ -469,12 +495,17 @@ impl Checker<'_> {
 
     /// A left-out conditional as a value: an `Optional<T>` without one.
     pub fn absent_value(&mut self, inner: Handle<Type>, span: Span) -> Value {
-        let v = match self.empty_optional(inner, span) {
-            Some(v) => v,
-            None => self.none_value(span),
-        };
-        self.optional.absent_exprs.insert(v.expr);
-        v
+        // A marker, not a value of the IR: `materialize_optional` makes
+        // the empty optional where one is used.
+        let ty = self.optional_type(inner);
+        let bool_ty = self.bool_ty();
+        let expr = self.exprs().append(
+            ir::Expression::Literal(ir::Literal::Bool(false)),
+            Some(bool_ty),
+            span,
+        );
+        self.optional.absent_exprs.insert(expr);
+        Value { expr, ty: Some(ty) }
     }
 
     /// Starts a function: no conditional parameters or locals yet.
@@ -482,6 +513,7 @@ impl Checker<'_> {
         self.optional.present_params.clear();
         self.optional.present_locals.clear();
         self.optional.absent_exprs.clear();
+        self.optional.some_exprs.clear();
         self.optional.absent_result = absent_result;
     }
 
@@ -541,8 +573,15 @@ impl Checker<'_> {
                 if absent {
                     return Some(obj);
                 }
+                // Known to hold `obj`: made an `Optional<T>` of the IR
+                // only where one is used (`materialize_optional`).
                 let inner = obj.ty.unwrap_or(self.error_ty);
-                Some(self.make_optional(inner, obj.expr, true, span))
+                let ty = self.optional_type(inner);
+                self.optional.some_exprs.insert(obj.expr);
+                Some(Value {
+                    expr: obj.expr,
+                    ty: Some(ty),
+                })
             }
             "set" => {
                 self.error(

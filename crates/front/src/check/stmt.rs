@@ -453,6 +453,7 @@ impl Checker<'_> {
                 continue;
             };
             let value = self.lower_value(init);
+            let value = self.materialize_optional(value, init.span);
             let ty = value.ty.unwrap_or(self.error_ty);
             if self.is_none_type(ty) {
                 self.error(
