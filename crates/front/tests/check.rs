@@ -2067,12 +2067,35 @@ fn descriptor_handles() {
         "a descriptor handle refers to a resource",
         "float.Handle",
     );
-    error(
-        "uniform RaytracingAccelerationStructure.Handle h; [shader(\"compute\")] [numthreads(1,1,1)] void main() { RaytracingAccelerationStructure a = h; }",
-        "E30060",
-        "no descriptor heap",
-        "h",
+    // An acceleration structure's handle is its 64-bit device address, read
+    // by an assignment or `RaytracingAccelerationStructure(h)`: no heap.
+    let m = ok(r#"
+        uniform RaytracingAccelerationStructure.Handle h;
+        [shader("compute")] [numthreads(1, 1, 1)]
+        void main() {
+            RaytracingAccelerationStructure a = h;
+            RaytracingAccelerationStructure b = RaytracingAccelerationStructure(h);
+        }
+    "#);
+    assert!(
+        m.globals
+            .iter()
+            .all(|(_, g)| g.binding.descriptor_heap.is_none())
     );
+    let from_address = function(&m, "main")
+        .expressions
+        .iter()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                ir::Expression::Intrinsic {
+                    fun: ir::Intrinsic::AccelerationStructureFromAddress,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(from_address, 2);
     error(
         "uniform Texture2D.Handle h; [shader(\"compute\")] [numthreads(1,1,1)] void main() { uint2 u = h; }",
         "E30003",

@@ -101,6 +101,10 @@ intrinsics! {
     TraceMotionRay = "TraceMotionRay",
     /// The time of the ray being traced (motion blur).
     RayCurrentTime = "RayCurrentTime",
+    /// The acceleration structure at a device address (a `uint64_t`): a
+    /// `DescriptorHandle<RaytracingAccelerationStructure>` read as its
+    /// resource. Not spelled in source (the name is no identifier).
+    AccelerationStructureFromAddress = "RaytracingAccelerationStructure(address)",
     CallShader = "CallShader", ReportHit = "ReportHit",
     IgnoreHit = "IgnoreHit", AcceptHitAndEndSearch = "AcceptHitAndEndSearch",
     DispatchRaysIndex = "DispatchRaysIndex", DispatchRaysDimensions = "DispatchRaysDimensions",

@@ -29,7 +29,7 @@ pub use arena::{Arena, Handle, UniqueArena};
 pub use entries::{OtherEntryPoints, legalize_each};
 pub use intrinsic::Intrinsic;
 pub use module::*;
-pub use policy::{DebugLevel, OptimizationLevel, Policy, VertexIdBase};
+pub use policy::{DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase};
 pub use semantic::{
     Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
     Xfb,

@@ -40,6 +40,42 @@ pub struct Policy {
     /// `-profile spirv_1_N`: the lowest SPIR-V version to declare (raised
     /// when a used feature needs more).
     pub spirv_version: Option<(u8, u8)>,
+    /// `-capability spvBindlessTextureNV` or `spvDescriptorHeapEXT`: the
+    /// reference then reads a `DescriptorHandle<T>` another way than
+    /// through the default descriptor-heap arrays, which the SPIR-V writer
+    /// refuses (E56101) rather than ignore.
+    pub handle_capability: Option<HandleCapability>,
+}
+
+/// A `-capability` that changes what a `DescriptorHandle<T>` is in SPIR-V.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandleCapability {
+    /// `spvBindlessTextureNV` (`SPV_NV_bindless_texture`): a handle is a
+    /// 64-bit texture or sampler handle (`OpConvertUToImageNV` ...).
+    BindlessTextureNv,
+    /// `spvDescriptorHeapEXT` (`SPV_EXT_descriptor_heap`): handles index
+    /// untyped descriptor heaps (`OpUntypedAccessChainKHR`).
+    DescriptorHeapExt,
+}
+
+impl HandleCapability {
+    /// The capability as `-capability` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HandleCapability::BindlessTextureNv => "spvBindlessTextureNV",
+            HandleCapability::DescriptorHeapExt => "spvDescriptorHeapEXT",
+        }
+    }
+
+    /// The capability `-capability NAME` names, if it is one of these.
+    pub fn from_name(name: &str) -> Option<HandleCapability> {
+        [
+            HandleCapability::BindlessTextureNv,
+            HandleCapability::DescriptorHeapExt,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
+    }
 }
 
 impl Policy {

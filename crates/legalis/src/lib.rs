@@ -338,6 +338,7 @@ fn write_spirv_entries(
         debug_names: policy.debug_names(),
         use_entry_point_name: policy.use_entry_point_name,
         bindings: Some(plan),
+        handle_capability: policy.handle_capability,
     };
     let written = match target {
         Target::SpirvAsm => legalis_emit::spirv::write_entries(module, entries, &options)
@@ -484,6 +485,7 @@ fn write_bytes(
                 debug_names: policy.debug_names(),
                 use_entry_point_name: policy.use_entry_point_name,
                 bindings: Some(plan.clone()),
+                handle_capability: policy.handle_capability,
             };
             let of_spirv = |e: legalis_emit::spirv::Error| {
                 (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())

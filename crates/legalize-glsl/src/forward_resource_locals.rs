@@ -202,7 +202,9 @@ fn is_pure(exprs: &ir::ExpressionArena, root: Handle<Expression>) -> bool {
             } => stack.extend([*condition, *accept, *reject]),
             Expression::Construct { components } => stack.extend(components),
             Expression::Intrinsic {
-                fun: ir::Intrinsic::NonUniformResourceIndex,
+                fun:
+                    ir::Intrinsic::NonUniformResourceIndex
+                    | ir::Intrinsic::AccelerationStructureFromAddress,
                 args,
             } => stack.extend(args),
             Expression::Intrinsic { .. }

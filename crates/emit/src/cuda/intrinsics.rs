@@ -242,6 +242,10 @@ impl Writer<'_> {
             I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
             I::ReportHit => self.report_hit(ctx, args, span)?,
             I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
+            // An OptiX traversable handle is the 64-bit address itself.
+            I::AccelerationStructureFromAddress => {
+                format!("(OptixTraversableHandle)({})", self.expr(ctx, args[0])?)
+            }
             _ => return unsupported(format!("`{}` in CUDA output", fun.name()), span),
         })
     }

@@ -124,6 +124,9 @@ fn template(fun: I) -> Option<&'static str> {
         I::Lit => "_hlsl_lit(float({0}), float({1}), float({2}))",
         I::Msad4 => "_hlsl_msad4({0}, {1}, {2})",
         I::NonUniformResourceIndex => "nonuniformEXT({0})",
+        // `GL_EXT_ray_tracing` and `GL_EXT_ray_query` construct one from
+        // its 64-bit device address.
+        I::AccelerationStructureFromAddress => "{t}({0})",
         _ => return None,
     })
 }

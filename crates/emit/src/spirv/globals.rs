@@ -116,6 +116,11 @@ impl Writer<'_> {
     fn declare_resource(&mut self, g: Handle<ir::GlobalVariable>) -> Result<()> {
         let var = &self.module.globals[g];
         let span = self.module.globals.span(g);
+        if var.binding.descriptor_heap.is_some()
+            && let Some(cap) = self.options.handle_capability
+        {
+            return unsupported(handle_capability_refusal(cap), span);
+        }
         let ptr = match self.inner(var.ty).clone() {
             TypeInner::ConstantBuffer { inner } => {
                 let block = self.block_type(var.ty, StorageClass::Uniform, span)?;
@@ -615,4 +620,23 @@ pub(super) fn plain_ptr(root: Word, ty: Handle<ir::Type>, class: StorageClass) -
         layout: Layout::Plain,
         class,
     }
+}
+
+/// Why a `DescriptorHandle` read as its resource is refused under `cap`.
+pub(super) fn handle_capability_refusal(cap: ir::HandleCapability) -> String {
+    let why = match cap {
+        ir::HandleCapability::BindlessTextureNv => {
+            "64-bit bindless texture and sampler handles (SPV_NV_bindless_texture) are not \
+             written yet"
+        }
+        ir::HandleCapability::DescriptorHeapExt => {
+            "untyped descriptor heaps (SPV_EXT_descriptor_heap) are unknown to the SPIR-V \
+             validator Legalis checks its output with"
+        }
+    };
+    format!(
+        "a `DescriptorHandle` read as its resource under -capability {}: {why}; without the \
+         capability it indexes the default descriptor-heap arrays",
+        cap.name()
+    )
 }

@@ -59,6 +59,9 @@ pub struct Options {
     /// The binding plan of the compile (`legalis_bind::plan`); `None`
     /// plans the entry point with the default binding options.
     pub bindings: Option<legalis_bind::Plan>,
+    /// `-capability spvBindlessTextureNV` or `spvDescriptorHeapEXT`: a
+    /// `DescriptorHandle` read as its resource is refused.
+    pub handle_capability: Option<ir::HandleCapability>,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             debug_names: true,
             use_entry_point_name: false,
             bindings: None,
+            handle_capability: None,
         }
     }
 }

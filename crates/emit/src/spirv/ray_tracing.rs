@@ -2,7 +2,8 @@
 //! the ray intrinsics as builtin inputs declared on first use
 //! (`DispatchRaysIndex()` loads `LaunchIdKHR`) and as instructions
 //! (`OpTraceRayKHR`, `OpExecuteCallableKHR`, `OpReportIntersectionKHR`,
-//! and the terminators `OpIgnoreIntersectionKHR` and `OpTerminateRayKHR`),
+//! `OpConvertUToAccelerationStructureKHR`, and the terminators
+//! `OpIgnoreIntersectionKHR` and `OpTerminateRayKHR`),
 //! and the storage classes of payloads, callable data and hit attributes.
 
 use legalis_ir as ir;
@@ -87,6 +88,20 @@ impl Writer<'_> {
         fun: I,
         args: &[Handle<Expression>],
     ) -> Result<Option<Word>> {
+        if fun == I::AccelerationStructureFromAddress {
+            // `OpConvertUToAccelerationStructureKHR` of the 64-bit address.
+            if let Some(cap @ ir::HandleCapability::DescriptorHeapExt) =
+                self.options.handle_capability
+            {
+                return unsupported(super::globals::handle_capability_refusal(cap), self.span(e));
+            }
+            let ty = self.expr_ty(e)?;
+            let ty = self.ty(ty, Layout::Plain)?;
+            let address = self.value(args[0])?;
+            return self
+                .op(Op::ConvertUToAccelerationStructureKHR, ty, &[address])
+                .map(Some);
+        }
         let ray_call = matches!(
             fun,
             I::TraceRay

@@ -176,6 +176,22 @@ impl Writer<'_> {
         Ok(id)
     }
 
+    /// Whether values of `ty` are opaque descriptors in `UniformConstant`
+    /// memory (images, samplers, sampled images, texel buffers,
+    /// acceleration structures), which may form runtime descriptor arrays.
+    fn is_descriptor(&self, ty: Handle<ir::Type>) -> bool {
+        matches!(
+            self.inner(ty),
+            TypeInner::Texture { .. }
+                | TypeInner::Sampler { .. }
+                | TypeInner::AccelerationStructure
+                | TypeInner::Buffer {
+                    kind: ir::BufferKind::Typed,
+                    ..
+                }
+        )
+    }
+
     /// The type of a struct member: its plain type, except that an array
     /// of `row_major` matrices in a block gets its own array type, whose
     /// `ArrayStride` is that of row-major matrices.
@@ -225,8 +241,15 @@ impl Writer<'_> {
             }
             ir::ArraySize::Unsized => {
                 if layout == Layout::Plain {
-                    let span = self.module.types.span(ty);
-                    return unsupported("unsized arrays outside buffers", span);
+                    if !self.is_descriptor(base) {
+                        let span = self.module.types.span(ty);
+                        return unsupported("unsized arrays outside buffers", span);
+                    }
+                    // A runtime descriptor array: images, samplers and
+                    // sampled images in `UniformConstant` memory, indexed
+                    // at run time (a `DescriptorHandle`'s heap).
+                    self.capability(spirv::Capability::RuntimeDescriptorArray);
+                    self.extensions.insert("SPV_EXT_descriptor_indexing");
                 }
                 self.b.type_runtime_array_id(Some(id), elem);
             }

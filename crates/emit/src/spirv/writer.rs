@@ -596,7 +596,9 @@ impl<'a> Writer<'a> {
             | "SPV_KHR_16bit_storage"
             | "SPV_KHR_multiview"
             | "SPV_KHR_device_group" => (1, 3),
-            "SPV_KHR_8bit_storage" | "SPV_KHR_physical_storage_buffer" => (1, 5),
+            "SPV_KHR_8bit_storage"
+            | "SPV_KHR_physical_storage_buffer"
+            | "SPV_EXT_descriptor_indexing" => (1, 5),
             _ => (9, 9),
         };
         for ext in self.extensions.clone() {

@@ -69,8 +69,16 @@ impl Checker<'_> {
                     }
                     None => {}
                 }
+                // `RaytracingAccelerationStructure(handle)`,
+                // `SamplerState(handle)`: a resource type with no type
+                // arguments, read from a `DescriptorHandle`.
+                let plain_resource = matches!(
+                    name.as_str(),
+                    "RaytracingAccelerationStructure" | "SamplerState" | "SamplerComparisonState"
+                );
                 if super::types::numeric_from_name(name).is_some()
                     || self.lookup_type(name).is_some()
+                    || plain_resource
                 {
                     let t = ast::TypeExpr {
                         name: name.clone(),

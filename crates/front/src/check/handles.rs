@@ -9,7 +9,9 @@
 //! handle's first component: an unsized array of `T` the checker makes
 //! once per resource type, whose binding the binding plan gives (the
 //! reference's default, "VkMutable", numbering in the first descriptor set
-//! no other resource uses). `(uint2)h`, `(uint64_t)h`,
+//! no other resource uses). An acceleration structure's handle holds its
+//! device address instead, read with `AccelerationStructureFromAddress`.
+//! `(uint2)h`, `(uint64_t)h`,
 //! `DescriptorHandle<T>(uint2)` and `DescriptorHandle<T>(uint64_t)` convert
 //! between a handle and its bits.
 
@@ -27,8 +29,8 @@ pub const HEAP_NAME: &str = "_slang_resource_heap";
 /// The heap binding of a resource type, the reference's default
 /// (`BindlessDescriptorOptions::VkMutable`): samplers 0, combined
 /// texture-samplers 1, every other texture and buffer 2. `None` for a
-/// resource Legalis has no heap for (an acceleration structure, which the
-/// reference reads as a device address).
+/// resource with no heap (an acceleration structure, which a handle holds
+/// the device address of: `deref_handle`).
 fn heap_binding(inner: &TypeInner) -> Option<u32> {
     match inner {
         TypeInner::Sampler { .. } => Some(0),
@@ -88,8 +90,21 @@ impl Checker<'_> {
         }
     }
 
-    /// `heap[h.x]`: the resource handle `v` refers to.
+    /// `heap[h.x]`: the resource handle `v` refers to; for an
+    /// acceleration structure, the one at the device address the handle's
+    /// 64 bits hold (as the reference reads it).
     pub fn deref_handle(&mut self, v: Value, resource: Handle<Type>, span: Span) -> Value {
+        if matches!(self.inner(resource), TypeInner::AccelerationStructure) {
+            let address = self.handle_bits(v, span);
+            return self.append(
+                ir::Expression::Intrinsic {
+                    fun: ir::Intrinsic::AccelerationStructureFromAddress,
+                    args: vec![address.expr],
+                },
+                Some(resource),
+                span,
+            );
+        }
         let Some(heap) = self.descriptor_heap(resource, span) else {
             return self.error_value(span);
         };
@@ -129,8 +144,7 @@ impl Checker<'_> {
                 codes::BAD_DESCRIPTOR_HANDLE,
                 format!(
                     "a `DescriptorHandle<{name}>` cannot be read as its resource: Legalis \
-                     has no descriptor heap for `{name}` (the reference reads an \
-                     acceleration structure's handle as its device address)"
+                     has no descriptor heap for `{name}`"
                 ),
                 span,
             );
@@ -179,35 +193,7 @@ impl Checker<'_> {
                 return Some(self.convert_to(v, uint2, span));
             }
             if to == u64_ty {
-                // `uint64_t(h.x) | (uint64_t(h.y) << 32)`.
-                let copy = self.copy_expr(v.expr);
-                let low = self.component(v.expr, 0, span);
-                let high = self.component(copy, 1, span);
-                let low = self.convert_to(low, u64_ty, span);
-                let high = self.convert_to(high, u64_ty, span);
-                let shift = self.append(
-                    ir::Expression::Literal(ir::Literal::Uint(32)),
-                    Some(u64_ty),
-                    span,
-                );
-                let high = self.append(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOp::ShiftLeft,
-                        left: high.expr,
-                        right: shift.expr,
-                    },
-                    Some(u64_ty),
-                    span,
-                );
-                return Some(self.append(
-                    ir::Expression::Binary {
-                        op: ir::BinaryOp::BitwiseOr,
-                        left: low.expr,
-                        right: high.expr,
-                    },
-                    Some(u64_ty),
-                    span,
-                ));
+                return Some(self.handle_bits(v, span));
             }
             return None;
         }
@@ -247,6 +233,40 @@ impl Checker<'_> {
             ));
         }
         None
+    }
+
+    /// The 64 bits of handle `v` as a `uint64_t`:
+    /// `uint64_t(h.x) | (uint64_t(h.y) << 32)`.
+    fn handle_bits(&mut self, v: Value, span: Span) -> Value {
+        let u64_ty = self.scalar_ty(Scalar::U64);
+        let copy = self.copy_expr(v.expr);
+        let low = self.component(v.expr, 0, span);
+        let high = self.component(copy, 1, span);
+        let low = self.convert_to(low, u64_ty, span);
+        let high = self.convert_to(high, u64_ty, span);
+        let shift = self.append(
+            ir::Expression::Literal(ir::Literal::Uint(32)),
+            Some(u64_ty),
+            span,
+        );
+        let high = self.append(
+            ir::Expression::Binary {
+                op: ir::BinaryOp::ShiftLeft,
+                left: high.expr,
+                right: shift.expr,
+            },
+            Some(u64_ty),
+            span,
+        );
+        self.append(
+            ir::Expression::Binary {
+                op: ir::BinaryOp::BitwiseOr,
+                left: low.expr,
+                right: high.expr,
+            },
+            Some(u64_ty),
+            span,
+        )
     }
 
     /// `DescriptorHandle<T>(bits)` or `T(handle)`: `arg` converted to `ty`.

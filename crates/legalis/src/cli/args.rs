@@ -186,8 +186,11 @@ Profiles and capabilities:
                     (they must agree); sm_X_Y, lib_X_Y: no effect (legalis
                     gates no feature by shader model); +CAPABILITY as
                     -capability
-  -capability NAME  accepted, no effect: legalis does not restrict the
-                    features it uses by capability
+  -capability NAME  accepted: legalis does not restrict the features it
+                    uses by capability; spvBindlessTextureNV and
+                    spvDescriptorHeapEXT, which change what a
+                    DescriptorHandle is, make SPIR-V refuse a handle read
+                    as its resource (E56101)
 
 Language:
   -allow-glsl       also read GLSL spellings, as the reference's GLSL
@@ -427,8 +430,13 @@ fn apply_option(
             apply_profile(parsed, &text)
         }
         // Legalis does not restrict the features it uses by capability, so
-        // declaring that the target has more changes nothing.
-        "-capability" => text_value(option, rest).map(drop),
+        // declaring that the target has more changes nothing, except for
+        // the two that change what a `DescriptorHandle` is in SPIR-V.
+        "-capability" => {
+            let name = text_value(option, rest)?;
+            note_capability(parsed, &name);
+            Ok(())
+        }
         // The strides of the SPIR-V descriptor heaps (spvDescriptorHeapEXT,
         // reached through `DescriptorHandle<T>`): Legalis writes no
         // descriptor heap, so there is no stride to set. The value is still
@@ -560,11 +568,21 @@ fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError>
     // `glsl_450+spirv_1_4`: a part that names a profile applies it; any
     // other is a capability.
     for part in parts {
-        if let Some(applied) = profile_part(parsed, part) {
-            applied?;
+        match profile_part(parsed, part) {
+            Some(applied) => applied?,
+            None => note_capability(parsed, part),
         }
     }
     Ok(())
+}
+
+/// A capability named by `-capability` or a profile's `+`: recorded when it
+/// changes what a `DescriptorHandle` is in SPIR-V (the writer refuses such
+/// handles), accepted with no effect otherwise.
+fn note_capability(parsed: &mut CompileArgs, name: &str) {
+    if let Some(cap) = legalis_ir::HandleCapability::from_name(name) {
+        parsed.policy.handle_capability = Some(cap);
+    }
 }
 
 /// One profile name applied; `None` when `name` is not a profile.
@@ -999,11 +1017,31 @@ mod tests {
                 debug: Some(DebugLevel::None),
                 glsl_version: None,
                 spirv_version: None,
+                handle_capability: None,
             }
         );
         assert_eq!(compile_args("f.slang").policy, Policy::default());
         let directly = compile_args("f.slang -emit-spirv-via-glsl -emit-spirv-directly");
         assert!(!directly.policy.spirv_via_glsl);
+    }
+
+    #[test]
+    fn capabilities_that_change_descriptor_handles_are_recorded() {
+        use legalis_ir::HandleCapability;
+        let cap = |line: &str| compile_args(line).policy.handle_capability;
+        assert_eq!(cap("f.slang -capability spirv_1_5"), None);
+        assert_eq!(
+            cap("f.slang -capability spvDescriptorHeapEXT"),
+            Some(HandleCapability::DescriptorHeapExt)
+        );
+        assert_eq!(
+            cap("f.slang -capability spvBindlessTextureNV"),
+            Some(HandleCapability::BindlessTextureNv)
+        );
+        assert_eq!(
+            cap("f.slang -profile glsl_450+spvBindlessTextureNV"),
+            Some(HandleCapability::BindlessTextureNv)
+        );
     }
 
     #[test]
