@@ -2197,3 +2197,86 @@ fn a_geometry_array_input_without_a_primitive_takes_it_from_its_length() {
     );
     assert!(d.is_empty(), "{d:?}");
 }
+
+const RAY_QUERY_PRELUDE: &str = "RaytracingAccelerationStructure scene;
+RWStructuredBuffer<uint> results;
+";
+
+#[test]
+fn ray_query_template_flags_are_added_to_the_call_flags() {
+    let src = format!(
+        "{RAY_QUERY_PRELUDE}[numthreads(1, 1, 1)] void main(uint3 id : SV_DispatchThreadID) {{
+    RayDesc ray = (RayDesc)0;
+    RayQuery<RAY_FLAG_FORCE_OPAQUE | RAY_FLAG_SKIP_TRIANGLES> q;
+    q.TraceRayInline(scene, RAY_FLAG_CULL_OPAQUE, 0xFF, ray);
+    q.TraceRayInline(scene, id.x, 0xFF, ray);
+    results[0] = q.Proceed() ? q.CommittedStatus() : CANDIDATE_PROCEDURAL_PRIMITIVE;
+}}"
+    );
+    let module = ok(&src);
+    let f = entry(&module, "main").function;
+    let func = &module.functions[f];
+    let flags: Vec<&ir::Expression> = func
+        .expressions
+        .iter()
+        .filter_map(|(_, e)| match e {
+            ir::Expression::Intrinsic {
+                fun: ir::Intrinsic::RayQueryTraceRayInline,
+                args,
+            } => Some(&func.expressions[args[2]]),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(flags.len(), 2);
+    assert_eq!(flags[0], &ir::Expression::Literal(ir::Literal::Uint(0x141)));
+    assert!(
+        matches!(
+            flags[1],
+            ir::Expression::Binary {
+                op: ir::BinaryOp::BitwiseOr,
+                ..
+            }
+        ),
+        "{:?}",
+        flags[1]
+    );
+}
+
+#[test]
+fn ray_query_rejections() {
+    let main = |body: &str| {
+        format!(
+            "{RAY_QUERY_PRELUDE}[numthreads(1, 1, 1)] void main() {{ RayDesc ray = (RayDesc)0; {body} }}"
+        )
+    };
+    error(
+        &main("RayQuery<0> q; q.Rewind();"),
+        "E30010",
+        "`RayQuery` has no method `Rewind`",
+        "Rewind",
+    );
+    error(
+        &main("RayQuery<0> q; q.TraceRayInline(scene, 0, 0xFF);"),
+        "E30004",
+        "expected 4 argument(s)",
+        "q.TraceRayInline(scene, 0, 0xFF)",
+    );
+    error(
+        &main("RayQuery<0> q; q.TraceRayInline(results, 0, 0xFF, ray);"),
+        "E30004",
+        "argument 1 must be a `RaytracingAccelerationStructure`",
+        "q.TraceRayInline(results, 0, 0xFF, ray)",
+    );
+    error(
+        &main("RayQuery<0> q; results[0] = q.CommittedStatus(1);"),
+        "E30004",
+        "expected 0 argument(s)",
+        "q.CommittedStatus(1)",
+    );
+    error(
+        &main("RayQuery<0, 1> q;"),
+        "E30017",
+        "`RayQuery` takes 0 to 1 generic argument(s), found 2",
+        "RayQuery<0, 1>",
+    );
+}

@@ -184,6 +184,76 @@ intrinsics! {
     /// `hit.GetAttributes<T>()`: the call's type is `T`.
     HitObjectGetAttributes = "GetAttributes",
     HitObjectGetCurrentTime = "GetCurrentTime",
+    // Inline ray tracing: `RayQuery`'s methods (its object, a ray-query
+    // variable, is the first argument). `TraceRayInline(q, accel, flags,
+    // mask, ray)` takes the template's flags already added to the call's.
+    RayQueryTraceRayInline = "TraceRayInline", RayQueryProceed = "Proceed",
+    RayQueryAbort = "Abort",
+    RayQueryCommitNonOpaqueTriangleHit = "CommitNonOpaqueTriangleHit",
+    RayQueryCommitProceduralPrimitiveHit = "CommitProceduralPrimitiveHit",
+    RayQueryRayFlags = "RayFlags", RayQueryWorldRayOrigin = "WorldRayOrigin",
+    RayQueryWorldRayDirection = "WorldRayDirection", RayQueryRayTMin = "RayTMin",
+    RayQueryCandidateType = "CandidateType",
+    RayQueryCandidateProceduralPrimitiveNonOpaque = "CandidateProceduralPrimitiveNonOpaque",
+    RayQueryCandidateTriangleRayT = "CandidateTriangleRayT",
+    RayQueryCandidateInstanceIndex = "CandidateInstanceIndex",
+    RayQueryCandidateInstanceId = "CandidateInstanceID",
+    RayQueryCandidateInstanceContributionToHitGroupIndex =
+        "CandidateInstanceContributionToHitGroupIndex",
+    RayQueryCandidateGeometryIndex = "CandidateGeometryIndex",
+    RayQueryCandidatePrimitiveIndex = "CandidatePrimitiveIndex",
+    RayQueryCandidateObjectRayOrigin = "CandidateObjectRayOrigin",
+    RayQueryCandidateObjectRayDirection = "CandidateObjectRayDirection",
+    RayQueryCandidateObjectToWorld3x4 = "CandidateObjectToWorld3x4",
+    RayQueryCandidateObjectToWorld4x3 = "CandidateObjectToWorld4x3",
+    RayQueryCandidateWorldToObject3x4 = "CandidateWorldToObject3x4",
+    RayQueryCandidateWorldToObject4x3 = "CandidateWorldToObject4x3",
+    RayQueryCandidateTriangleBarycentrics = "CandidateTriangleBarycentrics",
+    RayQueryCandidateTriangleFrontFace = "CandidateTriangleFrontFace",
+    RayQueryCommittedStatus = "CommittedStatus",
+    RayQueryCommittedRayT = "CommittedRayT",
+    RayQueryCommittedInstanceIndex = "CommittedInstanceIndex",
+    RayQueryCommittedInstanceId = "CommittedInstanceID",
+    RayQueryCommittedInstanceContributionToHitGroupIndex =
+        "CommittedInstanceContributionToHitGroupIndex",
+    RayQueryCommittedGeometryIndex = "CommittedGeometryIndex",
+    RayQueryCommittedPrimitiveIndex = "CommittedPrimitiveIndex",
+    RayQueryCommittedObjectRayOrigin = "CommittedObjectRayOrigin",
+    RayQueryCommittedObjectRayDirection = "CommittedObjectRayDirection",
+    RayQueryCommittedObjectToWorld3x4 = "CommittedObjectToWorld3x4",
+    RayQueryCommittedObjectToWorld4x3 = "CommittedObjectToWorld4x3",
+    RayQueryCommittedWorldToObject3x4 = "CommittedWorldToObject3x4",
+    RayQueryCommittedWorldToObject4x3 = "CommittedWorldToObject4x3",
+    RayQueryCommittedTriangleBarycentrics = "CommittedTriangleBarycentrics",
+    RayQueryCommittedTriangleFrontFace = "CommittedTriangleFrontFace",
+}
+
+/// What a `RayQuery` getter reads: one of the query's values, of the
+/// candidate or the committed intersection where `committed` says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RayQueryRead {
+    RayFlags,
+    WorldRayOrigin,
+    WorldRayDirection,
+    RayTMin,
+    /// The candidate's type or the committed status.
+    Type,
+    /// Whether the candidate procedural primitive is opaque, negated.
+    ProceduralNonOpaque,
+    T,
+    InstanceIndex,
+    InstanceId,
+    InstanceContributionToHitGroupIndex,
+    GeometryIndex,
+    PrimitiveIndex,
+    ObjectRayOrigin,
+    ObjectRayDirection,
+    ObjectToWorld3x4,
+    ObjectToWorld4x3,
+    WorldToObject3x4,
+    WorldToObject4x3,
+    TriangleBarycentrics,
+    TriangleFrontFace,
 }
 
 impl Intrinsic {
@@ -257,6 +327,78 @@ impl Intrinsic {
                 | BufferInterlockedCompareExchange
                 | BufferInterlockedCompareStore
         ) || self.is_hit_object_method()
+            || self.is_ray_query_method()
+    }
+
+    /// Whether the intrinsic is a method of `RayQuery`.
+    pub fn is_ray_query_method(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            RayQueryTraceRayInline
+                | RayQueryProceed
+                | RayQueryAbort
+                | RayQueryCommitNonOpaqueTriangleHit
+                | RayQueryCommitProceduralPrimitiveHit
+        ) || self.ray_query_read().is_some()
+    }
+
+    /// The value a `RayQuery` getter reads and whether of the committed
+    /// intersection (`false`: the candidate, or a value of the whole
+    /// query); `None` for every other intrinsic.
+    pub fn ray_query_read(self) -> Option<(RayQueryRead, bool)> {
+        use Intrinsic::*;
+        use RayQueryRead as R;
+        Some(match self {
+            RayQueryRayFlags => (R::RayFlags, false),
+            RayQueryWorldRayOrigin => (R::WorldRayOrigin, false),
+            RayQueryWorldRayDirection => (R::WorldRayDirection, false),
+            RayQueryRayTMin => (R::RayTMin, false),
+            RayQueryCandidateType => (R::Type, false),
+            RayQueryCandidateProceduralPrimitiveNonOpaque => (R::ProceduralNonOpaque, false),
+            RayQueryCandidateTriangleRayT => (R::T, false),
+            RayQueryCandidateInstanceIndex => (R::InstanceIndex, false),
+            RayQueryCandidateInstanceId => (R::InstanceId, false),
+            RayQueryCandidateInstanceContributionToHitGroupIndex => {
+                (R::InstanceContributionToHitGroupIndex, false)
+            }
+            RayQueryCandidateGeometryIndex => (R::GeometryIndex, false),
+            RayQueryCandidatePrimitiveIndex => (R::PrimitiveIndex, false),
+            RayQueryCandidateObjectRayOrigin => (R::ObjectRayOrigin, false),
+            RayQueryCandidateObjectRayDirection => (R::ObjectRayDirection, false),
+            RayQueryCandidateObjectToWorld3x4 => (R::ObjectToWorld3x4, false),
+            RayQueryCandidateObjectToWorld4x3 => (R::ObjectToWorld4x3, false),
+            RayQueryCandidateWorldToObject3x4 => (R::WorldToObject3x4, false),
+            RayQueryCandidateWorldToObject4x3 => (R::WorldToObject4x3, false),
+            RayQueryCandidateTriangleBarycentrics => (R::TriangleBarycentrics, false),
+            RayQueryCandidateTriangleFrontFace => (R::TriangleFrontFace, false),
+            RayQueryCommittedStatus => (R::Type, true),
+            RayQueryCommittedRayT => (R::T, true),
+            RayQueryCommittedInstanceIndex => (R::InstanceIndex, true),
+            RayQueryCommittedInstanceId => (R::InstanceId, true),
+            RayQueryCommittedInstanceContributionToHitGroupIndex => {
+                (R::InstanceContributionToHitGroupIndex, true)
+            }
+            RayQueryCommittedGeometryIndex => (R::GeometryIndex, true),
+            RayQueryCommittedPrimitiveIndex => (R::PrimitiveIndex, true),
+            RayQueryCommittedObjectRayOrigin => (R::ObjectRayOrigin, true),
+            RayQueryCommittedObjectRayDirection => (R::ObjectRayDirection, true),
+            RayQueryCommittedObjectToWorld3x4 => (R::ObjectToWorld3x4, true),
+            RayQueryCommittedObjectToWorld4x3 => (R::ObjectToWorld4x3, true),
+            RayQueryCommittedWorldToObject3x4 => (R::WorldToObject3x4, true),
+            RayQueryCommittedWorldToObject4x3 => (R::WorldToObject4x3, true),
+            RayQueryCommittedTriangleBarycentrics => (R::TriangleBarycentrics, true),
+            RayQueryCommittedTriangleFrontFace => (R::TriangleFrontFace, true),
+            _ => return None,
+        })
+    }
+
+    /// The `RayQuery` method spelled `name`.
+    pub fn ray_query_method_from_name(name: &str) -> Option<Intrinsic> {
+        Intrinsic::ALL
+            .iter()
+            .copied()
+            .find(|i| i.name() == name && i.is_ray_query_method())
     }
 
     /// Whether the intrinsic is a method of `HitObject` (its object, a

@@ -27,7 +27,7 @@ mod visit;
 
 pub use arena::{Arena, Handle, UniqueArena};
 pub use entries::{OtherEntryPoints, legalize_each};
-pub use intrinsic::Intrinsic;
+pub use intrinsic::{Intrinsic, RayQueryRead};
 pub use module::*;
 pub use policy::{DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase};
 pub use semantic::{

@@ -198,6 +198,9 @@ impl Writer<'_> {
         if let Some(text) = self.hit_object_expr(ctx, e, fun, args)? {
             return Ok(text);
         }
+        if let Some(text) = self.ray_query_expr(ctx, fun, args)? {
+            return Ok(text);
+        }
         if fun.is_method() {
             return self.method(ctx, e, fun, args);
         }

@@ -24,6 +24,7 @@ mod hit_object;
 mod intrinsics;
 mod keywords;
 mod methods;
+mod ray_query;
 mod ray_tracing;
 mod resources;
 mod writer;

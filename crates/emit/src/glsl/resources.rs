@@ -125,13 +125,22 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
                 }
             }
         }
+        // Outside ray-tracing stages a scene is only traced inline.
         TypeInner::AccelerationStructure => {
-            w.require("GL_EXT_ray_tracing");
+            w.require(match w.entry.stage.is_ray_tracing() {
+                true => "GL_EXT_ray_tracing",
+                false => "GL_EXT_ray_query",
+            });
             Ok("accelerationStructureEXT".into())
         }
         TypeInner::HitObject => {
             w.require("GL_NV_shader_invocation_reorder");
             Ok("hitObjectNV".into())
+        }
+        TypeInner::RayQuery { .. } => {
+            w.require("GL_EXT_ray_query");
+            w.version = w.version.max(460);
+            Ok("rayQueryEXT".into())
         }
         TypeInner::Sampler { comparison: false } => Ok("sampler".into()),
         TypeInner::Sampler { comparison: true } => Ok("samplerShadow".into()),

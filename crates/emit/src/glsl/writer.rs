@@ -1267,7 +1267,10 @@ impl<'a> Writer<'a> {
                 continue;
             }
             let (t, s) = self.type_parts(p.ty, p.span)?;
+            // GLSL passes a `rayQueryEXT` itself, and lets it have no direction.
+            let query = matches!(self.inner(p.ty), TypeInner::RayQuery { .. });
             let dir = match p.direction {
+                _ if query => "",
                 ir::ParamDirection::In => "",
                 ir::ParamDirection::Out => "out ",
                 ir::ParamDirection::InOut => "inout ",

@@ -567,6 +567,10 @@ impl Builder {
         self.type_inst(None, Op::TypeHitObjectNV, &[])
     }
 
+    pub fn type_ray_query_khr(&mut self) -> Word {
+        self.type_inst(None, Op::TypeRayQueryKHR, &[])
+    }
+
     // ---- functions and blocks ----
 
     pub fn begin_function(

@@ -472,6 +472,10 @@ impl Writer<'_> {
                 }
                 continue;
             }
+            if matches!(self.inner(p.ty), TypeInner::RayQuery { .. }) {
+                ids.push(self.query_pointer(a)?);
+                continue;
+            }
             match p.direction {
                 ir::ParamDirection::In => ids.push(self.value(a)?),
                 ir::ParamDirection::Out | ir::ParamDirection::InOut => {

@@ -37,6 +37,12 @@ impl<'a> Writer<'a> {
                 "buffer parameters (pass the buffer's elements instead)",
                 p.span,
             ),
+            // A ray query is passed as its variable whatever the direction:
+            // HLSL's names one query, which the callee advances.
+            TypeInner::RayQuery { .. } => Ok((
+                self.pointer(ty, StorageClass::Function),
+                Some(StorageClass::Function),
+            )),
             _ => match p.direction {
                 ir::ParamDirection::In => Ok((ty, None)),
                 _ => Ok((

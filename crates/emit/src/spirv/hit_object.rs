@@ -180,7 +180,7 @@ impl Writer<'_> {
     }
 
     /// Origin, TMin, Direction, TMax of a `RayDesc` value.
-    fn ray_fields(&mut self, ray: Handle<Expression>) -> Result<[Word; 4]> {
+    pub(super) fn ray_fields(&mut self, ray: Handle<Expression>) -> Result<[Word; 4]> {
         let value = self.value(ray)?;
         let float = self.numeric(ir::Scalar::F32, 0, 0, Layout::Plain);
         let float3 = self.numeric(ir::Scalar::F32, 3, 0, Layout::Plain);
@@ -262,7 +262,7 @@ impl Writer<'_> {
     }
 
     /// An instruction without a result, of id operands.
-    fn op_ids(&mut self, op: Op, ids: &[Word]) -> Result<()> {
+    pub(super) fn op_ids(&mut self, op: Op, ids: &[Word]) -> Result<()> {
         self.op_with(op, None, ids.iter().map(|&i| Operand::IdRef(i)).collect())?;
         Ok(())
     }

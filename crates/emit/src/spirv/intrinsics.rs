@@ -108,6 +108,9 @@ impl Writer<'_> {
         if fun.is_hit_object() {
             return self.hit_object_intrinsic(e, fun, args);
         }
+        if fun.is_ray_query_method() {
+            return self.ray_query_intrinsic(e, fun, args);
+        }
         if fun.is_method() {
             return self.method(e, fun, args);
         }

@@ -31,6 +31,7 @@ mod image;
 mod intrinsics;
 mod layout;
 mod names;
+mod ray_query;
 mod ray_tracing;
 mod rename;
 mod stmt;

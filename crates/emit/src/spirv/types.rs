@@ -161,13 +161,21 @@ impl Writer<'_> {
             }
             TypeInner::Texture { .. } | TypeInner::Buffer { .. } => self.image_type(ty)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
+            // Outside ray-tracing stages a scene is only traced inline.
             TypeInner::AccelerationStructure => {
-                self.require_ray_tracing();
+                match self.entry.stage.is_ray_tracing() {
+                    true => self.require_ray_tracing(),
+                    false => self.require_ray_query(),
+                }
                 self.b.type_acceleration_structure_khr()
             }
             TypeInner::HitObject => {
                 self.require_hit_object();
                 self.b.type_hit_object_nv()
+            }
+            TypeInner::RayQuery { .. } => {
+                self.require_ray_query();
+                self.b.type_ray_query_khr()
             }
             TypeInner::Pointer { base } => self.device_pointer(base)?,
             _ => return unsupported("this type in SPIR-V", span),

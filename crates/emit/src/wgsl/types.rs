@@ -89,6 +89,9 @@ pub(super) fn spell(
             }
             struct_name(ty)
         }
+        TypeInner::RayQuery { .. } => {
+            return unsupported("`RayQuery` (WGSL has no inline ray tracing)", span);
+        }
         _ => {
             return unsupported(
                 format!(

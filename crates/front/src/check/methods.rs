@@ -73,6 +73,11 @@ impl Checker<'_> {
             return self.lower_hit_object_method(obj, object.span, method, type_args, args, span);
         }
         if let Some(ty) = obj.ty
+            && matches!(self.inner(ty), TypeInner::RayQuery { .. })
+        {
+            return self.lower_ray_query_method(obj, object.span, method, type_args, args, span);
+        }
+        if let Some(ty) = obj.ty
             && ty != self.error_ty
             && let TypeInner::Struct { .. } = self.inner(ty)
         {

@@ -26,6 +26,7 @@ mod optional;
 mod optix;
 mod order;
 mod printf;
+mod ray_query;
 mod semantics;
 mod stmt;
 pub mod types;
@@ -194,7 +195,8 @@ pub struct FnCtx {
     pub this_local: Option<Handle<ir::LocalVariable>>,
 }
 
-/// `RAY_FLAG_*`, `HIT_KIND_*` and `COMMITTED_*` as HLSL defines them.
+/// `RAY_FLAG_*`, `HIT_KIND_*`, `COMMITTED_*` and `CANDIDATE_*` as HLSL
+/// defines them.
 const BUILTIN_UINT_CONSTANTS: &[(&str, i64)] = &[
     ("RAY_FLAG_NONE", 0x00),
     ("RAY_FLAG_FORCE_OPAQUE", 0x01),
@@ -212,6 +214,9 @@ const BUILTIN_UINT_CONSTANTS: &[(&str, i64)] = &[
     ("COMMITTED_NOTHING", 0),
     ("COMMITTED_TRIANGLE_HIT", 1),
     ("COMMITTED_PROCEDURAL_PRIMITIVE_HIT", 2),
+    ("CANDIDATE_NON_OPAQUE_TRIANGLE", 0),
+    ("CANDIDATE_PROCEDURAL_PRIMITIVE", 1),
+    ("RAY_FLAG_FORCE_OPACITY_MICROMAP_2_STATE", 0x400),
 ];
 
 pub struct Checker<'a> {

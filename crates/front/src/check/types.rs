@@ -464,6 +464,16 @@ impl Checker<'_> {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::HitObject)
             }
+            "RayQuery" => {
+                // `RayQuery<flags>`: the ray flags every trace of the query
+                // adds (`RayQuery<>` and `RayQuery` take none).
+                self.expect_args(texpr, 0, 1)?;
+                let flags = match texpr.args.is_empty() {
+                    true => 0,
+                    false => self.count_arg(texpr, 0, 0, i64::from(u32::MAX))?,
+                };
+                self.intern(TypeInner::RayQuery { flags })
+            }
             "DescriptorHandle" => {
                 self.expect_args(texpr, 1, 1)?;
                 let resource = self.type_arg(texpr, 0)?;
