@@ -19,7 +19,22 @@ type CallSite = (Handle<ir::Function>, Handle<Expression>);
 /// Rewrites every function called from exactly one place with a resource
 /// global as an `in` argument (the body of a wrapped entry point) to read
 /// that global directly. Returns how many parameters went.
+///
+/// Repeats until nothing changes: once `f(g)` is rewritten, the calls `f`
+/// makes with that parameter pass `g` itself (`f(b) { h(b); }`), and `h`
+/// can be rewritten in turn.
 pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
+    let mut removed = 0;
+    loop {
+        match inline_once(module) {
+            0 => return removed,
+            n => removed += n,
+        }
+    }
+}
+
+/// One pass of [`inline_resource_arguments`].
+fn inline_once(module: &mut ir::Module) -> usize {
     let entries: Vec<Handle<ir::Function>> =
         module.entry_points.iter().map(|e| e.function).collect();
     let mut sites: HashMap<Handle<ir::Function>, Vec<CallSite>> = HashMap::new();
