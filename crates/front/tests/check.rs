@@ -2136,7 +2136,11 @@ fn a_constant_buffer_of_a_value_parameter_reads_the_value() {
         void main(uint3 t : SV_DispatchThreadID, ConstantBuffer<float> factor, uniform ConstantBuffer<uint2> pair)
         { o[t.x] = uint(factor) + pair.y; }
     "#);
-    let main = m.functions.iter().map(|(_, f)| f).find(|f| f.name == "main");
+    let main = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .find(|f| f.name == "main");
     let main = main.expect("main");
     let reads = main
         .expressions
@@ -2158,7 +2162,11 @@ fn a_short_initializer_list_leaves_the_last_fields_default_or_zero() {
         [shader("compute")][numthreads(1, 1, 1)]
         void main() { V v = { float4(0), float3(1) }; b[0] = v; b[1] = { float4(2) }; }
     "#);
-    let main = m.functions.iter().map(|(_, f)| f).find(|f| f.name == "main");
+    let main = m
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .find(|f| f.name == "main");
     let main = main.expect("main");
     let full = main
         .expressions

@@ -1,7 +1,7 @@
 //! Slang pointer types (`T*`): what the checker accepts, and the coded
 //! refusals (E30050) with their spans.
 
-use legalis_front::{compile, Options};
+use legalis_front::{Options, compile};
 use legalis_ir as ir;
 
 fn ok(src: &str) -> ir::Module {

@@ -664,8 +664,17 @@ fn several_entry_points_that_are_no_pipeline_make_one_module() {
     let run = legalis(
         &dir,
         &[
-            "m.slang", "-target", "spirv-asm", "-entry", "f1", "-stage", "fragment", "-entry",
-            "f2", "-stage", "pixel",
+            "m.slang",
+            "-target",
+            "spirv-asm",
+            "-entry",
+            "f1",
+            "-stage",
+            "fragment",
+            "-entry",
+            "f2",
+            "-stage",
+            "pixel",
         ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -675,19 +684,34 @@ fn several_entry_points_that_are_no_pipeline_make_one_module() {
     // The binary goes to the -o file.
     let run = legalis(
         &dir,
-        &["m.slang", "-target", "spirv", "-entry", "f1", "-entry", "f3", "-o", "m.spv"],
+        &[
+            "m.slang", "-target", "spirv", "-entry", "f1", "-entry", "f3", "-o", "m.spv",
+        ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(fs::metadata(dir.join("m.spv")).is_ok_and(|m| m.is_file()));
     // A stage that disagrees with the attribute.
     let run = legalis(
         &dir,
-        &["m.slang", "-target", "spirv-asm", "-entry", "f1", "-entry", "f2", "-stage", "vertex"],
+        &[
+            "m.slang",
+            "-target",
+            "spirv-asm",
+            "-entry",
+            "f1",
+            "-entry",
+            "f2",
+            "-stage",
+            "vertex",
+        ],
     );
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("E31004"), "{}", run.stderr);
     // GLSL holds one entry point.
-    let run = legalis(&dir, &["m.slang", "-target", "glsl", "-entry", "f1", "-entry", "f2"]);
+    let run = legalis(
+        &dir,
+        &["m.slang", "-target", "glsl", "-entry", "f1", "-entry", "f2"],
+    );
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("E00004"), "{}", run.stderr);
 }
@@ -698,7 +722,12 @@ fn a_linked_pipeline_of_spirv_binaries_needs_a_folder() {
         [shader(\"vertex\")] V vs(float4 p : POSITION) { V v; v.p = p; v.c = p; return v; }\n\
         [shader(\"fragment\")] float4 fs(float4 c : COLOR) : SV_Target { return c; }\n";
     let dir = scratch_with("pipeline-spv", "p.slang", source);
-    let run = legalis(&dir, &["p.slang", "-target", "spirv", "-entry", "vs", "-entry", "fs"]);
+    let run = legalis(
+        &dir,
+        &[
+            "p.slang", "-target", "spirv", "-entry", "vs", "-entry", "fs",
+        ],
+    );
     assert_eq!(run.code, Some(1));
     assert!(run.stderr.contains("E00008"), "{}", run.stderr);
     assert!(run.stdout.is_empty());

@@ -61,17 +61,15 @@ impl Writer<'_> {
                 combined,
                 shadow,
                 ..
-            } => {
-                Ok(ImageInfo {
-                    dim: Some(dim),
-                    arrayed,
-                    multisampled,
-                    storage: access != ir::ResourceAccess::Read,
-                    texel,
-                    combined,
-                    shadow,
-                })
-            }
+            } => Ok(ImageInfo {
+                dim: Some(dim),
+                arrayed,
+                multisampled,
+                storage: access != ir::ResourceAccess::Read,
+                texel,
+                combined,
+                shadow,
+            }),
             TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
                 access,

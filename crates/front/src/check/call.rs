@@ -485,7 +485,10 @@ impl Checker<'_> {
                 let defaults = self.field_defaults.get(&ty).cloned().unwrap_or_default();
                 let mut components = Vec::with_capacity(elements.len());
                 for (index, ety) in elements.into_iter().enumerate() {
-                    let component = match (items.get(index), defaults.iter().find(|(i, _)| *i as usize == index)) {
+                    let component = match (
+                        items.get(index),
+                        defaults.iter().find(|(i, _)| *i as usize == index),
+                    ) {
                         (Some(item), _) => self.lower_initializer(item, ety),
                         (None, Some((_, value))) => self.lower_initializer(value, ety),
                         (None, None) => match self.zero_value(ety, span) {

@@ -567,7 +567,9 @@ impl Checker<'_> {
         };
         self.warning(
             codes::DEFAULT_INPUT_PRIMITIVE,
-            format!("geometry input `{name}` has no primitive type: `{word}` is taken from its length"),
+            format!(
+                "geometry input `{name}` has no primitive type: `{word}` is taken from its length"
+            ),
             span,
         );
         if let Some(func) = self.bodies[f].as_mut() {

@@ -297,7 +297,9 @@ impl Checker<'_> {
                 let param = self.append(ir::Expression::Param(index), Some(ty), span);
                 match *self.inner(ty) {
                     // `ConstantBuffer<float> c`: `c` reads the wrapped value.
-                    TypeInner::ConstantBuffer { inner } if self.value_buffers.contains_key(&inner) => {
+                    TypeInner::ConstantBuffer { inner }
+                        if self.value_buffers.contains_key(&inner) =>
+                    {
                         let value_ty = self.member_type(ty, 0).unwrap_or(self.error_ty);
                         self.append(
                             ir::Expression::Member {

@@ -227,7 +227,11 @@ impl Checker<'_> {
     /// `T*` and `void*`: a pointer to plain data (numbers, arrays and
     /// structs of them, other pointers); resources and stage types have
     /// no address.
-    fn resolve_pointer_type(&mut self, pointee: &ast::TypeExpr, span: Span) -> Option<Handle<Type>> {
+    fn resolve_pointer_type(
+        &mut self,
+        pointee: &ast::TypeExpr,
+        span: Span,
+    ) -> Option<Handle<Type>> {
         let base = if pointee.name == "void" && pointee.args.is_empty() {
             None
         } else {

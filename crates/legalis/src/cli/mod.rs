@@ -149,7 +149,12 @@ fn link(
     let mut outcome = Outcome::default();
     let mut entries: Vec<(String, Option<crate::ShaderStage>)> =
         args.entry.iter().map(|e| (e.clone(), args.stage)).collect();
-    entries.extend(args.linked.iter().cloned().zip(args.linked_stages.iter().copied()));
+    entries.extend(
+        args.linked
+            .iter()
+            .cloned()
+            .zip(args.linked_stages.iter().copied()),
+    );
     let request = crate::Request {
         path: path.clone(),
         source,
