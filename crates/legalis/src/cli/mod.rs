@@ -120,13 +120,26 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         (None, Some(module), true) => crate::dump_ir(module).into_bytes(),
         _ => return outcome,
     };
+    write_output(args, env, &reporter, &path, bytes, &mut outcome);
+    outcome
+}
+
+/// Writes the one output to `-o OUT`, or to standard output without it.
+fn write_output(
+    args: &CompileArgs,
+    env: &Environment,
+    reporter: &Reporter,
+    path: &str,
+    bytes: Vec<u8>,
+    outcome: &mut Outcome,
+) {
     match &args.output {
         Some(output) => {
             if let Err(error) = write_whole_file(&env.cwd.join(output), &bytes) {
                 let target = output.to_string_lossy();
                 reporter.report(
-                    &mut outcome,
-                    &path,
+                    outcome,
+                    path,
                     "",
                     &[crate::cannot_write_output(&target, &error)],
                 );
@@ -135,7 +148,6 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         }
         None => outcome.stdout = bytes,
     }
-    outcome
 }
 
 /// Several `-entry`: the stages of one pipeline, linked.
@@ -188,21 +200,7 @@ fn link(
             .clone()
             .map(String::into_bytes)
             .unwrap_or_else(|| generated.bytes.clone());
-        match &args.output {
-            Some(output) => {
-                if let Err(error) = write_whole_file(&env.cwd.join(output), &bytes) {
-                    let shown = output.to_string_lossy();
-                    reporter.report(
-                        &mut outcome,
-                        &path,
-                        "",
-                        &[crate::cannot_write_output(&shown, &error)],
-                    );
-                    outcome.code = COMPILE_ERROR;
-                }
-            }
-            None => outcome.stdout = bytes,
-        }
+        write_output(args, env, reporter, &path, bytes, &mut outcome);
         return outcome;
     }
     if target == crate::Target::Spirv && args.output.is_none() {
