@@ -185,18 +185,18 @@ pub fn metal(sv: SV, stage: S, dir: Direction) -> MetalMapping {
             In => builtin("threads_per_simdgroup", BuiltinType::UINT),
             Out => NOT_HERE,
         },
-        // The wave's index in the thread group (the SIMD-group's).
-        SV::WaveIndex if threads => match dir {
-            In => builtin("simdgroup_index_in_threadgroup", BuiltinType::UINT),
-            Out => NOT_HERE,
+        // The wave's index in the thread group (the SIMD-group's); compute
+        // only, as the front end's stage check (the reference's) allows it.
+        SV::WaveIndex => match (stage, dir) {
+            (S::Compute, In) => builtin("simdgroup_index_in_threadgroup", BuiltinType::UINT),
+            _ => NOT_HERE,
         },
         SV::DispatchThreadId
         | SV::GroupId
         | SV::GroupThreadId
         | SV::GroupIndex
         | SV::WaveLaneIndex
-        | SV::WaveLaneCount
-        | SV::WaveIndex => NOT_HERE,
+        | SV::WaveLaneCount => NOT_HERE,
         // Metal's `[[clip_distance]]` is one float array whose packing
         // from HLSL's `SV_ClipDistanceN` vectors Legalis does not do yet;
         // refused rather than dropped as the reference does.
@@ -387,17 +387,17 @@ mod tests {
     #[test]
     fn compute_table_and_synthesized_group_index() {
         for stage in [S::Compute, S::Amplification, S::Mesh] {
-            assert_eq!(
-                attributes_of(stage, Direction::Input),
-                names(&[
-                    (SV::DispatchThreadId, "thread_position_in_grid"),
-                    (SV::GroupId, "threadgroup_position_in_grid"),
-                    (SV::GroupThreadId, "thread_position_in_threadgroup"),
-                    (SV::WaveLaneIndex, "thread_index_in_simdgroup"),
-                    (SV::WaveLaneCount, "threads_per_simdgroup"),
-                    (SV::WaveIndex, "simdgroup_index_in_threadgroup"),
-                ])
-            );
+            let mut expected = vec![
+                (SV::DispatchThreadId, "thread_position_in_grid"),
+                (SV::GroupId, "threadgroup_position_in_grid"),
+                (SV::GroupThreadId, "thread_position_in_threadgroup"),
+                (SV::WaveLaneIndex, "thread_index_in_simdgroup"),
+                (SV::WaveLaneCount, "threads_per_simdgroup"),
+            ];
+            if stage == S::Compute {
+                expected.push((SV::WaveIndex, "simdgroup_index_in_threadgroup"));
+            }
+            assert_eq!(attributes_of(stage, Direction::Input), names(&expected));
             assert_eq!(
                 metal(SV::GroupIndex, stage, Direction::Input),
                 MetalMapping::Synthesized
@@ -444,9 +444,9 @@ mod tests {
         assert_eq!(unsupported, 15 * 10);
         assert_eq!(rows + not_here + unsupported, 45 * 10);
         // Vertex 8 in (one a user attribute) and 4 out, fragment 10 in and
-        // 6 out, 7 in each of the three thread stages (one synthesised),
-        // mesh 6 out.
-        assert_eq!(rows, 8 + 4 + 10 + 6 + 3 * 7 + 6);
+        // 6 out, 6 in each of the three thread stages (one synthesised)
+        // and the wave index in compute, mesh 6 out.
+        assert_eq!(rows, 8 + 4 + 10 + 6 + 3 * 6 + 1 + 6);
     }
 
     #[test]

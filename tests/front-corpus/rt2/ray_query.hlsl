@@ -1,5 +1,4 @@
 // legalis: -entry main -stage compute
-// legalis-rejects: E30002 inline ray tracing (RayQuery) is not supported yet
 // Inline ray tracing: RayQuery<flags> with Proceed loop, candidate/committed queries (beyond the issue's list).
 
 RaytracingAccelerationStructure gTlas : register(t0);
