@@ -14,7 +14,17 @@ pub(crate) fn verify(
     span: legalis_ir::Span,
     code: u32,
 ) -> Result<(), Vec<legalis_ir::diag::Diagnostic>> {
-    legalis_ir::verify::verify_legalized(module).map_err(|errors| {
+    report(legalis_ir::verify::verify_legalized(module), span, code)
+}
+
+/// The verifier's errors `result` as the one internal error `code`,
+/// reported at the entry point (`span`).
+pub(crate) fn report(
+    result: Result<(), Vec<legalis_ir::verify::VerifyError>>,
+    span: legalis_ir::Span,
+    code: u32,
+) -> Result<(), Vec<legalis_ir::diag::Diagnostic>> {
+    result.map_err(|errors| {
         let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         let message = format!(
             "internal error: the legalized module is invalid: {}",

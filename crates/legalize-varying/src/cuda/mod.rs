@@ -100,7 +100,22 @@ pub fn legalize(
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
 /// an internal error (`E55400`), reported at the entry point (`span`).
+///
+/// A module of OptiX programs only gets the plain verifier, not the
+/// legalized one's "no semantic survives" check: a program has no
+/// varyings. Its parameters are the payload, the hit attributes, the
+/// callable data and the shader-binding-table record, which the writer
+/// moves through registers, slots and pointers by their layout; a
+/// semantic on them or on their members (`float4 a : PACKED_HIT_INFO_A`)
+/// means nothing there, as on the GLSL and SPIR-V side, and the writer
+/// never reads one.
 pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+    let programs = !module.entry_points.is_empty()
+        && module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
+    if programs {
+        let result = legalis_ir::verify::verify(module);
+        return crate::common::report(result, span, codes::CUDA_INTERNAL_VERIFY);
+    }
     crate::common::verify(module, span, codes::CUDA_INTERNAL_VERIFY)
 }
 
