@@ -84,15 +84,64 @@ impl<'a> FnCtx<'a> {
     }
 }
 
-/// Whether `e` is made of literals and constructions only.
-pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
+/// Whether the written text of `e` is a constant initializer nvcc
+/// accepts for a `__device__` variable (static initialization): literals,
+/// vectors of scalars (the constructors are `constexpr`), splats and
+/// conversions, structs and arrays of such, and the built-in operators
+/// on scalars. The prelude's vector and matrix operators and matrix
+/// constructors are not `constexpr`, and a read of another `__device__`
+/// variable is no constant expression: a `static const` whose
+/// initializer is not static is written where it is used instead.
+pub(super) fn is_static_init(module: &ir::Module, e: Handle<Expression>) -> bool {
+    let exprs = &module.global_expressions;
+    let inner = |e: Handle<Expression>| {
+        exprs
+            .ty(e)
+            .and_then(|t| module.types.try_get(t))
+            .map(|t| &t.inner)
+    };
+    let scalar = |e| matches!(inner(e), Some(TypeInner::Scalar(_)));
+    let matrix = |e| matches!(inner(e), Some(TypeInner::Matrix { .. }));
     match &exprs[e] {
         Expression::Literal(_) => true,
-        Expression::Construct { components } => components.iter().all(|c| is_const(exprs, *c)),
-        Expression::Convert { expr } | Expression::Unary { expr, .. } => is_const(exprs, *expr),
-        Expression::Binary { left, right, .. } => is_const(exprs, *left) && is_const(exprs, *right),
+        Expression::Construct { components } => {
+            let vector = matches!(inner(e), Some(TypeInner::Vector { .. }));
+            !matrix(e)
+                && (!vector || components.iter().all(|c| scalar(*c)))
+                && components.iter().all(|c| is_static_init(module, *c))
+        }
+        Expression::Convert { expr } => {
+            !matrix(e) && !matrix(*expr) && is_static_init(module, *expr)
+        }
+        Expression::Unary { expr, .. } => scalar(e) && is_static_init(module, *expr),
+        Expression::Binary { left, right, .. } => {
+            scalar(e)
+                && scalar(*left)
+                && scalar(*right)
+                && is_static_init(module, *left)
+                && is_static_init(module, *right)
+        }
         _ => false,
     }
+}
+
+/// Whether `text` is one parenthesized expression, `(a + c)`.
+fn enclosed(text: &str) -> bool {
+    let mut depth = 0usize;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && i + 1 != text.len() {
+                    return false;
+                }
+            }
+            _ if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    depth == 0 && text.starts_with('(')
 }
 
 /// Whether evaluating `e` twice is the same as once.
@@ -484,7 +533,7 @@ impl Writer<'_> {
                 }
                 Ok(format!("lg::swizzle_ref<{}>({b})", indices(components)))
             }
-            Expression::Global(g) => Ok(self.global_ref(*g)),
+            Expression::Global(g) => self.global_value(*g),
             _ => self.expr(ctx, e),
         }
     }
@@ -506,6 +555,36 @@ impl Writer<'_> {
             })
     }
 
+    /// The initializer of a `static const` that is written where it is
+    /// used (its initializer is not static, [`is_static_init`]).
+    pub(super) fn inlined_constant(
+        &self,
+        g: Handle<ir::GlobalVariable>,
+    ) -> Option<Handle<Expression>> {
+        if self.kinds.get(&g) != Some(&GlobalKind::Constant) {
+            return None;
+        }
+        let init = self.module.globals.try_get(g)?.init?;
+        (!is_static_init(self.module, init)).then_some(init)
+    }
+
+    /// A global read as a value: its name, or the initializer of an
+    /// inlined `static const` (parenthesized).
+    fn global_value(&self, g: Handle<ir::GlobalVariable>) -> Result<String> {
+        match self.inlined_constant(g) {
+            Some(init) => {
+                let mut ctx = FnCtx::for_globals(self);
+                let text = self.expr(&mut ctx, init)?;
+                Ok(if enclosed(&text) {
+                    text
+                } else {
+                    format!("({text})")
+                })
+            }
+            None => Ok(self.global_ref(g)),
+        }
+    }
+
     /// How code names a global.
     fn global_ref(&self, g: Handle<ir::GlobalVariable>) -> String {
         let name = self.global_names.get(&g).cloned().unwrap_or_default();
@@ -522,7 +601,7 @@ impl Writer<'_> {
         }
         Ok(match &ctx.exprs[e] {
             Expression::Literal(lit) => self.literal(*lit, ctx.ty(e), span)?,
-            Expression::Global(g) => self.global_ref(*g),
+            Expression::Global(g) => self.global_value(*g)?,
             Expression::Local(l) => {
                 ctx.local_names
                     .get(l)

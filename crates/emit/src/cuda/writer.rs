@@ -1024,20 +1024,20 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// `static const` values.
+    /// `static const` values: `__device__ const` variables, but for those
+    /// whose initializer nvcc cannot initialize statically (vector and
+    /// matrix arithmetic, reads of other constants: `a + c`), which are
+    /// written as their initializer where they are used.
     fn constants(&self) -> Result<String> {
         let mut out = String::new();
         for g in self.globals_of(GlobalKind::Constant) {
             let global = &self.module.globals[g];
             let span = self.module.globals.span(g);
+            if self.inlined_constant(g).is_some() {
+                continue;
+            }
             let init = match global.init {
                 Some(init) => {
-                    if !super::expr::is_const(&self.module.global_expressions, init) {
-                        return unsupported(
-                            "a `static const` initializer that is not a constant expression",
-                            span,
-                        );
-                    }
                     let mut ctx = super::expr::FnCtx::for_globals(self);
                     self.expr(&mut ctx, init)?
                 }
