@@ -241,6 +241,9 @@ pub struct Resource {
     /// A descriptor heap of `DescriptorHandle<T>`: its binding in the
     /// first descriptor set no other resource uses (GLSL and SPIR-V only).
     pub descriptor_heap: Option<u32>,
+    /// The ordinal of the `ParameterBlock` it is or came from: its own
+    /// descriptor set (GLSL, SPIR-V, WGSL).
+    pub parameter_block: Option<u32>,
     /// Whether the entry point reaches it.
     pub used: bool,
     pub place: Place,
@@ -384,6 +387,7 @@ pub fn plan_entries(
             register: g.binding.register,
             vk_binding: g.binding.vk_binding,
             descriptor_heap: g.binding.descriptor_heap,
+            parameter_block: g.binding.parameter_block,
             used: used.contains(&h),
             place: Place::None,
             reason: String::new(),
@@ -402,6 +406,7 @@ pub fn plan_entries(
                 register: None,
                 vk_binding: None,
                 descriptor_heap: None,
+                parameter_block: None,
                 used: plain_used,
                 place: Place::None,
                 reason: String::new(),

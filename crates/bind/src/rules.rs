@@ -11,7 +11,9 @@ use crate::{Kind, MetalTable, Options, Place, Plan, class_letter};
 /// and space (all classes share one binding space, so unshifted `t0` and
 /// `s0` collide); else the next binding of set 0 that nothing explicit
 /// claims, in declaration order, `_Globals` first (or where
-/// `-fvk-bind-globals` puts it). It numbers every resource of the module
+/// `-fvk-bind-globals` puts it); the parts of each `ParameterBlock` in a
+/// descriptor set of their own ([`parameter_blocks`]). It numbers every
+/// resource of the module
 /// it is given (the GLSL legalizer's output keeps only what the entry
 /// point reaches).
 pub fn vulkan(plan: &mut Plan, options: &Options) {
@@ -51,7 +53,7 @@ pub fn vulkan(plan: &mut Plan, options: &Options) {
     }
     let mut next = 0;
     for r in &mut plan.resources {
-        if r.place != Place::None || r.descriptor_heap.is_some() {
+        if r.place != Place::None || r.descriptor_heap.is_some() || r.parameter_block.is_some() {
             continue;
         }
         while !taken.insert((0, next)) {
@@ -63,7 +65,43 @@ pub fn vulkan(plan: &mut Plan, options: &Options) {
         };
         r.reason = "automatic: next free binding in set 0".into();
     }
+    parameter_blocks(plan, &mut taken);
     descriptor_heaps(plan);
+}
+
+/// Each `ParameterBlock`, in declaration order, takes the next descriptor
+/// set that nothing else uses (after set 0 when other resources use it,
+/// as the reference numbers them): its data buffer and the resources
+/// split out of it take bindings from 0 there in declaration order.
+fn parameter_blocks(plan: &mut Plan, taken: &mut BTreeSet<(u32, u32)>) {
+    let mut blocks: Vec<u32> = plan
+        .resources
+        .iter()
+        .filter_map(|r| r.parameter_block)
+        .collect();
+    blocks.sort_unstable();
+    blocks.dedup();
+    let mut used_sets: BTreeSet<u32> = taken.iter().map(|&(set, _)| set).collect();
+    for block in blocks {
+        let Some(set) = (0..=u32::MAX).find(|s| !used_sets.contains(s)) else {
+            return;
+        };
+        used_sets.insert(set);
+        let mut next = 0;
+        for r in &mut plan.resources {
+            if r.parameter_block != Some(block) || r.place != Place::None {
+                continue;
+            }
+            while !taken.insert((set, next)) {
+                next += 1;
+            }
+            r.place = Place::Descriptor { set, binding: next };
+            r.reason = format!(
+                "parameter block {block}: its own set {set} (the first set no earlier \
+                 resource uses), next free binding there"
+            );
+        }
+    }
 }
 
 /// The descriptor heaps of `DescriptorHandle<T>`, as the reference places

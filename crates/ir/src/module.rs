@@ -520,6 +520,11 @@ pub struct ResourceBinding {
     /// (an unsized array of `T` that handles index): its binding in the
     /// descriptor set no other resource uses (Vulkan's bindless heap).
     pub descriptor_heap: Option<u32>,
+    /// The ordinal (declaration order) of the `ParameterBlock` this global
+    /// is or came from: a parameter block takes a descriptor set of its
+    /// own, its data buffer and the resources split out of it numbered
+    /// from binding 0 there.
+    pub parameter_block: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

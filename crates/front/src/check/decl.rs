@@ -667,6 +667,13 @@ impl Checker<'_> {
                 }
                 None => (None, None),
             };
+            // Each `ParameterBlock<T>` takes a descriptor set of its own.
+            let parameter_block = (decl.ty.name == "ParameterBlock"
+                && space == ir::AddressSpace::Uniform)
+                .then(|| {
+                    self.parameter_blocks += 1;
+                    self.parameter_blocks - 1
+                });
             let global = self.module.globals.append(
                 ir::GlobalVariable {
                     name: self.qualified(&d.name.name),
@@ -676,6 +683,7 @@ impl Checker<'_> {
                         register,
                         vk_binding,
                         descriptor_heap: None,
+                        parameter_block,
                     },
                     matrix_layout: mods.matrix_layout,
                     init,
@@ -878,6 +886,7 @@ impl Checker<'_> {
                     register,
                     vk_binding,
                     descriptor_heap: None,
+                    parameter_block: None,
                 },
                 matrix_layout: None,
                 init: None,

@@ -301,6 +301,7 @@ impl Checker<'_> {
                     register: None,
                     vk_binding: binding.map(|b| (b, set)),
                     descriptor_heap: None,
+                    parameter_block: None,
                 },
                 matrix_layout: None,
                 init: None,

@@ -161,6 +161,7 @@ impl Checker<'_> {
                 space: ir::AddressSpace::Uniform,
                 binding: ir::ResourceBinding {
                     descriptor_heap: Some(binding),
+                    parameter_block: None,
                     ..Default::default()
                 },
                 matrix_layout: None,

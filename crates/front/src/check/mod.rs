@@ -9,6 +9,7 @@
 //! does not cascade.
 
 mod attrs;
+mod blocks;
 mod call;
 pub mod consteval;
 mod convert;
@@ -270,6 +271,8 @@ pub struct Checker<'a> {
     pub descriptor_handles: FastHashMap<Handle<Type>, Handle<Type>>,
     /// The descriptor heap of each resource type a handle is read as.
     pub descriptor_heaps: FastHashMap<Handle<Type>, Handle<ir::GlobalVariable>>,
+    /// How many `ParameterBlock` globals are declared so far.
+    pub parameter_blocks: u32,
 }
 
 impl std::fmt::Debug for Checker<'_> {
@@ -332,6 +335,7 @@ impl<'a> Checker<'a> {
             optional: optional::OptionalState::default(),
             descriptor_handles: FastHashMap::default(),
             descriptor_heaps: FastHashMap::default(),
+            parameter_blocks: 0,
         }
     }
 
@@ -602,6 +606,7 @@ impl<'a> Checker<'a> {
         self.order_functions();
         if !self.failed {
             self.imply_entry_attributes();
+            blocks::split_resource_blocks(&mut self.module);
         }
         if self.failed { None } else { Some(self.module) }
     }
