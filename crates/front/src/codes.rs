@@ -111,8 +111,10 @@ pub const CONSTANT_DIVISION_BY_ZERO: u32 = 30027;
 /// A struct that declares conformance to an interface lacks one of its
 /// methods, or declares it with another signature.
 pub const INTERFACE_NOT_IMPLEMENTED: u32 = 30028;
-/// A value (variable, parameter, field, result) of interface type:
-/// dynamic dispatch, which Legalis does not support.
+/// A value of interface type (dynamic dispatch) that cannot be made: no
+/// conforming struct, a generic one, one holding the interface's value or
+/// resources, a bad `-conformance` tag, or a `static` or generic
+/// requirement called through a value (`check/dyn_dispatch.rs`).
 pub const INTERFACE_VALUE: u32 = 30029;
 /// A name after `:` in a struct or interface declaration that is not an
 /// interface (struct inheritance).

@@ -30,6 +30,18 @@ pub struct Options {
     /// GLSL functions (`texelFetch`, `mix` ...) read as their HLSL
     /// counterparts (`check/glsl.rs`).
     pub allow_glsl: bool,
+    /// `-conformance TYPE:IFACE[=N]`: the tag of `TYPE` in a value of
+    /// interface type `IFACE` (`check/dyn_dispatch.rs`).
+    pub conformances: Vec<Conformance>,
+}
+
+/// One `-conformance TYPE:IFACE[=N]`: conforming struct `ty` of interface
+/// `interface` takes tag `id` in a value of the interface type.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Conformance {
+    pub ty: String,
+    pub interface: String,
+    pub id: Option<u32>,
 }
 
 /// The result of a front-end run: a module when there were no errors, and

@@ -43,6 +43,9 @@ pub struct Request {
     /// `-allow-glsl`: the front end reads GLSL type names and functions
     /// (`legalis_front::Options::allow_glsl`).
     pub allow_glsl: bool,
+    /// `-conformance TYPE:IFACE[=N]`: tags of interface values
+    /// (`legalis_front::Options::conformances`).
+    pub conformances: Vec<front::Conformance>,
 }
 
 /// The code-generation targets of the command line.
@@ -152,6 +155,7 @@ pub fn compile(request: &Request) -> Compiled {
         stage: request.stage,
         defines: request.defines.clone(),
         allow_glsl: request.allow_glsl,
+        conformances: request.conformances.clone(),
     };
     let front_output =
         run_with_large_stack(|| front::compile_then(&text, &options, dispose_elsewhere));
@@ -581,6 +585,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
         stage: None,
         defines: request.defines.clone(),
         allow_glsl: request.allow_glsl,
+        conformances: request.conformances.clone(),
     };
     let front_output = run_with_large_stack(|| front::compile(&text, &options));
     let mut diagnostics = front_output.diagnostics;

@@ -81,6 +81,7 @@ fn the_cuda_writer_and_the_binding_plan_agree() {
                 stage: compile.stage,
                 defines: compile.defines.clone(),
                 allow_glsl: compile.allow_glsl,
+                conformances: compile.conformances.clone(),
             };
             let Some(module) = legalis_front::compile(&text, &options).module else {
                 continue;

@@ -508,6 +508,7 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
         bindings: compile.bindings.clone(),
         dump_bindings: None,
         allow_glsl: compile.allow_glsl,
+        conformances: compile.conformances.clone(),
     };
     check_entries(&request, &chosen, output)
 }

@@ -37,6 +37,10 @@ const HINTS: &[&str] = &[
     "__readnone",
     // DXR payload access qualifiers only feed the D3D validator.
     "raypayload",
+    // The reference's bound on the payload of a value of interface type;
+    // Legalis's interface values hold each conforming struct in a member
+    // of its own (`dyn_dispatch.rs`), so they need no bound.
+    "anyvaluesize",
 ];
 
 /// Attributes the checker acts on, by site.

@@ -358,6 +358,10 @@ impl Checker<'_> {
                 let name = format!("{}::__init", self.type_name(ty));
                 return self.lower_user_call(&name, &ctors, None, args, span);
             }
+            // Slang's member-wise constructor of a struct without `__init`.
+            if let Some(v) = self.memberwise_constructor(ty, args, span) {
+                return v;
+            }
         }
         let Some((scalar, shape)) = self.numeric(ty) else {
             let name = self.type_name(ty);

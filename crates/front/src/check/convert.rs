@@ -83,6 +83,9 @@ impl Checker<'_> {
         if let Some(cost) = self.optional_conversion_cost(from, to) {
             return Some(cost);
         }
+        if let Some(cost) = self.dyn_conversion_cost(from, to) {
+            return Some(cost);
+        }
         // A `ConstantBuffer<T>` reads as a whole `T`.
         if let ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } =
             *self.inner(from)
@@ -144,6 +147,9 @@ impl Checker<'_> {
             return self.deref_handle(value, to, span).expr;
         }
         if let Some(v) = self.coerce_to_optional(value, to, span) {
+            return v;
+        }
+        if let Some(v) = self.coerce_to_dyn(value, to, span) {
             return v;
         }
         match self.conversion_cost(from, to) {

@@ -88,7 +88,9 @@ impl Checker<'_> {
                 ast::Item::Namespace(_) => {}
                 ast::Item::Struct(s) if !s.generics.is_empty() => self.declare_generic_struct(s),
                 ast::Item::Struct(s) => {
-                    self.declare_struct(s);
+                    // Unless a value of an interface it conforms to
+                    // declared it already (`dyn_dispatch.rs`).
+                    self.declare_struct_once(s);
                     self.declare_methods(s, index);
                 }
                 ast::Item::Enum(e) => self.declare_enum(e),
@@ -399,6 +401,10 @@ impl Checker<'_> {
         let (want_void, have_void) = (is_void(&required.return_type), is_void(&method.return_type));
         let differs = match (want_void, have_void) {
             (true, true) => false,
+            // Not resolved: a conforming struct may not be declared yet.
+            (false, false) if self.same_interface(&required.return_type, &method.return_type) => {
+                false
+            }
             (false, false) => {
                 let want = self.resolve_type(&required.return_type);
                 let have = self.resolve_type(&method.return_type);
@@ -413,12 +419,15 @@ impl Checker<'_> {
             ));
         }
         for (r, m) in required.params.iter().zip(&method.params) {
-            let want = self.resolve_type(&r.ty);
-            let have = self.resolve_type(&m.ty);
             let direction = |p: &ast::Param| {
                 let (mods, _) = sort_modifiers(&p.modifiers, &p.ty.modifiers);
                 mods.direction
             };
+            if self.same_interface(&r.ty, &m.ty) && direction(r) == direction(m) {
+                continue;
+            }
+            let want = self.resolve_type(&r.ty);
+            let have = self.resolve_type(&m.ty);
             if (want != have && want != self.error_ty && have != self.error_ty)
                 || direction(r) != direction(m)
             {

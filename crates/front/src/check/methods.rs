@@ -78,6 +78,11 @@ impl Checker<'_> {
             return self.lower_ray_query_method(obj, object.span, method, type_args, args, span);
         }
         if let Some(ty) = obj.ty
+            && self.dyn_info(ty).is_some()
+        {
+            return self.lower_dyn_method_call(obj, object.span, ty, method, type_args, args, span);
+        }
+        if let Some(ty) = obj.ty
             && ty != self.error_ty
             && let TypeInner::Struct { .. } = self.inner(ty)
         {

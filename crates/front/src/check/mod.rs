@@ -14,6 +14,7 @@ mod call;
 pub mod consteval;
 mod convert;
 mod decl;
+mod dyn_dispatch;
 mod entry;
 mod expr;
 mod generics;
@@ -21,6 +22,7 @@ mod glsl;
 mod handles;
 mod hit_object;
 mod intrinsics;
+mod memberwise;
 mod methods;
 mod mutation;
 mod optional;
@@ -271,6 +273,8 @@ pub struct Checker<'a> {
     pub descriptor_handles: FastHashMap<Handle<Type>, Handle<Type>>,
     /// The descriptor heap of each resource type a handle is read as.
     pub descriptor_heaps: FastHashMap<Handle<Type>, Handle<ir::GlobalVariable>>,
+    /// Interface value types and their dispatch functions (`dyn_dispatch.rs`).
+    dyn_dispatch: dyn_dispatch::DynDispatch,
     /// How many `ParameterBlock` globals are declared so far.
     pub parameter_blocks: u32,
 }
@@ -297,6 +301,7 @@ pub fn check(
     let items = flatten_items(file);
     let mut checker = Checker::new(options, diagnostics);
     checker.declare_builtin_types();
+    checker.scan_dyn_conformances(&items);
     checker.check_items(&items);
     checker.lower_bodies(&items);
     checker.namespace.clear();
@@ -335,6 +340,7 @@ impl<'a> Checker<'a> {
             optional: optional::OptionalState::default(),
             descriptor_handles: FastHashMap::default(),
             descriptor_heaps: FastHashMap::default(),
+            dyn_dispatch: dyn_dispatch::DynDispatch::default(),
             parameter_blocks: 0,
         }
     }

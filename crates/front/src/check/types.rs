@@ -295,17 +295,8 @@ impl Checker<'_> {
                 return match sym {
                     TypeSymbol::Type(ty) => Some(ty),
                     TypeSymbol::Enum(e) => Some(self.enums[e].ty),
-                    TypeSymbol::Interface(_) => {
-                        self.error(
-                            codes::INTERFACE_VALUE,
-                            format!(
-                                "`{name}` is an interface: a value of interface type (dynamic \
-                                 dispatch) is not supported; use a struct that conforms to it"
-                            ),
-                            texpr.span,
-                        );
-                        None
-                    }
+                    // A value of interface type: a tagged struct (`dyn_dispatch.rs`).
+                    TypeSymbol::Interface(i) => self.interface_value_type(i, texpr.span),
                 };
             }
             if let Some(ty) = self.builtin_struct(name) {

@@ -55,6 +55,9 @@ pub struct CompileArgs {
     pub profile_stage: Option<ShaderStage>,
     /// `-allow-glsl`: GLSL type names and functions in the source.
     pub allow_glsl: bool,
+    /// `-conformance TYPE:IFACE[=N]`: the tag of `TYPE` in values of
+    /// interface type `IFACE`.
+    pub conformances: Vec<legalis_front::Conformance>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,6 +196,10 @@ Profiles and capabilities:
                     as its resource (E56101)
 
 Language:
+  -conformance TYPE:IFACE[=N]
+                    a value of interface type IFACE (dynamic dispatch)
+                    tags struct TYPE with N; without =N, or for a struct
+                    not named, tags follow declaration order
   -allow-glsl       also read GLSL spellings, as the reference's GLSL
                     mode does: type names (vec4, ivec2, mat3, sampler2D,
                     usampler2DMS ...) and the functions texelFetch,
@@ -218,8 +225,6 @@ slangc options accepted with no effect here:
                     the reference's capability checks; legalis has none
   -line-directive-mode MODE
                     legalis writes no #line directives
-  -conformance TYPE:IFACE[=N]
-                    the reference's dynamic dispatch; legalis has none
   -obfuscate        the reference strips source-file information; legalis
                     writes none (no #line, OpSource, OpString or OpLine)
   -spirv-resource-heap-stride N, -spirv-sampler-heap-stride N
@@ -400,6 +405,11 @@ fn apply_option(
         }
         "-allow-glsl" => {
             parsed.allow_glsl = true;
+            Ok(())
+        }
+        "-conformance" => {
+            let text = text_value(option, rest)?;
+            parsed.conformances.push(parse_conformance(&text)?);
             Ok(())
         }
         "-warnings-disable" => {
@@ -648,10 +658,33 @@ pub const NO_EFFECT: &[&str] = &[
 ];
 
 /// [`NO_EFFECT`] options that take a value: `-line-directive-mode MODE`
-/// (Legalis writes no `#line` directives) and `-conformance TYPE:IFACE`
-/// (the reference's dynamic-dispatch tables; Legalis has no dynamic
-/// dispatch).
-pub const NO_EFFECT_WITH_VALUE: &[&str] = &["-line-directive-mode", "-conformance"];
+/// (Legalis writes no `#line` directives).
+pub const NO_EFFECT_WITH_VALUE: &[&str] = &["-line-directive-mode"];
+
+/// `-conformance TYPE:IFACE[=N]`: the conformance of struct `TYPE` to
+/// interface `IFACE`, with the tag `N` its values take in a value of the
+/// interface type (dynamic dispatch).
+fn parse_conformance(text: &str) -> Result<legalis_front::Conformance, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "-conformance takes TYPE:IFACE or TYPE:IFACE=N (N a number), not `{text}`"
+        ))
+    };
+    let (names, id) = match text.split_once('=') {
+        Some((names, id)) => (names, Some(id.trim().parse::<u32>().map_err(|_| bad())?)),
+        None => (text, None),
+    };
+    let (ty, interface) = names.split_once(':').ok_or_else(bad)?;
+    let (ty, interface) = (ty.trim(), interface.trim());
+    if ty.is_empty() || interface.is_empty() {
+        return Err(bad());
+    }
+    Ok(legalis_front::Conformance {
+        ty: ty.to_string(),
+        interface: interface.to_string(),
+        id,
+    })
+}
 
 /// `slangc` options Legalis does not implement, as `slangc -h` lists them;
 /// each is refused by name. Families with a variable part (`-I<path>`,
@@ -994,6 +1027,7 @@ mod tests {
                 disabled_warnings: Vec::new(),
                 profile_stage: None,
                 allow_glsl: false,
+                conformances: Vec::new(),
             }
         );
     }
@@ -1258,7 +1292,6 @@ mod tests {
             "f.slang -enable-experimental-passes -whole-program",
             "f.slang -minimum-slang-optimization -restrictive-capability-check",
             "f.slang -line-directive-mode none",
-            "f.slang -conformance Impl:IFoo=3",
             "f.slang -lang slang",
             "f.slang -lang hlsl",
             "f.slang -obfuscate",
@@ -1337,6 +1370,32 @@ mod tests {
     fn allow_glsl_is_a_flag() {
         assert!(compile_args("f.slang -allow-glsl -target glsl").allow_glsl);
         assert!(!compile_args("f.slang -target glsl").allow_glsl);
+    }
+
+    #[test]
+    fn conformance_gives_a_tag() {
+        let args = compile_args("f.slang -conformance Impl:IFoo=3 -conformance Other:IFoo");
+        assert_eq!(
+            args.conformances,
+            vec![
+                legalis_front::Conformance {
+                    ty: "Impl".into(),
+                    interface: "IFoo".into(),
+                    id: Some(3),
+                },
+                legalis_front::Conformance {
+                    ty: "Other".into(),
+                    interface: "IFoo".into(),
+                    id: None,
+                },
+            ]
+        );
+        for bad in ["Impl", "Impl:IFoo=x", ":IFoo=1", "Impl:=2"] {
+            assert!(
+                error(&format!("f.slang -conformance {bad}")).starts_with("-conformance takes"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -97,6 +97,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         bindings: args.bindings.clone(),
         dump_bindings: args.dump_bindings,
         allow_glsl: args.allow_glsl,
+        conformances: args.conformances.clone(),
     });
     reporter.report(
         &mut outcome,
@@ -176,6 +177,7 @@ fn link(
         trace: args.trace,
         bindings: args.bindings.clone(),
         allow_glsl: args.allow_glsl,
+        conformances: args.conformances.clone(),
         ..crate::Request::default()
     };
     let linked = crate::link_entries(&request, &entries);

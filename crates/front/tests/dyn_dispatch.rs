@@ -1,0 +1,205 @@
+//! Values of interface type (dynamic dispatch) in a closed world: a tagged
+//! struct with a member per conforming struct, and dispatch functions that
+//! switch on the tag (`check/dyn_dispatch.rs`).
+
+use legalis_front::{Conformance, Options, compile};
+use legalis_ir as ir;
+
+const SHAPES: &str = r#"
+    interface IShape { float area(); [mutating] void grow(float by); }
+    struct Circle : IShape
+    {
+        float r;
+        float area() { return 3.0 * r * r; }
+        [mutating] void grow(float by) { r += by; }
+    }
+    struct Square : IShape
+    {
+        float side;
+        float area() { return side * side; }
+        [mutating] void grow(float by) { side += by; }
+    }
+    RWStructuredBuffer<float> output;
+    [numthreads(1, 1, 1)]
+    void main(uint3 id : SV_DispatchThreadID)
+    {
+        IShape s = Circle(1.0);
+        if (id.x == 1)
+            s = Square(2.0);
+        s.grow(1.0);
+        output[id.x] = s.area();
+    }
+"#;
+
+fn compile_ok(src: &str, options: &Options) -> ir::Module {
+    let out = compile(src, options);
+    let errors: Vec<String> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code_str(), d.message))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "unexpected errors:\n{}",
+        errors.join("\n")
+    );
+    let module = out.module.expect("a module");
+    if let Err(errors) = ir::verify::verify(&module) {
+        panic!("the verifier rejected the module: {errors:?}");
+    }
+    module
+}
+
+fn function<'m>(module: &'m ir::Module, name: &str) -> &'m ir::Function {
+    module
+        .functions
+        .iter()
+        .map(|(_, f)| f)
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function `{name}`"))
+}
+
+/// The tags of the `switch` in a dispatch function, case by case.
+fn case_tags(func: &ir::Function) -> Vec<Vec<ir::SwitchValue>> {
+    func.body
+        .iter()
+        .find_map(|(s, _)| match s {
+            ir::Statement::Switch { cases, .. } => {
+                Some(cases.iter().map(|c| c.values.clone()).collect())
+            }
+            _ => None,
+        })
+        .expect("a switch")
+}
+
+#[test]
+fn an_interface_value_is_a_tagged_struct() {
+    let module = compile_ok(SHAPES, &Options::default());
+    let (_, ty) = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("IShape"))
+        .expect("the interface's value type");
+    let ir::TypeInner::Struct { members } = &ty.inner else {
+        panic!("not a struct");
+    };
+    let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["tag", "as_Circle", "as_Square"]);
+    let area = function(&module, "IShape::area");
+    assert_eq!(area.params[0].direction, ir::ParamDirection::In);
+    assert_eq!(
+        case_tags(area),
+        [
+            vec![ir::SwitchValue::Int(0)],
+            vec![ir::SwitchValue::Int(1), ir::SwitchValue::Default]
+        ]
+    );
+    // `[mutating]`: the value is passed `inout` and written back.
+    let grow = function(&module, "IShape::grow");
+    assert_eq!(grow.params[0].direction, ir::ParamDirection::InOut);
+    assert!(grow.result.is_none());
+}
+
+#[test]
+fn conformance_options_fix_the_tags() {
+    let options = Options {
+        conformances: vec![Conformance {
+            ty: "Square".into(),
+            interface: "IShape".into(),
+            id: Some(0),
+        }],
+        ..Default::default()
+    };
+    let module = compile_ok(SHAPES, &options);
+    let area = function(&module, "IShape::area");
+    // Circle takes the lowest free tag, 1; Square's member stays second.
+    assert_eq!(
+        case_tags(area),
+        [
+            vec![ir::SwitchValue::Int(1)],
+            vec![ir::SwitchValue::Int(0), ir::SwitchValue::Default]
+        ]
+    );
+}
+
+fn errors(src: &str, options: &Options) -> Vec<(String, String)> {
+    compile(src, options)
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let span = d.primary_span();
+            (
+                d.code_str(),
+                src.get(span.range()).unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_conformance_option_naming_no_conforming_struct_is_refused() {
+    for (ty, interface, id) in [("Triangle", "IShape", 2), ("Square", "IShape", 1)] {
+        let mut conformances = vec![Conformance {
+            ty: ty.into(),
+            interface: interface.into(),
+            id: Some(id),
+        }];
+        if ty == "Square" {
+            // Two structs given one tag.
+            conformances.push(Conformance {
+                ty: "Circle".into(),
+                interface: "IShape".into(),
+                id: Some(1),
+            });
+        }
+        let options = Options {
+            conformances,
+            ..Default::default()
+        };
+        assert_eq!(
+            errors(SHAPES, &options),
+            [("E30029".to_string(), "IShape".to_string())],
+            "{ty}"
+        );
+    }
+}
+
+#[test]
+fn a_generic_parameter_stays_static() {
+    // `T : IShape` is specialised per argument; no value type is made.
+    let src = r#"
+        interface IShape { float area(); }
+        struct Circle : IShape { float r; float area() { return r * r; } }
+        float twice<T : IShape>(T shape) { return 2.0 * shape.area(); }
+        RWStructuredBuffer<float> output;
+        [numthreads(1, 1, 1)]
+        void main() { output[0] = twice(Circle(1.0)); }
+    "#;
+    let module = compile_ok(src, &Options::default());
+    assert!(
+        !module
+            .types
+            .iter()
+            .any(|(_, t)| t.name.as_deref() == Some("IShape"))
+    );
+}
+
+#[test]
+fn member_wise_constructors_fill_fields_in_order() {
+    let src = r#"
+        struct S { float a; int b = 7; }
+        RWStructuredBuffer<float> output;
+        [numthreads(1, 1, 1)]
+        void main() { S one = S(1.0); S two = S(2.0, 3); output[0] = one.a + float(two.b); }
+    "#;
+    compile_ok(src, &Options::default());
+    let bad = r#"
+        struct S { float a; int b; }
+        RWStructuredBuffer<float> output;
+        [numthreads(1, 1, 1)]
+        void main() { S one = S(1.0); output[0] = one.a; }
+    "#;
+    assert_eq!(errors(bad, &Options::default())[0].0, "E30003");
+}
