@@ -82,6 +82,9 @@ pub enum ModifierKind {
     Indices,
     Primitives,
     Payload,
+    /// Slang's `constexpr` on a parameter: its argument must be a
+    /// compile-time constant.
+    ConstExpr,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

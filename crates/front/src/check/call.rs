@@ -268,7 +268,11 @@ impl Checker<'_> {
         for (i, param) in params.iter().enumerate() {
             let expr = match values.get(i) {
                 Some(&v) => {
-                    if param.direction == ir::ParamDirection::In {
+                    if param.constexpr {
+                        let e = self.coerce(v, param.ty, spans[i]);
+                        self.require_constexpr_arg(e, spans[i]);
+                        e
+                    } else if param.direction == ir::ParamDirection::In {
                         self.coerce(v, param.ty, spans[i])
                     } else {
                         self.require_place(v.expr, spans[i]);

@@ -25,6 +25,8 @@ pub struct DeclModifiers {
     pub primitive: Option<ir::InputPrimitive>,
     pub mesh_output: Option<ir::MeshOutputKind>,
     pub payload: bool,
+    /// `constexpr` (a parameter).
+    pub constexpr: bool,
 }
 
 pub fn sort_modifiers(
@@ -73,6 +75,7 @@ pub fn sort_modifiers(
             M::Indices => out.mesh_output = Some(ir::MeshOutputKind::Indices),
             M::Primitives => out.mesh_output = Some(ir::MeshOutputKind::Primitives),
             M::Payload => out.payload = true,
+            M::ConstExpr => out.constexpr = true,
             M::Volatile | M::Inline | M::Precise | M::Unorm | M::Snorm => leftover.push(*m),
         }
     }
@@ -951,6 +954,7 @@ impl Checker<'_> {
             ty,
             direction,
             default: param.declarator.init.clone(),
+            constexpr: mods.constexpr,
         };
         (sig, mods)
     }

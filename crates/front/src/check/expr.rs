@@ -839,6 +839,14 @@ impl Checker<'_> {
                 Some(ctx) if ctx.func.locals[*l].is_const => Place::ReadOnly("a `const` variable"),
                 _ => Place::Writable,
             },
+            ir::Expression::Param(i)
+                if self
+                    .ctx
+                    .as_ref()
+                    .is_some_and(|ctx| ctx.constexpr_params.contains(i)) =>
+            {
+                Place::ReadOnly("a `constexpr` parameter")
+            }
             ir::Expression::Param(_) | ir::Expression::Deref { .. } => Place::Writable,
             ir::Expression::Member { base, .. } => {
                 let base_ty = exprs.ty(*base);

@@ -1157,6 +1157,7 @@ impl Checker<'_> {
             ty,
             direction,
             default: None,
+            constexpr: false,
         })
     }
 }

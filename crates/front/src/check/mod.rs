@@ -12,6 +12,7 @@ mod attrs;
 mod blocks;
 mod call;
 pub mod consteval;
+mod constexpr;
 mod convert;
 mod decl;
 mod dyn_dispatch;
@@ -141,6 +142,9 @@ pub struct ParamSig {
     pub ty: Handle<Type>,
     pub direction: ir::ParamDirection,
     pub default: Option<ast::Expr>,
+    /// Slang `constexpr`: the argument must be a compile-time constant,
+    /// and the function is specialised per constant (`constexpr.rs`).
+    pub constexpr: bool,
 }
 
 /// A user function's signature; one per overload (a prototype and its
@@ -196,6 +200,8 @@ pub struct FnCtx {
     pub this_ty: Option<Handle<Type>>,
     /// In a constructor: the local `this` that it builds and returns.
     pub this_local: Option<Handle<ir::LocalVariable>>,
+    /// The indices of this function's `constexpr` parameters.
+    pub constexpr_params: Vec<u32>,
 }
 
 /// `RAY_FLAG_*`, `HIT_KIND_*`, `COMMITTED_*` and `CANDIDATE_*` as HLSL
@@ -609,6 +615,7 @@ impl<'a> Checker<'a> {
         if self.failed {
             return None;
         }
+        self.specialise_constexpr();
         self.order_functions();
         if !self.failed {
             self.imply_entry_attributes();

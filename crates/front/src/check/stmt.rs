@@ -94,6 +94,9 @@ impl Checker<'_> {
             calls: Vec::new(),
             this_ty: info.this_ty.or(info.constructs),
             this_local: None,
+            constexpr_params: (0..info.params.len() as u32)
+                .filter(|&i| info.params[i as usize].constexpr)
+                .collect(),
         });
         if let Some(ty) = info.constructs
             && let Some(ctx) = &mut self.ctx

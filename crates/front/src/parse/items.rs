@@ -7,8 +7,8 @@ use legalis_ir::Span;
 use crate::{
     ast::{
         Attribute, Block, BufferBlock, EnumDecl, FunctionDecl, GenericParam, GenericParamKind,
-        Ident, InterfaceDecl, Item, Modifier, NamespaceDecl, Param, SourceFile, StructDecl,
-        TypeAlias, TypeExpr, VarDecl,
+        Ident, InterfaceDecl, Item, Modifier, ModifierKind, NamespaceDecl, Param, SourceFile,
+        StructDecl, TypeAlias, TypeExpr, VarDecl,
     },
     codes,
     lexer::TokenKind,
@@ -302,13 +302,18 @@ impl<'a> Parser<'a> {
     pub(super) fn param(&mut self) -> Param {
         let start = self.peek().span;
         let attributes = self.attributes();
-        if self.at_word("constexpr") {
-            // A parameter whose argument must be a compile-time constant
-            // (Slang): the function would be specialised per constant.
-            let span = self.bump().span;
-            self.unsupported("a `constexpr` parameter", span);
-        }
-        let (modifiers, ty) = self.decl_head();
+        // `constexpr`: a parameter whose argument must be a compile-time
+        // constant (Slang); the checker specialises the function per
+        // constant (`check/constexpr.rs`).
+        let constexpr = self
+            .at_word("constexpr")
+            .then(|| self.bump().span)
+            .map(|span| Modifier {
+                kind: ModifierKind::ConstExpr,
+                span,
+            });
+        let (mut modifiers, ty) = self.decl_head();
+        modifiers.extend(constexpr);
         let name = if matches!(self.kind(), TokenKind::Comma | TokenKind::RParen) {
             // Unnamed, as in a prototype `float f(float);`.
             self.missing_ident()
