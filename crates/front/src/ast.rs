@@ -144,6 +144,11 @@ pub const ARRAY_TYPE: &str = "<array>";
 /// (`void` for `void*`). Not a valid identifier either.
 pub const POINTER_TYPE: &str = "<pointer>";
 
+/// The type name prefix of a struct's type alias named through the struct,
+/// `S<float, 3>.VecT`: the name is this prefix and `VecT`, the one argument
+/// the struct. Not a valid identifier either.
+pub const MEMBER_TYPE: &str = "<member>.";
+
 /// `modifiers type declarator, declarator;` at any scope.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VarDecl {
@@ -168,6 +173,9 @@ pub struct StructDecl {
     /// Generic parameters (`struct Pair<T>`, `struct Buf<let N : int>`);
     /// empty for an ordinary struct.
     pub generics: Vec<GenericParam>,
+    /// Type alias members (`typealias VecT = vector<T, N>;`): the bare
+    /// name inside the struct, `S.VecT` or `S::VecT` outside.
+    pub aliases: Vec<TypeAlias>,
     pub span: Span,
 }
 

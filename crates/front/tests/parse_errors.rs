@@ -500,10 +500,19 @@ fn an_unsized_array_as_a_generic_argument_is_unsupported() {
 }
 
 #[test]
-fn a_constexpr_parameter_is_unsupported_and_the_list_is_still_read() {
-    check(
-        "float f(uint2 p, constexpr int2 offset, int s) { return 0; }",
-        r#"E20003 17..26 "constexpr": a `constexpr` parameter is not supported"#,
+fn a_constexpr_parameter_is_a_modifier_of_the_parameter() {
+    let src = "float f(uint2 p, constexpr int2 offset, int s) { return 0; }";
+    let (file, diagnostics) = parse_text(src);
+    assert_eq!(render(src, &diagnostics), "");
+    let [Item::Function(f)] = file.items.as_slice() else {
+        panic!("{:?}", file.items);
+    };
+    assert_eq!(f.params.len(), 3);
+    assert!(
+        f.params[1]
+            .modifiers
+            .iter()
+            .any(|m| m.kind == legalis_front::ast::ModifierKind::ConstExpr)
     );
 }
 

@@ -109,3 +109,78 @@ void main() { outb[0] = add(1, 2); }",
     );
 }
 
+// ---- type aliases in structs
+
+const ALIASES: &str = "
+struct Vec<T, let N : int>
+{
+    typealias VecT = vector<T, N>;
+    typedef T Elem;
+    VecT v;
+    Elem first() { return v[0]; }
+    VecT twice() { VecT r = v * Elem(2); return r; }
+    This scaled(T s) { This r; r.v = v * s; return r; }
+}
+struct Plain
+{
+    typealias Pair = float2;
+    Pair p;
+    Pair swap() { return p.yx; }
+}
+RWStructuredBuffer<float4> outb;
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    Vec<float, 3> a;
+    a.v = float3(id);
+    Vec<float, 3>.VecT t = a.twice();
+    Vec<int, 2>::VecT u = int2(1, 2);
+    Plain::Pair q = float2(3, 4);
+    Plain pl;
+    pl.p = q;
+    outb[0] = float4(t, a.first()) + float4(a.scaled(2.0).v, float(u.x)) + float4(pl.swap(), 0, 0);
+}
+";
+
+#[test]
+fn struct_aliases_inside_and_outside() {
+    let module = ok(ALIASES);
+    let vec3 = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("Vec<float, 3>"))
+        .expect("the instance");
+    let ir::TypeInner::Struct { members } = &vec3.1.inner else {
+        panic!("a struct");
+    };
+    assert!(matches!(
+        module.types[members[0].ty].inner,
+        ir::TypeInner::Vector { size: 3, .. }
+    ));
+    let plain = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("Plain"))
+        .expect("Plain");
+    let ir::TypeInner::Struct { members } = &plain.1.inner else {
+        panic!("a struct");
+    };
+    assert!(matches!(
+        module.types[members[0].ty].inner,
+        ir::TypeInner::Vector { size: 2, .. }
+    ));
+}
+
+#[test]
+fn unknown_struct_alias() {
+    error(
+        "struct S<T> { typealias V = vector<T, 2>; V v; }
+typedef float2 W;
+RWStructuredBuffer<float> outb;
+[numthreads(1, 1, 1)]
+void main() { S<float>.V a = float2(1, 2); S<float>.W b = a; outb[0] = b.x; }",
+        "E30002",
+        "`S<float>` has no type member `W`",
+        "S<float>.W",
+    );
+}

@@ -210,7 +210,16 @@ impl Checker<'_> {
     }
 
     pub fn declare_struct(&mut self, decl: &ast::StructDecl) {
+        let aliases = !decl.aliases.is_empty();
+        if aliases {
+            self.push_scope();
+            let qualified = self.qualified(&decl.name.name);
+            self.declare_struct_aliases(decl, &qualified);
+        }
         let members = self.struct_members(decl);
+        if aliases {
+            self.pop_scope();
+        }
         let ty = self.module.types.insert(
             Type {
                 name: Some(self.qualified(&decl.name.name)),

@@ -601,6 +601,7 @@ impl Checker<'_> {
         );
         self.namespace = outer_namespace;
         let saved = self.enter_generic_scope(&decl.generics, &args, &namespace, None);
+        self.declare_struct_aliases(&decl, &name);
         let members = self.struct_members(&decl);
         let ty = self.module.types.insert(
             Type {
@@ -654,6 +655,7 @@ impl Checker<'_> {
             }
             let saved =
                 self.enter_generic_scope(&generics, args, namespace, Some((&decl.name.name, ty)));
+            self.bind_struct_aliases(decl, name);
             let this = self.method_this(method, decl, ty);
             let key = format!("{name}::{}", method.name.name);
             let func = self.push_instance(method, key.clone(), scope.clone(), this);

@@ -33,6 +33,7 @@ mod printf;
 mod ray_query;
 mod semantics;
 mod stmt;
+mod struct_alias;
 pub mod types;
 
 use legalis_ir as ir;

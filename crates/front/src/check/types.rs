@@ -287,6 +287,11 @@ impl Checker<'_> {
         {
             return self.resolve_pointer_type(pointee, texpr.span);
         }
+        if let Some(member) = name.strip_prefix(ast::MEMBER_TYPE)
+            && let [ast::GenericArg::Type(owner)] = texpr.args.as_slice()
+        {
+            return self.resolve_member_type(owner, member, texpr.span);
+        }
         if texpr.args.is_empty() {
             if let Some((scalar, shape)) = numeric_from_name(name) {
                 return Some(self.numeric_ty(scalar, shape));

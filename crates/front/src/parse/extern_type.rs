@@ -70,6 +70,7 @@ impl Parser<'_> {
                     methods: Vec::new(),
                     conformances,
                     generics: Vec::new(),
+                    aliases: Vec::new(),
                     span,
                 }));
             } else {

@@ -647,9 +647,14 @@ impl<'a> Parser<'a> {
         }
         let mut methods = Vec::new();
         let mut structs = Vec::new();
+        let outer_aliases = std::mem::take(&mut self.struct_aliases);
         let fields = self.member_list(&mut structs, Some(&mut methods));
         for field in &fields {
             self.unsupported("a field in an extension (it adds methods only)", field.span);
+        }
+        let aliases = std::mem::replace(&mut self.struct_aliases, outer_aliases);
+        for alias in &aliases {
+            self.unsupported("a type alias in an extension", alias.span);
         }
         for nested in &structs {
             self.unsupported("a struct declared in an extension", nested.name.span);
@@ -662,6 +667,7 @@ impl<'a> Parser<'a> {
             methods,
             conformances,
             generics: Vec::new(),
+            aliases: Vec::new(),
             span: self.span_from(start),
         })
     }
@@ -675,7 +681,9 @@ impl<'a> Parser<'a> {
         structs: &mut Vec<StructDecl>,
     ) -> Option<VarDecl> {
         let mut methods = Vec::new();
+        let outer_aliases = std::mem::take(&mut self.struct_aliases);
         let fields = self.member_list(structs, Some(&mut methods));
+        let aliases = std::mem::replace(&mut self.struct_aliases, outer_aliases);
         let span = self.span_from(start);
         let ty = TypeExpr {
             name: name.name.clone(),
@@ -690,6 +698,7 @@ impl<'a> Parser<'a> {
             methods,
             conformances: Vec::new(),
             generics: Vec::new(),
+            aliases,
             span,
         });
         self.vars_after_struct(attributes, ty, start)
@@ -798,6 +807,17 @@ impl<'a> Parser<'a> {
                 }
                 return;
             }
+            Some(word @ ("typedef" | "typealias")) if methods.is_some() => {
+                // A type alias member (Slang): `S.Name` / `S::Name` outside,
+                // the bare name inside.
+                let alias = if word == "typedef" {
+                    self.typedef()
+                } else {
+                    self.typealias()
+                };
+                self.struct_aliases.push(alias);
+                return;
+            }
             Some(
                 word @ ("__init" | "property" | "__subscript" | "typedef" | "typealias"
                 | "associatedtype" | "__generic"),
@@ -808,7 +828,7 @@ impl<'a> Parser<'a> {
                     "property" => "`property` member",
                     "__subscript" => "`__subscript` member",
                     "associatedtype" => "`associatedtype` requirement",
-                    _ => "type alias in a struct",
+                    _ => "type alias in a buffer block",
                 };
                 let span = self.peek().span;
                 self.unsupported(what, span);
@@ -965,7 +985,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `typealias Name = type;`
-    fn typealias(&mut self) -> TypeAlias {
+    pub(super) fn typealias(&mut self) -> TypeAlias {
         let start = self.bump().span;
         let name = self.alias_name();
         self.expect(TokenKind::Eq, "`=`");

@@ -167,6 +167,8 @@ struct Parser<'a> {
     /// Inside the item after `__generic<...>`: its `where` clauses, whose
     /// parameters are the prefix's.
     prefix_where: Option<Vec<(ast::Ident, ast::TypeExpr)>>,
+    /// The `typealias`/`typedef` members of the struct body being read.
+    struct_aliases: Vec<ast::TypeAlias>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -193,6 +195,7 @@ impl<'a> Parser<'a> {
             matching: match_delimiters(tokens),
             type_names: FastHashSet::default(),
             prefix_where: None,
+            struct_aliases: Vec::new(),
             diagnostics: Vec::new(),
         }
     }

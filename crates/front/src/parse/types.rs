@@ -2,7 +2,7 @@
 //! decides whether a type starts here.
 
 use crate::{
-    ast::{ARRAY_TYPE, GenericArg, Modifier, ModifierKind, POINTER_TYPE, TypeExpr},
+    ast::{ARRAY_TYPE, GenericArg, MEMBER_TYPE, Modifier, ModifierKind, POINTER_TYPE, TypeExpr},
     lexer::TokenKind,
 };
 
@@ -263,6 +263,17 @@ impl Parser<'_> {
             modifiers,
             span: self.span_from(start),
         };
+        // `S<float, 3>.VecT`, `S<float, 3>::VecT`: a struct's type alias.
+        while !ty.args.is_empty() && self.member_type_ahead(0) {
+            self.bump();
+            let member = self.bump();
+            ty = TypeExpr {
+                name: format!("{MEMBER_TYPE}{}", self.token_text(member)),
+                args: vec![GenericArg::Type(ty)],
+                modifiers: Vec::new(),
+                span: self.span_from(start),
+            };
+        }
         // `T*`, `T**`: pointer types, after a type name only, so that
         // `a * b` stays a product.
         let mut stars = 0;
@@ -422,6 +433,9 @@ impl Parser<'_> {
         }
         if self.nth_kind(i) == TokenKind::Lt && self.is_type_name(name) {
             i = self.scan_angles(i)?;
+            while self.member_type_ahead(i) {
+                i += 2;
+            }
         }
         if self.pointer_star_ahead(i, name) {
             while self.nth_kind(i) == TokenKind::Star {
@@ -429,6 +443,15 @@ impl Parser<'_> {
             }
         }
         Some(i)
+    }
+
+    /// Whether offset `i` starts `.Name` or `::Name` naming a type alias
+    /// member (a declared type name).
+    fn member_type_ahead(&self, i: usize) -> bool {
+        matches!(self.nth_kind(i), TokenKind::Dot | TokenKind::ColonColon)
+            && self
+                .nth_word(i + 1)
+                .is_some_and(|w| w != "Handle" && self.type_names.contains(w))
     }
 
     /// From a `<` at offset `i`, the offset past its matching `>`.
