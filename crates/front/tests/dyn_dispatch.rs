@@ -184,6 +184,15 @@ fn a_generic_parameter_stays_static() {
             .iter()
             .any(|(_, t)| t.name.as_deref() == Some("IShape"))
     );
+    // An interface value as the argument conforms: the specialisation
+    // takes the tagged struct and dispatches inside.
+    let dynamic = src.replace("twice(Circle(1.0))", "twice((IShape)Circle(1.0))");
+    let dynamic = dynamic.replace(
+        "void main() {",
+        "void main() { IShape s = Circle(2.0); output[1] = twice(s);",
+    );
+    let module = compile_ok(&dynamic, &Options::default());
+    function(&module, "IShape::area");
 }
 
 #[test]

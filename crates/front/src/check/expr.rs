@@ -684,6 +684,13 @@ impl Checker<'_> {
         if let Some(cast) = self.pointer_cast(v, from, target, span) {
             return cast;
         }
+        // `(IShape)circle`: a value of interface type (`dyn_dispatch.rs`).
+        if let Some(expr) = self.coerce_to_dyn(v, target, span) {
+            return Value {
+                expr,
+                ty: Some(target),
+            };
+        }
         match (self.numeric(from), self.numeric(target)) {
             (Some((_, fs)), Some((_, ts))) => {
                 let ok = fs.converts_explicitly_to(ts);

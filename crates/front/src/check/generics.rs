@@ -332,6 +332,11 @@ impl Checker<'_> {
             .get(&ty)
             .cloned()
             .unwrap_or_default();
+        // A value of interface type conforms to its interface (dynamic
+        // dispatch inside the specialisation: `dyn_dispatch.rs`).
+        if let Some(info) = self.dyn_info(ty) {
+            pending.push(info.interface);
+        }
         let mut seen = Vec::new();
         while let Some(i) = pending.pop() {
             if i == wanted {
