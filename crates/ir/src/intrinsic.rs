@@ -184,6 +184,16 @@ intrinsics! {
     /// `hit.GetAttributes<T>()`: the call's type is `T`.
     HitObjectGetAttributes = "GetAttributes",
     HitObjectGetCurrentTime = "GetCurrentTime",
+    /// `HitObject::MakeHit(scene, instance, geometry, primitive, kind,
+    /// contribution, multiplier, ray, attributes)` (9 arguments) or
+    /// `MakeHit(record, scene, instance, geometry, primitive, kind, ray,
+    /// attributes)` (8: the hit group's record index first).
+    HitObjectMakeHit = "HitObject::MakeHit",
+    /// Sphere and linear-swept-sphere hits of a hit object (the free
+    /// functions' counterparts).
+    HitObjectGetSpherePositionAndRadius = "GetSpherePositionAndRadius",
+    HitObjectGetLssPositionsAndRadii = "GetLssPositionsAndRadii",
+    HitObjectIsSphereHit = "IsSphereHit", HitObjectIsLssHit = "IsLssHit",
     // Inline ray tracing: `RayQuery`'s methods (its object, a ray-query
     // variable, is the first argument). `TraceRayInline(q, accel, flags,
     // mask, ray)` takes the template's flags already added to the call's.
@@ -427,6 +437,10 @@ impl Intrinsic {
                 | HitObjectGetShaderTableIndex
                 | HitObjectGetAttributes
                 | HitObjectGetCurrentTime
+                | HitObjectGetSpherePositionAndRadius
+                | HitObjectGetLssPositionsAndRadii
+                | HitObjectIsSphereHit
+                | HitObjectIsLssHit
         )
     }
 
@@ -440,6 +454,7 @@ impl Intrinsic {
                 HitObjectTraceRay
                     | HitObjectMakeMiss
                     | HitObjectMakeNop
+                    | HitObjectMakeHit
                     | HitObjectInvoke
                     | ReorderThread
             )

@@ -4,7 +4,11 @@
 //! `optixTraverse` (the payload in registers as `optixTrace`'s),
 //! `MakeMiss` `optixMakeMissHitObject`, `MakeNop` `optixMakeNopHitObject`,
 //! `Invoke` `optixInvoke`, `ReorderThread` `optixReorder`, and a method
-//! reads the current hit object (`optixHitObjectIsHit()` ...). That is
+//! reads the current hit object (`optixHitObjectIsHit()` ...; the sphere
+//! and swept-sphere queries through `optixHitObjectGetSphereData`,
+//! `optixHitObjectGetLinearCurveVertexData` and the primitive type of
+//! `optixHitObjectGetHitKind()`). `MakeHit` is refused (`E56401`): OptiX
+//! makes a hit object only from the traverse data of one it traversed. That is
 //! the source's meaning only while one hit object is made: a program that
 //! reaches two makers is refused (`E56401`), as are the methods OptiX
 //! has no query for (`GetRayDesc`). `GetAttributes<T>` reads the hit
@@ -37,6 +41,16 @@ fn query(fun: I) -> Option<&'static str> {
         I::HitObjectGetPrimitiveIndex => "optixHitObjectGetPrimitiveIndex()",
         I::HitObjectGetHitKind => "optixHitObjectGetHitKind()",
         I::HitObjectGetShaderTableIndex => "optixHitObjectGetSbtRecordIndex()",
+        // A hit's primitive type is its hit kind's; a miss or nop hit
+        // object is neither kind.
+        I::HitObjectIsSphereHit => {
+            "(optixHitObjectIsHit() && optixGetPrimitiveType(optixHitObjectGetHitKind()) == OPTIX_PRIMITIVE_TYPE_SPHERE)"
+        }
+        I::HitObjectIsLssHit => {
+            "(optixHitObjectIsHit() && optixGetPrimitiveType(optixHitObjectGetHitKind()) == OPTIX_PRIMITIVE_TYPE_ROUND_LINEAR)"
+        }
+        I::HitObjectGetSpherePositionAndRadius => "lg::hit_object_sphere_position_and_radius()",
+        I::HitObjectGetLssPositionsAndRadii => "lg::hit_object_lss_positions_and_radii()",
         // OptiX keeps the world-space ray only: the object-space one is
         // it through the hit object's world-to-object transform (a 3x4
         // row-major matrix), the origin with the translation.
@@ -83,6 +97,16 @@ impl Writer<'_> {
     /// program that makes more than one, or a hit object outside the
     /// ray-generation, closest-hit and miss programs.
     fn hit_object_allowed(&self, fun: I, span: Span) -> Result<()> {
+        // OptiX 9's `optixMakeHitObject` rebuilds a hit object from the
+        // traverse data of one it traversed
+        // (`optixHitObjectGetTraverseData`); nothing makes one from an
+        // instance, geometry and primitive index and attributes.
+        if fun == I::HitObjectMakeHit {
+            return unsupported(
+                "`HitObject::MakeHit` (OptiX makes a hit object only from the traverse data of one it traversed, not from instance, geometry and primitive indices and attributes)",
+                span,
+            );
+        }
         if !matches!(
             self.entry.stage,
             ir::ShaderStage::RayGeneration | ir::ShaderStage::ClosestHit | ir::ShaderStage::Miss
@@ -95,13 +119,27 @@ impl Writer<'_> {
                 span,
             );
         }
-        let made = self
-            .module
-            .functions
-            .iter()
-            .flat_map(|(_, f)| f.expressions.iter())
-            .filter(|(_, e)| matches!(e, Expression::Intrinsic { fun, .. } if makes(*fun)))
-            .count();
+        // The makers of this program: in the functions its entry point
+        // reaches (the other programs of one translation unit have their
+        // own hit object).
+        let mut seen = std::collections::BTreeSet::new();
+        let mut work = vec![self.entry.function];
+        let mut made = 0;
+        while let Some(f) = work.pop() {
+            let Some(func) = self.module.functions.try_get(f) else {
+                continue;
+            };
+            if !seen.insert(f) {
+                continue;
+            }
+            for (_, e) in func.expressions.iter() {
+                match e {
+                    Expression::Call { function, .. } => work.push(*function),
+                    Expression::Intrinsic { fun, .. } if makes(*fun) => made += 1,
+                    _ => {}
+                }
+            }
+        }
         if made > 1 {
             return unsupported(
                 "more than one hit object (OptiX keeps one outgoing hit object per thread)",

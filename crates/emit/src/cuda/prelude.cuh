@@ -657,6 +657,20 @@ __device__ inline float2x4 lss_positions_and_radii() {
     optixGetLinearCurveVertexData(d);
     return float2x4(d[0].x, d[0].y, d[0].z, d[0].w, d[1].x, d[1].y, d[1].z, d[1].w);
 }
+// The same of the outgoing hit object (`HitObject.GetSpherePositionAndRadius`
+// ...); a hit object that is no sphere or swept-sphere hit reads zeros.
+__device__ inline float4 hit_object_sphere_position_and_radius() {
+    ::float4 d[1] = {};
+    if (optixHitObjectIsHit() && optixGetPrimitiveType(optixHitObjectGetHitKind()) == OPTIX_PRIMITIVE_TYPE_SPHERE)
+        optixHitObjectGetSphereData(d);
+    return float4(d[0].x, d[0].y, d[0].z, d[0].w);
+}
+__device__ inline float2x4 hit_object_lss_positions_and_radii() {
+    ::float4 d[2] = {};
+    if (optixHitObjectIsHit() && optixGetPrimitiveType(optixHitObjectGetHitKind()) == OPTIX_PRIMITIVE_TYPE_ROUND_LINEAR)
+        optixHitObjectGetLinearCurveVertexData(d);
+    return float2x4(d[0].x, d[0].y, d[0].z, d[0].w, d[1].x, d[1].y, d[1].z, d[1].w);
+}
 // An instance's transform (optixGetInstance(Inverse)TransformFromHandle:
 // three float4 rows) as HLSL `float3x4`; zero when the handle is no
 // instance (a null pointer).

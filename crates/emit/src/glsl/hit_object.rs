@@ -1,7 +1,10 @@
 //! Shader execution reordering in GLSL (`GL_NV_shader_invocation_reorder`):
 //! a `HitObject` is a `hitObjectNV` variable, which GLSL cannot assign, so
-//! a declaration or assignment from `HitObject::TraceRay`, `MakeMiss` or
-//! `MakeNop` records into the variable (`hitObjectTraceRayNV(h, ...)`,
+//! a declaration or assignment from `HitObject::TraceRay`, `MakeHit`,
+//! `MakeMiss` or `MakeNop` records into the variable
+//! (`hitObjectTraceRayNV(h, ...)`, `hitObjectRecordHitNV` or, with a
+//! record index, `hitObjectRecordHitWithIndexNV` after the attributes are
+//! stored into their `hitObjectAttributeNV` variable,
 //! `hitObjectRecordMissNV`, `hitObjectRecordEmptyNV`); methods are the
 //! `hitObject*NV` queries of the variable; `GetAttributes<T>` is
 //! `hitObjectGetAttributesNV` into a `hitObjectAttributeNV` variable of
@@ -105,6 +108,12 @@ impl Writer<'_> {
                 let (location, name) = self.attribute_variable(&type_name);
                 format!("(hitObjectGetAttributesNV({hit}, {location}), {name})")
             }
+            I::HitObjectGetSpherePositionAndRadius
+            | I::HitObjectGetLssPositionsAndRadii
+            | I::HitObjectIsSphereHit
+            | I::HitObjectIsLssHit => {
+                return unsupported(format!("the intrinsic `HitObject.{}`", fun.name()), span);
+            }
             I::HitObjectGetRayDesc => {
                 let hit = self.hit_variable(ctx, args[0])?;
                 let ty = self.expr_ty(ctx, e)?;
@@ -159,6 +168,46 @@ impl Writer<'_> {
                 Ok(format!("hitObjectRecordMissNV({})", a.join(", ")))
             }
             I::HitObjectMakeNop => Ok(format!("hitObjectRecordEmptyNV({target})")),
+            // The attributes go into the type's `hitObjectAttributeNV`
+            // variable first; the call names its location. GLSL's
+            // instance, primitive and geometry are `int`s, in that order.
+            I::HitObjectMakeHit => {
+                let n = args.len();
+                let attributes = args[n - 1];
+                let ty = self.expr_ty(ctx, attributes)?;
+                let type_name = self.type_name(ty, span)?;
+                let (location, name) = self.attribute_variable(&type_name);
+                let value = self.expr(ctx, attributes)?;
+                let first = usize::from(n == 8);
+                let mut v = Vec::new();
+                for &x in &args[..n - 2] {
+                    v.push(self.expr(ctx, x)?);
+                }
+                let (scene, instance, geometry, primitive, kind) = (
+                    &v[first],
+                    &v[first + 1],
+                    &v[first + 2],
+                    &v[first + 3],
+                    &v[first + 4],
+                );
+                a.extend([
+                    scene.clone(),
+                    format!("int({instance})"),
+                    format!("int({primitive})"),
+                    format!("int({geometry})"),
+                    kind.clone(),
+                ]);
+                let call = if n == 8 {
+                    a.push(v[0].clone());
+                    "hitObjectRecordHitWithIndexNV"
+                } else {
+                    a.extend([v[5].clone(), v[6].clone()]);
+                    "hitObjectRecordHitNV"
+                };
+                a.extend(self.ray_fields(ctx, args[n - 2])?);
+                a.push(location.to_string());
+                Ok(format!("({name} = {value}, {call}({}))", a.join(", ")))
+            }
             _ => unsupported(
                 "a hit object made by something else than a HitObject function",
                 span,

@@ -2,9 +2,12 @@
 //! capability `ShaderInvocationReorderNV`, SPIR-V 1.5 as the reference
 //! writes it): a `HitObject` is an `OpTypeHitObjectNV` in a function
 //! variable; every instruction takes the variable. `HitObject::TraceRay`,
-//! `MakeMiss` and `MakeNop` record into a fresh variable
-//! (`OpHitObjectTraceRayNV`, `OpHitObjectRecordMissNV`,
-//! `OpHitObjectRecordEmptyNV`) whose value is then loaded; a method reads
+//! `MakeHit`, `MakeMiss` and `MakeNop` record into a fresh variable
+//! (`OpHitObjectTraceRayNV`, `OpHitObjectRecordHitNV` or, with a record
+//! index, `OpHitObjectRecordHitWithIndexNV` after the attributes are
+//! stored into their `HitObjectAttributeNV` variable,
+//! `OpHitObjectRecordMissNV`, `OpHitObjectRecordEmptyNV`) whose value is
+//! then loaded; a method reads
 //! the variable of its object (`OpHitObjectIsHitNV` ...); `GetAttributes<T>`
 //! copies the attributes into a `HitObjectAttributeNV` variable of type `T`
 //! (one per type, at locations 0, 1 ...) and loads it; `Invoke` is
@@ -99,7 +102,16 @@ impl Writer<'_> {
             return self.op(op, ty, &[hit]);
         }
         match fun {
-            I::HitObjectTraceRay | I::HitObjectMakeMiss | I::HitObjectMakeNop => {
+            I::HitObjectGetSpherePositionAndRadius
+            | I::HitObjectGetLssPositionsAndRadii
+            | I::HitObjectIsSphereHit
+            | I::HitObjectIsLssHit => {
+                unsupported(format!("the intrinsic `HitObject.{}`", fun.name()), span)
+            }
+            I::HitObjectTraceRay
+            | I::HitObjectMakeMiss
+            | I::HitObjectMakeNop
+            | I::HitObjectMakeHit => {
                 let ty = self.expr_ty(e)?;
                 let ty = self.ty(ty, Layout::Plain)?;
                 let var = self.function_var(ty, None)?;
@@ -174,6 +186,41 @@ impl Writer<'_> {
                 let mut ids = vec![var, self.value(args[0])?];
                 ids.extend(self.ray_fields(args[1])?);
                 self.op_ids(Op::HitObjectRecordMissNV, &ids)
+            }
+            // The attributes are stored into the type's
+            // `HitObjectAttributeNV` variable, which the instruction
+            // names; instance, primitive and geometry in that order.
+            I::HitObjectMakeHit => {
+                let n = args.len();
+                let attributes = args[n - 1];
+                let ty = self.expr_ty(attributes)?;
+                let span = self.span(attributes);
+                let attr_var = self.attribute_variable(ty, span)?;
+                let value = self.value(attributes)?;
+                self.op_ids(Op::Store, &[attr_var, value])?;
+                let first = usize::from(n == 8);
+                let mut v = Vec::new();
+                for &x in &args[..n - 2] {
+                    v.push(self.value(x)?);
+                }
+                let mut ids = vec![
+                    var,
+                    v[first],
+                    v[first + 1],
+                    v[first + 3],
+                    v[first + 2],
+                    v[first + 4],
+                ];
+                let op = if n == 8 {
+                    ids.push(v[0]);
+                    Op::HitObjectRecordHitWithIndexNV
+                } else {
+                    ids.extend([v[5], v[6]]);
+                    Op::HitObjectRecordHitNV
+                };
+                ids.extend(self.ray_fields(args[n - 2])?);
+                ids.push(attr_var);
+                self.op_ids(op, &ids)
             }
             _ => self.op_ids(Op::HitObjectRecordEmptyNV, &[var]),
         }

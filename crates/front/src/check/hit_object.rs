@@ -1,7 +1,9 @@
 //! Shader execution reordering: the `HitObject` type's static functions
-//! (`HitObject::TraceRay`, `MakeMiss`, `MakeNop`, `Invoke`, also written
-//! `HitObject.MakeNop()`), its methods (`IsHit`, `GetRayDesc`,
-//! `GetAttributes<T>` ...) and `ReorderThread`. The object of a method is
+//! (`HitObject::TraceRay`, `MakeHit`, `MakeMiss`, `MakeNop`, `Invoke`,
+//! also written `HitObject.MakeNop()`), its methods (`IsHit`,
+//! `GetRayDesc`, `GetAttributes<T>`, the sphere and linear-swept-sphere
+//! queries `GetSpherePositionAndRadius`, `IsLssHit` ...) and
+//! `ReorderThread`. The object of a method is
 //! the first argument of the IR intrinsic, as for textures.
 
 use legalis_ir::{Handle, Intrinsic as I, Scalar, Span, Type, TypeInner};
@@ -177,6 +179,36 @@ impl Checker<'_> {
                 arity(0)?;
                 plain(hit)
             }
+            // `MakeHit(scene, instance, geometry, primitive, kind,
+            // contribution, multiplier, ray, attributes)` or, with the hit
+            // group's record index first, `MakeHit(record, scene,
+            // instance, geometry, primitive, kind, ray, attributes)`.
+            I::HitObjectMakeHit => {
+                let (scene, uints) = match types.len() {
+                    9 => (0, 6),
+                    8 => (1, 4),
+                    n => {
+                        return Err(format!(
+                            "expected 9 arguments (scene, instance, geometry, primitive, hit kind, contribution, multiplier, ray, attributes) or 8 (record index, scene, instance, geometry, primitive, hit kind, ray, attributes), found {n}"
+                        ));
+                    }
+                };
+                self.require_scene(types[scene], scene + 1)?;
+                let n = types.len();
+                self.require_ray(types[n - 2], n - 1)?;
+                self.require_payload(types[n - 1], "the attributes")?;
+                let mut args = Vec::new();
+                if scene == 1 {
+                    args.push(Arg::In(uint));
+                }
+                args.push(Arg::Any);
+                args.extend(std::iter::repeat_n(Arg::In(uint), uints));
+                args.extend([Arg::Any, Arg::Any]);
+                Signature {
+                    args,
+                    result: Some(hit),
+                }
+            }
             // `Invoke(scene, hit, payload)` or `Invoke(hit, payload)`.
             I::HitObjectInvoke => {
                 let mut args = Vec::new();
@@ -213,7 +245,11 @@ impl Checker<'_> {
                     );
                 }
             },
-            I::HitObjectIsHit | I::HitObjectIsMiss | I::HitObjectIsNop => {
+            I::HitObjectIsHit
+            | I::HitObjectIsMiss
+            | I::HitObjectIsNop
+            | I::HitObjectIsSphereHit
+            | I::HitObjectIsLssHit => {
                 arity(0)?;
                 plain(boolean)
             }
@@ -234,6 +270,21 @@ impl Checker<'_> {
             | I::HitObjectGetObjectRayDirection => {
                 arity(0)?;
                 plain(float3)
+            }
+            I::HitObjectGetSpherePositionAndRadius => {
+                arity(0)?;
+                plain(self.numeric_ty(Scalar::F32, Shape::Vector(4)))
+            }
+            I::HitObjectGetLssPositionsAndRadii => {
+                arity(0)?;
+                let float2x4 = self.numeric_ty(
+                    Scalar::F32,
+                    Shape::Matrix {
+                        rows: 2,
+                        columns: 4,
+                    },
+                );
+                plain(float2x4)
             }
             I::HitObjectGetObjectToWorld | I::HitObjectGetWorldToObject => {
                 arity(0)?;
