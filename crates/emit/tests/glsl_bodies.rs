@@ -349,6 +349,7 @@ fn extensions_and_version_come_from_options() {
         version: 460,
         extensions: vec!["GL_EXT_b".into(), "GL_EXT_a".into(), "GL_EXT_b".into()],
         bindings: None,
+        preserve_params: false,
     };
     let out = glsl::write(&m, 0, &options).unwrap();
     assert!(

@@ -45,6 +45,12 @@ pub struct Policy {
     /// through the default descriptor-heap arrays, which the SPIR-V writer
     /// refuses (E56101) rather than ignore.
     pub handle_capability: Option<HandleCapability>,
+    /// `-preserve-params`: every resource, constant buffer and plain
+    /// uniform the module declares stays in GLSL, SPIR-V and WGSL output
+    /// (and in the binding plan's numbering) even when the entry point does
+    /// not use it, as the reference keeps them; Metal and CUDA entry points
+    /// still take only what they use.
+    pub preserve_params: bool,
 }
 
 /// A `-capability` that changes what a `DescriptorHandle<T>` is in SPIR-V.

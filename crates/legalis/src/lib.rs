@@ -343,6 +343,7 @@ fn write_spirv_entries(
         use_entry_point_name: policy.use_entry_point_name,
         bindings: Some(plan),
         handle_capability: policy.handle_capability,
+        preserve_params: policy.preserve_params,
     };
     let written = match target {
         Target::SpirvAsm => legalis_emit::spirv::write_entries(module, entries, &options)
@@ -490,6 +491,7 @@ fn write_bytes(
                 use_entry_point_name: policy.use_entry_point_name,
                 bindings: Some(plan.clone()),
                 handle_capability: policy.handle_capability,
+                preserve_params: policy.preserve_params,
             };
             let of_spirv = |e: legalis_emit::spirv::Error| {
                 (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())
@@ -782,6 +784,7 @@ fn generate_wgsl(
         |m, plan| {
             let options = legalis_emit::wgsl::Options {
                 bindings: Some(plan),
+                preserve_params: request.policy.preserve_params,
             };
             legalis_emit::wgsl::write(m, 0, &options).map_err(|e| {
                 let span = e.span().unwrap_or(ir::Span::UNDEFINED);
@@ -832,6 +835,7 @@ fn generate_wgsl_entries(
                 text_of_entries(m, entries, Target::Wgsl, request, own, |m, plan| {
                     let options = legalis_emit::wgsl::Options {
                         bindings: Some(plan),
+                        preserve_params: request.policy.preserve_params,
                     };
                     legalis_emit::wgsl::write_entries(m, entries, &options).map_err(|e| {
                         let span = e.span().unwrap_or(ir::Span::UNDEFINED);
@@ -1138,6 +1142,7 @@ fn write_glsl(
         version: legalized.version.max(policy.glsl_version.unwrap_or(0)),
         extensions: legalized.extensions.clone(),
         bindings: Some(plan.clone()),
+        preserve_params: policy.preserve_params,
     };
     legalis_emit::glsl::write(&legalized.module, 0, &options)
         .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))

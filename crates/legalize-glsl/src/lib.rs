@@ -150,7 +150,7 @@ fn legalize_one(
         return Err(errors);
     }
     if entry.stage.is_ray_tracing() {
-        return legalize_ray_tracing(module, entry_point, entry, others);
+        return legalize_ray_tracing(module, entry_point, entry, others, policy);
     }
     if policy.vertex_ids == ir::VertexIdBase::Raw {
         adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
@@ -164,7 +164,14 @@ fn legalize_one(
     patches_as_arrays(&mut out);
     let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
     per_vertex::apply(&mut out, entry.function, &plan, &globals);
-    finish(out, plan, entry, entry_point, others)
+    finish(
+        out,
+        plan,
+        entry,
+        entry_point,
+        others,
+        policy.preserve_params,
+    )
 }
 
 /// Every entry point of a module legalized for SPIR-V into one module:
@@ -202,12 +209,20 @@ fn legalize_ray_tracing(
     entry_point: usize,
     entry: &ir::EntryPoint,
     others: Others,
+    policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     let mut plan = make_plan(module, entry, Vec::new(), None);
     plan.ray = ray_tracing::plan(module, entry)?;
     let mut out = module.clone();
     ray_tracing::apply(&mut out, entry_point, &plan);
-    finish(out, plan, entry, entry_point, others)
+    finish(
+        out,
+        plan,
+        entry,
+        entry_point,
+        others,
+        policy.preserve_params,
+    )
 }
 
 /// The passes every stage ends with, and the requirements (the verifier
@@ -218,11 +233,12 @@ fn finish(
     entry: &ir::EntryPoint,
     entry_point: usize,
     others: Others,
+    preserve_params: bool,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     if others == Others::Drop {
         out.entry_points = vec![out.entry_points.swap_remove(entry_point)];
     }
-    prune_unreachable::apply(&mut out);
+    prune_unreachable::apply(&mut out, preserve_params);
     if entry.stage == ir::ShaderStage::Amplification {
         task_payload::apply(&mut out)?;
     }

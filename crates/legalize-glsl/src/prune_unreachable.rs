@@ -3,13 +3,14 @@
 //! A module may hold several entry points and their resources; emitting
 //! another stage's `groupshared` variables or fragment-only code into a
 //! vertex shader would be invalid, and unused declarations would churn every
-//! snapshot when a helper is added.
+//! snapshot when a helper is added. Under `-preserve-params` every uniform
+//! global (resources, constant buffers, plain uniforms) stays, used or not.
 
 use legalis_ir as ir;
 use legalis_ir::Handle;
 
-pub fn apply(module: &mut ir::Module) {
-    let (keep_functions, keep_globals) = reachable(module);
+pub fn apply(module: &mut ir::Module, preserve_params: bool) {
+    let (keep_functions, keep_globals) = reachable(module, preserve_params);
     let function_map = rebuild_functions(module, &keep_functions);
     let global_map = rebuild_globals(module, &keep_globals, &function_map);
     for (_, func) in module.functions.iter_mut() {
@@ -29,7 +30,7 @@ pub fn apply(module: &mut ir::Module) {
 
 /// Functions and globals reachable from the entry points, to a fixpoint
 /// (a global's initializer may call a function or name another global).
-fn reachable(module: &ir::Module) -> (Vec<bool>, Vec<bool>) {
+fn reachable(module: &ir::Module, preserve_params: bool) -> (Vec<bool>, Vec<bool>) {
     let mut functions = vec![false; module.functions.len()];
     let mut globals = vec![false; module.globals.len()];
     let mut function_stack: Vec<Handle<ir::Function>> = Vec::new();
@@ -38,6 +39,15 @@ fn reachable(module: &ir::Module) -> (Vec<bool>, Vec<bool>) {
         function_stack.extend(ep.attributes.patch_constant_func);
     }
     let mut global_stack: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+    if preserve_params {
+        global_stack.extend(
+            module
+                .globals
+                .iter()
+                .filter(|(_, g)| g.space == ir::AddressSpace::Uniform)
+                .map(|(h, _)| h),
+        );
+    }
     loop {
         if let Some(f) = function_stack.pop() {
             if std::mem::replace(&mut functions[f.index()], true) {

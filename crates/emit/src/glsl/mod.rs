@@ -44,6 +44,9 @@ pub struct Options {
     /// The binding plan of the compile (`legalis_bind::plan`); `None`
     /// plans the entry point with the default binding options.
     pub bindings: Option<legalis_bind::Plan>,
+    /// `-preserve-params`: every uniform global of the module is written,
+    /// used or not.
+    pub preserve_params: bool,
 }
 
 impl Default for Options {
@@ -52,6 +55,7 @@ impl Default for Options {
             version: 450,
             extensions: Vec::new(),
             bindings: None,
+            preserve_params: false,
         }
     }
 }

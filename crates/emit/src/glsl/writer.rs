@@ -249,6 +249,13 @@ impl<'a> Writer<'a> {
             type_spellings: FastHashMap::default(),
         };
         w.collect_reachable();
+        if options.preserve_params {
+            let uniforms = module.globals.iter();
+            let uniforms = uniforms.filter(|(_, g)| g.space == ir::AddressSpace::Uniform);
+            let mut globals: BTreeSet<_> = w.globals.iter().copied().collect();
+            globals.extend(uniforms.map(|(h, _)| h));
+            w.globals = globals.into_iter().collect();
+        }
         w.assign_names();
         let (bindings, globals_block) =
             super::resources::assign_bindings(module, entry_point, options.bindings.as_ref());

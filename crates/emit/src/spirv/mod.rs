@@ -63,6 +63,9 @@ pub struct Options {
     /// `-capability spvBindlessTextureNV` or `spvDescriptorHeapEXT`: a
     /// `DescriptorHandle` read as its resource is refused.
     pub handle_capability: Option<ir::HandleCapability>,
+    /// `-preserve-params`: every uniform global of the module is declared,
+    /// used or not.
+    pub preserve_params: bool,
 }
 
 impl Default for Options {
@@ -73,6 +76,7 @@ impl Default for Options {
             use_entry_point_name: false,
             bindings: None,
             handle_capability: None,
+            preserve_params: false,
         }
     }
 }

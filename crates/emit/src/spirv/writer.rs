@@ -272,6 +272,11 @@ impl<'a> Writer<'a> {
             globals.extend(reach.globals.iter().copied());
             self.reach.push(reach);
         }
+        if self.options.preserve_params {
+            let uniforms = self.module.globals.iter();
+            let uniforms = uniforms.filter(|(_, g)| g.space == ir::AddressSpace::Uniform);
+            globals.extend(uniforms.map(|(h, _)| h));
+        }
         self.functions = functions.into_iter().collect();
         self.reachable_globals = globals.into_iter().collect();
     }

@@ -40,6 +40,9 @@ pub struct Options {
     /// The binding plan of the compile (`legalis_bind::plan`); `None`
     /// plans the entry point with the default binding options.
     pub bindings: Option<legalis_bind::Plan>,
+    /// `-preserve-params`: every uniform global of the module is written,
+    /// used or not.
+    pub preserve_params: bool,
 }
 
 /// Why a module could not be written as WGSL.

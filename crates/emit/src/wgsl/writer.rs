@@ -163,6 +163,11 @@ impl<'a> Writer<'a> {
             padded_matrix_globals: FastHashSet::default(),
         };
         w.collect_used()?;
+        if options.preserve_params {
+            let uniforms = module.globals.iter();
+            let uniforms = uniforms.filter(|(_, g)| g.space == ir::AddressSpace::Uniform);
+            w.used_globals.extend(uniforms.map(|(h, _)| h));
+        }
         w.collect_transposed();
         w.name_everything();
         Ok(w)

@@ -260,12 +260,15 @@ fn only_member_paths(module: &ir::Module, s: &Split) -> bool {
     module.functions.iter().all(|(_, f)| check(&f.expressions)) && check(&module.global_expressions)
 }
 
+/// A struct's data-only copy (`None`: nothing left) and the new index of
+/// each original member (`None`: a resource, gone).
+type Stripped = (Option<Handle<Type>>, Vec<Option<u32>>);
+
 /// Struct types with their resource members removed.
 #[derive(Default)]
 struct Stripper {
-    /// Original struct → its data-only copy (`None`: nothing left), and
-    /// the new index of each original member (`None`: a resource, gone).
-    map: HashMap<Handle<Type>, (Option<Handle<Type>>, Vec<Option<u32>>)>,
+    /// Original struct → its data-only copy.
+    map: HashMap<Handle<Type>, Stripped>,
 }
 
 impl Stripper {

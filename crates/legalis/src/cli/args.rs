@@ -171,6 +171,10 @@ API conventions (the same on every target):
                     (SPIR-V 1.6) instead of the SPIR-V writer
   -emit-spirv-directly
                     spirv, spirv-asm: the SPIR-V writer (the default)
+  -preserve-params  glsl, spirv, wgsl: every resource, constant buffer and
+                    plain uniform the file declares stays in the output,
+                    used or not (metal, cuda: no effect, an entry point
+                    takes what it uses)
   -O0 .. -O3        optimization level (also -Onone -Odefault -Ohigh
                     -Omaximal): accepted, changes nothing yet
   -g, -g0 .. -g3    debug level (also -gnone -gminimal -gstandard -gmaximal):
@@ -497,6 +501,7 @@ fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), U
         "-fvk-widen-16bit-varyings" => policy.widen_16bit_varyings = true,
         "-emit-spirv-via-glsl" => policy.spirv_via_glsl = true,
         "-emit-spirv-directly" => policy.spirv_via_glsl = false,
+        "-preserve-params" => policy.preserve_params = true,
         _ if SLANGC_ONLY.contains(&option) => return None,
         _ => {
             if let Some(level) = option.strip_prefix("-O") {
@@ -723,7 +728,6 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-source-embed-language",
     "-disable-short-circuit",
     "-unscoped-enum",
-    "-preserve-params",
     "-reflection-json",
     "-msvc-style-bitfield-packing",
     // Target.
@@ -1036,7 +1040,8 @@ mod tests {
     fn policy_options_set_the_policy() {
         let args = compile_args(
             "f.slang -fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
-             -fvk-raw-vertex-id -fvk-widen-16bit-varyings -emit-spirv-via-glsl -O3 -g0",
+             -fvk-raw-vertex-id -fvk-widen-16bit-varyings -emit-spirv-via-glsl -O3 -g0 \
+             -preserve-params",
         );
         assert_eq!(
             args.policy,
@@ -1052,6 +1057,7 @@ mod tests {
                 glsl_version: None,
                 spirv_version: None,
                 handle_capability: None,
+                preserve_params: true,
             }
         );
         assert_eq!(compile_args("f.slang").policy, Policy::default());
@@ -1276,7 +1282,7 @@ mod tests {
         assert!(error("f.slang -gibberish").starts_with(
             "unknown debug level -gibberish; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
         ));
-        for option in ["-fvk-use-c-layout", "-preserve-params"] {
+        for option in ["-fvk-use-c-layout"] {
             assert_eq!(
                 error(&format!("f.slang {option}")),
                 format!("{option} is a slangc option that legalis does not support"),
