@@ -153,6 +153,9 @@ pub const BAD_POINTER: u32 = 30050;
 pub const BAD_DESCRIPTOR_HANDLE: u32 = 30060;
 /// Implicit conversion that drops vector components (warning).
 pub const IMPLICIT_TRUNCATION: u32 = 30081;
+/// `Load<T>`/`Store<T>` on a byte-address buffer with a `T` that is not
+/// made of 32-bit scalars and vectors (in structs and sized arrays).
+pub const BYTE_ADDRESS_TYPE: u32 = 30090;
 
 // ---- attributes and entry points (E31xxx)
 /// An attribute the front end does not know (warning; it has no effect).

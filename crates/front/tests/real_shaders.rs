@@ -184,3 +184,61 @@ void main() { S<float>.V a = float2(1, 2); S<float>.W b = a; outb[0] = b.x; }",
         "S<float>.W",
     );
 }
+
+// ---- ByteAddressBuffer Load<T> / Store<T>
+
+#[test]
+fn byte_address_load_and_store_of_a_struct() {
+    let module = ok("
+struct D { uint a; float2 b; bool c; int d[2]; }
+ByteAddressBuffer src;
+RWByteAddressBuffer dst;
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    D d = src.Load<D>(id.x);
+    dst.Store<D>(id.x + 32, d);
+}");
+    let (_, main) = module
+        .functions
+        .iter()
+        .find(|(_, f)| f.name == "main")
+        .expect("main");
+    let count = |want: ir::Intrinsic| {
+        main.expressions
+            .iter()
+            .filter(|(_, e)| matches!(e, ir::Expression::Intrinsic { fun, .. } if *fun == want))
+            .count()
+    };
+    // Leaves: a, b (two words), c, d[0], d[1].
+    assert_eq!(count(ir::Intrinsic::Load), 4);
+    assert_eq!(count(ir::Intrinsic::Load2), 1);
+    // Stores: one word each.
+    assert_eq!(count(ir::Intrinsic::Store), 6);
+}
+
+#[test]
+fn byte_address_load_of_16_bit_data_is_an_error() {
+    error(
+        "struct H { half h; }
+ByteAddressBuffer src;
+RWStructuredBuffer<float> outb;
+[numthreads(1, 1, 1)]
+void main() { H h = src.Load<H>(0); outb[0] = h.h; }",
+        "E30090",
+        "its `half` is not a 32-bit scalar or vector",
+        "src.Load<H>(0)",
+    );
+}
+
+#[test]
+fn byte_address_store_on_a_read_only_buffer_is_an_error() {
+    error(
+        "ByteAddressBuffer src;
+[numthreads(1, 1, 1)]
+void main() { src.Store<float>(0, 1.0); }",
+        "E30010",
+        "read-only",
+        "Store",
+    );
+}

@@ -96,6 +96,12 @@ impl Checker<'_> {
                 span,
             );
         }
+        if !type_args.is_empty()
+            && method.name == "Load"
+            && obj.ty.is_some_and(|ty| self.is_byte_address(ty))
+        {
+            return self.lower_byte_address_load(obj, method, type_args, args, span);
+        }
         if let Some(first) = type_args.first() {
             let at = match first {
                 ast::GenericArg::Type(t) => t.span,

@@ -516,6 +516,14 @@ impl Checker<'_> {
                 && self.conditional_store(object, &args[0], true, e.span, out) => {}
             ast::ExprKind::Assign { op, target, value }
                 if self.lower_matrix_selector_store(*op, target, value, e.span, out) => {}
+            ast::ExprKind::MethodCall {
+                object,
+                method,
+                type_args,
+                args,
+            } if method.name == "Store"
+                && !type_args.is_empty()
+                && self.byte_address_store(object, method, type_args, args, e.span, out) => {}
             ast::ExprKind::Assign { op, target, value } => {
                 let (target, value) = self.lower_assignment(*op, target, value, e.span);
                 out.push(ir::Statement::Store { target, value }, e.span);
