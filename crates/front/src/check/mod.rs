@@ -9,6 +9,7 @@
 //! does not cascade.
 
 mod attrs;
+mod blocks;
 mod byte_address;
 mod call;
 pub mod consteval;
