@@ -23,14 +23,20 @@ type CallSite = (Handle<ir::Function>, Handle<Expression>);
 /// Repeats until nothing changes: once `f(g)` is rewritten, the calls `f`
 /// makes with that parameter pass `g` itself (`f(b) { h(b); }`), and `h`
 /// can be rewritten in turn.
+///
+/// Then the constant buffers and parameter blocks among those globals whose
+/// struct holds resources are split ([`ir::blocks::split_resource_blocks`]),
+/// as the front end splits the ones declared as globals.
 pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
     let mut removed = 0;
     loop {
         match inline_once(module) {
-            0 => return removed,
+            0 => break,
             n => removed += n,
         }
     }
+    ir::blocks::split_resource_blocks(module);
+    removed
 }
 
 /// One pass of [`inline_resource_arguments`].

@@ -11,6 +11,7 @@
 //! and friends) every legalizer takes.
 
 mod arena;
+pub mod blocks;
 pub mod diag;
 mod entries;
 mod intrinsic;

@@ -41,14 +41,14 @@ pub fn plan(
     let stage = entry.stage;
     for (index, param) in func.params.iter().enumerate() {
         let index = index as u32;
-        let uniform = param.role == ir::ParamRole::Uniform
-            || module
-                .types
-                .try_get(param.ty)
-                .is_some_and(|t| t.inner.is_resource());
-        let refusal = if uniform {
+        let refusal = if is_resource_param(module, param) {
+            // A global of its own, which the wrapper passes (`wrapper`).
+            None
+        } else if param.role == ir::ParamRole::Uniform {
             Some(format!(
-                "uniform parameter `{}`: {} entry points take resources as globals",
+                "uniform parameter `{}`: a plain value of a {} entry point lives in its \
+                 shader-binding-table record, which Legalis does not write yet; declare it \
+                 in a global constant buffer instead",
                 param.name,
                 stage.name()
             ))
@@ -502,17 +502,34 @@ fn wrapper(
         }
     };
     let mut locals = Vec::new();
+    let mut args = Vec::new();
     for (p, param) in original.params.iter().enumerate() {
+        if is_resource_param(module, param) {
+            // A uniform resource parameter is a uniform global of its own,
+            // bound as a global resource is, passed as it is.
+            let global = module.globals.append(
+                ir::GlobalVariable {
+                    name: param.name.clone(),
+                    ty: param.ty,
+                    space: ir::AddressSpace::Uniform,
+                    binding: ir::ResourceBinding::default(),
+                    matrix_layout: None,
+                    init: None,
+                    globally_coherent: false,
+                    io: None,
+                },
+                param.span,
+            );
+            args.push(b.expr(ir::Expression::Global(global), Some(param.ty)));
+            locals.push(None);
+            continue;
+        }
         let local = b.local(&format!("{}_value", param.name), param.ty);
         let init = places[p].map(|(v, member)| place(&mut b, v, member, param.ty));
         b.push(ir::Statement::Declare { local, init });
-        locals.push(local);
+        args.push(b.expr(ir::Expression::Local(local), Some(param.ty)));
+        locals.push(Some(local));
     }
-    let args = locals
-        .iter()
-        .zip(&original.params)
-        .map(|(&l, p)| b.expr(ir::Expression::Local(l), Some(p.ty)))
-        .collect();
     let call = b.expr(
         ir::Expression::Call {
             function: entry.function,
@@ -525,11 +542,11 @@ fn wrapper(
         let Some((v, member)) = places[p] else {
             continue;
         };
-        if param.direction == ir::ParamDirection::In {
+        let (Some(local), false) = (locals[p], param.direction == ir::ParamDirection::In) else {
             continue;
-        }
+        };
         let target = place(&mut b, v, member, param.ty);
-        let value = b.expr(ir::Expression::Local(locals[p]), Some(param.ty));
+        let value = b.expr(ir::Expression::Local(local), Some(param.ty));
         b.push(ir::Statement::Store { target, value });
     }
     b.push(ir::Statement::Return(None));
@@ -661,6 +678,20 @@ impl Rewrite<'_> {
                 target: back,
                 value: slot,
             });
+        }
+    }
+}
+
+/// Whether `param` is a uniform resource (a texture, buffer, constant
+/// buffer, parameter block or acceleration structure, or an array of
+/// them): a global of its own, not ray-tracing storage.
+fn is_resource_param(module: &ir::Module, param: &ir::FunctionParam) -> bool {
+    let mut ty = param.ty;
+    loop {
+        match module.types.try_get(ty).map(|t| &t.inner) {
+            Some(ir::TypeInner::Array { base, .. }) => ty = *base,
+            Some(inner) => return inner.is_resource(),
+            None => return false,
         }
     }
 }

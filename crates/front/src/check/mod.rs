@@ -9,7 +9,6 @@
 //! does not cascade.
 
 mod attrs;
-mod blocks;
 mod byte_address;
 mod call;
 pub mod consteval;
@@ -621,7 +620,7 @@ impl<'a> Checker<'a> {
         self.order_functions();
         if !self.failed {
             self.imply_entry_attributes();
-            blocks::split_resource_blocks(&mut self.module);
+            ir::blocks::split_resource_blocks(&mut self.module);
         }
         if self.failed { None } else { Some(self.module) }
     }

@@ -5,7 +5,10 @@
 //! tint; }`). No target can put a texture inside a uniform buffer, so the
 //! reference moves each resource out into a binding of its own, as if it
 //! were declared at global scope, and keeps the ordinary data in the
-//! buffer. [`split_resource_blocks`] does the same on the finished module:
+//! buffer. [`split_resource_blocks`] does the same on a module; the front
+//! end runs it on the globals it declares, and `legalis_bind`'s
+//! `inline_resource_arguments` again once a legalizer has made an entry
+//! point's uniform parameters globals and their uses read them:
 //!
 //! - each resource member (at any depth of nested structs, arrays of
 //!   resources included) becomes a uniform global named after its path
@@ -26,12 +29,13 @@
 
 use std::collections::HashMap;
 
-use legalis_ir::{self as ir, Expression, Handle, Span, Type, TypeInner};
+use crate as ir;
+use crate::{Expression, Handle, Span, Type, TypeInner};
 
 /// Splits every uniform global of `ConstantBuffer<S>` type whose `S`
 /// holds resources, until none is left (a block inside a block is a
 /// resource member that becomes a block global of its own).
-pub(super) fn split_resource_blocks(module: &mut ir::Module) {
+pub fn split_resource_blocks(module: &mut ir::Module) {
     // Each round splits at least one block or stops; the bound keeps a
     // malformed module from looping.
     for _ in 0..64 {
