@@ -212,3 +212,28 @@ fn member_wise_constructors_fill_fields_in_order() {
     "#;
     assert_eq!(errors(bad, &Options::default())[0].0, "E30003");
 }
+
+#[test]
+fn an_optional_interface_value_is_built_by_its_constructor() {
+    let src = SHAPES.replace(
+        "output[id.x] = s.area();",
+        "Optional<IShape> maybe = Optional<IShape>(Circle(3.0)); \
+         if (let m = maybe) output[id.x] = m.area(); else output[id.x] = s.area();",
+    );
+    compile_ok(&src, &Options::default());
+}
+
+#[test]
+fn an_interface_value_is_no_varying() {
+    let src = r#"
+        interface IShape { float area(); }
+        struct Circle : IShape { float r; float area() { return r * r; } }
+        struct VOut { float4 pos : SV_Position; IShape shape : TEXCOORD0; }
+        [shader("vertex")]
+        VOut vs(float3 p : POSITION) { VOut o; o.pos = float4(p, 1.0); o.shape = Circle(1.0); return o; }
+    "#;
+    assert_eq!(
+        errors(src, &Options::default()),
+        [("E31009".to_string(), "shape".to_string())]
+    );
+}

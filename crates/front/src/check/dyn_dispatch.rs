@@ -148,6 +148,79 @@ impl Checker<'_> {
         }
     }
 
+    /// Refuses a value of interface type in an entry point's varyings
+    /// (its plain parameters and its result, fields and elements too): a
+    /// type tag cannot be interpolated between stages, as the reference
+    /// says too. Compute and ray-tracing entry points have no varyings.
+    pub fn reject_dyn_varyings(&mut self, f: usize, stage: ir::ShaderStage) {
+        if self.dyn_dispatch.infos.is_empty()
+            || stage == ir::ShaderStage::Compute
+            || stage.is_ray_tracing()
+        {
+            return;
+        }
+        let Some(func) = self.bodies[f].as_ref() else {
+            return;
+        };
+        let mut places: Vec<(Handle<Type>, String, Span)> = func
+            .params
+            .iter()
+            .filter(|p| p.role == ir::ParamRole::Plain)
+            .map(|p| (p.ty, p.name.clone(), p.span))
+            .collect();
+        if let Some(result) = &func.result {
+            places.push((result.ty, String::new(), result.span));
+        }
+        for (ty, name, span) in places {
+            if let Some((path, at, iface)) = self.dyn_inside(ty, name, span, 0) {
+                let what = match path.strip_prefix('.') {
+                    _ if path.is_empty() => "the result".to_string(),
+                    Some(field) => format!("`{field}` of the result"),
+                    None => format!("`{path}`"),
+                };
+                self.error(
+                    codes::BAD_ENTRY_POINT_SIGNATURE,
+                    format!(
+                        "{what} holds a value of interface type `{iface}` (dynamic dispatch): \
+                         it is not a valid varying, a type tag cannot pass between stages"
+                    ),
+                    at,
+                );
+            }
+        }
+    }
+
+    /// The first value of interface type inside `ty` (its path from
+    /// `name`, the span of the field holding it, the interface's name).
+    fn dyn_inside(
+        &self,
+        ty: Handle<Type>,
+        name: String,
+        span: Span,
+        depth: u32,
+    ) -> Option<(String, Span, String)> {
+        if depth > 32 {
+            return None;
+        }
+        if self.dyn_info(ty).is_some() {
+            let iface = self.module.types[ty].name.clone().unwrap_or_default();
+            return Some((name, span, iface));
+        }
+        match self.inner(ty) {
+            TypeInner::Array { base, .. } => self.dyn_inside(*base, name, span, depth + 1),
+            // A member the checker made (an `Optional`'s) keeps the name
+            // and place of what holds it.
+            TypeInner::Struct { members } => members.iter().find_map(|m| {
+                let (path, at) = match m.span == Span::UNDEFINED {
+                    true => (name.clone(), span),
+                    false => (format!("{name}.{}", m.name), m.span),
+                };
+                self.dyn_inside(m.ty, path, at, depth + 1)
+            }),
+            _ => None,
+        }
+    }
+
     /// Whether `a` and `b` name the same interface (a parameter or result
     /// type of a requirement and its implementation).
     pub fn same_interface(&self, a: &ast::TypeExpr, b: &ast::TypeExpr) -> bool {

@@ -158,6 +158,7 @@ impl Checker<'_> {
             self.default_input_primitive(f);
         }
         self.check_entry_signature(f, stage);
+        self.reject_dyn_varyings(f, stage);
         self.check_system_values(f, stage, &attributes);
         self.module.entry_points.push(ir::EntryPoint {
             name: decl.name.name.clone(),

@@ -1,6 +1,7 @@
 //! Slang's member-wise constructor: a struct without `__init` is built by
 //! `S(a, b)` from one argument per field in declaration order; trailing
 //! fields with a default value (`float t = 1.0;`) may be left out.
+//! `Optional<T>(x)` converts `x` to the optional.
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, Span, Type, TypeInner};
@@ -18,6 +19,14 @@ impl Checker<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Value> {
+        // `Optional<T>(x)`: `x` converted to the optional.
+        if let [arg] = args
+            && self.optional_inner(ty).is_some()
+        {
+            let v = self.lower_value(arg);
+            let expr = self.coerce(v, ty, arg.span);
+            return Some(Value { expr, ty: Some(ty) });
+        }
         let TypeInner::Struct { members } = self.inner(ty) else {
             return None;
         };
