@@ -201,7 +201,7 @@ fn member_wise_constructors_fill_fields_in_order() {
         struct S { float a; int b = 7; }
         RWStructuredBuffer<float> output;
         [numthreads(1, 1, 1)]
-        void main() { S one = S(1.0); S two = S(2.0, 3); output[0] = one.a + float(two.b); }
+        void main() { S one = S(1.0); S two = S(2.0, 3); S three = S(); output[0] = one.a + float(two.b + three.b); }
     "#;
     compile_ok(src, &Options::default());
     let bad = r#"

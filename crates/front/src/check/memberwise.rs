@@ -1,6 +1,7 @@
 //! Slang's member-wise constructor: a struct without `__init` is built by
 //! `S(a, b)` from one argument per field in declaration order; trailing
-//! fields with a default value (`float t = 1.0;`) may be left out.
+//! fields with a default value (`float t = 1.0;`) may be left out, and
+//! `S()` takes every field's default, zero for a field without one.
 //! `Optional<T>(x)` converts `x` to the optional.
 
 use legalis_ir as ir;
@@ -31,10 +32,22 @@ impl Checker<'_> {
             return None;
         };
         let member_types: Vec<Handle<Type>> = members.iter().map(|m| m.ty).collect();
-        if args.is_empty() || args.len() > member_types.len() {
+        if args.len() > member_types.len() {
             return None;
         }
         let defaults = self.field_defaults.get(&ty).cloned().unwrap_or_default();
+        // `S()`: the fields' defaults, zero where a field has none.
+        if args.is_empty() {
+            let mut components = Vec::with_capacity(member_types.len());
+            for (i, &member) in member_types.iter().enumerate() {
+                let expr = match defaults.iter().find(|(m, _)| *m as usize == i) {
+                    Some((_, default)) => self.lower_initializer(&default.clone(), member),
+                    None => self.zero_value(member, span)?,
+                };
+                components.push(expr);
+            }
+            return Some(self.append(ir::Expression::Construct { components }, Some(ty), span));
+        }
         let default_of = |i: usize| {
             defaults
                 .iter()
