@@ -68,9 +68,6 @@ pub const CUDA_ATTRIBUTES_TOO_LARGE: u32 = 55403;
 pub const CUDA_UNPACKABLE: u32 = 55404;
 /// A kernel parameter that is not a system-value input.
 pub const CUDA_KERNEL_PARAMETER: u32 = 55405;
-/// `IgnoreHit`/`AcceptHitAndEndSearch` outside the entry point's own
-/// function.
-pub const CUDA_HIT_CONTROL_OUTSIDE_ENTRY: u32 = 55406;
 /// An `SV_` semantic that names no system value.
 pub const CUDA_UNKNOWN_SYSTEM_VALUE: u32 = 55407;
 /// CUDA was asked for but no entry point was chosen.

@@ -996,6 +996,9 @@ impl Writer<'_> {
             });
         }
         parts.extend(self.threaded_arguments(function, ""));
+        if self.payload_threaded.contains_key(&function) {
+            parts.push(self.payload_argument(ctx, span)?);
+        }
         Ok(format!(
             "{}({})",
             self.function_names[&function],

@@ -16,6 +16,7 @@ pub const RESERVED: &[&str] = &[
     "gridDim",
     "warpSize",
     "lg",
+    "lg_payload",
     "params",
     "uint",
     "uint2",

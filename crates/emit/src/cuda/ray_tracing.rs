@@ -3,7 +3,9 @@
 //! payload or attributes. Every packing and unpacking goes through the one
 //! layout function of `legalis_legalize_varying::cuda::layout` (B17,
 //! B18): the hit and miss programs read their payload registers at entry
-//! and write them at exit and before `IgnoreHit`/`AcceptHitAndEndSearch`;
+//! and write them at exit and before `IgnoreHit`/`AcceptHitAndEndSearch`
+//! (in a function the any-hit program calls, from the payload passed on
+//! to it as `lg_payload`, `Writer::payload_threaded`);
 //! a `TraceRay` caller packs into locals, passes them to `optixTrace` and
 //! unpacks after; a payload over 32 registers travels as its address in
 //! two registers instead; hit programs read one attribute slot per
@@ -199,20 +201,36 @@ impl Writer<'_> {
             );
         }
         let mut lines = Vec::new();
-        if let Some((index, ty, l)) = self.entry_payload()? {
-            if !ctx.is_entry {
-                return Err(super::Error::NotLegalized {
-                    what: "a hit control outside the entry point's function".into(),
-                    span,
-                });
-            }
-            if matches!(l.passing(), Passing::Registers(_)) {
-                let name = ctx.param_names[index].clone();
-                lines.extend(self.pack(&l, &name, ty, &Registers::Payload, span)?);
-            }
+        if let Some((_, ty, l)) = self.entry_payload()?
+            && matches!(l.passing(), Passing::Registers(_))
+        {
+            let name = self.payload_argument(ctx, span)?;
+            lines.extend(self.pack(&l, &name, ty, &Registers::Payload, span)?);
         }
         lines.push(call.to_string());
         Ok(lines)
+    }
+
+    /// The any-hit payload in the function being written: the entry
+    /// function's payload parameter, or the `lg_payload` parameter of a
+    /// function in [`Writer::payload_threaded`].
+    pub(super) fn payload_argument(&self, ctx: &FnCtx, span: Span) -> Result<String> {
+        if self.entry.stage != S::AnyHit {
+            return unsupported(
+                "`IgnoreHit`/`AcceptHitAndEndSearch` outside an any-hit program",
+                span,
+            );
+        }
+        if !ctx.is_entry {
+            return Ok(super::writer::PAYLOAD_PARAM.to_string());
+        }
+        match self.entry_payload()? {
+            Some((index, _, _)) => Ok(ctx.param_names[index].clone()),
+            None => Err(super::Error::NotLegalized {
+                what: "an any-hit program without a payload".into(),
+                span,
+            }),
+        }
     }
 
     /// `TraceRay(scene, flags, mask, offset, stride, miss, ray, payload)`

@@ -72,7 +72,17 @@ pub(super) struct Writer<'a> {
     /// programs), with its program name, `uniform` parameters and record
     /// struct; `select` makes one of them the current `entry`.
     entries: Vec<EntryInfo<'a>>,
+    /// The functions an any-hit program reaches, other than its entry
+    /// function, that reach `IgnoreHit`/`AcceptHitAndEndSearch`, with the
+    /// program's payload type: each takes the payload by reference as a
+    /// last parameter (`lg_payload`), to write it back to the registers
+    /// before the call.
+    pub payload_threaded: HashMap<Handle<ir::Function>, Handle<ir::Type>>,
 }
+
+/// The name of the payload parameter of [`Writer::payload_threaded`]
+/// functions (reserved, so no source name takes it).
+pub(super) const PAYLOAD_PARAM: &str = "lg_payload";
 
 /// One entry point of the output.
 #[derive(Clone)]
@@ -186,6 +196,7 @@ impl<'a> Writer<'a> {
             uniform_params: Vec::new(),
             record_struct: None,
             entries,
+            payload_threaded: HashMap::new(),
         };
         for i in 0..w.entries.len() {
             w.select(i);
@@ -194,12 +205,80 @@ impl<'a> Writer<'a> {
         }
         w.select(0);
         w.collect_used()?;
+        w.collect_payload_threaded()?;
         w.classify_globals()?;
         w.collect_structs();
         w.collect_columns()?;
         w.name_everything();
         w.select(0);
         Ok(w)
+    }
+
+    /// [`Writer::payload_threaded`]: per any-hit program with a payload
+    /// in registers, the functions it reaches (not its entry function)
+    /// that reach a hit control.
+    fn collect_payload_threaded(&mut self) -> Result<()> {
+        let module = self.module;
+        let hit_control = |f: Handle<ir::Function>| {
+            module.functions.try_get(f).is_some_and(|func| {
+                func.expressions.iter().any(|(_, e)| {
+                    matches!(
+                        e,
+                        Expression::Intrinsic {
+                            fun: ir::Intrinsic::IgnoreHit | ir::Intrinsic::AcceptHitAndEndSearch,
+                            ..
+                        }
+                    )
+                })
+            })
+        };
+        for info in &self.entries {
+            let entry = info.entry;
+            if entry.stage != ShaderStage::AnyHit {
+                continue;
+            }
+            let Some(func) = module.functions.try_get(entry.function) else {
+                continue;
+            };
+            let Some(payload) = func
+                .params
+                .iter()
+                .find(|p| p.direction != ir::ParamDirection::In)
+            else {
+                continue;
+            };
+            let registers = legalis_legalize_varying::cuda::layout::payload(module, payload.ty)
+                .is_ok_and(|l| {
+                    matches!(
+                        l.passing(),
+                        legalis_legalize_varying::cuda::layout::Passing::Registers(_)
+                    )
+                });
+            if !registers {
+                continue;
+            }
+            for &f in &self.reachable {
+                if f == entry.function
+                    || !reaches(module, entry.function, f)
+                    || !self
+                        .reachable
+                        .iter()
+                        .any(|&g| hit_control(g) && reaches(module, f, g))
+                {
+                    continue;
+                }
+                match self.payload_threaded.insert(f, payload.ty) {
+                    Some(other) if other != payload.ty => {
+                        return unsupported(
+                            "a function calling `IgnoreHit`/`AcceptHitAndEndSearch` reached by any-hit programs of different payloads",
+                            module.functions.span(f),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Makes entry `i` the current one.
@@ -1150,6 +1229,9 @@ impl<'a> Writer<'a> {
             }
         }
         params.extend(self.trailing_params(f, kernel)?.into_iter().map(|(_, p)| p));
+        if let Some(&ty) = self.payload_threaded.get(&f) {
+            params.push(format!("{}& {PAYLOAD_PARAM}", self.spell(ty, func.span)?));
+        }
         params.extend(uniforms);
         let result = match &func.result {
             Some(r) if kernel => {

@@ -19,9 +19,9 @@
 //! from `layout.rs`, THE layout function the writer packs and unpacks with
 //! on both sides. Over 8 attribute slots is `E55403` (D8) at the
 //! parameter or the `ReportHit` call; a value with no bits to pack is
-//! `E55404`; `IgnoreHit`/`AcceptHitAndEndSearch` outside the entry point's
-//! own function (where the payload is not at hand to write back) is
-//! `E55406`.
+//! `E55404`. `IgnoreHit`/`AcceptHitAndEndSearch` may be called from any
+//! function the any-hit program reaches: the writer passes the payload
+//! on to those functions, which write it back before the call.
 //!
 //! The legalizer never prints; the result is IR plus the plan.
 
@@ -437,8 +437,7 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
 }
 
 /// The parameters of an OptiX program, their layouts, and the checks of
-/// every `TraceRay`, `ReportHit`, `IgnoreHit` and `AcceptHitAndEndSearch`
-/// it reaches.
+/// every `TraceRay` and `ReportHit` it reaches.
 fn program_plan(module: &ir::Module, entry: &ir::EntryPoint) -> Result<Plan, Vec<Diagnostic>> {
     let func = &module.functions[entry.function];
     let stage = entry.stage;
@@ -629,19 +628,6 @@ fn check_calls(module: &ir::Module, entry: &ir::EntryPoint, errors: &mut Vec<Dia
                             Err(e) => errors.push(unpackable("the hit attributes", &e, span)),
                         }
                     }
-                }
-                Expression::Intrinsic {
-                    fun: fun @ (I::IgnoreHit | I::AcceptHitAndEndSearch),
-                    ..
-                } if f != entry.function => {
-                    errors.push(Diagnostic::error(
-                        codes::CUDA_HIT_CONTROL_OUTSIDE_ENTRY,
-                        format!(
-                            "`{}` outside the entry point's own function: OptiX output writes the payload registers back before it, and only the entry point's function holds the payload",
-                            fun.name()
-                        ),
-                        span,
-                    ));
                 }
                 _ => {}
             }
