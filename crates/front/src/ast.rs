@@ -504,6 +504,14 @@ pub enum ExprKind {
         els: Box<Expr>,
     },
     /// `(float4)x`
+    /// Slang's `value is Type` (a `bool`) and `value as Type` (`cast`: an
+    /// `Optional<Type>`), resolved statically; `value` may name a type
+    /// (`T is Vertex` for a generic parameter `T`).
+    TypeTest {
+        value: Box<Expr>,
+        ty: Box<TypeExpr>,
+        cast: bool,
+    },
     Cast {
         /// Boxed, with `TypeRef`'s: a type is the largest operand, and
         /// every expression would carry its size.

@@ -156,6 +156,8 @@ pub const IMPLICIT_TRUNCATION: u32 = 30081;
 /// `Load<T>`/`Store<T>` on a byte-address buffer with a `T` that is not
 /// made of 32-bit scalars and vectors (in structs and sized arrays).
 pub const BYTE_ADDRESS_TYPE: u32 = 30090;
+/// `reinterpret<T>(v)` with `v` of another type than `T`.
+pub const REINTERPRET_TYPES: u32 = 30091;
 
 // ---- attributes and entry points (E31xxx)
 /// An attribute the front end does not know (warning; it has no effect).

@@ -631,6 +631,12 @@ fn render_expr(e: &Expr) -> String {
             format!("(call {}{})", render_expr(callee), render_list(args))
         }
         ExprKind::TypeRef(ty) => format!("<{}>", render_type(ty)),
+        ExprKind::TypeTest { value, ty, cast } => format!(
+            "({} {} {})",
+            if *cast { "as" } else { "is" },
+            render_expr(value),
+            render_type(ty)
+        ),
         ExprKind::MethodCall {
             object,
             method,
@@ -1192,6 +1198,24 @@ a++ + b--
             (+ (post++ a) (post-- b))
             (neg (neg a))
             (, (, a b) c)
+        ",
+    );
+}
+
+#[test]
+fn is_and_as_bind_like_relational_operators() {
+    check_exprs(
+        r"
+r = v is Vertex && b
+(s as Square).value
+r = a + b is float
+r = x is Pair<float>
+",
+        r"
+            (= r (&& (is v Vertex) b))
+            (. (as s Square) value)
+            (= r (is (+ a b) float))
+            (= r (is x Pair<float>))
         ",
     );
 }

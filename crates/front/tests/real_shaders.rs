@@ -242,3 +242,87 @@ void main() { src.Store<float>(0, 1.0); }",
         "Store",
     );
 }
+
+// ---- `is`, `as` and `reinterpret<T>`
+
+const TYPE_TESTS: &str = "
+interface IShape { float area(); }
+struct Circle : IShape { float r; float area() { return 3.0 * r * r; } }
+struct Square : IShape { float s; float area() { return s * s; } }
+float radiusOr<T : IShape>(T shape, float fallback)
+{
+    if (T is Circle)
+    {
+        Circle c = reinterpret<Circle>(shape);
+        return c.r;
+    }
+    if (let sq = shape as Square)
+        return sq.s;
+    return fallback;
+}
+bool isSquare<T>(T v) { return v is Square; }
+RWStructuredBuffer<float> outb;
+[numthreads(1, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    Circle c; c.r = float(id.x);
+    Square s; s.s = 2.0;
+    outb[0] = radiusOr(c, 1.0) + radiusOr(s, 1.0) + (isSquare(s) ? 1.0 : 0.0);
+}
+";
+
+#[test]
+fn is_and_as_resolve_after_specialisation() {
+    let module = ok(TYPE_TESTS);
+    let literal_conditions = |name: &str| -> Vec<bool> {
+        let f = function(&module, name);
+        assert_eq!(f.len(), 1, "{name}");
+        f[0].body
+            .iter()
+            .filter_map(|(s, _)| match s {
+                ir::Statement::If { condition, .. } => match f[0].expressions[*condition] {
+                    ir::Expression::Literal(ir::Literal::Bool(b)) => Some(b),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(literal_conditions("radiusOr<Circle>"), vec![true]);
+    assert_eq!(literal_conditions("radiusOr<Square>"), vec![false]);
+    let square = function(&module, "isSquare<Square>");
+    assert!(
+        square[0]
+            .expressions
+            .iter()
+            .any(|(_, e)| matches!(e, ir::Expression::Literal(ir::Literal::Bool(true))))
+    );
+}
+
+#[test]
+fn reinterpret_between_types_is_an_error() {
+    error(
+        "struct A { float x; }
+struct B { float y; }
+RWStructuredBuffer<float> outb;
+[numthreads(1, 1, 1)]
+void main() { A a; a.x = 1.0; B b = reinterpret<B>(a); outb[0] = b.y; }",
+        "E30091",
+        "`reinterpret<B>` of a `A`",
+        "reinterpret<B>(a)",
+    );
+}
+
+#[test]
+fn as_on_a_type_is_an_error() {
+    error(
+        "struct A { float x; }
+RWStructuredBuffer<float> outb;
+float f<T>() { let o = T as A; return 0.0; }
+[numthreads(1, 1, 1)]
+void main() { outb[0] = f<A>(); }",
+        "E30003",
+        "`as` converts a value",
+        "T",
+    );
+}

@@ -12,6 +12,13 @@ use crate::{ast, codes};
 impl Checker<'_> {
     pub fn lower_call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> Value {
         match &callee.kind {
+            ast::ExprKind::TypeRef(t)
+                if t.name == "reinterpret"
+                    && self.lookup_type(&t.name).is_none()
+                    && self.generic_functions(&t.name).is_none() =>
+            {
+                self.lower_reinterpret(t, args, span)
+            }
             ast::ExprKind::TypeRef(t) => {
                 // `f<float, 3>(x)`: explicit arguments of a generic function.
                 if self.lookup_type(&t.name).is_none()

@@ -112,6 +112,7 @@ impl Checker<'_> {
     fn lower_expr_inner(&mut self, e: &ast::Expr) -> Value {
         use ast::ExprKind as K;
         match &e.kind {
+            K::TypeTest { value, ty, cast } => self.lower_type_test(value, ty, *cast, e.span),
             K::Int { value, suffix } => self.lower_int_literal(*value, *suffix, e.span),
             K::Float { value, suffix } => {
                 let scalar = match suffix {

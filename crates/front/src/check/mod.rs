@@ -34,6 +34,7 @@ mod ray_query;
 mod semantics;
 mod stmt;
 mod struct_alias;
+mod type_test;
 pub mod types;
 
 use legalis_ir as ir;

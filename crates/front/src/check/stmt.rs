@@ -230,10 +230,17 @@ impl Checker<'_> {
                 out.push(ir::Statement::Block(block), span);
             }
             S::If { cond, then, els } => {
+                // `if (T is X)`: the branch not taken is not checked (it may
+                // only make sense for another specialisation).
                 let condition = self.lower_condition(cond);
-                let accept = self.lower_scoped(then);
+                let known = self.static_type_test(cond, condition);
+                let accept = match known {
+                    Some(false) => ir::Block::default(),
+                    _ => self.lower_scoped(then),
+                };
                 let reject = els
                     .as_ref()
+                    .filter(|_| known != Some(true))
                     .map(|e| self.lower_scoped(e))
                     .unwrap_or_default();
                 out.push(

@@ -21,6 +21,8 @@ use super::{Parser, number::int_problem};
 const COMMA: u8 = 1;
 const ASSIGN: u8 = 2;
 const TERNARY: u8 = 3;
+/// `is` and `as`, with the relational operators.
+const TYPE_TEST: u8 = 10;
 
 /// What an infix token does.
 #[derive(Clone, Copy)]
@@ -29,6 +31,8 @@ enum Infix {
     Assign(Option<BinaryOp>),
     Ternary,
     Binary(BinaryOp, u8),
+    /// Slang's `value is Type` (`false`) and `value as Type` (`true`).
+    TypeTest(bool),
 }
 
 impl Infix {
@@ -38,6 +42,7 @@ impl Infix {
             Infix::Assign(_) => ASSIGN,
             Infix::Ternary => TERNARY,
             Infix::Binary(_, bp) => bp,
+            Infix::TypeTest(_) => TYPE_TEST,
         }
     }
 }
@@ -177,7 +182,7 @@ impl Parser<'_> {
 
     fn expr_bp_inner(&mut self, min_bp: u8) -> Expr {
         let mut lhs = self.unary();
-        while let Some(infix) = self.infix(self.kind()) {
+        while let Some(infix) = self.infix(self.kind()).or_else(|| self.type_test_ahead()) {
             if infix.binding_power() < min_bp {
                 break;
             }
@@ -210,11 +215,26 @@ impl Parser<'_> {
                     }
                 }
                 Infix::Ternary => self.ternary_rest(lhs),
+                Infix::TypeTest(cast) => ExprKind::TypeTest {
+                    value: boxed(lhs),
+                    ty: Box::new(self.type_expr()),
+                    cast,
+                },
             };
             self.set_height(lhs_height.max(self.height) + 1);
             lhs = Expr::new(kind, self.span_from(start));
         }
         lhs
+    }
+
+    /// `is Type` or `as Type` at the cursor (the word and a name after it).
+    fn type_test_ahead(&self) -> Option<Infix> {
+        let cast = match self.nth_word(0)? {
+            "is" => false,
+            "as" => true,
+            _ => return None,
+        };
+        (self.nth_kind(1) == TokenKind::Ident).then_some(Infix::TypeTest(cast))
     }
 
     /// After `cond ?`: the branches.
@@ -370,9 +390,16 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        if self.nth_kind(1) == TokenKind::Lt
-            && self.is_type_name(word)
-            && self.scan_type(0).is_some()
+        // `reinterpret<T>(v)` (Slang): a built-in generic function.
+        let builtin_generic = word == "reinterpret"
+            && self.nth_kind(1) == TokenKind::Lt
+            && self
+                .scan_angles(1)
+                .is_some_and(|end| self.nth_kind(end) == TokenKind::LParen);
+        if builtin_generic
+            || self.nth_kind(1) == TokenKind::Lt
+                && self.is_type_name(word)
+                && self.scan_type(0).is_some()
         {
             let ty = self.type_expr();
             let span = ty.span;

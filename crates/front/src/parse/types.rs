@@ -455,7 +455,7 @@ impl Parser<'_> {
     }
 
     /// From a `<` at offset `i`, the offset past its matching `>`.
-    fn scan_angles(&self, mut i: usize) -> Option<usize> {
+    pub(super) fn scan_angles(&self, mut i: usize) -> Option<usize> {
         let mut angles = 0i32;
         let mut parens = 0u32;
         loop {
