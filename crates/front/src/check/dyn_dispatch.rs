@@ -34,6 +34,10 @@
 //! resources (not plain data), and a call of a generic or `static`
 //! requirement through a value.
 //!
+//! `dyn_type_test` is what `v is S` and `v as S` mean on an interface
+//! value (a tag test; an `Optional<S>` of the member), for the `is`/`as`
+//! lowering to call before it decides statically.
+//!
 //! Static specialisation keeps precedence: a generic parameter `T : IFoo`
 //! is specialised per argument type and never takes this path; only a
 //! value whose static type is the interface itself does.
@@ -146,6 +150,86 @@ impl Checker<'_> {
             Some(TypeSymbol::Type(ty)) => Some(ty),
             _ => None,
         }
+    }
+
+    /// `v is S` and `v as S` for a value `v` of interface type: the tag
+    /// test (`v.tag == tag of S`), and an `Optional<S>` holding member
+    /// `as_S` with that test as `hasValue` (`v` is read twice). A type
+    /// that does not conform is never there: `false`, `none`. `None` when
+    /// `value` is no interface value: `is`/`as` decide statically.
+    pub fn dyn_type_test(
+        &mut self,
+        value: Value,
+        target: Handle<Type>,
+        cast: bool,
+        span: Span,
+    ) -> Option<Value> {
+        let info = self.dyn_info(value.ty?)?.clone();
+        let bool_ty = self.bool_ty();
+        let Some(k) = info.cases.iter().position(|c| c.ty == target) else {
+            let never = self.append(
+                ir::Expression::Literal(ir::Literal::Bool(false)),
+                Some(bool_ty),
+                span,
+            );
+            if !cast {
+                return Some(never);
+            }
+            let optional = self.optional_type(target);
+            let none = self.zero_value(target, span).map(|zero| {
+                self.append(
+                    ir::Expression::Construct {
+                        components: vec![zero, never.expr],
+                    },
+                    Some(optional),
+                    span,
+                )
+            });
+            return Some(none.unwrap_or_else(|| self.error_value(span)));
+        };
+        let uint = self.scalar_ty(ir::Scalar::U32);
+        let copy = cast.then(|| self.copy_expr(value.expr));
+        let tag = self.append(
+            ir::Expression::Member {
+                base: value.expr,
+                index: 0,
+            },
+            Some(uint),
+            span,
+        );
+        let want = self.append(
+            ir::Expression::Literal(ir::Literal::Uint(u64::from(info.cases[k].tag))),
+            Some(uint),
+            span,
+        );
+        let test = self.append(
+            ir::Expression::Binary {
+                op: ir::BinaryOp::Equal,
+                left: tag.expr,
+                right: want.expr,
+            },
+            Some(bool_ty),
+            span,
+        );
+        let Some(copy) = copy else {
+            return Some(test);
+        };
+        let member = self.append(
+            ir::Expression::Member {
+                base: copy,
+                index: k as u32 + 1,
+            },
+            Some(target),
+            span,
+        );
+        let optional = self.optional_type(target);
+        Some(self.append(
+            ir::Expression::Construct {
+                components: vec![member.expr, test.expr],
+            },
+            Some(optional),
+            span,
+        ))
     }
 
     /// Refuses a value of interface type in an entry point's varyings
