@@ -237,3 +237,20 @@ fn an_interface_value_is_no_varying() {
         [("E31009".to_string(), "shape".to_string())]
     );
 }
+
+#[test]
+fn is_and_as_on_an_interface_value_read_the_tag() {
+    let src = SHAPES.replace(
+        "output[id.x] = s.area();",
+        "float r = 0.0; if (s is Square) r += 1.0; if (let c = s as Circle) r += c.r; \
+         output[id.x] = r;",
+    );
+    let module = compile_ok(&src, &Options::default());
+    // The tests compare the tag: nothing is decided statically.
+    let main = function(&module, "main");
+    let compares_tag = main.expressions.iter().any(|(_, e)| {
+        matches!(e, ir::Expression::Binary { op: ir::BinaryOp::Equal, left, .. }
+            if matches!(main.expressions[*left], ir::Expression::Member { index: 0, .. }))
+    });
+    assert!(compares_tag);
+}

@@ -35,8 +35,8 @@
 //! requirement through a value.
 //!
 //! `dyn_type_test` is what `v is S` and `v as S` mean on an interface
-//! value (a tag test; an `Optional<S>` of the member), for the `is`/`as`
-//! lowering to call before it decides statically.
+//! value (a tag test; an `Optional<S>` of the member): `type_test.rs`
+//! asks it first, before deciding statically.
 //!
 //! Static specialisation keeps precedence: a generic parameter `T : IFoo`
 //! is specialised per argument type and never takes this path; only a

@@ -50,6 +50,10 @@ impl Checker<'_> {
         if from == self.error_ty || target == self.error_ty {
             return self.error_value(span);
         }
+        // A value of interface type: decided by its tag (`dyn_dispatch.rs`).
+        if let Some(tested) = self.dyn_type_test(v, target, cast, span) {
+            return tested;
+        }
         if !cast {
             return self.bool_value(from == target, span);
         }
