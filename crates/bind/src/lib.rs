@@ -55,6 +55,9 @@ pub enum Kind {
     ByteAddressBuffer,
     RwByteAddressBuffer,
     AccelerationStructure,
+    /// `SubpassInput<T>`: an input attachment (GLSL and SPIR-V descriptors;
+    /// Metal reads it as a `[[color(n)]]` input, outside the tables).
+    SubpassInput,
     /// The `_Globals` block of plain uniforms.
     Globals,
 }
@@ -71,6 +74,7 @@ impl Kind {
             TypeInner::ConstantBuffer { .. } => Kind::ConstantBuffer,
             TypeInner::TextureBuffer { .. } => Kind::TextureBuffer,
             TypeInner::AccelerationStructure => Kind::AccelerationStructure,
+            TypeInner::SubpassInput { .. } => Kind::SubpassInput,
             TypeInner::Buffer { kind, access, .. } => match (kind, rw(access)) {
                 (BufferKind::Typed, false) => Kind::TypedBuffer,
                 (BufferKind::Typed, true) => Kind::RwTypedBuffer,
@@ -93,7 +97,8 @@ impl Kind {
             | Kind::TypedBuffer
             | Kind::StructuredBuffer
             | Kind::ByteAddressBuffer
-            | Kind::AccelerationStructure => RegisterClass::T,
+            | Kind::AccelerationStructure
+            | Kind::SubpassInput => RegisterClass::T,
             Kind::RwTexture
             | Kind::RwTypedBuffer
             | Kind::RwStructuredBuffer
@@ -123,6 +128,7 @@ impl Kind {
             Kind::ByteAddressBuffer => "byte-address-buffer",
             Kind::RwByteAddressBuffer => "rw-byte-address-buffer",
             Kind::AccelerationStructure => "acceleration-structure",
+            Kind::SubpassInput => "subpass-input",
             Kind::Globals => "globals-block",
         }
     }

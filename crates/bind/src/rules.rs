@@ -184,7 +184,8 @@ fn metal_table(kind: Kind) -> Option<MetalTable> {
         | Kind::Globals => MetalTable::Buffer,
         Kind::AppendStructuredBuffer
         | Kind::ConsumeStructuredBuffer
-        | Kind::AccelerationStructure => return None,
+        | Kind::AccelerationStructure
+        | Kind::SubpassInput => return None,
     })
 }
 
@@ -204,7 +205,14 @@ pub fn metal(plan: &mut Plan) {
             continue;
         }
         let Some(table) = metal_table(r.kind) else {
-            r.reason = format!("Metal output has no argument table for a {}", r.kind.name());
+            r.reason = match r.kind {
+                Kind::SubpassInput => {
+                    "a [[color(n)]] input of the fragment function (framebuffer fetch), \
+                     outside the argument tables"
+                        .into()
+                }
+                _ => format!("Metal output has no argument table for a {}", r.kind.name()),
+            };
             continue;
         };
         if r.count != crate::Count::One {

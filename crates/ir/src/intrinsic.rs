@@ -143,6 +143,8 @@ intrinsics! {
     /// `Texture.Load(coord)` and typed/structured `Buffer.Load(index)`.
     Load = "Load",
     GetDimensions = "GetDimensions",
+    /// `SubpassInput.SubpassLoad()`, `SubpassInputMS.SubpassLoad(sample)`.
+    SubpassLoad = "SubpassLoad",
     // Methods of byte-address buffers.
     Load2 = "Load2", Load3 = "Load3", Load4 = "Load4",
     Store = "Store", Store2 = "Store2", Store3 = "Store3", Store4 = "Store4",
@@ -315,6 +317,7 @@ impl Intrinsic {
                 | CalculateLevelOfDetailUnclamped
                 | Load
                 | GetDimensions
+                | SubpassLoad
                 | Load2
                 | Load3
                 | Load4

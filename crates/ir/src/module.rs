@@ -525,6 +525,10 @@ pub struct ResourceBinding {
     /// own, its data buffer and the resources split out of it numbered
     /// from binding 0 there.
     pub parameter_block: Option<u32>,
+    /// `[[vk::input_attachment_index(n)]]` on a subpass input: the render
+    /// pass input attachment it reads (0 when not written, as the
+    /// reference defaults it).
+    pub input_attachment_index: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

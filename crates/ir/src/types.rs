@@ -225,6 +225,14 @@ pub enum TypeInner {
         inner: Handle<Type>,
     },
     AccelerationStructure,
+    /// `SubpassInput<T>` / `SubpassInputMS<T>`: the value the current pixel
+    /// (or sample) has in an input attachment of the render pass, read with
+    /// `SubpassLoad()` (GLSL `subpassInput`, SPIR-V `SubpassData` images,
+    /// Metal `[[color(n)]]` framebuffer fetch). `texel` is the value type.
+    SubpassInput {
+        texel: Handle<Type>,
+        multisampled: bool,
+    },
     /// Slang `T*`: the address of a `T` in device memory (a buffer device
     /// address: SPIR-V `PhysicalStorageBuffer`, GLSL `buffer_reference`,
     /// Metal `device T*`). `base` is `None` for `void*`, which only casts
@@ -295,6 +303,7 @@ impl TypeInner {
                 | TypeInner::ConstantBuffer { .. }
                 | TypeInner::TextureBuffer { .. }
                 | TypeInner::AccelerationStructure
+                | TypeInner::SubpassInput { .. }
         )
     }
 }

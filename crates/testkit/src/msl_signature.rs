@@ -391,6 +391,33 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
             }
             continue;
         }
+        if let Some(index) = attribute
+            .strip_prefix("color(")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .and_then(|n| n.parse::<u32>().ok())
+            && plan.stage == ir::ShaderStage::Fragment
+        {
+            // A subpass input read by framebuffer fetch: a subpass-input
+            // global of the module at that attachment index, of that type.
+            let matches = module.globals.iter().any(|(_, g)| {
+                matches!(
+                    module.types[g.ty].inner,
+                    ir::TypeInner::SubpassInput { texel, .. }
+                        if g.binding.input_attachment_index.unwrap_or(0) == index
+                            && ir::print::type_name(module, texel) == p.ty
+                )
+            });
+            if !matches {
+                problems.push(format!(
+                    "`{} {}` [[{attribute}]] is no subpass input of the module",
+                    p.ty, p.name
+                ));
+            }
+            if let Some(other) = tables.insert(attribute.to_string(), p.name.clone()) {
+                problems.push(format!("`{other}` and `{}` share [[{attribute}]]", p.name));
+            }
+            continue;
+        }
         if attribute == "stage_in" {
             match signature.structs.get(&p.ty) {
                 Some(members) => inputs.extend(members.iter()),

@@ -97,6 +97,11 @@ impl Writer<'_> {
                 }
                 self.texture_method(ctx, e, fun, &tex, args, &a)
             }
+            // `subpassLoad` gives a 4-vector of the texel's scalar.
+            TypeInner::SubpassInput { texel, .. } if fun == I::SubpassLoad => {
+                let a = self.args(ctx, args)?;
+                self.narrow_texel(texel, format!("subpassLoad({})", a.join(", ")), span)
+            }
             TypeInner::Buffer {
                 kind: BufferKind::ByteAddress,
                 ..

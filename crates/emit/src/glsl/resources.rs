@@ -133,6 +133,14 @@ pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span)
             });
             Ok("accelerationStructureEXT".into())
         }
+        TypeInner::SubpassInput {
+            texel,
+            multisampled,
+        } => {
+            let p = w.texel_prefix(texel, span)?;
+            let ms = if multisampled { "MS" } else { "" };
+            Ok(format!("{p}subpassInput{ms}"))
+        }
         TypeInner::HitObject => {
             w.require("GL_NV_shader_invocation_reorder");
             Ok("hitObjectNV".into())
@@ -237,6 +245,24 @@ impl Writer<'_> {
                 writeln!(
                     out,
                     "layout({at}) uniform {t} {}{s};",
+                    self.global_names[&g]
+                )
+                .ok();
+                Ok(())
+            }
+            TypeInner::SubpassInput { .. } => {
+                if self.entry.stage != ir::ShaderStage::Fragment {
+                    return unsupported(
+                        "a subpass input outside a fragment shader (input attachments are \
+                         read by fragment shaders only)",
+                        span,
+                    );
+                }
+                let index = var.binding.input_attachment_index.unwrap_or(0);
+                let (t, s) = self.type_parts(var.ty, span)?;
+                writeln!(
+                    out,
+                    "layout(input_attachment_index = {index}, {at}) uniform {t} {}{s};",
                     self.global_names[&g]
                 )
                 .ok();

@@ -336,6 +336,15 @@ impl Writer<'_> {
             }
             I::Load => self.load(ctx, args, e)?,
             I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
+            // The input is the fragment's own `[[color(n)]]` value.
+            I::SubpassLoad if args.len() == 1 => self.args(ctx, args)?.remove(0),
+            I::SubpassLoad => {
+                return unsupported(
+                    "the sample index of a multisampled subpass input (Metal framebuffer \
+                     fetch reads the fragment's own sample)",
+                    span,
+                );
+            }
             _ => return unsupported(format!("`{}` as a value", fun.name()), span),
         })
     }

@@ -31,6 +31,9 @@ pub(super) enum Slot {
     Buffer(u32),
     Texture(u32),
     Sampler(u32),
+    /// A subpass input: the fragment function's `[[color(n)]]` input of
+    /// render-target `n` (framebuffer fetch).
+    Color(u32),
 }
 
 impl Slot {
@@ -39,6 +42,7 @@ impl Slot {
             Slot::Buffer(n) => format!("buffer({n})"),
             Slot::Texture(n) => format!("texture({n})"),
             Slot::Sampler(n) => format!("sampler({n})"),
+            Slot::Color(n) => format!("color({n})"),
         }
     }
 }
@@ -336,6 +340,28 @@ impl<'a> Writer<'a> {
                         );
                     }
                     GlobalKind::Workgroup
+                }
+                AddressSpace::Uniform
+                    if matches!(
+                        module.types[global.ty].inner,
+                        TypeInner::SubpassInput { .. }
+                    ) =>
+                {
+                    let elsewhere = self.entries.iter().find(|e| {
+                        e.stage != ShaderStage::Fragment && self.threaded[&e.function].contains(&g)
+                    });
+                    if let Some(entry) = elsewhere {
+                        return unsupported(
+                            format!(
+                                "a subpass input in a {} entry point (Metal framebuffer fetch \
+                                 is a fragment function's)",
+                                entry.stage.name()
+                            ),
+                            span,
+                        );
+                    }
+                    let index = global.binding.input_attachment_index.unwrap_or(0);
+                    GlobalKind::Resource(Slot::Color(index))
                 }
                 AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
                     // Refuses the kinds Metal output has no table for.
@@ -878,6 +904,7 @@ impl<'a> Writer<'a> {
                 types::texture(module, global.ty, self.compare.contains(&g), span)?
             }
             TypeInner::Sampler { .. } => "sampler".into(),
+            TypeInner::SubpassInput { texel, .. } => self.spell(*texel, span)?,
             TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
                 ..

@@ -216,6 +216,9 @@ impl Writer<'_> {
         };
         let (set, binding) = self.bindings.resources.get(&g).copied().unwrap_or((0, 0));
         self.decorate_binding(ptr.root, set, binding);
+        if let Some(index) = var.binding.input_attachment_index {
+            self.decorate(ptr.root, Decoration::InputAttachmentIndex, [index.into()]);
+        }
         self.globals.insert(g, ptr);
         Ok(())
     }

@@ -25,6 +25,9 @@ pub(super) struct ImageInfo {
     pub combined: bool,
     /// `DepthTexture2D`, `Sampler2DShadow` ...: `Depth` 1.
     pub shadow: bool,
+    /// `SubpassInput<T>`: a `SubpassData` image read at the fragment's own
+    /// position.
+    pub subpass: bool,
 }
 
 impl ImageInfo {
@@ -69,6 +72,7 @@ impl Writer<'_> {
                 texel,
                 combined,
                 shadow,
+                subpass: false,
             }),
             TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
@@ -83,6 +87,20 @@ impl Writer<'_> {
                 texel,
                 combined: false,
                 shadow: false,
+                subpass: false,
+            }),
+            TypeInner::SubpassInput {
+                texel,
+                multisampled,
+            } => Ok(ImageInfo {
+                dim: Some(TextureDim::D2),
+                arrayed: false,
+                multisampled,
+                storage: false,
+                texel,
+                combined: false,
+                shadow: false,
+                subpass: true,
             }),
             _ => unsupported("this resource as an image", span),
         }
@@ -106,6 +124,23 @@ impl Writer<'_> {
         let info = self.image_info(ty, span)?;
         let scalar = self.sampled_scalar(&info, span)?;
         let sampled_ty = self.numeric(scalar, 0, 0, Layout::Plain);
+        if info.subpass {
+            if self.entry.stage != ir::ShaderStage::Fragment {
+                return unsupported(
+                    "a subpass input outside a fragment shader (input attachments are read by \
+                     fragment shaders only)",
+                    span,
+                );
+            }
+            self.capability(Capability::InputAttachment);
+            let ms = u32::from(info.multisampled);
+            return Ok(self.b.type_image(
+                sampled_ty,
+                Dim::DimSubpassData,
+                [0, 0, ms, 2],
+                ImageFormat::Unknown,
+            ));
+        }
         let dim = match info.dim {
             None => Dim::DimBuffer,
             Some(TextureDim::D1) => Dim::Dim1D,
@@ -554,6 +589,30 @@ impl Writer<'_> {
             return self.narrow_texel(v, &info, span);
         }
         Ok(v)
+    }
+
+    /// `SubpassLoad()`: `OpImageRead` of the subpass image at offset
+    /// `(0, 0)` from the fragment, with the `Sample` operand when the input
+    /// is multisampled.
+    pub fn subpass_load(
+        &mut self,
+        e: Handle<Expression>,
+        args: &[Handle<Expression>],
+    ) -> Result<Word> {
+        let span = self.span(e);
+        let (img, info) = self.image_value(args[0])?;
+        let ty = self.vec4_type(&info, span)?;
+        let int2 = self.numeric(ir::Scalar::I32, 2, 0, Layout::Plain);
+        let zero = self.int(0);
+        let origin = self.composite_const(int2, vec![zero, zero]);
+        let mut ops = vec![Operand::IdRef(img), Operand::IdRef(origin)];
+        if let Some(&sample) = args.get(1) {
+            let sample = self.value(sample)?;
+            ops.push(Operand::ImageOperands(ImageOperands::SAMPLE));
+            ops.push(Operand::IdRef(sample));
+        }
+        let v = self.op_with(Op::ImageRead, Some(ty), ops)?;
+        self.narrow_texel(v, &info, span)
     }
 
     /// `Load` on textures (`int3(xy, mip)`), texel buffers and storage images.

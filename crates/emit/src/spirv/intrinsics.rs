@@ -717,6 +717,7 @@ impl Writer<'_> {
         let span = self.span(e);
         let obj_ty = self.expr_ty(args[0])?;
         match (self.inner(obj_ty).clone(), fun) {
+            (TypeInner::SubpassInput { .. }, I::SubpassLoad) => self.subpass_load(e, args),
             (
                 TypeInner::Buffer {
                     kind: ir::BufferKind::ByteAddress,

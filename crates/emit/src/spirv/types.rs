@@ -159,7 +159,9 @@ impl Writer<'_> {
                 let image = self.image_type(ty)?;
                 self.b.type_sampled_image(image)
             }
-            TypeInner::Texture { .. } | TypeInner::Buffer { .. } => self.image_type(ty)?,
+            TypeInner::Texture { .. }
+            | TypeInner::Buffer { .. }
+            | TypeInner::SubpassInput { .. } => self.image_type(ty)?,
             TypeInner::Sampler { .. } => self.b.type_sampler(),
             // Outside ray-tracing stages a scene is only traced inline.
             TypeInner::AccelerationStructure => {
@@ -193,6 +195,7 @@ impl Writer<'_> {
             TypeInner::Texture { .. }
                 | TypeInner::Sampler { .. }
                 | TypeInner::AccelerationStructure
+                | TypeInner::SubpassInput { .. }
                 | TypeInner::Buffer {
                     kind: ir::BufferKind::Typed,
                     ..

@@ -67,7 +67,7 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
                 | "requirefullquads"
                 | "maximallyreconverges"
         ),
-        AttrSite::Variable => matches!(name, "vk::binding"),
+        AttrSite::Variable => matches!(name, "vk::binding" | "vk::input_attachment_index"),
         AttrSite::Parameter | AttrSite::Field => matches!(name, "vk::location" | "vk::index"),
         AttrSite::Statement | AttrSite::Struct => false,
     }
@@ -78,7 +78,6 @@ fn acted_on(site: AttrSite, name: &str) -> bool {
 const NOT_APPLIED: &[&str] = &[
     "vk::push_constant",
     "vk::image_format",
-    "vk::input_attachment_index",
     "vk::constant_id",
     "vk::offset",
     "vk::builtin",

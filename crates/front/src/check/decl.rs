@@ -688,6 +688,7 @@ impl Checker<'_> {
                 }
                 None => (None, None),
             };
+            let input_attachment_index = self.input_attachment_index(&acted, ty);
             // Each `ParameterBlock<T>` takes a descriptor set of its own.
             let parameter_block = (decl.ty.name == "ParameterBlock"
                 && space == ir::AddressSpace::Uniform)
@@ -705,6 +706,7 @@ impl Checker<'_> {
                         vk_binding,
                         descriptor_heap: None,
                         parameter_block,
+                        input_attachment_index,
                     },
                     matrix_layout: mods.matrix_layout,
                     init,
@@ -763,6 +765,39 @@ impl Checker<'_> {
             0
         };
         Some((binding, set))
+    }
+
+    /// `[[vk::input_attachment_index(n)]]` on a global of type `ty`: `n`
+    /// for a subpass input (0 without the attribute, as the reference
+    /// defaults it), `None` for anything else, where the attribute is
+    /// warned about as having no effect.
+    fn input_attachment_index(
+        &mut self,
+        acted: &[&ast::Attribute],
+        ty: Handle<Type>,
+    ) -> Option<u32> {
+        let attr = acted
+            .iter()
+            .find(|a| lower_name(a) == "vk::input_attachment_index");
+        let mut element = ty;
+        while let TypeInner::Array { base, .. } = *self.inner(element) {
+            element = base;
+        }
+        if !matches!(self.inner(element), TypeInner::SubpassInput { .. }) {
+            if let Some(attr) = attr {
+                self.warning(
+                    codes::IGNORED_ANNOTATION,
+                    "`vk::input_attachment_index` has no effect on a variable that is not a \
+                     SubpassInput",
+                    attr.span,
+                );
+            }
+            return None;
+        }
+        match attr {
+            Some(attr) if self.attr_arity(attr, 1, 1) => Some(self.attr_u32(attr, 0).unwrap_or(0)),
+            _ => Some(0),
+        }
     }
 
     /// `: register(t0, space1)` on a global.
@@ -908,6 +943,7 @@ impl Checker<'_> {
                     vk_binding,
                     descriptor_heap: None,
                     parameter_block: None,
+                    input_attachment_index: None,
                 },
                 matrix_layout: None,
                 init: None,

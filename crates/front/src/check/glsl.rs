@@ -302,6 +302,7 @@ impl Checker<'_> {
                     vk_binding: binding.map(|b| (b, set)),
                     descriptor_heap: None,
                     parameter_block: None,
+                    input_attachment_index: None,
                 },
                 matrix_layout: None,
                 init: None,

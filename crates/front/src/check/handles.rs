@@ -162,6 +162,7 @@ impl Checker<'_> {
                 binding: ir::ResourceBinding {
                     descriptor_heap: Some(binding),
                     parameter_block: None,
+                    input_attachment_index: None,
                     ..Default::default()
                 },
                 matrix_layout: None,

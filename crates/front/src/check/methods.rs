@@ -169,6 +169,27 @@ impl Checker<'_> {
                 element,
                 ..
             } => self.buffer_method(fun, kind, access, element, &types),
+            TypeInner::SubpassInput {
+                texel,
+                multisampled,
+            } => match (fun, multisampled, types.len()) {
+                (I::SubpassLoad, false, 0) => Ok(Some(Signature {
+                    args: Vec::new(),
+                    result: Some(texel),
+                })),
+                (I::SubpassLoad, true, 1) => {
+                    let int = self.numeric_ty(Scalar::I32, Shape::Scalar);
+                    Ok(Some(Signature {
+                        args: vec![Arg::In(int)],
+                        result: Some(texel),
+                    }))
+                }
+                (I::SubpassLoad, false, _) => Err("`SubpassLoad` takes no argument".to_string()),
+                (I::SubpassLoad, true, _) => {
+                    Err("`SubpassLoad` of a multisampled input takes the sample index".to_string())
+                }
+                _ => Ok(None),
+            },
             TypeInner::Stream { element, .. } => match fun {
                 I::Append if types.len() == 1 => Ok(Some(Signature {
                     args: vec![Arg::In(element)],

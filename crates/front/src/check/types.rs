@@ -483,6 +483,32 @@ impl Checker<'_> {
                 self.expect_args(texpr, 0, 0)?;
                 self.intern(TypeInner::AccelerationStructure)
             }
+            "SubpassInput" | "SubpassInputMS" => {
+                // `SubpassInput<T>`: a scalar or vector `T`, float4 by default.
+                self.expect_args(texpr, 0, 1)?;
+                let texel = match texpr.args.is_empty() {
+                    true => self.numeric_ty(Scalar::F32, Shape::vector(4)),
+                    false => self.type_arg(texpr, 0)?,
+                };
+                if !matches!(
+                    self.inner(texel),
+                    TypeInner::Scalar(_) | TypeInner::Vector { .. }
+                ) {
+                    self.error(
+                        codes::BAD_GENERIC_ARGUMENTS,
+                        format!(
+                            "`{name}` needs a scalar or vector type, found `{}`",
+                            self.type_name(texel)
+                        ),
+                        texpr.span,
+                    );
+                    return None;
+                }
+                self.intern(TypeInner::SubpassInput {
+                    texel,
+                    multisampled: name == "SubpassInputMS",
+                })
+            }
             "ConstantBuffer" | "TextureBuffer" | "ParameterBlock" => {
                 self.expect_args(texpr, 1, 1)?;
                 let mut inner = self.type_arg(texpr, 0)?;

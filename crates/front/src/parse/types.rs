@@ -99,6 +99,8 @@ fn is_named_builtin(name: &str) -> bool {
             | "RayDesc"
             | "RayQuery"
             | "RaytracingAccelerationStructure"
+            | "SubpassInput"
+            | "SubpassInputMS"
             | "BuiltInTriangleIntersectionAttributes"
             | "HitObject"
             | "DescriptorHandle"

@@ -89,6 +89,13 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
         TypeInner::ConstantBuffer { inner } => format!("ConstantBuffer<{}>", arg(*inner)),
         TypeInner::TextureBuffer { inner } => format!("TextureBuffer<{}>", arg(*inner)),
         TypeInner::AccelerationStructure => "RaytracingAccelerationStructure".to_string(),
+        TypeInner::SubpassInput {
+            texel,
+            multisampled,
+        } => {
+            let ms = if *multisampled { "MS" } else { "" };
+            format!("SubpassInput{ms}<{}>", arg(*texel))
+        }
         TypeInner::HitObject => "HitObject".to_string(),
         TypeInner::RayQuery { flags } => format!("RayQuery<{flags}>"),
         TypeInner::Pointer { base: Some(base) } => format!("{}*", arg(*base)),
