@@ -1,7 +1,7 @@
 //! `slangc` options that Legalis accepts with no effect, or refuses by
 //! name, as the binary runs them: `-obfuscate`, the descriptor-heap
-//! strides, the `-g` debug-information formats, `-fvk-use-c-layout` and
-//! `-preserve-params`.
+//! strides, the `-g` debug-information formats and `-fvk-use-c-layout`;
+//! `-preserve-params`, which keeps unused resources in the output.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -149,18 +149,36 @@ fn debug_formats_keep_the_level_they_are_given_with() {
 }
 
 #[test]
-fn layout_and_parameter_options_legalis_lacks_stay_refused() {
-    let dir = scratch("refused");
-    for option in ["-fvk-use-c-layout", "-preserve-params"] {
-        let output = run(&dir, &["-target", "spirv", option]);
-        assert_eq!(output.status.code(), Some(2), "{option}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.starts_with(&format!(
-                "legalis: error: {option} is a slangc option that legalis does not support"
-            )),
-            "{option}: {stderr}"
-        );
-        assert!(output.stdout.is_empty(), "{option}");
+fn preserve_params_keeps_an_unused_resource_where_legalis_prunes() {
+    let dir = scratch("preserve");
+    fs::write(
+        dir.join("obscure_source_name.slang"),
+        format!("Texture2D spareTexture;\n{SHADER}"),
+    )
+    .expect("shader file");
+    for target in ["glsl", "spirv-asm", "wgsl"] {
+        let stage = ["-target", target, "-entry", "shadeMain"];
+        let plain = compiled(&dir, &stage);
+        assert!(!plain.contains("spareTexture"), "{target}: {plain}");
+        let mut with = stage.to_vec();
+        with.push("-preserve-params");
+        let kept = compiled(&dir, &with);
+        assert!(kept.contains("spareTexture"), "{target}: {kept}");
     }
+}
+
+#[test]
+fn layout_options_legalis_lacks_stay_refused() {
+    let dir = scratch("refused");
+    let option = "-fvk-use-c-layout";
+    let output = run(&dir, &["-target", "spirv", option]);
+    assert_eq!(output.status.code(), Some(2), "{option}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "legalis: error: {option} is a slangc option that legalis does not support"
+        )),
+        "{option}: {stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{option}");
 }
