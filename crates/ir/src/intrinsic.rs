@@ -134,7 +134,8 @@ intrinsics! {
     // Methods of textures.
     Sample = "Sample", SampleBias = "SampleBias", SampleLevel = "SampleLevel",
     SampleGrad = "SampleGrad", SampleCmp = "SampleCmp", SampleCmpLevelZero = "SampleCmpLevelZero",
-    SampleCmpLevel = "SampleCmpLevel",
+    SampleCmpLevel = "SampleCmpLevel", SampleCmpGrad = "SampleCmpGrad",
+    SampleCmpBias = "SampleCmpBias",
     Gather = "Gather", GatherRed = "GatherRed", GatherGreen = "GatherGreen",
     GatherBlue = "GatherBlue", GatherAlpha = "GatherAlpha", GatherCmp = "GatherCmp",
     GatherCmpRed = "GatherCmpRed",
@@ -306,6 +307,8 @@ impl Intrinsic {
                 | SampleCmp
                 | SampleCmpLevelZero
                 | SampleCmpLevel
+                | SampleCmpGrad
+                | SampleCmpBias
                 | Gather
                 | GatherRed
                 | GatherGreen

@@ -237,6 +237,8 @@ impl Writer<'_> {
             I::SampleCmp
                 | I::SampleCmpLevelZero
                 | I::SampleCmpLevel
+                | I::SampleCmpGrad
+                | I::SampleCmpBias
                 | I::GatherCmp
                 | I::GatherCmpRed
         );
@@ -263,6 +265,9 @@ impl Writer<'_> {
                 Ok(format!("textureQueryLod({comb}, {}).y", a[2]))
             }
             I::SampleCmp | I::SampleCmpLevelZero => self.sample_cmp(ctx, fun, tex, args, a),
+            I::SampleCmpLevel | I::SampleCmpGrad | I::SampleCmpBias => {
+                self.sample_cmp_explicit(ctx, fun, tex, args, a)
+            }
             I::Load => self.texture_load(ctx, e, tex, args),
             _ => unsupported(format!("the texture method `{}`", fun.name()), span),
         }
@@ -342,6 +347,83 @@ impl Writer<'_> {
             }
             (true, Some(_)) => unsupported("`SampleCmpLevelZero` with an offset on arrays", span),
         }
+    }
+
+    /// `SampleCmpLevel`, `SampleCmpGrad` and `SampleCmpBias`: `a` is
+    /// object, sampler, coordinate, compare value, the LOD, bias or two
+    /// gradients, then the optional offset. Shadow samplers of arrays and
+    /// cubes take a LOD, and a 2D array one a bias, only through
+    /// `GL_EXT_texture_shadow_lod`, which glslang does not read: those are
+    /// refused.
+    fn sample_cmp_explicit(
+        &mut self,
+        ctx: &Ctx,
+        fun: I,
+        tex: &TexInfo,
+        args: &[Handle<Expression>],
+        a: &[String],
+    ) -> Result<String> {
+        let span = ctx.exprs.span(args[0]);
+        let s = self.combine(tex, true, a, span)?;
+        let coords = tex.coords();
+        if coords >= 4 {
+            return unsupported("comparison sampling of cube arrays", span);
+        }
+        let coord = match coords {
+            1 => format!("vec3({}, 0.0, {})", a[2], a[3]),
+            n => format!("vec{}({}, {})", n + 1, a[2], a[3]),
+        };
+        let plain = !tex.arrayed && tex.dim != TextureDim::Cube;
+        let cube = tex.dim == TextureDim::Cube;
+        let array_2d = tex.arrayed && tex.dim == TextureDim::D2;
+        let (extra, offset) = match fun {
+            I::SampleCmpGrad => (vec![a[4].clone(), a[5].clone()], a.get(6)),
+            _ => (vec![a[4].clone()], a.get(5)),
+        };
+        if offset.is_some() && cube {
+            return unsupported(format!("`{}` with an offset on a cube", fun.name()), span);
+        }
+        let name = match fun {
+            I::SampleCmpLevel => {
+                if !plain {
+                    return unsupported(
+                        "`SampleCmpLevel` on an array or cube texture (GLSL needs \
+                         GL_EXT_texture_shadow_lod for it)",
+                        span,
+                    );
+                }
+                if offset.is_some() {
+                    "textureLodOffset"
+                } else {
+                    "textureLod"
+                }
+            }
+            I::SampleCmpGrad if offset.is_some() => "textureGradOffset",
+            I::SampleCmpGrad => "textureGrad",
+            _ => {
+                if array_2d {
+                    return unsupported(
+                        "`SampleCmpBias` on a 2D array texture (GLSL needs \
+                         GL_EXT_texture_shadow_lod for it)",
+                        span,
+                    );
+                }
+                if offset.is_some() {
+                    "textureOffset"
+                } else {
+                    "texture"
+                }
+            }
+        };
+        let mut list = vec![s, coord];
+        if fun == I::SampleCmpBias {
+            list.extend(offset.cloned());
+            list.extend(extra);
+        } else {
+            list.extend(extra);
+            list.extend(offset.cloned());
+        }
+        Ok(format!("{name}({})", list.join(", ")))
     }
 
     /// `Load(int3(xy, mip))`: GLSL takes the mip level separately, so the

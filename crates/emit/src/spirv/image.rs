@@ -459,6 +459,7 @@ impl Writer<'_> {
             I::Sample
                 | I::SampleBias
                 | I::SampleCmp
+                | I::SampleCmpBias
                 | I::CalculateLevelOfDetail
                 | I::CalculateLevelOfDetailUnclamped
         );
@@ -530,6 +531,35 @@ impl Writer<'_> {
                 };
                 let mut ops = vec![Operand::IdRef(dref)];
                 ops.extend(self.offset_operands(args.get(4).copied(), mask, ids, false)?);
+                let sampled = self.sampled_scalar(&info, span)?;
+                let result = self.numeric(sampled, 0, 0, Layout::Plain);
+                (op, result, ops)
+            }
+            I::SampleCmpLevel | I::SampleCmpGrad | I::SampleCmpBias => {
+                // `(sampler, coord, compare, lod | bias | ddx ddy [, offset])`.
+                let dref = arg(self, 3)?;
+                let (op, mask, ids, offset_at) = match fun {
+                    I::SampleCmpLevel => (
+                        Op::ImageSampleDrefExplicitLod,
+                        ImageOperands::LOD,
+                        vec![arg(self, 4)?],
+                        5,
+                    ),
+                    I::SampleCmpGrad => (
+                        Op::ImageSampleDrefExplicitLod,
+                        ImageOperands::GRAD,
+                        vec![arg(self, 4)?, arg(self, 5)?],
+                        6,
+                    ),
+                    _ => (
+                        Op::ImageSampleDrefImplicitLod,
+                        ImageOperands::BIAS,
+                        vec![arg(self, 4)?],
+                        5,
+                    ),
+                };
+                let mut ops = vec![Operand::IdRef(dref)];
+                ops.extend(self.offset_operands(args.get(offset_at).copied(), mask, ids, false)?);
                 let sampled = self.sampled_scalar(&info, span)?;
                 let result = self.numeric(sampled, 0, 0, Layout::Plain);
                 (op, result, ops)

@@ -376,10 +376,25 @@ impl Checker<'_> {
                     Some(float),
                 )
             }
-            I::SampleCmpLevel if sampled => {
+            I::SampleCmpLevel | I::SampleCmpBias if sampled => {
                 self.sampler_arg(types.first().copied().ok_or("missing sampler")?, true)?;
                 (
                     vec![Arg::Any, Arg::In(coord), Arg::In(float), Arg::In(float)],
+                    vec![Arg::In(offset)],
+                    Some(float),
+                )
+            }
+            I::SampleCmpGrad if sampled => {
+                self.sampler_arg(types.first().copied().ok_or("missing sampler")?, true)?;
+                let grad = self.float_vec(dims);
+                (
+                    vec![
+                        Arg::Any,
+                        Arg::In(coord),
+                        Arg::In(float),
+                        Arg::In(grad),
+                        Arg::In(grad),
+                    ],
                     vec![Arg::In(offset)],
                     Some(float),
                 )
@@ -627,6 +642,8 @@ fn takes_sampler(fun: I) -> bool {
             | I::SampleCmp
             | I::SampleCmpLevelZero
             | I::SampleCmpLevel
+            | I::SampleCmpGrad
+            | I::SampleCmpBias
             | I::Gather
             | I::GatherRed
             | I::GatherGreen
