@@ -24,9 +24,10 @@ type CallSite = (Handle<ir::Function>, Handle<Expression>);
 /// makes with that parameter pass `g` itself (`f(b) { h(b); }`), and `h`
 /// can be rewritten in turn.
 ///
-/// Then the constant buffers and parameter blocks among those globals whose
-/// struct holds resources are split ([`ir::blocks::split_resource_blocks`]),
-/// as the front end splits the ones declared as globals.
+/// Then the constant buffers and parameter blocks whose struct holds
+/// resources, declared as globals or made from such parameters, are split
+/// ([`ir::blocks::split_resource_blocks`]). CUDA output, whose blocks hold
+/// resource handles as values, does not call this.
 pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
     let mut removed = 0;
     loop {

@@ -5,10 +5,12 @@
 //! tint; }`). No target can put a texture inside a uniform buffer, so the
 //! reference moves each resource out into a binding of its own, as if it
 //! were declared at global scope, and keeps the ordinary data in the
-//! buffer. [`split_resource_blocks`] does the same on a module; the front
-//! end runs it on the globals it declares, and `legalis_bind`'s
-//! `inline_resource_arguments` again once a legalizer has made an entry
-//! point's uniform parameters globals and their uses read them:
+//! buffer. [`split_resource_blocks`] does the same on a legalized module:
+//! `legalis_bind`'s `inline_resource_arguments` runs it once an entry
+//! point's uniform parameters are globals and their uses read them, for
+//! every target but CUDA, whose blocks are structs in memory that hold
+//! resource handles (an `OptixTraversableHandle`, a texture object) as
+//! values:
 //!
 //! - each resource member (at any depth of nested structs, arrays of
 //!   resources included) becomes a uniform global named after its path

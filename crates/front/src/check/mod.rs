@@ -621,7 +621,6 @@ impl<'a> Checker<'a> {
         self.order_functions();
         if !self.failed {
             self.imply_entry_attributes();
-            ir::blocks::split_resource_blocks(&mut self.module);
         }
         if self.failed { None } else { Some(self.module) }
     }
