@@ -2,6 +2,8 @@
 //! struct with a member per conforming struct, and dispatch functions that
 //! switch on the tag (`check/dyn_dispatch.rs`).
 
+mod common;
+
 use legalis_front::{Conformance, Options, compile};
 use legalis_ir as ir;
 
@@ -31,26 +33,6 @@ const SHAPES: &str = r#"
     }
 "#;
 
-fn compile_ok(src: &str, options: &Options) -> ir::Module {
-    let out = compile(src, options);
-    let errors: Vec<String> = out
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| format!("{} {}", d.code_str(), d.message))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "unexpected errors:\n{}",
-        errors.join("\n")
-    );
-    let module = out.module.expect("a module");
-    if let Err(errors) = ir::verify::verify(&module) {
-        panic!("the verifier rejected the module: {errors:?}");
-    }
-    module
-}
-
 fn function<'m>(module: &'m ir::Module, name: &str) -> &'m ir::Function {
     module
         .functions
@@ -75,7 +57,7 @@ fn case_tags(func: &ir::Function) -> Vec<Vec<ir::SwitchValue>> {
 
 #[test]
 fn an_interface_value_is_a_tagged_struct() {
-    let module = compile_ok(SHAPES, &Options::default());
+    let module = common::ok_with(SHAPES, &Options::default());
     let (_, ty) = module
         .types
         .iter()
@@ -111,7 +93,7 @@ fn conformance_options_fix_the_tags() {
         }],
         ..Default::default()
     };
-    let module = compile_ok(SHAPES, &options);
+    let module = common::ok_with(SHAPES, &options);
     let area = function(&module, "IShape::area");
     // Circle takes the lowest free tag, 1; Square's member stays second.
     assert_eq!(
@@ -177,7 +159,7 @@ fn a_generic_parameter_stays_static() {
         [numthreads(1, 1, 1)]
         void main() { output[0] = twice(Circle(1.0)); }
     "#;
-    let module = compile_ok(src, &Options::default());
+    let module = common::ok_with(src, &Options::default());
     assert!(
         !module
             .types
@@ -191,7 +173,7 @@ fn a_generic_parameter_stays_static() {
         "void main() {",
         "void main() { IShape s = Circle(2.0); output[1] = twice(s);",
     );
-    let module = compile_ok(&dynamic, &Options::default());
+    let module = common::ok_with(&dynamic, &Options::default());
     function(&module, "IShape::area");
 }
 
@@ -203,7 +185,7 @@ fn member_wise_constructors_fill_fields_in_order() {
         [numthreads(1, 1, 1)]
         void main() { S one = S(1.0); S two = S(2.0, 3); S three = S(); output[0] = one.a + float(two.b + three.b); }
     "#;
-    compile_ok(src, &Options::default());
+    common::ok_with(src, &Options::default());
     let bad = r#"
         struct S { float a; int b; }
         RWStructuredBuffer<float> output;
@@ -220,7 +202,7 @@ fn an_optional_interface_value_is_built_by_its_constructor() {
         "Optional<IShape> maybe = Optional<IShape>(Circle(3.0)); \
          if (let m = maybe) output[id.x] = m.area(); else output[id.x] = s.area();",
     );
-    compile_ok(&src, &Options::default());
+    common::ok_with(&src, &Options::default());
 }
 
 #[test]
@@ -245,7 +227,7 @@ fn is_and_as_on_an_interface_value_read_the_tag() {
         "float r = 0.0; if (s is Square) r += 1.0; if (let c = s as Circle) r += c.r; \
          output[id.x] = r;",
     );
-    let module = compile_ok(&src, &Options::default());
+    let module = common::ok_with(&src, &Options::default());
     // The tests compare the tag: nothing is decided statically.
     let main = function(&module, "main");
     let compares_tag = main.expressions.iter().any(|(_, e)| {

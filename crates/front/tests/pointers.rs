@@ -1,26 +1,11 @@
 //! Slang pointer types (`T*`): what the checker accepts, and the coded
 //! refusals (E30050) with their spans.
 
+mod common;
+
+use common::ok;
 use legalis_front::{Options, compile};
 use legalis_ir as ir;
-
-fn ok(src: &str) -> ir::Module {
-    let out = compile(src, &Options::default());
-    let errors: Vec<String> = (out.diagnostics.iter())
-        .filter(|d| d.is_error())
-        .map(|d| format!("{} {}", d.code_str(), d.message))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "unexpected errors:\n{}",
-        errors.join("\n")
-    );
-    let module = out.module.expect("a module");
-    if let Err(errors) = ir::verify::verify(&module) {
-        panic!("the verifier rejected the module: {errors:?}");
-    }
-    module
-}
 
 /// The one error of `src`: its code, and the source text its span covers.
 fn error(src: &str) -> (String, String, String) {

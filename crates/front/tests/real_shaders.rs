@@ -2,42 +2,10 @@
 //! parameters, type aliases in structs, `is`/`as` on generic types,
 //! `ByteAddressBuffer` `Load<T>`/`Store<T>`.
 
-use legalis_front::{Options, compile};
+mod common;
+
+use common::{error, ok};
 use legalis_ir as ir;
-
-fn ok(src: &str) -> ir::Module {
-    let out = compile(src, &Options::default());
-    let errors: Vec<String> = out
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| format!("{} {}", d.code_str(), d.message))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "unexpected errors:\n{}",
-        errors.join("\n")
-    );
-    let module = out.module.expect("a module");
-    if let Err(errors) = ir::verify::verify(&module) {
-        panic!("the verifier rejected the module: {errors:?}");
-    }
-    module
-}
-
-/// Exactly one error, with `code`, its message containing `message`, its
-/// span covering `text`.
-#[track_caller]
-fn error(src: &str, code: &str, message: &str, text: &str) {
-    let out = compile(src, &Options::default());
-    let errors: Vec<_> = out.diagnostics.iter().filter(|d| d.is_error()).collect();
-    assert_eq!(errors.len(), 1, "{:?}", out.diagnostics);
-    let d = errors[0];
-    assert_eq!(d.code_str(), code, "{}", d.message);
-    assert!(d.message.contains(message), "{}", d.message);
-    let span = d.primary_span();
-    assert_eq!(src.get(span.range()), Some(text));
-}
 
 fn function<'m>(module: &'m ir::Module, name: &str) -> Vec<&'m ir::Function> {
     module
