@@ -23,6 +23,9 @@ pub const UNKNOWN_ENTRY_POINT: u32 = 7;
 /// A linked pipeline written as SPIR-V binaries (one per stage) without
 /// `-o FOLDER` to put them in.
 pub const SPIRV_PIPELINE_NEEDS_FOLDER: u32 = 8;
+/// `-target wgsl-spirv-asm`: naga could not read back or write as SPIR-V
+/// the WGSL Legalis wrote (a construct its SPIR-V writer lacks).
+pub const WGSL_TO_SPIRV: u32 = 9;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

@@ -56,16 +56,20 @@ pub enum Target {
     SpirvAsm,
     Metal,
     Wgsl,
+    /// WGSL, then SPIR-V assembly from it: naga's SPIR-V writer on the WGSL
+    /// Legalis wrote (the reference's `wgsl-spirv-asm`).
+    WgslSpirvAsm,
     Cuda,
 }
 
 impl Target {
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Glsl,
         Target::Spirv,
         Target::SpirvAsm,
         Target::Metal,
         Target::Wgsl,
+        Target::WgslSpirvAsm,
         Target::Cuda,
     ];
 
@@ -76,6 +80,7 @@ impl Target {
             Target::SpirvAsm => "spirv-asm",
             Target::Metal => "metal",
             Target::Wgsl => "wgsl",
+            Target::WgslSpirvAsm => "wgsl-spirv-asm",
             Target::Cuda => "cuda",
         }
     }
@@ -97,6 +102,7 @@ impl Target {
                 | Target::Spirv
                 | Target::SpirvAsm
                 | Target::Wgsl
+                | Target::WgslSpirvAsm
                 | Target::Metal
                 | Target::Cuda
         )
@@ -181,6 +187,28 @@ fn generate(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let policy = &request.policy;
+    if target == Target::WgslSpirvAsm {
+        let mut generated = generate(module, Target::Wgsl, request, diagnostics)?;
+        let text = String::from_utf8_lossy(&generated.bytes).into_owned();
+        match wgsl_to_spirv(&text) {
+            Ok(words) => {
+                generated.bytes = legalis_emit::spirv::disassemble(&words).into_bytes();
+                return Some(generated);
+            }
+            Err(message) => {
+                let span = module
+                    .entry_points
+                    .first()
+                    .map_or(ir::Span::UNDEFINED, |e| e.span);
+                diagnostics.push(Diagnostic::error(
+                    codes::WGSL_TO_SPIRV,
+                    format!("the WGSL output does not become valid SPIR-V through naga: {message}"),
+                    span,
+                ));
+                return None;
+            }
+        }
+    }
     if !target.is_implemented() {
         diagnostics.push(without_span(Diagnostic::error(
             codes::TARGET_NOT_IMPLEMENTED,
@@ -253,6 +281,32 @@ fn generate(
     };
     let span = module.entry_points[0].span;
     write_verified(legalized, target, request, diagnostics, span)
+}
+
+/// The SPIR-V of a WGSL module, as naga's SPIR-V writer makes it (SPIR-V
+/// 1.0 for Vulkan, names kept, no coordinate-space or depth adjustment, so
+/// it means what Legalis's WGSL means); the WGSL is parsed and validated
+/// first, and the SPIR-V is validated after. The error is naga's message,
+/// or the SPIR-V validator's.
+pub fn wgsl_to_spirv(wgsl: &str) -> Result<Vec<u32>, String> {
+    let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
+    let mut validator = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
+    let info = validator
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(wgsl))?;
+    let options = naga::back::spv::Options {
+        flags: naga::back::spv::WriterFlags::DEBUG | naga::back::spv::WriterFlags::LABEL_VARYINGS,
+        ..Default::default()
+    };
+    let words =
+        naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| e.to_string())?;
+    // Never an invalid module: naga's writer has gaps the validator sees
+    // (explicit layouts on workgroup arrays, for one).
+    legalis_validate::validate_spirv(&words, legalis_validate::TargetEnv::Vulkan_1_0)?;
+    Ok(words)
 }
 
 /// Every entry point of `module` in one SPIR-V module: each legalized for
@@ -417,7 +471,7 @@ fn plan_bindings_of(
 ) -> Option<legalis_bind::Plan> {
     let rule = match target {
         Target::Glsl | Target::Spirv | Target::SpirvAsm => legalis_bind::Target::Vulkan,
-        Target::Wgsl => legalis_bind::Target::Wgsl,
+        Target::Wgsl | Target::WgslSpirvAsm => legalis_bind::Target::Wgsl,
         Target::Metal => legalis_bind::Target::Metal,
         Target::Cuda => legalis_bind::Target::Cuda,
     };
@@ -652,7 +706,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
     }
     // Metal and WGSL have no cross-stage linking: their entry points go
     // into one module whatever their stages, as the reference writes them.
-    let one_module = matches!(target, Target::Metal | Target::Wgsl);
+    let one_module = matches!(target, Target::Metal | Target::Wgsl | Target::WgslSpirvAsm);
     if one_module || !one_pipeline(&module, &chosen) {
         // The reference's meaning of several `-entry`: one module of them.
         let mut subset = module.clone();

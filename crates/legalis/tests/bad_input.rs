@@ -192,7 +192,7 @@ VOut main() { VOut o; o.pos = 0; o.a = 1; o.b = 2; return o; }\n"
             args: vec!["f.slang", "-target", "foo", "-entry", "vs", "-o", "out.glsl"],
             code: 2,
             first_line: "legalis: error: unknown target 'foo'; targets: glsl spirv spirv-asm metal \
-wgsl cuda"
+wgsl wgsl-spirv-asm cuda"
                 .into(),
             location: None,
         },

@@ -105,7 +105,7 @@ fn usage_errors_exit_2() {
         (&["f.slang", "g.slang"], "two input files"),
         (
             &["f.slang", "-target", "hlsl"],
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda\n",
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl wgsl-spirv-asm cuda\n",
         ),
     ];
     for (args, message) in cases {

@@ -90,7 +90,10 @@ Usage: legalis FILE [options]
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text;
                     also spirv-assembly, the reference's name),
-                    wgsl, metal (vertex, fragment, compute, object and
+                    wgsl, wgsl-spirv-asm (the SPIR-V assembly naga's
+                    SPIR-V writer makes of the WGSL, validated; E00009
+                    where naga cannot make it valid), metal (vertex,
+                    fragment, compute, object and
                     mesh), cuda (compute kernels and OptiX programs; the
                     output includes the prelude legalis_cuda.cuh, which
                     legalis::cuda_prelude() returns)
@@ -1487,7 +1490,7 @@ mod tests {
         );
         assert_eq!(
             error("f.slang -target hlsl"),
-            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl cuda"
+            "unknown target 'hlsl'; targets: glsl spirv spirv-asm metal wgsl wgsl-spirv-asm cuda"
         );
         assert_eq!(
             error("f.slang -target glsl -target glsl"),
