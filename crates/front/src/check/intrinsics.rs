@@ -73,6 +73,9 @@ impl Checker<'_> {
             return self.error_value(span);
         }
         match self.intrinsic_signature(fun, &types) {
+            Ok(sig) if self.per_row(fun, &sig) => {
+                self.apply_per_row(fun, sig, values, &spans, span)
+            }
             Ok(sig) => self.apply_signature(fun, sig, values, &spans, span),
             Err(message) => {
                 let arg_types: Vec<String> = types.iter().map(|&t| self.type_name(t)).collect();
@@ -112,6 +115,140 @@ impl Checker<'_> {
                 }
                 _ => return false,
             }
+        }
+    }
+
+    /// Whether `fun` with signature `sig` is a component-wise function of a
+    /// matrix (`sin(m)`, `ddx(m)`, `clamp(m, 0, 1)`): no target has those on
+    /// matrices, so the call is made once per row ([`Self::apply_per_row`]).
+    fn per_row(&self, fun: I, sig: &Signature) -> bool {
+        !matches!(fun, I::Mul | I::Transpose)
+            && sig
+                .result
+                .is_some_and(|r| matches!(self.inner(r), TypeInner::Matrix { .. }))
+            && sig.args.iter().all(|a| matches!(a, Arg::In(_)))
+            && sig.args.iter().any(
+                |a| matches!(a, Arg::In(t) if matches!(self.inner(*t), TypeInner::Matrix { .. })),
+            )
+    }
+
+    /// A component-wise call on matrices as a matrix of its rows: each row
+    /// is the call on the arguments' rows (scalars as they are), so `sin(m)`
+    /// is `float2x2(sin(m[0]), sin(m[1]))`. An argument is read once per
+    /// row, so one with an effect (a call, an assignment) is refused.
+    fn apply_per_row(
+        &mut self,
+        fun: I,
+        sig: Signature,
+        values: Vec<Value>,
+        spans: &[Span],
+        span: Span,
+    ) -> Value {
+        let Some(result) = sig.result else {
+            return self.error_value(span);
+        };
+        let TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        } = *self.inner(result)
+        else {
+            return self.error_value(span);
+        };
+        let row_ty = self.numeric_ty(scalar, Shape::vector(columns));
+        let mut args = Vec::with_capacity(values.len());
+        for (i, (v, mode)) in values.into_iter().zip(&sig.args).enumerate() {
+            let arg_span = spans.get(i).copied().unwrap_or(span);
+            let Arg::In(mut ty) = *mode else {
+                return self.error_value(span);
+            };
+            // A scalar beside matrices is splat to a row, not a matrix.
+            if v.ty
+                .is_some_and(|t| matches!(self.inner(t), TypeInner::Scalar(_)))
+            {
+                ty = row_ty;
+            }
+            let expr = self.coerce(v, ty, arg_span);
+            if !self.effect_free(expr) {
+                self.error(
+                    codes::NO_MATCHING_OVERLOAD,
+                    format!(
+                        "`{}` of a matrix is computed row by row, which reads this argument \
+                         once per row: assign it to a local first",
+                        fun.name()
+                    ),
+                    arg_span,
+                );
+                return self.error_value(span);
+            }
+            args.push((expr, ty));
+        }
+        let int = self.numeric_ty(Scalar::I32, Shape::Scalar);
+        let mut components = Vec::with_capacity(usize::from(rows));
+        for r in 0..rows {
+            let mut row_args = Vec::with_capacity(args.len());
+            for &(expr, ty) in &args {
+                let expr = if r == 0 { expr } else { self.copy_expr(expr) };
+                let row = match self.inner(ty) {
+                    TypeInner::Matrix { .. } => {
+                        let index = self
+                            .append(
+                                ir::Expression::Literal(ir::Literal::Int(i64::from(r))),
+                                Some(int),
+                                span,
+                            )
+                            .expr;
+                        self.append(
+                            ir::Expression::Index { base: expr, index },
+                            Some(row_ty),
+                            span,
+                        )
+                        .expr
+                    }
+                    _ => expr,
+                };
+                row_args.push(row);
+            }
+            components.push(
+                self.append(
+                    ir::Expression::Intrinsic {
+                        fun,
+                        args: row_args,
+                    },
+                    Some(row_ty),
+                    span,
+                )
+                .expr,
+            );
+        }
+        self.append(ir::Expression::Construct { components }, Some(result), span)
+    }
+
+    /// Whether evaluating `expr` twice is the same as once: no call,
+    /// assignment or increment in it, and of the built-in functions only
+    /// HLSL's lower-case math (`abs`, `sin`, `ddx`, `asfloat` ...), not
+    /// `clip`, the interlock or a method.
+    fn effect_free(&self, expr: Handle<ir::Expression>) -> bool {
+        let exprs = self.exprs_ref();
+        let children_free =
+            |e: &ir::Expression| e.children().into_iter().all(|c| self.effect_free(c));
+        match &exprs[expr] {
+            ir::Expression::Call { .. }
+            | ir::Expression::Assign { .. }
+            | ir::Expression::IncDec { .. } => false,
+            ir::Expression::Intrinsic { fun, .. } => {
+                let math = fun.name().starts_with(|c: char| c.is_ascii_lowercase())
+                    && !fun.is_method()
+                    && !matches!(
+                        fun,
+                        I::Clip
+                            | I::BeginInvocationInterlock
+                            | I::EndInvocationInterlock
+                            | I::WorkgroupUniformLoad
+                    );
+                math && children_free(&exprs[expr])
+            }
+            e => children_free(e),
         }
     }
 
