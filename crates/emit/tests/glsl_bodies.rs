@@ -350,6 +350,7 @@ fn extensions_and_version_come_from_options() {
         extensions: vec!["GL_EXT_b".into(), "GL_EXT_a".into(), "GL_EXT_b".into()],
         bindings: None,
         preserve_params: false,
+        scalar_layout: false,
     };
     let out = glsl::write(&m, 0, &options).unwrap();
     assert!(

@@ -30,7 +30,9 @@ pub use arena::{Arena, Handle, UniqueArena};
 pub use entries::{OtherEntryPoints, legalize_each};
 pub use intrinsic::{Intrinsic, RayQueryRead};
 pub use module::*;
-pub use policy::{DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase};
+pub use policy::{
+    BufferLayout, DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase,
+};
 pub use semantic::{
     Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
     Xfb,

@@ -51,6 +51,36 @@ pub struct Policy {
     /// not use it, as the reference keeps them; Metal and CUDA entry points
     /// still take only what they use.
     pub preserve_params: bool,
+    /// `-fvk-use-scalar-layout` (`-force-glsl-scalar-layout`) and
+    /// `-fvk-use-c-layout`: the layout of every GLSL/SPIR-V constant
+    /// buffer, storage buffer and pointee in place of std140/std430.
+    pub buffer_layout: BufferLayout,
+}
+
+/// The layout GLSL and SPIR-V buffers follow (`legalis_layout::Rule`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BufferLayout {
+    /// std140 for constant buffers, std430 for storage buffers and
+    /// pointees: what Vulkan requires without features.
+    #[default]
+    Standard,
+    /// Vulkan's scalar block layout (`scalarBlockLayout`): GLSL
+    /// `layout(scalar)`, SPIR-V offsets by the scalar rules.
+    Scalar,
+    /// The C/C++ struct rules: the scalar rules with a struct's size
+    /// rounded up to its alignment. SPIR-V only (GLSL cannot say it).
+    C,
+}
+
+impl BufferLayout {
+    /// The option that chooses it (`None` for the default).
+    pub fn option(self) -> Option<&'static str> {
+        match self {
+            BufferLayout::Standard => None,
+            BufferLayout::Scalar => Some("-fvk-use-scalar-layout"),
+            BufferLayout::C => Some("-fvk-use-c-layout"),
+        }
+    }
 }
 
 /// A `-capability` that changes what a `DescriptorHandle<T>` is in SPIR-V.

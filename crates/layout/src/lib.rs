@@ -17,6 +17,13 @@
 //!   reference uses for Metal `device` buffers (`packed_float3`).
 //! - [`Rule::Cuda`]: C layout with CUDA's vector types (`float2` aligned
 //!   to 8, `float3` to 4, `float4` to 16).
+//! - [`Rule::Scalar`]: Vulkan's scalar block layout
+//!   (`VK_EXT_scalar_block_layout`, GLSL `layout(scalar)`): every type
+//!   aligned to its largest scalar, a struct's size its last member's end;
+//!   `-fvk-use-scalar-layout` puts every GLSL/SPIR-V buffer under it.
+//! - [`Rule::C`]: the C/C++ struct rules (`-fvk-use-c-layout`, SPIR-V
+//!   only): as [`Rule::Scalar`], with a struct's size rounded up to its
+//!   alignment, so `struct { int64_t a; int b; }` takes 16 bytes.
 //!
 //! A matrix is laid out as an array of vectors along its major direction:
 //! HLSL's default `column_major` stores `columns` vectors of `rows`
@@ -33,6 +40,8 @@ pub enum Rule {
     MetalConstant,
     MetalDevice,
     Cuda,
+    Scalar,
+    C,
 }
 
 /// The targets whose layouts differ.
@@ -72,6 +81,19 @@ impl Rule {
             Rule::MetalConstant => "metal-constant",
             Rule::MetalDevice => "metal-device",
             Rule::Cuda => "cuda",
+            Rule::Scalar => "scalar",
+            Rule::C => "c",
+        }
+    }
+
+    /// The rule a Vulkan buffer laid out by std140 or std430 (`self`)
+    /// follows under `-fvk-use-scalar-layout` or `-fvk-use-c-layout`; other
+    /// rules are kept.
+    pub fn under(self, layout: ir::BufferLayout) -> Rule {
+        match (self, layout) {
+            (Rule::Std140 | Rule::Std430, ir::BufferLayout::Scalar) => Rule::Scalar,
+            (Rule::Std140 | Rule::Std430, ir::BufferLayout::C) => Rule::C,
+            (rule, _) => rule,
         }
     }
 
@@ -79,7 +101,7 @@ impl Rule {
     /// 32-bit integer), 1 byte in C++ (Metal, CUDA).
     pub fn bool_width(self) -> u32 {
         match self {
-            Rule::Std140 | Rule::Std430 => 4,
+            Rule::Std140 | Rule::Std430 | Rule::Scalar | Rule::C => 4,
             Rule::MetalConstant | Rule::MetalDevice | Rule::Cuda => 1,
         }
     }
@@ -96,7 +118,7 @@ impl Rule {
                 let align = if n == 2 { 2 } else { 4 } * width;
                 (align, align)
             }
-            Rule::MetalDevice => (n * width, width),
+            Rule::MetalDevice | Rule::Scalar | Rule::C => (n * width, width),
             Rule::Cuda => {
                 let align = match n {
                     2 => 2 * width,
@@ -260,7 +282,13 @@ impl<'m> Layouter<'m> {
             align = align.max(layout.align);
         }
         let align = self.rule.aggregate_align(align);
-        let size = round_up(offset, align);
+        // The scalar layout ends a struct where its last member ends; every
+        // other rule pads it to its alignment.
+        let size = if self.rule == Rule::Scalar {
+            offset
+        } else {
+            round_up(offset, align)
+        };
         Ok((Layout { size, align }, out))
     }
 
@@ -446,6 +474,37 @@ mod tests {
             [0, 12, 16, 28, 44, 60, 64, 88, 112]
         );
         assert_eq!(offsets(Rule::Cuda), [0, 12, 16, 32, 48, 64, 68, 96, 120]);
+        for rule in [Rule::Scalar, Rule::C] {
+            assert_eq!(offsets(rule), [0, 12, 16, 28, 44, 60, 64, 88, 112]);
+        }
+    }
+
+    /// `struct A { int64_t a; int b; }` ends at 12: the scalar layout puts
+    /// the next member there, the C layout pads `A` to 16 (its alignment).
+    #[test]
+    fn scalar_and_c_layouts_differ_on_struct_padding() {
+        let mut m = M(ir::Module::default());
+        let long = m.ty(TypeInner::Scalar(Scalar::I64));
+        let int = m.ty(TypeInner::Scalar(Scalar::I32));
+        let a = m.structure(&[long, int]);
+        let fields = [(int, None), (a, None), (int, None)];
+        let l = |rule| Layouter::new(&m.0, rule);
+        assert_eq!(l(Rule::Scalar).offsets(&fields), Ok(vec![0, 8, 20]));
+        assert_eq!(l(Rule::C).offsets(&fields), Ok(vec![0, 8, 24]));
+        assert_eq!(l(Rule::Std430).offsets(&fields), Ok(vec![0, 8, 24]));
+        assert_eq!(
+            l(Rule::Scalar).layout(a, None),
+            Ok(Layout { size: 12, align: 8 })
+        );
+        // An array element still starts aligned.
+        assert_eq!(l(Rule::Scalar).array_stride(a, None), Ok(16));
+        assert_eq!(Rule::Std140.under(ir::BufferLayout::C), Rule::C);
+        assert_eq!(Rule::Std430.under(ir::BufferLayout::Scalar), Rule::Scalar);
+        assert_eq!(Rule::Std140.under(ir::BufferLayout::Standard), Rule::Std140);
+        assert_eq!(
+            Rule::MetalDevice.under(ir::BufferLayout::C),
+            Rule::MetalDevice
+        );
     }
 
     #[test]

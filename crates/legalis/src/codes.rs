@@ -26,6 +26,9 @@ pub const SPIRV_PIPELINE_NEEDS_FOLDER: u32 = 8;
 /// `-target wgsl-spirv-asm`: naga could not read back or write as SPIR-V
 /// the WGSL Legalis wrote (a construct its SPIR-V writer lacks).
 pub const WGSL_TO_SPIRV: u32 = 9;
+/// (warning) A buffer-layout option (`-fvk-use-scalar-layout`,
+/// `-fvk-use-c-layout`) given for a target it does not lay out.
+pub const OPTION_WITHOUT_EFFECT: u32 = 10;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

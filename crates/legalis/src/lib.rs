@@ -166,6 +166,9 @@ pub fn compile(request: &Request) -> Compiled {
     let front_output =
         run_with_large_stack(|| front::compile_then(&text, &options, dispose_elsewhere));
     let mut diagnostics = front_output.diagnostics;
+    if let Some(target) = request.target {
+        diagnostics.extend(layout_without_effect(target, &request.policy));
+    }
     let output = match (&front_output.module, request.target) {
         (Some(module), Some(target)) => generate(module, target, request, &mut diagnostics),
         _ => None,
@@ -398,6 +401,7 @@ fn write_spirv_entries(
         bindings: Some(plan),
         handle_capability: policy.handle_capability,
         preserve_params: policy.preserve_params,
+        buffer_layout: policy.buffer_layout,
     };
     let written = match target {
         Target::SpirvAsm => legalis_emit::spirv::write_entries(module, entries, &options)
@@ -546,6 +550,7 @@ fn write_bytes(
                 bindings: Some(plan.clone()),
                 handle_capability: policy.handle_capability,
                 preserve_params: policy.preserve_params,
+                buffer_layout: policy.buffer_layout,
             };
             let of_spirv = |e: legalis_emit::spirv::Error| {
                 (legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())
@@ -1197,6 +1202,7 @@ fn write_glsl(
         extensions: legalized.extensions.clone(),
         bindings: Some(plan.clone()),
         preserve_params: policy.preserve_params,
+        scalar_layout: policy.buffer_layout == ir::BufferLayout::Scalar,
     };
     legalis_emit::glsl::write(&legalized.module, 0, &options)
         .map_err(|e| (legalis_emit::codes::of(&e), e.to_string(), e.span()))
@@ -1366,6 +1372,36 @@ pub fn cannot_write_output(path: &str, error: &std::io::Error) -> Diagnostic {
         format!("cannot write {path}: {error}"),
         ir::Span::UNDEFINED,
     ))
+}
+
+/// The warning a buffer-layout option gets on a target it does not lay
+/// out: `-fvk-use-scalar-layout` means something for GLSL and SPIR-V,
+/// `-fvk-use-c-layout` for SPIR-V written directly (GLSL cannot say it).
+fn layout_without_effect(target: Target, policy: &Policy) -> Option<Diagnostic> {
+    let option = policy.buffer_layout.option()?;
+    let via_glsl = target == Target::Glsl
+        || (matches!(target, Target::Spirv | Target::SpirvAsm) && policy.spirv_via_glsl);
+    let why = match (target, policy.buffer_layout) {
+        (Target::Spirv | Target::SpirvAsm, _) if !via_glsl => return None,
+        (Target::Glsl | Target::Spirv | Target::SpirvAsm, ir::BufferLayout::Scalar) => {
+            return None;
+        }
+        _ if via_glsl => {
+            "GLSL has no C layout, so its blocks keep std140/std430 \
+             (-fvk-use-scalar-layout is the nearest GLSL can say; -target spirv writes C layout)"
+        }
+        _ => "it lays out GLSL and SPIR-V buffers; this target keeps its own layout",
+    };
+    let name = if via_glsl && target != Target::Glsl {
+        "spirv through GLSL"
+    } else {
+        target.name()
+    };
+    Some(without_span(Diagnostic::warning(
+        codes::OPTION_WITHOUT_EFFECT,
+        format!("{option} has no effect on `{name}` output: {why}"),
+        ir::Span::UNDEFINED,
+    )))
 }
 
 fn without_span(mut diagnostic: Diagnostic) -> Diagnostic {

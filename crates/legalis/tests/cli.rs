@@ -427,7 +427,7 @@ fn slangc_options_legalis_lacks_are_usage_errors_naming_them() {
     for option in [
         "-fspv-reflect",
         "-matrix-layout-row-major",
-        "-fvk-use-scalar-layout",
+        "-fvk-use-gl-layout",
         "-Xglslang",
     ] {
         let run = legalis(&dir, &["v.slang", "-target", "glsl", option]);

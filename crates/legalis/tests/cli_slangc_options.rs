@@ -1,7 +1,8 @@
 //! `slangc` options that Legalis accepts with no effect, or refuses by
 //! name, as the binary runs them: `-obfuscate`, the descriptor-heap
-//! strides, the `-g` debug-information formats and `-fvk-use-c-layout`;
-//! `-preserve-params`, which keeps unused resources in the output.
+//! strides, the `-g` debug-information formats and `-fvk-use-dx-layout`;
+//! `-preserve-params`, which keeps unused resources in the output; the
+//! buffer-layout options and their warning where they mean nothing.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -167,10 +168,60 @@ fn preserve_params_keeps_an_unused_resource_where_legalis_prunes() {
     }
 }
 
+/// `-fvk-use-c-layout` and `-fvk-use-scalar-layout` lay out SPIR-V (and,
+/// for the scalar layout, GLSL) buffers; on a target they do not lay out
+/// they warn (E00010) and change nothing; FXC packing stays refused.
+#[test]
+fn layout_options_apply_where_they_mean_something() {
+    let dir = scratch("layouts");
+    for (option, target, warns) in [
+        ("-fvk-use-c-layout", "spirv-asm", false),
+        ("-fvk-use-scalar-layout", "spirv-asm", false),
+        ("-force-glsl-scalar-layout", "glsl", false),
+        ("-fvk-use-c-layout", "glsl", true),
+        ("-fvk-use-c-layout", "metal", true),
+        ("-fvk-use-scalar-layout", "wgsl", true),
+    ] {
+        let args = ["-target", target, "-entry", "shadeMain", option];
+        let output = run(&dir, &args);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr.contains(&format!(
+                "warning[E00010]: {option} has no effect on `{target}` output"
+            )),
+            warns,
+            "{args:?}: {stderr}"
+        );
+        let text = String::from_utf8_lossy(&output.stdout);
+        let plain = compiled(&dir, &args[..4]);
+        if target == "spirv-asm" {
+            assert!(
+                text.contains("OpSourceExtension \"GL_EXT_scalar_block_layout\""),
+                "{args:?}: {text}"
+            );
+        } else {
+            assert_eq!(text, plain, "{args:?}");
+        }
+    }
+    let silenced = run(
+        &dir,
+        &[
+            "-target",
+            "metal",
+            "-fvk-use-c-layout",
+            "-warnings-disable",
+            "E00010",
+        ],
+    );
+    assert_eq!(silenced.status.code(), Some(0));
+    assert!(silenced.stderr.is_empty(), "{silenced:?}");
+}
+
 #[test]
 fn layout_options_legalis_lacks_stay_refused() {
     let dir = scratch("refused");
-    let option = "-fvk-use-c-layout";
+    let option = "-fvk-use-dx-layout";
     let output = run(&dir, &["-target", "spirv", option]);
     assert_eq!(output.status.code(), Some(2), "{option}");
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -52,10 +52,40 @@ pub fn glsl_to_spirv(source: &str, stage: ShaderStage) -> Result<Vec<u32>, Strin
 
 /// Validates a SPIR-V module with the SPIRV-Tools validator for `env`
 /// (use [`TargetEnv::Vulkan_1_3`] unless a caller needs another).
+///
+/// A module that says `OpSourceExtension "GL_EXT_scalar_block_layout"`
+/// (glslang's output of GLSL `layout(scalar)`, the SPIR-V writer's under
+/// `-fvk-use-scalar-layout` or `-fvk-use-c-layout`) is checked with the
+/// scalar block layout rules, as a device with `scalarBlockLayout` runs it;
+/// every other module with the standard ones.
 pub fn validate_spirv(words: &[u32], env: TargetEnv) -> Result<(), String> {
+    let options = spirv_tools::val::ValidatorOptions {
+        scalar_block_layout: source_extensions(words).any(|e| e == "GL_EXT_scalar_block_layout"),
+        ..Default::default()
+    };
     spirv_tools::val::create(Some(env))
-        .validate(words, None)
+        .validate(words, Some(options))
         .map_err(|e| format!("spirv-val: {e}"))
+}
+
+/// The strings of a module's `OpSourceExtension` instructions (none for
+/// words that are not a module).
+fn source_extensions(words: &[u32]) -> impl Iterator<Item = String> + '_ {
+    const OP_SOURCE_EXTENSION: u32 = 4;
+    let mut at = 5;
+    std::iter::from_fn(move || {
+        while let Some(&first) = words.get(at) {
+            let (len, op) = ((first >> 16) as usize, first & 0xffff);
+            let operands = words.get(at + 1..at + len.max(1))?;
+            at += len.max(1);
+            if op == OP_SOURCE_EXTENSION {
+                let bytes: Vec<u8> = operands.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+                return Some(String::from_utf8_lossy(&bytes[..end]).into_owned());
+            }
+        }
+        None
+    })
 }
 
 /// Compiles GLSL with glslang and validates the result for Vulkan 1.3;
@@ -361,6 +391,34 @@ mod tests {
         let src = with_version(body);
         let err = validate_glsl(&src, stage).expect_err("invalid shader was accepted");
         assert!(err.contains(expect), "message lacks {expect:?}: {err}");
+    }
+
+    /// A scalar block (`vec3` array elements 12 bytes apart) is valid as
+    /// glslang writes it, saying `GL_EXT_scalar_block_layout`, and invalid
+    /// under the standard rules once that is taken out.
+    #[test]
+    fn scalar_block_layout_follows_the_source_extension() {
+        let src = "#version 450\n#extension GL_EXT_scalar_block_layout : require\n\
+            layout(scalar, binding = 0) buffer B { float f; vec3 v[2]; } b;\n\
+            layout(local_size_x = 1) in;\nvoid main() { b.v[1] = vec3(b.f); }";
+        let words = validate_glsl(src, ShaderStage::Compute).expect("scalar block");
+        assert_eq!(
+            source_extensions(&words).collect::<Vec<_>>(),
+            ["GL_EXT_scalar_block_layout"]
+        );
+        let mut at = 5;
+        let mut without = words.clone();
+        while at < without.len() {
+            let len = (without[at] >> 16) as usize;
+            if without[at] & 0xffff == 4 {
+                without.drain(at..at + len);
+                continue;
+            }
+            at += len;
+        }
+        assert_eq!(source_extensions(&without).count(), 0);
+        let err = validate_spirv(&without, TargetEnv::Vulkan_1_3).expect_err("std430 rules");
+        assert!(err.contains("layout"), "{err}");
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use legalis_ir as ir;
 use legalis_ir::{BufferKind, Expression, Handle, Intrinsic as I, ResourceAccess, TextureDim};
 use legalis_ir::{ScalarKind, TypeInner};
-use legalis_layout::{Layouter, Rule};
+use legalis_layout::Layouter;
 
 use super::writer::{Ctx, Result, Writer, unsupported};
 
@@ -499,9 +499,9 @@ impl Writer<'_> {
                 kind: BufferKind::Structured | BufferKind::Append | BufferKind::Consume,
                 ..
             } => {
-                // The stride of the std430 `data[]` array the buffer is
-                // (GLSL spells integer matrices as arrays of rows).
-                let stride = Layouter::new(self.module, Rule::Std430)
+                // The stride of the std430 (or scalar) `data[]` array the
+                // buffer is (GLSL spells integer matrices as arrays of rows).
+                let stride = Layouter::new(self.module, self.storage_rule())
                     .int_matrices_as_rows()
                     .array_stride(elem, None)
                     .or_else(|e| unsupported(e.what(), e.span()))?;

@@ -47,6 +47,9 @@ pub struct Options {
     /// `-preserve-params`: every uniform global of the module is written,
     /// used or not.
     pub preserve_params: bool,
+    /// `-fvk-use-scalar-layout`: every uniform and storage block is
+    /// `layout(scalar)` (`GL_EXT_scalar_block_layout`).
+    pub scalar_layout: bool,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             extensions: Vec::new(),
             bindings: None,
             preserve_params: false,
+            scalar_layout: false,
         }
     }
 }

@@ -286,7 +286,13 @@ impl Writer<'_> {
                 ..
             } if kind != BufferKind::Typed => {
                 let elem = match element {
-                    Some(e) if kind != BufferKind::ByteAddress => self.type_name(e, span)?,
+                    Some(e) if kind != BufferKind::ByteAddress => {
+                        format!(
+                            "{}{}",
+                            self.nested_major(e, span)?,
+                            self.type_name(e, span)?
+                        )
+                    }
                     _ => "uint".into(),
                 };
                 let readonly = access == ResourceAccess::Read && kind != BufferKind::Consume;
@@ -343,11 +349,12 @@ impl Writer<'_> {
                 self.module.globals.span(g),
             );
         }
-        let members = self.member_list(inner, "    ")?;
+        let members = self.member_list(inner, "    ", true)?;
         let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        let layout = self.block_layout("std140");
         writeln!(
             out,
-            "layout(std140, {at}) uniform {block}\n{{\n{members}}} {name}{dims};"
+            "layout({layout}, {at}) uniform {block}\n{{\n{members}}} {name}{dims};"
         )
         .ok();
         Ok(())
@@ -377,9 +384,10 @@ impl Writer<'_> {
         let coherent = self.coherent(g);
         let ro = if readonly { "readonly " } else { "" };
         let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        let layout = self.block_layout("std430");
         writeln!(
             out,
-            "layout(std430, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name}{dims};"
+            "layout({layout}, {at}) {coherent}{ro}buffer {block}\n{{\n    {elem} data[];\n}} {name}{dims};"
         )
         .ok();
         if let Some((counter, set, binding)) = self.counters.get(&g).cloned() {

@@ -204,6 +204,8 @@ pub(super) struct Writer<'a> {
     /// type again would only repeat its side effects (`require`,
     /// `printed_structs`), which are set insertions.
     type_spellings: FastHashMap<Handle<ir::Type>, (String, String)>,
+    /// `-fvk-use-scalar-layout`: blocks say `layout(scalar)`.
+    scalar_layout: bool,
 }
 
 impl<'a> Writer<'a> {
@@ -247,6 +249,7 @@ impl<'a> Writer<'a> {
             globals: Vec::new(),
             printed_structs: BTreeSet::new(),
             type_spellings: FastHashMap::default(),
+            scalar_layout: options.scalar_layout,
         };
         w.collect_reachable();
         if options.preserve_params {
@@ -842,6 +845,26 @@ impl<'a> Writer<'a> {
         self.extensions.insert(ext.to_string());
     }
 
+    /// The layout qualifier of a block whose standard layout is `standard`
+    /// (`std140` or `std430`): `scalar` under `-fvk-use-scalar-layout`.
+    pub fn block_layout(&mut self, standard: &'static str) -> &'static str {
+        if self.scalar_layout {
+            self.require("GL_EXT_scalar_block_layout");
+            "scalar"
+        } else {
+            standard
+        }
+    }
+
+    /// The layout rule of a storage buffer's elements.
+    pub fn storage_rule(&self) -> legalis_layout::Rule {
+        if self.scalar_layout {
+            legalis_layout::Rule::Scalar
+        } else {
+            legalis_layout::Rule::Std430
+        }
+    }
+
     pub fn inner(&self, ty: Handle<ir::Type>) -> &'a TypeInner {
         &self.module.types[ty].inner
     }
@@ -893,14 +916,23 @@ impl<'a> Writer<'a> {
                 self.write_struct(base, done, out)?;
             }
         }
-        let body = self.member_list(ty, "    ")?;
+        let body = self.member_list(ty, "    ", false)?;
         writeln!(out, "struct {}\n{{\n{body}}};\n", self.struct_names[&ty]).ok();
         Ok(())
     }
 
     /// `T name;` lines for the members of struct `ty`, with the matrix
-    /// layout flipped per the convention above.
-    pub fn member_list(&mut self, ty: Handle<ir::Type>, indent: &str) -> Result<String> {
+    /// layout flipped per the convention above. GLSL takes a matrix layout
+    /// only on a block member, so `in_block` says whether these are a
+    /// block's members; a struct member of a block gets the layout of the
+    /// matrices inside it ([`Writer::nested_major`]), a plain struct's
+    /// members none.
+    pub fn member_list(
+        &mut self,
+        ty: Handle<ir::Type>,
+        indent: &str,
+        in_block: bool,
+    ) -> Result<String> {
         let TypeInner::Struct { members } = self.inner(ty) else {
             return unsupported("a block over a non-struct type", self.module.types.span(ty));
         };
@@ -908,9 +940,10 @@ impl<'a> Writer<'a> {
         for (i, m) in members.iter().enumerate() {
             let (name, suffix) = self.type_parts(m.ty, m.span)?;
             let layout = match m.matrix_layout {
+                _ if !in_block => "",
                 Some(ir::MatrixLayout::RowMajor) => "layout(column_major) ",
                 Some(ir::MatrixLayout::ColumnMajor) => "layout(row_major) ",
-                None => "",
+                None => self.nested_major(m.ty, m.span)?,
             };
             let member = self.member_name(ty, i as u32);
             for piece in [indent, layout, &name, " ", &member, &suffix, ";\n"] {
@@ -918,6 +951,49 @@ impl<'a> Writer<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The layout qualifier a block member of type `ty` needs for the
+    /// matrices of the structs inside it: GLSL applies a block member's
+    /// `row_major`/`column_major` to every matrix of its struct, and allows
+    /// it nowhere inside the struct. HLSL `row_major` matrices (GLSL
+    /// `column_major`) get `layout(column_major) `; the others follow the
+    /// `layout(row_major)` default, so need nothing; a struct holding both
+    /// cannot be said in GLSL.
+    pub fn nested_major(&self, ty: Handle<ir::Type>, span: ir::Span) -> Result<&'static str> {
+        fn walk(w: &Writer<'_>, ty: Handle<ir::Type>, found: &mut [bool; 2]) {
+            match w.inner(ty) {
+                TypeInner::Array { base, .. } => walk(w, *base, found),
+                TypeInner::Struct { members } => {
+                    for m in members {
+                        let mut base = m.ty;
+                        while let TypeInner::Array { base: b, .. } = w.inner(base) {
+                            base = *b;
+                        }
+                        match w.inner(base) {
+                            TypeInner::Matrix { .. } => {
+                                let row = m.matrix_layout == Some(ir::MatrixLayout::RowMajor);
+                                found[usize::from(row)] = true;
+                            }
+                            TypeInner::Struct { .. } => walk(w, base, found),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut found = [false; 2];
+        walk(self, ty, &mut found);
+        match found {
+            [true, true] => unsupported(
+                "a struct in a buffer holding both row_major and column_major matrices \
+                 (GLSL gives all of a struct's matrices the layout of the block member)",
+                span,
+            ),
+            [false, true] => Ok("layout(column_major) "),
+            _ => Ok(""),
+        }
     }
 
     /// Member names are scoped to their struct, so only keywords and
@@ -985,15 +1061,18 @@ impl<'a> Writer<'a> {
         self.declare_static_locals(&mut out)?;
         if !uniforms.is_empty() {
             let (set, binding) = self.globals_block_binding.unwrap_or((0, 0));
+            let layout = self.block_layout("std140");
             writeln!(
                 out,
-                "layout(std140, set = {set}, binding = {binding}) uniform _Globals\n{{"
+                "layout({layout}, set = {set}, binding = {binding}) uniform _Globals\n{{"
             )
             .ok();
             for g in uniforms {
                 let var = &self.module.globals[g];
-                let (t, s) = self.type_parts(var.ty, self.module.globals.span(g))?;
-                writeln!(out, "    {t} {}{s};", self.global_names[&g]).ok();
+                let span = self.module.globals.span(g);
+                let (t, s) = self.type_parts(var.ty, span)?;
+                let major = self.nested_major(var.ty, span)?;
+                writeln!(out, "    {major}{t} {}{s};", self.global_names[&g]).ok();
             }
             out.push_str("} _globals;\n");
         }

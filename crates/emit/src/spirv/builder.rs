@@ -366,6 +366,19 @@ impl Builder {
         id
     }
 
+    /// An `OpSourceExtension`: a source-language extension the module was
+    /// written under (glslang writes one per GLSL `#extension`).
+    pub fn source_extension(&mut self, extension: &str) {
+        with_string(
+            &mut self.debug_strings,
+            Op::SourceExtension,
+            None,
+            &[],
+            extension,
+            &[],
+        );
+    }
+
     pub fn name(&mut self, target: Word, name: impl AsRef<str>) {
         with_string(
             &mut self.debug_names,

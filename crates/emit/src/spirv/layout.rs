@@ -1,5 +1,6 @@
 //! The writer's view of `legalis_layout`: uniform blocks are std140,
-//! storage buffers std430 (the figures, rules and matrix convention live
+//! storage buffers std430, both scalar or C under `-fvk-use-scalar-layout`
+//! or `-fvk-use-c-layout` (the figures, rules and matrix convention live
 //! in that crate and `docs/design/layout.md`).
 
 use legalis_ir as ir;
@@ -14,7 +15,7 @@ impl Writer<'_> {
             Layout::Std140 => Rule::Std140,
             _ => Rule::Std430,
         };
-        Layouter::new(self.module, rule)
+        Layouter::new(self.module, rule.under(self.options.buffer_layout))
     }
 
     /// Offsets of `fields` laid out in order.

@@ -66,6 +66,12 @@ pub struct Options {
     /// `-preserve-params`: every uniform global of the module is declared,
     /// used or not.
     pub preserve_params: bool,
+    /// `-fvk-use-scalar-layout`, `-fvk-use-c-layout`: the layout of every
+    /// constant buffer, storage buffer and pointee in place of
+    /// std140/std430. The module then says `OpSourceExtension
+    /// "GL_EXT_scalar_block_layout"`, as glslang does for GLSL's
+    /// `layout(scalar)`: it needs Vulkan's `scalarBlockLayout`.
+    pub buffer_layout: ir::BufferLayout,
 }
 
 impl Default for Options {
@@ -77,6 +83,7 @@ impl Default for Options {
             bindings: None,
             handle_capability: None,
             preserve_params: false,
+            buffer_layout: ir::BufferLayout::Standard,
         }
     }
 }

@@ -321,6 +321,9 @@ impl<'a> Writer<'a> {
         self.globals.reserve(self.reachable_globals.len());
         self.b
             .memory_model(spirv::AddressingModel::Logical, spirv::MemoryModel::GLSL450);
+        if self.options.buffer_layout != ir::BufferLayout::Standard {
+            self.b.source_extension("GL_EXT_scalar_block_layout");
+        }
         for g in self.reachable_globals.clone() {
             self.entry = self.owner(None, Some(g));
             self.declare_global(g)?;

@@ -150,6 +150,13 @@ API conventions (the same on every target):
   -fvk-use-entrypoint-name
                     name the SPIR-V OpEntryPoint after the source entry
                     point instead of main (GLSL's is always main)
+  -fvk-use-scalar-layout, -force-glsl-scalar-layout
+                    glsl, spirv: constant buffers, storage buffers and
+                    pointees follow Vulkan's scalar block layout
+                    (GLSL layout(scalar); needs scalarBlockLayout)
+  -fvk-use-c-layout spirv: the same buffers follow the C struct rules
+                    (scalar, with a struct's size rounded up to its
+                    alignment); a warning on other targets
   -fvk-t-shift N SPACE, -fvk-s-shift N SPACE, -fvk-u-shift N SPACE,
   -fvk-b-shift N SPACE
                     glsl, spirv, wgsl: a resource with register(xK, spaceS)
@@ -505,6 +512,10 @@ fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), U
         "-emit-spirv-via-glsl" => policy.spirv_via_glsl = true,
         "-emit-spirv-directly" => policy.spirv_via_glsl = false,
         "-preserve-params" => policy.preserve_params = true,
+        "-fvk-use-scalar-layout" | "-force-glsl-scalar-layout" => {
+            policy.buffer_layout = legalis_ir::BufferLayout::Scalar;
+        }
+        "-fvk-use-c-layout" => policy.buffer_layout = legalis_ir::BufferLayout::C,
         _ if SLANGC_ONLY.contains(&option) => return None,
         _ => {
             if let Some(level) = option.strip_prefix("-O") {
@@ -743,10 +754,7 @@ pub const SLANGC_ONLY: &[&str] = &[
     "-denorm-mode-fp32",
     "-denorm-mode-fp64",
     "-line-directive-mode",
-    "-force-glsl-scalar-layout",
-    "-fvk-use-scalar-layout",
     "-fvk-use-dx-layout",
-    "-fvk-use-c-layout",
     "-fvk-use-gl-layout",
     "-fspv-reflect",
     "-enable-effect-annotations",
@@ -858,7 +866,7 @@ fn is_slangc_option(option: &str) -> bool {
 /// The `-fvk-` options Legalis implements, for the message that refuses
 /// any other.
 const FVK_OPTIONS: &str = "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
-     -fvk-raw-vertex-id -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift -fvk-bind-globals";
+     -fvk-use-scalar-layout -fvk-use-c-layout -fvk-raw-vertex-id -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift -fvk-bind-globals";
 
 /// The register class of `-fvk-<class>-shift`.
 fn shift_class(option: &str) -> Option<legalis_ir::RegisterClass> {
@@ -1044,7 +1052,7 @@ mod tests {
         let args = compile_args(
             "f.slang -fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypoint-name \
              -fvk-raw-vertex-id -fvk-widen-16bit-varyings -emit-spirv-via-glsl -O3 -g0 \
-             -preserve-params",
+             -preserve-params -fvk-use-c-layout",
         );
         assert_eq!(
             args.policy,
@@ -1061,9 +1069,14 @@ mod tests {
                 spirv_version: None,
                 handle_capability: None,
                 preserve_params: true,
+                buffer_layout: legalis_ir::BufferLayout::C,
             }
         );
         assert_eq!(compile_args("f.slang").policy, Policy::default());
+        for option in ["-fvk-use-scalar-layout", "-force-glsl-scalar-layout"] {
+            let args = compile_args(&format!("f.slang {option}"));
+            assert_eq!(args.policy.buffer_layout, legalis_ir::BufferLayout::Scalar);
+        }
         let directly = compile_args("f.slang -emit-spirv-via-glsl -emit-spirv-directly");
         assert!(!directly.policy.spirv_via_glsl);
     }
@@ -1256,7 +1269,7 @@ mod tests {
         for option in [
             "-fspv-reflect",
             "-matrix-layout-row-major",
-            "-fvk-use-scalar-layout",
+            "-fvk-use-gl-layout",
             "-Iinclude",
             "-I",
             "-Wno-30081",
@@ -1276,8 +1289,8 @@ mod tests {
         assert_eq!(
             error("f.slang -fvk-bogus"),
             "unknown option -fvk-bogus; the -fvk- options legalis supports: -fvk-invert-y \
-             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-raw-vertex-id \
-             -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift \
+             -fvk-use-dx-position-w -fvk-use-entrypoint-name -fvk-use-scalar-layout \
+             -fvk-use-c-layout -fvk-raw-vertex-id -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift \
              -fvk-bind-globals"
         );
         assert_eq!(error("f.slang -W"), "unknown option -W");
@@ -1286,8 +1299,8 @@ mod tests {
             "unknown debug level -gibberish; levels: 0 (none), 1 (minimal), 2 (standard), 3 (maximal)"
         ));
         assert_eq!(
-            error("f.slang -fvk-use-c-layout"),
-            "-fvk-use-c-layout is a slangc option that legalis does not support",
+            error("f.slang -fvk-use-dx-layout"),
+            "-fvk-use-dx-layout is a slangc option that legalis does not support",
         );
         assert_eq!(error("f.slang --frobnicate"), "unknown option --frobnicate");
     }
