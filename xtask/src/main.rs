@@ -12,11 +12,14 @@
 //! --html` render their reports as pages (`html.rs`); `setup` installs the
 //! headless Chromium the page test opens them in (`chromium.rs`), the
 //! CUDA toolchain the CUDA outputs are compiled with (`cuda.rs`) and LLVM's
-//! FileCheck (`llvm.rs`), and `test` does the same first (`setup.rs`).
+//! FileCheck (`llvm.rs`) and clang (`clang.rs`), and `test` does the same
+//! first (`setup.rs`). `check-metal` checks Metal source with clang against
+//! the project's model of `metal_stdlib` (`metal_check.rs`).
 
 mod bench;
 mod bench_process;
 mod chromium;
+mod clang;
 mod codegen;
 mod coverage;
 mod cuda;
@@ -27,6 +30,7 @@ mod gpu;
 mod html;
 mod legalize;
 mod llvm;
+mod metal_check;
 mod readme;
 mod reference_layouts;
 mod report;
@@ -68,7 +72,8 @@ Tasks:
                     report; nvcc and the OptiX headers (pip wheels, into a
                     cache folder), which compile every CUDA output; LLVM's
                     FileCheck (apt-get llvm-19-tools, as root), which the
-                    FileCheck differential test runs
+                    FileCheck differential test runs; clang (apt-get
+                    clang-19, as root), which check-metal and its tests run
   codegen [--check] the system-value mapping tables of
                     docs/design/target-pipelines/spirv-glsl.md, from
                     legalis-sysval; --check fails when they are stale
@@ -100,6 +105,12 @@ Tasks:
                     of tests/layout, as data in tests/layout/reference
                     (needs ../shared/tools/slang-reference or
                     LEGALIS_SLANG_REFERENCE, and python3)
+  check-metal PATH...
+                    checks Metal source with clang against the project's
+                    model of metal_stdlib (xtask/metal-model); a folder is
+                    walked for every regular file in it; one line per
+                    rejected file with clang's first error, then
+                    `N accepted, M rejected`; exit 0 only when all pass
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, cargo xtask test (the
                     README's test command, which sets up first),
@@ -135,6 +146,7 @@ fn main() -> ExitCode {
         Some("gpu") => return gpu::main(&rest, &workspace_root()),
         Some("fuzz-replay") => return fuzz::main(&rest, &workspace_root()),
         Some("reference-layouts") => return reference_layouts::main(&rest, &workspace_root()),
+        Some("check-metal") => return metal_check::main(&rest, &workspace_root()),
         // Internal to `bench`: the peak memory of one command.
         Some("peak-rss") => return bench_process::peak_rss(&rest),
         Some("ci") if rest.is_empty() => ci_steps(),

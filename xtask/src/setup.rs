@@ -9,7 +9,9 @@
 //! - nvcc and the OptiX headers (`cuda.rs`), pip wheels into a cache
 //!   folder, which compile every CUDA output;
 //! - LLVM's FileCheck (`llvm.rs`), from apt as root, which the FileCheck
-//!   differential test compares the project's checker with.
+//!   differential test compares the project's checker with;
+//! - clang 19 (`clang.rs`), from apt as root, which the Metal checker
+//!   (`cargo xtask check-metal`) and its tests run.
 
 use std::process::ExitCode;
 
@@ -19,11 +21,12 @@ pub enum Need {
     Chromium,
     Cuda,
     FileCheck,
+    Clang,
 }
 
 impl Need {
     /// Everything `cargo test --workspace` needs.
-    pub const ALL: [Need; 3] = [Need::Chromium, Need::Cuda, Need::FileCheck];
+    pub const ALL: [Need; 4] = [Need::Chromium, Need::Cuda, Need::FileCheck, Need::Clang];
     /// What the characterization suite needs: nvcc for its CUDA outputs.
     pub const SUITE: [Need; 1] = [Need::Cuda];
 
@@ -47,6 +50,10 @@ impl Need {
             Need::FileCheck => {
                 let path = crate::llvm::ensure()?;
                 Ok(format!("LLVM FileCheck is {}", path.display()))
+            }
+            Need::Clang => {
+                let path = crate::clang::ensure()?;
+                Ok(format!("clang is {}", path.display()))
             }
         }
     }

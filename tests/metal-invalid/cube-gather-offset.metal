@@ -1,0 +1,9 @@
+// expect: no matching member function for call to 'gather'
+// `texturecube::gather` takes no offset.
+#include <metal_stdlib>
+using namespace metal;
+
+fragment float4 main0(texturecube<float> env [[texture(0)]], sampler s [[sampler(0)]],
+                      float4 pos [[position]]) {
+    return env.gather(s, pos.xyz, int2(1, 0));
+}
