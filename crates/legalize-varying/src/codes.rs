@@ -54,6 +54,9 @@ pub const METAL_MESH_OUTPUT_ACCESS: u32 = 55309;
 /// function: on Metal only the entry function holds the mesh object and
 /// the payload and grid parameters (B21).
 pub const METAL_MESH_CALL_IN_HELPER: u32 = 55310;
+/// A Metal vertex function with outputs but no `SV_Position` among them:
+/// a vertex function that returns something returns `[[position]]`.
+pub const METAL_VERTEX_WITHOUT_POSITION: u32 = 55311;
 
 /// The CUDA-legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.

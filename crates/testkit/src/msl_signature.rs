@@ -92,6 +92,11 @@ pub fn read_all(text: &str) -> Result<Vec<Signature>, String> {
 
 /// The signature on the attributed function's first line `line`.
 fn signature(line: &str, structs: &HashMap<String, Vec<Declared>>) -> Result<Signature, String> {
+    // A fragment function's `[[early_fragment_tests]]` comes before its
+    // stage qualifier.
+    let line = line
+        .strip_prefix("[[early_fragment_tests]] ")
+        .unwrap_or(line);
     let rest = line.strip_prefix("[[").unwrap_or(line);
     let (qualifier, rest) = rest
         .split_once("]] ")

@@ -481,6 +481,16 @@ impl Writer<'_> {
     ) -> Result<String> {
         let shape = |w: &Self, i: usize| ctx.exprs.ty(args[i]).map(|t| w.inner(t).clone());
         match (shape(self, 0), shape(self, 1)) {
+            (Some(TypeInner::Vector { scalar, .. }), Some(TypeInner::Vector { .. }))
+                if scalar.kind != ScalarKind::Float =>
+            {
+                let result = self.expr_ty(ctx, args[0])?;
+                let tname = match self.inner(result) {
+                    TypeInner::Vector { scalar, .. } => self.scalar_name(*scalar, span)?,
+                    _ => return unsupported("this `mul`", span),
+                };
+                self.int_dot(ctx, args[0], a, &tname)
+            }
             (Some(TypeInner::Vector { .. }), Some(TypeInner::Vector { .. })) => {
                 Ok(format!("dot({}, {})", a[0], a[1]))
             }

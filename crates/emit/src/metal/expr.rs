@@ -13,7 +13,7 @@ use legalis_ir::{Expression, Handle, Literal, ScalarKind, Span, Statement, TypeI
 
 use super::Error;
 use super::types::{self, Result, unsupported};
-use super::writer::{GlobalKind, Writer, fresh, sanitize};
+use super::writer::{GlobalKind, Writer, fresh};
 
 /// What a function's body is printed against.
 pub(super) struct FnCtx<'a> {
@@ -37,13 +37,15 @@ impl<'a> FnCtx<'a> {
         let entry = w.entry_of(f);
         let is_entry = entry.is_some();
         let mut mesh_name = None;
+        let members = super::writer::stage_in_members(func);
         let param_names = func
             .params
             .iter()
-            .map(|p| {
+            .zip(members)
+            .map(|(p, member)| {
                 if is_entry && matches!(p.io.binding, Some(ir::Binding::Location { .. })) {
                     // A member of the stage-in struct, not a name in scope.
-                    sanitize(&p.name)
+                    member
                 } else if is_entry
                     && matches!(w.module.types[p.ty].inner, TypeInner::MeshOutput { .. })
                 {

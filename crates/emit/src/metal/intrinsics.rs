@@ -223,6 +223,9 @@ impl Writer<'_> {
         e: Handle<Expression>,
     ) -> Result<String> {
         let span = ctx.span(e);
+        if let Some(text) = self.typed_math(ctx, fun, args, e)? {
+            return Ok(text);
+        }
         if let Some(name) = renamed(fun) {
             if matches!(fun, I::Fma) && self.scalar_of(ctx, e).is_some_and(|s| s.width == 8) {
                 return unsupported("`fma` of doubles", span);
@@ -243,7 +246,14 @@ impl Writer<'_> {
                 if matrix(args[0]) || matrix(args[1]) {
                     format!("({y} * {x})")
                 } else if self.is_vector(ctx, args[0]) && self.is_vector(ctx, args[1]) {
-                    format!("dot({x}, {y})")
+                    if self
+                        .scalar_of(ctx, args[0])
+                        .is_some_and(|s| s.kind != ScalarKind::Float)
+                    {
+                        self.int_dot(ctx, args[0], &a, span)?
+                    } else {
+                        format!("dot({x}, {y})")
+                    }
                 } else {
                     format!("({x} * {y})")
                 }
@@ -347,6 +357,122 @@ impl Writer<'_> {
             }
             _ => return unsupported(format!("`{}` as a value", fun.name()), span),
         })
+    }
+
+    /// The intrinsics whose MSL overloads take fewer types than HLSL's:
+    /// `sign` (floating only in MSL; HLSL's returns `int`), `dot`
+    /// (floating vectors only), `length`/`distance` (vectors only),
+    /// `any`/`all` (bool vectors only), `ldexp` (an `int` exponent). `None`
+    /// when the arguments are ones MSL takes as they are.
+    fn typed_math(
+        &self,
+        ctx: &mut FnCtx,
+        fun: I,
+        args: &[Handle<Expression>],
+        e: Handle<Expression>,
+    ) -> Result<Option<String>> {
+        let span = ctx.span(e);
+        let shapes: Vec<Option<TypeInner>> = args
+            .iter()
+            .map(|&a| ctx.ty(a).map(|t| self.module.types[t].inner.clone()))
+            .collect();
+        let first = shapes.first().cloned().flatten();
+        let kind = first.as_ref().and_then(|t| t.scalar()).map(|s| s.kind);
+        let is_scalar = matches!(first, Some(TypeInner::Scalar(_)));
+        Ok(Some(match fun {
+            I::Sign => {
+                let (Some(t), Some(arg_ty)) = (ctx.ty(e), args.first().and_then(|&a| ctx.ty(a)))
+                else {
+                    return unsupported("`sign` of an untyped value", span);
+                };
+                let (t, arg_ty) = (self.spell(t, span)?, self.spell(arg_ty, span)?);
+                let a = self.args(ctx, args)?;
+                let operand = match kind {
+                    Some(ScalarKind::Float) => format!("sign({})", a[0]),
+                    Some(ScalarKind::Uint) => format!("min({}, {arg_ty}(1))", a[0]),
+                    Some(ScalarKind::Sint) => {
+                        format!("clamp({}, {arg_ty}(-1), {arg_ty}(1))", a[0])
+                    }
+                    _ => return unsupported("`sign` of this type", span),
+                };
+                format!("{t}({operand})")
+            }
+            I::Dot if is_scalar => {
+                let a = self.args(ctx, args)?;
+                format!("({} * {})", a[0], a[1])
+            }
+            I::Dot if kind != Some(ScalarKind::Float) => {
+                let a = self.args(ctx, args)?;
+                self.int_dot(ctx, args[0], &a, span)?
+            }
+            I::Length if is_scalar => {
+                let a = self.args(ctx, args)?;
+                format!("abs({})", a[0])
+            }
+            I::Distance if is_scalar => {
+                let a = self.args(ctx, args)?;
+                format!("abs({} - {})", a[0], a[1])
+            }
+            I::Any | I::All => {
+                let f = if fun == I::Any { "any" } else { "all" };
+                let a = self.args(ctx, args)?;
+                match first {
+                    Some(TypeInner::Vector { scalar, .. }) if scalar.kind == ScalarKind::Bool => {
+                        format!("{f}({})", a[0])
+                    }
+                    Some(TypeInner::Vector { size, .. }) => format!("{f}(bool{size}({}))", a[0]),
+                    Some(TypeInner::Scalar(_)) => format!("bool({})", a[0]),
+                    _ => return unsupported(format!("`{f}` of this type"), span),
+                }
+            }
+            I::Ldexp => {
+                let a = self.args(ctx, args)?;
+                let exponent = match shapes.get(1).cloned().flatten() {
+                    Some(TypeInner::Scalar(s)) if s.kind == ScalarKind::Sint => a[1].clone(),
+                    Some(TypeInner::Vector { scalar, .. }) if scalar.kind == ScalarKind::Sint => {
+                        a[1].clone()
+                    }
+                    Some(TypeInner::Vector { size, .. }) => format!("int{size}({})", a[1]),
+                    _ => format!("int({})", a[1]),
+                };
+                format!("ldexp({}, {exponent})", a[0])
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `dot` of integer vectors, which MSL has only for floating ones: a
+    /// helper summing the products, one per vector type.
+    fn int_dot(
+        &self,
+        ctx: &FnCtx,
+        x: Handle<Expression>,
+        a: &[String],
+        span: Span,
+    ) -> Result<String> {
+        let Some(ty) = ctx.ty(x) else {
+            return unsupported("an untyped `dot` argument", span);
+        };
+        let TypeInner::Vector { size, scalar } = self.module.types[ty].inner else {
+            return unsupported("`dot` of this type", span);
+        };
+        let vector = self.spell(ty, span)?;
+        let element = types::scalar(scalar, span)?;
+        let name = format!("_hlsl_dot_{vector}");
+        let terms: Vec<String> = ["x", "y", "z", "w"][..usize::from(size)]
+            .iter()
+            .map(|c| format!("a.{c} * b.{c}"))
+            .collect();
+        self.helpers
+            .borrow_mut()
+            .entry(name.clone())
+            .or_insert_with(|| {
+                format!(
+                    "{element} {name}({vector} a, {vector} b)\n{{\n    return {};\n}}\n\n",
+                    terms.join(" + ")
+                )
+            });
+        Ok(format!("{name}({}, {})", a[0], a[1]))
     }
 
     fn is_vector(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {

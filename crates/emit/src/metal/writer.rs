@@ -13,7 +13,8 @@
 //! block of plain uniforms first among the buffers.
 
 use legalis_ir::{FastHashMap, FastHashSet};
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
@@ -96,6 +97,9 @@ pub(super) struct Writer<'a> {
     /// `mesh_grid_properties` parameter names, and the payload type (B21).
     pub object_payloads: Vec<Option<(String, String, Handle<ir::Type>)>>,
     used_structs: BTreeSet<Handle<ir::Type>>,
+    /// Helper functions the intrinsics need (an integer `dot`, which MSL
+    /// lacks), by name: written once, before the functions.
+    pub helpers: RefCell<BTreeMap<String, String>>,
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
@@ -110,6 +114,21 @@ pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
     }
     taken.insert(name.clone());
     name
+}
+
+/// The member names of an entry function's `[[stage_in]]` struct, one per
+/// parameter (meaningful for the `Location` ones): each parameter's name,
+/// made an identifier, renamed when MSL reserves it (`thread`, `device`)
+/// or another member already has it.
+pub(super) fn stage_in_members(func: &ir::Function) -> Vec<String> {
+    let mut taken = FastHashSet::default();
+    func.params
+        .iter()
+        .map(|p| match p.io.binding {
+            Some(ir::Binding::Location { .. }) => fresh(&mut taken, &p.name),
+            _ => String::new(),
+        })
+        .collect()
 }
 
 /// The MSL name of an entry point called `name`: the name itself, made an
@@ -168,6 +187,7 @@ impl<'a> Writer<'a> {
             transposed: FastHashSet::default(),
             transposed_plain: FastHashSet::default(),
             used_structs: BTreeSet::new(),
+            helpers: RefCell::default(),
         };
         w.collect_used()?;
         let planned;
@@ -669,7 +689,11 @@ impl<'a> Writer<'a> {
         let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
         out.push_str(&self.structs()?);
         out.push_str(&self.constants()?);
-        out.push_str(&self.functions()?);
+        let functions = self.functions()?;
+        for helper in self.helpers.borrow().values() {
+            out.push_str(helper);
+        }
+        out.push_str(&functions);
         Ok(out)
     }
 
@@ -729,16 +753,16 @@ impl<'a> Writer<'a> {
                 continue;
             };
             writeln!(out, "struct {ty}\n{{").ok();
-            for p in &self.entry_function(k).params {
+            let func = self.entry_function(k);
+            for (p, member) in func.params.iter().zip(stage_in_members(func)) {
                 let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
                     continue;
                 };
                 let attribute = self.attribute(binding, entry.stage, Direction::Input, p.span)?;
                 writeln!(
                     out,
-                    "    {} {} [[{attribute}]];",
+                    "    {} {member} [[{attribute}]];",
                     self.spell(p.ty, p.span)?,
-                    sanitize(&p.name)
                 )
                 .ok();
             }
@@ -1033,6 +1057,11 @@ impl<'a> Writer<'a> {
         let qualifier = match entry {
             Some(entry) => match entry.stage {
                 ShaderStage::Vertex => "[[vertex]] ",
+                // `[earlydepthstencil]`: depth and stencil tests before the
+                // fragment function runs.
+                ShaderStage::Fragment if entry.attributes.early_depth_stencil => {
+                    "[[early_fragment_tests]] [[fragment]] "
+                }
                 ShaderStage::Fragment => "[[fragment]] ",
                 ShaderStage::Compute => "[[kernel]] ",
                 ShaderStage::Amplification => "[[object]] ",

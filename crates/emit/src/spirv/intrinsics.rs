@@ -166,10 +166,7 @@ impl Writer<'_> {
         match fun {
             I::Abs | I::Min | I::Max | I::Clamp | I::Sign => self.signed_math(e, fun, args, kind),
             I::Mul => self.mul(e, args),
-            I::Dot if kind == Some(ScalarKind::Float) => {
-                let a = self.args_as(args, None)?;
-                self.op(Op::Dot, ty_id, &a)
-            }
+            I::Dot => self.dot(e, args, kind),
             I::Saturate => {
                 let x = self.args_as(args, shape)?;
                 let (zero, one) = (
@@ -293,6 +290,40 @@ impl Writer<'_> {
         }
     }
 
+    /// `dot`: `OpDot` of floating vectors; the product of scalars; the
+    /// summed products of integer vectors, which `OpDot` does not take.
+    fn dot(
+        &mut self,
+        e: Handle<Expression>,
+        args: &[Handle<Expression>],
+        kind: Option<ScalarKind>,
+    ) -> Result<Word> {
+        let ty_id = self.ty(self.expr_ty(e)?, Layout::Plain)?;
+        let arg_ty = self.expr_ty(args[0])?;
+        let a = self.args_as(args, None)?;
+        let float = kind == Some(ScalarKind::Float);
+        let (mul, add) = if float {
+            (Op::FMul, Op::FAdd)
+        } else {
+            (Op::IMul, Op::IAdd)
+        };
+        match *self.inner(arg_ty) {
+            TypeInner::Vector { .. } if float => self.op(Op::Dot, ty_id, &a),
+            TypeInner::Vector { size, .. } => {
+                let vector = self.ty(arg_ty, Layout::Plain)?;
+                let products = self.op(mul, vector, &a)?;
+                let mut sum = self.extract(ty_id, products, &[0])?;
+                for i in 1..u32::from(size) {
+                    let term = self.extract(ty_id, products, &[i])?;
+                    sum = self.op(add, ty_id, &[sum, term])?;
+                }
+                Ok(sum)
+            }
+            TypeInner::Scalar(_) => self.op(mul, ty_id, &a),
+            _ => unsupported("`dot` of this type", self.span(e)),
+        }
+    }
+
     fn signed_math(
         &mut self,
         e: Handle<Expression>,
@@ -318,7 +349,8 @@ impl Writer<'_> {
         let name = match (fun, k) {
             (I::Abs, 'U') => return Ok(a[0]),
             (I::Abs, k) => format!("{k}Abs"),
-            (I::Sign, 'U') => return unsupported("`sign` of an unsigned value", self.span(e)),
+            // The sign of an unsigned value: `min(x, 1)`.
+            (I::Sign, 'U') => "UMin".to_string(),
             (I::Sign, k) => format!("{k}Sign"),
             (I::Min, k) => format!("{k}Min"),
             (I::Max, k) => format!("{k}Max"),
@@ -332,6 +364,10 @@ impl Writer<'_> {
             return unsupported("`sign` of this type", self.span(e));
         };
         let from_id = self.shape_ty(from);
+        let mut a = a;
+        if k == 'U' {
+            a.push(self.splat_const(arg_ty, ir::Literal::Uint(1))?);
+        }
         let s = self.ext(from_id, &name, &a)?;
         let Some(to) = self.shape(ty) else {
             return unsupported("`sign` of this type", self.span(e));

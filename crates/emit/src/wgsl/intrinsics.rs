@@ -104,7 +104,6 @@ fn renamed(fun: I) -> Option<&'static str> {
         I::Degrees => "degrees",
         I::Determinant => "determinant",
         I::Distance => "distance",
-        I::Dot => "dot",
         I::Exp => "exp",
         I::Exp2 => "exp2",
         I::FaceForward => "faceForward",
@@ -114,7 +113,6 @@ fn renamed(fun: I) -> Option<&'static str> {
         I::Fma => "fma",
         I::Frac => "fract",
         I::Fwidth => "fwidth",
-        I::Ldexp => "ldexp",
         I::Length => "length",
         I::Lerp => "mix",
         I::Log => "log",
@@ -130,7 +128,6 @@ fn renamed(fun: I) -> Option<&'static str> {
         I::Round => "round",
         I::Rsqrt => "inverseSqrt",
         I::Saturate => "saturate",
-        I::Sign => "sign",
         I::Sin => "sin",
         I::Sinh => "sinh",
         I::SmoothStep => "smoothstep",
@@ -215,6 +212,59 @@ impl Writer<'_> {
             }
         };
         Ok(match fun {
+            // HLSL's `sign` returns `int`s; WGSL's has the argument's type
+            // and no unsigned overload (the sign of an unsigned value is
+            // `min(x, 1)`).
+            I::Sign => {
+                let (Some(result), Some(arg_ty)) = (ty, args.first().and_then(|&a| ctx.ty(a)))
+                else {
+                    return unsupported("`sign` of an untyped value", span);
+                };
+                let (result, arg) = (self.spell(result, span)?, self.spell(arg_ty, span)?);
+                let v = one(ctx)?;
+                let unsigned = self.module.types[arg_ty]
+                    .inner
+                    .scalar()
+                    .is_some_and(|s| s.kind == ScalarKind::Uint);
+                if unsigned {
+                    format!("{result}(min({v}, {arg}(1)))")
+                } else {
+                    format!("{result}(sign({v}))")
+                }
+            }
+            // WGSL's `dot` takes vectors only; the dot of scalars is their
+            // product.
+            I::Dot => {
+                let a = self.args(ctx, args)?;
+                let scalar = args
+                    .first()
+                    .and_then(|&x| ctx.ty(x))
+                    .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Scalar(_)));
+                match a.as_slice() {
+                    [x, y] if scalar => format!("({x} * {y})"),
+                    [x, y] => format!("dot({x}, {y})"),
+                    _ => return unsupported("`dot` without two arguments", span),
+                }
+            }
+            // WGSL's `ldexp` takes an integer exponent.
+            I::Ldexp => {
+                let a = self.args(ctx, args)?;
+                let [x, e] = a.as_slice() else {
+                    return unsupported("`ldexp` without two arguments", span);
+                };
+                let exponent = match args.get(1).and_then(|&x| ctx.ty(x)) {
+                    Some(t) => match self.module.types[t].inner {
+                        TypeInner::Scalar(s) if s.kind == ScalarKind::Sint => e.clone(),
+                        TypeInner::Vector { scalar, .. } if scalar.kind == ScalarKind::Sint => {
+                            e.clone()
+                        }
+                        TypeInner::Vector { size, .. } => format!("vec{size}<i32>({e})"),
+                        _ => format!("i32({e})"),
+                    },
+                    None => format!("i32({e})"),
+                };
+                format!("ldexp({x}, {exponent})")
+            }
             I::All | I::Any => {
                 let name = if fun == I::All { "all" } else { "any" };
                 let arg_ty = args.first().and_then(|&a| ctx.ty(a));

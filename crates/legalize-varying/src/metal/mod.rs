@@ -148,6 +148,9 @@ fn legalize_one(
     }
     let func = &module.functions[entry.function];
     let mut leaves = map_system_values::collect_leaves(module, func)?;
+    if entry.stage == ir::ShaderStage::Vertex {
+        bare_result_is_position(module, &mut leaves);
+    }
     let errors = map_system_values::map_leaves(module, entry, &mut leaves);
     if !errors.is_empty() {
         return Err(errors);
@@ -157,6 +160,17 @@ fn legalize_one(
         return Err(errors);
     }
     let mut plan = make_plan(entry, leaves);
+    if entry.stage == ir::ShaderStage::Vertex && !writes_position(&plan) {
+        let outputs = plan.leaves.iter().any(|l| l.direction == Direction::Output);
+        if outputs {
+            return Err(vec![Diagnostic::error(
+                codes::METAL_VERTEX_WITHOUT_POSITION,
+                "a Metal vertex function that returns values must return `SV_Position` \
+                 (`[[position]]`)",
+                entry.span,
+            )]);
+        }
+    }
     plan.mesh = mesh::shape(module, entry);
     plan.object_payload = mesh::object_payload(module, entry);
     add_group_thread_id(module, &mut plan);
@@ -174,6 +188,48 @@ fn legalize_one(
         wrap_entry_point::apply(&mut out, index, &plan, policy);
     }
     Ok(Legalized { module: out, plan })
+}
+
+/// A vertex function's result with no semantic, a `float4`, is its
+/// position (`[[position]]`), as the reference reads it: Metal has no other
+/// place for a vertex function's only output.
+fn bare_result_is_position(module: &ir::Module, leaves: &mut [map_system_values::RawLeaf]) {
+    for leaf in leaves.iter_mut() {
+        let float4 = matches!(
+            module.types[leaf.ty].inner,
+            ir::TypeInner::Vector {
+                size: 4,
+                scalar: ir::Scalar {
+                    kind: ir::ScalarKind::Float,
+                    width: 4
+                }
+            }
+        );
+        if leaf.root == Root::Result
+            && leaf.members.is_empty()
+            && leaf.io.binding.is_none()
+            && float4
+        {
+            leaf.io.binding = Some(ir::Binding::Semantic(ir::Semantic::System {
+                value: ir::SystemValue::Position,
+                index: 0,
+            }));
+        }
+    }
+}
+
+/// Whether the plan writes `SV_Position`.
+fn writes_position(plan: &Plan) -> bool {
+    plan.leaves.iter().any(|l| {
+        l.direction == Direction::Output
+            && matches!(
+                l.target,
+                Target::BuiltIn {
+                    value: ir::SystemValue::Position,
+                    ..
+                }
+            )
+    })
 }
 
 /// B20: `SV_GroupIndex` is computed from `[[thread_position_in_threadgroup]]`;
