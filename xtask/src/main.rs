@@ -107,7 +107,7 @@ Tasks:
                     LEGALIS_SLANG_REFERENCE, and python3)
   check-metal PATH...
                     checks Metal source with clang against the project's
-                    model of metal_stdlib (xtask/metal-model); a folder is
+                    model of metal_stdlib (crates/validate/metal-model); a folder is
                     walked for every regular file in it; one line per
                     rejected file with clang's first error, then
                     `N accepted, M rejected`; exit 0 only when all pass
@@ -146,7 +146,7 @@ fn main() -> ExitCode {
         Some("gpu") => return gpu::main(&rest, &workspace_root()),
         Some("fuzz-replay") => return fuzz::main(&rest, &workspace_root()),
         Some("reference-layouts") => return reference_layouts::main(&rest, &workspace_root()),
-        Some("check-metal") => return metal_check::main(&rest, &workspace_root()),
+        Some("check-metal") => return metal_check::main(&rest),
         // Internal to `bench`: the peak memory of one command.
         Some("peak-rss") => return bench_process::peak_rss(&rest),
         Some("ci") if rest.is_empty() => ci_steps(),

@@ -1,7 +1,8 @@
 //! `cargo xtask check-metal PATH...`: Metal Shading Language checked on
 //! Linux. No Metal compiler runs here, so clang compiles each file
 //! (`-fsyntax-only`) against the project's model of `metal_stdlib`
-//! (`xtask/metal-model/`), written from the Metal Shading Language
+//! (`crates/validate/metal-model/`, run by `legalis_validate::metal`, which
+//! the suite's validators share), written from the Metal Shading Language
 //! specification: vectors and matrices, the address spaces as real address
 //! spaces, textures with the methods each kind has, the function library
 //! with its overload sets. clang reads the source as C++ for OpenCL 2021
@@ -18,61 +19,9 @@
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// The model's folder, relative to the workspace root.
-pub const MODEL: &str = "xtask/metal-model";
-
-/// clang's arguments besides the model's folder and the file.
-///
-/// - `-x clcpp -cl-std=clc++2021`: C++17 with OpenCL's address spaces;
-///   `-cl-no-stdinc -nostdinc`: no OpenCL or system header, only the model;
-/// - no `double` (Metal has none; an unsuffixed literal is a float);
-/// - `-Wno-unknown-attributes`: Metal's attributes (`[[buffer(0)]]` ...)
-///   are parsed and not checked;
-/// - `-Werror=missing-declarations`: a keyword used as a name
-///   (`float4 thread;`) declares nothing, an error as in Metal;
-/// - `-Wno-c++11-narrowing`: `int2(u, v)` of `uint`s converts, as in Metal.
-const FLAGS: &[&str] = &[
-    "-fsyntax-only",
-    "-x",
-    "clcpp",
-    "-cl-std=clc++2021",
-    "-cl-no-stdinc",
-    "-nostdinc",
-    "-Xclang",
-    "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64",
-    "-Wno-unknown-attributes",
-    "-Werror=missing-declarations",
-    "-Wno-c++11-narrowing",
-    "-ferror-limit=1",
-    "-fno-color-diagnostics",
-];
-
-/// Checks one file: `Ok` when clang accepts it, else clang's first error
-/// line.
-pub fn check_file(clang: &Path, model: &Path, file: &Path) -> Result<(), String> {
-    let output = Command::new(clang)
-        .args(FLAGS)
-        .arg("-isystem")
-        .arg(model)
-        .arg(file)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let first_error = stderr.lines().find(|line| line.contains("error:"));
-    match (output.status.success(), first_error) {
-        (true, None) => Ok(()),
-        (_, Some(line)) => Err(line.to_string()),
-        (false, None) => Err(format!(
-            "clang failed ({}): {}",
-            output.status,
-            stderr.trim()
-        )),
-    }
-}
 
 /// Every regular file under `path` (itself when it is a file), sorted.
 pub fn collect(path: &Path, into: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -98,7 +47,7 @@ pub fn collect(path: &Path, into: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// Checks every file on as many threads as there are cores; the verdicts
 /// in the files' order.
-pub fn check_all(clang: &Path, model: &Path, files: &[PathBuf]) -> Vec<Result<(), String>> {
+pub fn check_all(clang: &Path, files: &[PathBuf]) -> Vec<Result<(), String>> {
     let next = AtomicUsize::new(0);
     let verdicts: Mutex<Vec<Option<Result<(), String>>>> = Mutex::new(vec![None; files.len()]);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -108,7 +57,7 @@ pub fn check_all(clang: &Path, model: &Path, files: &[PathBuf]) -> Vec<Result<()
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let verdict = check_file(clang, model, file);
+                    let verdict = legalis_validate::metal::check_file(clang, file);
                     verdicts.lock().expect("no thread panicked")[i] = Some(verdict);
                 }
             });
@@ -123,12 +72,12 @@ pub fn check_all(clang: &Path, model: &Path, files: &[PathBuf]) -> Vec<Result<()
 }
 
 /// `cargo xtask check-metal PATH...`.
-pub fn main(args: &[OsString], root: &Path) -> ExitCode {
+pub fn main(args: &[OsString]) -> ExitCode {
     if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
         eprintln!(
             "Usage: cargo xtask check-metal PATH...\n\n\
              Checks Metal source with clang against the project's model of metal_stdlib \
-             ({MODEL}). A folder is walked for every regular file in it. Prints one line \
+             (crates/validate/metal-model). A folder is walked for every regular file in it. Prints one line \
              per rejected file with clang's first error, then `N accepted, M rejected`; \
              exits 0 only when every file is accepted."
         );
@@ -141,14 +90,14 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let clang = match crate::clang::find() {
+    let clang = match legalis_validate::metal::find_clang() {
         Ok(clang) => clang,
         Err(error) => {
             eprintln!("xtask: error: {error}");
             return ExitCode::FAILURE;
         }
     };
-    let verdicts = check_all(&clang, &root.join(MODEL), &files);
+    let verdicts = check_all(&clang, &files);
     let mut rejected = 0;
     for (file, verdict) in files.iter().zip(&verdicts) {
         if let Err(error) = verdict {
@@ -175,7 +124,7 @@ mod tests {
     /// clang, or a failure that says how to install it: the tests below
     /// never skip.
     fn clang() -> PathBuf {
-        crate::clang::find().unwrap_or_else(|error| {
+        legalis_validate::metal::find_clang().unwrap_or_else(|error| {
             panic!("the Metal checker's tests need clang; `cargo xtask test` installs it: {error}")
         })
     }
@@ -197,10 +146,7 @@ mod tests {
         assert!(files.len() >= 10, "the catalogue lost files: {files:?}");
         let mut checked = 0;
         let mut failures = Vec::new();
-        for (file, verdict) in files
-            .iter()
-            .zip(check_all(&clang, &root().join(MODEL), &files))
-        {
+        for (file, verdict) in files.iter().zip(check_all(&clang, &files)) {
             let text = std::fs::read_to_string(file).expect("catalogue file");
             let expect = text
                 .lines()
@@ -230,7 +176,7 @@ mod tests {
         let clang = clang();
         let files = metal_files("tests/metal-valid");
         assert!(files.len() >= 3, "the valid sample lost files: {files:?}");
-        let verdicts = check_all(&clang, &root().join(MODEL), &files);
+        let verdicts = check_all(&clang, &files);
         assert_eq!(verdicts.len(), files.len());
         let failures: Vec<String> = files
             .iter()

@@ -10,6 +10,7 @@
 //! validator said rather than a paraphrase.
 
 pub mod cuda;
+pub mod metal;
 
 use legalis_ir::ShaderStage;
 use spirv_tools::val::Validator as _;

@@ -1,0 +1,164 @@
+//! The Metal checker: Metal source compiled by clang (`-fsyntax-only`)
+//! against `metal-model/`, the project's model of `metal_stdlib` written
+//! from the Metal Shading Language specification (no Metal compiler runs
+//! on Linux). It is a model: what it accepts Apple's compiler may still
+//! refuse, and `docs/design/pipeline/metal-legalization.md` says how close
+//! it is measured to be.
+//!
+//! `cargo xtask check-metal` runs it on files; the characterization suite
+//! and the corpus tests run it on every Metal output ([`check_source`]).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The Debian package that provides a clang the model works with.
+pub const CLANG_PACKAGE: &str = "clang-19";
+/// The oldest clang the model is checked with (C++ for OpenCL 2021 and
+/// clang 19's template handling of its address spaces).
+const MIN_VERSION: u32 = 19;
+
+/// clang's arguments besides the model's folder and the input.
+///
+/// - `-x clcpp -cl-std=clc++2021`: C++17 with OpenCL's address spaces,
+///   which stand for Metal's (`thread`, `device`, `constant`,
+///   `threadgroup`), so a reference cannot bind across them;
+/// - `-cl-no-stdinc -nostdinc`: no OpenCL or system header, only the model;
+/// - no `double` (Metal has none; an unsuffixed literal is a float);
+/// - `-Wno-unknown-attributes`: Metal's attributes (`[[buffer(0)]]` ...)
+///   are parsed and not checked;
+/// - `-Werror=missing-declarations`: a keyword used as a name
+///   (`float4 thread;`) declares nothing, an error as in Metal;
+/// - `-Wno-c++11-narrowing`: `int2(u, v)` of `uint`s converts, as in Metal.
+pub const FLAGS: &[&str] = &[
+    "-fsyntax-only",
+    "-x",
+    "clcpp",
+    "-cl-std=clc++2021",
+    "-cl-no-stdinc",
+    "-nostdinc",
+    "-Xclang",
+    "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64",
+    "-Wno-unknown-attributes",
+    "-Werror=missing-declarations",
+    "-Wno-c++11-narrowing",
+    "-ferror-limit=1",
+    "-fno-color-diagnostics",
+];
+
+/// The model's folder (`crates/validate/metal-model`).
+pub fn model_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("metal-model")
+}
+
+/// Where clang may be, in order: `$LEGALIS_CLANG`, `clang-N` on PATH,
+/// `/usr/lib/llvm-N/bin/clang`, `clang`.
+fn candidates() -> Vec<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("LEGALIS_CLANG")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    for n in (MIN_VERSION..=40).rev() {
+        candidates.push(PathBuf::from(format!("clang-{n}")));
+        candidates.push(PathBuf::from(format!("/usr/lib/llvm-{n}/bin/clang")));
+    }
+    candidates.push(PathBuf::from("clang"));
+    candidates
+}
+
+/// The major version `clang --version` prints, when it runs.
+fn version(clang: &Path) -> Option<u32> {
+    let output = Command::new(clang).arg("--version").output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    let after = text.split("clang version ").nth(1)?;
+    after.split('.').next()?.trim().parse().ok()
+}
+
+/// clang of version 19 or newer, or why there is none.
+pub fn find_clang() -> Result<PathBuf, String> {
+    let mut too_old = Vec::new();
+    for candidate in candidates() {
+        match version(&candidate) {
+            Some(v) if v >= MIN_VERSION => return Ok(candidate),
+            Some(v) => too_old.push(format!("{} is clang {v}", candidate.display())),
+            None => {}
+        }
+    }
+    let found = if too_old.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", too_old.join(", "))
+    };
+    Err(format!(
+        "clang {MIN_VERSION} or newer is missing{found}: not $LEGALIS_CLANG, clang-N or clang on \
+         PATH, nor /usr/lib/llvm-N/bin/clang. The Metal checker runs it. Install it: `cargo xtask \
+         setup` as root, or `apt-get install -y --no-install-recommends {CLANG_PACKAGE}` (Debian \
+         12), or set LEGALIS_CLANG to its path"
+    ))
+}
+
+/// clang's verdict on one run: `Ok` when it accepts, else its first error
+/// line.
+fn verdict(output: std::process::Output) -> Result<(), String> {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let first_error = stderr.lines().find(|line| line.contains("error:"));
+    match (output.status.success(), first_error) {
+        (true, None) => Ok(()),
+        (_, Some(line)) => Err(line.to_string()),
+        (false, None) => Err(format!(
+            "clang failed ({}): {}",
+            output.status,
+            stderr.trim()
+        )),
+    }
+}
+
+/// Checks one file with `clang`: `Ok` when it is accepted, else clang's
+/// first error line.
+pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
+    let output = Command::new(clang)
+        .args(FLAGS)
+        .arg("-isystem")
+        .arg(model_dir())
+        .arg(file)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+    verdict(output)
+}
+
+/// Checks Metal source text with `clang` (read from its standard input,
+/// named `<stdin>` in the error).
+pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
+    let mut child = Command::new(clang)
+        .args(FLAGS)
+        .arg("-isystem")
+        .arg(model_dir())
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", clang.display()))?;
+    let mut stdin = child.stdin.take().ok_or("clang has no standard input")?;
+    // clang reads all of its input before it writes much, so writing whole
+    // before reading its output cannot deadlock.
+    stdin
+        .write_all(source.as_bytes())
+        .map_err(|e| format!("cannot write to clang: {e}"))?;
+    drop(stdin);
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("clang did not finish: {e}"))?;
+    verdict(output)
+}
+
+/// [`check_source`] with the clang [`find_clang`] finds; the error says
+/// how to install one when there is none.
+pub fn validate_metal(source: &str) -> Result<(), String> {
+    let clang = find_clang()?;
+    check_source(&clang, source).map_err(|e| format!("Metal checker (clang): {e}"))
+}
