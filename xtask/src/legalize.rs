@@ -157,6 +157,8 @@ fn run(args: &Args, dir: &Path, root: &Path, compiler: &dyn Compiler) -> ExitCod
         Format::Text => {
             // How many SPIR-V outputs naga read back and how many it declined.
             println!("{}", legalis::readback_line(&records));
+            // How many Metal outputs the Metal checker (clang) accepted.
+            println!("{}", legalis::metal_line(&records));
             println!("{}", summary.line());
         }
         Format::Json => print!("{}", report::json(&summary, &records)),

@@ -27,8 +27,9 @@ pub enum Need {
 impl Need {
     /// Everything `cargo test --workspace` needs.
     pub const ALL: [Need; 4] = [Need::Chromium, Need::Cuda, Need::FileCheck, Need::Clang];
-    /// What the characterization suite needs: nvcc for its CUDA outputs.
-    pub const SUITE: [Need; 1] = [Need::Cuda];
+    /// What the characterization suite needs: nvcc for its CUDA outputs,
+    /// clang for the Metal checker on its Metal outputs.
+    pub const SUITE: [Need; 2] = [Need::Cuda, Need::Clang];
 
     /// Installs the tool when missing, checks that it runs and says where
     /// it is.

@@ -152,6 +152,21 @@ pub fn readback_counts(records: &[Record]) -> (usize, usize) {
     )
 }
 
+/// The note of a Metal output the Metal checker (clang against the
+/// project's `metal_stdlib` model) accepted.
+pub const METAL_CHECKED: &str = "Metal checked by clang against the metal_stdlib model";
+
+/// `Metal: N checked`: the Metal outputs the Metal checker accepted, for
+/// the suite's summary.
+pub fn metal_line(records: &[Record]) -> String {
+    let checked: usize = records
+        .iter()
+        .flat_map(|r| &r.notes)
+        .map(|n| n.matches(METAL_CHECKED).count())
+        .sum();
+    format!("Metal: {checked} checked")
+}
+
 /// `naga read back: N read, M declined`, for the suite's summary.
 pub fn readback_line(records: &[Record]) -> String {
     let (read, declined) = readback_counts(records);
@@ -363,7 +378,11 @@ impl Validator for DownstreamValidator {
         output: &str,
     ) -> Result<Option<String>, String> {
         if target == "metal" {
-            return crate::msl_signature::check(file, args, output).map(Some);
+            // clang against the metal_stdlib model first, then the
+            // signature against the plan.
+            legalis_validate::metal::validate_metal(output)?;
+            let signature = crate::msl_signature::check(file, args, output)?;
+            return Ok(Some(format!("{METAL_CHECKED}; {signature}")));
         }
         let notes = self.validate_with_notes(target, stage, output)?;
         Ok((!notes.is_empty()).then(|| notes.join("; ")))
@@ -735,6 +754,12 @@ mod tests {
             readback_line(&records),
             "naga read back: 2 read, 2 declined"
         );
+        let metal = [
+            record(&[&format!("{METAL_CHECKED}; signature")]),
+            record(&["not validated by a compiler"]),
+            record(&[METAL_CHECKED]),
+        ];
+        assert_eq!(metal_line(&metal), "Metal: 2 checked");
     }
 
     /// Every SPIR-V output is handed to naga: a hull shader is declined by

@@ -122,8 +122,9 @@ fn every_cell_maps_or_is_refused_with_its_code() {
                             Some(generated) => {
                                 let msl = String::from_utf8_lossy(&generated.bytes);
                                 match legalis_testkit::msl_signature::check_request(&request, &msl)
+                                    .and_then(|_| legalis_validate::metal::validate_metal(&msl))
                                 {
-                                    Ok(_) => mapped += 1,
+                                    Ok(()) => mapped += 1,
                                     Err(e) => failures.push(format!("{label}: {e}\n{msl}")),
                                 }
                             }
@@ -153,7 +154,7 @@ fn every_cell_maps_or_is_refused_with_its_code() {
         }
     }
     println!(
-        "mapped and re-read: {mapped}; refused by the table (E55302): {refused_by_table}; \
+        "mapped, re-read and checked by the Metal checker: {mapped}; refused by the table (E55302): {refused_by_table}; \
          outside their stage (E49990): {refused_by_front_end}"
     );
     if !failures.is_empty() {
