@@ -27,6 +27,20 @@ pub(super) struct FnCtx<'a> {
     pub local_names: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub locals: Option<&'a ir::Arena<ir::LocalVariable>>,
     taken: FastHashSet<String>,
+    /// While the call a statement is made of is printed: the `thread`
+    /// temporaries its `out`/`inout` arguments outside thread memory go
+    /// through (`None` elsewhere, where such an argument is refused).
+    copies: Option<Vec<ArgCopy>>,
+}
+
+/// An `out`/`inout` argument MSL cannot bind a `thread` reference to (a
+/// `device` or `threadgroup` element, a vector component), passed through a
+/// `thread` temporary: copied in before the call (`inout`), out after it.
+pub(super) struct ArgCopy {
+    temp: String,
+    ty: String,
+    place: String,
+    copy_in: bool,
 }
 
 impl<'a> FnCtx<'a> {
@@ -84,6 +98,7 @@ impl<'a> FnCtx<'a> {
             local_names,
             locals: Some(&func.locals),
             taken,
+            copies: None,
         })
     }
 
@@ -98,6 +113,7 @@ impl<'a> FnCtx<'a> {
             local_names: FastHashMap::default(),
             locals: None,
             taken: w.module_names(),
+            copies: None,
         }
     }
 
@@ -134,6 +150,24 @@ pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> boo
         | Expression::Intrinsic { .. } => false,
         other => other.children().into_iter().all(|c| is_pure(exprs, c)),
     }
+}
+
+/// `line` between the copies in and out of its call's temporaries, in a
+/// block of its own.
+fn write_with_copies(out: &mut String, p: &str, line: &str, copies: &[ArgCopy]) {
+    writeln!(out, "{p}{{").ok();
+    for c in copies {
+        if c.copy_in {
+            writeln!(out, "{p}    {} {} = {};", c.ty, c.temp, c.place).ok();
+        } else {
+            writeln!(out, "{p}    {} {};", c.ty, c.temp).ok();
+        }
+    }
+    writeln!(out, "{p}    {line}").ok();
+    for c in copies {
+        writeln!(out, "{p}    {} = {};", c.place, c.temp).ok();
+    }
+    writeln!(out, "{p}}}").ok();
 }
 
 fn pad(depth: usize) -> String {
@@ -173,6 +207,11 @@ impl Writer<'_> {
                 let name = ctx.local_names[local].clone();
                 let konst = if l.is_const { "const " } else { "" };
                 match init {
+                    Some(init) if self.needs_arg_copies(ctx, *init) => {
+                        let (value, copies) = self.with_arg_copies(ctx, *init)?;
+                        writeln!(out, "{p}{ty} {name};").ok();
+                        write_with_copies(out, &p, &format!("{name} = {value};"), &copies);
+                    }
                     Some(init) => {
                         let value = self.expr(ctx, *init)?;
                         writeln!(out, "{p}{konst}{ty} {name} = {value};").ok();
@@ -189,8 +228,18 @@ impl Writer<'_> {
                     }
                     return Ok(());
                 }
+                if self.needs_arg_copies(ctx, *value) {
+                    let target = self.place(ctx, *target)?;
+                    let (value, copies) = self.with_arg_copies(ctx, *value)?;
+                    write_with_copies(out, &p, &format!("{target} = {value};"), &copies);
+                    return Ok(());
+                }
                 let text = self.store(ctx, *target, *value)?;
                 push!(out, p, text, ";\n");
+            }
+            Statement::Expr(e) if self.needs_arg_copies(ctx, *e) => {
+                let (text, copies) = self.with_arg_copies(ctx, *e)?;
+                write_with_copies(out, &p, &format!("{text};"), &copies);
             }
             Statement::Expr(e) => {
                 if let Expression::Intrinsic { fun, args } = &ctx.exprs[*e]
@@ -441,6 +490,54 @@ impl Writer<'_> {
 
     /// An assignable place, printed without `transpose`; a part of a
     /// transposed matrix is not one.
+    /// Whether `e` is a call with an `out`/`inout` argument MSL cannot bind
+    /// a `thread` reference to ([`Writer::off_thread`]).
+    fn needs_arg_copies(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        let Expression::Call { function, args } = &ctx.exprs[e] else {
+            return false;
+        };
+        let Some(callee) = self.module.functions.try_get(*function) else {
+            return false;
+        };
+        args.iter()
+            .zip(&callee.params)
+            .any(|(a, p)| p.direction != ir::ParamDirection::In && self.off_thread(ctx, *a))
+    }
+
+    /// The call `e` with its off-thread `out`/`inout` arguments replaced by
+    /// temporaries, and those temporaries.
+    fn with_arg_copies(
+        &self,
+        ctx: &mut FnCtx,
+        e: Handle<Expression>,
+    ) -> Result<(String, Vec<ArgCopy>)> {
+        ctx.copies = Some(Vec::new());
+        let text = self.expr(ctx, e);
+        let copies = ctx.copies.take().unwrap_or_default();
+        Ok((text?, copies))
+    }
+
+    /// Whether the place `e` is one a `thread T&` parameter cannot bind: in
+    /// `device` or `threadgroup` memory, or a component of a vector (a
+    /// swizzle, an index into a vector).
+    pub(super) fn off_thread(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
+        match &ctx.exprs[e] {
+            Expression::Member { base, .. } => self.off_thread(ctx, *base),
+            Expression::Index { base, .. } => {
+                let vector = ctx.ty(*base).is_some_and(|t| {
+                    matches!(self.module.types[t].inner, TypeInner::Vector { .. })
+                });
+                vector || self.off_thread(ctx, *base)
+            }
+            Expression::Swizzle { .. } => true,
+            Expression::Global(g) => !matches!(
+                self.kinds.get(g),
+                Some(GlobalKind::Private | GlobalKind::Constant | GlobalKind::Plain) | None
+            ),
+            _ => false,
+        }
+    }
+
     pub(super) fn place(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
         match &ctx.exprs[e] {
             Expression::Member { base, index } => {
@@ -899,23 +996,53 @@ impl Writer<'_> {
             });
         };
         let mut parts = Vec::new();
+        // Only the call a statement is made of copies its arguments: one
+        // nested in an expression has no place for the copies out.
+        let mut copies = ctx.copies.take();
         for (i, a) in args.iter().enumerate() {
-            let by_reference = callee
-                .params
-                .get(i)
-                .is_some_and(|p| p.direction != ir::ParamDirection::In);
-            parts.push(if by_reference {
-                if matches!(ctx.exprs[*a], Expression::Swizzle { .. }) {
+            let param = callee.params.get(i);
+            let by_reference = param.is_some_and(|p| p.direction != ir::ParamDirection::In);
+            if by_reference && self.off_thread(ctx, *a) {
+                let span = ctx.span(*a);
+                let Some(copies) = copies.as_mut() else {
                     return unsupported(
-                        "a swizzle as an `out`/`inout` argument (MSL cannot bind a reference to it)",
-                        ctx.span(*a),
+                        "an `out`/`inout` argument in `device` or `threadgroup` memory, or a \
+                         vector component, of a call inside an expression (MSL binds only \
+                         `thread` references; call the function in a statement of its own)",
+                        span,
+                    );
+                };
+                if !is_pure(ctx.exprs, *a) {
+                    return unsupported(
+                        "an `out`/`inout` argument in `device` or `threadgroup` memory whose \
+                         index has side effects (it is copied in and out through a `thread` \
+                         temporary)",
+                        span,
                     );
                 }
+                let place = self.place(ctx, *a)?;
+                let ty = match ctx.ty(*a) {
+                    Some(t) => self.spell(t, span)?,
+                    None => return unsupported("an untyped `out` argument", span),
+                };
+                let temp = fresh(&mut ctx.taken, "arg");
+                let copy_in = param.is_some_and(|p| p.direction == ir::ParamDirection::InOut);
+                parts.push(temp.clone());
+                copies.push(ArgCopy {
+                    temp,
+                    ty,
+                    place,
+                    copy_in,
+                });
+                continue;
+            }
+            parts.push(if by_reference {
                 self.place(ctx, *a)?
             } else {
                 self.expr(ctx, *a)?
             });
         }
+        ctx.copies = copies;
         let mut block = false;
         for g in self.threaded.get(&function).into_iter().flatten() {
             match self.kinds[g] {
