@@ -19,7 +19,40 @@ pub fn check(plan: &Plan) -> Vec<Diagnostic> {
     descriptor_heaps(plan, &mut out);
     overlaps(plan, &mut out);
     limits(plan, &mut out);
+    metal_tables(plan, &mut out);
     out
+}
+
+/// A Metal argument-table index past the table's end.
+fn metal_tables(plan: &Plan, out: &mut Vec<Diagnostic>) {
+    for r in &plan.resources {
+        let Place::Metal { table, index } = r.place else {
+            continue;
+        };
+        let last = table.last_index();
+        if index <= last {
+            continue;
+        }
+        let why = if r.register.is_some_and(|reg| reg.index == index) {
+            format!(
+                "its {} asks for it: give it a register from 0 to {last}",
+                spell(r)
+            )
+        } else {
+            "the entry point uses more resources of this table than it holds".to_string()
+        };
+        out.push(Diagnostic::error(
+            codes::METAL_ARGUMENT_TABLE_FULL,
+            format!(
+                "`{}` would be [[{}({index})]], past the end of Metal's {} argument table \
+                 (indices 0 to {last}): {why}",
+                r.name,
+                table.attribute(),
+                table.attribute()
+            ),
+            r.span,
+        ));
+    }
 }
 
 /// What the kind's register class is called in a message.

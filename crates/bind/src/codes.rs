@@ -32,3 +32,7 @@ pub const VULKAN_BINDING_COLLISION: u32 = 48007;
 /// GLSL and SPIR-V: its descriptor heap (an unsized array of `T`) has no
 /// place there (WGSL, Metal and CUDA).
 pub const DESCRIPTOR_HEAP_UNSUPPORTED: u32 = 48008;
+/// A resource's Metal argument-table index is past the table's end
+/// (buffers 0-30, textures 0-127, samplers 0-15): its register asks for it,
+/// or the entry point uses more resources of the table than it holds.
+pub const METAL_ARGUMENT_TABLE_FULL: u32 = 48009;

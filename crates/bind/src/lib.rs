@@ -211,6 +211,16 @@ impl MetalTable {
             MetalTable::Sampler => "sampler",
         }
     }
+
+    /// The highest index of the table a Metal function may use: buffers
+    /// 0-30, textures 0-127 (macOS; iOS has 0-30), samplers 0-15.
+    pub fn last_index(self) -> u32 {
+        match self {
+            MetalTable::Buffer => 30,
+            MetalTable::Texture => 127,
+            MetalTable::Sampler => 15,
+        }
+    }
 }
 
 /// Where a resource is on the plan's target.
