@@ -1,4 +1,4 @@
-// expect: read-only variable is not assignable
+// expect: with const-qualified type
 // `constant` memory cannot be written.
 #include <metal_stdlib>
 using namespace metal;

@@ -25,6 +25,8 @@ const MIN_VERSION: u32 = 19;
 ///   `threadgroup`), so a reference cannot bind across them;
 /// - `-cl-no-stdinc -nostdinc`: no OpenCL or system header, only the model;
 /// - no `double` (Metal has none; an unsuffixed literal is a float);
+/// - program-scope `__global` variables, as the model's `constant` is
+///   `const __global`;
 /// - `-Wno-unknown-attributes`: Metal's attributes (`[[buffer(0)]]` ...)
 ///   are parsed and not checked;
 /// - `-Werror=missing-declarations`: a keyword used as a name
@@ -38,7 +40,7 @@ pub const FLAGS: &[&str] = &[
     "-cl-no-stdinc",
     "-nostdinc",
     "-Xclang",
-    "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64",
+    "-cl-ext=-cl_khr_fp64,-__opencl_c_fp64,+__opencl_c_program_scope_global_variables",
     "-Wno-unknown-attributes",
     "-Werror=missing-declarations",
     "-Wno-c++11-narrowing",
@@ -133,6 +135,50 @@ fn stage_keywords(source: &str) -> String {
         .replace("[[mesh]]", "kernel")
 }
 
+/// `constant` as a member function's qualifier (`T f() const constant`),
+/// spelled `__constant` for clang. The model reads `constant` as `const
+/// __global` (so that a struct can be copied out of it: clang's implicit
+/// copy constructor takes a `__generic` reference, which `__constant` does
+/// not convert to), which would make a `const constant` member function the
+/// same function as its `const device` overload; a `__constant` one stays
+/// distinct, and a `constant` object calls the `const device` one.
+fn constant_methods(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The end of what precedes `at`, whitespace skipped.
+    let back = |mut at: usize| {
+        while at > 0 && bytes[at - 1].is_ascii_whitespace() {
+            at -= 1;
+        }
+        at
+    };
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = source[from..].find("constant") {
+        let at = from + found;
+        let end = at + "constant".len();
+        from = end;
+        if (at > 0 && word(bytes[at - 1])) || (end < bytes.len() && word(bytes[end])) {
+            continue;
+        }
+        let mut before = back(at);
+        if before >= 5
+            && &bytes[before - 5..before] == b"const"
+            && (before == 5 || !word(bytes[before - 6]))
+        {
+            before = back(before - 5);
+        }
+        if before > 0 && bytes[before - 1] == b')' {
+            out.push_str(&source[copied..at]);
+            out.push_str("__constant");
+            copied = end;
+        }
+    }
+    out.push_str(&source[copied..]);
+    out
+}
+
 /// Checks one file with `clang`: `Ok` when it is accepted, else clang's
 /// first error line (its place as `<stdin>:LINE:COLUMN`).
 pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
@@ -142,7 +188,8 @@ pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
 
 /// Checks Metal source text with `clang` (read from its standard input,
 /// named `<stdin>` in the error), its stage attributes spelled as
-/// keywords first ([`stage_keywords`]).
+/// keywords first ([`stage_keywords`]), and `constant` member functions as
+/// `__constant` ones ([`constant_methods`]).
 pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
     let mut child = Command::new(clang)
         .args(FLAGS)
@@ -158,7 +205,7 @@ pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
     // clang reads all of its input before it writes much, so writing whole
     // before reading its output cannot deadlock.
     stdin
-        .write_all(stage_keywords(source).as_bytes())
+        .write_all(constant_methods(&stage_keywords(source)).as_bytes())
         .map_err(|e| format!("cannot write to clang: {e}"))?;
     drop(stdin);
     let output = child
