@@ -179,6 +179,80 @@ fn constant_methods(source: &str) -> String {
     out
 }
 
+/// `vec<T, N>(a, b, ...)`, a vector built from several values with the
+/// type spelled as `vec`'s template (as in a template, where `T` is
+/// dependent), as OpenCL's vector literal `((vec<T, N>)(a, b, ...))`:
+/// clang reads a functional cast to a vector type as a cast of one value
+/// (the model's `float4(...)` macros do the same for the named types).
+fn vector_constructors(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The index just past the bracket that closes the one before `from`.
+    let close = |from: usize, open: u8, shut: u8| {
+        let (mut depth, mut at) = (1usize, from);
+        while at < bytes.len() {
+            match bytes[at] {
+                b if b == open => depth += 1,
+                b if b == shut => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+        None
+    };
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = source[from..].find("vec<") {
+        let at = from + found;
+        from = at + 4;
+        if at > 0 && word(bytes[at - 1]) {
+            continue;
+        }
+        let Some(ty_end) = close(at + 4, b'<', b'>') else {
+            break;
+        };
+        let mut open = ty_end;
+        while open < bytes.len() && bytes[open].is_ascii_whitespace() {
+            open += 1;
+        }
+        if open >= bytes.len() || bytes[open] != b'(' {
+            continue;
+        }
+        let Some(args_end) = close(open + 1, b'(', b')') else {
+            break;
+        };
+        // Commas outside any nested bracket: more than one value.
+        let mut depth = 0usize;
+        let several = bytes[open + 1..args_end - 1].iter().any(|&b| {
+            match b {
+                b'(' | b'[' | b'{' | b'<' => depth += 1,
+                b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => return true,
+                _ => {}
+            }
+            false
+        });
+        if several {
+            out.push_str(&source[copied..at]);
+            out.push_str("((");
+            out.push_str(&source[at..ty_end]);
+            out.push(')');
+            out.push_str(&source[open..args_end]);
+            out.push(')');
+            copied = args_end;
+            from = args_end;
+        }
+    }
+    out.push_str(&source[copied..]);
+    out
+}
+
 /// Checks one file with `clang`: `Ok` when it is accepted, else clang's
 /// first error line (its place as `<stdin>:LINE:COLUMN`).
 pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
@@ -188,8 +262,9 @@ pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
 
 /// Checks Metal source text with `clang` (read from its standard input,
 /// named `<stdin>` in the error), its stage attributes spelled as
-/// keywords first ([`stage_keywords`]), and `constant` member functions as
-/// `__constant` ones ([`constant_methods`]).
+/// keywords first ([`stage_keywords`]), `constant` member functions as
+/// `__constant` ones ([`constant_methods`]) and `vec<T, N>(a, b, ...)` as
+/// a vector literal ([`vector_constructors`]).
 pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
     let mut child = Command::new(clang)
         .args(FLAGS)
@@ -205,7 +280,7 @@ pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
     // clang reads all of its input before it writes much, so writing whole
     // before reading its output cannot deadlock.
     stdin
-        .write_all(constant_methods(&stage_keywords(source)).as_bytes())
+        .write_all(vector_constructors(&constant_methods(&stage_keywords(source))).as_bytes())
         .map_err(|e| format!("cannot write to clang: {e}"))?;
     drop(stdin);
     let output = child
