@@ -80,6 +80,7 @@ mod float_text;
 pub mod glsl;
 mod identifier;
 pub mod metal;
+mod resource_uses;
 pub mod spirv;
 pub mod wgsl;
 

@@ -85,7 +85,7 @@ fn statements_and_operators() {
          do { u >>= 1; } while (u > 1); \
          float3 v = k > 0 ? float3(1, 2, 3) : float3(4, 5, 6); \
          bool3 c = v > 2; float3 w = c ? v : -v; \
-         out_[id.x] = x + w.y + frac(x) + lerp(x, 1, 0.5) + rsqrt(x) + ddx(0) * 0;",
+         out_[id.x] = x + w.y + frac(x) + lerp(x, 1, 0.5) + rsqrt(x);",
         "RWStructuredBuffer<float> out_;",
     );
     has(

@@ -240,7 +240,12 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
                     ),
                     None,
                 ),
-                m::Target::BuiltIn { value, row, index } => {
+                m::Target::BuiltIn {
+                    value,
+                    row,
+                    index,
+                    interpolation,
+                } => {
                     let ty = builtin_type_name(row.ty, false);
                     let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
                     (
@@ -249,7 +254,7 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
                             "value": value.name(),
                             "glsl": null,
                             "spirv": null,
-                            "metal": row.attribute(*index),
+                            "metal": row.attribute_with(*index, *interpolation),
                             "element": null,
                             "block": null,
                             "type": ty,

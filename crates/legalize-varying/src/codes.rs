@@ -57,6 +57,9 @@ pub const METAL_MESH_CALL_IN_HELPER: u32 = 55310;
 /// A Metal vertex function with outputs but no `SV_Position` among them:
 /// a vertex function that returns something returns `[[position]]`.
 pub const METAL_VERTEX_WITHOUT_POSITION: u32 = 55311;
+/// A Metal mesh function's outputs past what `metal::mesh` holds: 256
+/// vertices, 512 primitives.
+pub const METAL_MESH_TOO_LARGE: u32 = 55312;
 
 /// The CUDA-legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.

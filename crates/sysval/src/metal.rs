@@ -46,6 +46,17 @@ impl MetalBuiltin {
             self.name.to_string()
         }
     }
+
+    /// [`MetalBuiltin::attribute`] with the value's declared
+    /// interpolation, for the one attribute that takes it:
+    /// `barycentric_coord, center_no_perspective`.
+    pub fn attribute_with(&self, index: u32, interpolation: legalis_ir::Interpolation) -> String {
+        let attribute = self.attribute(index);
+        match interpolation_attribute(interpolation) {
+            Some(i) if self.name == "barycentric_coord" => format!("{attribute}, {i}"),
+            _ => attribute,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -298,6 +309,30 @@ pub fn interpolation_attribute(i: legalis_ir::Interpolation) -> Option<&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only `barycentric_coord` carries its declared interpolation.
+    #[test]
+    fn barycentrics_keep_their_interpolation() {
+        let noperspective = legalis_ir::Interpolation {
+            mode: Some(legalis_ir::InterpolationMode::NoPerspective),
+            ..Default::default()
+        };
+        let row = |value| match metal(value, S::Fragment, Direction::Input) {
+            MetalMapping::BuiltIn(row) => row,
+            other => panic!("{value:?}: {other:?}"),
+        };
+        let bary = row(legalis_ir::SystemValue::Barycentrics);
+        assert_eq!(
+            bary.attribute_with(0, noperspective),
+            "barycentric_coord, center_no_perspective"
+        );
+        assert_eq!(
+            bary.attribute_with(0, Default::default()),
+            "barycentric_coord"
+        );
+        let position = row(legalis_ir::SystemValue::Position);
+        assert_eq!(position.attribute_with(0, noperspective), "position");
+    }
 
     const STAGES: [S; 5] = [
         S::Vertex,

@@ -1,7 +1,9 @@
 //! Compiles every vertex, fragment, compute, amplification and mesh
 //! (Metal object and mesh functions, B21) entry point of
 //! `tests/front-corpus/` to Metal through the facade. No Metal compiler
-//! runs on Linux, so each output's entry-point signature is re-read and
+//! runs on Linux, so each output is compiled by the Metal checker (clang
+//! against the project's `metal_stdlib` model, `legalis_validate::metal`)
+//! and its entry-point signature re-read and
 //! compared with the legalization plan (`msl_signature.rs`); an entry
 //! point either passes that re-read or is refused with coded error
 //! diagnostics that point into the source (the Metal legalizer's
@@ -40,6 +42,7 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
     let mut files = Vec::new();
     collect_files(&root, &mut files);
     let mut re_read = 0usize;
+    let mut checked = 0usize;
     let mut refused: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut refusals = Vec::new();
@@ -100,6 +103,11 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
                             "{label}: the signature does not match the plan:\n{error}\n{msl}"
                         )),
                     }
+                    // The Metal checker: clang against the metal_stdlib model.
+                    match legalis_validate::metal::validate_metal(&msl) {
+                        Ok(()) => checked += 1,
+                        Err(error) => failures.push(format!("{label}: {error}\n{msl}")),
+                    }
                 }
                 None => {
                     let errors: Vec<_> = compiled
@@ -134,7 +142,7 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
     for refusal in &refusals {
         println!("refused: {refusal}");
     }
-    println!("re-read: {re_read}; refused: {refused:?}");
+    println!("re-read: {re_read}; Metal: {checked} checked; refused: {refused:?}");
     if !failures.is_empty() {
         for failure in &failures {
             eprintln!("{failure}\n");
@@ -143,6 +151,7 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
     }
     let expected: BTreeMap<String, usize> =
         REFUSED.iter().map(|(c, n)| (c.to_string(), *n)).collect();
+    assert_eq!(checked, re_read, "every re-read output was checked");
     assert_eq!(
         (re_read, &refused),
         (RE_READ, &expected),

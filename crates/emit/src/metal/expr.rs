@@ -452,7 +452,13 @@ impl Writer<'_> {
             let v = self.expr(ctx, value)?;
             let v = self.widen_texel(ctx, value, v)?;
             let coords = self.texel_coords(ctx, ty, *index, ctx.span(target))?;
-            return Ok(format!("{tex}.write({v}, {coords})"));
+            // A texture this thread also reads: the write is visible to
+            // its later reads only after a fence.
+            let fence = match ctx.exprs[*base] {
+                Expression::Global(g) if self.needs_fence(g) => format!(", {tex}.fence()"),
+                _ => String::new(),
+            };
+            return Ok(format!("{tex}.write({v}, {coords}){fence}"));
         }
         let place = self.place(ctx, target)?;
         let v = self.expr(ctx, value)?;

@@ -107,7 +107,8 @@ pub(super) fn spell(
     })
 }
 
-/// The MSL type of a texture: `texture2d<float, access::read_write>`, or
+/// The MSL type of a texture: `texture2d<float, access::read_write>`
+/// (`access::write` when the code only writes it), or
 /// `depth2d<float>` when it is sampled with comparison or is a depth
 /// texture (`DepthTexture2D`). Combined texture-samplers (`Sampler2D`) are
 /// refused: Metal binds textures and samplers apart.
@@ -115,6 +116,7 @@ pub(super) fn texture(
     module: &ir::Module,
     ty: Handle<ir::Type>,
     compare: bool,
+    write_only: bool,
     span: Span,
 ) -> Result<String> {
     let TypeInner::Texture {
@@ -172,6 +174,7 @@ pub(super) fn texture(
     // joins a raster order group (`writer.rs`).
     let access = match access {
         ir::ResourceAccess::Read => "",
+        ir::ResourceAccess::ReadWrite if write_only => ", access::write",
         ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {
             ", access::read_write"
         }

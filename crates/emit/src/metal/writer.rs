@@ -100,6 +100,10 @@ pub(super) struct Writer<'a> {
     /// Helper functions the intrinsics need (an integer `dot`, which MSL
     /// lacks), by name: written once, before the functions.
     pub helpers: RefCell<BTreeMap<String, String>>,
+    /// How the reachable functions use each resource global: a read-write
+    /// texture only written is `access::write`, one written and read
+    /// fences after each write.
+    pub uses: FastHashMap<Handle<ir::GlobalVariable>, crate::resource_uses::Use>,
 }
 
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
@@ -129,6 +133,14 @@ pub(super) fn stage_in_members(func: &ir::Function) -> Vec<String> {
             _ => String::new(),
         })
         .collect()
+}
+
+/// The span of the first `discard` in `block`, nested blocks included.
+fn first_discard(block: &ir::Block) -> Option<Span> {
+    block.iter().find_map(|(stmt, span)| match stmt {
+        ir::Statement::Discard => Some(span),
+        other => other.blocks().into_iter().find_map(first_discard),
+    })
 }
 
 /// The MSL name of an entry point called `name`: the name itself, made an
@@ -188,8 +200,13 @@ impl<'a> Writer<'a> {
             transposed_plain: FastHashSet::default(),
             used_structs: BTreeSet::new(),
             helpers: RefCell::default(),
+            uses: FastHashMap::default(),
         };
         w.collect_used()?;
+        for &f in &w.reachable {
+            crate::resource_uses::collect(&module.functions[f], &mut w.uses);
+        }
+        w.fragment_only_in_fragments()?;
         let planned;
         let plan = match &options.bindings {
             Some(plan) => plan,
@@ -222,6 +239,66 @@ impl<'a> Writer<'a> {
 
     /// Reachable functions, the globals each reaches, and the comparison
     /// textures.
+    /// Derivatives and `discard` (`clip`), which MSL has in fragment
+    /// functions only, reached from another entry function: `E56301` at
+    /// the first (GLSL and SPIR-V have compute derivatives; Metal has none).
+    fn fragment_only_in_fragments(&self) -> Result<()> {
+        for entry in &self.entries {
+            if entry.stage == ShaderStage::Fragment {
+                continue;
+            }
+            let stage = match entry.stage {
+                ShaderStage::Compute => "kernel",
+                other => other.name(),
+            };
+            let mut seen = BTreeSet::from([entry.function]);
+            let mut work = vec![entry.function];
+            while let Some(f) = work.pop() {
+                let Some(func) = self.module.functions.try_get(f) else {
+                    continue;
+                };
+                for (h, e) in func.expressions.iter() {
+                    match e {
+                        Expression::Call { function, .. } if seen.insert(*function) => {
+                            work.push(*function);
+                        }
+                        Expression::Intrinsic { fun, .. }
+                            if matches!(
+                                fun,
+                                ir::Intrinsic::Ddx
+                                    | ir::Intrinsic::DdxCoarse
+                                    | ir::Intrinsic::DdxFine
+                                    | ir::Intrinsic::Ddy
+                                    | ir::Intrinsic::DdyCoarse
+                                    | ir::Intrinsic::DdyFine
+                                    | ir::Intrinsic::Fwidth
+                                    | ir::Intrinsic::Clip
+                            ) =>
+                        {
+                            let what = if *fun == ir::Intrinsic::Clip {
+                                "discards fragments only".to_string()
+                            } else {
+                                "has derivatives in fragment functions only".to_string()
+                            };
+                            return unsupported(
+                                format!("`{}` in a {stage} function (MSL {what})", fun.name()),
+                                func.expressions.span(h),
+                            );
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(span) = first_discard(&func.body) {
+                    return unsupported(
+                        format!("`discard` in a {stage} function (MSL discards fragments only)"),
+                        span,
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn collect_used(&mut self) -> Result<()> {
         let mut functions = BTreeSet::new();
         let mut direct: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
@@ -739,7 +816,13 @@ impl<'a> Writer<'a> {
                     })?;
                     format!(
                         " [[{}]]",
-                        self.attribute(binding, stage, Direction::Output, m.span)?
+                        self.attribute(
+                            binding,
+                            stage,
+                            Direction::Output,
+                            m.io.interpolation,
+                            m.span
+                        )?
                     )
                 } else {
                     String::new()
@@ -758,7 +841,13 @@ impl<'a> Writer<'a> {
                 let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
                     continue;
                 };
-                let attribute = self.attribute(binding, entry.stage, Direction::Input, p.span)?;
+                let attribute = self.attribute(
+                    binding,
+                    entry.stage,
+                    Direction::Input,
+                    p.io.interpolation,
+                    p.span,
+                )?;
                 writeln!(
                     out,
                     "    {} {member} [[{attribute}]];",
@@ -799,11 +888,14 @@ impl<'a> Writer<'a> {
         binding: &ir::Binding,
         stage: ShaderStage,
         dir: Direction,
+        interpolation: ir::Interpolation,
         span: Span,
     ) -> Result<String> {
         match binding {
             ir::Binding::BuiltIn(b) => match legalis_sysval::metal(b.value, stage, dir) {
-                legalis_sysval::MetalMapping::BuiltIn(row) => Ok(row.attribute(0)),
+                legalis_sysval::MetalMapping::BuiltIn(row) => {
+                    Ok(row.attribute_with(0, interpolation))
+                }
                 _ => Err(Error::NotLegalized {
                     what: format!("`{}` has no Metal attribute here", b.value.name()),
                     span,
@@ -919,14 +1011,33 @@ impl<'a> Writer<'a> {
         Ok(Some(text))
     }
 
+    /// Whether the read-write texture `g` is only written (whole texels,
+    /// never read): `access::write`, which more pixel formats allow than
+    /// `access::read_write`.
+    pub fn write_only(&self, g: Handle<ir::GlobalVariable>) -> bool {
+        let u = self.uses.get(&g).copied().unwrap_or_default();
+        u.write && !u.read
+    }
+
+    /// Whether texel writes to the texture `g` need a `fence()` before a
+    /// later read in the same thread sees them: it is read and written.
+    pub fn needs_fence(&self, g: Handle<ir::GlobalVariable>) -> bool {
+        let u = self.uses.get(&g).copied().unwrap_or_default();
+        u.write && u.read
+    }
+
     /// The MSL parameter type of a resource global.
     fn resource_type(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
         let module = self.module;
         let global = &module.globals[g];
         Ok(match &module.types[global.ty].inner {
-            TypeInner::Texture { .. } => {
-                types::texture(module, global.ty, self.compare.contains(&g), span)?
-            }
+            TypeInner::Texture { .. } => types::texture(
+                module,
+                global.ty,
+                self.compare.contains(&g),
+                self.write_only(g),
+                span,
+            )?,
             TypeInner::Sampler { .. } => "sampler".into(),
             TypeInner::SubpassInput { texel, .. } => self.spell(*texel, span)?,
             TypeInner::Buffer {
@@ -1005,8 +1116,15 @@ impl<'a> Writer<'a> {
                 match &p.io.binding {
                     Some(ir::Binding::Location { .. }) => {}
                     Some(binding) => {
-                        let attribute =
-                            self.attribute(binding, entry.stage, Direction::Input, p.span)?;
+                        // Barycentrics keep their interpolation:
+                        // `[[barycentric_coord, center_no_perspective]]`.
+                        let attribute = self.attribute(
+                            binding,
+                            entry.stage,
+                            Direction::Input,
+                            p.io.interpolation,
+                            p.span,
+                        )?;
                         params.push(format!("{ty} {name} [[{attribute}]]"));
                     }
                     None => {

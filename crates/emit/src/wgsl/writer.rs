@@ -15,16 +15,7 @@ use super::keywords::is_reserved;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::binding::{self, Bindings};
-
-/// How a resource global is declared, decided from its uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Use {
-    pub read: bool,
-    pub write: bool,
-    /// Used with a comparison sampler (`SampleCmp`, `GatherCmp`): a depth
-    /// texture in WGSL.
-    pub compare: bool,
-}
+use crate::resource_uses::Use;
 
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
@@ -278,41 +269,7 @@ impl<'a> Writer<'a> {
                 self.atomic_globals.insert(g);
             }
         }
-        let mut targets = FastHashSet::default();
-        collect_store_targets(&func.body, &func.expressions, &mut targets);
-        for (h, e) in func.expressions.iter() {
-            match e {
-                Expression::Index { base, .. } => {
-                    if let Expression::Global(g) = func.expressions[*base] {
-                        let u = self.uses.entry(g).or_default();
-                        if targets.contains(&h) {
-                            u.write = true;
-                        } else {
-                            u.read = true;
-                        }
-                    }
-                }
-                Expression::Intrinsic { fun, args } => {
-                    let Some(Expression::Global(g)) = args.first().map(|a| &func.expressions[*a])
-                    else {
-                        continue;
-                    };
-                    let u = self.uses.entry(*g).or_default();
-                    use ir::Intrinsic as I;
-                    match fun {
-                        I::SampleCmp
-                        | I::SampleCmpLevelZero
-                        | I::SampleCmpLevel
-                        | I::GatherCmp
-                        | I::GatherCmpRed => u.compare = true,
-                        I::Load | I::Load2 | I::Load3 | I::Load4 => u.read = true,
-                        I::Store | I::Store2 | I::Store3 | I::Store4 => u.write = true,
-                        _ => {}
-                    }
-                }
-                _ => {}
-            }
-        }
+        crate::resource_uses::collect(func, &mut self.uses);
     }
 
     /// HLSL packs buffer matrices column-major unless `row_major`: memory
@@ -1346,25 +1303,4 @@ fn static_init(block: &ir::Block, local: Handle<ir::LocalVariable>) -> Option<Ha
         }
     }
     None
-}
-
-/// Expressions written to: `Store` and `Assign` targets.
-fn collect_store_targets(
-    block: &ir::Block,
-    exprs: &ir::ExpressionArena,
-    out: &mut FastHashSet<Handle<Expression>>,
-) {
-    for stmt in &block.stmts {
-        if let Statement::Store { target, .. } = stmt {
-            out.insert(*target);
-        }
-        for b in stmt.blocks() {
-            collect_store_targets(b, exprs, out);
-        }
-    }
-    for (_, e) in exprs.iter() {
-        if let Expression::Assign { target, .. } = e {
-            out.insert(*target);
-        }
-    }
 }

@@ -76,6 +76,7 @@ pub fn assign_locations(
                     value,
                     row,
                     index: location,
+                    interpolation: ir::Interpolation::default(),
                 },
                 None => Target::Location {
                     location,

@@ -150,7 +150,12 @@ pub fn map_leaves(
                         leaf.fixed_location = Some(index);
                     }
                     MetalMapping::BuiltIn(row) => {
-                        let target = Target::BuiltIn { value, row, index };
+                        let target = Target::BuiltIn {
+                            value,
+                            row,
+                            index,
+                            interpolation: leaf.io.interpolation,
+                        };
                         leaf.target = Some((target, Reason::TableRow));
                     }
                     MetalMapping::User => {}

@@ -123,6 +123,29 @@ pub fn check(module: &ir::Module, entry: &ir::EntryPoint) -> Vec<Diagnostic> {
             }
         }
     }
+    // Metal's `mesh<V, P, NV, NP, t>` holds at most 256 vertices and 512
+    // primitives.
+    for p in &func.params {
+        let Some(TypeInner::MeshOutput { kind, count, .. }) =
+            module.types.try_get(p.ty).map(|t| &t.inner)
+        else {
+            continue;
+        };
+        let (limit, what) = match kind {
+            MeshOutputKind::Vertices => (256, "vertices"),
+            _ => (512, "primitives"),
+        };
+        if *count > limit {
+            errors.push(Diagnostic::error(
+                codes::METAL_MESH_TOO_LARGE,
+                format!(
+                    "`{}` declares {count} {what}; a Metal mesh holds at most {limit}",
+                    p.name
+                ),
+                p.span,
+            ));
+        }
+    }
     for f in callees(module, entry.function) {
         let callee = &module.functions[f];
         for (h, e) in callee.expressions.iter() {

@@ -288,6 +288,7 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
             value: ir::SystemValue::GroupThreadId,
             row,
             index: 0,
+            interpolation: ir::Interpolation::default(),
         },
         reason: Reason::Synthesized,
         span,

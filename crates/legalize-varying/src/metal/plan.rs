@@ -51,6 +51,10 @@ pub enum Target {
         value: SystemValue,
         row: MetalBuiltin,
         index: u32,
+        /// The declared interpolation, which `SV_Barycentrics` keeps
+        /// (`[[barycentric_coord, center_no_perspective]]`); unused by
+        /// every other builtin.
+        interpolation: ir::Interpolation,
     },
     /// A user varying: `[[attribute(location)]]` on a vertex input,
     /// `[[user(locnN)]]` with its interpolation between vertex and
@@ -128,7 +132,12 @@ impl Plan {
             .filter(|l| l.direction == direction && l.mesh.is_none())
             .filter_map(|l| {
                 let attribute = match &l.target {
-                    Target::BuiltIn { row, index, .. } => row.attribute(*index),
+                    Target::BuiltIn {
+                        row,
+                        index,
+                        interpolation,
+                        ..
+                    } => row.attribute_with(*index, *interpolation),
                     Target::Location {
                         location,
                         interpolation,

@@ -118,15 +118,27 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
         per_primitive: false,
         per_vertex: false,
     };
+    let mut interpolation = ir::Interpolation::default();
     let binding = match &leaf.target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn { row, index, .. } if row.by_index => {
             location(*index, ir::Interpolation::default())
         }
-        Target::BuiltIn { value, .. } => ir::Binding::BuiltIn(ir::BuiltIn {
-            value: *value,
-            array_index: None,
-        }),
+        Target::BuiltIn {
+            value,
+            interpolation: declared,
+            ..
+        } => {
+            // `SV_Barycentrics` keeps its interpolation (the writer spells
+            // it beside `barycentric_coord`).
+            if *value == ir::SystemValue::Barycentrics {
+                interpolation = *declared;
+            }
+            ir::Binding::BuiltIn(ir::BuiltIn {
+                value: *value,
+                array_index: None,
+            })
+        }
         Target::Location {
             location: l,
             interpolation,
@@ -140,6 +152,7 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
     };
     ir::IoAttrs {
         binding: Some(binding),
+        interpolation,
         ..ir::IoAttrs::default()
     }
 }
