@@ -422,6 +422,12 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     // element struct.
     let mut body = std::mem::take(&mut w.func.body);
     rewrite_stores(&mut w, &mut body, plan);
+    // An object function's `DispatchMesh`: every thread reaches it, but
+    // one copies the payload out, after the group's writes to it.
+    if let (Some(_), Some((param, param_ty))) = (&plan.object_payload, group_thread_id) {
+        let [x, y, _] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
+        dispatch_once(&mut w, &mut body, param, param_ty, [x, y]);
+    }
     let mut stmts = prologue.stmts;
     let mut spans = prologue.spans;
     stmts.append(&mut body.stmts);
@@ -434,6 +440,73 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         let attributes = &mut module.entry_points[entry_point].attributes;
         attributes.mesh_vertices = Some(shape.vertices);
         attributes.mesh_primitives = Some(shape.primitives);
+    }
+}
+
+/// Each `DispatchMesh(x, y, z, payload)` statement of `block` as
+/// `GroupMemoryBarrierWithGroupSync(); if (group index == 0) DispatchMesh(...);
+/// return;`: Metal's `*payload_out = payload` is a copy each thread would
+/// make at once, racing, and before the others' writes were visible.
+fn dispatch_once(
+    w: &mut Builder,
+    block: &mut ir::Block,
+    param: u32,
+    param_ty: Handle<Type>,
+    extent: [u32; 2],
+) {
+    for i in 0..block.stmts.len() {
+        let span = block.spans[i];
+        if let Statement::Expr(e) = &block.stmts[i]
+            && let Expression::Intrinsic {
+                fun: ir::Intrinsic::DispatchMesh,
+                ..
+            } = w.func.expressions[*e]
+        {
+            let dispatch = block.stmts[i].clone();
+            let barrier = w.expr(
+                Expression::Intrinsic {
+                    fun: ir::Intrinsic::GroupMemoryBarrierWithGroupSync,
+                    args: Vec::new(),
+                },
+                None,
+                span,
+            );
+            let index = w.group_index(param, param_ty, extent, span);
+            let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
+            let bool_ty = w.ty(TypeInner::Scalar(ir::Scalar::BOOL));
+            let zero = w.expr(
+                Expression::Literal(ir::Literal::Uint(0)),
+                Some(u32_ty),
+                span,
+            );
+            let first = w.expr(
+                Expression::Binary {
+                    op: ir::BinaryOp::Equal,
+                    left: index,
+                    right: zero,
+                },
+                Some(bool_ty),
+                span,
+            );
+            let mut accept = ir::Block::default();
+            accept.push(dispatch, span);
+            let mut once = ir::Block::default();
+            once.push(Statement::Expr(barrier), span);
+            once.push(
+                Statement::If {
+                    condition: first,
+                    accept: Box::new(accept),
+                    reject: Box::default(),
+                },
+                span,
+            );
+            once.push(Statement::Return(None), span);
+            block.stmts[i] = Statement::Block(once);
+            continue;
+        }
+        for inner in block.stmts[i].blocks_mut() {
+            dispatch_once(w, inner, param, param_ty, extent);
+        }
     }
 }
 

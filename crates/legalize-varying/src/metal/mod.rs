@@ -173,8 +173,8 @@ fn legalize_one(
     }
     plan.mesh = mesh::shape(module, entry);
     plan.object_payload = mesh::object_payload(module, entry);
-    add_group_thread_id(module, &mut plan);
     let mut out = module.clone();
+    add_group_thread_id(&mut out, &mut plan);
     let index = match others {
         Others::Drop => {
             out.entry_points = vec![entry.clone()];
@@ -235,12 +235,19 @@ fn writes_position(plan: &Plan) -> bool {
 /// B20: `SV_GroupIndex` is computed from `[[thread_position_in_threadgroup]]`;
 /// when the source does not read that id itself, the plan gains a
 /// parameter for it.
-fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
-    let Some(group_index) = plan
+///
+/// An object function that dispatches meshes needs the id too: one thread
+/// of the group copies the payload out (`mesh::apply`).
+fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
+    let group_index = plan
         .leaves
         .iter()
         .find(|l| matches!(l.target, Target::GroupIndex { .. }))
-    else {
+        .map(|l| l.span);
+    let dispatches = plan.stage == ir::ShaderStage::Amplification && plan.object_payload.is_some();
+    let Some(span) = group_index.or_else(|| {
+        dispatches.then(|| plan.leaves.first().map_or(ir::Span::UNDEFINED, |l| l.span))
+    }) else {
         return;
     };
     let reads_id = plan.leaves.iter().any(|l| {
@@ -260,15 +267,16 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
     else {
         return;
     };
-    let uint3 = module.types.iter().find_map(|(h, t)| {
-        (t.inner
-            == ir::TypeInner::Vector {
+    let uint3 = module.types.insert(
+        ir::Type {
+            name: None,
+            inner: ir::TypeInner::Vector {
                 size: 3,
                 scalar: ir::Scalar::U32,
-            })
-        .then_some(h)
-    });
-    let span = group_index.span;
+            },
+        },
+        ir::Span::UNDEFINED,
+    );
     let mut names: FastHashSet<(Direction, String)> = plan
         .leaves
         .iter()
@@ -282,7 +290,7 @@ fn add_group_thread_id(module: &ir::Module, plan: &mut Plan) {
         direction: Direction::Input,
         mesh: None,
         // The wrapper gives the parameter the attribute's own type.
-        ty: uint3.unwrap_or(group_index.ty),
+        ty: uint3,
         name,
         target: Target::BuiltIn {
             value: ir::SystemValue::GroupThreadId,
