@@ -349,6 +349,10 @@ pub struct IoAttrs {
     pub stream: Option<u32>,
     /// Transform-feedback capture of a legalized output.
     pub xfb: Option<Xfb>,
+    /// Metal: the name a legalized user varying links by between stages
+    /// (`[[user(TEXCOORD_1)]]`), made from its semantic, so stages compiled
+    /// apart match by semantic; `None` without one (`user(locnN)`).
+    pub link_name: Option<String>,
 }
 
 /// Where transform feedback writes an output: GLSL `xfb_buffer`,

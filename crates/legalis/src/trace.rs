@@ -182,7 +182,7 @@ fn wgsl_json(module: &ir::Module, plan: &legalis_legalize_varying::wgsl::Plan) -
 }
 
 /// The trace of a Metal legalization: attributes by their text inside
-/// `[[...]]` (`position`, `user(locn0)`, `attribute(1)`, `color(0)`),
+/// `[[...]]` (`position`, `user(TEXCOORD)`, `attribute(1)`, `color(0)`),
 /// `SV_GroupIndex` computed (B20), and for object and mesh functions (B21)
 /// the payload, the indices and the parameters the writer adds.
 pub fn render_metal(
@@ -265,6 +265,7 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
                 m::Target::Location {
                     location: l,
                     interpolation,
+                    link,
                 } => {
                     let direction = if leaf.mesh.is_some() {
                         Direction::Output
@@ -281,6 +282,7 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
                         direction,
                         *l,
                         interpolation_for_text,
+                        link.as_deref(),
                     );
                     (location(*l, *interpolation, metal, per_primitive), None)
                 }

@@ -5,7 +5,7 @@
 //! - [`wgsl`]: `@builtin(...)`/`@location(N)` parameters and result
 //!   structs (B22), and `E55202` for what WGSL cannot express (B23).
 //!
-//! - [`metal`]: Metal attributes (`position`, `color(n)`, `user(locnN)`)
+//! - [`metal`]: Metal attributes (`position`, `color(n)`, `user(TEXCOORD)`)
 //!   on parameters and result structs (B19, B20), `E55302` for what Metal
 //!   cannot express.
 //!

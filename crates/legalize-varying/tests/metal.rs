@@ -75,9 +75,9 @@ fn b19_fragment_struct_flattens_to_one_attribute_per_field() {
         summary(&l),
         [
             "i_pos: in [[position]]",
-            "i_uv: in [[user(locn0)]]",
-            "i_id: in [[user(locn1), flat]]",
-            "i_d: in [[user(locn2), centroid_no_perspective]]",
+            "i_uv: in [[user(TEXCOORD)]]",
+            "i_id: in [[user(ID), flat]]",
+            "i_d: in [[user(D), centroid_no_perspective]]",
             "i_view: in [[amplification_id]]",
             "i_front: in [[front_facing]]",
             "c: out [[color(0)]]",
@@ -108,7 +108,7 @@ fn b20_vertex_table() {
             "iid: in [[instance_id]]",
             "bv: in [[base_vertex]]",
             "pos: out [[position]]",
-            "size: out [[user(locn0)]]",
+            "size: out [[user(PSIZE)]]",
             "ps: out [[point_size]]",
             "layer: out [[render_target_array_index]]",
         ]
@@ -249,14 +249,14 @@ fn b21_mesh_plan_members_payload_and_indices() {
         l.plan.mesh_attributes(ir::MeshOutputKind::Vertices),
         [
             ("p".to_string(), "position".to_string()),
-            ("uv".to_string(), "user(locn0)".to_string())
+            ("uv".to_string(), "user(UV)".to_string())
         ]
     );
     assert_eq!(
         l.plan.mesh_attributes(ir::MeshOutputKind::Primitives),
         [
             ("id".to_string(), "primitive_id".to_string()),
-            ("m".to_string(), "user(locn1)".to_string())
+            ("m".to_string(), "user(M)".to_string())
         ]
     );
     let shape = l.plan.mesh.clone().expect("a mesh shape");

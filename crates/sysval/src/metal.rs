@@ -63,7 +63,7 @@ impl MetalBuiltin {
 pub enum MetalMapping {
     BuiltIn(MetalBuiltin),
     /// An ordinary varying: `[[attribute(n)]]` on a vertex input,
-    /// `[[user(locnN)]]` between vertex and fragment.
+    /// `[[user(SEMANTIC)]]` between vertex and fragment.
     User,
     /// No attribute: the legalizer computes the value from others
     /// (`SV_GroupIndex` from `[[thread_position_in_threadgroup]]` and
@@ -268,25 +268,55 @@ fn thread_id(dir: Direction, name: &'static str) -> MetalMapping {
     }
 }
 
-/// How a user varying at `location` is spelled in MSL: `attribute(n)` on a
-/// vertex input, `color(n)` on a fragment output, `user(locnN)` on a
-/// vertex output, and `user(locnN)` followed by its interpolation where it
-/// has one (`user(locn1), flat`) on a fragment input: the text inside
-/// `[[...]]`.
+/// The attribute of a user varying at `location`: `attribute(n)` on a
+/// vertex input, `color(n)` on a fragment output, and `user(NAME)` between
+/// stages (vertex or mesh outputs, fragment inputs), followed by the
+/// interpolation where it has one (`user(TEXCOORD_1), flat`) on a fragment
+/// input: the text inside `[[...]]`. `NAME` is the varying's link name
+/// ([`link_name`], from its semantic) so that stages compiled apart match
+/// by semantic, as the reference names them; `locnN` for a varying without
+/// a semantic.
 pub fn location_attribute(
     stage: S,
     direction: Direction,
     location: u32,
     interpolation: legalis_ir::Interpolation,
+    link: Option<&str>,
 ) -> String {
+    let user = match link {
+        Some(name) => format!("user({name})"),
+        None => format!("user(locn{location})"),
+    };
     match (stage, direction) {
         (S::Vertex, Direction::Input) => format!("attribute({location})"),
         (S::Fragment, Direction::Output) => format!("color({location})"),
         (S::Fragment, Direction::Input) => match interpolation_attribute(interpolation) {
-            Some(i) => format!("user(locn{location}), {i}"),
-            None => format!("user(locn{location})"),
+            Some(i) => format!("{user}, {i}"),
+            None => user,
         },
-        _ => format!("user(locn{location})"),
+        _ => user,
+    }
+}
+
+/// The name a user varying of semantic `name` and index `index` links by
+/// between Metal stages: the semantic in upper case (HLSL semantics ignore
+/// case), with `_index` after it unless the index is 0 (`TEXCOORD`,
+/// `TEXCOORD_1`), as the reference spells it.
+pub fn link_name(name: &str, index: u32) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if index == 0 {
+        name
+    } else {
+        format!("{name}_{index}")
     }
 }
 
@@ -484,11 +514,33 @@ mod tests {
         assert_eq!(rows, 8 + 4 + 10 + 6 + 3 * 6 + 1 + 6);
     }
 
+    /// Stages compiled apart link by semantic: the name is the semantic's.
+    #[test]
+    fn user_varyings_link_by_semantic() {
+        let none = legalis_ir::Interpolation::default();
+        assert_eq!(link_name("TexCoord", 0), "TEXCOORD");
+        assert_eq!(link_name("texcoord", 1), "TEXCOORD_1");
+        assert_eq!(link_name("BLENDINDICES", 2), "BLENDINDICES_2");
+        let link = Some("TEXCOORD_1");
+        assert_eq!(
+            location_attribute(S::Vertex, Direction::Output, 3, none, link),
+            "user(TEXCOORD_1)"
+        );
+        assert_eq!(
+            location_attribute(S::Vertex, Direction::Input, 3, none, link),
+            "attribute(3)"
+        );
+        assert_eq!(
+            location_attribute(S::Fragment, Direction::Output, 3, none, link),
+            "color(3)"
+        );
+    }
+
     #[test]
     fn user_varyings_and_interpolation() {
         use legalis_ir::{Interpolation, InterpolationMode as M, Sampling};
         let i = |mode, sampling| Interpolation { mode, sampling };
-        let at = |stage, dir, interp| location_attribute(stage, dir, 2, interp);
+        let at = |stage, dir, interp| location_attribute(stage, dir, 2, interp, None);
         let none = Interpolation::default();
         assert_eq!(at(S::Vertex, Direction::Input, none), "attribute(2)");
         assert_eq!(

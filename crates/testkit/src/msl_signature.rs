@@ -703,7 +703,7 @@ fn compare_places(
 mod tests {
     use super::*;
 
-    const TEXT: &str = "struct fs_in\n{\n    float2 uv [[user(locn0)]];\n};\n\n\
+    const TEXT: &str = "struct fs_in\n{\n    float2 uv [[user(UV)]];\n};\n\n\
         struct fsOutput\n{\n    float4 c [[color(0)]];\n};\n\n\
         [[fragment]] fsOutput fs(fs_in stage_input [[stage_in]], float4 p [[position]], \
         texture2d<float, access::read_write> t [[texture(0)]], constant G& g [[buffer(1)]])\n{\n}\n";
@@ -716,10 +716,7 @@ mod tests {
         assert_eq!(s.params.len(), 4);
         assert_eq!(s.params[2].ty, "texture2d<float, access::read_write>");
         assert_eq!(s.params[3].attribute.as_deref(), Some("buffer(1)"));
-        assert_eq!(
-            s.structs["fs_in"][0].attribute.as_deref(),
-            Some("user(locn0)")
-        );
+        assert_eq!(s.structs["fs_in"][0].attribute.as_deref(), Some("user(UV)"));
     }
 
     #[test]

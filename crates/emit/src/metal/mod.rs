@@ -6,8 +6,8 @@
 //! system-value table's Metal column) or a `Location`, and returns nothing
 //! or a struct whose members carry the same bindings. The writer gathers
 //! the `Location` inputs into one `[[stage_in]]` struct (`[[attribute(n)]]`
-//! on a vertex, `[[user(locnN), <interpolation>]]` on a fragment), gives
-//! result members `[[user(locnN)]]`/`[[color(n)]]`, and passes every
+//! on a vertex, `[[user(SEMANTIC), <interpolation>]]` on a fragment), gives
+//! result members `[[user(SEMANTIC)]]`/`[[color(n)]]`, and passes every
 //! builtin input as its own attributed parameter (B19).
 //!
 //! Metal has no mutable program-scope variables and no global resources:

@@ -816,13 +816,7 @@ impl<'a> Writer<'a> {
                     })?;
                     format!(
                         " [[{}]]",
-                        self.attribute(
-                            binding,
-                            stage,
-                            Direction::Output,
-                            m.io.interpolation,
-                            m.span
-                        )?
+                        self.attribute(binding, stage, Direction::Output, &m.io, m.span)?
                     )
                 } else {
                     String::new()
@@ -841,13 +835,8 @@ impl<'a> Writer<'a> {
                 let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
                     continue;
                 };
-                let attribute = self.attribute(
-                    binding,
-                    entry.stage,
-                    Direction::Input,
-                    p.io.interpolation,
-                    p.span,
-                )?;
+                let attribute =
+                    self.attribute(binding, entry.stage, Direction::Input, &p.io, p.span)?;
                 writeln!(
                     out,
                     "    {} {member} [[{attribute}]];",
@@ -888,13 +877,13 @@ impl<'a> Writer<'a> {
         binding: &ir::Binding,
         stage: ShaderStage,
         dir: Direction,
-        interpolation: ir::Interpolation,
+        io: &ir::IoAttrs,
         span: Span,
     ) -> Result<String> {
         match binding {
             ir::Binding::BuiltIn(b) => match legalis_sysval::metal(b.value, stage, dir) {
                 legalis_sysval::MetalMapping::BuiltIn(row) => {
-                    Ok(row.attribute_with(0, interpolation))
+                    Ok(row.attribute_with(0, io.interpolation))
                 }
                 _ => Err(Error::NotLegalized {
                     what: format!("`{}` has no Metal attribute here", b.value.name()),
@@ -910,6 +899,7 @@ impl<'a> Writer<'a> {
                 dir,
                 *location,
                 *interpolation,
+                io.link_name.as_deref(),
             )),
             ir::Binding::Semantic(_) => Err(Error::NotLegalized {
                 what: "a varying still bound by its semantic".into(),
@@ -1118,13 +1108,8 @@ impl<'a> Writer<'a> {
                     Some(binding) => {
                         // Barycentrics keep their interpolation:
                         // `[[barycentric_coord, center_no_perspective]]`.
-                        let attribute = self.attribute(
-                            binding,
-                            entry.stage,
-                            Direction::Input,
-                            p.io.interpolation,
-                            p.span,
-                        )?;
+                        let attribute =
+                            self.attribute(binding, entry.stage, Direction::Input, &p.io, p.span)?;
                         params.push(format!("{ty} {name} [[{attribute}]]"));
                     }
                     None => {

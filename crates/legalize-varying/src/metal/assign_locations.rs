@@ -3,7 +3,7 @@
 //! `[[color(2)]]`) locations are reserved first; every other leaf takes
 //! the lowest free location in declaration order, so a vertex output and
 //! the fragment input of the same declaration order meet at one
-//! `[[user(locnN)]]`. Two leaves on one location is `E55303`.
+//! `[[user(SEMANTIC)]]` (by semantic). Two leaves on one location is `E55303`.
 //! Interpolation applies between stages only (vertex and mesh outputs,
 //! fragment inputs); integers and per-primitive mesh outputs are always
 //! `[[flat]]`.
@@ -81,6 +81,12 @@ pub fn assign_locations(
                 None => Target::Location {
                     location,
                     interpolation,
+                    link: match &leaf.io.binding {
+                        Some(ir::Binding::Semantic(ir::Semantic::User { name, index })) => {
+                            Some(legalis_sysval::metal::link_name(name, *index))
+                        }
+                        _ => None,
+                    },
                 },
             };
             leaf.target = Some((target, reason));

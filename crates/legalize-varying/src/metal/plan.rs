@@ -57,11 +57,14 @@ pub enum Target {
         interpolation: ir::Interpolation,
     },
     /// A user varying: `[[attribute(location)]]` on a vertex input,
-    /// `[[user(locnN)]]` with its interpolation between vertex and
+    /// `[[user(SEMANTIC)]]` with its interpolation between vertex and
     /// fragment, `[[color(location)]]` on a fragment output.
     Location {
         location: u32,
         interpolation: ir::Interpolation,
+        /// The name stages link by (`legalis_sysval::metal::link_name`
+        /// of the semantic); `None` without a semantic (`locnN`).
+        link: Option<String>,
     },
     /// `SV_GroupIndex`: `(z*Y + y)*X + x` of the threadgroup-local id and
     /// the `[numthreads(X, Y, Z)]` extents.
@@ -141,11 +144,13 @@ impl Plan {
                     Target::Location {
                         location,
                         interpolation,
+                        link,
                     } => legalis_sysval::metal::location_attribute(
                         self.stage,
                         direction,
                         *location,
                         *interpolation,
+                        link.as_deref(),
                     ),
                     Target::GroupIndex { .. }
                     | Target::Uniform
@@ -166,12 +171,15 @@ impl Plan {
             .filter_map(|l| {
                 let attribute = match &l.target {
                     Target::BuiltIn { row, index, .. } => row.attribute(*index),
-                    Target::Location { location, .. } => legalis_sysval::metal::location_attribute(
-                        self.stage,
-                        Direction::Output,
-                        *location,
-                        ir::Interpolation::default(),
-                    ),
+                    Target::Location { location, link, .. } => {
+                        legalis_sysval::metal::location_attribute(
+                            self.stage,
+                            Direction::Output,
+                            *location,
+                            ir::Interpolation::default(),
+                            link.as_deref(),
+                        )
+                    }
                     _ => return None,
                 };
                 Some((l.name.clone(), attribute))

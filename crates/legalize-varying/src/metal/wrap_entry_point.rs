@@ -119,6 +119,7 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
         per_vertex: false,
     };
     let mut interpolation = ir::Interpolation::default();
+    let mut link_name = None;
     let binding = match &leaf.target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn { row, index, .. } if row.by_index => {
@@ -142,7 +143,11 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
         Target::Location {
             location: l,
             interpolation,
-        } => location(*l, *interpolation),
+            link,
+        } => {
+            link_name = link.clone();
+            location(*l, *interpolation)
+        }
         // Uniform leaves become globals, synthesised ones locals, the
         // payload and the indices parameters of their own kind (B21):
         // never interface values.
@@ -153,6 +158,7 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
     ir::IoAttrs {
         binding: Some(binding),
         interpolation,
+        link_name,
         ..ir::IoAttrs::default()
     }
 }
