@@ -292,6 +292,14 @@ pub(crate) fn wrap<L: WrapLeaf>(
     w.module.entry_points[entry_point].function = wrapper;
 }
 
+/// Whether a plan's leaves write `SV_Position` (a vertex function must,
+/// on WGSL and Metal).
+pub(crate) fn writes_position<L: WrapLeaf>(leaves: &[L]) -> bool {
+    leaves
+        .iter()
+        .any(|l| l.direction() == Direction::Output && l.builtin() == Some(SystemValue::Position))
+}
+
 /// Builds one function's IR against a module.
 pub(crate) struct Builder<'m> {
     pub module: &'m mut ir::Module,

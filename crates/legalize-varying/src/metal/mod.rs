@@ -160,7 +160,8 @@ fn legalize_one(
         return Err(errors);
     }
     let mut plan = make_plan(entry, leaves);
-    if entry.stage == ir::ShaderStage::Vertex && !writes_position(&plan) {
+    if entry.stage == ir::ShaderStage::Vertex && !crate::common::wrap::writes_position(&plan.leaves)
+    {
         let outputs = plan.leaves.iter().any(|l| l.direction == Direction::Output);
         if outputs {
             return Err(vec![Diagnostic::error(
@@ -216,20 +217,6 @@ fn bare_result_is_position(module: &ir::Module, leaves: &mut [map_system_values:
             }));
         }
     }
-}
-
-/// Whether the plan writes `SV_Position`.
-fn writes_position(plan: &Plan) -> bool {
-    plan.leaves.iter().any(|l| {
-        l.direction == Direction::Output
-            && matches!(
-                l.target,
-                Target::BuiltIn {
-                    value: ir::SystemValue::Position,
-                    ..
-                }
-            )
-    })
 }
 
 /// B20: `SV_GroupIndex` is computed from `[[thread_position_in_threadgroup]]`;

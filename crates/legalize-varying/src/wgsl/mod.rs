@@ -141,7 +141,8 @@ fn legalize_one(
         return Err(errors);
     }
     let plan = make_plan(entry, leaves);
-    if entry.stage == ir::ShaderStage::Vertex && !writes_position(&plan) {
+    if entry.stage == ir::ShaderStage::Vertex && !crate::common::wrap::writes_position(&plan.leaves)
+    {
         return Err(vec![Diagnostic::error(
             codes::WGSL_VERTEX_WITHOUT_POSITION,
             "a WGSL vertex entry point must write `SV_Position` (`@builtin(position)`)",
@@ -158,19 +159,6 @@ fn legalize_one(
     };
     wrap_entry_point::apply(&mut out, index, &plan, policy);
     Ok(Legalized { module: out, plan })
-}
-
-fn writes_position(plan: &Plan) -> bool {
-    plan.leaves.iter().any(|l| {
-        l.direction == Direction::Output
-            && matches!(
-                l.target,
-                Target::BuiltIn {
-                    value: ir::SystemValue::Position,
-                    ..
-                }
-            )
-    })
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
