@@ -15,11 +15,14 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // https://no-color.org: a set, non-empty NO_COLOR turns colour off.
-    let no_color_env = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    let var = |name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
     let env = legalis::cli::Environment {
         cwd: ".".into(),
-        color: !no_color_env && io::stderr().is_terminal(),
+        color: legalis::cli::terminal_wants_color(
+            var("NO_COLOR").as_deref(),
+            var("TERM").as_deref(),
+            io::stderr().is_terminal(),
+        ),
     };
     let outcome = legalis::cli::run(std::env::args_os().skip(1), &env);
     let _ = io::stderr().write_all(outcome.stderr.as_bytes());

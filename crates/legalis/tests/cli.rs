@@ -211,6 +211,19 @@ fn no_colour_when_standard_error_is_not_a_terminal() {
     assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
 }
 
+/// `-force-color` colours diagnostics on a pipe (CI logs); `-no-color`
+/// wins over it.
+#[test]
+fn force_color_colours_a_pipe_and_no_color_wins() {
+    let dir = scratch("force-colour");
+    let run = legalis(&dir, &["nowhere.slang", "-force-color"]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains('\x1b'), "{}", run.stderr);
+    assert!(run.stderr.contains("E00001"), "{}", run.stderr);
+    let run = legalis(&dir, &["nowhere.slang", "-force-color", "-no-color"]);
+    assert!(!run.stderr.contains('\x1b'), "{}", run.stderr);
+}
+
 #[test]
 fn dump_ir_to_file_matches_standard_output() {
     let dir = scratch_with("dump", "f.slang", COMPUTE.as_bytes());

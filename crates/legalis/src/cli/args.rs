@@ -41,6 +41,8 @@ pub struct CompileArgs {
     pub diagnostics: DiagnosticFormat,
     /// `-no-color`; the environment and the terminal decide the rest.
     pub no_color: bool,
+    /// `-force-color`: colour even when standard error is no terminal.
+    pub force_color: bool,
     /// The API-convention options (`-fvk-invert-y`, `-O2`, `-g0`, ...).
     pub policy: Policy,
     /// `-fvk-<class>-shift N SPACE` and `-fvk-bind-globals N SET`.
@@ -139,7 +141,10 @@ Options:
   -enable-machine-readable-diagnostics
                     print diagnostics as tab-separated lines:
                     E<code> severity file line col end-line end-col message
-  -no-color         no colour in diagnostics (so does the NO_COLOR variable)
+  -no-color         no colour in diagnostics (so do the NO_COLOR variable
+                    and TERM=dumb); it wins over -force-color
+  -force-color      colour in diagnostics even when standard error is not a
+                    terminal (CI logs); Legalis's own option
   -h, -help         show this help
   -v, -version      show the version
 
@@ -477,6 +482,10 @@ fn apply_option(
         }
         "-no-color" => {
             parsed.no_color = true;
+            Ok(())
+        }
+        "-force-color" => {
+            parsed.force_color = true;
             Ok(())
         }
         "-target" => {
@@ -1036,6 +1045,7 @@ mod tests {
                 defines: vec![("A".into(), "1".into()), ("B".into(), String::new())],
                 diagnostics: DiagnosticFormat::Machine,
                 no_color: true,
+                force_color: false,
                 policy: Policy::default(),
                 bindings: legalis_bind::Options::default(),
                 dump_bindings: None,

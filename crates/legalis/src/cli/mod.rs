@@ -36,6 +36,14 @@ pub struct Environment {
     pub color: bool,
 }
 
+/// Whether diagnostics on standard error are coloured when no option says:
+/// only on a terminal, never with a non-empty `NO_COLOR`
+/// (<https://no-color.org>) nor with `TERM=dumb` (a terminal without
+/// colour).
+pub fn terminal_wants_color(no_color: Option<&str>, term: Option<&str>, is_terminal: bool) -> bool {
+    is_terminal && no_color.is_none_or(str::is_empty) && term != Some("dumb")
+}
+
 /// Runs one command line (without the program name).
 pub fn run(arguments: impl IntoIterator<Item = OsString>, env: &Environment) -> Outcome {
     match args::parse(arguments) {
@@ -64,7 +72,9 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>, env: &Environment) -> 
 fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
     let reporter = Reporter {
         format: args.diagnostics,
-        color: env.color && !args.no_color,
+        // `-no-color` wins over `-force-color`, which wins over the
+        // terminal's answer.
+        color: !args.no_color && (args.force_color || env.color),
         disabled_warnings: &args.disabled_warnings,
     };
     let mut outcome = Outcome::default();
@@ -324,5 +334,19 @@ impl Reporter<'_> {
             DiagnosticFormat::Machine => crate::render::render_machine(path, text, diagnostics),
         };
         outcome.stderr.push_str(&rendered);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_only_on_a_terminal_that_has_it() {
+        assert!(terminal_wants_color(None, Some("xterm-256color"), true));
+        assert!(terminal_wants_color(Some(""), None, true));
+        assert!(!terminal_wants_color(None, Some("xterm"), false));
+        assert!(!terminal_wants_color(Some("1"), Some("xterm"), true));
+        assert!(!terminal_wants_color(None, Some("dumb"), true));
     }
 }
