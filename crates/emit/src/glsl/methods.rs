@@ -311,6 +311,27 @@ impl Writer<'_> {
         Ok(format!("{name}({})", list.join(", ")))
     }
 
+    /// A shadow lookup's combined sampler and its coordinate with the
+    /// reference value joined (`vecN+1(uv, ref)`; a 1D one as
+    /// `vec3(u, 0.0, ref)`); cube arrays are refused.
+    fn shadow_sampler_and_coord(
+        &mut self,
+        tex: &TexInfo,
+        a: &[String],
+        span: ir::Span,
+    ) -> Result<(String, String)> {
+        let s = self.combine(tex, true, a, span)?;
+        let coords = tex.coords();
+        if coords >= 4 {
+            return unsupported("comparison sampling of cube arrays", span);
+        }
+        let coord = match coords {
+            1 => format!("vec3({}, 0.0, {})", a[2], a[3]),
+            n => format!("vec{}({}, {})", n + 1, a[2], a[3]),
+        };
+        Ok((s, coord))
+    }
+
     /// Shadow lookups: the reference value joins the coordinate.
     fn sample_cmp(
         &mut self,
@@ -321,15 +342,7 @@ impl Writer<'_> {
         a: &[String],
     ) -> Result<String> {
         let span = ctx.exprs.span(args[0]);
-        let s = self.combine(tex, true, a, span)?;
-        let coords = tex.coords();
-        if coords >= 4 {
-            return unsupported("comparison sampling of cube arrays", span);
-        }
-        let coord = match coords {
-            1 => format!("vec3({}, 0.0, {})", a[2], a[3]),
-            n => format!("vec{}({}, {})", n + 1, a[2], a[3]),
-        };
+        let (s, coord) = self.shadow_sampler_and_coord(tex, a, span)?;
         let lod_zero = fun == I::SampleCmpLevelZero;
         let plain = !tex.arrayed && tex.dim != TextureDim::Cube;
         match (lod_zero, a.get(4)) {
@@ -364,15 +377,7 @@ impl Writer<'_> {
         a: &[String],
     ) -> Result<String> {
         let span = ctx.exprs.span(args[0]);
-        let s = self.combine(tex, true, a, span)?;
-        let coords = tex.coords();
-        if coords >= 4 {
-            return unsupported("comparison sampling of cube arrays", span);
-        }
-        let coord = match coords {
-            1 => format!("vec3({}, 0.0, {})", a[2], a[3]),
-            n => format!("vec{}({}, {})", n + 1, a[2], a[3]),
-        };
+        let (s, coord) = self.shadow_sampler_and_coord(tex, a, span)?;
         let plain = !tex.arrayed && tex.dim != TextureDim::Cube;
         let cube = tex.dim == TextureDim::Cube;
         let array_2d = tex.arrayed && tex.dim == TextureDim::D2;
