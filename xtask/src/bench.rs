@@ -22,13 +22,13 @@ const DIRECTIVE_LIMIT_MS: f64 = 0.3;
 pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     let steps = vec![
         super::with_args(&["bench", "-p", "legalis-front", "--bench", "front"], args),
-        super::with_args(&["bench", "-p", "legalis", "--bench", "pipeline"], args),
+        super::with_args(&["bench", "-p", "legalis-cli", "--bench", "pipeline"], args),
         super::words(&[
             "build",
             "--release",
             "--locked",
             "-p",
-            "legalis",
+            "legalis-cli",
             "--bin",
             "legalis",
         ]),

@@ -244,7 +244,7 @@ fn measure(root: &Path) -> Result<Vec<FnCoverage>, String> {
     let legalis = executables(cargo(&[
         "build",
         "-p",
-        "legalis",
+        "legalis-cli",
         "--bin",
         "legalis",
         "--message-format=json",

@@ -54,7 +54,7 @@ pub trait TreeCompiler {
     fn build(&self, tree: &Path, label: &str) -> Result<CommandCompiler, String>;
 }
 
-/// `cargo build -p legalis --bin legalis` in the tree: the working tree in
+/// `cargo build -p legalis-cli --bin legalis` in the tree: the working tree in
 /// its own target folder, any other tree in `<target>/drift-baseline`; the
 /// binary is copied out so that it outlives the worktree.
 #[derive(Debug)]
@@ -77,7 +77,7 @@ impl TreeCompiler for CargoLegalis {
         );
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "-p", "legalis", "--bin", "legalis"])
+            .args(["build", "-p", "legalis-cli", "--bin", "legalis"])
             .env("CARGO_TARGET_DIR", &target_dir)
             .current_dir(tree)
             .status()

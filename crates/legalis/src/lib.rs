@@ -5,14 +5,20 @@
 //! and leaves turning diagnostics into text to [`render`]. Code generation
 //! targets do not exist yet; today the result is the checked IR module.
 
-pub mod cli;
 pub mod codes;
+#[cfg(feature = "fuzzing")]
 pub mod fuzz;
 pub mod render;
 pub mod trace;
 
+/// Resource-binding options (`Request::bindings`) and the binding plan.
+pub use legalis_bind as bind;
 use legalis_front as front;
-use legalis_ir as ir;
+/// A `-capability`-style conformance the front end checks against (`Request::conformances`).
+pub use legalis_front::Conformance;
+/// The intermediate representation: the module a compilation produces and
+/// the legalizers rewrite (`Compiled::module`, `Generated::legalized`).
+pub use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
 pub use legalis_ir::{Policy, ShaderStage};

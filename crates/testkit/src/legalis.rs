@@ -26,11 +26,11 @@ impl Compiler for InProcessLegalis {
         let name = file.file_name().unwrap_or(file.as_os_str()).to_os_string();
         let mut arguments: Vec<OsString> = vec![name];
         arguments.extend(args.iter().map(OsString::from));
-        let env = legalis::cli::Environment {
+        let env = legalis_cli::Environment {
             cwd: folder.to_path_buf(),
             color: false,
         };
-        let outcome = legalis::cli::run(arguments, &env);
+        let outcome = legalis_cli::run(arguments, &env);
         CompileOutput {
             stdout: String::from_utf8_lossy(&outcome.stdout).into_owned(),
             stderr: outcome.stderr,

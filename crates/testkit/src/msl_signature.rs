@@ -512,8 +512,8 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
 pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, String> {
     let mut arguments: Vec<OsString> = vec![file.as_os_str().to_os_string()];
     arguments.extend(args.iter().map(OsString::from));
-    let compile = match legalis::cli::args::parse(arguments) {
-        Ok(legalis::cli::args::Command::Compile(compile)) => compile,
+    let compile = match legalis_cli::args::parse(arguments) {
+        Ok(legalis_cli::args::Command::Compile(compile)) => compile,
         Ok(_) => return Err("the directive is not a compilation".into()),
         Err(e) => return Err(format!("the directive's arguments: {}", e.0)),
     };

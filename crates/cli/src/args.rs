@@ -10,9 +10,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use legalis_ir::{DebugLevel, OptimizationLevel, Policy, ShaderStage, VertexIdBase};
+use legalis::ir::{DebugLevel, OptimizationLevel, Policy, ShaderStage, VertexIdBase};
 
-use crate::Target;
+use legalis::Target;
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -36,7 +36,7 @@ pub struct CompileArgs {
     pub target: Option<Target>,
     pub dump_ir: bool,
     /// `--trace-legalization[=text|json]`.
-    pub trace: Option<crate::trace::TraceFormat>,
+    pub trace: Option<legalis::trace::TraceFormat>,
     pub defines: Vec<(String, String)>,
     pub diagnostics: DiagnosticFormat,
     /// `-no-color`; the environment and the terminal decide the rest.
@@ -46,9 +46,9 @@ pub struct CompileArgs {
     /// The API-convention options (`-fvk-invert-y`, `-O2`, `-g0`, ...).
     pub policy: Policy,
     /// `-fvk-<class>-shift N SPACE` and `-fvk-bind-globals N SET`.
-    pub bindings: legalis_bind::Options,
+    pub bindings: legalis::bind::Options,
     /// `-dump-bindings[=text|json]`.
-    pub dump_bindings: Option<crate::trace::TraceFormat>,
+    pub dump_bindings: Option<legalis::trace::TraceFormat>,
     /// `-warnings-disable CODE[,CODE...]`: warnings with these codes are
     /// not printed.
     pub disabled_warnings: Vec<u32>,
@@ -59,7 +59,7 @@ pub struct CompileArgs {
     pub allow_glsl: bool,
     /// `-conformance TYPE:IFACE[=N]`: the tag of `TYPE` in values of
     /// interface type `IFACE`.
-    pub conformances: Vec<legalis_front::Conformance>,
+    pub conformances: Vec<legalis::Conformance>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -376,13 +376,13 @@ fn apply_option(
             Ok(())
         }
         "--trace-legalization" | "-trace-legalization" => {
-            set_once(&mut parsed.trace, option, crate::trace::TraceFormat::Text)
+            set_once(&mut parsed.trace, option, legalis::trace::TraceFormat::Text)
         }
         _ if option.starts_with("--trace-legalization=")
             || option.starts_with("-trace-legalization=") =>
         {
             let (name, form) = option.split_once('=').unwrap_or((option, ""));
-            match crate::trace::TraceFormat::from_name(form) {
+            match legalis::trace::TraceFormat::from_name(form) {
                 Some(format) => set_once(&mut parsed.trace, name, format),
                 None => usage(format!("{name} takes `text` or `json`, not `{form}`")),
             }
@@ -390,11 +390,11 @@ fn apply_option(
         "-dump-bindings" => set_once(
             &mut parsed.dump_bindings,
             option,
-            crate::trace::TraceFormat::Text,
+            legalis::trace::TraceFormat::Text,
         ),
         _ if option.starts_with("-dump-bindings=") => {
             let (name, form) = option.split_once('=').unwrap_or((option, ""));
-            match crate::trace::TraceFormat::from_name(form) {
+            match legalis::trace::TraceFormat::from_name(form) {
                 Some(format) => set_once(&mut parsed.dump_bindings, name, format),
                 None => usage(format!("{name} takes `text` or `json`, not `{form}`")),
             }
@@ -405,7 +405,7 @@ fn apply_option(
             set_once(&mut parsed.bindings.bind_globals, option, (binding, set))
         }
         _ if shift_class(option).is_some() => {
-            let class = shift_class(option).unwrap_or(legalis_ir::RegisterClass::T);
+            let class = shift_class(option).unwrap_or(legalis::ir::RegisterClass::T);
             let amount = number(option, rest)?;
             let space = match text_value(option, rest)?.as_str() {
                 "all" => None,
@@ -415,7 +415,7 @@ fn apply_option(
                     ))
                 })?),
             };
-            parsed.bindings.shifts.push(legalis_bind::Shift {
+            parsed.bindings.shifts.push(legalis::bind::Shift {
                 class,
                 space,
                 amount,
@@ -522,9 +522,9 @@ fn apply_policy_option(policy: &mut Policy, option: &str) -> Option<Result<(), U
         "-emit-spirv-directly" => policy.spirv_via_glsl = false,
         "-preserve-params" => policy.preserve_params = true,
         "-fvk-use-scalar-layout" | "-force-glsl-scalar-layout" => {
-            policy.buffer_layout = legalis_ir::BufferLayout::Scalar;
+            policy.buffer_layout = legalis::ir::BufferLayout::Scalar;
         }
-        "-fvk-use-c-layout" => policy.buffer_layout = legalis_ir::BufferLayout::C,
+        "-fvk-use-c-layout" => policy.buffer_layout = legalis::ir::BufferLayout::C,
         _ if SLANGC_ONLY.contains(&option) => return None,
         _ => {
             if let Some(level) = option.strip_prefix("-O") {
@@ -618,7 +618,7 @@ fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError>
 /// changes what a `DescriptorHandle` is in SPIR-V (the writer refuses such
 /// handles), accepted with no effect otherwise.
 fn note_capability(parsed: &mut CompileArgs, name: &str) {
-    if let Some(cap) = legalis_ir::HandleCapability::from_name(name) {
+    if let Some(cap) = legalis::ir::HandleCapability::from_name(name) {
         parsed.policy.handle_capability = Some(cap);
     }
 }
@@ -692,7 +692,7 @@ pub const NO_EFFECT_WITH_VALUE: &[&str] = &["-line-directive-mode"];
 /// `-conformance TYPE:IFACE[=N]`: the conformance of struct `TYPE` to
 /// interface `IFACE`, with the tag `N` its values take in a value of the
 /// interface type (dynamic dispatch).
-fn parse_conformance(text: &str) -> Result<legalis_front::Conformance, UsageError> {
+fn parse_conformance(text: &str) -> Result<legalis::Conformance, UsageError> {
     let bad = || {
         UsageError(format!(
             "-conformance takes TYPE:IFACE or TYPE:IFACE=N (N a number), not `{text}`"
@@ -707,7 +707,7 @@ fn parse_conformance(text: &str) -> Result<legalis_front::Conformance, UsageErro
     if ty.is_empty() || interface.is_empty() {
         return Err(bad());
     }
-    Ok(legalis_front::Conformance {
+    Ok(legalis::Conformance {
         ty: ty.to_string(),
         interface: interface.to_string(),
         id,
@@ -878,8 +878,8 @@ const FVK_OPTIONS: &str = "-fvk-invert-y -fvk-use-dx-position-w -fvk-use-entrypo
      -fvk-use-scalar-layout -fvk-use-c-layout -fvk-raw-vertex-id -fvk-widen-16bit-varyings -fvk-t-shift -fvk-s-shift -fvk-u-shift -fvk-b-shift -fvk-bind-globals";
 
 /// The register class of `-fvk-<class>-shift`.
-fn shift_class(option: &str) -> Option<legalis_ir::RegisterClass> {
-    use legalis_ir::RegisterClass as R;
+fn shift_class(option: &str) -> Option<legalis::ir::RegisterClass> {
+    use legalis::ir::RegisterClass as R;
     match option.strip_prefix("-fvk-")?.strip_suffix("-shift")? {
         "t" => Some(R::T),
         "s" => Some(R::S),
@@ -1047,7 +1047,7 @@ mod tests {
                 no_color: true,
                 force_color: false,
                 policy: Policy::default(),
-                bindings: legalis_bind::Options::default(),
+                bindings: legalis::bind::Options::default(),
                 dump_bindings: None,
                 disabled_warnings: Vec::new(),
                 profile_stage: None,
@@ -1079,13 +1079,13 @@ mod tests {
                 spirv_version: None,
                 handle_capability: None,
                 preserve_params: true,
-                buffer_layout: legalis_ir::BufferLayout::C,
+                buffer_layout: legalis::ir::BufferLayout::C,
             }
         );
         assert_eq!(compile_args("f.slang").policy, Policy::default());
         for option in ["-fvk-use-scalar-layout", "-force-glsl-scalar-layout"] {
             let args = compile_args(&format!("f.slang {option}"));
-            assert_eq!(args.policy.buffer_layout, legalis_ir::BufferLayout::Scalar);
+            assert_eq!(args.policy.buffer_layout, legalis::ir::BufferLayout::Scalar);
         }
         let directly = compile_args("f.slang -emit-spirv-via-glsl -emit-spirv-directly");
         assert!(!directly.policy.spirv_via_glsl);
@@ -1093,7 +1093,7 @@ mod tests {
 
     #[test]
     fn capabilities_that_change_descriptor_handles_are_recorded() {
-        use legalis_ir::HandleCapability;
+        use legalis::ir::HandleCapability;
         let cap = |line: &str| compile_args(line).policy.handle_capability;
         assert_eq!(cap("f.slang -capability spirv_1_5"), None);
         assert_eq!(
@@ -1180,12 +1180,12 @@ mod tests {
 
     #[test]
     fn binding_options_and_dump_bindings() {
-        use legalis_ir::RegisterClass as R;
+        use legalis::ir::RegisterClass as R;
         let args = compile_args(
             "f.slang -target glsl -fvk-t-shift 10 0 -fvk-s-shift 20 all -fvk-u-shift 1 2 \
              -fvk-b-shift 3 4 -fvk-bind-globals 7 2 -dump-bindings=json",
         );
-        let shift = |class, space, amount| legalis_bind::Shift {
+        let shift = |class, space, amount| legalis::bind::Shift {
             class,
             space,
             amount,
@@ -1200,9 +1200,9 @@ mod tests {
             ]
         );
         assert_eq!(args.bindings.bind_globals, Some((7, 2)));
-        assert_eq!(args.dump_bindings, Some(crate::trace::TraceFormat::Json));
+        assert_eq!(args.dump_bindings, Some(legalis::trace::TraceFormat::Json));
         let text = compile_args("f.slang -target wgsl -dump-bindings").dump_bindings;
-        assert_eq!(text, Some(crate::trace::TraceFormat::Text));
+        assert_eq!(text, Some(legalis::trace::TraceFormat::Text));
         assert_eq!(
             error("f.slang -dump-bindings"),
             "-dump-bindings needs -target: bindings differ per target"
@@ -1241,7 +1241,7 @@ mod tests {
 
     #[test]
     fn trace_legalization_forms_and_their_conflicts() {
-        use crate::trace::TraceFormat;
+        use legalis::trace::TraceFormat;
         let traced = |line: &str| compile_args(line).trace;
         assert_eq!(
             traced("f.slang -target glsl --trace-legalization"),
@@ -1408,12 +1408,12 @@ mod tests {
         assert_eq!(
             args.conformances,
             vec![
-                legalis_front::Conformance {
+                legalis::Conformance {
                     ty: "Impl".into(),
                     interface: "IFoo".into(),
                     id: Some(3),
                 },
-                legalis_front::Conformance {
+                legalis::Conformance {
                     ty: "Other".into(),
                     interface: "IFoo".into(),
                     id: None,

@@ -88,7 +88,7 @@ fn suite(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let directives = suite_directives(&root);
     assert!(!directives.is_empty(), "no directives under tests/legalize");
-    let env = legalis::cli::Environment {
+    let env = legalis_cli::Environment {
         cwd: root.join("tests/legalize"),
         color: false,
     };
@@ -106,7 +106,7 @@ fn suite(c: &mut Criterion) {
     group.bench_function("directive", |b| {
         b.iter(|| {
             for run in &runs {
-                black_box(legalis::cli::run(run.clone(), &env));
+                black_box(legalis_cli::run(run.clone(), &env));
             }
         })
     });

@@ -1,5 +1,5 @@
 //! `legalis`, the command line: a thin wrapper that runs
-//! [`legalis::cli::run`] and writes what it produced.
+//! [`legalis_cli::run`] and writes what it produced.
 //!
 //! Exit status: 0 success (warnings allowed), 1 a coded error (in the shader
 //! or with its files), 2 a usage error. Diagnostics go to standard error;
@@ -16,15 +16,15 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let var = |name| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
-    let env = legalis::cli::Environment {
+    let env = legalis_cli::Environment {
         cwd: ".".into(),
-        color: legalis::cli::terminal_wants_color(
+        color: legalis_cli::terminal_wants_color(
             var("NO_COLOR").as_deref(),
             var("TERM").as_deref(),
             io::stderr().is_terminal(),
         ),
     };
-    let outcome = legalis::cli::run(std::env::args_os().skip(1), &env);
+    let outcome = legalis_cli::run(std::env::args_os().skip(1), &env);
     let _ = io::stderr().write_all(outcome.stderr.as_bytes());
     if !outcome.stdout.is_empty() && write_stdout(&outcome.stdout).is_err() {
         // A closed pipe or a full disk: say so rather than lose the output silently.
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         );
         let _ = io::stderr()
             .write_all(legalis::render::render_human("", "", &[diagnostic], false).as_bytes());
-        return ExitCode::from(legalis::cli::COMPILE_ERROR);
+        return ExitCode::from(legalis_cli::COMPILE_ERROR);
     }
     ExitCode::from(outcome.code)
 }

@@ -6,8 +6,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use legalis::cli::args::{Command, parse};
 use legalis_bind::{Kind, Place, Target};
+use legalis_cli::args::{Command, parse};
 
 /// The resources in the writer's order, plain uniforms as `_Globals`.
 /// The entry point's `uniform` parameters (a kernel's launch arguments

@@ -13,7 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use args::{Command, CompileArgs, DiagnosticFormat};
-use legalis_ir::diag::Diagnostic;
+use legalis::ir::diag::Diagnostic;
 
 pub const SUCCESS: u8 = 0;
 pub const COMPILE_ERROR: u8 = 1;
@@ -86,7 +86,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
                 &mut outcome,
                 &path,
                 "",
-                &[crate::cannot_read_file(&path, &error)],
+                &[legalis::cannot_read_file(&path, &error)],
             );
             outcome.code = COMPILE_ERROR;
             return outcome;
@@ -95,7 +95,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
     if !args.linked.is_empty() {
         return link(args, env, &reporter, path, source);
     }
-    let compiled = crate::compile(&crate::Request {
+    let compiled = legalis::compile(&legalis::Request {
         path: path.clone(),
         source,
         entry: args.entry.clone(),
@@ -126,9 +126,9 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         (Some(generated), _, false) if generated.trace.is_some() => {
             generated.trace.clone().unwrap_or_default().into_bytes()
         }
-        (Some(generated), _, true) => crate::dump_ir(&generated.legalized).into_bytes(),
+        (Some(generated), _, true) => legalis::dump_ir(&generated.legalized).into_bytes(),
         (Some(generated), _, false) => generated.bytes.clone(),
-        (None, Some(module), true) => crate::dump_ir(module).into_bytes(),
+        (None, Some(module), true) => legalis::dump_ir(module).into_bytes(),
         _ => return outcome,
     };
     write_output(args, env, &reporter, &path, bytes, &mut outcome);
@@ -152,7 +152,7 @@ fn write_output(
                     outcome,
                     path,
                     "",
-                    &[crate::cannot_write_output(&target, &error)],
+                    &[legalis::cannot_write_output(&target, &error)],
                 );
                 outcome.code = COMPILE_ERROR;
             }
@@ -170,7 +170,7 @@ fn link(
     source: Vec<u8>,
 ) -> Outcome {
     let mut outcome = Outcome::default();
-    let mut entries: Vec<(String, Option<crate::ShaderStage>)> =
+    let mut entries: Vec<(String, Option<legalis::ShaderStage>)> =
         args.entry.iter().map(|e| (e.clone(), args.stage)).collect();
     entries.extend(
         args.linked
@@ -178,7 +178,7 @@ fn link(
             .cloned()
             .zip(args.linked_stages.iter().copied()),
     );
-    let request = crate::Request {
+    let request = legalis::Request {
         path: path.clone(),
         source,
         defines: args.defines.clone(),
@@ -188,9 +188,9 @@ fn link(
         bindings: args.bindings.clone(),
         allow_glsl: args.allow_glsl,
         conformances: args.conformances.clone(),
-        ..crate::Request::default()
+        ..legalis::Request::default()
     };
-    let linked = crate::link_entries(&request, &entries);
+    let linked = legalis::link_entries(&request, &entries);
     reporter.report(
         &mut outcome,
         &path,
@@ -201,7 +201,7 @@ fn link(
         outcome.code = COMPILE_ERROR;
         return outcome;
     }
-    let target = args.target.unwrap_or(crate::Target::Glsl);
+    let target = args.target.unwrap_or(legalis::Target::Glsl);
     if linked.one_module {
         // Not one pipeline: one module of them all, written like one output.
         let Some((_, generated)) = linked.outputs.first() else {
@@ -215,20 +215,20 @@ fn link(
         write_output(args, env, reporter, &path, bytes, &mut outcome);
         return outcome;
     }
-    if target == crate::Target::Spirv && args.output.is_none() {
+    if target == legalis::Target::Spirv && args.output.is_none() {
         reporter.report(
             &mut outcome,
             &path,
             "",
-            &[crate::spirv_pipeline_needs_folder()],
+            &[legalis::spirv_pipeline_needs_folder()],
         );
         outcome.code = COMPILE_ERROR;
         return outcome;
     }
     let (comment, extension) = match (target, args.trace) {
         (_, Some(_)) => ("//", "trace"),
-        (crate::Target::SpirvAsm, None) => (";", "spvasm"),
-        (crate::Target::Spirv, None) => (";", "spv"),
+        (legalis::Target::SpirvAsm, None) => (";", "spvasm"),
+        (legalis::Target::Spirv, None) => (";", "spv"),
         _ => ("//", "glsl"),
     };
     for (name, generated) in &linked.outputs {
@@ -246,7 +246,7 @@ fn link(
                         &mut outcome,
                         &path,
                         "",
-                        &[crate::cannot_write_output(&shown, &error)],
+                        &[legalis::cannot_write_output(&shown, &error)],
                     );
                     outcome.code = COMPILE_ERROR;
                     return outcome;
@@ -329,9 +329,9 @@ impl Reporter<'_> {
         }
         let rendered = match self.format {
             DiagnosticFormat::Human => {
-                crate::render::render_human(path, text, diagnostics, self.color)
+                legalis::render::render_human(path, text, diagnostics, self.color)
             }
-            DiagnosticFormat::Machine => crate::render::render_machine(path, text, diagnostics),
+            DiagnosticFormat::Machine => legalis::render::render_machine(path, text, diagnostics),
         };
         outcome.stderr.push_str(&rendered);
     }
