@@ -108,6 +108,7 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         dump_bindings: args.dump_bindings,
         allow_glsl: args.allow_glsl,
         conformances: args.conformances.clone(),
+        threads: legalis::Threads::Pool,
     });
     reporter.report(
         &mut outcome,

@@ -1,11 +1,38 @@
-//! The Legalis facade: one call from source bytes to IR and diagnostics.
+//! Legalis: Slang/HLSL entry points legalized and written as GLSL, SPIR-V,
+//! WGSL, Metal or CUDA/OptiX.
 //!
-//! [`compile`] is what the `legalis` command line, tests and future tools
-//! call. It owns the concerns that come before the front end (bytes to text)
-//! and leaves turning diagnostics into text to [`render`]. Code generation
-//! targets do not exist yet; today the result is the checked IR module.
+//! [`compile`] takes a [`Request`] (the source bytes, the [`Target`], the
+//! entry point and the API-convention [`Policy`]) and returns [`Compiled`]:
+//! the checked IR module, every diagnostic, and for a target the
+//! [`Generated`] code with its legalized module, trace and binding plan.
+//! [`try_compile`] is the same as a `Result` whose [`Error`] renders the
+//! diagnostics. [`link_entries`] (and [`try_link`]) legalize several entry
+//! points of one file as the stages of one pipeline. [`passes`] runs the
+//! legalizers and writers on an IR module built some other way.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let source = "[shader(\"vertex\")]
+//! float4 main(float3 p : POSITION) : SV_Position { return float4(p, 1); }";
+//! let request = legalis::Request::builder("tri.slang", source)
+//!     .target("glsl".parse()?)
+//!     .build();
+//! let compiled = legalis::try_compile(&request)?;
+//! let glsl = compiled.output.as_ref().and_then(|o| o.text()).unwrap_or("");
+//! assert!(glsl.contains("gl_Position"));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Diagnostics are values ([`Diagnostic`]: a code, a severity, a message
+//! and labelled spans into [`Compiled::source_text`]); [`render`] turns them
+//! into the command line's text. The front end runs on worker threads the
+//! library starts once per process; [`Threads`] says how to keep everything
+//! on the calling thread instead. The command line is the separate crate
+//! `legalis-cli`.
 
 pub mod codes;
+mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
 pub mod passes;
@@ -21,13 +48,16 @@ pub use legalis_front::Conformance;
 /// The intermediate representation: the module a compilation produces and
 /// the legalizers rewrite (`Compiled::module`, `Generated::legalized`).
 pub use legalis_ir as ir;
-use legalis_ir::diag::Diagnostic;
 
+pub use error::{Error, try_compile, try_link};
+/// Diagnostics as values: what every stage reports.
+pub use legalis_ir::diag::{Diagnostic, Label, Severity};
 pub use legalis_ir::{Policy, ShaderStage};
-pub use request::{Request, Target};
+pub use request::{Request, RequestBuilder, Target, Threads, UnknownTarget};
 
 /// Generated code and what produced it.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Generated {
     /// The code: text for text targets, the SPIR-V words (little-endian)
     /// for `spirv`.
@@ -43,6 +73,7 @@ pub struct Generated {
 
 /// What a compilation produced.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Compiled {
     /// The checked module; `None` when any error was reported.
     pub module: Option<ir::Module>,
@@ -54,14 +85,34 @@ pub struct Compiled {
     pub output: Option<Generated>,
 }
 
+/// The SPIR-V magic number, little-endian, as a binary starts.
+const SPIRV_MAGIC_BYTES: [u8; 4] = 0x0723_0203_u32.to_le_bytes();
+
+impl Generated {
+    /// The code as text, for every target but `spirv`; `None` for a SPIR-V
+    /// binary (its bytes start with the SPIR-V magic number, which no text
+    /// target writes: 0x03 is a control character).
+    pub fn text(&self) -> Option<&str> {
+        if self.bytes.starts_with(&SPIRV_MAGIC_BYTES) {
+            return None;
+        }
+        std::str::from_utf8(&self.bytes).ok()
+    }
+}
+
 impl Compiled {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 }
 
-/// Decodes the request's source and runs the front end on it.
+/// Compiles the request: decodes the source, runs the front end, and for a
+/// target legalizes the entry point and writes its code
+/// ([`Compiled::output`]). Errors are diagnostics in the result, never a
+/// panic; see [`try_compile`] for a `Result`.
 pub fn compile(request: &Request) -> Compiled {
+    let _threads = ThreadsGuard::set(request.threads);
     let text = match decode_source(&request.source) {
         Ok(text) => text,
         Err((lossy_text, diagnostic)) => {
@@ -504,6 +555,7 @@ fn write_bytes(
 
 /// A linked pipeline: each entry point's code, in pipeline order.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Linked {
     pub diagnostics: Vec<Diagnostic>,
     /// The text the diagnostics' spans index.
@@ -547,6 +599,7 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
 /// (`-entry a -stage fragment -entry b -stage fragment`): a stage that
 /// disagrees with the entry point's `[shader]` attribute is an error.
 pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]) -> Linked {
+    let _threads = ThreadsGuard::set(request.threads);
     let text = match decode_source(&request.source) {
         Ok(text) => text,
         Err((lossy_text, diagnostic)) => {
@@ -1187,7 +1240,7 @@ fn verify_beside<W>(
         .map(|(_, f)| f.expressions.len())
         .sum::<usize>()
         + module.global_expressions.len();
-    match front_end_pool() {
+    match worker_pool() {
         Some(pool)
             if expressions >= VERIFY_BESIDE_EXPRESSIONS && pool.current_num_threads() > 1 =>
         {
@@ -1227,15 +1280,52 @@ fn keep_if_verified<T>(
 /// it is dropped in place). Called on a front-end thread, which has the
 /// stack a deep tree's drop needs.
 fn dispose_elsewhere<T: Send + 'static>(value: T) {
-    match front_end_pool() {
+    match worker_pool() {
         Some(pool) if pool.current_num_threads() > 1 => pool.spawn(move || drop(value)),
         _ => drop(value),
     }
 }
 
+std::thread_local! {
+    /// Set while a request with [`Threads::CallingThread`] runs on this
+    /// thread: then no work goes to the pool.
+    static CALLING_THREAD_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Keeps [`CALLING_THREAD_ONLY`] as a request asks while it runs, and
+/// puts the old value back after (compilations may nest: `wgsl-spirv-asm`
+/// generates WGSL first).
+struct ThreadsGuard(bool);
+
+impl ThreadsGuard {
+    fn set(threads: Threads) -> ThreadsGuard {
+        let only = threads == Threads::CallingThread;
+        ThreadsGuard(CALLING_THREAD_ONLY.with(|flag| flag.replace(only)))
+    }
+}
+
+impl Drop for ThreadsGuard {
+    fn drop(&mut self) {
+        CALLING_THREAD_ONLY.with(|flag| flag.set(self.0));
+    }
+}
+
+/// The pool to hand work to: none while a [`Threads::CallingThread`]
+/// request runs on this thread.
+fn worker_pool() -> Option<&'static rayon_core::ThreadPool> {
+    if CALLING_THREAD_ONLY.with(std::cell::Cell::get) {
+        return None;
+    }
+    front_end_pool()
+}
+
 /// Runs `work` on a front-end thread and waits for it; a panic in `work`
-/// resumes on the caller.
+/// resumes on the caller. With [`Threads::CallingThread`] it runs `work`
+/// in place.
 fn run_with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if CALLING_THREAD_ONLY.with(std::cell::Cell::get) {
+        return work();
+    }
     if let Some(pool) = front_end_pool() {
         return pool.install(work);
     }
@@ -1257,7 +1347,6 @@ fn run_with_large_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
 }
 
 /// The IR as `-dump-ir` prints it.
-///
 pub fn dump_ir(module: &ir::Module) -> String {
     ir::print::print_module(module)
 }
@@ -1272,7 +1361,6 @@ pub fn cannot_read_file(path: &str, error: &std::io::Error) -> Diagnostic {
     ))
 }
 
-/// The diagnostic for an output that cannot be written.
 /// `E00008`: a linked pipeline's SPIR-V binaries, one per stage, need a
 /// folder (`-o FOLDER`); standard output holds one.
 pub fn spirv_pipeline_needs_folder() -> Diagnostic {
@@ -1283,6 +1371,7 @@ pub fn spirv_pipeline_needs_folder() -> Diagnostic {
     ))
 }
 
+/// The diagnostic for an output that cannot be written.
 pub fn cannot_write_output(path: &str, error: &std::io::Error) -> Diagnostic {
     without_span(Diagnostic::error(
         codes::CANNOT_WRITE_OUTPUT,

@@ -11,25 +11,6 @@
 //!
 //! Legalizers, front-end checks and generated docs all read this table;
 //! nothing else spells a builtin.
-//!
-//! ```
-//! use legalis_ir::{ShaderStage, SystemValue};
-//! use legalis_sysval::{Direction, GlslMapping, WgslMapping};
-//!
-//! // A vertex shader's `SV_Position` output is GLSL's `gl_Position` ...
-//! let GlslMapping::BuiltIn(row) =
-//!     legalis_sysval::glsl(SystemValue::Position, ShaderStage::Vertex, Direction::Output)
-//! else {
-//!     panic!("a builtin");
-//! };
-//! assert_eq!(row.glsl_name, "gl_Position");
-//! assert_eq!(row.spirv_builtin, "Position");
-//! // ... and WGSL's `@builtin(position)`.
-//! assert!(matches!(
-//!     legalis_sysval::wgsl(SystemValue::Position, ShaderStage::Vertex, Direction::Output),
-//!     WgslMapping::BuiltIn(_)
-//! ));
-//! ```
 
 pub mod cuda;
 mod glsl;

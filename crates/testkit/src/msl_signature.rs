@@ -528,20 +528,15 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
             .cloned()
             .collect(),
     };
-    let request = legalis::Request {
-        path: file.display().to_string(),
-        source,
-        entry: compile.entry.clone().filter(|_| chosen.is_empty()),
-        stage: compile.stage,
-        defines: compile.defines.clone(),
-        target: None,
-        policy: compile.policy,
-        trace: None,
-        bindings: compile.bindings.clone(),
-        dump_bindings: None,
-        allow_glsl: compile.allow_glsl,
-        conformances: compile.conformances.clone(),
-    };
+    let mut request = legalis::Request::builder(file.display().to_string(), source)
+        .policy(compile.policy)
+        .bindings(compile.bindings.clone())
+        .allow_glsl(compile.allow_glsl)
+        .build();
+    request.entry = compile.entry.clone().filter(|_| chosen.is_empty());
+    request.stage = compile.stage;
+    request.defines = compile.defines.clone();
+    request.conformances = compile.conformances.clone();
     check_entries(&request, &chosen, output)
 }
 
@@ -563,10 +558,8 @@ fn check_entries(
     chosen: &[String],
     output: &str,
 ) -> Result<String, String> {
-    let request = legalis::Request {
-        target: None,
-        ..request.clone()
-    };
+    let mut request = request.clone();
+    request.target = None;
     let compiled = legalis::compile(&request);
     let mut module = compiled.module.ok_or("the front end rejects the file")?;
     if !chosen.is_empty() {
