@@ -12,7 +12,7 @@ use crate::{Kind, MetalTable, Options, Place, Plan, class_letter};
 /// `s0` collide); else the next binding of set 0 that nothing explicit
 /// claims, in declaration order, `_Globals` first (or where
 /// `-fvk-bind-globals` puts it); the parts of each `ParameterBlock` in a
-/// descriptor set of their own ([`parameter_blocks`]). It numbers every
+/// descriptor set of their own (`parameter_blocks`). It numbers every
 /// resource of the module
 /// it is given (the GLSL legalizer's output keeps only what the entry
 /// point reaches).

@@ -3,7 +3,7 @@
 //!
 //! Validators prove that Legalis' output is well-formed; only running it
 //! proves that legalization kept the meaning (a rebased `SV_VertexID`, a
-//! flattened varying arriving intact). A test is data ([`Case`]): the
+//! flattened varying arriving intact). A test is data ([`Case`](cases::Case)): the
 //! shaders, the pipeline to run them in, and the words it must produce.
 //!
 //! The work is split over two machines. Where Rust is (`cargo xtask gpu`,

@@ -6,11 +6,30 @@
 //! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL, [`MetalMapping`]
 //! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
-//! exhaustive with no `_` arm over [`SystemValue`], so a new system value
+//! exhaustive with no `_` arm over [`SystemValue`](legalis_ir::SystemValue), so a new system value
 //! does not compile until every column decides.
 //!
 //! Legalizers, front-end checks and generated docs all read this table;
 //! nothing else spells a builtin.
+//!
+//! ```
+//! use legalis_ir::{ShaderStage, SystemValue};
+//! use legalis_sysval::{Direction, GlslMapping, WgslMapping};
+//!
+//! // A vertex shader's `SV_Position` output is GLSL's `gl_Position` ...
+//! let GlslMapping::BuiltIn(row) =
+//!     legalis_sysval::glsl(SystemValue::Position, ShaderStage::Vertex, Direction::Output)
+//! else {
+//!     panic!("a builtin");
+//! };
+//! assert_eq!(row.glsl_name, "gl_Position");
+//! assert_eq!(row.spirv_builtin, "Position");
+//! // ... and WGSL's `@builtin(position)`.
+//! assert!(matches!(
+//!     legalis_sysval::wgsl(SystemValue::Position, ShaderStage::Vertex, Direction::Output),
+//!     WgslMapping::BuiltIn(_)
+//! ));
+//! ```
 
 pub mod cuda;
 mod glsl;

@@ -262,9 +262,9 @@ pub fn check_file(clang: &Path, file: &Path) -> Result<(), String> {
 
 /// Checks Metal source text with `clang` (read from its standard input,
 /// named `<stdin>` in the error), its stage attributes spelled as
-/// keywords first ([`stage_keywords`]), `constant` member functions as
-/// `__constant` ones ([`constant_methods`]) and `vec<T, N>(a, b, ...)` as
-/// a vector literal ([`vector_constructors`]).
+/// keywords first (`stage_keywords`), `constant` member functions as
+/// `__constant` ones (`constant_methods`) and `vec<T, N>(a, b, ...)` as
+/// a vector literal (`vector_constructors`).
 pub fn check_source(clang: &Path, source: &str) -> Result<(), String> {
     let mut child = Command::new(clang)
         .args(FLAGS)

@@ -126,7 +126,7 @@ pub struct Resource {
 }
 
 /// Where each resource and plain uniform entry point `entry_point`
-/// reaches is in the output [`write`] makes of the same module: the
+/// reaches is in the output [`write()`] makes of the same module: the
 /// kernel's parameters in order, or the members of the launch parameters.
 pub fn resources(
     module: &ir::Module,

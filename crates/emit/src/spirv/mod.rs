@@ -150,7 +150,7 @@ pub fn write_entries(
     writer::Writer::new(module, entry_points, options)?.write()
 }
 
-/// [`write`] as the little-endian bytes of a `.spv` file, written once.
+/// [`write()`] as the little-endian bytes of a `.spv` file, written once.
 pub fn write_le_bytes(
     module: &ir::Module,
     entry_point: usize,
