@@ -25,10 +25,13 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
         super::with_args(&["bench", "-p", "legalis-cli", "--bench", "pipeline"], args),
         super::words(&[
             "build",
-            "--release",
+            "--profile",
+            "dist",
             "--locked",
             "-p",
             "legalis-cli",
+            "--features",
+            "cpp-tools",
             "--bin",
             "legalis",
         ]),
@@ -94,7 +97,7 @@ pub(crate) fn verdict(ok: bool) -> &'static str {
 
 /// The figures table.
 pub fn report(criterion: &Path) -> Result<String, String> {
-    let mut out = String::from("\nfigures (release, medians of this run)\n");
+    let mut out = String::from("\nfigures (bench and dist profiles, medians of this run)\n");
     out.push_str(&format!(
         "{:<10} {:>10} {:>10} {:>10} {:>18} {:>14}\n",
         "target", "N=256 ms", "N=1024 ms", "N=4096 ms", "4096/1024 (<=4.5)", "4096 (<=20 ms)"

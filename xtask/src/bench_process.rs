@@ -2,9 +2,9 @@
 //! command line as a process (cold start, peak memory), the reference
 //! compiler in the same run, and the scaling plot.
 //!
-//! - cold process: the release `legalis` compiling `examples/vertex.slang`
+//! - cold process: the `dist` profile's `legalis` compiling `examples/vertex.slang`
 //!   to GLSL, started [`COLD_RUNS`] times; the median wall time;
-//! - peak RSS: the release `legalis` at N = 4096 per target (each
+//! - peak RSS: the `dist` profile's `legalis` at N = 4096 per target (each
 //!   target's scaling shader), read with
 //!   `getrusage(RUSAGE_CHILDREN)` in a fresh `xtask peak-rss` process, so
 //!   no other child (cargo, the compiler) counts;
@@ -87,7 +87,7 @@ pub fn write_shaders(dir: &Path, series: &ScalingSeries) -> Result<Vec<(usize, P
 
 /// The cold-process, peak-memory and reference figures.
 pub fn measure(root: &Path, legalis_ms: &[Series]) -> Result<ProcessFigures, String> {
-    let binary = root.join("target/release/legalis");
+    let binary = root.join("target/dist/legalis");
     let work = root.join("target/reports/bench/work");
     // The vertex pass-through, which the reference compiles too.
     let shaders = write_shaders(&work, &SCALING[0])?;

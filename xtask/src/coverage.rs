@@ -245,6 +245,8 @@ fn measure(root: &Path) -> Result<Vec<FnCoverage>, String> {
         "build",
         "-p",
         "legalis-cli",
+        "--features",
+        "cpp-tools",
         "--bin",
         "legalis",
         "--message-format=json",

@@ -54,14 +54,36 @@ pub trait TreeCompiler {
     fn build(&self, tree: &Path, label: &str) -> Result<CommandCompiler, String>;
 }
 
-/// `cargo build -p legalis-cli --bin legalis` in the tree: the working tree in
-/// its own target folder, any other tree in `<target>/drift-baseline`; the
-/// binary is copied out so that it outlives the worktree.
+/// `cargo build -p legalis-cli --features cpp-tools --bin legalis` in the
+/// tree (in a tree from before the command line had its own package,
+/// `-p legalis`): the working tree in its own target folder, any other tree
+/// in `<target>/drift-baseline`; the binary is copied out so that it
+/// outlives the worktree.
 #[derive(Debug)]
 pub struct CargoLegalis {
     pub head_tree: PathBuf,
     pub target_dir: PathBuf,
     pub keep_dir: PathBuf,
+}
+
+/// The cargo arguments that build the `legalis` binary of `tree`, with
+/// every target path (`-emit-spirv-via-glsl` needs the feature `cpp-tools`
+/// since it exists), whatever the tree's age.
+fn build_arguments(tree: &Path) -> Vec<&'static str> {
+    let cli_manifest = std::fs::read_to_string(tree.join("crates/cli/Cargo.toml"));
+    match cli_manifest {
+        Ok(manifest) if manifest.contains("cpp-tools") => vec![
+            "build",
+            "-p",
+            "legalis-cli",
+            "--features",
+            "cpp-tools",
+            "--bin",
+            "legalis",
+        ],
+        Ok(_) => vec!["build", "-p", "legalis-cli", "--bin", "legalis"],
+        Err(_) => vec!["build", "-p", "legalis", "--bin", "legalis"],
+    }
 }
 
 impl TreeCompiler for CargoLegalis {
@@ -77,7 +99,7 @@ impl TreeCompiler for CargoLegalis {
         );
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "-p", "legalis-cli", "--bin", "legalis"])
+            .args(build_arguments(tree))
             .env("CARGO_TARGET_DIR", &target_dir)
             .current_dir(tree)
             .status()

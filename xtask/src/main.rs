@@ -79,9 +79,11 @@ Tasks:
                     legalis-sysval; --check fails when they are stale
   bench [ARGS...]   the criterion benchmarks, ARGS passed on: the front
                     end (legalis-front, bench front), then the whole
-                    pipeline (legalis, bench pipeline: N float4 varyings
+                    pipeline (legalis-cli, bench pipeline: N float4 varyings
                     for N = 16 to 4096 to GLSL, SPIR-V and WGSL, and every
-                    suite directive); then builds the release CLI and
+                    suite directive), both in the bench profile (fat
+                    LTO, one codegen unit); then builds the CLI in the
+                    dist profile (the same settings) and
                     times it as a process (cold start, peak RSS at
                     N = 4096), times the reference compiler on the same
                     shaders when ../shared/tools/slang-reference (or

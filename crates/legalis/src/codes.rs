@@ -29,6 +29,10 @@ pub const WGSL_TO_SPIRV: u32 = 9;
 /// (warning) A buffer-layout option (`-fvk-use-scalar-layout`,
 /// `-fvk-use-c-layout`) given for a target it does not lay out.
 pub const OPTION_WITHOUT_EFFECT: u32 = 10;
+/// A request that needs glslang or SPIRV-Tools (`-emit-spirv-via-glsl`,
+/// `-target wgsl-spirv-asm`) in a build without the `cpp-tools` feature;
+/// the message names the feature.
+pub const FEATURE_NOT_BUILT: u32 = 20;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

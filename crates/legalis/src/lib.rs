@@ -32,6 +32,7 @@
 //! `legalis-cli`.
 
 pub mod codes;
+mod cpp;
 mod error;
 #[cfg(feature = "fuzzing")]
 pub mod fuzz;
@@ -113,6 +114,17 @@ impl Compiled {
 /// panic; see [`try_compile`] for a `Result`.
 pub fn compile(request: &Request) -> Compiled {
     let _threads = ThreadsGuard::set(request.threads);
+    if let Some(unbuilt) = request
+        .target
+        .and_then(|target| cpp::missing(target, &request.policy))
+    {
+        return Compiled {
+            module: None,
+            diagnostics: vec![unbuilt],
+            source_text: String::from_utf8_lossy(&request.source).into_owned(),
+            output: None,
+        };
+    }
     let text = match decode_source(&request.source) {
         Ok(text) => text,
         Err((lossy_text, diagnostic)) => {
@@ -276,7 +288,7 @@ pub fn wgsl_to_spirv(wgsl: &str) -> Result<Vec<u32>, String> {
         naga::back::spv::write_vec(&module, &info, &options, None).map_err(|e| e.to_string())?;
     // Never an invalid module: naga's writer has gaps the validator sees
     // (explicit layouts on workgroup arrays, for one).
-    legalis_validate::validate_spirv(&words, legalis_validate::TargetEnv::Vulkan_1_0)?;
+    cpp::validate_spirv(&words)?;
     Ok(words)
 }
 
@@ -600,6 +612,17 @@ pub fn link(request: &Request, entries: &[String]) -> Linked {
 /// disagrees with the entry point's `[shader]` attribute is an error.
 pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]) -> Linked {
     let _threads = ThreadsGuard::set(request.threads);
+    if let Some(unbuilt) = request
+        .target
+        .and_then(|target| cpp::missing(target, &request.policy))
+    {
+        return Linked {
+            diagnostics: vec![unbuilt],
+            source_text: String::from_utf8_lossy(&request.source).into_owned(),
+            outputs: Vec::new(),
+            one_module: false,
+        };
+    }
     let text = match decode_source(&request.source) {
         Ok(text) => text,
         Err((lossy_text, diagnostic)) => {
@@ -1187,7 +1210,7 @@ fn spirv_via_glsl(
     entry: &str,
     policy: &Policy,
 ) -> Result<Vec<u32>, WriteError> {
-    let words = legalis_validate::glsl_to_spirv(glsl, stage).map_err(|error| {
+    let words = cpp::glsl_to_spirv(glsl, stage).map_err(|error| {
         let message = format!("glslang rejected the GLSL Legalis generated: {error}");
         (codes::GLSLANG_REJECTED, message, None)
     })?;
