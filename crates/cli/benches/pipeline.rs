@@ -33,14 +33,12 @@ fn scaling(c: &mut Criterion) {
     for series in SCALING {
         let target = Target::from_name(series.target).expect("a scaling target");
         for n in SIZES {
-            let request = Request {
-                path: format!("{}{n}.slang", series.stem),
-                source: (series.shader)(n).into_bytes(),
-                entry: Some("main".into()),
-                stage: ShaderStage::from_name(series.stage),
-                target: Some(target),
-                ..Default::default()
-            };
+            let mut request =
+                Request::builder(format!("{}{n}.slang", series.stem), (series.shader)(n))
+                    .entry("main")
+                    .target(target)
+                    .build();
+            request.stage = ShaderStage::from_name(series.stage);
             let compiled = legalis::compile(&request);
             assert!(
                 compiled.output.is_some(),
@@ -88,10 +86,7 @@ fn suite(c: &mut Criterion) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let directives = suite_directives(&root);
     assert!(!directives.is_empty(), "no directives under tests/legalize");
-    let env = legalis_cli::Environment {
-        cwd: root.join("tests/legalize"),
-        color: false,
-    };
+    let env = legalis_cli::Environment::new(root.join("tests/legalize"));
     let runs: Vec<Vec<OsString>> = directives
         .iter()
         .map(|(file, args)| {

@@ -159,14 +159,11 @@ pub fn expected_file() -> String {
 pub fn compile() -> Result<Vec<(String, String)>, String> {
     let mut out = Vec::new();
     for (entry, stage) in ENTRIES {
-        let request = legalis::Request {
-            path: FILE.to_string(),
-            source: SOURCE.as_bytes().to_vec(),
-            target: Some(legalis::Target::Cuda),
-            entry: Some(entry.to_string()),
-            stage: legalis::ShaderStage::from_name(stage),
-            ..legalis::Request::default()
-        };
+        let mut request = legalis::Request::builder(FILE, SOURCE)
+            .target(legalis::Target::Cuda)
+            .entry(entry)
+            .build();
+        request.stage = legalis::ShaderStage::from_name(stage);
         let compiled = legalis::compile(&request);
         match compiled.output {
             Some(generated) if !compiled.diagnostics.iter().any(|d| d.is_error()) => {

@@ -17,11 +17,9 @@ pub struct Compiled {
 /// Compiles one case's entry points to SPIR-V, linked as one pipeline
 /// when there are several. Errors are Legalis' rendered diagnostics.
 pub fn compile(case: &Case) -> Result<Compiled, String> {
-    let request = legalis::Request {
-        path: case.file.to_string(),
-        source: case.source.as_bytes().to_vec(),
-        target: Some(legalis::Target::Spirv),
-        policy: legalis::Policy {
+    let request = legalis::Request::builder(case.file, case.source)
+        .target(legalis::Target::Spirv)
+        .policy(legalis::Policy {
             vertex_ids: if case.raw_vertex_ids {
                 legalis_ir::VertexIdBase::Raw
             } else {
@@ -29,9 +27,8 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
             },
             widen_16bit_varyings: case.widen_16bit,
             ..legalis::Policy::default()
-        },
-        ..legalis::Request::default()
-    };
+        })
+        .build();
     let names: Vec<String> = case.entries.iter().map(|(e, _)| e.to_string()).collect();
     // Ray-tracing shaders are separate modules bound by the shader table,
     // not linked stages: each is compiled on its own, as is a lone shader.
@@ -41,11 +38,9 @@ pub fn compile(case: &Case) -> Result<Compiled, String> {
         let mut diagnostics = Vec::new();
         let mut text = String::new();
         for (entry, stage) in case.entries {
-            let request = legalis::Request {
-                entry: Some(entry.to_string()),
-                stage: legalis::ShaderStage::from_name(stage),
-                ..request.clone()
-            };
+            let mut request = request.clone();
+            request.entry = Some(entry.to_string());
+            request.stage = legalis::ShaderStage::from_name(stage);
             let compiled = legalis::compile(&request);
             outputs.extend(compiled.output.map(|g| (entry.to_string(), g)));
             diagnostics.extend(compiled.diagnostics);

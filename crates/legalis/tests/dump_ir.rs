@@ -21,11 +21,7 @@ fn example_request(root: &Path, name: &str) -> (legalis::Request, String) {
         .and_then(|l| l.strip_prefix("// legalis "))
         .expect("line 2 is `// legalis ARGS`");
     let args: Vec<&str> = command.split_whitespace().collect();
-    let mut request = legalis::Request {
-        path: format!("examples/{name}"),
-        source: text.clone().into_bytes(),
-        ..Default::default()
-    };
+    let mut request = legalis::Request::builder(format!("examples/{name}"), text.as_str()).build();
     let mut i = 0;
     while i < args.len() {
         match args[i] {

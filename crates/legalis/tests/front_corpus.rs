@@ -27,15 +27,11 @@ fn check(
     entry: &EntryPoint,
     rejects: Option<&str>,
 ) -> Result<(), String> {
-    let request = Request {
-        path: display.to_string(),
-        source: source.to_vec(),
-        entry: Some(entry.name.clone()),
-        stage: Some(entry.stage),
-        defines: entry.defines.clone(),
-        target: None,
-        ..Default::default()
-    };
+    let mut request = Request::builder(display, source)
+        .entry(entry.name.as_str())
+        .stage(entry.stage)
+        .build();
+    request.defines = entry.defines.clone();
     let compiled = std::panic::catch_unwind(|| legalis::compile(&request))
         .map_err(|_| "the front end panicked".to_string())?;
     if let Some(code) = rejects {

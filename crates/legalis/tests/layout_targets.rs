@@ -7,14 +7,11 @@ use legalis_ir as ir;
 
 /// The codes and spanned text of `source` compiled for `target`.
 fn refusals(source: &str, target: legalis::Target) -> Vec<(u32, String)> {
-    let request = legalis::Request {
-        path: "layout.slang".into(),
-        source: source.as_bytes().to_vec(),
-        entry: Some("main".into()),
-        stage: Some(ir::ShaderStage::Compute),
-        target: Some(target),
-        ..Default::default()
-    };
+    let request = legalis::Request::builder("layout.slang", source)
+        .entry("main")
+        .stage(ir::ShaderStage::Compute)
+        .target(target)
+        .build();
     let compiled = legalis::compile(&request);
     compiled
         .diagnostics
@@ -78,14 +75,11 @@ void main() { elements[1] = elements[0]; }
 
 /// The CUDA text of `source` (a compute shader), which must compile.
 fn cuda_output(source: &str) -> String {
-    let request = legalis::Request {
-        path: "layout.slang".into(),
-        source: source.as_bytes().to_vec(),
-        entry: Some("main".into()),
-        stage: Some(ir::ShaderStage::Compute),
-        target: Some(legalis::Target::Cuda),
-        ..Default::default()
-    };
+    let request = legalis::Request::builder("layout.slang", source)
+        .entry("main")
+        .stage(ir::ShaderStage::Compute)
+        .target(legalis::Target::Cuda)
+        .build();
     let compiled = legalis::compile(&request);
     let output = compiled.output.unwrap_or_else(|| {
         panic!("no CUDA output: {:?}", compiled.diagnostics);

@@ -27,13 +27,13 @@ fn target(name: &str) -> Target {
 }
 
 fn module(path: &Path) -> ir::Module {
-    let request = legalis::Request {
-        path: path.display().to_string(),
-        source: std::fs::read(path).expect("corpus shader"),
-        entry: Some("main".into()),
-        stage: Some(ir::ShaderStage::Compute),
-        ..Default::default()
-    };
+    let request = legalis::Request::builder(
+        path.display().to_string(),
+        std::fs::read(path).expect("corpus shader"),
+    )
+    .entry("main")
+    .stage(ir::ShaderStage::Compute)
+    .build();
     let compiled = legalis::compile(&request);
     compiled.module.unwrap_or_else(|| {
         panic!(
@@ -284,14 +284,14 @@ fn legalis_layouts_match_the_reference_reflection() {
 /// The WGSL output of a corpus shader, or the codes of its diagnostics
 /// when the writer refuses it.
 fn wgsl(path: &Path) -> Result<String, Vec<u32>> {
-    let request = legalis::Request {
-        path: path.display().to_string(),
-        source: std::fs::read(path).expect("corpus shader"),
-        entry: Some("main".into()),
-        stage: Some(ir::ShaderStage::Compute),
-        target: Some(legalis::Target::Wgsl),
-        ..Default::default()
-    };
+    let request = legalis::Request::builder(
+        path.display().to_string(),
+        std::fs::read(path).expect("corpus shader"),
+    )
+    .entry("main")
+    .stage(ir::ShaderStage::Compute)
+    .target(legalis::Target::Wgsl)
+    .build();
     let compiled = legalis::compile(&request);
     match compiled.output {
         Some(output) => Ok(String::from_utf8(output.bytes).expect("WGSL text")),

@@ -292,14 +292,13 @@ enum Outcome {
 }
 
 fn compile_to(job: &Job, target: Target) -> Compiled {
-    compile(&Request {
-        path: "matrix.slang".into(),
-        source: job.shader.source.clone().into_bytes(),
-        entry: Some("main".into()),
-        stage: Some(job.case.stage),
-        target: Some(target),
-        ..Request::default()
-    })
+    compile(
+        &Request::builder("matrix.slang", job.shader.source.as_str())
+            .entry("main")
+            .stage(job.case.stage)
+            .target(target)
+            .build(),
+    )
 }
 
 fn line_of(text: &str, offset: u32) -> usize {

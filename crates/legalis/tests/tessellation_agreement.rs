@@ -131,14 +131,11 @@ float4 domainMain(PatchConstants constants,
 
 /// The SPIR-V of `entry`: Legalis' own, or glslang's for Legalis' GLSL.
 fn spirv(src: &str, entry: &str, stage: ShaderStage, target: Target) -> Vec<u32> {
-    let request = Request {
-        path: "tessellation.slang".into(),
-        source: src.as_bytes().to_vec(),
-        entry: Some(entry.into()),
-        stage: Some(stage),
-        target: Some(target),
-        ..Default::default()
-    };
+    let request = Request::builder("tessellation.slang", src)
+        .entry(entry)
+        .stage(stage)
+        .target(target)
+        .build();
     let compiled = compile(&request);
     let Some(output) = compiled.output else {
         panic!(

@@ -55,15 +55,12 @@ fn corpus_compiles_to_valid_wgsl_or_is_refused_with_a_code() {
                 entry.name,
                 entry.stage.name()
             );
-            let request = Request {
-                path: display.clone(),
-                source: source.clone(),
-                entry: Some(entry.name.clone()),
-                stage: Some(entry.stage),
-                defines: entry.defines.clone(),
-                target: Some(Target::Wgsl),
-                ..Default::default()
-            };
+            let mut request = Request::builder(display.as_str(), source.as_slice())
+                .entry(entry.name.as_str())
+                .stage(entry.stage)
+                .target(Target::Wgsl)
+                .build();
+            request.defines = entry.defines.clone();
             let compiled = match std::panic::catch_unwind(|| legalis::compile(&request)) {
                 Ok(compiled) => compiled,
                 Err(_) => {

@@ -14,12 +14,7 @@ fn compile(file: &str, target: Target) -> legalis::Compiled {
         .join("../../examples")
         .join(file);
     let source = std::fs::read(&path).expect("the example exists");
-    legalis::compile(&Request {
-        path: file.into(),
-        source,
-        target: Some(target),
-        ..Default::default()
-    })
+    legalis::compile(&Request::builder(file, source).target(target).build())
 }
 
 #[test]

@@ -113,14 +113,13 @@ fn every_wgsl_combination_validates_or_is_refused_with_its_code() {
                             continue;
                         }
                         let shader = generate(&case);
-                        let compiled = compile(&Request {
-                            path: "matrix.slang".into(),
-                            source: shader.source.clone().into_bytes(),
-                            entry: Some("main".into()),
-                            stage: Some(stage),
-                            target: Some(Target::Wgsl),
-                            ..Request::default()
-                        });
+                        let compiled = compile(
+                            &Request::builder("matrix.slang", shader.source.as_str())
+                                .entry("main")
+                                .stage(stage)
+                                .target(Target::Wgsl)
+                                .build(),
+                        );
                         let errors: Vec<(String, usize)> = compiled
                             .diagnostics
                             .iter()

@@ -76,17 +76,12 @@ fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a
                 entry.name,
                 entry.stage.name()
             );
-            let request = Request {
-                path: display.clone(),
-                source: source.clone(),
-                entry: Some(entry.name.clone()),
-                stage: Some(entry.stage),
-                defines: entry.defines.clone(),
-                target: Some(Target::Metal),
-                policy: legalis::Policy::default(),
-                trace: None,
-                ..Request::default()
-            };
+            let mut request = Request::builder(display.as_str(), source.as_slice())
+                .entry(entry.name.as_str())
+                .stage(entry.stage)
+                .target(Target::Metal)
+                .build();
+            request.defines = entry.defines.clone();
             let compiled = match std::panic::catch_unwind(|| legalis::compile(&request)) {
                 Ok(compiled) => compiled,
                 Err(_) => {

@@ -94,17 +94,11 @@ fn every_cell_maps_or_is_refused_with_its_code() {
             for dir in [Direction::Input, Direction::Output] {
                 let source = shader(sv, stage, dir);
                 let label = format!("{} {} {}", sv.name(), stage.name(), dir.name());
-                let request = Request {
-                    path: "matrix.slang".into(),
-                    source: source.clone().into_bytes(),
-                    entry: Some("main".into()),
-                    stage: Some(stage),
-                    defines: Vec::new(),
-                    target: Some(Target::Metal),
-                    policy: legalis::Policy::default(),
-                    trace: None,
-                    ..Request::default()
-                };
+                let request = Request::builder("matrix.slang", source.as_str())
+                    .entry("main")
+                    .stage(stage)
+                    .target(Target::Metal)
+                    .build();
                 let compiled = legalis::compile(&request);
                 let errors: Vec<_> = compiled
                     .diagnostics
