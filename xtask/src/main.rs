@@ -116,8 +116,10 @@ Tasks:
   ci                what CI runs (.ci/run): cargo fmt --check, clippy with
                     warnings denied on all targets, cargo xtask test (the
                     README's test command, which sets up first),
-                    fuzz-replay, tidy, codegen --check and coverage
-                    legalize --check
+                    fuzz-replay, tidy, codegen --check, cargo doc
+                    --workspace --no-deps with rustdoc's warnings denied,
+                    cargo package of every published crate (no upload)
+                    and coverage legalize --check
                     (its page in target/reports/coverage/index.html)
   help              show this help
 ";
@@ -192,6 +194,19 @@ fn ci_steps() -> Vec<Vec<OsString>> {
         xtask_step(&["fuzz-replay"]),
         xtask_step(&["tidy"]),
         xtask_step(&["codegen", "--check"]),
+        // The API docs of every workspace crate, rustdoc's warnings (broken
+        // intra-doc links, `missing_docs` where a crate asks for it)
+        // denied. `--config` rather than RUSTDOCFLAGS: a step is its
+        // arguments.
+        words(&[
+            "doc",
+            "--workspace",
+            "--no-deps",
+            "--locked",
+            "--config",
+            "build.rustdocflags=[\"-D\", \"warnings\"]",
+        ]),
+        package_step(),
         // Instrumented build of the watched crates and the legalis binary
         // only (no C++ validator): a few minutes on a clean clone. The page
         // is there for CI to keep as an artifact.
@@ -203,6 +218,52 @@ fn ci_steps() -> Vec<Vec<OsString>> {
             "target/reports/coverage",
         ]),
     ]
+}
+
+/// The crates published to crates.io, in no particular order (`cargo
+/// package` orders them by their dependencies). testkit, xtask and gpu
+/// say `publish = false`.
+const PUBLISHED: &[&str] = &[
+    "legalis-ir",
+    "legalis-sysval",
+    "legalis-front",
+    "legalis-layout",
+    "legalis-bind",
+    "legalis-legalize-glsl",
+    "legalis-legalize-varying",
+    "legalis-emit",
+    "legalis-validate",
+    "legalis",
+    "legalis-cli",
+];
+
+/// Whether CI's `cargo package` also builds each crate from its packaged
+/// sources (cargo's verification). It does not: measured on the 2-core CI
+/// machine, packaging the eleven crates takes about 8 s without it and
+/// more than 10 minutes with it, nearly all of that building glslang and
+/// SPIRV-Tools from C++ again in verification's own target folder for
+/// `legalis-validate` (and `legalis`, `legalis-cli` after it). The
+/// workspace's clippy and test steps already build every crate from the
+/// same files, and every crate's sources are the default package contents
+/// (nothing is excluded), so verification would find little they do not.
+const PACKAGE_VERIFY: bool = false;
+
+/// `cargo package` for every published crate, nothing uploaded: each
+/// `.crate` is made from the files its package lists (a file the build
+/// needs but the package leaves out, such as the validator's
+/// `metal-model/`, fails here), and the crates that depend on each other
+/// resolve through cargo's local overlay of the ones just packaged.
+/// PACKAGE_VERIFY says whether each is also built from its packaged
+/// sources.
+fn package_step() -> Vec<OsString> {
+    let mut step = words(&["package", "--locked"]);
+    for name in PUBLISHED {
+        step.extend(words(&["-p", name]));
+    }
+    if !PACKAGE_VERIFY {
+        step.push("--no-verify".into());
+    }
+    step
 }
 
 /// A task of this program run from CI, built with the committed lock file.
@@ -311,6 +372,45 @@ mod tests {
             !shown.iter().any(|step| step.iter().any(|w| w == "setup")),
             "CI sets up apart from the test command: {shown:?}"
         );
+    }
+
+    /// CI packages exactly the crates that may be published: every package
+    /// of the workspace whose manifest does not say `publish = false`.
+    #[test]
+    fn ci_packages_every_publishable_crate_and_no_other() {
+        let root = workspace_root();
+        let mut manifests = vec![root.join("xtask/Cargo.toml")];
+        for entry in std::fs::read_dir(root.join("crates")).expect("crates/") {
+            let manifest = entry.expect("an entry").path().join("Cargo.toml");
+            if manifest.is_file() {
+                manifests.push(manifest);
+            }
+        }
+        let mut publishable: Vec<String> = Vec::new();
+        for manifest in manifests {
+            let text = std::fs::read_to_string(&manifest).expect("a manifest");
+            let name = text
+                .lines()
+                .find_map(|l| l.strip_prefix("name = \""))
+                .and_then(|rest| rest.strip_suffix('"'))
+                .unwrap_or_else(|| panic!("no name in {}", manifest.display()));
+            if !text.lines().any(|l| l.trim() == "publish = false") {
+                publishable.push(name.to_string());
+            }
+        }
+        publishable.sort();
+        let mut published: Vec<String> = PUBLISHED.iter().map(|s| s.to_string()).collect();
+        published.sort();
+        assert_eq!(published, publishable);
+        let step: Vec<String> = package_step()
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(step[..2], ["package", "--locked"]);
+        for name in PUBLISHED {
+            assert!(step.windows(2).any(|w| w == ["-p", *name]), "{step:?}");
+        }
+        assert!(ci_steps().contains(&package_step()));
     }
 
     /// In CI the tests build with the committed lock file and show every
