@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use legalis::ir::{DebugLevel, OptimizationLevel, Policy, ShaderStage, VertexIdBase};
 
 use legalis::Target;
+use legalis::ir::diag::Diagnostic;
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -32,7 +33,10 @@ pub struct CompileArgs {
     /// The `-stage` given after each of `linked`, if any.
     pub linked_stages: Vec<Option<ShaderStage>>,
     pub stage: Option<ShaderStage>,
+    /// `-o OUT`; `None` without `-o` and with `-o -`.
     pub output: Option<PathBuf>,
+    /// `-o -`: the output goes to standard output, as without `-o`.
+    pub output_to_stdout: bool,
     pub target: Option<Target>,
     pub dump_ir: bool,
     /// `--trace-legalization[=text|json]`.
@@ -60,6 +64,19 @@ pub struct CompileArgs {
     /// `-conformance TYPE:IFACE[=N]`: the tag of `TYPE` in values of
     /// interface type `IFACE`.
     pub conformances: Vec<legalis::Conformance>,
+    /// The options given whose effect depends on the target
+    /// ([`TARGET_OPTIONS`]), in command-line order, for
+    /// [`options_without_effect`].
+    pub target_options: Vec<GivenOption>,
+}
+
+/// An option of [`TARGET_OPTIONS`] as the command line gave it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GivenOption {
+    /// Its [`TargetOption::name`].
+    pub name: &'static str,
+    /// As written: `-force-glsl-scalar-layout`, `-profile glsl_460`.
+    pub written: String,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,6 +106,9 @@ legalis: legalize a Slang/HLSL entry point and generate its code
 
 Usage: legalis FILE [options]
 
+FILE is the Slang or HLSL source; `-` reads it from standard input
+(diagnostics call it <stdin>; ./- names a file called -).
+
 Options:
   -target TARGET    generate code: glsl, spirv (binary), spirv-asm (text;
                     also spirv-assembly, the reference's name),
@@ -107,16 +127,21 @@ Options:
                     one). Given several times with
                     -target, the entry points are the stages of one
                     pipeline, legalized together (linking): each stage's
-                    inputs take the locations the previous stage writes,
-                    keyed by semantic, and every disagreement is an error
-                    naming both sides; the codes follow one another on
-                    standard output under a `legalis link` header line, or
-                    go to -o FOLDER as ENTRY.glsl / ENTRY.spv / ENTRY.spvasm;
-                    entry points that are not one pipeline (two of one
-                    stage, compute, ray tracing) go into one module
-  -stage STAGE      stage of -entry: vertex fragment(pixel) compute hull domain
+                    inputs take the locations (metal: the user(NAME)
+                    names) the previous stage writes, keyed by semantic,
+                    and every disagreement is an error naming both sides;
+                    the codes follow one another on standard output under
+                    a `legalis link` header line, or go to -o FOLDER as
+                    ENTRY.glsl / .spv / .spvasm / .wgsl / .metal (cuda
+                    cannot link, E00012); entry points that are not one
+                    pipeline (two of one stage, compute, ray tracing) go
+                    into one module
+  -stage STAGE      stage of -entry: vertex fragment compute hull domain
                     geometry mesh amplification raygeneration intersection
-                    anyhit closesthit miss callable; after a second or later
+                    anyhit closesthit miss callable, in any case, or an
+                    alias: pixel (fragment), task (amplification),
+                    raygen (raygeneration), tesscontrol (hull), tesseval
+                    and tessevaluation (domain); after a second or later
                     -entry, that entry point's stage
   -D NAME[=VALUE]   define a macro (also -DNAME[=VALUE]; -DNAME defines it empty)
   -dump-ir          print the IR instead of code: as checked, or with
@@ -137,16 +162,29 @@ Options:
                     member) and why; json follows the schema
                     legalis-bindings/1 (docs/design/bindings.md)
   -o OUT            write the output (code or IR) to OUT instead of
-                    standard output
+                    standard output, whole or not at all (a new file
+                    renamed into place; through a symbolic link, the file
+                    it names); a pipe, terminal or device (/dev/stdout,
+                    /dev/null, a FIFO) is written in place, never replaced;
+                    -o - is standard output, as without -o (a linked
+                    pipeline's codes under their header lines)
   -enable-machine-readable-diagnostics
-                    print diagnostics as tab-separated lines:
-                    E<code> severity file line col end-line end-col message
+                    print diagnostics as tab-separated lines, one per
+                    diagnostic:
+                      E<code> error|warning FILE LINE COL END-LINE END-COL MESSAGE
+                    then one per span it marks, the primary span first:
+                      E<code> span FILE LINE COL END-LINE END-COL LABEL
+                    (LABEL the span's own message, or else MESSAGE); lines
+                    and columns count from 1, columns in characters, the
+                    end just past the span; without a location FILE is
+                    empty and the numbers 0; notes are not printed
   -no-color         no colour in diagnostics (so do the NO_COLOR variable
                     and TERM=dumb); it wins over -force-color
   -force-color      colour in diagnostics even when standard error is not a
                     terminal (CI logs); Legalis's own option
-  -h, -help         show this help
-  -v, -version      show the version
+  -h, -help, --help show this help
+  -v, -version, --version
+                    show the version
 
 API conventions (the same on every target):
   -fvk-invert-y     negate SV_Position.y after an output writes it
@@ -253,10 +291,16 @@ slangc options accepted with no effect here:
 
 Other slangc options are refused by name as not supported.
 
+An option that changes nothing on the chosen -target (-fvk-t-shift with
+-target metal, -emit-spirv-via-glsl with -target cuda, -fvk-invert-y with
+-target cuda, ...) is warning E00010 naming the option and the target.
+
 Without -target or -dump-ir, legalis only checks FILE and prints its
 diagnostics.
 
 Exit status: 0 success (warnings allowed), 1 compile error, 2 usage error.
+When standard output is a pipe closed early (legalis ... | head -1), the
+rest of the output is dropped quietly and the status is the compile's.
 ";
 
 /// Parses the arguments after the program name.
@@ -266,9 +310,10 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     let mut args = args.into_iter();
     let mut options_ended = false;
     while let Some(arg) = args.next() {
+        // `-` alone is an input: standard input.
         let option = arg
             .to_str()
-            .filter(|text| !options_ended && text.starts_with('-'));
+            .filter(|text| !options_ended && text.starts_with('-') && *text != "-");
         let Some(option) = option else {
             set_input(&mut input, arg)?;
             continue;
@@ -325,13 +370,44 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     if parsed.trace.is_some() && parsed.dump_ir {
         return usage("--trace-legalization and -dump-ir both replace the output: choose one");
     }
-    if parsed.output.is_some() && !parsed.dump_ir && parsed.target.is_none() {
+    let output = parsed.output.is_some() || parsed.output_to_stdout;
+    if output && !parsed.dump_ir && parsed.target.is_none() {
         return usage("-o needs -target or -dump-ir: there is no output to write");
     }
     Ok(Command::Compile(Box::new(CompileArgs { input, ..parsed })))
 }
 
+/// Applies one option, and notes it when its effect depends on the target.
 fn apply_option(
+    parsed: &mut CompileArgs,
+    option: &str,
+    rest: &mut impl Iterator<Item = OsString>,
+) -> Result<(), UsageError> {
+    apply_one_option(parsed, option, rest)?;
+    if let Some(entry) = TARGET_OPTIONS
+        .iter()
+        .find(|e| e.spellings.contains(&option))
+    {
+        note_target_option(parsed, entry.name, option);
+    }
+    Ok(())
+}
+
+/// Notes an option of [`TARGET_OPTIONS`] (each written form once).
+fn note_target_option(parsed: &mut CompileArgs, name: &'static str, written: &str) {
+    if !parsed
+        .target_options
+        .iter()
+        .any(|g| g.name == name && g.written == written)
+    {
+        parsed.target_options.push(GivenOption {
+            name,
+            written: written.to_string(),
+        });
+    }
+}
+
+fn apply_one_option(
     parsed: &mut CompileArgs,
     option: &str,
     rest: &mut impl Iterator<Item = OsString>,
@@ -363,8 +439,16 @@ fn apply_option(
             }
         }
         "-o" => {
-            let path = PathBuf::from(value(option, rest)?);
-            set_once(&mut parsed.output, option, path)
+            let path = value(option, rest)?;
+            if parsed.output.is_some() || parsed.output_to_stdout {
+                return usage("-o given twice");
+            }
+            // `-o -` is standard output, as the reference reads it.
+            match path.to_str() {
+                Some("-") => parsed.output_to_stdout = true,
+                _ => parsed.output = Some(PathBuf::from(path)),
+            }
+            Ok(())
         }
         "-D" => {
             let define = parse_define(&text_value(option, rest)?)?;
@@ -463,7 +547,7 @@ fn apply_option(
         // the two that change what a `DescriptorHandle` is in SPIR-V.
         "-capability" => {
             let name = text_value(option, rest)?;
-            note_capability(parsed, &name);
+            note_capability(parsed, &name, &format!("-capability {name}"));
             Ok(())
         }
         // The strides of the SPIR-V descriptor heaps (spvDescriptorHeapEXT,
@@ -593,7 +677,12 @@ fn parse_debug(option: &str, level: &str) -> Result<DebugLevel, UsageError> {
 fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError> {
     let mut parts = text.split('+');
     let name = parts.next().unwrap_or(text);
-    match profile_part(parsed, name) {
+    // How a warning names one part: the option itself, or the part of it.
+    let written = |part: &str| match text.contains('+') {
+        true => format!("{part} of -profile {text}"),
+        false => format!("-profile {text}"),
+    };
+    match profile_part(parsed, name, &written(name)) {
         Some(applied) => applied?,
         None => {
             return usage(format!(
@@ -606,9 +695,9 @@ fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError>
     // `glsl_450+spirv_1_4`: a part that names a profile applies it; any
     // other is a capability.
     for part in parts {
-        match profile_part(parsed, part) {
+        match profile_part(parsed, part, &written(part)) {
             Some(applied) => applied?,
-            None => note_capability(parsed, part),
+            None => note_capability(parsed, part, &written(part)),
         }
     }
     Ok(())
@@ -616,21 +705,30 @@ fn apply_profile(parsed: &mut CompileArgs, text: &str) -> Result<(), UsageError>
 
 /// A capability named by `-capability` or a profile's `+`: recorded when it
 /// changes what a `DescriptorHandle` is in SPIR-V (the writer refuses such
-/// handles), accepted with no effect otherwise.
-fn note_capability(parsed: &mut CompileArgs, name: &str) {
+/// handles), accepted with no effect otherwise. `written` is the option
+/// that named it, for [`options_without_effect`].
+fn note_capability(parsed: &mut CompileArgs, name: &str, written: &str) {
     if let Some(cap) = legalis::ir::HandleCapability::from_name(name) {
         parsed.policy.handle_capability = Some(cap);
+        note_target_option(parsed, HANDLE_CAPABILITY, written);
     }
 }
 
 /// One profile name applied; `None` when `name` is not a profile.
-fn profile_part(parsed: &mut CompileArgs, name: &str) -> Option<Result<(), UsageError>> {
+/// `written` is the whole `-profile` option, for
+/// [`options_without_effect`].
+fn profile_part(
+    parsed: &mut CompileArgs,
+    name: &str,
+    written: &str,
+) -> Option<Result<(), UsageError>> {
     let version = |rest: &str| -> Option<(u32, u32)> {
         let (major, minor) = rest.split_once('_')?;
         Some((major.parse().ok()?, minor.parse().ok()?))
     };
     if let Some(number) = name.strip_prefix("glsl_") {
         let number = number.parse::<u32>().ok()?;
+        note_target_option(parsed, GLSL_PROFILE, written);
         return Some(set_once(
             &mut parsed.policy.glsl_version,
             "-profile glsl_",
@@ -638,7 +736,9 @@ fn profile_part(parsed: &mut CompileArgs, name: &str) -> Option<Result<(), Usage
         ));
     }
     if let Some(rest) = name.strip_prefix("spirv_") {
-        return Some(match version(rest)? {
+        let version = version(rest)?;
+        note_target_option(parsed, SPIRV_PROFILE, written);
+        return Some(match version {
             (1, minor @ 0..=6) => set_once(
                 &mut parsed.policy.spirv_version,
                 "-profile spirv_",
@@ -689,6 +789,285 @@ pub const NO_EFFECT: &[&str] = &[
 /// (Legalis writes no `#line` directives).
 pub const NO_EFFECT_WITH_VALUE: &[&str] = &["-line-directive-mode"];
 
+/// The writer that makes a target's code: what decides whether an option
+/// changes the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writer {
+    /// `glsl`: the GLSL legalizer, then the GLSL writer.
+    Glsl,
+    /// `spirv`, `spirv-asm`: the GLSL legalizer, then the SPIR-V writer.
+    Spirv,
+    /// `spirv`, `spirv-asm` under `-emit-spirv-via-glsl`: the GLSL
+    /// legalizer and writer, then glslang.
+    SpirvViaGlsl,
+    /// `wgsl`: the varying legalizer, then the WGSL writer.
+    Wgsl,
+    /// `wgsl-spirv-asm`: the WGSL output, then naga's SPIR-V writer.
+    WgslSpirv,
+    /// `metal`: the varying legalizer, then the MSL writer.
+    Metal,
+    /// `cuda`: the CUDA legalizer (which reads no policy), then the CUDA
+    /// writer.
+    Cuda,
+}
+
+impl Writer {
+    /// The writer of `target`'s code; `None` for a target this table
+    /// does not know yet, about which it claims nothing.
+    pub fn of(target: Target, spirv_via_glsl: bool) -> Option<Writer> {
+        Some(match target {
+            Target::Glsl => Writer::Glsl,
+            Target::Spirv | Target::SpirvAsm if spirv_via_glsl => Writer::SpirvViaGlsl,
+            Target::Spirv | Target::SpirvAsm => Writer::Spirv,
+            Target::Wgsl => Writer::Wgsl,
+            Target::WgslSpirvAsm => Writer::WgslSpirv,
+            Target::Metal => Writer::Metal,
+            Target::Cuda => Writer::Cuda,
+            _ => return None,
+        })
+    }
+}
+
+/// An option whose effect depends on the target: the writers whose
+/// output it changes. Anywhere else it changes nothing, and
+/// [`options_without_effect`] says so.
+#[derive(Debug)]
+pub struct TargetOption {
+    /// The option, as this table names it.
+    pub name: &'static str,
+    /// The command-line words that give it; empty for the ones a value
+    /// gives (`-profile glsl_NNN`, `-capability spvBindlessTextureNV`).
+    pub spellings: &'static [&'static str],
+    pub writers: &'static [Writer],
+}
+
+/// The varying legalizers that read `Policy::invert_y` and
+/// `dx_position_w`: the GLSL one (`flatten_varyings`, `mesh_outputs`,
+/// `geometry_streams`) and the WGSL and Metal ones (`common::wrap`); the
+/// CUDA legalizer reads no policy.
+const VARYING_LEGALIZERS: &[Writer] = &[
+    Writer::Glsl,
+    Writer::Spirv,
+    Writer::SpirvViaGlsl,
+    Writer::Wgsl,
+    Writer::WgslSpirv,
+    Writer::Metal,
+];
+/// The targets of the GLSL legalizer, the only one that reads
+/// `vertex_ids`, `widen_16bit_varyings` and the scalar layout.
+const GLSL_LEGALIZER: &[Writer] = &[Writer::Glsl, Writer::Spirv, Writer::SpirvViaGlsl];
+/// The targets of `legalis_bind`'s Vulkan rule (which the WGSL rule
+/// runs too): register shifts and `-fvk-bind-globals`; and the writers
+/// that keep unused resources under `-preserve-params` (GLSL's pruning,
+/// the SPIR-V and WGSL writers; naga keeps the WGSL's).
+const VULKAN_AND_WGSL: &[Writer] = &[
+    Writer::Glsl,
+    Writer::Spirv,
+    Writer::SpirvViaGlsl,
+    Writer::Wgsl,
+    Writer::WgslSpirv,
+];
+/// Both ways to SPIR-V: the entry-point name and debug names are applied
+/// to glslang's module as the direct writer applies them.
+const SPIRV: &[Writer] = &[Writer::Spirv, Writer::SpirvViaGlsl];
+
+/// [`TargetOption::name`] of `-profile glsl_NNN`.
+const GLSL_PROFILE: &str = "-profile glsl_NNN";
+/// [`TargetOption::name`] of `-profile spirv_1_N`.
+const SPIRV_PROFILE: &str = "-profile spirv_1_N";
+/// [`TargetOption::name`] of the capabilities that change what a
+/// `DescriptorHandle` is (`Policy::handle_capability`).
+const HANDLE_CAPABILITY: &str = "-capability spvBindlessTextureNV|spvDescriptorHeapEXT";
+
+/// Every option whose effect depends on the target, and the writers it
+/// changes. The options not here change every target's output the same
+/// way (`-entry`, `-D`, `-allow-glsl`, ...), or none (`-O`, the levels
+/// `-g1`..`-g3`, [`NO_EFFECT`]: `-help` says so).
+pub const TARGET_OPTIONS: &[TargetOption] = &[
+    TargetOption {
+        name: "-fvk-invert-y",
+        spellings: &["-fvk-invert-y"],
+        writers: VARYING_LEGALIZERS,
+    },
+    TargetOption {
+        name: "-fvk-use-dx-position-w",
+        spellings: &["-fvk-use-dx-position-w"],
+        writers: VARYING_LEGALIZERS,
+    },
+    // The SPIR-V writer's `use_entry_point_name`, and `spirv::rename` of
+    // glslang's module; GLSL's entry point is `main` whatever its name.
+    TargetOption {
+        name: "-fvk-use-entrypoint-name",
+        spellings: &["-fvk-use-entrypoint-name"],
+        writers: SPIRV,
+    },
+    TargetOption {
+        name: "-fvk-raw-vertex-id",
+        spellings: &["-fvk-raw-vertex-id"],
+        writers: GLSL_LEGALIZER,
+    },
+    TargetOption {
+        name: "-fvk-widen-16bit-varyings",
+        spellings: &["-fvk-widen-16bit-varyings"],
+        writers: GLSL_LEGALIZER,
+    },
+    // They choose between the two ways to SPIR-V.
+    TargetOption {
+        name: "-emit-spirv-via-glsl",
+        spellings: &["-emit-spirv-via-glsl"],
+        writers: SPIRV,
+    },
+    TargetOption {
+        name: "-emit-spirv-directly",
+        spellings: &["-emit-spirv-directly"],
+        writers: SPIRV,
+    },
+    TargetOption {
+        name: "-preserve-params",
+        spellings: &["-preserve-params"],
+        writers: VULKAN_AND_WGSL,
+    },
+    // As the facade's own warning for them has it (`legalis::compile`):
+    // the GLSL writer's `layout(scalar)` and the SPIR-V writer's offsets;
+    // GLSL cannot declare the C layout.
+    TargetOption {
+        name: "-fvk-use-scalar-layout",
+        spellings: &["-fvk-use-scalar-layout", "-force-glsl-scalar-layout"],
+        writers: GLSL_LEGALIZER,
+    },
+    TargetOption {
+        name: "-fvk-use-c-layout",
+        spellings: &["-fvk-use-c-layout"],
+        writers: &[Writer::Spirv],
+    },
+    TargetOption {
+        name: "-fvk-t-shift",
+        spellings: &["-fvk-t-shift"],
+        writers: VULKAN_AND_WGSL,
+    },
+    TargetOption {
+        name: "-fvk-s-shift",
+        spellings: &["-fvk-s-shift"],
+        writers: VULKAN_AND_WGSL,
+    },
+    TargetOption {
+        name: "-fvk-u-shift",
+        spellings: &["-fvk-u-shift"],
+        writers: VULKAN_AND_WGSL,
+    },
+    TargetOption {
+        name: "-fvk-b-shift",
+        spellings: &["-fvk-b-shift"],
+        writers: VULKAN_AND_WGSL,
+    },
+    TargetOption {
+        name: "-fvk-bind-globals",
+        spellings: &["-fvk-bind-globals"],
+        writers: VULKAN_AND_WGSL,
+    },
+    // `Policy::debug_names`: no `OpName` in either way's SPIR-V.
+    TargetOption {
+        name: "-g0",
+        spellings: &["-g0", "-gnone"],
+        writers: SPIRV,
+    },
+    // The GLSL writer's `#version`, also what glslang compiles.
+    TargetOption {
+        name: GLSL_PROFILE,
+        spellings: &[],
+        writers: &[Writer::Glsl, Writer::SpirvViaGlsl],
+    },
+    // The direct SPIR-V writer's `min_version`; glslang writes 1.6.
+    TargetOption {
+        name: SPIRV_PROFILE,
+        spellings: &[],
+        writers: &[Writer::Spirv],
+    },
+    // The direct SPIR-V writer refuses a handle read as its resource.
+    TargetOption {
+        name: HANDLE_CAPABILITY,
+        spellings: &[],
+        writers: &[Writer::Spirv],
+    },
+];
+
+/// An option given that changes nothing on the chosen target.
+#[derive(Clone, Debug)]
+pub struct NoEffect {
+    /// Its [`TargetOption::name`].
+    pub name: &'static str,
+    /// The warning, `E00010`, naming the option as written and the target.
+    pub diagnostic: Diagnostic,
+}
+
+/// The options of `args` that change nothing on its target, one warning
+/// (`E00010`) each; none without `-target`.
+pub fn options_without_effect(args: &CompileArgs) -> Vec<NoEffect> {
+    let Some(target) = args.target else {
+        return Vec::new();
+    };
+    let Some(writer) = Writer::of(target, args.policy.spirv_via_glsl) else {
+        return Vec::new();
+    };
+    let mut unused = Vec::new();
+    for given in &args.target_options {
+        let Some(entry) = TARGET_OPTIONS.iter().find(|e| e.name == given.name) else {
+            continue;
+        };
+        if entry.writers.contains(&writer) {
+            continue;
+        }
+        let output = match writer {
+            Writer::SpirvViaGlsl => {
+                format!("`{}` output through -emit-spirv-via-glsl", target.name())
+            }
+            _ => format!("`{}` output", target.name()),
+        };
+        let message = format!(
+            "{} has no effect on {output}: it changes {} output only",
+            given.written,
+            uses(entry.writers)
+        );
+        let mut diagnostic = Diagnostic::warning(
+            legalis::codes::OPTION_WITHOUT_EFFECT,
+            message,
+            legalis::ir::Span::UNDEFINED,
+        );
+        diagnostic.labels.clear();
+        unused.push(NoEffect {
+            name: entry.name,
+            diagnostic,
+        });
+    }
+    unused
+}
+
+/// The targets whose output `writers` make, for a message.
+fn uses(writers: &[Writer]) -> String {
+    let has = |w| writers.contains(&w);
+    let mut names: Vec<&str> = Vec::new();
+    if has(Writer::Glsl) {
+        names.push("glsl");
+    }
+    match (has(Writer::Spirv), has(Writer::SpirvViaGlsl)) {
+        (true, true) => names.push("spirv, spirv-asm"),
+        (true, false) => names.push("spirv, spirv-asm (written directly)"),
+        (false, true) => names.push("spirv, spirv-asm (through -emit-spirv-via-glsl)"),
+        (false, false) => {}
+    }
+    for (writer, name) in [
+        (Writer::Wgsl, "wgsl"),
+        (Writer::WgslSpirv, "wgsl-spirv-asm"),
+        (Writer::Metal, "metal"),
+        (Writer::Cuda, "cuda"),
+    ] {
+        if has(writer) {
+            names.push(name);
+        }
+    }
+    names.join(", ")
+}
+
 /// `-conformance TYPE:IFACE[=N]`: the conformance of struct `TYPE` to
 /// interface `IFACE`, with the tag `N` its values take in a value of the
 /// interface type (dynamic dispatch).
@@ -717,7 +1096,7 @@ fn parse_conformance(text: &str) -> Result<legalis::Conformance, UsageError> {
 /// `slangc` options Legalis does not implement, as `slangc -h` lists them;
 /// each is refused by name. Families with a variable part (`-I<path>`,
 /// `-W<id>`, `-X<compiler>`, `-<compiler>-path`) are matched by
-/// [`is_slangc_option`].
+/// `is_slangc_option`.
 pub const SLANGC_ONLY: &[&str] = &[
     // General.
     "-depfile",
@@ -1039,6 +1418,7 @@ mod tests {
                 linked_stages: Vec::new(),
                 stage: Some(ShaderStage::Fragment),
                 output: Some("out.ir".into()),
+                output_to_stdout: false,
                 target: None,
                 dump_ir: true,
                 trace: None,
@@ -1053,6 +1433,7 @@ mod tests {
                 profile_stage: None,
                 allow_glsl: false,
                 conformances: Vec::new(),
+                target_options: Vec::new(),
             }
         );
     }
@@ -1571,5 +1952,198 @@ mod tests {
         ] {
             assert!(HELP.contains(option), "{option}");
         }
+    }
+
+    #[test]
+    fn dash_is_standard_input_and_dash_o_standard_output() {
+        let args = compile_args("- -target glsl -o -");
+        assert_eq!(args.input, PathBuf::from("-"));
+        assert_eq!(args.output, None);
+        assert!(args.output_to_stdout);
+        assert_eq!(compile_args("-target glsl -- -").input, PathBuf::from("-"));
+        assert!(!compile_args("f.slang -target glsl -o out").output_to_stdout);
+        assert_eq!(error("f.slang -target glsl -o - -o x"), "-o given twice");
+        assert_eq!(error("f.slang -target glsl -o x -o -"), "-o given twice");
+        assert!(error("f.slang -o -").starts_with("-o needs -target or -dump-ir"));
+        assert_eq!(
+            error("- f.slang"),
+            "two input files, - and f.slang: legalis compiles one file"
+        );
+    }
+
+    /// The warnings of a command line: each option's written form and
+    /// the target it names.
+    fn no_effect(line: &str) -> Vec<String> {
+        options_without_effect(&compile_args(line))
+            .into_iter()
+            .map(|n| {
+                assert_eq!(n.diagnostic.code, legalis::codes::OPTION_WITHOUT_EFFECT);
+                assert!(!n.diagnostic.is_error());
+                assert!(n.diagnostic.labels.is_empty(), "no span");
+                n.diagnostic.message
+            })
+            .collect()
+    }
+
+    #[test]
+    fn options_without_effect_on_the_target_are_named_with_it() {
+        assert_eq!(
+            no_effect("f.slang -target metal -fvk-t-shift 1 0"),
+            [
+                "-fvk-t-shift has no effect on `metal` output: it changes glsl, spirv, \
+              spirv-asm, wgsl, wgsl-spirv-asm output only"
+            ]
+        );
+        assert_eq!(
+            no_effect("f.slang -target cuda -emit-spirv-via-glsl"),
+            [
+                "-emit-spirv-via-glsl has no effect on `cuda` output: it changes spirv, \
+              spirv-asm output only"
+            ]
+        );
+        assert_eq!(
+            no_effect(
+                "f.slang -target spirv -emit-spirv-via-glsl -fvk-use-c-layout -profile spirv_1_4"
+            ),
+            [
+                "-fvk-use-c-layout has no effect on `spirv` output through -emit-spirv-via-glsl: \
+                 it changes spirv, spirv-asm (written directly) output only",
+                "-profile spirv_1_4 has no effect on `spirv` output through -emit-spirv-via-glsl: \
+                 it changes spirv, spirv-asm (written directly) output only"
+            ]
+        );
+        assert_eq!(
+            no_effect("f.slang -target wgsl -profile glsl_460+spvBindlessTextureNV -gnone"),
+            [
+                "glsl_460 of -profile glsl_460+spvBindlessTextureNV has no effect on `wgsl` \
+                 output: it changes glsl, spirv, spirv-asm (through -emit-spirv-via-glsl) output only",
+                "spvBindlessTextureNV of -profile glsl_460+spvBindlessTextureNV has no effect on \
+                 `wgsl` output: it changes spirv, spirv-asm (written directly) output only",
+                "-gnone has no effect on `wgsl` output: it changes spirv, spirv-asm output only"
+            ]
+        );
+        // Said once however often given; nothing without -target, nothing
+        // where the option means something, nothing for options every
+        // target reads or none does.
+        assert_eq!(
+            no_effect("f.slang -target metal -fvk-t-shift 1 0 -fvk-t-shift 2 1").len(),
+            1
+        );
+        assert!(no_effect("f.slang -fvk-t-shift 1 0 -emit-spirv-via-glsl -dump-ir").is_empty());
+        assert!(no_effect("f.slang -target wgsl -fvk-t-shift 1 0 -preserve-params").is_empty());
+        assert!(
+            no_effect("f.slang -target cuda -O2 -g2 -DX=1 -obfuscate -profile sm_6_6").is_empty()
+        );
+        assert!(
+            no_effect("f.slang -target spirv-asm -emit-spirv-via-glsl -profile glsl_460 -g0")
+                .is_empty()
+        );
+    }
+
+    /// Which targets each option changes, written out apart from the table
+    /// (README: the command line), for every target and both ways to
+    /// SPIR-V.
+    #[test]
+    fn the_table_of_options_per_target() {
+        let every_varying = "glsl spirv spirv-asm via wgsl wgsl-spirv-asm metal";
+        let vulkan_wgsl = "glsl spirv spirv-asm via wgsl wgsl-spirv-asm";
+        let glsl_legalizer = "glsl spirv spirv-asm via";
+        let spirv = "spirv spirv-asm via";
+        let expected = [
+            ("-fvk-invert-y", every_varying),
+            ("-fvk-use-dx-position-w", every_varying),
+            ("-fvk-use-entrypoint-name", spirv),
+            ("-fvk-raw-vertex-id", glsl_legalizer),
+            ("-fvk-widen-16bit-varyings", glsl_legalizer),
+            ("-emit-spirv-directly", spirv),
+            ("-preserve-params", vulkan_wgsl),
+            ("-fvk-use-scalar-layout", glsl_legalizer),
+            ("-force-glsl-scalar-layout", glsl_legalizer),
+            ("-fvk-use-c-layout", "spirv spirv-asm"),
+            ("-fvk-t-shift 1 0", vulkan_wgsl),
+            ("-fvk-s-shift 1 all", vulkan_wgsl),
+            ("-fvk-u-shift 1 0", vulkan_wgsl),
+            ("-fvk-b-shift 1 0", vulkan_wgsl),
+            ("-fvk-bind-globals 1 0", vulkan_wgsl),
+            ("-g0", spirv),
+            ("-profile glsl_460", "glsl via"),
+            ("-profile spirv_1_5", "spirv spirv-asm"),
+            ("-capability spvDescriptorHeapEXT", "spirv spirv-asm"),
+        ];
+        for (option, uses) in expected {
+            let uses: Vec<&str> = uses.split(' ').collect();
+            for target in Target::ALL {
+                for via in [false, true] {
+                    let spirv_target = matches!(target, Target::Spirv | Target::SpirvAsm);
+                    if via && !spirv_target {
+                        continue;
+                    }
+                    let name = if via { "via" } else { target.name() };
+                    let via = if via { " -emit-spirv-via-glsl" } else { "" };
+                    let line = format!("f.slang -target {}{via} {option}", target.name());
+                    let warned = no_effect(&line);
+                    let written = option.split(' ').next().unwrap_or(option);
+                    let expected_warning = !uses.contains(&name);
+                    assert_eq!(
+                        warned.iter().any(|w| w.starts_with(&format!("{written} "))),
+                        expected_warning,
+                        "{line}: {warned:?}"
+                    );
+                }
+            }
+        }
+        // -emit-spirv-via-glsl itself: the two ways to SPIR-V.
+        for target in Target::ALL {
+            let line = format!("f.slang -target {} -emit-spirv-via-glsl", target.name());
+            let spirv_target = matches!(target, Target::Spirv | Target::SpirvAsm);
+            assert_eq!(no_effect(&line).is_empty(), spirv_target, "{line}");
+        }
+        // Every spelling the table lists is one the parser takes.
+        for entry in TARGET_OPTIONS {
+            for spelling in entry.spellings {
+                let values = if spelling.ends_with("-shift") || *spelling == "-fvk-bind-globals" {
+                    " 1 0"
+                } else {
+                    ""
+                };
+                let args = compile_args(&format!("f.slang -target cuda {spelling}{values}"));
+                assert_eq!(
+                    args.target_options,
+                    [GivenOption {
+                        name: entry.name,
+                        written: spelling.to_string()
+                    }],
+                    "{spelling}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn help_lists_long_forms_stage_aliases_and_the_machine_format() {
+        for text in ["--help", "--version", "-o -", "<stdin>", "E00010"] {
+            assert!(HELP.contains(text), "{text}");
+        }
+        let aliases = [
+            ("pixel", ShaderStage::Fragment),
+            ("task", ShaderStage::Amplification),
+            ("raygen", ShaderStage::RayGeneration),
+            ("tesscontrol", ShaderStage::Hull),
+            ("tesseval", ShaderStage::Domain),
+            ("tessevaluation", ShaderStage::Domain),
+        ];
+        for (alias, stage) in aliases {
+            assert_eq!(parse_stage(alias), Ok(stage), "{alias}");
+            assert_eq!(parse_stage(&alias.to_uppercase()), Ok(stage), "{alias}");
+            let named = HELP.contains(&format!("{alias} ({})", stage.name()))
+                || HELP.contains(&format!("{alias}\n                    and tessevaluation"));
+            assert!(named, "{alias}");
+        }
+        for stage in ShaderStage::ALL {
+            assert!(HELP.contains(stage.name()), "{}", stage.name());
+        }
+        // Both kinds of line of render_machine, the span line's fields.
+        assert!(HELP.contains("E<code> error|warning FILE LINE COL END-LINE END-COL MESSAGE"));
+        assert!(HELP.contains("E<code> span FILE LINE COL END-LINE END-COL LABEL"));
     }
 }

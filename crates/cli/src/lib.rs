@@ -9,7 +9,7 @@ pub mod args;
 
 use std::ffi::OsString;
 use std::fs;
-use std::io;
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use args::{Command, CompileArgs, DiagnosticFormat};
@@ -34,7 +34,38 @@ pub struct Environment {
     pub cwd: PathBuf,
     /// Colour in human-form diagnostics.
     pub color: bool,
+    /// What FILE `-` reads.
+    pub stdin: StandardInput,
 }
+
+impl Environment {
+    /// Runs in `cwd`, without colour or standard input: what an in-process
+    /// caller that supplies neither wants.
+    pub fn new(cwd: impl Into<PathBuf>) -> Environment {
+        Environment {
+            cwd: cwd.into(),
+            color: false,
+            stdin: StandardInput::Unavailable,
+        }
+    }
+}
+
+/// What the input file `-` reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum StandardInput {
+    /// The process's standard input, read to its end when FILE is `-` (and
+    /// only then): the binary's.
+    Process,
+    /// These bytes, as if standard input held them: in-process callers and
+    /// tests.
+    Bytes(Vec<u8>),
+    /// None: FILE `-` is an error, `E00001`.
+    #[default]
+    Unavailable,
+}
+
+/// The name diagnostics give standard input, as the reference's do.
+pub const STDIN_NAME: &str = "<stdin>";
 
 /// Whether diagnostics on standard error are coloured when no option says:
 /// only on a terminal, never with a non-empty `NO_COLOR`
@@ -78,8 +109,16 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         disabled_warnings: &args.disabled_warnings,
     };
     let mut outcome = Outcome::default();
-    let path = args.input.to_string_lossy().to_string();
-    let source = match fs::read(env.cwd.join(&args.input)) {
+    let from_stdin = args.input.as_os_str() == "-";
+    let path = match from_stdin {
+        true => STDIN_NAME.to_string(),
+        false => args.input.to_string_lossy().to_string(),
+    };
+    let read = match from_stdin {
+        true => read_stdin(&env.stdin),
+        false => fs::read(env.cwd.join(&args.input)),
+    };
+    let source = match read {
         Ok(source) => source,
         Err(error) => {
             reporter.report(
@@ -92,8 +131,18 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
             return outcome;
         }
     };
+    // The options that change nothing on the target, said once: the
+    // facade warns about the layout options itself (in `compile`, not
+    // `link_entries`), and its warning says more.
+    let mut unused = args::options_without_effect(args);
     if !args.linked.is_empty() {
-        return link(args, env, &reporter, path, source);
+        let warnings: Vec<Diagnostic> = unused.into_iter().map(|n| n.diagnostic).collect();
+        reporter.report(&mut outcome, &path, "", &warnings);
+        let linked = link(args, env, &reporter, path, source);
+        outcome.stdout = linked.stdout;
+        outcome.stderr.push_str(&linked.stderr);
+        outcome.code = linked.code;
+        return outcome;
     }
     let compiled = legalis::compile(&legalis::Request {
         path: path.clone(),
@@ -110,12 +159,18 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         conformances: args.conformances.clone(),
         threads: legalis::Threads::Pool,
     });
-    reporter.report(
-        &mut outcome,
-        &path,
-        &compiled.source_text,
-        &compiled.diagnostics,
-    );
+    unused.retain(|n| {
+        let said = format!("{} has no effect", n.name);
+        !compiled.diagnostics.iter().any(|d| {
+            d.code == legalis::codes::OPTION_WITHOUT_EFFECT && d.message.starts_with(&said)
+        })
+    });
+    let diagnostics: Vec<Diagnostic> = unused
+        .into_iter()
+        .map(|n| n.diagnostic)
+        .chain(compiled.diagnostics.iter().cloned())
+        .collect();
+    reporter.report(&mut outcome, &path, &compiled.source_text, &diagnostics);
     if compiled.has_errors() {
         outcome.code = COMPILE_ERROR;
         return outcome;
@@ -147,7 +202,12 @@ fn write_output(
 ) {
     match &args.output {
         Some(output) => {
-            if let Err(error) = write_whole_file(&env.cwd.join(output), &bytes) {
+            let written = write_whole_file(&env.cwd.join(output), &bytes);
+            // A pipe whose reader left (`-o /dev/stdout | head -1`) had
+            // what it wanted, as on standard output: nothing to say.
+            if let Err(error) = written
+                && error.kind() != io::ErrorKind::BrokenPipe
+            {
                 let target = output.to_string_lossy();
                 reporter.report(
                     outcome,
@@ -226,11 +286,16 @@ fn link(
         outcome.code = COMPILE_ERROR;
         return outcome;
     }
+    // Each stage's code in the target's own kind of file (`cuda` never
+    // links: E00012).
     let (comment, extension) = match (target, args.trace) {
         (_, Some(_)) => ("//", "trace"),
-        (legalis::Target::SpirvAsm, None) => (";", "spvasm"),
+        (legalis::Target::Glsl, None) => ("//", "glsl"),
+        (legalis::Target::SpirvAsm | legalis::Target::WgslSpirvAsm, None) => (";", "spvasm"),
         (legalis::Target::Spirv, None) => (";", "spv"),
-        _ => ("//", "glsl"),
+        (legalis::Target::Wgsl, None) => ("//", "wgsl"),
+        (legalis::Target::Metal, None) => ("//", "metal"),
+        (other, None) => ("//", other.name()),
     };
     for (name, generated) in &linked.outputs {
         let bytes = generated
@@ -266,22 +331,48 @@ fn link(
     outcome
 }
 
+/// Standard input to its end, as `env` supplies it.
+fn read_stdin(stdin: &StandardInput) -> io::Result<Vec<u8>> {
+    match stdin {
+        StandardInput::Process => {
+            let mut bytes = Vec::new();
+            io::stdin().lock().read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+        StandardInput::Bytes(bytes) => Ok(bytes.clone()),
+        StandardInput::Unavailable => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "this run has no standard input",
+        )),
+    }
+}
+
 /// Writes `contents` to a temporary file beside `path`, then renames it into
 /// place, so a failed run never leaves a partial output that looks complete.
 ///
 /// Only a regular file (or a path that does not exist yet) is replaced that
-/// way. A device, a pipe or a socket (`-o /dev/null`, `-o /dev/stdout`, a
-/// FIFO) is written in place: renaming over it would replace the device node
-/// with a regular file. A symbolic link is followed, so the file it names is
-/// replaced and the link stays.
+/// way. A device, a pipe, a terminal or a socket (`-o /dev/null`, a FIFO),
+/// and a name of an open file descriptor (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`, whatever it holds), are written in place, whatever
+/// symbolic links lead there: renaming over them would replace the device
+/// node or the link with a regular file. A symbolic link to a regular file
+/// is followed, so the file it names is replaced and the link stays.
 fn write_whole_file(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let path = match fs::canonicalize(path) {
-        Ok(target) => {
-            if !fs::metadata(&target)?.is_file() {
-                return fs::write(&target, contents);
-            }
-            target
+    // `stat`, which follows every link: a descriptor's link to a pipe
+    // (`pipe:[N]`) names no path `canonicalize` could resolve.
+    if let Ok(meta) = fs::metadata(path) {
+        if !meta.is_file() {
+            return fs::write(path, contents);
         }
+        if names_a_descriptor(path) {
+            // A regular file behind standard output (`> out.txt` or
+            // `>> log`): added to, as writing standard output would.
+            let mut file = fs::OpenOptions::new().append(true).open(path)?;
+            return file.write_all(contents);
+        }
+    }
+    let path = match fs::canonicalize(path) {
+        Ok(target) => target,
         // Not there yet (or a dangling link): create it beside the name given.
         Err(_) => path.to_path_buf(),
     };
@@ -302,6 +393,35 @@ fn write_whole_file(path: &Path, contents: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temp);
     }
     written
+}
+
+/// Whether `path`, or a symbolic link on the way from it, names an open
+/// file descriptor: `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+/// `/proc/PID/fd/N`.
+fn names_a_descriptor(path: &Path) -> bool {
+    let mut current = path.to_path_buf();
+    // As many links as Linux follows.
+    for _ in 0..40 {
+        let text = current.to_string_lossy();
+        let proc_fd = text.strip_prefix("/proc/").is_some_and(|rest| {
+            let mut parts = rest.split('/');
+            parts.next().is_some() && parts.next() == Some("fd") && parts.next().is_some()
+        });
+        if proc_fd
+            || text.starts_with("/dev/fd/")
+            || matches!(text.as_ref(), "/dev/stdout" | "/dev/stderr")
+        {
+            return true;
+        }
+        let Ok(next) = fs::read_link(&current) else {
+            return false;
+        };
+        current = match current.parent() {
+            Some(parent) if next.is_relative() => parent.join(next),
+            _ => next,
+        };
+    }
+    false
 }
 
 /// Renders diagnostics in the form the command line asked for.
@@ -349,5 +469,69 @@ mod tests {
         assert!(!terminal_wants_color(None, Some("xterm"), false));
         assert!(!terminal_wants_color(Some("1"), Some("xterm"), true));
         assert!(!terminal_wants_color(None, Some("dumb"), true));
+    }
+
+    const COMPUTE: &str = "[shader(\"compute\")]\n[numthreads(1, 1, 1)]\nvoid main() {}\n";
+
+    fn run_with_stdin(args: &[&str], stdin: StandardInput) -> Outcome {
+        let env = Environment {
+            stdin,
+            ..Environment::new(std::env::temp_dir())
+        };
+        run(args.iter().map(OsString::from), &env)
+    }
+
+    /// FILE `-` reads the bytes the environment gives as standard input,
+    /// and diagnostics call it `<stdin>`.
+    #[test]
+    fn dash_reads_the_environments_standard_input() {
+        let stdin = StandardInput::Bytes(COMPUTE.as_bytes().to_vec());
+        let outcome = run_with_stdin(&["-", "-target", "glsl"], stdin);
+        assert_eq!(outcome.code, SUCCESS, "{}", outcome.stderr);
+        let code = String::from_utf8_lossy(&outcome.stdout);
+        assert!(code.contains("#version 450"), "{code}");
+        let broken = StandardInput::Bytes(b"void main() { int x = y; }".to_vec());
+        let outcome = run_with_stdin(&["-", "-entry", "main", "-stage", "compute"], broken);
+        assert_eq!(outcome.code, COMPILE_ERROR);
+        assert!(
+            outcome.stderr.contains("--> <stdin>:1:23"),
+            "{}",
+            outcome.stderr
+        );
+        let outcome = run_with_stdin(&["-"], StandardInput::Unavailable);
+        assert_eq!(outcome.code, COMPILE_ERROR);
+        assert!(
+            outcome
+                .stderr
+                .starts_with("error[E00001]: cannot read <stdin>: "),
+            "{}",
+            outcome.stderr
+        );
+    }
+
+    /// `-o -` is standard output; so it is for a linked pipeline, under
+    /// its header lines.
+    #[test]
+    fn dash_o_is_standard_output() {
+        let stdin = || StandardInput::Bytes(COMPUTE.as_bytes().to_vec());
+        let plain = run_with_stdin(&["-", "-target", "glsl"], stdin());
+        let dashed = run_with_stdin(&["-", "-target", "glsl", "-o", "-"], stdin());
+        assert_eq!(dashed.code, SUCCESS, "{}", dashed.stderr);
+        assert!(!dashed.stdout.is_empty());
+        assert_eq!(dashed.stdout, plain.stdout);
+        let pipeline = "struct V { float4 p : SV_Position; float4 c : COLOR; };\n\
+            [shader(\"vertex\")] V vs(float4 p : POSITION) { V v; v.p = p; v.c = p; return v; }\n\
+            [shader(\"fragment\")] float4 fs(float4 c : COLOR) : SV_Target { return c; }\n";
+        let linked = |extra: &[&str]| {
+            let mut args = vec!["-", "-target", "glsl", "-entry", "vs", "-entry", "fs"];
+            args.extend_from_slice(extra);
+            run_with_stdin(&args, StandardInput::Bytes(pipeline.as_bytes().to_vec()))
+        };
+        let (plain, dashed) = (linked(&[]), linked(&["-o", "-"]));
+        assert_eq!(dashed.code, SUCCESS, "{}", dashed.stderr);
+        let text = String::from_utf8_lossy(&dashed.stdout);
+        assert!(text.starts_with("// legalis link: vs (vertex)\n"), "{text}");
+        assert!(text.contains("// legalis link: fs (fragment)\n"), "{text}");
+        assert_eq!(dashed.stdout, plain.stdout);
     }
 }

@@ -88,6 +88,24 @@ fn help_lists_every_option() {
     }
 }
 
+/// `-help` lists the long forms, the stage aliases and both kinds of line
+/// of the machine-readable diagnostics.
+#[test]
+fn help_lists_long_forms_aliases_and_span_lines() {
+    let run = legalis(&scratch("help-more"), &["--help"]);
+    for text in [
+        "--help",
+        "--version",
+        "pixel (fragment)",
+        "raygen (raygeneration)",
+        "tesscontrol (hull)",
+        "E<code> span FILE LINE COL END-LINE END-COL LABEL",
+        "-o -",
+    ] {
+        assert!(run.stdout.contains(text), "{text}:\n{}", run.stdout);
+    }
+}
+
 #[test]
 fn version_names_the_program() {
     let run = legalis(&scratch("version"), &["-version"]);
@@ -318,6 +336,121 @@ fn output_through_a_symlink_keeps_the_link() {
     let written = fs::read_to_string(dir.join("real.ir")).expect("real file");
     assert_ne!(written, "old");
     assert_eq!(file_names(&dir), ["f.slang", "link.ir", "real.ir"]);
+}
+
+/// `legalis ARGS` in `dir` with `stdin` on its standard input.
+fn legalis_with_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_legalis"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the legalis binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin).expect("stdin written");
+    drop(input);
+    let output = child.wait_with_output().expect("legalis finishes");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// `-` reads the shader from standard input; diagnostics call it
+/// `<stdin>`, as the reference's do.
+#[test]
+fn dash_reads_standard_input() {
+    let dir = scratch("stdin");
+    let run = legalis_with_stdin(&dir, &["-", "-target", "glsl"], COMPUTE.as_bytes());
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("#version 450"), "{}", run.stdout);
+    let broken = b"[shader(\"compute\")]\n[numthreads(1,1,1)]\nvoid main() { int x = y; }\n";
+    let run = legalis_with_stdin(&dir, &["-", "-target", "glsl"], broken);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("--> <stdin>:3:23"), "{}", run.stderr);
+    let run = legalis_with_stdin(
+        &dir,
+        &["-enable-machine-readable-diagnostics", "--", "-"],
+        broken,
+    );
+    assert!(
+        run.stderr
+            .contains("E30001\terror\t<stdin>\t3\t23\t3\t24\t"),
+        "{}",
+        run.stderr
+    );
+    assert!(file_names(&dir).is_empty());
+}
+
+/// `-o -` is standard output, and so is `-o /dev/stdout` when standard
+/// output is a pipe: written through, the link left alone.
+#[test]
+fn dash_o_and_dev_stdout_write_standard_output() {
+    let dir = scratch_with("o-dash", "f.slang", COMPUTE.as_bytes());
+    let plain = legalis(&dir, &["f.slang", "-dump-ir"]);
+    assert!(!plain.stdout.is_empty());
+    for output in ["-", "/dev/stdout"] {
+        let run = legalis(&dir, &["f.slang", "-dump-ir", "-o", output]);
+        assert_eq!(run.code, Some(0), "{output}: {}", run.stderr);
+        assert_eq!(run.stdout, plain.stdout, "{output}");
+        assert_eq!(file_names(&dir), ["f.slang"], "{output}");
+    }
+    let link = fs::symlink_metadata("/dev/stdout").expect("/dev/stdout");
+    assert!(link.file_type().is_symlink());
+}
+
+/// A symbolic link to this process's standard output, a pipe: the pipe
+/// gets the output and the link stays (the link names `pipe:[N]`, no
+/// path, which the write used to take for a missing file and replace).
+#[test]
+fn output_through_a_symlink_to_a_pipe_keeps_the_link() {
+    let dir = scratch_with("symlink-pipe", "f.slang", COMPUTE.as_bytes());
+    std::os::unix::fs::symlink("/proc/self/fd/1", dir.join("out")).expect("symlink");
+    let plain = legalis(&dir, &["f.slang", "-dump-ir"]);
+    let run = legalis(&dir, &["f.slang", "-dump-ir", "-o", "out"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, plain.stdout);
+    let link = fs::symlink_metadata(dir.join("out")).expect("link");
+    assert!(link.file_type().is_symlink(), "the link was replaced");
+    assert_eq!(file_names(&dir), ["f.slang", "out"]);
+}
+
+/// `legalis ... | head -1`: the reader closes the pipe before the output
+/// is all written; the run ends quietly with the compile's status, on
+/// standard output and through `-o /dev/stdout` alike.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::fmt::Write as _;
+    use std::process::Stdio;
+    // More IR than a pipe holds (64 KiB), so the write meets the closed end.
+    let mut source = String::new();
+    for i in 0..4000 {
+        let _ = writeln!(source, "float f{i}(float x) {{ return x * {i}.0 + 1.0; }}");
+    }
+    source.push_str(COMPUTE);
+    let dir = scratch_with("closed-pipe", "f.slang", source.as_bytes());
+    let plain = legalis(&dir, &["f.slang", "-dump-ir"]);
+    assert!(plain.stdout.len() > 2 * 64 * 1024, "{}", plain.stdout.len());
+    for extra in [&[][..], &["-o", "/dev/stdout"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_legalis"))
+            .args(["f.slang", "-dump-ir"])
+            .args(extra)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the legalis binary runs");
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("legalis finishes");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{extra:?}: {stderr}");
+        assert!(stderr.is_empty(), "{extra:?}: {stderr}");
+    }
 }
 
 fn file_names(dir: &Path) -> Vec<String> {
