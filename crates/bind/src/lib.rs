@@ -8,6 +8,25 @@
 //! per target are in [`rules`]; the checks that come with them (D3D11 slot
 //! limits, overlapping explicit bindings, register classes that do not fit
 //! their resource) in [`check`]. docs/design/bindings.md describes both.
+//!
+//! ```
+//! use legalis_bind::{Place, Target};
+//!
+//! let source = r#"
+//! Texture2D tex : register(t3);
+//! SamplerState smp : register(s0);
+//! [shader("fragment")]
+//! float4 main(float2 uv : TEXCOORD0) : SV_Target { return tex.Sample(smp, uv); }
+//! "#;
+//! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
+//! let policy = legalis_ir::Policy::default();
+//! let legalized = legalis_legalize_glsl::legalize(&module, 0, &policy).unwrap();
+//! let planned = legalis_bind::plan(&legalized.module, 0, Target::Vulkan, &Default::default());
+//! assert!(!planned.has_errors());
+//! let tex = planned.plan.resources.iter().find(|r| r.name == "tex").unwrap();
+//! // Vulkan takes the register's number as the binding, in set 0.
+//! assert_eq!(tex.place, Place::Descriptor { set: 0, binding: 3 });
+//! ```
 
 pub mod check;
 pub mod codes;

@@ -1,8 +1,30 @@
-//! Legalis writers: target text from a legalized IR module.
+//! Legalis writers: target code from a legalized IR module.
 //!
 //! Writers only print; they never change the IR. Each target lives in its
 //! own module with naga's backend shape (`Options`, an `Error` enum, one
-//! `write` entry function). GLSL is the first.
+//! `write` entry function, `write_entries` where one output holds several
+//! entry points): [`glsl`] and [`spirv`] write what
+//! `legalis_legalize_glsl` legalized, [`wgsl`], [`metal`] and [`cuda`] what
+//! `legalis_legalize_varying` did. A module that is not legalized for the
+//! writer's target (a `Binding::Semantic` left on a varying, say) is the
+//! writer's internal "not legalized" error, not a panic. Resources are
+//! placed by the binding plan of `legalis_bind` (`Options::bindings`);
+//! [`codes`] gives every writer error its diagnostic code.
+//!
+//! ```
+//! let source = r#"
+//! [shader("vertex")]
+//! float4 main(float3 pos : POSITION) : SV_Position { return float4(pos, 1); }
+//! "#;
+//! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
+//! let policy = legalis_ir::Policy::default();
+//! let legalized = legalis_legalize_glsl::legalize(&module, 0, &policy).unwrap();
+//! let options = legalis_emit::glsl::Options::default();
+//! let glsl = legalis_emit::glsl::write(&legalized.module, 0, &options).unwrap();
+//! assert!(glsl.starts_with("#version 450"));
+//! assert!(glsl.contains("gl_Position"));
+//! legalis_validate::validate_glsl(&glsl, legalis_ir::ShaderStage::Vertex).unwrap();
+//! ```
 
 /// Joins string pieces into one `String`, sized once: what `format!`
 /// gives for plain strings (`cat!(base, ".", name)` is

@@ -4,6 +4,28 @@
 //! [`ast`]) → `check` (names, types, overloads, HLSL conversions, lowering to
 //! IR). Every stage reports problems as coded [`Diagnostic`]s and keeps going
 //! where it can; nothing here panics on any input.
+//!
+//! [`compile`] is the entry point: source text and [`Options`] in, an
+//! [`Output`] (the module, when there were no errors, and every
+//! diagnostic) out.
+//!
+//! ```
+//! let source = r#"
+//! [shader("fragment")]
+//! float4 main(float2 uv : TEXCOORD0) : SV_Target { return float4(uv, 0, 1); }
+//! "#;
+//! let output = legalis_front::compile(source, &legalis_front::Options::default());
+//! assert!(output.diagnostics.is_empty());
+//! let module = output.module.expect("no errors");
+//! let entry = &module.entry_points[0];
+//! assert_eq!(entry.name, "main");
+//! assert_eq!(entry.stage, legalis_ir::ShaderStage::Fragment);
+//!
+//! // Errors are coded diagnostics, and then there is no module.
+//! let output = legalis_front::compile("float4 f( {", &Default::default());
+//! assert!(output.module.is_none());
+//! assert!(output.diagnostics.iter().any(|d| d.is_error()));
+//! ```
 
 pub mod ast;
 pub mod check;

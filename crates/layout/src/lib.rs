@@ -28,6 +28,25 @@
 //! A matrix is laid out as an array of vectors along its major direction:
 //! HLSL's default `column_major` stores `columns` vectors of `rows`
 //! components, `row_major` stores `rows` vectors of `columns`.
+//!
+//! ```
+//! use legalis_ir as ir;
+//! use legalis_layout::{Layouter, Rule};
+//!
+//! // struct { float3 a; float b; }
+//! let mut module = ir::Module::default();
+//! let mut ty = |inner| module.types.insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED);
+//! let float3 = ty(ir::TypeInner::Vector { size: 3, scalar: ir::Scalar::F32 });
+//! let float = ty(ir::TypeInner::Scalar(ir::Scalar::F32));
+//! let fields = [(float3, None), (float, None)];
+//!
+//! // std140 packs the float into the float3's last four bytes ...
+//! let std140 = Layouter::new(&module, Rule::Std140);
+//! assert_eq!(std140.offsets(&fields).unwrap(), [0, 12]);
+//! // ... Metal's constant layout gives a float3 sixteen bytes.
+//! let metal = Layouter::new(&module, Rule::MetalConstant);
+//! assert_eq!(metal.offsets(&fields).unwrap(), [0, 16]);
+//! ```
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, TypeInner};

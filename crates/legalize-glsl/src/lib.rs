@@ -23,6 +23,49 @@
 //!
 //! The legalizer never prints; the result is IR plus the plan, the GLSL
 //! version and the extensions the rows used.
+//!
+//! # Input contract
+//!
+//! - The module passes the IR verifier (`legalis_ir::verify::verify`), as
+//!   the front end's output does; the legalizer does not check it again.
+//! - `entry_point` indexes `module.entry_points` (otherwise `E49996`), of
+//!   a graphics, compute, mesh, amplification or ray-tracing stage
+//!   (otherwise `E49992`).
+//! - The entry point's parameters, its result and the struct members they
+//!   reach carry `Binding::Semantic` (`SV_Position`, `TEXCOORD0`) or no
+//!   binding, as the front end leaves them: system values are decided by
+//!   the table (`legalis_sysval::glsl`), every other leaf gets a location.
+//!   What Vulkan cannot express is a coded error at the declaration
+//!   (`codes`), never a panic.
+//!
+//! # What the result guarantees
+//!
+//! [`legalize`] and [`legalize_linked`] return a module that passes
+//! [`verify`] (the IR verifier; failing it is the internal error
+//! `E49000`) with one entry point (the chosen one; [`legalize_all_unverified`]
+//! keeps them all) whose function is parameterless and returns nothing:
+//! every stage input and output is an `Input`/`Output` global bound to a
+//! builtin or a location, no `Binding::Semantic` is left, and only what the
+//! entry point reaches remains. `legalis_emit::glsl` and
+//! `legalis_emit::spirv` write it.
+//!
+//! ```
+//! let source = r#"
+//! [shader("vertex")]
+//! float4 main(float3 pos : POSITION, inout float2 uv : TEXCOORD0) : SV_Position {
+//!     return float4(pos, 1);
+//! }
+//! "#;
+//! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
+//! let policy = legalis_ir::Policy::default();
+//! let legalized = legalis_legalize_glsl::legalize(&module, 0, &policy).unwrap();
+//! let entry = &legalized.module.entry_points[0];
+//! assert!(legalized.module.functions[entry.function].params.is_empty());
+//! let globals: Vec<&str> = legalized.plan.leaves.iter().map(|l| l.global_name.as_str()).collect();
+//! assert!(globals.contains(&"gl_Position"));
+//! assert!(globals.contains(&"pos"));
+//! assert_eq!(legalized.version, 450);
+//! ```
 
 mod adapt_builtins;
 mod assign_locations;

@@ -15,6 +15,54 @@
 //!   one function (B17, B18, D8).
 //!
 //! The legalizers never print.
+//!
+//! # Input contract
+//!
+//! The same for the three: the module passes the IR verifier
+//! (`legalis_ir::verify::verify`), as the front end's output does, and is
+//! not checked again; `entry_point` indexes `module.entry_points`
+//! (otherwise the legalizer's "no entry point" code); the entry point's
+//! parameters, result and the struct members they reach carry
+//! `Binding::Semantic` (`SV_Position`, `TEXCOORD0`) or no binding, as the
+//! front end leaves them. A stage the target has no entry points for
+//! (WGSL: anything but vertex, fragment and compute; Metal: hull, domain,
+//! geometry and ray tracing; CUDA: graphics stages) and a system value
+//! the target cannot express are coded errors (`codes`), never a panic.
+//!
+//! # What the results guarantee
+//!
+//! Each `legalize` returns a module that passes that legalizer's `verify`
+//! (the IR verifier; failing it is the internal error `E55200`, `E55300`
+//! or `E55400`), with the chosen entry point alone, and a plan saying
+//! where every leaf went:
+//!
+//! - [`wgsl`] and [`metal`]: the entry point's function is a new wrapper
+//!   whose parameters and result-struct members are bound to a builtin or
+//!   a location (no `Binding::Semantic` left) and which calls the source
+//!   function (Metal mesh and object functions are rewritten in place
+//!   instead: their mesh and payload exist only as parameters);
+//!   `legalis_emit::wgsl` and `legalis_emit::metal` write it.
+//! - [`cuda`]: a compute entry point's wrapper takes its system values
+//!   as parameters bound to builtins; an OptiX program's module is
+//!   unchanged and its plan carries the payload registers and
+//!   hit-attribute slots `legalis_emit::cuda` packs them into.
+//!
+//! ```
+//! use legalis_legalize_varying::wgsl;
+//!
+//! let source = r#"
+//! [shader("fragment")]
+//! float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
+//!     return float4(uv, pos.z, 1);
+//! }
+//! "#;
+//! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
+//! let legalized = wgsl::legalize(&module, 0, &legalis_ir::Policy::default()).unwrap();
+//! let targets: Vec<_> = legalized.plan.leaves.iter().map(|l| (l.path.as_str(), &l.target)).collect();
+//! assert!(matches!(targets[0], ("pos", wgsl::Target::BuiltIn { row, .. }) if row.name == "position"));
+//! assert!(matches!(targets[1], ("uv", wgsl::Target::Location { location: 0, .. })));
+//! assert!(matches!(targets[2], (_, wgsl::Target::Location { location: 0, .. })));
+//! ```
 
 pub mod codes;
 mod common;

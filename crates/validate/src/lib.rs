@@ -8,6 +8,20 @@
 //! Every error string
 //! carries the tool's own message, so a failing test shows what the real
 //! validator said rather than a paraphrase.
+//!
+//! ```
+//! use legalis_ir::ShaderStage;
+//!
+//! let wgsl = "@fragment fn main() -> @location(0) vec4<f32> { return vec4<f32>(1.0); }";
+//! assert!(legalis_validate::validate_wgsl(wgsl, ShaderStage::Fragment).is_ok());
+//! // The validator's own message comes back.
+//! let error = legalis_validate::validate_wgsl("fn main( {", ShaderStage::Fragment).unwrap_err();
+//! assert!(!error.is_empty());
+//!
+//! let glsl = "#version 450\nlayout(location = 0) out vec4 color;\nvoid main() { color = vec4(1.0); }";
+//! let words = legalis_validate::validate_glsl(glsl, ShaderStage::Fragment).unwrap();
+//! assert_eq!(words[0], 0x0723_0203); // the SPIR-V magic number
+//! ```
 
 pub mod cuda;
 pub mod metal;
