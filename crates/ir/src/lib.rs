@@ -9,6 +9,30 @@
 //! -dump-ir`); [`verify::verify`] checks the invariants documented on the
 //! fields. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
 //! and friends) every legalizer takes.
+//!
+//! A module is plain data, built by the front end or by hand:
+//!
+//! ```
+//! use legalis_ir as ir;
+//!
+//! // A semantic as written parses into its value and index.
+//! let semantic = ir::Semantic::parse("SV_Target2").unwrap();
+//! assert_eq!(
+//!     semantic,
+//!     ir::Semantic::System { value: ir::SystemValue::Target, index: 2 }
+//! );
+//!
+//! // Types are interned: inserting `float4` twice gives one handle.
+//! let mut module = ir::Module::default();
+//! let float4 = ir::Type {
+//!     name: None,
+//!     inner: ir::TypeInner::Vector { size: 4, scalar: ir::Scalar::F32 },
+//! };
+//! let a = module.types.insert(float4.clone(), ir::Span::UNDEFINED);
+//! let b = module.types.insert(float4, ir::Span::UNDEFINED);
+//! assert_eq!(a, b);
+//! assert!(ir::verify::verify(&module).is_ok());
+//! ```
 
 mod arena;
 pub mod blocks;

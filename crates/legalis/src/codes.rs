@@ -33,6 +33,9 @@ pub const OPTION_WITHOUT_EFFECT: u32 = 10;
 /// `-target wgsl-spirv-asm`) in a build without the `cpp-tools` feature;
 /// the message names the feature.
 pub const FEATURE_NOT_BUILT: u32 = 20;
+/// `passes::legalize_and_write` was given an IR module the IR verifier
+/// refuses.
+pub const INVALID_MODULE: u32 = 11;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

@@ -26,10 +26,7 @@ impl Compiler for InProcessLegalis {
         let name = file.file_name().unwrap_or(file.as_os_str()).to_os_string();
         let mut arguments: Vec<OsString> = vec![name];
         arguments.extend(args.iter().map(OsString::from));
-        let env = legalis_cli::Environment {
-            cwd: folder.to_path_buf(),
-            color: false,
-        };
+        let env = legalis_cli::Environment::new(folder);
         let outcome = legalis_cli::run(arguments, &env);
         CompileOutput {
             stdout: String::from_utf8_lossy(&outcome.stdout).into_owned(),
@@ -107,7 +104,7 @@ fn entry_trace_schema() -> &'static jsonschema::Validator {
     })
 }
 
-/// Checks one JSON trace against [`TRACE_SCHEMA`]: every violation, with
+/// Checks one JSON trace against `TRACE_SCHEMA`: every violation, with
 /// the JSON pointer of the value it is about (for a trace that is one
 /// object, the violations of the one-trace definition).
 pub fn check_trace_schema(trace: &str) -> Result<(), String> {
