@@ -18,30 +18,41 @@ use legalis::ir::diag::Diagnostic;
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 pub enum Command {
+    /// `-help`, `--help`, `-h`: print [`HELP`].
     Help,
+    /// `-version`, `--version`: print the version.
     Version,
+    /// Compile (or link) a file.
     Compile(Box<CompileArgs>),
 }
 
+/// A compile command's options, as parsed.
 #[derive(Debug, Default, PartialEq)]
 pub struct CompileArgs {
+    /// The input file; `-` is standard input.
     pub input: PathBuf,
+    /// The first `-entry`.
     pub entry: Option<String>,
     /// The entry points after the first when `-entry` is given several
     /// times: the stages of one pipeline, legalized together (linking).
     pub linked: Vec<String>,
     /// The `-stage` given after each of `linked`, if any.
     pub linked_stages: Vec<Option<ShaderStage>>,
+    /// The `-stage` given for the first `-entry` (or without `-entry`).
     pub stage: Option<ShaderStage>,
     /// `-o OUT`; `None` without `-o` and with `-o -`.
     pub output: Option<PathBuf>,
     /// `-o -`: the output goes to standard output, as without `-o`.
     pub output_to_stdout: bool,
+    /// `-target`; `None` checks only.
     pub target: Option<Target>,
+    /// `-dump-ir`: print the IR (after legalization with a target).
     pub dump_ir: bool,
     /// `--trace-legalization[=text|json]`.
     pub trace: Option<legalis::trace::TraceFormat>,
+    /// `-D NAME[=VALUE]`, in order.
     pub defines: Vec<(String, String)>,
+    /// How diagnostics are rendered.
     pub diagnostics: DiagnosticFormat,
     /// `-no-color`; the environment and the terminal decide the rest.
     pub no_color: bool,
@@ -79,8 +90,10 @@ pub struct GivenOption {
     pub written: String,
 }
 
+/// How diagnostics are rendered on standard error.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum DiagnosticFormat {
+    /// rustc-like text with source excerpts (`legalis::render::render_human`).
     #[default]
     Human,
     /// `-enable-machine-readable-diagnostics`.
@@ -101,6 +114,7 @@ fn usage<T>(message: impl Into<String>) -> Result<T, UsageError> {
     Err(UsageError(message.into()))
 }
 
+/// The text `-help` prints.
 pub const HELP: &str = "\
 legalis: legalize a Slang/HLSL entry point and generate its code
 
@@ -838,6 +852,7 @@ pub struct TargetOption {
     /// The command-line words that give it; empty for the ones a value
     /// gives (`-profile glsl_NNN`, `-capability spvBindlessTextureNV`).
     pub spellings: &'static [&'static str],
+    /// The writers whose output the option changes.
     pub writers: &'static [Writer],
 }
 

@@ -5,6 +5,8 @@
 //! calls [`run`] in-process with the arguments of a test directive, so the
 //! suite and users exercise exactly the same path.
 
+#![warn(missing_docs)]
+
 pub mod args;
 
 use std::ffi::OsString;
@@ -15,15 +17,21 @@ use std::path::{Path, PathBuf};
 use args::{Command, CompileArgs, DiagnosticFormat};
 use legalis::ir::diag::Diagnostic;
 
+/// Exit status: the run succeeded (warnings allowed).
 pub const SUCCESS: u8 = 0;
+/// Exit status: a coded error, in the shader or with its files.
 pub const COMPILE_ERROR: u8 = 1;
+/// Exit status: the command line itself cannot be run (`UsageError`).
 pub const USAGE_ERROR: u8 = 2;
 
 /// What a run produced.
 #[derive(Debug, Default)]
 pub struct Outcome {
+    /// What goes to standard output: code or IR, never diagnostics.
     pub stdout: Vec<u8>,
+    /// What goes to standard error: the rendered diagnostics.
     pub stderr: String,
+    /// The exit status ([`SUCCESS`], [`COMPILE_ERROR`], [`USAGE_ERROR`]).
     pub code: u8,
 }
 

@@ -31,6 +31,8 @@
 //! on the calling thread instead. The command line is the separate crate
 //! `legalis-cli`.
 
+#![warn(missing_docs)]
+
 pub mod codes;
 mod cpp;
 mod error;
@@ -63,6 +65,7 @@ pub struct Generated {
     /// The code: text for text targets, the SPIR-V words (little-endian)
     /// for `spirv`.
     pub bytes: Vec<u8>,
+    /// The stage of the entry point the code is for.
     pub stage: ShaderStage,
     /// The module after legalization, for `-dump-ir` with a target.
     pub legalized: ir::Module,
@@ -569,6 +572,7 @@ fn write_bytes(
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Linked {
+    /// Errors and warnings of every stage, in source order per stage.
     pub diagnostics: Vec<Diagnostic>,
     /// The text the diagnostics' spans index.
     pub source_text: String,
@@ -584,6 +588,7 @@ pub struct Linked {
 }
 
 impl Linked {
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }

@@ -21,11 +21,15 @@ use serde_json::{Value, json};
 /// The forms `--trace-legalization` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TraceFormat {
+    /// Readable text, one line per varying.
     Text,
+    /// JSON after the schema `legalis-trace/1` (`docs/design/trace.md`).
     Json,
 }
 
 impl TraceFormat {
+    /// The format a `--trace-legalization=FORM` value names (`text`,
+    /// `json`).
     pub fn from_name(name: &str) -> Option<TraceFormat> {
         match name {
             "text" => Some(TraceFormat::Text),
