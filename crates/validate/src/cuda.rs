@@ -36,7 +36,11 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// The installed toolchain: `nvcc` and the OptiX include folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Toolchain {
+    /// The `nvcc` executable (`nvidia/cu13/bin/nvcc` under the site
+    /// folder); it exists when [`Toolchain::in_site`] returned the value.
     pub nvcc: PathBuf,
+    /// The folder of the OptiX device headers (`optix/include` under the
+    /// site folder, holding `optix_device.h`), passed to nvcc with `-I`.
     pub optix_include: PathBuf,
 }
 

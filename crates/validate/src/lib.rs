@@ -23,6 +23,8 @@
 //! assert_eq!(words[0], 0x0723_0203); // the SPIR-V magic number
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod cuda;
 pub mod metal;
 

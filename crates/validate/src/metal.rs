@@ -49,7 +49,7 @@ pub const FLAGS: &[&str] = &[
 ];
 
 /// The model's folder (`crates/validate/metal-model`).
-pub fn model_dir() -> PathBuf {
+fn model_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("metal-model")
 }
 
