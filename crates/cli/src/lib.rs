@@ -152,21 +152,11 @@ fn compile(args: &CompileArgs, env: &Environment) -> Outcome {
         outcome.code = linked.code;
         return outcome;
     }
-    let compiled = legalis::compile(&legalis::Request {
-        path: path.clone(),
-        source,
-        entry: args.entry.clone(),
-        stage: args.stage,
-        defines: args.defines.clone(),
-        target: args.target,
-        policy: args.policy,
-        trace: args.trace,
-        bindings: args.bindings.clone(),
-        dump_bindings: args.dump_bindings,
-        allow_glsl: args.allow_glsl,
-        conformances: args.conformances.clone(),
-        threads: legalis::Threads::Pool,
-    });
+    let mut request = request(args, &path, source);
+    request.entry = args.entry.clone();
+    request.stage = args.stage;
+    request.dump_bindings = args.dump_bindings;
+    let compiled = legalis::compile(&request);
     unused.retain(|n| {
         let said = format!("{} has no effect", n.name);
         !compiled.diagnostics.iter().any(|d| {
@@ -247,18 +237,7 @@ fn link(
             .cloned()
             .zip(args.linked_stages.iter().copied()),
     );
-    let request = legalis::Request {
-        path: path.clone(),
-        source,
-        defines: args.defines.clone(),
-        target: args.target,
-        policy: args.policy,
-        trace: args.trace,
-        bindings: args.bindings.clone(),
-        allow_glsl: args.allow_glsl,
-        conformances: args.conformances.clone(),
-        ..legalis::Request::default()
-    };
+    let request = request(args, &path, source);
     let linked = legalis::link_entries(&request, &entries);
     reporter.report(
         &mut outcome,
@@ -353,6 +332,23 @@ fn read_stdin(stdin: &StandardInput) -> io::Result<Vec<u8>> {
             "this run has no standard input",
         )),
     }
+}
+
+/// The library request the options `args` make for `source` (shown as
+/// `path`), without the entry point, stage and binding dump, which only a
+/// single compilation takes (a linked pipeline names its entry points
+/// apart).
+fn request(args: &CompileArgs, path: &str, source: Vec<u8>) -> legalis::Request {
+    let mut request = legalis::Request::builder(path, source)
+        .policy(args.policy)
+        .bindings(args.bindings.clone())
+        .allow_glsl(args.allow_glsl)
+        .build();
+    request.target = args.target;
+    request.trace = args.trace;
+    request.defines = args.defines.clone();
+    request.conformances = args.conformances.clone();
+    request
 }
 
 /// Writes `contents` to a temporary file beside `path`, then renames it into

@@ -19,6 +19,7 @@ use crate::{Policy, ShaderStage, front, trace};
 /// assert_eq!(request.defines, [("QUALITY".to_string(), "2".to_string())]);
 /// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Request {
     /// Name shown in diagnostics; never opened.
     pub path: String,
