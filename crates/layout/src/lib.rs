@@ -48,28 +48,49 @@
 //! assert_eq!(metal.offsets(&fields).unwrap(), [0, 16]);
 //! ```
 
+#![warn(missing_docs)]
+
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, TypeInner};
 
 /// A layout rule: how a target lays out one address space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
+    /// Vulkan/GLSL std140: arrays, matrices and structs aligned to 16
+    /// bytes; Vulkan uniform blocks and WGSL's `var<uniform>`.
     Std140,
+    /// Vulkan/GLSL std430: std140 without the rounding of aggregates to
+    /// 16; Vulkan storage buffers and WGSL's `var<storage>`.
     Std430,
+    /// Metal's natural layout (`float3` takes 16 bytes), for constant
+    /// buffers and globals.
     MetalConstant,
+    /// The scalar-aligned layout of D3D structured buffers (`float3` takes
+    /// 12 bytes aligned to 4), for Metal `device` buffers.
     MetalDevice,
+    /// C layout with CUDA's vector types (`float2` aligned to 8, `float3`
+    /// to 4, `float4` to 16).
     Cuda,
+    /// Vulkan's scalar block layout: every type aligned to its largest
+    /// scalar, a struct ending where its last member ends.
     Scalar,
+    /// The C/C++ struct rules: [`Rule::Scalar`] with a struct's size
+    /// rounded up to its alignment.
     C,
 }
 
 /// The targets whose layouts differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// SPIR-V for Vulkan.
     Spirv,
+    /// GLSL for Vulkan.
     Glsl,
+    /// WGSL.
     Wgsl,
+    /// The Metal Shading Language.
     Metal,
+    /// CUDA and OptiX device code.
     Cuda,
 }
 
@@ -77,7 +98,9 @@ pub enum Target {
 /// `ConstantBuffer<T>`, `_Globals`) or a structured buffer's elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
+    /// A constant buffer: `cbuffer`, `ConstantBuffer<T>` or `_Globals`.
     Uniform,
+    /// The elements of a `StructuredBuffer<T>` or `RWStructuredBuffer<T>`.
     Storage,
 }
 
@@ -93,6 +116,9 @@ impl Rule {
         }
     }
 
+    /// The rule's lower-case name as `docs/design/layout.md` writes it:
+    /// `std140`, `std430`, `metal-constant`, `metal-device`, `cuda`,
+    /// `scalar` or `c`.
     pub fn name(self) -> &'static str {
         match self {
             Rule::Std140 => "std140",
@@ -118,7 +144,7 @@ impl Rule {
 
     /// The rule's size of a `bool`: 4 bytes in Vulkan and WGSL (as a
     /// 32-bit integer), 1 byte in C++ (Metal, CUDA).
-    pub fn bool_width(self) -> u32 {
+    fn bool_width(self) -> u32 {
         match self {
             Rule::Std140 | Rule::Std430 | Rule::Scalar | Rule::C => 4,
             Rule::MetalConstant | Rule::MetalDevice | Rule::Cuda => 1,
@@ -127,7 +153,7 @@ impl Rule {
 
     /// `(size, align)` of a vector of `n` scalars of `width` bytes
     /// (`n == 1` is a scalar).
-    pub fn vector(self, n: u32, width: u32) -> (u32, u32) {
+    fn vector(self, n: u32, width: u32) -> (u32, u32) {
         if n == 1 {
             return (width, width);
         }
@@ -162,7 +188,10 @@ impl Rule {
 /// Size and alignment in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Bytes the value occupies, without the padding an array adds after
+    /// it (see [`Layout::stride`]).
     pub size: u32,
+    /// The alignment its offset must be a multiple of, in bytes; at least 1.
     pub align: u32,
 }
 
@@ -183,12 +212,16 @@ pub enum Error {
 }
 
 impl Error {
+    /// Where the offending type is in the source (the span of its IR
+    /// type).
     pub fn span(&self) -> ir::Span {
         match self {
             Error::NestedUnsized(s) | Error::Opaque(s) => *s,
         }
     }
 
+    /// What has no layout, as a noun phrase for a diagnostic's message
+    /// ("a nested unsized array", "this type in a buffer").
     pub fn what(&self) -> &'static str {
         match self {
             Error::NestedUnsized(_) => "a nested unsized array",
@@ -197,12 +230,15 @@ impl Error {
     }
 }
 
+/// A layout or the reason there is none.
 pub type Result<T> = std::result::Result<T, Error>;
 
 /// One member of a laid-out struct.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Member {
+    /// Bytes from the start of the struct to the member.
     pub offset: u32,
+    /// The member's own size and alignment.
     pub layout: Layout,
 }
 
@@ -215,6 +251,9 @@ pub struct Layouter<'m> {
 }
 
 impl<'m> Layouter<'m> {
+    /// A layouter for the types of `module` under `rule`, integer
+    /// matrices following their declared major (see
+    /// [`Layouter::int_matrices_as_rows`]).
     pub fn new(module: &'m ir::Module, rule: Rule) -> Self {
         Layouter {
             module,
@@ -231,6 +270,7 @@ impl<'m> Layouter<'m> {
         self
     }
 
+    /// The rule it lays types out under.
     pub fn rule(&self) -> Rule {
         self.rule
     }
@@ -364,7 +404,7 @@ impl<'m> Layouter<'m> {
     }
 
     /// Whether a matrix member is stored row by row.
-    pub fn stores_rows(&self, ty: Handle<ir::Type>, major: Option<ir::MatrixLayout>) -> bool {
+    fn stores_rows(&self, ty: Handle<ir::Type>, major: Option<ir::MatrixLayout>) -> bool {
         match self.module.types[ty].inner {
             TypeInner::Matrix { scalar, .. } => {
                 (self.int_matrix_rows && scalar.kind != ScalarKind::Float)
@@ -399,7 +439,7 @@ impl<'m> Layouter<'m> {
 }
 
 /// `x` rounded up to a multiple of `align`.
-pub fn round_up(x: u32, align: u32) -> u32 {
+fn round_up(x: u32, align: u32) -> u32 {
     x.div_ceil(align.max(1)) * align.max(1)
 }
 
