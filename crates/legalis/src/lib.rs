@@ -33,6 +33,11 @@
 
 #![warn(missing_docs)]
 
+/// The README's Rust examples, run as doctests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
+
 pub mod codes;
 mod cpp;
 mod error;
