@@ -20,14 +20,24 @@ pub const UNSUPPORTED_SYSTEM_VALUE: u32 = crate::codes::CUDA_UNSUPPORTED_SYSTEM_
 /// A value a kernel computes: its CUDA expression and type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CudaBuiltin {
+    /// A C++ expression over `threadIdx`, `blockIdx` and `blockDim` that
+    /// computes the value (`lg::uint3(blockIdx.x, blockIdx.y, blockIdx.z)`).
     pub expression: &'static str,
+    /// The expression's type: `lg::uint3` ([`BuiltinType::UINT3`]) or
+    /// `uint32_t` ([`BuiltinType::UINT`]).
     pub ty: BuiltinType,
 }
 
+/// How a system value reaches a CUDA entry point: the answer of [`cuda`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CudaMapping {
+    /// Computed by this expression (the compute ids of a kernel's inputs).
     BuiltIn(CudaBuiltin),
-    Unsupported { code: u32 },
+    /// CUDA cannot express it.
+    Unsupported {
+        /// Always [`UNSUPPORTED_SYSTEM_VALUE`] (`E55402`).
+        code: u32,
+    },
 }
 
 const fn builtin(expression: &'static str, ty: BuiltinType) -> CudaMapping {
@@ -39,15 +49,14 @@ const UNSUPPORTED: CudaMapping = CudaMapping::Unsupported {
 };
 
 /// `SV_DispatchThreadID`: the global thread id.
-pub const DISPATCH_THREAD_ID: &str = "lg::uint3(blockIdx.x * blockDim.x + threadIdx.x, \
+const DISPATCH_THREAD_ID: &str = "lg::uint3(blockIdx.x * blockDim.x + threadIdx.x, \
      blockIdx.y * blockDim.y + threadIdx.y, blockIdx.z * blockDim.z + threadIdx.z)";
 /// `SV_GroupID`: the block's id in the grid.
-pub const GROUP_ID: &str = "lg::uint3(blockIdx.x, blockIdx.y, blockIdx.z)";
+const GROUP_ID: &str = "lg::uint3(blockIdx.x, blockIdx.y, blockIdx.z)";
 /// `SV_GroupThreadID`: the thread's id in its block.
-pub const GROUP_THREAD_ID: &str = "lg::uint3(threadIdx.x, threadIdx.y, threadIdx.z)";
+const GROUP_THREAD_ID: &str = "lg::uint3(threadIdx.x, threadIdx.y, threadIdx.z)";
 /// `SV_GroupIndex`: the flattened thread id in its block.
-pub const GROUP_INDEX: &str =
-    "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
+const GROUP_INDEX: &str = "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";
 
 /// Whether CUDA/OptiX has entry points of `stage`: kernels (compute) and
 /// the six OptiX program kinds.

@@ -29,6 +29,7 @@ use crate::{BuiltinType, Direction, codes};
 pub struct Rebase {
     /// The builtin subtracted (`gl_BaseVertex`).
     pub base_name: &'static str,
+    /// The base's SPIR-V `BuiltIn` (`BaseVertex`, `BaseInstance`).
     pub base_spirv: &'static str,
 }
 
@@ -81,24 +82,36 @@ impl Access {
 /// modifier (`noperspective` `SV_Barycentrics` is `gl_BaryCoordNoPerspEXT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Alternate {
+    /// The GLSL builtin variable (`gl_BaryCoordNoPerspEXT`).
     pub glsl_name: &'static str,
+    /// Its SPIR-V `BuiltIn` decoration (`BaryCoordNoPerspKHR`).
     pub spirv_builtin: &'static str,
 }
 
 /// A GLSL builtin variable and its SPIR-V `BuiltIn` decoration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GlslBuiltin {
+    /// The GLSL builtin variable (`gl_Position`); for a member of a block
+    /// array (see [`GlslBuiltin::access`]) the member's name.
     pub glsl_name: &'static str,
+    /// The SPIR-V `BuiltIn` decoration (`Position`, `FragCoord`).
     pub spirv_builtin: &'static str,
     /// The builtin's own GLSL type (the whole array for arrayed builtins).
     pub ty: BuiltinType,
     /// `#extension` the builtin needs at `min_version`, if any.
     pub extension: Option<&'static str>,
+    /// The lowest GLSL `#version` that has the builtin: 450, or 460 for
+    /// the draw parameters (`gl_BaseVertex`, `gl_DrawID` ...).
     pub min_version: u32,
+    /// The base to subtract from the builtin to get the HLSL value
+    /// (`SV_VertexID` is `gl_VertexIndex - gl_BaseVertex`); `None` when the
+    /// builtin is the value.
     pub rebase: Option<Rebase>,
     /// The element of an arrayed builtin this value is; `None` for the
     /// whole builtin (`gl_TessLevelOuter`, copied element by element).
     pub array_index: Option<ArrayIndex>,
+    /// Whether the builtin is a global or a member of a block array, and so
+    /// how an access to it is spelled.
     pub access: Access,
     /// A layout qualifier the builtin is redeclared with
     /// (`layout(depth_greater) out float gl_FragDepth;`, B14).
@@ -215,15 +228,23 @@ impl GlslBuiltin {
     clippy::large_enum_variant,
     reason = "rows are few and short-lived; legalizers copy them by value"
 )]
+/// How a system value reaches a GLSL or SPIR-V entry point: the answer of
+/// [`glsl`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GlslMapping {
+    /// A builtin variable, or an element or block member of one.
     BuiltIn(GlslBuiltin),
     /// Not a builtin: an ordinary varying at a location. With `by_index`
     /// the semantic index is the location (`SV_Target3` → location 3).
     Location {
+        /// The semantic index is the location; when `false` the legalizer
+        /// assigns one as for any user varying.
         by_index: bool,
     },
+    /// GLSL and SPIR-V cannot express it here.
     Unsupported {
+        /// `E49990` (`codes::NOT_IN_STAGE`: not in this stage or direction)
+        /// or `E49991` (`codes::NOT_SUPPORTED_YET`).
         code: u32,
     },
 }

@@ -15,6 +15,7 @@ use legalis_ir::{Scalar, ScalarKind, SystemValue as SV, TessDomain};
 /// A shape a system value may be declared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
+    /// A single scalar.
     Scalar,
     /// A vector of exactly this many components (2 to 4).
     Vector(u8),

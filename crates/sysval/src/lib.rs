@@ -31,6 +31,8 @@
 //! ));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod cuda;
 mod glsl;
 mod hlsl;
@@ -48,11 +50,14 @@ use legalis_ir::{Scalar, ScalarKind};
 /// Whether the entry point reads or writes the value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Direction {
+    /// The entry point reads the value (a parameter or an input member).
     Input,
+    /// The entry point writes the value (its result or an `out` parameter).
     Output,
 }
 
 impl Direction {
+    /// `input` or `output`, for messages.
     pub fn name(self) -> &'static str {
         match self {
             Direction::Input => "input",
@@ -65,20 +70,29 @@ impl Direction {
 /// legalizers convert between the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BuiltinType {
+    /// One scalar.
     Scalar(Scalar),
+    /// A vector of this many components (2 to 4).
     Vector(Scalar, u8),
     /// An array of scalars; `None` is unsized (`gl_ClipDistance[]`).
     Array(Scalar, Option<u32>),
 }
 
 impl BuiltinType {
+    /// A 32-bit `float`.
     pub const FLOAT: BuiltinType = BuiltinType::Scalar(Scalar::F32);
+    /// A `float4` (`vec4`, `vec4<f32>`).
     pub const FLOAT4: BuiltinType = BuiltinType::Vector(Scalar::F32, 4);
+    /// A 32-bit signed `int`.
     pub const INT: BuiltinType = BuiltinType::Scalar(Scalar::I32);
+    /// A 32-bit `uint`.
     pub const UINT: BuiltinType = BuiltinType::Scalar(Scalar::U32);
+    /// A `uint3` (`uvec3`, `vec3<u32>`), as compute ids are.
     pub const UINT3: BuiltinType = BuiltinType::Vector(Scalar::U32, 3);
+    /// A `bool`.
     pub const BOOL: BuiltinType = BuiltinType::Scalar(Scalar::BOOL);
 
+    /// The kind of its scalars (of the elements, for a vector or array).
     pub fn scalar_kind(self) -> ScalarKind {
         match self {
             BuiltinType::Scalar(s) | BuiltinType::Vector(s, _) | BuiltinType::Array(s, _) => s.kind,

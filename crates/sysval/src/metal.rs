@@ -31,6 +31,8 @@ pub struct MetalBuiltin {
     /// The text inside `[[...]]`; `color` takes the semantic index
     /// (`[[color(2)]]`), see [`MetalBuiltin::by_index`].
     pub name: &'static str,
+    /// The attribute's MSL type; the legalizer converts a value declared
+    /// with another.
     pub ty: BuiltinType,
     /// `SV_Target2` → `[[color(2)]]`: the semantic index is the argument.
     pub by_index: bool,
@@ -59,8 +61,10 @@ impl MetalBuiltin {
     }
 }
 
+/// How a system value reaches a Metal entry point: the answer of [`metal`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MetalMapping {
+    /// A Metal attribute on the parameter or result member.
     BuiltIn(MetalBuiltin),
     /// An ordinary varying: `[[attribute(n)]]` on a vertex input,
     /// `[[user(SEMANTIC)]]` between vertex and fragment.
@@ -69,7 +73,10 @@ pub enum MetalMapping {
     /// (`SV_GroupIndex` from `[[thread_position_in_threadgroup]]` and
     /// `[numthreads]`, B20).
     Synthesized,
+    /// Metal cannot express it here.
     Unsupported {
+        /// [`UNSUPPORTED_SYSTEM_VALUE`] (`E55302`) or, for a system value
+        /// this stage or direction cannot use, [`NOT_IN_STAGE`] (`E49990`).
         code: u32,
     },
 }
@@ -323,7 +330,7 @@ pub fn link_name(name: &str, index: u32) -> String {
 /// Metal's interpolation attribute: `flat`, or
 /// `{center,centroid,sample}_{perspective,no_perspective}`; `None` for
 /// the default (`center_perspective`).
-pub fn interpolation_attribute(i: legalis_ir::Interpolation) -> Option<&'static str> {
+fn interpolation_attribute(i: legalis_ir::Interpolation) -> Option<&'static str> {
     use legalis_ir::{InterpolationMode as M, Sampling};
     Some(match (i.mode, i.sampling) {
         (Some(M::Flat), _) => "flat",

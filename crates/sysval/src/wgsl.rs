@@ -35,18 +35,27 @@ pub const NOT_IN_STAGE: u32 = crate::codes::NOT_IN_STAGE;
 pub struct WgslBuiltin {
     /// The name inside `@builtin(...)`.
     pub name: &'static str,
+    /// The builtin's WGSL type; the legalizer converts a value declared
+    /// with another.
     pub ty: BuiltinType,
 }
 
+/// How a system value reaches a WGSL entry point: the answer of [`wgsl`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WgslMapping {
+    /// A `@builtin(...)` value.
     BuiltIn(WgslBuiltin),
     /// An ordinary varying at a location. With `by_index` the semantic
     /// index is the location (`SV_Target3` → `@location(3)`).
     Location {
+        /// The semantic index is the location; when `false` the legalizer
+        /// assigns one as for any user varying.
         by_index: bool,
     },
+    /// WGSL cannot express it here.
     Unsupported {
+        /// [`UNSUPPORTED_SYSTEM_VALUE`] (`E55202`) or, for a system value
+        /// this stage or direction cannot use, [`NOT_IN_STAGE`] (`E49990`).
         code: u32,
     },
 }
