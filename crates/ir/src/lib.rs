@@ -7,7 +7,8 @@
 //! [`Semantic`] from the front end, a [`BuiltIn`] or a location afterwards).
 //! [`print::print_module`] renders a module as readable text (`legalis FILE
 //! -dump-ir`); [`verify::verify`] checks the invariants documented on the
-//! fields. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
+//! fields; [`link`] checks that the stages of one pipeline agree, for every
+//! target. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
 //! and friends) every legalizer takes.
 //!
 //! A module is plain data, built by the front end or by hand:
@@ -36,9 +37,11 @@
 
 mod arena;
 pub mod blocks;
+pub mod codes;
 pub mod diag;
 mod entries;
 mod intrinsic;
+pub mod link;
 mod module;
 mod policy;
 pub mod print;

@@ -36,6 +36,10 @@ pub const FEATURE_NOT_BUILT: u32 = 20;
 /// `passes::legalize_and_write` was given an IR module the IR verifier
 /// refuses.
 pub const INVALID_MODULE: u32 = 11;
+/// Several `-entry` that are the stages of one graphics pipeline, linked
+/// for a target that has no graphics stages (`cuda`); the message names the
+/// target.
+pub const LINK_UNSUPPORTED_TARGET: u32 = 12;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

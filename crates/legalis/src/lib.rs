@@ -179,26 +179,12 @@ fn generate(
 ) -> Option<Generated> {
     let policy = &request.policy;
     if target == Target::WgslSpirvAsm {
-        let mut generated = generate(module, Target::Wgsl, request, diagnostics)?;
-        let text = String::from_utf8_lossy(&generated.bytes).into_owned();
-        match wgsl_to_spirv(&text) {
-            Ok(words) => {
-                generated.bytes = legalis_emit::spirv::disassemble(&words).into_bytes();
-                return Some(generated);
-            }
-            Err(message) => {
-                let span = module
-                    .entry_points
-                    .first()
-                    .map_or(ir::Span::UNDEFINED, |e| e.span);
-                diagnostics.push(Diagnostic::error(
-                    codes::WGSL_TO_SPIRV,
-                    format!("the WGSL output does not become valid SPIR-V through naga: {message}"),
-                    span,
-                ));
-                return None;
-            }
-        }
+        let generated = generate(module, Target::Wgsl, request, diagnostics)?;
+        let span = module
+            .entry_points
+            .first()
+            .map_or(ir::Span::UNDEFINED, |e| e.span);
+        return wgsl_as_spirv_asm(generated, span, diagnostics);
     }
     if !target.is_implemented() {
         diagnostics.push(without_span(Diagnostic::error(
@@ -272,6 +258,31 @@ fn generate(
     };
     let span = module.entry_points[0].span;
     write_verified(legalized, target, request, diagnostics, span)
+}
+
+/// `wgsl-spirv-asm`: the WGSL Legalis wrote (`generated`) as SPIR-V
+/// assembly through naga ([`wgsl_to_spirv`]); `E00009` at `span` (the
+/// entry point) where naga cannot make valid SPIR-V of it.
+fn wgsl_as_spirv_asm(
+    mut generated: Generated,
+    span: ir::Span,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
+    let text = String::from_utf8_lossy(&generated.bytes).into_owned();
+    match wgsl_to_spirv(&text) {
+        Ok(words) => {
+            generated.bytes = legalis_emit::spirv::disassemble(&words).into_bytes();
+            Some(generated)
+        }
+        Err(message) => {
+            diagnostics.push(Diagnostic::error(
+                codes::WGSL_TO_SPIRV,
+                format!("the WGSL output does not become valid SPIR-V through naga: {message}"),
+                span,
+            ));
+            None
+        }
+    }
 }
 
 /// The SPIR-V of a WGSL module, as naga's SPIR-V writer makes it (SPIR-V
@@ -530,7 +541,16 @@ fn write_bytes(
     let bindings = dump_bindings(&plan, target, request.dump_bindings);
     let written = match target {
         Target::Glsl => write_glsl(legalized, &plan, policy).map(String::into_bytes),
-        _ => {
+        // The GLSL legalizer's module is written as GLSL or SPIR-V only:
+        // the other targets have their own legalizers (`generate`,
+        // `link_entries`), and never reach here.
+        Target::Wgsl | Target::WgslSpirvAsm | Target::Metal | Target::Cuda => {
+            unreachable!(
+                "`{}` is not written from the GLSL legalizer's module",
+                target.name()
+            )
+        }
+        Target::Spirv | Target::SpirvAsm => {
             let options = legalis_emit::spirv::Options {
                 min_version: policy.spirv_version.unwrap_or((1, 0)),
                 debug_names: policy.debug_names(),
@@ -585,8 +605,7 @@ pub struct Linked {
     /// error was reported.
     pub outputs: Vec<(String, Generated)>,
     /// The entry points are not the stages of one pipeline (two of one
-    /// stage, or a compute or ray-tracing stage), or the target has no
-    /// cross-stage linking (Metal, WGSL): they were written into
+    /// stage, or a compute or ray-tracing stage): they were written into
     /// one module, as the reference does, and `outputs` holds that one
     /// module, named by all of them joined by `, `.
     pub one_module: bool,
@@ -600,15 +619,19 @@ impl Linked {
 }
 
 /// Legalizes the entry points `entries` of one file together, as the
-/// stages of one pipeline (cross-stage linking): each stage's inputs take
-/// the locations its previous stage writes them at, keyed by semantic, and
-/// every disagreement between the two sides is a diagnostic naming both
-/// (`legalis_legalize_glsl::link`). `request.entry` and `request.stage`
-/// are ignored: each entry point's stage is its `[shader]` attribute.
+/// stages of one pipeline (cross-stage linking), and writes each stage's
+/// code in the target's language, in pipeline order: each stage's inputs
+/// are where its previous stage writes them, keyed by semantic (on GLSL,
+/// SPIR-V and WGSL at its locations; on Metal under its `[[user(NAME)]]`
+/// names, which the semantics give both sides), and every disagreement
+/// between the two sides is a diagnostic naming both (`E49801`, `E49802`:
+/// `legalis_ir::link`, the check every target shares). `request.entry`
+/// and `request.stage` are ignored: each entry point's stage is its
+/// `[shader]` attribute. `cuda`, which has no graphics stages, refuses a
+/// pipeline (`E00012`).
 ///
 /// Entry points that cannot be the stages of one pipeline (two of one
-/// stage, or a compute or ray-tracing stage), and those of the targets
-/// without cross-stage linking (Metal, WGSL), are written into one module
+/// stage, or a compute or ray-tracing stage) are written into one module
 /// instead, as the reference does with several `-entry`
 /// ([`Linked::one_module`]).
 pub fn link(request: &Request, entries: &[String]) -> Linked {
@@ -712,10 +735,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
         linked.diagnostics = diagnostics;
         return linked;
     }
-    // Metal and WGSL have no cross-stage linking: their entry points go
-    // into one module whatever their stages, as the reference writes them.
-    let one_module = matches!(target, Target::Metal | Target::Wgsl | Target::WgslSpirvAsm);
-    if one_module || !one_pipeline(&module, &chosen) {
+    if !one_pipeline(&module, &chosen) {
         // The reference's meaning of several `-entry`: one module of them.
         let mut subset = module.clone();
         subset.entry_points = chosen
@@ -735,69 +755,140 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
         return linked;
     }
     if target == Target::Cuda {
-        diagnostics.push(without_span(Diagnostic::error(
-            codes::TARGET_NOT_IMPLEMENTED,
-            "linking several entry points is not implemented for the cuda target yet",
-            ir::Span::UNDEFINED,
-        )));
+        diagnostics.push(link_unsupported(target));
         linked.diagnostics = diagnostics;
         return linked;
     }
-    let order = match diagnostics.iter().any(Diagnostic::is_error) {
-        true => None,
-        false => match legalis_legalize_glsl::link::pipeline_order(&module, &chosen) {
-            Ok(order) => Some(order),
-            Err(errors) => {
-                diagnostics.extend(errors);
-                None
-            }
-        },
-    };
-    let mut previous: Option<legalis_legalize_glsl::Legalized> = None;
-    for i in order.into_iter().flatten() {
-        let own = match legalis_legalize_glsl::legalize(&module, i, &request.policy) {
-            Ok(own) => own,
-            Err(errors) => {
-                diagnostics.extend(errors);
-                break;
-            }
-        };
-        let hints = match &previous {
-            Some(producer) => {
-                match legalis_legalize_glsl::link::link_inputs(&module, producer, &own) {
-                    Ok(hints) => hints,
-                    Err(errors) => {
-                        diagnostics.extend(errors);
-                        break;
-                    }
-                }
-            }
-            None => legalis_legalize_glsl::Linked::default(),
-        };
-        let legalized = if hints.inputs.is_empty() {
-            own
-        } else {
-            match legalis_legalize_glsl::legalize_linked(&module, i, &request.policy, &hints) {
-                Ok(legalized) => legalized,
-                Err(errors) => {
-                    diagnostics.extend(errors);
-                    break;
-                }
-            }
-        };
-        let name = module.entry_points[i].name.clone();
-        let written = write(legalized.clone(), target, request, &mut diagnostics);
-        previous = Some(legalized);
-        match written {
-            Some(generated) => linked.outputs.push((name, generated)),
-            None => break,
+    let order = match ir::link::pipeline_order(&module, &chosen) {
+        Ok(order) => order,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            linked.diagnostics = diagnostics;
+            return linked;
         }
-    }
+    };
+    let policy = &request.policy;
+    let module = &module;
+    let span = |i: usize| module.entry_points[i].span;
+    linked.outputs = match target {
+        Target::Glsl | Target::Spirv | Target::SpirvAsm => {
+            use legalis_legalize_glsl as glsl;
+            link_stages(
+                module,
+                &order,
+                &mut diagnostics,
+                |i, hints| glsl::legalize_linked(module, i, policy, hints),
+                |producer: &glsl::Legalized, own| glsl::link::link_inputs(module, producer, own),
+                Clone::clone,
+                |legalized, _, diagnostics| write(legalized, target, request, diagnostics),
+            )
+        }
+        Target::Wgsl | Target::WgslSpirvAsm => {
+            use legalis_legalize_varying::wgsl;
+            link_stages(
+                module,
+                &order,
+                &mut diagnostics,
+                |i, hints| wgsl::legalize_linked_unverified(module, i, policy, hints),
+                |producer: &wgsl::Plan, own: &wgsl::Legalized| {
+                    wgsl::link_inputs(module, producer, &own.plan)
+                },
+                |legalized| legalized.plan.clone(),
+                |legalized, i, diagnostics| {
+                    let generated = write_wgsl(legalized, span(i), request, diagnostics)?;
+                    match target {
+                        Target::WgslSpirvAsm => wgsl_as_spirv_asm(generated, span(i), diagnostics),
+                        _ => Some(generated),
+                    }
+                },
+            )
+        }
+        Target::Metal => {
+            use legalis_legalize_varying::metal;
+            link_stages(
+                module,
+                &order,
+                &mut diagnostics,
+                // Metal links by `[[user(...)]]` names, which each stage
+                // takes from its semantics alone: no hints to apply.
+                |i, _| metal::legalize_unverified(module, i, policy),
+                |producer: &metal::Plan, own: &metal::Legalized| {
+                    metal::link_inputs(module, producer, &own.plan)
+                        .map(|()| ir::link::Linked::default())
+                },
+                |legalized| legalized.plan.clone(),
+                |legalized, i, diagnostics| write_metal(legalized, span(i), request, diagnostics),
+            )
+        }
+        // Refused above.
+        Target::Cuda => Vec::new(),
+    };
     if diagnostics.iter().any(Diagnostic::is_error) {
         linked.outputs.clear();
     }
     linked.diagnostics = diagnostics;
     linked
+}
+
+/// The stages `order` of one pipeline, in pipeline order, each legalized
+/// on its own (`legalize` with no hints), checked against the previous
+/// stage (`link`, given what `keep` kept of it; it returns where that stage
+/// writes this one's inputs), legalized again at those places when there
+/// are any, and written (`write`, given the entry point's index). Stops at
+/// the first stage with an error, its diagnostics in `diagnostics`.
+fn link_stages<L, P>(
+    module: &ir::Module,
+    order: &[usize],
+    diagnostics: &mut Vec<Diagnostic>,
+    legalize: impl Fn(usize, &ir::link::Linked) -> Result<L, Vec<Diagnostic>>,
+    link: impl Fn(&P, &L) -> Result<ir::link::Linked, Vec<Diagnostic>>,
+    keep: impl Fn(&L) -> P,
+    mut write: impl FnMut(L, usize, &mut Vec<Diagnostic>) -> Option<Generated>,
+) -> Vec<(String, Generated)> {
+    let mut outputs = Vec::new();
+    let mut previous: Option<P> = None;
+    for &i in order {
+        let legalized = (|| {
+            let own = legalize(i, &ir::link::Linked::default())?;
+            let hints = match &previous {
+                Some(producer) => link(producer, &own)?,
+                None => return Ok(own),
+            };
+            if hints.inputs.is_empty() {
+                Ok(own)
+            } else {
+                legalize(i, &hints)
+            }
+        })();
+        let legalized = match legalized {
+            Ok(legalized) => legalized,
+            Err(errors) => {
+                diagnostics.extend(errors);
+                break;
+            }
+        };
+        previous = Some(keep(&legalized));
+        match write(legalized, i, diagnostics) {
+            Some(generated) => outputs.push((module.entry_points[i].name.clone(), generated)),
+            None => break,
+        }
+    }
+    outputs
+}
+
+/// `E00012`: several `-entry` that are one graphics pipeline, for a target
+/// without graphics stages to link (CUDA).
+fn link_unsupported(target: Target) -> Diagnostic {
+    without_span(Diagnostic::error(
+        codes::LINK_UNSUPPORTED_TARGET,
+        format!(
+            "`-target {}` cannot link entry points as the stages of one graphics pipeline: it \
+             has no graphics stages (several `-entry` of OptiX programs are written into one \
+             module); link them for glsl, spirv, spirv-asm, wgsl, wgsl-spirv-asm or metal",
+            target.name()
+        ),
+        ir::Span::UNDEFINED,
+    ))
 }
 
 /// Whether the entry points `chosen` can be the stages of one pipeline:
@@ -829,7 +920,7 @@ fn generate_wgsl(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let mut legalized =
+    let legalized =
         match legalis_legalize_varying::wgsl::legalize_unverified(module, 0, &request.policy) {
             Ok(legalized) => legalized,
             Err(errors) => {
@@ -837,7 +928,18 @@ fn generate_wgsl(
                 return None;
             }
         };
-    let span = module.entry_points[0].span;
+    write_wgsl(legalized, module.entry_points[0].span, request, diagnostics)
+}
+
+/// The WGSL of one legalized entry point (not yet verified: the verifier
+/// runs beside the writer), with its trace and binding dump when asked
+/// for; `span` is the entry point's.
+fn write_wgsl(
+    mut legalized: legalis_legalize_varying::wgsl::Legalized,
+    span: ir::Span,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     let (text, bindings) = write_text(
         &mut legalized.module,
         Target::Wgsl,
@@ -983,7 +1085,7 @@ fn generate_metal(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let mut legalized =
+    let legalized =
         match legalis_legalize_varying::metal::legalize_unverified(module, 0, &request.policy) {
             Ok(legalized) => legalized,
             Err(errors) => {
@@ -991,7 +1093,18 @@ fn generate_metal(
                 return None;
             }
         };
-    let span = module.entry_points[0].span;
+    write_metal(legalized, module.entry_points[0].span, request, diagnostics)
+}
+
+/// The MSL of one legalized entry point (not yet verified: the verifier
+/// runs beside the writer), with its trace and binding dump when asked
+/// for; `span` is the entry point's.
+fn write_metal(
+    mut legalized: legalis_legalize_varying::metal::Legalized,
+    span: ir::Span,
+    request: &Request,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Generated> {
     let (text, bindings) = write_text(
         &mut legalized.module,
         Target::Metal,

@@ -151,6 +151,7 @@ fn wgsl_json(module: &ir::Module, plan: &legalis_legalize_varying::wgsl::Plan) -
                 w::Reason::ExplicitLocation => "explicit-location",
                 w::Reason::SemanticIndex => "semantic-index",
                 w::Reason::NextFreeLocation => "next-free-location",
+                w::Reason::Linked => "linked",
                 w::Reason::Uniform => "uniform",
             };
             let root = match leaf.root {

@@ -11,10 +11,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-const CODE_FILES: [(&str, &str); 7] = [
+const CODE_FILES: [(&str, &str); 8] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
+    ),
+    (
+        "crates/ir/src/codes.rs",
+        include_str!("../../ir/src/codes.rs"),
     ),
     (
         "crates/front/src/codes.rs",

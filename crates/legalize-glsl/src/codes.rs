@@ -1,7 +1,12 @@
 //! Diagnostic codes of the GLSL/SPIR-V legalizer (`E49xxx`); the table's
-//! own codes (`E49990`, `E49991`) live in `legalis_sysval::codes`.
+//! own codes (`E49990`, `E49991`) live in `legalis_sysval::codes`, and
+//! cross-stage linking's (`E498xx`) in `legalis_ir::codes`.
 
 pub use legalis_sysval::codes::{NOT_IN_STAGE, NOT_SUPPORTED_YET};
+
+/// Cross-stage linking (`E49801`-`E49803`), every target's: its codes live
+/// with the check, in `legalis_ir::codes`.
+pub use legalis_ir::codes::{LINK_MISMATCH, LINK_STAGES, LINK_UNWRITTEN};
 
 /// An `SV_*` semantic that is not a system value (B5).
 pub const UNKNOWN_SYSTEM_VALUE: u32 = 49999;
@@ -32,13 +37,6 @@ pub const BAD_STREAM_OUTPUT: u32 = 49101;
 /// per stream vertex, a slot outside 0..=3, a stride over 2048 bytes or
 /// smaller than the slot's declarations.
 pub const STREAM_OUTPUT_LIMIT: u32 = 49102;
-/// Cross-stage linking: an input no earlier stage of the pipeline writes.
-pub const LINK_UNWRITTEN: u32 = 49801;
-/// Cross-stage linking: the two sides of a varying or of the task payload
-/// disagree (type, per-patch-ness, interpolation).
-pub const LINK_MISMATCH: u32 = 49802;
-/// Cross-stage linking: the entry points are not stages of one pipeline.
-pub const LINK_STAGES: u32 = 49803;
 /// Clip and cull distances past the eight elements Vulkan guarantees
 /// (`maxClipDistances`, `maxCullDistances`, `maxCombinedClipAndCullDistances`).
 pub const DISTANCE_LIMIT: u32 = 49998;

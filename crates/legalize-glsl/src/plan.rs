@@ -70,37 +70,9 @@ pub enum Reason {
 }
 
 /// What the previous stage of a linked pipeline fixed for this entry
-/// point's inputs: for each user semantic it writes, the location and
-/// whether it is per primitive (a mesh shader's primitive outputs).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Linked {
-    pub inputs: Vec<LinkedInput>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinkedInput {
-    /// The semantic's name, upper case, and index.
-    pub semantic: (String, u32),
-    pub location: u32,
-    pub per_primitive: bool,
-}
-
-impl Linked {
-    /// The producer's slot for a leaf's user semantic.
-    pub fn find(&self, semantic: Option<&ir::Semantic>) -> Option<&LinkedInput> {
-        let key = semantic_key(semantic?)?;
-        self.inputs.iter().find(|i| i.semantic == key)
-    }
-}
-
-/// `(NAME, index)` of a user semantic, upper case: semantics match across
-/// stages case-insensitively.
-pub fn semantic_key(semantic: &ir::Semantic) -> Option<(String, u32)> {
-    match semantic {
-        ir::Semantic::User { name, index } => Some((name.to_ascii_uppercase(), *index)),
-        _ => None,
-    }
-}
+/// point's inputs, and the semantic key stages link by: every target's,
+/// in `legalis_ir::link`.
+pub use legalis_ir::link::{Linked, LinkedInput, semantic_key};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {

@@ -290,3 +290,44 @@ fn b21_object_plan_names_the_payload() {
     assert_eq!(l.plan.object_payload.as_deref(), Some("Pl"));
     assert_eq!(l.plan.mesh, None);
 }
+
+/// Linking checks the fragment function against the vertex function it
+/// follows; the `[[user(NAME)]]` names already agree, so nothing is placed.
+#[test]
+fn linking_checks_both_sides_by_semantic() {
+    use legalis_legalize_varying::metal::link_inputs;
+    let src = "\
+struct O { float4 p : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint id : ID; };
+[shader(\"vertex\")] O vs(float4 p : POSITION, uint v : SV_VertexID) { O o; o.p = p; o.uv = p.xy; o.id = v; return o; }
+[shader(\"fragment\")] float4 fs(uint id : ID, float2 uv : TEXCOORD0) : SV_Target { return uv.xyxy * float(id); }
+[shader(\"fragment\")] float4 bad(float3 uv : TEXCOORD0, float4 fog : FOG) : SV_Target { return fog * uv.x; }
+";
+    let out = legalis_front::compile(src, &legalis_front::Options::default());
+    let module = out.module.expect("front end");
+    let policy = ir::Policy::default();
+    let plan = |name: &str| {
+        let i = module.entry_points.iter().position(|e| e.name == name);
+        legalize(&module, i.expect(name), &policy)
+            .unwrap_or_else(|e| panic!("{e:#?}"))
+            .plan
+    };
+    assert_eq!(link_inputs(&module, &plan("vs"), &plan("fs")), Ok(()));
+    let errors = link_inputs(&module, &plan("vs"), &plan("bad")).expect_err("they disagree");
+    let texts: Vec<(String, &str)> = errors
+        .iter()
+        .map(|d| (d.code_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (
+                "E49802".to_string(),
+                "`uv` is `float3` in `bad` and `float2` in `vs`, which writes it"
+            ),
+            (
+                "E49801".to_string(),
+                "fragment input `fog` (FOG0) is written by no earlier stage"
+            ),
+        ]
+    );
+}

@@ -444,3 +444,59 @@ fn a_system_value_outside_its_stage_is_e49990() {
         ]
     );
 }
+
+/// Every entry point of `src`, for linking.
+fn whole(src: &str) -> ir::Module {
+    let out = legalis_front::compile(src, &legalis_front::Options::default());
+    out.module
+        .unwrap_or_else(|| panic!("front end: {:#?}", out.diagnostics))
+}
+
+const LINKED: &str = "\
+struct O { float4 p : SV_Position; float2 uv : UV; float3 n : N; float4 c : C; };
+[shader(\"vertex\")] O vs(float4 p : POSITION) { O o; o.p = p; o.uv = p.xy; o.n = p.xyz; o.c = p; return o; }
+[shader(\"fragment\")] float4 fs(float4 c : C, float2 uv : UV) : SV_Target { return c * uv.x; }
+[shader(\"fragment\")] float4 centroid_n(centroid float3 n : N) : SV_Target { return n.xyzz; }
+";
+
+#[test]
+fn linked_inputs_take_the_vertex_stage_locations() {
+    use legalis_legalize_varying::wgsl::{legalize_linked, link_inputs};
+    let module = whole(LINKED);
+    let policy = ir::Policy::default();
+    let index = |name: &str| module.entry_points.iter().position(|e| e.name == name);
+    let (vs, fs) = (index("vs").expect("vs"), index("fs").expect("fs"));
+    let producer = legalize(&module, vs, &policy).expect("vs");
+    let alone = legalize(&module, fs, &policy).expect("fs");
+    // Alone: c at 0, uv at 1; the vertex stage writes uv at 0, c at 2.
+    assert_eq!(
+        summary(&alone)[..2],
+        ["c: in @location(0)", "uv: in @location(1)"]
+    );
+    let hints = link_inputs(&module, &producer.plan, &alone.plan).expect("they agree");
+    let linked = legalize_linked(&module, fs, &policy, &hints).expect("fs linked");
+    assert_eq!(
+        summary(&linked)[..2],
+        ["c: in @location(2)", "uv: in @location(0)"]
+    );
+    assert!(
+        linked.plan.leaves[..2]
+            .iter()
+            .all(|l| l.reason == Reason::Linked)
+    );
+    // WebGPU compares the sampling too.
+    let sampled = legalize(&module, index("centroid_n").expect("n"), &policy).expect("n");
+    let errors = link_inputs(&module, &producer.plan, &sampled.plan).expect_err("centroid");
+    let texts: Vec<(String, &str)> = errors
+        .iter()
+        .map(|d| (d.code_str(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [(
+            "E49802".to_string(),
+            "`n` is sampled `centroid` in `centroid_n` but `center` in `vs`, which writes it: \
+             both sides of a WGSL varying sample alike"
+        )]
+    );
+}

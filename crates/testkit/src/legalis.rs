@@ -48,21 +48,31 @@ impl Compiler for InProcessLegalis {
 pub struct DownstreamValidator;
 
 /// The sections of a linked pipeline's output (several `-entry`): each
-/// stage's code under its `legalis link: ENTRY (STAGE)` header line.
+/// stage's code under its `legalis link: ENTRY (STAGE)` header line, as
+/// `(stage, code)`.
 fn linked_sections(output: &str) -> Vec<(String, String)> {
+    linked_entries(output)
+        .into_iter()
+        .map(|(_, stage, code)| (stage, code))
+        .collect()
+}
+
+/// [`linked_sections`] with each section's entry point:
+/// `(entry, stage, code)`.
+pub(crate) fn linked_entries(output: &str) -> Vec<(String, String, String)> {
     let header = |line: &str| {
         let line = line
             .strip_prefix("// ")
             .or_else(|| line.strip_prefix("; "))?;
         let named = line.trim_end().strip_prefix("legalis link: ")?;
-        let stage = named.rsplit_once(" (")?.1.strip_suffix(')')?;
-        Some(stage.to_string())
+        let (entry, stage) = named.rsplit_once(" (")?;
+        Some((entry.to_string(), stage.strip_suffix(')')?.to_string()))
     };
-    let mut sections: Vec<(String, String)> = Vec::new();
+    let mut sections: Vec<(String, String, String)> = Vec::new();
     for line in output.split_inclusive('\n') {
         match (header(line), sections.last_mut()) {
-            (Some(stage), _) => sections.push((stage, String::new())),
-            (None, Some((_, code))) => code.push_str(line),
+            (Some((entry, stage)), _) => sections.push((entry, stage, String::new())),
+            (None, Some((_, _, code))) => code.push_str(line),
             // Text before any header: not a linked output.
             (None, None) => return Vec::new(),
         }
@@ -376,10 +386,22 @@ impl Validator for DownstreamValidator {
     ) -> Result<Option<String>, String> {
         if target == "metal" {
             // clang against the metal_stdlib model first, then the
-            // signature against the plan.
-            legalis_validate::metal::validate_metal(output)?;
-            let signature = crate::msl_signature::check(file, args, output)?;
-            return Ok(Some(format!("{METAL_CHECKED}; {signature}")));
+            // signature against the plan; a linked pipeline's stages each
+            // on their own.
+            let sections = linked_sections(output);
+            if sections.is_empty() {
+                legalis_validate::metal::validate_metal(output)?;
+                let signature = crate::msl_signature::check(file, args, output)?;
+                return Ok(Some(format!("{METAL_CHECKED}; {signature}")));
+            }
+            let mut notes = Vec::new();
+            for (stage, code) in &sections {
+                legalis_validate::metal::validate_metal(code)
+                    .map_err(|e| format!("{stage}: {e}"))?;
+                notes.push(format!("{stage}: {METAL_CHECKED}"));
+            }
+            notes.push(crate::msl_signature::check(file, args, output)?);
+            return Ok(Some(notes.join("; ")));
         }
         let notes = self.validate_with_notes(target, stage, output)?;
         Ok((!notes.is_empty()).then(|| notes.join("; ")))

@@ -537,6 +537,17 @@ pub fn check(file: &Path, args: &[String], output: &str) -> Result<String, Strin
     request.stage = compile.stage;
     request.defines = compile.defines.clone();
     request.conformances = compile.conformances.clone();
+    // A linked pipeline: each stage's MSL on its own, as the stage alone
+    // is legalized (Metal links by the `[[user(...)]]` names the
+    // semantics give both sides).
+    let stages = crate::legalis::linked_entries(output);
+    if !chosen.is_empty() && !stages.is_empty() {
+        for (entry, stage, code) in &stages {
+            check_entries(&request, std::slice::from_ref(entry), code)
+                .map_err(|e| format!("{stage}: {e}"))?;
+        }
+        return Ok(NOTE.to_string());
+    }
     check_entries(&request, &chosen, output)
 }
 

@@ -205,6 +205,15 @@ pub fn shape(module: &ir::Module, entry: &ir::EntryPoint) -> Option<MeshShape> {
 /// The type name of the payload an object function's `DispatchMesh`
 /// hands on.
 pub fn object_payload(module: &ir::Module, entry: &ir::EntryPoint) -> Option<String> {
+    dispatched_payload(module, entry).map(|(name, _)| name)
+}
+
+/// [`object_payload`], with the span of the payload argument of the
+/// `DispatchMesh` call (where linking reports a disagreement).
+pub fn dispatched_payload(
+    module: &ir::Module,
+    entry: &ir::EntryPoint,
+) -> Option<(String, ir::Span)> {
     if entry.stage != ir::ShaderStage::Amplification {
         return None;
     }
@@ -213,10 +222,10 @@ pub fn object_payload(module: &ir::Module, entry: &ir::EntryPoint) -> Option<Str
         Expression::Intrinsic {
             fun: ir::Intrinsic::DispatchMesh,
             args,
-        } => args
-            .get(3)
-            .and_then(|a| func.expressions.ty(*a))
-            .map(|t| ir::print::type_name(module, t)),
+        } => args.get(3).and_then(|&a| {
+            let ty = func.expressions.ty(a)?;
+            Some((ir::print::type_name(module, ty), func.expressions.span(a)))
+        }),
         _ => None,
     })
 }

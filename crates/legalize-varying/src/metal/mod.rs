@@ -16,6 +16,11 @@
 //!   struct around the source function, `SV_GroupIndex` computed from the
 //!   threadgroup-local id and `[numthreads]` (B20).
 //!
+//! In a linked pipeline (several `-entry`), `link.rs` checks each stage
+//! against the previous one by `legalis_ir::link`; Metal links user
+//! varyings by their `[[user(SEMANTIC)]]` names, which the semantic gives
+//! both sides alike, so a stage is legalized as it is alone.
+//!
 //! The writer (`legalis_emit::metal`) gathers the user-varying inputs into
 //! the `[[stage_in]]` struct and passes resources as `[[buffer(n)]]`,
 //! `[[texture(n)]]`, `[[sampler(n)]]` arguments.
@@ -28,6 +33,7 @@
 //! The legalizer never prints; the result is IR plus the plan.
 
 mod assign_locations;
+mod link;
 mod map_system_values;
 mod mesh;
 pub mod plan;
@@ -39,6 +45,7 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
+pub use link::link_inputs;
 pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
 use crate::codes;
@@ -287,6 +294,7 @@ fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
         },
         reason: Reason::Synthesized,
         span,
+        semantic: None,
     });
 }
 
@@ -325,6 +333,10 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 target,
                 reason,
                 span: raw.span,
+                semantic: match raw.io.binding {
+                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
+                    _ => None,
+                },
             })
         })
         .collect();

@@ -109,6 +109,10 @@ pub struct Leaf {
     pub reason: Reason,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
+    /// The semantic the leaf was declared with, if any: a user semantic
+    /// links it with the other stages of a pipeline (by its
+    /// `[[user(...)]]` name).
+    pub semantic: Option<ir::Semantic>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -2,6 +2,8 @@
 //! per direction, `[[vk::location(n)]]` and semantic-indexed (`SV_Target2`)
 //! locations are reserved first; every other leaf takes the lowest free
 //! location in declaration order. Two leaves on one location is `E55203`.
+//! In a linked pipeline, the inputs the previous stage writes are reserved
+//! first, at the locations it writes them (`Reason::Linked`).
 //! Interpolation applies between stages only (vertex outputs, fragment
 //! inputs), and integers are always `flat`, as WGSL requires.
 
@@ -13,14 +15,31 @@ use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
 use legalis_sysval::Direction;
 
 use super::map_system_values::RawLeaf;
-use super::plan::{Reason, Target};
+use super::plan::{Linked, Reason, Target};
 use crate::codes;
 
 pub fn assign_locations(
     module: &ir::Module,
     stage: ShaderStage,
     leaves: &mut [RawLeaf],
+    linked: &Linked,
 ) -> Vec<Diagnostic> {
+    // Inputs the previous stage of a linked pipeline writes take its
+    // locations (they are reserved like explicit ones).
+    let from_producer: Vec<Option<u32>> = leaves
+        .iter()
+        .map(|leaf| {
+            let semantic = match &leaf.io.binding {
+                Some(ir::Binding::Semantic(s)) => Some(s),
+                _ => None,
+            };
+            let input = leaf.direction == Direction::Input && leaf.target.is_none();
+            input
+                .then(|| linked.find(semantic))
+                .flatten()
+                .map(|i| i.location)
+        })
+        .collect();
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
         // Location -> leaf; the lowest free location is found from a cursor
@@ -31,7 +50,10 @@ pub fn assign_locations(
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
-            if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
+            let reserved = from_producer[i]
+                .or(leaf.io.explicit_location)
+                .or(leaf.fixed_location);
+            if let Some(location) = reserved {
                 if let Some(&other) = taken.get(&location) {
                     errors.push(
                         Diagnostic::error(
@@ -48,11 +70,13 @@ pub fn assign_locations(
                 taken.entry(location).or_insert(i);
             }
         }
-        for leaf in leaves.iter_mut() {
+        for (leaf, linked) in leaves.iter_mut().zip(&from_producer) {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
-            let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
+            let explicit = leaf.io.explicit_location;
+            let (location, reason) = match (linked.or(explicit), leaf.fixed_location) {
+                (Some(l), _) if *linked == Some(l) => (l, Reason::Linked),
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
                 (None, None) => {

@@ -10,6 +10,10 @@
 //!   every system value WGSL cannot express (B23);
 //! - `assign_locations.rs`: sequential `@location`s honouring
 //!   `[[vk::location]]` and `SV_TargetN`, `@interpolate` (integers flat);
+//! - `link.rs`: a stage of a linked pipeline (several `-entry`) checked
+//!   against the previous one by `legalis_ir::link`, its inputs then
+//!   legalized at the locations that stage writes them
+//!   ([`legalize_linked`]);
 //! - `wrap_entry_point.rs`: the attributed entry function and result
 //!   struct around the source function, with the conversions between the
 //!   declared types and the builtins' (`int` ids from `u32`, `uint2`
@@ -23,6 +27,7 @@
 //! The legalizer never prints; the result is IR plus the plan.
 
 mod assign_locations;
+mod link;
 mod map_system_values;
 pub mod plan;
 mod wrap_entry_point;
@@ -33,7 +38,8 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
-pub use plan::{Leaf, Plan, Reason, Root, Target};
+pub use link::link_inputs;
+pub use plan::{Leaf, Linked, Plan, Reason, Root, Target};
 
 use crate::codes;
 
@@ -72,7 +78,31 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    legalize_one(module, entry_point, policy, Others::Drop)
+    legalize_linked_unverified(module, entry_point, policy, &Linked::default())
+}
+
+/// [`legalize`] as a stage of a linked pipeline: inputs the previous stage
+/// writes take its locations (`linked`, from [`link_inputs`]).
+pub fn legalize_linked(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    linked: &Linked,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    let legalized = legalize_linked_unverified(module, entry_point, policy, linked)?;
+    verify(&legalized.module, module.entry_points[entry_point].span)?;
+    Ok(legalized)
+}
+
+/// [`legalize_linked`] without the IR verifier, as
+/// [`legalize_unverified`].
+pub fn legalize_linked_unverified(
+    module: &ir::Module,
+    entry_point: usize,
+    policy: &ir::Policy,
+    linked: &Linked,
+) -> Result<Legalized, Vec<Diagnostic>> {
+    legalize_one(module, entry_point, policy, linked, Others::Drop)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -96,7 +126,7 @@ pub fn legalize_all_unverified(
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
     let (module, plans) = ir::legalize_each(module, |current, k| {
-        legalize_one(current, k, policy, Others::Keep)
+        legalize_one(current, k, policy, &Linked::default(), Others::Keep)
             .map(|legalized| (legalized.module, legalized.plan))
     })?;
     Ok(LegalizedAll { module, plans })
@@ -106,6 +136,7 @@ fn legalize_one(
     module: &ir::Module,
     entry_point: usize,
     policy: &ir::Policy,
+    linked: &Linked,
     others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     let Some(entry) = module.entry_points.get(entry_point) else {
@@ -136,7 +167,7 @@ fn legalize_one(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -178,6 +209,10 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 target,
                 reason,
                 span: raw.span,
+                semantic: match raw.io.binding {
+                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
+                    _ => None,
+                },
             })
         })
         .collect();

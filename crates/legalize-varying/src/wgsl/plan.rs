@@ -7,6 +7,10 @@ use legalis_ir as ir;
 use legalis_ir::{Handle, Span, SystemValue, Type};
 use legalis_sysval::{Direction, WgslBuiltin};
 
+/// What the previous stage of a linked pipeline fixed for an entry point's
+/// inputs: every target's, in `legalis_ir::link`.
+pub use legalis_ir::link::Linked;
+
 /// Where a leaf lives in the entry point's signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Root {
@@ -26,6 +30,9 @@ pub enum Reason {
     /// The next location not yet taken in its direction, in declaration
     /// order.
     NextFreeLocation,
+    /// Where the previous stage of a linked pipeline writes the same
+    /// semantic ([`Linked`]).
+    Linked,
     /// An entry-point `uniform` parameter or resource: a module global.
     Uniform,
 }
@@ -63,6 +70,9 @@ pub struct Leaf {
     pub reason: Reason,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
+    /// The semantic the leaf was declared with, if any: a user semantic
+    /// links it with the other stages of a pipeline.
+    pub semantic: Option<ir::Semantic>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
