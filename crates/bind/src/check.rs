@@ -6,10 +6,14 @@ use legalis_ir::diag::Diagnostic;
 
 use crate::{Kind, Place, Plan, Resource, Target, class_letter, codes};
 
-/// D3D11's per-stage limits: shader-resource views, samplers, constant
-/// buffers.
+/// D3D11's per-stage limit of shader-resource view slots (`t`
+/// registers); past it `E48001`.
 pub const MAX_SHADER_RESOURCES: u32 = 128;
+/// D3D11's per-stage limit of sampler slots (`s` registers); past it
+/// `E48002`.
 pub const MAX_SAMPLERS: u32 = 16;
+/// D3D11's per-stage limit of constant buffers (`b` registers,
+/// `_Globals` included); past it `E48003`.
 pub const MAX_CONSTANT_BUFFERS: u32 = 14;
 
 /// Every diagnostic of `plan`, in declaration order per check.

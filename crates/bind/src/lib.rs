@@ -28,10 +28,12 @@
 //! assert_eq!(tex.place, Place::Descriptor { set: 0, binding: 3 });
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod codes;
 mod dump;
-pub mod params;
+mod params;
 pub mod rules;
 
 use std::collections::{BTreeSet, HashMap};
@@ -50,29 +52,50 @@ pub use params::inline_resource_arguments;
 /// Vulkan rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// GLSL and SPIR-V: descriptor sets and bindings ([`rules::vulkan`]).
     Vulkan,
+    /// WGSL: the Vulkan rule with every `@group`/`@binding` pair distinct
+    /// ([`rules::wgsl`]).
     Wgsl,
+    /// Metal: argument-table indices ([`rules::metal`]).
     Metal,
+    /// CUDA and OptiX: kernel parameters or `LaunchParams` members
+    /// ([`rules::cuda`]).
     Cuda,
 }
 
 /// What a resource is, as the source spells its type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// A read-only texture (`Texture2D`, `TextureCube`, `Texture2DMS` ...).
     Texture,
+    /// A texture with write access (`RWTexture2D` ...).
     RwTexture,
+    /// `SamplerState`.
     Sampler,
+    /// `SamplerComparisonState`.
     SamplerComparison,
+    /// `cbuffer` or `ConstantBuffer<T>`.
     ConstantBuffer,
+    /// `tbuffer` or `TextureBuffer<T>`.
     TextureBuffer,
+    /// `Buffer<T>`.
     TypedBuffer,
+    /// `RWBuffer<T>`.
     RwTypedBuffer,
+    /// `StructuredBuffer<T>`.
     StructuredBuffer,
+    /// `RWStructuredBuffer<T>`.
     RwStructuredBuffer,
+    /// `AppendStructuredBuffer<T>`.
     AppendStructuredBuffer,
+    /// `ConsumeStructuredBuffer<T>`.
     ConsumeStructuredBuffer,
+    /// `ByteAddressBuffer`.
     ByteAddressBuffer,
+    /// `RWByteAddressBuffer`.
     RwByteAddressBuffer,
+    /// `RaytracingAccelerationStructure`.
     AccelerationStructure,
     /// `SubpassInput<T>`: an input attachment (GLSL and SPIR-V descriptors;
     /// Metal reads it as a `[[color(n)]]` input, outside the tables).
@@ -154,7 +177,7 @@ impl Kind {
 }
 
 /// The letter of a register class, as `register(...)` spells it.
-pub fn class_letter(class: RegisterClass) -> char {
+pub(crate) fn class_letter(class: RegisterClass) -> char {
     match class {
         RegisterClass::T => 't',
         RegisterClass::S => 's',
@@ -169,8 +192,11 @@ pub fn class_letter(class: RegisterClass) -> char {
 /// GLSL and SPIR-V.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shift {
+    /// The register class it shifts (`t`, `s`, `u` or `b`).
     pub class: RegisterClass,
+    /// The register space it applies to; `None` for every space.
     pub space: Option<u32>,
+    /// The number added to the register's index to get the binding.
     pub amount: u32,
 }
 
@@ -198,7 +224,10 @@ impl Options {
 /// How many bindings a resource declaration holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Count {
+    /// A single resource.
     One,
+    /// An array of this many (the product of the lengths for nested
+    /// arrays).
     Array(u32),
     /// `Texture2D t[]`.
     Unsized,
@@ -217,12 +246,18 @@ impl Count {
 /// A Metal argument table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MetalTable {
+    /// `[[buffer(n)]]`: constant, structured and byte-address buffers and
+    /// `_Globals`.
     Buffer,
+    /// `[[texture(n)]]`: textures and typed buffers (`texture_buffer`).
     Texture,
+    /// `[[sampler(n)]]`.
     Sampler,
 }
 
 impl MetalTable {
+    /// The attribute's name, as in `[[buffer(n)]]`: `buffer`, `texture`
+    /// or `sampler`.
     pub fn attribute(self) -> &'static str {
         match self {
             MetalTable::Buffer => "buffer",
@@ -246,9 +281,20 @@ impl MetalTable {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// GLSL/SPIR-V `set`/`binding`, WGSL `@group`/`@binding`.
-    Descriptor { set: u32, binding: u32 },
+    Descriptor {
+        /// The descriptor set (WGSL's group).
+        set: u32,
+        /// The binding within the set.
+        binding: u32,
+    },
     /// Metal `[[buffer(n)]]`, `[[texture(n)]]`, `[[sampler(n)]]`.
-    Metal { table: MetalTable, index: u32 },
+    Metal {
+        /// The argument table.
+        table: MetalTable,
+        /// The index in the table (`n`), at most [`MetalTable::last_index`]
+        /// when the plan has no `E48009` error.
+        index: u32,
+    },
     /// Parameter N of a CUDA kernel.
     KernelParameter(u32),
     /// Member N of an OptiX program's `LaunchParams`.
@@ -263,15 +309,21 @@ pub enum Place {
 pub struct Resource {
     /// The global; `None` for the `_Globals` block.
     pub global: Option<Handle<ir::GlobalVariable>>,
+    /// The global's name as declared; `_Globals` for the block.
     pub name: String,
     /// The declaration (for `_Globals`, its first plain uniform).
     pub span: Span,
+    /// What the resource is (of an array, its element's kind).
     pub kind: Kind,
     /// The source type (of an array, its element's), as the IR printer
     /// spells it.
     pub ty: String,
+    /// How many bindings the declaration holds (one, or an array's length).
     pub count: Count,
+    /// Its `register(xN, spaceS)`, if it has one.
     pub register: Option<Register>,
+    /// Its `[[vk::binding(binding, set)]]` as `(binding, set)`, if it has
+    /// one.
     pub vk_binding: Option<(u32, u32)>,
     /// A descriptor heap of `DescriptorHandle<T>`: its binding in the
     /// first descriptor set no other resource uses (GLSL and SPIR-V only).
@@ -281,6 +333,7 @@ pub struct Resource {
     pub parameter_block: Option<u32>,
     /// Whether the entry point reaches it.
     pub used: bool,
+    /// Where the target's rule put it.
     pub place: Place,
     /// Why it got its place.
     pub reason: String,
@@ -289,8 +342,12 @@ pub struct Resource {
 /// Every resource of a module and its place on one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// The rule the places follow.
     pub target: Target,
+    /// The entry point's name; for a plan of several
+    /// ([`plan_entries`]), their names joined by `, `.
     pub entry: String,
+    /// The (first) entry point's stage.
     pub stage: ShaderStage,
     /// Declaration order, `_Globals` (when plain uniforms exist) first.
     pub resources: Vec<Resource>,
@@ -333,11 +390,16 @@ impl Plan {
 /// A plan and the diagnostics its checks found.
 #[derive(Debug)]
 pub struct Planned {
+    /// The plan, complete even when the checks found errors.
     pub plan: Plan,
+    /// The checks' findings (codes `E48001`-`E48009`, [`codes`]), in
+    /// declaration order per check.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Planned {
+    /// Whether any diagnostic is an error; the compile then stops before
+    /// any code is written.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
