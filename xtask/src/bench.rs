@@ -23,18 +23,13 @@ pub fn main(args: &[OsString], root: &Path) -> ExitCode {
     let steps = vec![
         super::with_args(&["bench", "-p", "legalis-front", "--bench", "front"], args),
         super::with_args(&["bench", "-p", "legalis-cli", "--bench", "pipeline"], args),
-        super::words(&[
-            "build",
-            "--profile",
-            "dist",
-            "--locked",
-            "-p",
-            "legalis-cli",
-            "--features",
-            "cpp-tools",
-            "--bin",
-            "legalis",
-        ]),
+        super::words(
+            &[
+                &["build", "--profile", "dist", "--locked"],
+                super::LEGALIS_BINARY,
+            ]
+            .concat(),
+        ),
     ];
     let code = super::run_all(&steps);
     if code != ExitCode::SUCCESS {

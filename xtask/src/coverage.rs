@@ -241,16 +241,14 @@ fn measure(root: &Path) -> Result<Vec<FnCoverage>, String> {
     let mut objects = executables(cargo(
         &[&package_args[..], &["--no-run", "--message-format=json"]].concat(),
     ))?;
-    let legalis = executables(cargo(&[
-        "build",
-        "-p",
-        "legalis-cli",
-        "--features",
-        "cpp-tools",
-        "--bin",
-        "legalis",
-        "--message-format=json",
-    ]))?;
+    let legalis = executables(cargo(
+        &[
+            &["build"],
+            crate::LEGALIS_BINARY,
+            &["--message-format=json"],
+        ]
+        .concat(),
+    ))?;
     let binary = legalis
         .first()
         .ok_or("cargo built no legalis binary")?

@@ -72,15 +72,9 @@ pub struct CargoLegalis {
 fn build_arguments(tree: &Path) -> Vec<&'static str> {
     let cli_manifest = std::fs::read_to_string(tree.join("crates/cli/Cargo.toml"));
     match cli_manifest {
-        Ok(manifest) if manifest.contains("cpp-tools") => vec![
-            "build",
-            "-p",
-            "legalis-cli",
-            "--features",
-            "cpp-tools",
-            "--bin",
-            "legalis",
-        ],
+        Ok(manifest) if manifest.contains("cpp-tools") => {
+            [&["build"], crate::LEGALIS_BINARY].concat()
+        }
         Ok(_) => vec!["build", "-p", "legalis-cli", "--bin", "legalis"],
         Err(_) => vec!["build", "-p", "legalis", "--bin", "legalis"],
     }

@@ -223,6 +223,18 @@ fn ci_steps() -> Vec<Vec<OsString>> {
 /// The crates published to crates.io, in no particular order (`cargo
 /// package` orders them by their dependencies). testkit, xtask and gpu
 /// say `publish = false`.
+/// The cargo arguments that select the `legalis` binary with every target
+/// path (glslang and SPIRV-Tools, feature `cpp-tools`), as the suite runs
+/// it: what drift, coverage and bench build.
+pub const LEGALIS_BINARY: &[&str] = &[
+    "-p",
+    "legalis-cli",
+    "--features",
+    "cpp-tools",
+    "--bin",
+    "legalis",
+];
+
 const PUBLISHED: &[&str] = &[
     "legalis-ir",
     "legalis-sysval",

@@ -25,6 +25,16 @@ pub struct Error {
 }
 
 impl Error {
+    /// The error of `request`'s compilation, whose diagnostics index
+    /// `source_text`.
+    fn new(request: &Request, source_text: String, diagnostics: Vec<Diagnostic>) -> Error {
+        Error {
+            path: request.path.clone(),
+            source_text,
+            diagnostics,
+        }
+    }
+
     /// Every diagnostic of the compilation, errors and warnings, in the
     /// order they were reported.
     pub fn diagnostics(&self) -> &[Diagnostic] {
@@ -73,7 +83,15 @@ impl std::error::Error for Error {}
 /// # }
 /// ```
 pub fn try_compile(request: &Request) -> Result<Compiled, Error> {
-    crate::compile(request).into_result(&request.path)
+    let compiled = crate::compile(request);
+    if !compiled.has_errors() {
+        return Ok(compiled);
+    }
+    Err(Error::new(
+        request,
+        compiled.source_text,
+        compiled.diagnostics,
+    ))
 }
 
 /// [`link_entries`](crate::link_entries) as a `Result`: the linked
@@ -83,33 +101,9 @@ pub fn try_link(
     request: &Request,
     entries: &[(String, Option<ShaderStage>)],
 ) -> Result<Linked, Error> {
-    crate::link_entries(request, entries).into_result(&request.path)
-}
-
-impl Compiled {
-    fn into_result(self, path: &str) -> Result<Compiled, Error> {
-        if self.has_errors() {
-            Err(Error {
-                path: path.to_string(),
-                source_text: self.source_text,
-                diagnostics: self.diagnostics,
-            })
-        } else {
-            Ok(self)
-        }
+    let linked = crate::link_entries(request, entries);
+    if !linked.has_errors() {
+        return Ok(linked);
     }
-}
-
-impl Linked {
-    fn into_result(self, path: &str) -> Result<Linked, Error> {
-        if self.has_errors() {
-            Err(Error {
-                path: path.to_string(),
-                source_text: self.source_text,
-                diagnostics: self.diagnostics,
-            })
-        } else {
-            Ok(self)
-        }
-    }
+    Err(Error::new(request, linked.source_text, linked.diagnostics))
 }
