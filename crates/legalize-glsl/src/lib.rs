@@ -67,6 +67,8 @@
 //! assert_eq!(legalized.version, 450);
 //! ```
 
+#![warn(missing_docs)]
+
 mod adapt_builtins;
 mod assign_locations;
 mod builder;
@@ -78,7 +80,7 @@ pub mod link;
 mod map_system_values;
 mod mesh_outputs;
 mod per_vertex;
-pub mod plan;
+mod plan;
 mod prune_unreachable;
 mod ray_tracing;
 mod stream_output;
@@ -88,8 +90,8 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
 pub use plan::{
-    Leaf, Linked, LinkedInput, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable,
-    Reason, Root, Target, semantic_key,
+    Leaf, Linked, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable, Reason, Root,
+    Target,
 };
 
 pub mod codes;
@@ -98,7 +100,11 @@ pub mod codes;
 /// and outputs are `Input`/`Output` globals with builtins or locations.
 #[derive(Clone, Debug)]
 pub struct Legalized {
+    /// The legalized module: a copy of the input with the chosen entry
+    /// point alone, its function rewritten as described above.
     pub module: ir::Module,
+    /// Where every leaf of the entry point's parameters and result went,
+    /// and why (`--trace-legalization` prints it).
     pub plan: Plan,
     /// The lowest GLSL version the rows need (at least 450).
     pub version: u32,
@@ -221,7 +227,10 @@ fn legalize_one(
 /// each parameterless, with its own plan (in entry-point order).
 #[derive(Clone, Debug)]
 pub struct LegalizedAll {
+    /// The module holding every legalized entry point, in the input's
+    /// entry-point order.
     pub module: ir::Module,
+    /// One plan per entry point, in the same order.
     pub plans: Vec<Plan>,
 }
 

@@ -10,7 +10,9 @@ use legalis_sysval::{Direction, GlslBuiltin};
 /// Where a leaf lives in the entry point's signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Root {
+    /// The entry point's parameter of this index.
     Param(u32),
+    /// The entry point's result.
     Result,
     /// A parameter of a hull shader's patch-constant function (B7, D4).
     PatchParam(u32),
@@ -20,7 +22,7 @@ pub enum Root {
 
 impl Root {
     /// Whether the leaf belongs to the patch-constant function.
-    pub fn is_patch_constant(&self) -> bool {
+    pub(crate) fn is_patch_constant(&self) -> bool {
         matches!(self, Root::PatchParam(_) | Root::PatchResult)
     }
 }
@@ -41,6 +43,7 @@ pub struct PatchConstantCall {
     pub control_points: u32,
 }
 
+/// Where one argument of the patch-constant call comes from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PatchArg {
     /// The entry point's own `InputPatch`, its parameter `n`.
@@ -70,14 +73,18 @@ pub enum Reason {
 }
 
 /// What the previous stage of a linked pipeline fixed for this entry
-/// point's inputs, and the semantic key stages link by: every target's,
-/// in `legalis_ir::link`.
-pub use legalis_ir::link::{Linked, LinkedInput, semantic_key};
+/// point's inputs: every target's, in `legalis_ir::link`.
+pub use legalis_ir::link::Linked;
 
+/// Where a leaf goes: a builtin, a location, or a uniform.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
+    /// A GLSL builtin (`gl_Position`), SPIR-V `BuiltIn` decoration.
     BuiltIn {
+        /// The system value the leaf's semantic names.
         value: SystemValue,
+        /// The system-value table's GLSL row: the builtin's name, type,
+        /// version and extensions.
         /// Boxed: the row is large and most leaves are locations, so an
         /// inline row would double every leaf.
         row: Box<GlslBuiltin>,
@@ -85,11 +92,16 @@ pub enum Target {
         /// (`gl_SampleMaskIn[0]`, `gl_ClipDistance[1]`).
         element: Option<u32>,
     },
+    /// A user varying at a location (`layout(location = N)`).
     Location {
+        /// The first location the leaf occupies.
         location: u32,
         /// Locations the leaf occupies (arrays, matrices, 64-bit vectors).
         count: u32,
+        /// The dual-source blending index (`layout(index = N)`) of a
+        /// fragment output, from `[[vk::index(N)]]`; `None` otherwise.
         index: Option<u32>,
+        /// The interpolation qualifiers the declaration carries.
         interpolation: ir::Interpolation,
         /// One value per patch (GLSL `patch`, SPIR-V `Patch`).
         patch: bool,
@@ -111,19 +123,24 @@ pub enum Part {
     Element(u32),
 }
 
+/// One leaf of the entry point's signature and where it goes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaf {
     /// `input.pos`, `return.color`, `iid`.
     pub path: String,
+    /// The parameter or result the leaf belongs to.
     pub root: Root,
     /// Member indices from the root to the leaf.
     pub members: Vec<u32>,
+    /// Stage input or stage output.
     pub direction: Direction,
     /// The leaf's type as declared.
     pub ty: Handle<Type>,
     /// Name of the interface global made for it.
     pub global_name: String,
+    /// Where it goes.
     pub target: Target,
+    /// Why it goes there.
     pub reason: Reason,
     /// Read per vertex (`GetAttributeAtVertex`, B13): the leaf's global is
     /// a `pervertexEXT` array of three at its location.
@@ -147,10 +164,15 @@ pub struct Leaf {
     pub part: Option<Part>,
 }
 
+/// The legalization plan of one entry point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// The entry point's name.
     pub entry: String,
+    /// The entry point's stage.
     pub stage: ir::ShaderStage,
+    /// The leaves that have a place: of the parameters, of the result and,
+    /// for hull shaders, of the patch-constant function.
     pub leaves: Vec<Leaf>,
     /// Hull shaders: the patch-constant call the splice makes.
     pub patch_constant: Option<PatchConstantCall>,
@@ -161,6 +183,7 @@ pub struct Plan {
 /// A ray-tracing storage variable (B11, B12, D7).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RayVariable {
+    /// Payload, callable data or hit attribute (the GLSL storage class).
     pub kind: ir::RayStorage,
     /// Name of the global made for it.
     pub name: String,
@@ -169,7 +192,9 @@ pub struct RayVariable {
     pub ty: Option<Handle<Type>>,
     /// Payloads and callable data; hit attributes have none.
     pub location: Option<u32>,
+    /// Why it has its location.
     pub reason: Reason,
+    /// What it holds.
     pub source: RaySource,
     /// The parameter or call it stands for.
     pub span: Span,
@@ -184,7 +209,9 @@ pub enum RaySource {
     /// The argument of the `TraceRay`/`CallShader` call `expr` of
     /// `function`, copied in before the call and out after.
     CallSite {
+        /// The function making the call.
         function: Handle<ir::Function>,
+        /// The call expression in `function`.
         expr: Handle<ir::Expression>,
     },
     /// The attributes of every `ReportHit` of an intersection shader.
@@ -197,7 +224,7 @@ pub enum RaySource {
 /// `matRxC`, whose R columns are the HLSL rows), two per row when the rows
 /// are 64-bit vectors of more than two components (`double3x3` takes six),
 /// times the element count for arrays.
-pub fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
+pub(crate) fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Scalar(_)) => 1,
         Some(TypeInner::Vector { size, scalar }) if scalar.width == 8 && *size > 2 => 2,

@@ -64,6 +64,8 @@
 //! assert!(matches!(targets[2], (_, wgsl::Target::Location { location: 0, .. })));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod codes;
 mod common;
 pub mod cuda;

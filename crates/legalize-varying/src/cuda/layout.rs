@@ -43,6 +43,7 @@ pub enum Access {
 pub struct Field {
     /// From the value to the scalar.
     pub path: Vec<Access>,
+    /// The scalar's type.
     pub scalar: Scalar,
     /// The first register (payload) or slot (attributes) it occupies.
     pub register: u32,
@@ -121,6 +122,7 @@ pub enum Passing {
 /// Where every scalar of a value lives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
+    /// Every scalar of the value, in declaration order.
     pub fields: Vec<Field>,
     /// Registers (payload) or slots (attributes) the fields take.
     pub registers: u32,
@@ -150,6 +152,8 @@ impl Layout {
 /// booleans (a resource, an unsized array), named with its path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unpackable {
+    /// A phrase naming what cannot be packed, for the diagnostic ("a value
+    /// of type `Texture2D<float4>`, which has no bits to pack").
     pub what: String,
 }
 

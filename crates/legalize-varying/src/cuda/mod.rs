@@ -42,11 +42,18 @@ use crate::codes;
 pub struct Leaf {
     /// `dtid`, `input.gid`.
     pub path: String,
+    /// The index of the source function's parameter the leaf belongs to.
     pub param: u32,
+    /// Member indices from the parameter to the leaf.
     pub members: Vec<u32>,
+    /// The system value its semantic names (a compute id).
     pub value: ir::SystemValue,
+    /// The leaf's type as declared.
     pub ty: Handle<Type>,
+    /// The C++ expression the writer reads it from, the system-value
+    /// table's CUDA row (over `threadIdx`, `blockIdx` and `blockDim`).
     pub expression: &'static str,
+    /// The declaration in the source (diagnostics point here).
     pub span: Span,
 }
 
@@ -58,8 +65,11 @@ pub enum Plan {
     /// parameters: launch arguments, after the resources and the
     /// `Globals` block.
     Kernel {
+        /// The entry point's name, the kernel's.
         entry: String,
+        /// The system-value leaves, in parameter order.
         leaves: Vec<Leaf>,
+        /// Indices of the `uniform` parameters in the source's parameters.
         uniforms: Vec<u32>,
     },
     /// An OptiX program: its payload's layout (hit and miss programs) and
@@ -67,11 +77,20 @@ pub enum Plan {
     /// `TraceRay` calls pack and of the attributes its `ReportHit` calls
     /// pass (one per type, in the order first met).
     Program {
+        /// The entry point's name.
         entry: String,
+        /// The ray-tracing stage (OptiX program kind).
         stage: S,
+        /// The payload parameter's index and register layout (hit and miss
+        /// programs), or a callable program's data parameter with an empty
+        /// layout; `None` without one.
         payload: Option<(u32, layout::Layout)>,
+        /// A hit program's hit-attribute parameter's index and slot layout
+        /// (at most [`layout::MAX_ATTRIBUTE_SLOTS`] slots).
         attributes: Option<(u32, layout::Layout)>,
+        /// The payload type of each `TraceRay` call and its layout.
         traces: Vec<(Handle<Type>, layout::Layout)>,
+        /// The attribute type of each `ReportHit` call and its layout.
         reports: Vec<(Handle<Type>, layout::Layout)>,
         /// The `uniform` parameters (and resource parameters), by index:
         /// the members of the program's shader-binding-table record, in
@@ -83,7 +102,11 @@ pub enum Plan {
 /// A legalized module, with one entry point.
 #[derive(Debug)]
 pub struct Legalized {
+    /// The legalized module: a kernel's wrapper and renamed body, or an
+    /// OptiX program's module unchanged.
     pub module: ir::Module,
+    /// What the writer needs: the kernel's system-value leaves or the
+    /// program's payload and attribute layouts.
     pub plan: Plan,
 }
 

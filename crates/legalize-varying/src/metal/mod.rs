@@ -36,7 +36,7 @@ mod assign_locations;
 mod link;
 mod map_system_values;
 mod mesh;
-pub mod plan;
+mod plan;
 mod wrap_entry_point;
 
 use legalis_ir::FastHashSet;
@@ -56,7 +56,12 @@ use crate::wgsl::{interface_name, unique_name};
 /// parameters and returns an attributed struct (or nothing).
 #[derive(Debug)]
 pub struct Legalized {
+    /// The legalized module: the chosen entry point alone, its function
+    /// the attributed wrapper (or, for mesh and object functions, the
+    /// source function rewritten in place).
     pub module: ir::Module,
+    /// Where every leaf of the entry point's parameters and result went,
+    /// and why.
     pub plan: Plan,
 }
 
@@ -96,7 +101,10 @@ use ir::OtherEntryPoints as Others;
 /// each an attributed function, with its own plan (in entry-point order).
 #[derive(Debug)]
 pub struct LegalizedAll {
+    /// The module holding every legalized entry point, in the input's
+    /// entry-point order.
     pub module: ir::Module,
+    /// One plan per entry point, in the same order.
     pub plans: Vec<Plan>,
 }
 

@@ -11,7 +11,9 @@ use legalis_sysval::{Direction, MetalBuiltin};
 /// Where a leaf lives in the entry point's signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Root {
+    /// The entry point's parameter of this index.
     Param(u32),
+    /// The entry point's result.
     Result,
     /// A parameter the source does not have: the threadgroup-local id that
     /// `SV_GroupIndex` is computed from when the source does not read it
@@ -44,12 +46,17 @@ pub enum Reason {
     Topology,
 }
 
+/// Where a leaf goes: a Metal attribute, a location, or something the
+/// rewrite makes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
     /// A Metal attribute; `index` is the semantic index (`color(index)`).
     BuiltIn {
+        /// The system value the leaf's semantic names.
         value: SystemValue,
+        /// The system-value table's Metal row: the attribute and type.
         row: MetalBuiltin,
+        /// The semantic index (`SV_Target2` → 2).
         index: u32,
         /// The declared interpolation, which `SV_Barycentrics` keeps
         /// (`[[barycentric_coord, center_no_perspective]]`); unused by
@@ -60,7 +67,10 @@ pub enum Target {
     /// `[[user(SEMANTIC)]]` with its interpolation between vertex and
     /// fragment, `[[color(location)]]` on a fragment output.
     Location {
+        /// The location, numbered apart for inputs and for outputs.
         location: u32,
+        /// The declared interpolation (`[[flat]]`, `[[center_no_perspective]]`,
+        /// ...), written between vertex and fragment.
         interpolation: ir::Interpolation,
         /// The name stages link by (`legalis_sysval::metal::link_name`
         /// of the semantic); `None` without a semantic (`locnN`).
@@ -68,14 +78,23 @@ pub enum Target {
     },
     /// `SV_GroupIndex`: `(z*Y + y)*X + x` of the threadgroup-local id and
     /// the `[numthreads(X, Y, Z)]` extents.
-    GroupIndex { x: u32, y: u32 },
+    GroupIndex {
+        /// `X` of `[numthreads(X, Y, Z)]`.
+        x: u32,
+        /// `Y` of `[numthreads(X, Y, Z)]`.
+        y: u32,
+    },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,
     /// A mesh function's `in payload` parameter (B21).
     Payload,
     /// A mesh function's `out indices` array: `set_index` with
     /// `per_primitive` indices per primitive (B21).
-    Indices { per_primitive: u32 },
+    Indices {
+        /// The components of the index element type (3 for `uint3`,
+        /// triangles; 1 for a scalar).
+        per_primitive: u32,
+    },
 }
 
 /// The `metal::mesh<V, P, NV, NP, metal::topology::T>` parameter of a
@@ -83,19 +102,25 @@ pub enum Target {
 /// [`Leaf::mesh`] is `Vertices` and `Primitives`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MeshShape {
+    /// `NV`: the length of the `out vertices` array (0 without one).
     pub vertices: u32,
+    /// `NP`: the length of the longer of the `out primitives` and `out
+    /// indices` arrays.
     pub primitives: u32,
     /// `triangle`, `line` or `point`.
     pub topology: &'static str,
 }
 
+/// One leaf of the entry point's signature and where it goes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaf {
     /// `input.pos`, `return.color`, `iid`.
     pub path: String,
+    /// The parameter or result the leaf belongs to.
     pub root: Root,
     /// Member indices from the root to the leaf.
     pub members: Vec<u32>,
+    /// Stage input or stage output.
     pub direction: Direction,
     /// For a field of a mesh function's `out vertices` or `out
     /// primitives` element: which (B21).
@@ -105,7 +130,9 @@ pub struct Leaf {
     /// Name of the entry-point parameter (inputs) or result-struct member
     /// (outputs) made for it.
     pub name: String,
+    /// Where it goes.
     pub target: Target,
+    /// Why it goes there.
     pub reason: Reason,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
@@ -115,10 +142,14 @@ pub struct Leaf {
     pub semantic: Option<ir::Semantic>,
 }
 
+/// The legalization plan of one entry point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// The entry point's name.
     pub entry: String,
+    /// The entry point's stage.
     pub stage: ir::ShaderStage,
+    /// The leaves of the parameters and of the result.
     pub leaves: Vec<Leaf>,
     /// A mesh function's `metal::mesh` parameter (B21).
     pub mesh: Option<MeshShape>,

@@ -47,7 +47,11 @@ use crate::codes;
 /// parameters and returns an attributed struct (or nothing).
 #[derive(Debug)]
 pub struct Legalized {
+    /// The legalized module: the chosen entry point alone, its function
+    /// the attributed wrapper.
     pub module: ir::Module,
+    /// Where every leaf of the entry point's parameters and result went,
+    /// and why.
     pub plan: Plan,
 }
 
@@ -111,7 +115,10 @@ use ir::OtherEntryPoints as Others;
 /// an attributed wrapper, with its own plan (in entry-point order).
 #[derive(Debug)]
 pub struct LegalizedAll {
+    /// The module holding every legalized entry point, in the input's
+    /// entry-point order.
     pub module: ir::Module,
+    /// One plan per entry point, in the same order.
     pub plans: Vec<Plan>,
 }
 

@@ -14,7 +14,9 @@ pub use legalis_ir::link::Linked;
 /// Where a leaf lives in the entry point's signature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Root {
+    /// The entry point's parameter of this index.
     Param(u32),
+    /// The entry point's result.
     Result,
 }
 
@@ -37,13 +39,19 @@ pub enum Reason {
     Uniform,
 }
 
+/// Where a leaf goes: a builtin, a location, or a uniform.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
+    /// A WGSL builtin (`@builtin(position)`).
     BuiltIn {
+        /// The system value the leaf's semantic names.
         value: SystemValue,
+        /// The system-value table's WGSL row: the builtin's name and type.
         row: WgslBuiltin,
     },
+    /// A user varying, `@location(N)`.
     Location {
+        /// `N`: numbered apart for inputs and for outputs.
         location: u32,
         /// `@interpolate(...)`: integers are always flat; the default
         /// (perspective, center) is `Interpolation::default()`.
@@ -53,20 +61,25 @@ pub enum Target {
     Uniform,
 }
 
+/// One leaf of the entry point's signature and where it goes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leaf {
     /// `input.pos`, `return.color`, `iid`.
     pub path: String,
+    /// The parameter or result the leaf belongs to.
     pub root: Root,
     /// Member indices from the root to the leaf.
     pub members: Vec<u32>,
+    /// Stage input or stage output.
     pub direction: Direction,
     /// The leaf's type as declared.
     pub ty: Handle<Type>,
     /// Name of the entry-point parameter (inputs) or result-struct member
     /// (outputs) made for it.
     pub name: String,
+    /// Where it goes.
     pub target: Target,
+    /// Why it goes there.
     pub reason: Reason,
     /// The declaration in the source (diagnostics point here).
     pub span: Span,
@@ -75,9 +88,13 @@ pub struct Leaf {
     pub semantic: Option<ir::Semantic>,
 }
 
+/// The legalization plan of one entry point.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// The entry point's name.
     pub entry: String,
+    /// The entry point's stage.
     pub stage: ir::ShaderStage,
+    /// The leaves of the parameters and of the result.
     pub leaves: Vec<Leaf>,
 }
