@@ -84,6 +84,7 @@ impl<T> Default for Arena<T> {
 }
 
 impl<T> Arena<T> {
+    /// An empty arena.
     pub fn new() -> Self {
         Self::default()
     }
@@ -103,10 +104,12 @@ impl<T> Arena<T> {
         self.spans.reserve(additional);
     }
 
+    /// The number of values.
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
+    /// Whether the arena holds no value.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
@@ -116,6 +119,11 @@ impl<T> Arena<T> {
         self.data.get(handle.index())
     }
 
+    /// The value behind `handle`, mutably.
+    ///
+    /// # Panics
+    ///
+    /// If `handle` is out of range.
     pub fn get_mut(&mut self, handle: Handle<T>) -> &mut T {
         &mut self.data[handle.index()]
     }
@@ -130,6 +138,7 @@ impl<T> Arena<T> {
         handle.index() < self.data.len()
     }
 
+    /// The values with their handles, in handle (insertion) order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Handle<T>, &T)> + '_ {
         self.data
             .iter()
@@ -137,6 +146,7 @@ impl<T> Arena<T> {
             .map(|(i, v)| (Handle::from_index(i), v))
     }
 
+    /// The values with their handles, mutably, in handle order.
     pub fn iter_mut(&mut self) -> impl ExactSizeIterator<Item = (Handle<T>, &mut T)> + '_ {
         self.data
             .iter_mut()
@@ -176,6 +186,7 @@ impl<T: Eq + Hash + Clone> Default for UniqueArena<T> {
 }
 
 impl<T: Eq + Hash + Clone> UniqueArena<T> {
+    /// An empty arena.
     pub fn new() -> Self {
         Self::default()
     }
@@ -195,26 +206,33 @@ impl<T: Eq + Hash + Clone> UniqueArena<T> {
         self.set.get_index_of(value).map(Handle::from_index)
     }
 
+    /// The number of distinct values.
     pub fn len(&self) -> usize {
         self.set.len()
     }
 
+    /// Whether the arena holds no value.
     pub fn is_empty(&self) -> bool {
         self.set.is_empty()
     }
 
+    /// Whether `handle` addresses a value of this arena.
     pub fn contains(&self, handle: Handle<T>) -> bool {
         handle.index() < self.set.len()
     }
 
+    /// The value behind `handle`, or `None` if the handle is out of range.
     pub fn try_get(&self, handle: Handle<T>) -> Option<&T> {
         self.set.get_index(handle.index())
     }
 
+    /// The source span of the value's first insertion (`Span::default()` for a handle out of
+    /// range).
     pub fn span(&self, handle: Handle<T>) -> Span {
         self.spans.get(handle.index()).copied().unwrap_or_default()
     }
 
+    /// The values with their handles, in handle (first-insertion) order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (Handle<T>, &T)> + '_ {
         self.set
             .iter()

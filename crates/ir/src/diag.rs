@@ -6,13 +6,17 @@
 
 use crate::Span;
 
+/// How bad a diagnostic is: an error fails the compile, a warning does not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// Reported; the compile goes on and can succeed.
     Warning,
+    /// The compile fails.
     Error,
 }
 
 impl Severity {
+    /// The lower-case word the renderers print (`warning`, `error`).
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Warning => "warning",
@@ -25,22 +29,31 @@ impl Severity {
 /// primary location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
+    /// Where the label points; [`Span::UNDEFINED`] for compiler-made code.
     pub span: Span,
+    /// The label's text; empty for a bare location.
     pub message: String,
 }
 
+/// One problem found in the source or in the compiler: a code, a severity, a message, labelled
+/// spans and notes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Numeric part of the code: `49999` prints as `E49999`.
     pub code: u32,
+    /// Error or warning.
     pub severity: Severity,
+    /// The main message, printed after the code.
     pub message: String,
     /// Primary label first, then secondary labels.
     pub labels: Vec<Label>,
+    /// Extra lines printed after the labels (`= note: ...`).
     pub notes: Vec<String>,
 }
 
 impl Diagnostic {
+    /// An error with `code` (the numeric part, `49999` for `E49999`), `message`, and an unlabelled
+    /// primary span.
     pub fn error(code: u32, message: impl Into<String>, span: Span) -> Self {
         Diagnostic {
             code,
@@ -54,6 +67,7 @@ impl Diagnostic {
         }
     }
 
+    /// A warning, otherwise as [`Diagnostic::error`].
     pub fn warning(code: u32, message: impl Into<String>, span: Span) -> Self {
         Diagnostic {
             severity: Severity::Warning,
@@ -69,6 +83,7 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a secondary label at `span`.
     pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label {
             span,
@@ -77,11 +92,13 @@ impl Diagnostic {
         self
     }
 
+    /// Adds a note.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
     }
 
+    /// The primary label's span; [`Span::UNDEFINED`] without labels.
     pub fn primary_span(&self) -> Span {
         self.labels
             .first()
@@ -89,6 +106,7 @@ impl Diagnostic {
             .unwrap_or(Span::UNDEFINED)
     }
 
+    /// Whether the severity is [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

@@ -6,9 +6,16 @@
 
 macro_rules! intrinsics {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, )*) => {
+        /// A built-in function or method, named after its HLSL spelling
+        /// ([`Intrinsic::name`]).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Intrinsic {
-            $( $(#[$doc])* $variant, )*
+            $(
+                #[doc = concat!("HLSL `", $name, "`.")]
+                #[doc = ""]
+                $(#[$doc])*
+                $variant,
+            )*
         }
 
         impl Intrinsic {
@@ -245,27 +252,45 @@ intrinsics! {
 /// candidate or the committed intersection where `committed` says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RayQueryRead {
+    /// The flags the query was made and started with (`RayFlags()`).
     RayFlags,
+    /// The ray's origin in world space.
     WorldRayOrigin,
+    /// The ray's direction in world space.
     WorldRayDirection,
+    /// The ray's minimum `t`.
     RayTMin,
     /// The candidate's type or the committed status.
     Type,
     /// Whether the candidate procedural primitive is opaque, negated.
     ProceduralNonOpaque,
+    /// The intersection's `t` (distance along the ray).
     T,
+    /// The index of the intersected instance in the acceleration structure.
     InstanceIndex,
+    /// The user id of the intersected instance.
     InstanceId,
+    /// The intersected instance's contribution to the hit-group index.
     InstanceContributionToHitGroupIndex,
+    /// The index of the intersected geometry in its instance.
     GeometryIndex,
+    /// The index of the intersected primitive in its geometry.
     PrimitiveIndex,
+    /// The ray's origin in the intersected object's space.
     ObjectRayOrigin,
+    /// The ray's direction in the intersected object's space.
     ObjectRayDirection,
+    /// The object-to-world matrix, 3x4.
     ObjectToWorld3x4,
+    /// The object-to-world matrix, 4x3.
     ObjectToWorld4x3,
+    /// The world-to-object matrix, 3x4.
     WorldToObject3x4,
+    /// The world-to-object matrix, 4x3.
     WorldToObject4x3,
+    /// The barycentrics of the intersection in the triangle.
     TriangleBarycentrics,
+    /// Whether the intersected triangle is front-facing.
     TriangleFrontFace,
 }
 

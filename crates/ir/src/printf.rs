@@ -43,7 +43,9 @@ impl Conversion {
 /// conversion and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatError {
+    /// The byte range of the bad conversion in the format string.
     pub range: Range<usize>,
+    /// What is wrong with it.
     pub message: String,
 }
 

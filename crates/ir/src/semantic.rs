@@ -9,50 +9,99 @@ use std::fmt;
 /// Every `SV_*` system value the front end recognises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SystemValue {
+    /// `SV_Position`: the clip-space position a vertex-processing stage writes; the window-space
+    /// fragment coordinate a fragment shader reads.
     Position,
+    /// `SV_Target`N: fragment output to render target N.
     Target,
+    /// `SV_Depth`: the fragment's depth output.
     Depth,
+    /// `SV_DepthGreaterEqual`: a depth output no less than the rasterized depth (conservative
+    /// depth).
     DepthGreaterEqual,
+    /// `SV_DepthLessEqual`: a depth output no greater than the rasterized depth (conservative
+    /// depth).
     DepthLessEqual,
+    /// `SV_Coverage`: the fragment's sample coverage mask (input or output).
     Coverage,
+    /// `SV_InnerCoverage`: whether the primitive fully covers the pixel (conservative
+    /// rasterization).
     InnerCoverage,
+    /// `SV_StencilRef`: the stencil reference value a fragment shader writes.
     StencilRef,
+    /// `SV_IsFrontFace`: whether the primitive faces the viewer.
     IsFrontFace,
+    /// `SV_SampleIndex`: the sample being shaded; reading it makes the shader run per sample.
     SampleIndex,
+    /// `SV_PrimitiveID`: the index of the primitive in the draw.
     PrimitiveId,
+    /// `SV_VertexID`: the vertex index, counted from the draw's first vertex as in D3D.
     VertexId,
+    /// `SV_InstanceID`: the instance index, counted from the draw's first instance as in D3D.
     InstanceId,
+    /// `SV_VulkanVertexID`: the vertex index as Vulkan counts it (including the base vertex).
     VulkanVertexId,
+    /// `SV_VulkanInstanceID`: the instance index as Vulkan counts it (including the base instance).
     VulkanInstanceId,
+    /// `SV_StartVertexLocation`: the draw's first vertex (base vertex).
     StartVertexLocation,
+    /// `SV_StartInstanceLocation`: the draw's first instance (base instance).
     StartInstanceLocation,
+    /// `SV_DrawIndex`: the index of the draw in a multi-draw.
     DrawIndex,
+    /// `SV_DeviceIndex`: the index of the device in a device group.
     DeviceIndex,
+    /// `SV_ViewID`: the view of a multiview render pass.
     ViewId,
+    /// `SV_ClipDistance`N: user clip distances (arrayed builtin).
     ClipDistance,
+    /// `SV_CullDistance`N: user cull distances (arrayed builtin).
     CullDistance,
+    /// `SV_RenderTargetArrayIndex`: the layer of a layered render target.
     RenderTargetArrayIndex,
+    /// `SV_ViewportArrayIndex`: the viewport the primitive goes to.
     ViewportArrayIndex,
+    /// `SV_Barycentrics`: the fragment's barycentric coordinates in the primitive.
     Barycentrics,
+    /// `SV_ShadingRate`: the variable-rate-shading rate.
     ShadingRate,
+    /// `SV_CullPrimitive`: a mesh shader's per-primitive flag that culls the primitive.
     CullPrimitive,
+    /// `SV_PointSize`: the size of a point primitive, in pixels.
     PointSize,
+    /// `SV_PointCoord`: the fragment's coordinate within a point sprite.
     PointCoord,
+    /// `SV_VulkanSamplePosition`: the sample's position within the pixel.
     VulkanSamplePosition,
+    /// `SV_FragInvocationCount`: the fragment invocations per pixel (fragment density).
     FragInvocationCount,
+    /// `SV_FragSize`: the fragment's size in pixels (fragment density).
     FragSize,
+    /// `SV_GSInstanceID`: the instance of an instanced geometry shader (`[instance(n)]`).
     GsInstanceId,
+    /// `SV_OutputControlPointID`: the control point a hull shader invocation writes.
     OutputControlPointId,
+    /// `SV_DomainLocation`: a domain shader's coordinate in the patch.
     DomainLocation,
+    /// `SV_TessFactor`: the outer tessellation factors.
     TessFactor,
+    /// `SV_InsideTessFactor`: the inner tessellation factors.
     InsideTessFactor,
+    /// `SV_DispatchThreadID`: the invocation's id in the whole dispatch.
     DispatchThreadId,
+    /// `SV_GroupID`: the workgroup's id in the dispatch.
     GroupId,
+    /// `SV_GroupThreadID`: the invocation's id in its workgroup.
     GroupThreadId,
+    /// `SV_GroupIndex`: the invocation's flattened index in its workgroup.
     GroupIndex,
+    /// `SV_WaveLaneIndex`: the invocation's lane in its wave (subgroup).
     WaveLaneIndex,
+    /// `SV_WaveLaneCount`: the lanes of a wave (subgroup size).
     WaveLaneCount,
+    /// `SV_WaveIndex`: the wave's index in its workgroup.
     WaveIndex,
+    /// `SV_QuadLaneIndex`: the invocation's lane in its quad.
     QuadLaneIndex,
 }
 
@@ -181,20 +230,27 @@ impl SystemValue {
 /// A parsed semantic annotation (`: SV_Position`, `: TEXCOORD3`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Semantic {
+    /// A known `SV_*` system value.
     System {
+        /// The system value.
         value: SystemValue,
+        /// The trailing index (`SV_Target2` is 2); 0 when none is written.
         index: u32,
     },
     /// An `SV_` name the front end does not know. Kept so that the legalizers
     /// can reject it with a coded diagnostic at the declaration (B5).
     UnknownSystem {
+        /// The name as written, `SV_` prefix and any digits that are part of it included.
         name: String,
+        /// The trailing index; 0 when none is written.
         index: u32,
     },
     /// A user semantic; `name` keeps the source spelling (comparisons are
     /// case-insensitive).
     User {
+        /// The name without the trailing index.
         name: String,
+        /// The trailing index (`TEXCOORD3` is 3); 0 when none is written.
         index: u32,
     },
 }
@@ -234,6 +290,7 @@ impl Semantic {
         }
     }
 
+    /// The semantic index, whatever the kind.
     pub fn index(&self) -> u32 {
         match *self {
             Semantic::System { index, .. }
@@ -242,6 +299,7 @@ impl Semantic {
         }
     }
 
+    /// The system value, for [`Semantic::System`]; `None` otherwise.
     pub fn system_value(&self) -> Option<SystemValue> {
         match *self {
             Semantic::System { value, .. } => Some(value),
@@ -272,25 +330,35 @@ impl fmt::Display for Semantic {
 /// How a fragment input is interpolated (`linear`, `nointerpolation`, `noperspective`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InterpolationMode {
+    /// `linear`: perspective-correct (the default when no mode is written).
     Linear,
+    /// `nointerpolation`: the provoking vertex's value (GLSL `flat`).
     Flat,
+    /// `noperspective`: linear in screen space.
     NoPerspective,
 }
 
 /// Where within the pixel interpolation samples (`centroid`, `sample`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sampling {
+    /// `centroid`: at a covered point of the pixel.
     Centroid,
+    /// `sample`: at each sample (per-sample shading).
     Sample,
 }
 
+/// The interpolation modifiers of a varying; both `None` is the default (perspective, at the pixel
+/// center).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Interpolation {
+    /// The mode, if one is written.
     pub mode: Option<InterpolationMode>,
+    /// Where it samples, if written.
     pub sampling: Option<Sampling>,
 }
 
 impl Interpolation {
+    /// Whether no modifier is written.
     pub fn is_default(self) -> bool {
         self.mode.is_none() && self.sampling.is_none()
     }
@@ -315,10 +383,13 @@ pub enum Binding {
     BuiltIn(BuiltIn),
     /// A user varying at an interface location.
     Location {
+        /// The first location it occupies.
         location: u32,
+        /// The first component within the location (GLSL `component`); 0 for the whole location.
         component: u32,
         /// Dual-source blending index (`[[vk::index(n)]]`).
         index: Option<u32>,
+        /// The interpolation modifiers it keeps.
         interpolation: Interpolation,
         /// Tessellation per-patch varying.
         patch: bool,
@@ -340,9 +411,14 @@ pub enum Binding {
 /// interpolation modifiers and explicit `[[vk::location]]` / `[[vk::index]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct IoAttrs {
+    /// The semantic as written, or where legalization put it; `None` for a declaration without a
+    /// semantic.
     pub binding: Option<Binding>,
+    /// Interpolation modifiers (`linear`, `centroid`, ...).
     pub interpolation: Interpolation,
+    /// `[[vk::location(n)]]`.
     pub explicit_location: Option<u32>,
+    /// `[[vk::index(n)]]`: the dual-source blending index of a fragment output.
     pub explicit_index: Option<u32>,
     /// The geometry output stream a legalized output belongs to (GLSL
     /// `layout(stream = N)`, SPIR-V `Stream`); `None` is stream 0.
@@ -359,6 +435,7 @@ pub struct IoAttrs {
 /// `xfb_offset`, `xfb_stride`; SPIR-V `XfbBuffer`, `Offset`, `XfbStride`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Xfb {
+    /// The buffer slot (`xfb_buffer`, SPIR-V `XfbBuffer`).
     pub buffer: u32,
     /// Byte offset of the output within the buffer's vertex record.
     pub offset: u32,

@@ -2,10 +2,12 @@
 
 /// A half-open byte range `start..end` in the source text.
 ///
-/// `Span::UNDEFINED` (0..0 with `defined == false`) marks compiler-made items.
+/// [`Span::UNDEFINED`] (`u32::MAX..u32::MAX`) marks compiler-made items.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
+    /// The first byte.
     pub start: u32,
+    /// One past the last byte.
     pub end: u32,
 }
 
@@ -16,10 +18,12 @@ impl Span {
         end: u32::MAX,
     };
 
+    /// The span `start..end`.
     pub fn new(start: u32, end: u32) -> Self {
         Span { start, end }
     }
 
+    /// Whether this is a real source range, not [`Span::UNDEFINED`].
     pub fn is_defined(self) -> bool {
         self != Span::UNDEFINED
     }
@@ -38,6 +42,7 @@ impl Span {
         }
     }
 
+    /// `start..end` as a range for slicing the source text.
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }

@@ -2,25 +2,41 @@
 
 use crate::{Function, Handle};
 
+/// A pipeline stage an entry point runs in, with HLSL's names (`[shader("...")]`, `-stage`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShaderStage {
+    /// Vertex shader.
     Vertex,
+    /// Hull shader (Vulkan/GLSL tessellation control).
     Hull,
+    /// Domain shader (Vulkan/GLSL tessellation evaluation).
     Domain,
+    /// Geometry shader.
     Geometry,
+    /// Pixel (fragment) shader.
     Fragment,
+    /// Compute shader (a CUDA kernel).
     Compute,
+    /// Mesh shader.
     Mesh,
+    /// Amplification shader (Vulkan task shader, Metal object function).
     Amplification,
+    /// Ray-generation shader.
     RayGeneration,
+    /// Intersection shader.
     Intersection,
+    /// Any-hit shader.
     AnyHit,
+    /// Closest-hit shader.
     ClosestHit,
+    /// Miss shader.
     Miss,
+    /// Callable shader.
     Callable,
 }
 
 impl ShaderStage {
+    /// Every stage, in declaration order.
     pub const ALL: [ShaderStage; 14] = [
         ShaderStage::Vertex,
         ShaderStage::Hull,
@@ -81,6 +97,7 @@ impl ShaderStage {
         Some(stage)
     }
 
+    /// Whether this is one of the six ray-tracing stages (ray generation to callable).
     pub fn is_ray_tracing(self) -> bool {
         matches!(
             self,
@@ -97,17 +114,24 @@ impl ShaderStage {
 /// `[domain("...")]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TessDomain {
+    /// `"tri"`: a triangle patch.
     Tri,
+    /// `"quad"`: a quad patch.
     Quad,
+    /// `"isoline"`: a patch of lines.
     Isoline,
 }
 
 /// `[partitioning("...")]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Partitioning {
+    /// `"integer"`.
     Integer,
+    /// `"fractional_even"`.
     FractionalEven,
+    /// `"fractional_odd"`.
     FractionalOdd,
+    /// `"pow2"`.
     Pow2,
 }
 
@@ -126,20 +150,30 @@ pub enum DerivativeGroup {
 /// `[outputtopology("...")]` of hull and mesh shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OutputTopology {
+    /// `"point"`.
     Point,
+    /// `"line"`.
     Line,
+    /// `"triangle"` (mesh shaders).
     Triangle,
+    /// `"triangle_cw"`: clockwise triangles (hull shaders).
     TriangleCw,
+    /// `"triangle_ccw"`: counter-clockwise triangles (hull shaders).
     TriangleCcw,
 }
 
 /// The input primitive of a geometry shader (`triangle VsOut v[3]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum InputPrimitive {
+    /// `point`: one vertex.
     Point,
+    /// `line`: two vertices.
     Line,
+    /// `triangle`: three vertices.
     Triangle,
+    /// `lineadj`: a line with adjacency, four vertices.
     LineAdj,
+    /// `triangleadj`: a triangle with adjacency, six vertices.
     TriangleAdj,
 }
 
@@ -149,7 +183,9 @@ pub enum InputPrimitive {
 /// `$SKIP` gaps; the legalizer parses `text`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamOutputDecl {
+    /// The geometry output stream (0 to 3) whose outputs are captured.
     pub stream: u32,
+    /// The declaration string's contents, without the quotes.
     pub text: String,
     /// The string literal, quotes included.
     pub span: crate::Span,
@@ -159,8 +195,11 @@ pub struct StreamOutputDecl {
 /// when it is not the extent of its declarations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamOutputStride {
+    /// The buffer slot.
     pub slot: u32,
+    /// The stride in bytes.
     pub stride: u32,
+    /// The attribute in the source.
     pub span: crate::Span,
 }
 
@@ -170,8 +209,11 @@ pub struct StreamOutputStride {
 pub struct EntryPointAttributes {
     /// `[numthreads(x, y, z)]`.
     pub workgroup_size: Option<[u32; 3]>,
+    /// `[domain("...")]` of hull and domain shaders.
     pub domain: Option<TessDomain>,
+    /// `[partitioning("...")]` of hull shaders.
     pub partitioning: Option<Partitioning>,
+    /// `[outputtopology("...")]` of hull and mesh shaders.
     pub output_topology: Option<OutputTopology>,
     /// `[outputcontrolpoints(n)]`.
     pub output_control_points: Option<u32>,
@@ -185,6 +227,8 @@ pub struct EntryPointAttributes {
     /// and `out primitives` (or `out indices`) arrays, the most vertices
     /// and primitives one workgroup writes.
     pub mesh_vertices: Option<u32>,
+    /// Mesh shaders, after legalization: the size of the `out primitives` (or `out indices`) array;
+    /// see `mesh_vertices`.
     pub mesh_primitives: Option<u32>,
     /// `[instance(n)]`.
     pub instances: Option<u32>,

@@ -11,8 +11,11 @@ use crate::{
 /// One broken invariant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VerifyError {
+    /// The top-level item the error is in.
     pub scope: Scope,
+    /// Where in that item.
     pub site: Site,
+    /// What is wrong, with the values involved.
     pub kind: ErrorKind,
     /// Source location of the offending item, `Span::UNDEFINED` when the item
     /// has none recorded.
@@ -22,20 +25,31 @@ pub struct VerifyError {
 /// The top-level item an error belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Scope {
+    /// A type of `module.types`.
     Type(Handle<Type>),
+    /// A global variable.
     Global {
+        /// Its handle.
         handle: Handle<GlobalVariable>,
+        /// Its name.
         name: String,
     },
     /// The module's initializer expression arena as a whole.
     GlobalExpressions,
+    /// A function of `module.functions`.
     Function {
+        /// Its handle.
         handle: Handle<Function>,
+        /// Its name.
         name: String,
     },
+    /// An entry point.
     EntryPoint {
+        /// Its index in `module.entry_points`.
         index: usize,
+        /// Its name.
         name: String,
+        /// Its stage.
         stage: ShaderStage,
     },
 }
@@ -53,14 +67,21 @@ impl Scope {
 /// The part of the scope an error points at.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Site {
+    /// The scope item itself.
     Whole,
+    /// The struct member of this index.
     Member(u32),
+    /// The function parameter of this index.
     Param(u32),
+    /// The function's result.
     Result,
+    /// A local variable.
     Local(Handle<LocalVariable>),
+    /// An expression of the function's (or the global initializers') arena.
     Expression(Handle<Expression>),
     /// A path from the function body: `body[2].accept[0]`.
     Statement(String),
+    /// The entry point's `[patchconstantfunc]`.
     PatchConstantFunc,
     /// A varying reached from an entry point: `input.pos`, `return.color`,
     /// `patch[].uv`.
@@ -74,6 +95,7 @@ pub enum NotPlaceReason {
     ConstantGlobal(String),
     /// A stage input global.
     StageInput(String),
+    /// A `const` local, named.
     ConstLocal(String),
     /// A swizzle that names a component twice (`v.xx = ...`).
     RepeatedSwizzle,
@@ -87,40 +109,60 @@ pub enum NotPlaceReason {
 /// Where a place was required.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlaceContext {
+    /// The pointer of a `Statement::Store`.
     Store,
+    /// The target of an assignment.
     Assign,
+    /// The operand of `++` or `--`.
     IncDec,
+    /// The argument of this (zero-based) index, passed to an `out` or `inout` parameter.
     OutArgument(usize),
 }
 
+/// What invariant is broken; `Display` gives the one-line message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ErrorKind {
     /// An `Input`/`Output` global without `io`, or `io` on another space.
     InterfaceIo {
+        /// Whether the global is an `Input`/`Output` one (missing `io`) rather than another space
+        /// that has `io`.
         interface: bool,
     },
     // Handles.
+    /// A type handle out of range.
     BadType(Handle<Type>),
     /// A type refers to itself or to a later type; interning builds types
     /// bottom-up, so this means a cycle or a forged handle.
     TypeNotBefore(Handle<Type>),
+    /// A global handle out of range.
     BadGlobal(Handle<GlobalVariable>),
+    /// A function handle out of range.
     BadFunction(Handle<Function>),
+    /// A local handle out of range.
     BadLocal(Handle<LocalVariable>),
+    /// An expression handle out of range.
     BadExpression(Handle<Expression>),
     // Types.
+    /// A vector size other than 2, 3 or 4.
     BadVectorSize(u8),
+    /// A matrix outside 1x1 to 4x4.
     BadMatrixSize {
+        /// Its rows.
         rows: u8,
+        /// Its columns.
         columns: u8,
     },
+    /// A struct member name used twice.
     DuplicateMember(String),
     /// A `ByteAddressBuffer` with an element type, or another buffer without.
     BufferElement {
+        /// The buffer's kind.
         kind: BufferKind,
+        /// Whether it has an element type.
         has_element: bool,
     },
     // Expressions.
+    /// An expression without the type every value expression must have.
     MissingType,
     /// A call of a function without result that was given a type.
     VoidCallTyped,
@@ -128,55 +170,90 @@ pub enum ErrorKind {
     VoidValue(Handle<Expression>),
     /// An expression handle used by more than one parent (expressions are trees).
     Reused,
+    /// A literal whose type is not a scalar of its kind.
     LiteralType {
+        /// The literal's kind (`"bool"`, `"signed integer"`, `"unsigned integer"`, `"float"`).
         literal: &'static str,
+        /// The type it was given, printed.
         ty: String,
     },
+    /// `Expression::Param` with an index the function has no parameter for.
     ParamOutOfRange {
+        /// The index.
         index: u32,
+        /// The function's parameter count.
         count: usize,
     },
     /// `Param` or `Local` in a global initializer.
     OutsideFunction(&'static str),
+    /// A member access past the struct's members.
     MemberOutOfRange {
+        /// The member index.
         index: u32,
+        /// The struct's member count.
         count: usize,
+        /// The struct type, printed.
         ty: String,
     },
+    /// A member access on a type that is not a struct.
     MemberOfNonStruct {
+        /// That type, printed.
         ty: String,
     },
+    /// A swizzle of other than 1 to 4 components.
     SwizzleLength(usize),
+    /// A swizzle component outside 0 to 3.
     SwizzleComponent(u8),
+    /// A swizzle component past the vector's size.
     SwizzleBeyondBase {
+        /// The component.
         component: u8,
+        /// The vector type, printed.
         ty: String,
     },
+    /// A swizzle of a type that is neither vector nor scalar.
     SwizzleOfNonVector {
+        /// That type, printed.
         ty: String,
     },
+    /// A store, assignment, `++`/`--` or `out` argument whose target is not storage.
     NotAPlace {
+        /// Where the place was required.
         context: PlaceContext,
+        /// Why the target is not one.
         reason: NotPlaceReason,
     },
+    /// A call passing another number of arguments than the callee's parameters.
     ArgumentCount {
+        /// The callee's name.
         callee: String,
+        /// Its parameter count.
         expected: usize,
+        /// The arguments passed.
         found: usize,
     },
     /// Callees come before callers in the arena, which also rules out recursion.
     CalleeNotBefore {
+        /// The callee's name.
         callee: String,
     },
+    /// A method intrinsic called with no arguments, so without its object.
     MethodWithoutObject(Intrinsic),
     // Statements.
+    /// `return;` in a function with a result.
     ReturnValueMissing,
+    /// `return value;` in a function without a result.
     UnexpectedReturnValue,
+    /// `break` outside a loop or switch.
     BreakOutsideLoop,
+    /// `continue` outside a loop.
     ContinueOutsideLoop,
+    /// A local declared by two `Statement::Declare`s.
     DeclaredTwice(Handle<LocalVariable>),
+    /// A switch with two cases of this value (or two `default`s).
     DuplicateCase(SwitchValue),
     // Entry points.
+    /// Two entry points of one stage with the same name.
     DuplicateEntryPoint,
     /// `verify_legalized`: a varying still has its source semantic.
     SemanticRemains(Semantic),
