@@ -493,15 +493,6 @@ impl Intrinsic {
 }
 
 impl crate::Module {
-    /// Every intrinsic function `function` and the functions it calls use
-    /// (initializers of globals not included).
-    pub fn intrinsics_reached(
-        &self,
-        function: crate::Handle<crate::Function>,
-    ) -> std::collections::BTreeSet<Intrinsic> {
-        self.reached_from(function).0
-    }
-
     /// The intrinsics `function` and the functions it calls use, and the
     /// globals they name (not those the globals' initializers name).
     pub fn reached_from(

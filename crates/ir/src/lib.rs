@@ -35,6 +35,8 @@
 //! assert!(ir::verify::verify(&module).is_ok());
 //! ```
 
+#![warn(missing_docs)]
+
 mod arena;
 pub mod blocks;
 pub mod codes;
