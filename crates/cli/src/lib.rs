@@ -4,6 +4,18 @@
 //! The binary is a thin wrapper around [`run`]; the characterization harness
 //! calls [`run`] in-process with the arguments of a test directive, so the
 //! suite and users exercise exactly the same path.
+//!
+//! ```
+//! use legalis_cli::{Environment, StandardInput, SUCCESS};
+//!
+//! // `legalis - -target wgsl`, the shader on standard input.
+//! let mut env = Environment::new(".");
+//! let shader = "[shader(\"fragment\")] float4 main() : SV_Target { return 1; }";
+//! env.stdin = StandardInput::Bytes(shader.into());
+//! let outcome = legalis_cli::run(["-", "-target", "wgsl"], &env);
+//! assert_eq!(outcome.code, SUCCESS, "{}", outcome.stderr);
+//! assert!(String::from_utf8(outcome.stdout).unwrap().contains("@fragment"));
+//! ```
 
 #![warn(missing_docs)]
 
@@ -84,8 +96,12 @@ pub fn terminal_wants_color(no_color: Option<&str>, term: Option<&str>, is_termi
 }
 
 /// Runs one command line (without the program name).
-pub fn run(arguments: impl IntoIterator<Item = OsString>, env: &Environment) -> Outcome {
-    match args::parse(arguments) {
+pub fn run<I>(arguments: I, env: &Environment) -> Outcome
+where
+    I: IntoIterator,
+    I::Item: Into<OsString>,
+{
+    match args::parse(arguments.into_iter().map(Into::into)) {
         Ok(Command::Help) => Outcome {
             stdout: args::HELP.as_bytes().to_vec(),
             ..Outcome::default()

@@ -414,7 +414,7 @@ fn the_options_table_is_true_of_the_outputs() {
     fs::write(dir.join("pipeline.slang"), PIPELINE).expect("pipeline");
     fs::write(dir.join("handles.slang"), HANDLES).expect("handles");
     let env = legalis_cli::Environment::new(&dir);
-    let run = |args: &[&str]| legalis_cli::run(args.iter().map(Into::into), &env);
+    let run = |args: &[&str]| legalis_cli::run(args.iter().copied(), &env);
     let probes: [Probe; 19] = [
         (
             "-fvk-invert-y",
