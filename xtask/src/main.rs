@@ -261,12 +261,15 @@ const PUBLISHED: &[&str] = &[
 const PACKAGE_VERIFY: bool = false;
 
 /// `cargo package` for every published crate, nothing uploaded: each
-/// `.crate` is made from the files its package lists (a file the build
-/// needs but the package leaves out, such as the validator's
-/// `metal-model/`, fails here), and the crates that depend on each other
-/// resolve through cargo's local overlay of the ones just packaged.
-/// PACKAGE_VERIFY says whether each is also built from its packaged
-/// sources.
+/// `.crate` is made from the files its package lists, and the crates that
+/// depend on each other resolve through cargo's local overlay of the ones
+/// just packaged, so a manifest crates.io would refuse (a path dependency
+/// without a version, a workspace key a crate does not inherit, a readme
+/// or licence file that is not there) fails here. Without verification
+/// (PACKAGE_VERIFY) the packaged sources are not built: a file the build
+/// needs but the package leaves out would only show at upload; every crate
+/// packages its whole folder today (no `include`/`exclude`), the
+/// validator's `metal-model/` with it.
 fn package_step() -> Vec<OsString> {
     let mut step = words(&["package", "--locked"]);
     for name in PUBLISHED {
