@@ -9,7 +9,7 @@ use legalis_bind::{Plan, Target};
 use legalis_ir as ir;
 use legalis_ir::Handle;
 
-pub use legalis_bind::is_resource;
+pub(crate) use legalis_bind::is_resource;
 
 /// Descriptor numbers of a module.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -26,6 +26,8 @@
 //! legalis_validate::validate_glsl(&glsl, legalis_ir::ShaderStage::Vertex).unwrap();
 //! ```
 
+#![warn(missing_docs)]
+
 /// Joins string pieces into one `String`, sized once: what `format!`
 /// gives for plain strings (`cat!(base, ".", name)` is
 /// `format!("{base}.{name}")`), without the formatting machinery, which
@@ -94,7 +96,7 @@ pub(crate) fn c_string_literal(text: &str) -> String {
     out
 }
 
-pub mod binding;
+mod binding;
 mod cfamily;
 pub mod codes;
 pub mod cuda;

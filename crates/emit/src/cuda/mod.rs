@@ -54,14 +54,37 @@ pub struct Options {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A construct CUDA output does not support, at its source span.
-    Unsupported { what: String, span: ir::Span },
+    Unsupported {
+        /// The construct, as the message's object: "CUDA output does not
+        /// support {what}".
+        what: String,
+        /// Where the construct is in the source.
+        span: ir::Span,
+    },
     /// The module was not legalized for CUDA.
-    NotLegalized { what: String, span: ir::Span },
+    NotLegalized {
+        /// What the legalizer left, for the message "the module is not
+        /// legalized for CUDA: {what}".
+        what: String,
+        /// Where the offending item is in the source.
+        span: ir::Span,
+    },
     /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint { index: usize },
-    /// A buffer whose memory layout the writer cannot yet give the host's
-    /// layout (`legalis-layout`), at its source span.
-    Layout { what: String, span: ir::Span },
+    NoSuchEntryPoint {
+        /// The index asked for.
+        index: usize,
+    },
+    /// A column-major matrix the host shares that C++ cannot reference
+    /// (`lg::column_major`): a row or the whole matrix as an `out`/`inout`
+    /// argument or incremented, or a `uniform` parameter of one (code
+    /// `E47002`).
+    Layout {
+        /// The construct, as the message's object: "CUDA output does not
+        /// yet store {what}".
+        what: String,
+        /// Where the operand or parameter is in the source.
+        span: ir::Span,
+    },
 }
 
 impl Error {
@@ -102,7 +125,12 @@ pub enum ResourcePlace {
     /// Member `member` of an OptiX program's shader-binding-table record
     /// data (the struct `record`), which the program reads through
     /// `optixGetSbtDataPointer()`: a `uniform` parameter of the program.
-    ShaderRecord { record: String, member: u32 },
+    ShaderRecord {
+        /// The record struct's name in the output.
+        record: String,
+        /// The member's position in the record struct, from 0.
+        member: u32,
+    },
 }
 
 /// A resource or plain uniform the entry point reaches, and where it is

@@ -68,12 +68,27 @@ impl Default for Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A construct GLSL output does not support (yet), at its source span.
-    Unsupported { what: String, span: ir::Span },
+    Unsupported {
+        /// The construct, as the message's object: "GLSL output does not
+        /// support {what}".
+        what: String,
+        /// Where the construct is in the source.
+        span: ir::Span,
+    },
     /// The module was not legalized for GLSL: the entry point still has
     /// parameters or a result, or a stage global has no builtin or location.
-    NotLegalized { what: String, span: ir::Span },
+    NotLegalized {
+        /// What the legalizer left, for the message "the module is not
+        /// legalized for GLSL: {what}".
+        what: String,
+        /// Where the offending item is in the source.
+        span: ir::Span,
+    },
     /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint { index: usize },
+    NoSuchEntryPoint {
+        /// The index asked for.
+        index: usize,
+    },
 }
 
 impl Error {

@@ -56,15 +56,38 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A construct MSL output does not support, at its source span.
-    Unsupported { what: String, span: ir::Span },
+    Unsupported {
+        /// The construct, as the message's object: "Metal output does not
+        /// support {what}".
+        what: String,
+        /// Where the construct is in the source.
+        span: ir::Span,
+    },
     /// The module was not legalized for Metal: an entry-point parameter or
     /// result member without a builtin or location, or interface globals.
-    NotLegalized { what: String, span: ir::Span },
+    NotLegalized {
+        /// What the legalizer left, for the message "the module is not
+        /// legalized for Metal: {what}".
+        what: String,
+        /// Where the offending item is in the source.
+        span: ir::Span,
+    },
     /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint { index: usize },
-    /// A buffer whose memory layout the writer cannot yet give the host's
-    /// layout (`legalis-layout`), at its source span.
-    Layout { what: String, span: ir::Span },
+    NoSuchEntryPoint {
+        /// The index asked for.
+        index: usize,
+    },
+    /// A structured buffer whose elements' natural MSL layout differs
+    /// from the packed device layout the host uses (`legalis-layout`'s
+    /// metal-device rule; code `E47001`).
+    Layout {
+        /// The buffer, as the message's object: "Metal output does not
+        /// yet lay out {what}".
+        what: String,
+        /// Where the first member whose offset or size differs is in the
+        /// source, else the buffer.
+        span: ir::Span,
+    },
 }
 
 impl Error {

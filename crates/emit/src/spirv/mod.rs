@@ -18,7 +18,7 @@
 //! `floatRxC` is a SPIR-V matrix of R columns of C components (GLSL
 //! `matRxC`), so HLSL row `i` is SPIR-V column `i`, `mul(a, b)` multiplies
 //! `b * a`, and HLSL's default `column_major` packing is SPIR-V `RowMajor`.
-//! Descriptor bindings follow [`crate::binding::assign_bindings`].
+//! Descriptor bindings follow [`assign_bindings`].
 
 mod builder;
 mod constants;
@@ -42,7 +42,7 @@ use std::fmt;
 
 use legalis_ir as ir;
 
-pub use crate::binding::assign_bindings;
+pub use crate::binding::{Bindings, assign_bindings};
 pub use names::disassemble;
 pub use rename::rename;
 
@@ -92,14 +92,32 @@ impl Default for Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A construct SPIR-V output does not support (yet), at its source span.
-    Unsupported { what: String, span: ir::Span },
+    Unsupported {
+        /// The construct, as the message's object: "SPIR-V output does not
+        /// support {what}".
+        what: String,
+        /// Where the construct is in the source.
+        span: ir::Span,
+    },
     /// The module was not legalized for SPIR-V: the entry point still has
     /// parameters or a result, or a stage global has no builtin or location.
-    NotLegalized { what: String, span: ir::Span },
+    NotLegalized {
+        /// What the legalizer left, for the message "the module is not
+        /// legalized for SPIR-V: {what}".
+        what: String,
+        /// Where the offending item is in the source.
+        span: ir::Span,
+    },
     /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint { index: usize },
+    NoSuchEntryPoint {
+        /// The index asked for.
+        index: usize,
+    },
     /// The module builder refused an instruction: a bug in this writer.
-    Internal { what: String },
+    Internal {
+        /// The builder's complaint.
+        what: String,
+    },
 }
 
 impl Error {

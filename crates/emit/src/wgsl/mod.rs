@@ -49,12 +49,27 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// A construct WGSL output does not support, at its source span.
-    Unsupported { what: String, span: ir::Span },
+    Unsupported {
+        /// The construct, as the message's object: "WGSL output does not
+        /// support {what}".
+        what: String,
+        /// Where the construct is in the source.
+        span: ir::Span,
+    },
     /// The module was not legalized for WGSL: an entry-point parameter or
     /// result member without a builtin or location, or interface globals.
-    NotLegalized { what: String, span: ir::Span },
+    NotLegalized {
+        /// What the legalizer left, for the message "the module is not
+        /// legalized for WGSL: {what}".
+        what: String,
+        /// Where the offending item is in the source.
+        span: ir::Span,
+    },
     /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint { index: usize },
+    NoSuchEntryPoint {
+        /// The index asked for.
+        index: usize,
+    },
 }
 
 impl Error {
