@@ -63,7 +63,9 @@ pub const PARSE_BAD_REGISTER: u32 = 20005;
 pub const PARSE_BAD_PAYLOAD_STAGE: u32 = 20006;
 
 // ---- names and types (E30xxx)
+/// A name that no declaration in scope defines.
 pub const UNDEFINED_NAME: u32 = 30001;
+/// A type name that no declaration defines.
 pub const UNDEFINED_TYPE: u32 = 30002;
 /// A value of one type where another is required and no implicit conversion exists.
 pub const TYPE_MISMATCH: u32 = 30003;
@@ -71,20 +73,29 @@ pub const TYPE_MISMATCH: u32 = 30003;
 pub const NO_MATCHING_OVERLOAD: u32 = 30004;
 /// Several overloads accept the arguments equally well.
 pub const AMBIGUOUS_OVERLOAD: u32 = 30005;
+/// A name declared twice in one scope.
 pub const REDEFINITION: u32 = 30006;
 /// Assignment to something that is not an l-value, or to a `const`.
 pub const NOT_ASSIGNABLE: u32 = 30007;
+/// A call with more or fewer arguments than the function takes.
 pub const WRONG_ARGUMENT_COUNT: u32 = 30008;
+/// A swizzle with unknown or mixed letters (`xyzw` with `rgba`) or out of range.
 pub const INVALID_SWIZZLE: u32 = 30009;
+/// A member access naming no field or method of the type.
 pub const NO_SUCH_MEMBER: u32 = 30010;
+/// `[...]` on a value that is not an array, vector, matrix or resource.
 pub const NOT_INDEXABLE: u32 = 30011;
 /// Something that must be a compile-time constant is not.
 pub const NOT_CONSTANT: u32 = 30012;
+/// A function that calls itself, directly or through others; or more than
+/// 1024 generic specialisations (a generic function that uses itself with
+/// ever new arguments).
 pub const RECURSION: u32 = 30013;
 /// `break`/`continue` outside a loop or switch.
 pub const MISPLACED_JUMP: u32 = 30014;
 /// A non-void function can reach its end without `return` (warning).
 pub const MISSING_RETURN: u32 = 30015;
+/// A cast between types that do not convert.
 pub const INVALID_CAST: u32 = 30016;
 /// Wrong generic arguments (`vector<float, 5>`, `InputPatch<T>`).
 pub const BAD_GENERIC_ARGUMENTS: u32 = 30017;

@@ -9,12 +9,15 @@
 use legalis_ir::Span;
 use logos::Logos;
 
+/// What a token is. Punctuation and operators are one kind each; every
+/// word, keyword or not, is [`TokenKind::Ident`].
 #[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\f\v]+")]
 #[logos(skip(r"//[^\n]*", allow_greedy = true))]
 #[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
 #[logos(skip r"\\\r?\n")]
 pub enum TokenKind {
+    /// An identifier or keyword: the parser tells keywords by their text.
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
     Ident,
     /// Decimal, hex or octal integer with optional `u`/`l` suffixes.
@@ -26,6 +29,8 @@ pub enum TokenKind {
     #[regex(r"\.[0-9]+([eE][+-]?[0-9]+)?([fFhHlL]|[lL][fF])?")]
     #[regex(r"[0-9]+[eE][+-]?[0-9]+([fFhHlL]|[lL][fF])?")]
     FloatLit,
+    /// A string literal: double quotes on one line, backslash escapes
+    /// allowed.
     #[regex(r#""([^"\\\n]|\\.)*""#)]
     StringLit,
     /// `/*` without its `*/`: reported as an unterminated comment.
@@ -35,100 +40,147 @@ pub enum TokenKind {
     #[regex(r#""([^"\\\n]|\\.)*"#)]
     UnterminatedString,
 
+    /// `(`.
     #[token("(")]
     LParen,
+    /// `)`.
     #[token(")")]
     RParen,
+    /// `[`.
     #[token("[")]
     LBracket,
+    /// `]`.
     #[token("]")]
     RBracket,
+    /// `{`.
     #[token("{")]
     LBrace,
+    /// `}`.
     #[token("}")]
     RBrace,
+    /// `;`.
     #[token(";")]
     Semi,
+    /// `,`.
     #[token(",")]
     Comma,
+    /// `.`.
     #[token(".")]
     Dot,
+    /// `:`.
     #[token(":")]
     Colon,
+    /// `::`.
     #[token("::")]
     ColonColon,
+    /// `?`.
     #[token("?")]
     Question,
+    /// `#`.
     #[token("#")]
     Hash,
+    /// `##`.
     #[token("##")]
     HashHash,
 
+    /// `+`.
     #[token("+")]
     Plus,
+    /// `-`.
     #[token("-")]
     Minus,
+    /// `*`.
     #[token("*")]
     Star,
+    /// `/`.
     #[token("/")]
     Slash,
+    /// `%`.
     #[token("%")]
     Percent,
+    /// `++`.
     #[token("++")]
     PlusPlus,
+    /// `--`.
     #[token("--")]
     MinusMinus,
+    /// `<<`.
     #[token("<<")]
     Shl,
+    /// `>>`.
     #[token(">>")]
     Shr,
+    /// `<`.
     #[token("<")]
     Lt,
+    /// `>`.
     #[token(">")]
     Gt,
+    /// `<=`.
     #[token("<=")]
     Le,
+    /// `>=`.
     #[token(">=")]
     Ge,
+    /// `==`.
     #[token("==")]
     EqEq,
+    /// `!=`.
     #[token("!=")]
     Ne,
+    /// `&`.
     #[token("&")]
     Amp,
+    /// `|`.
     #[token("|")]
     Pipe,
+    /// `^`.
     #[token("^")]
     Caret,
+    /// `~`.
     #[token("~")]
     Tilde,
+    /// `!`.
     #[token("!")]
     Bang,
+    /// `&&`.
     #[token("&&")]
     AmpAmp,
+    /// `||`.
     #[token("||")]
     PipePipe,
 
+    /// `=`.
     #[token("=")]
     Eq,
+    /// `+=`.
     #[token("+=")]
     PlusEq,
+    /// `-=`.
     #[token("-=")]
     MinusEq,
+    /// `*=`.
     #[token("*=")]
     StarEq,
+    /// `/=`.
     #[token("/=")]
     SlashEq,
+    /// `%=`.
     #[token("%=")]
     PercentEq,
+    /// `<<=`.
     #[token("<<=")]
     ShlEq,
+    /// `>>=`.
     #[token(">>=")]
     ShrEq,
+    /// `&=`.
     #[token("&=")]
     AmpEq,
+    /// `|=`.
     #[token("|=")]
     PipeEq,
+    /// `^=`.
     #[token("^=")]
     CaretEq,
 
@@ -142,6 +194,7 @@ pub enum TokenKind {
 /// A token after preprocessing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Token {
+    /// What the token is.
     pub kind: TokenKind,
     /// Where diagnostics about this token point: for a token that came out of
     /// a macro expansion, the macro's use site.

@@ -27,8 +27,10 @@
 //! assert!(output.diagnostics.iter().any(|d| d.is_error()));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod ast;
-pub mod check;
+mod check;
 pub mod codes;
 pub mod lexer;
 pub mod literal;
@@ -61,8 +63,12 @@ pub struct Options {
 /// `interface` takes tag `id` in a value of the interface type.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Conformance {
+    /// The conforming struct's name (`TYPE`).
     pub ty: String,
+    /// The interface's name (`IFACE`).
     pub interface: String,
+    /// The tag (`N`); `None` lets the struct take the lowest free tag,
+    /// in declaration order.
     pub id: Option<u32>,
 }
 
@@ -70,7 +76,11 @@ pub struct Conformance {
 /// every diagnostic (errors and warnings) in source order.
 #[derive(Debug)]
 pub struct Output {
+    /// The checked module: one entry point per `[shader(...)]` function
+    /// (or the one [`Options::entry`] names); `None` when any diagnostic is
+    /// an error.
     pub module: Option<ir::Module>,
+    /// Every error and warning, sorted by where its primary span starts.
     pub diagnostics: Vec<Diagnostic>,
 }
 

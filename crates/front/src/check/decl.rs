@@ -569,7 +569,6 @@ impl Checker<'_> {
         let mut next = 0i64;
         let index = self.enums.len();
         self.enums.push(EnumInfo {
-            name: decl.name.name.clone(),
             ty,
             members: Vec::new(),
         });

@@ -134,7 +134,6 @@ pub enum ValueSymbol {
 
 #[derive(Clone, Debug)]
 pub struct EnumInfo {
-    pub name: String,
     pub ty: Handle<Type>,
     pub members: Vec<(String, i64)>,
 }

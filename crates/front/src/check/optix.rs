@@ -29,7 +29,6 @@ impl Checker<'_> {
         let uint = self.scalar_ty(Scalar::U32);
         let index = self.enums.len();
         self.enums.push(EnumInfo {
-            name: TRANSFORM_TYPE.into(),
             ty: uint,
             members: TRANSFORM_TYPES
                 .iter()

@@ -5,7 +5,6 @@
 use legalis_ir as ir;
 use legalis_ir::{Handle, Scalar, ScalarKind, Span, Type, TypeInner};
 
-use super::consteval::ConstValue;
 use super::{Checker, TypeSymbol};
 use crate::{ast, codes};
 
@@ -824,11 +823,6 @@ impl Checker<'_> {
                 None
             }
         }
-    }
-
-    /// A short `ConstValue` description used in messages.
-    pub fn describe_const(value: &ConstValue) -> String {
-        value.to_string()
     }
 }
 

@@ -29,6 +29,8 @@ pub struct Preprocessed {
     pub tokens: Vec<Token>,
     /// The text that token `text` spans index: the source, then define text.
     pub text: String,
+    /// The preprocessor's diagnostics: `E15xxx`, and the lexer's `E10xxx`
+    /// for tokens in active regions.
     pub diagnostics: Vec<Diagnostic>,
 }
 
