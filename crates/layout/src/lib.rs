@@ -25,6 +25,11 @@
 //!   only): as [`Rule::Scalar`], with a struct's size rounded up to its
 //!   alignment, so `struct { int64_t a; int b; }` takes 16 bytes.
 //!
+//! [`optix`] is the other layout the host shares: where each scalar of an
+//! OptiX payload lives in the 32-bit payload registers and which slot each
+//! scalar of a hit-attribute struct takes; the CUDA legalizer checks with
+//! it and the CUDA writer packs with it.
+//!
 //! A matrix is laid out as an array of vectors along its major direction:
 //! HLSL's default `column_major` stores `columns` vectors of `rows`
 //! components, `row_major` stores `rows` vectors of `columns`.
@@ -49,6 +54,8 @@
 //! ```
 
 #![warn(missing_docs)]
+
+pub mod optix;
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, TypeInner};

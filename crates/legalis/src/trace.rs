@@ -392,7 +392,7 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
 /// attributes (their slot: B18), then the scalars of the payloads its
 /// `TraceRay` calls pack and of the attributes its `ReportHit` calls
 /// pass. Every register and slot is the layout function's
-/// (`legalis_legalize_varying::cuda::layout`), which the writer packs
+/// (`legalis_layout::optix`), which the writer packs
 /// with; `resources` is where the writer put each resource (`resources`
 /// of `legalis_emit::cuda`, the list the kernel's signature and the
 /// launch parameters are written from).
@@ -425,7 +425,8 @@ fn cuda_json(
     legalized: &legalis_legalize_varying::cuda::Legalized,
     resources: &[legalis_emit::cuda::Resource],
 ) -> Value {
-    use legalis_legalize_varying::cuda::{Plan, layout};
+    use legalis_layout::optix as layout;
+    use legalis_legalize_varying::cuda::Plan;
     let module = &legalized.module;
     let entry = &module.entry_points[0];
     let function = legalis_emit::cuda::entry_point_name(&entry.name, entry.stage);
@@ -655,14 +656,14 @@ enum Held {
 fn layout_leaves(
     module: &ir::Module,
     ty: ir::Handle<ir::Type>,
-    l: &legalis_legalize_varying::cuda::layout::Layout,
+    l: &legalis_layout::optix::Layout,
     held: Held,
     base: &str,
     global: &str,
     direction: &str,
     root: &str,
 ) -> Vec<Value> {
-    use legalis_legalize_varying::cuda::layout;
+    use legalis_layout::optix as layout;
     l.fields
         .iter()
         .map(|f| {
@@ -688,10 +689,10 @@ fn layout_leaves(
 
 /// A payload scalar's registers, layout rule and bit adapter (B17).
 fn payload_place(
-    l: &legalis_legalize_varying::cuda::layout::Layout,
-    f: &legalis_legalize_varying::cuda::layout::Field,
+    l: &legalis_layout::optix::Layout,
+    f: &legalis_layout::optix::Field,
 ) -> (Value, &'static str, Option<String>) {
-    use legalis_legalize_varying::cuda::layout::Passing;
+    use legalis_layout::optix::Passing;
     let k = f.register;
     if l.passing() == Passing::Pointer {
         return (
@@ -739,9 +740,7 @@ fn payload_place(
 }
 
 /// An attribute scalar's slots, layout rule and adapter (B18).
-fn attribute_place(
-    f: &legalis_legalize_varying::cuda::layout::Field,
-) -> (Value, &'static str, Option<String>) {
+fn attribute_place(f: &legalis_layout::optix::Field) -> (Value, &'static str, Option<String>) {
     let k = f.register;
     let (count, cuda, reason, adapter) = match f.bits {
         64 => (

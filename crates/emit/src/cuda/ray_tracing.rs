@@ -1,7 +1,7 @@
 //! The OptiX side of the CUDA writer: the program function around the
 //! entry point's own (renamed `<entry>_body`), and the calls that move a
 //! payload or attributes. Every packing and unpacking goes through the one
-//! layout function of `legalis_legalize_varying::cuda::layout` (B17,
+//! layout function of `legalis_layout::optix` (B17,
 //! B18): the hit and miss programs read their payload registers at entry
 //! and write them at exit and before `IgnoreHit`/`AcceptHitAndEndSearch`
 //! (in a function the any-hit program calls, from the payload passed on
@@ -14,7 +14,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, ShaderStage as S, Span, TypeInner};
-use legalis_legalize_varying::cuda::layout::{self, Access, Field, Layout, Passing};
+use legalis_layout::optix::{self as layout, Access, Field, Layout, Passing};
 
 use super::expr::{FnCtx, is_pure};
 use super::types::{self, Result, unsupported};

@@ -247,13 +247,8 @@ impl<'a> Writer<'a> {
             else {
                 continue;
             };
-            let registers = legalis_legalize_varying::cuda::layout::payload(module, payload.ty)
-                .is_ok_and(|l| {
-                    matches!(
-                        l.passing(),
-                        legalis_legalize_varying::cuda::layout::Passing::Registers(_)
-                    )
-                });
+            let registers = legalis_layout::optix::payload(module, payload.ty)
+                .is_ok_and(|l| matches!(l.passing(), legalis_layout::optix::Passing::Registers(_)));
             if !registers {
                 continue;
             }

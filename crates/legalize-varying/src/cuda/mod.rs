@@ -16,7 +16,7 @@
 //! data; `uniform` and resource parameters, which are the program's
 //! shader-binding-table record, `Plan::Program::record`); the payload's
 //! register layout and the attributes' slots come
-//! from `layout.rs`, THE layout function the writer packs and unpacks with
+//! from `legalis_layout::optix`, THE layout function the writer packs and unpacks with
 //! on both sides. Over 8 attribute slots is `E55403` (D8) at the
 //! parameter or the `ReportHit` call; a value with no bits to pack is
 //! `E55404`. `IgnoreHit`/`AcceptHitAndEndSearch` may be called from any
@@ -25,14 +25,13 @@
 //!
 //! The legalizer never prints; the result is IR plus the plan.
 
-pub mod layout;
-
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{
     Expression, Handle, Intrinsic as I, Semantic, ShaderStage as S, Span, Statement, Type,
     TypeInner,
 };
+use legalis_layout::optix as layout;
 use legalis_sysval::{CudaMapping, Direction};
 
 use crate::codes;
