@@ -157,11 +157,11 @@ pub fn legalize_and_write(
         .into_iter()
         .collect();
     let generated = if module.entry_points.len() == 1 {
-        crate::generate(module, target, &request, &mut diagnostics)
+        crate::pipeline::generate(module, target, &request, &mut diagnostics)
     } else {
         let mut one = module.clone();
         one.entry_points = vec![module.entry_points[index].clone()];
-        crate::generate(&one, target, &request, &mut diagnostics)
+        crate::pipeline::generate(&one, target, &request, &mut diagnostics)
     };
     match generated {
         Some(generated) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(Written {

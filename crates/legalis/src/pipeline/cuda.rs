@@ -1,0 +1,138 @@
+//! CUDA/OptiX device code: the CUDA legalizer, then the CUDA writer. The
+//! output includes the prelude (`legalis::cuda_prelude`) by its name. The
+//! trace takes its registers and slots from the legalizer's plan (the
+//! layout function the writer packs with) and its resources from the
+//! writer.
+
+use super::{Ctx, Pipeline, write_error};
+use crate::{ir, trace};
+use legalis_ir::diag::Diagnostic;
+use legalis_legalize_varying::cuda as legalize;
+
+/// The CUDA family.
+pub(crate) struct Cuda;
+
+impl Pipeline for Cuda {
+    type Legalized = legalize::Legalized;
+    type Plan = legalize::Plan;
+    // CUDA has no graphics stages to link (`E00012`).
+    type Kept = ();
+
+    const INLINE_RESOURCE_ARGUMENTS: bool = false;
+
+    fn legalize(
+        cx: &Ctx,
+        module: &ir::Module,
+        entry: usize,
+        _hints: &ir::link::Linked,
+    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
+        legalize::legalize_unverified(module, entry, &cx.request.policy)
+    }
+
+    fn module(legalized: &legalize::Legalized) -> &ir::Module {
+        &legalized.module
+    }
+
+    fn module_mut(legalized: &mut legalize::Legalized) -> &mut ir::Module {
+        &mut legalized.module
+    }
+
+    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
+        (legalized.module, legalized.plan)
+    }
+
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        legalize::verify(module, span)
+    }
+
+    fn write_one(
+        cx: &Ctx,
+        legalized: &legalize::Legalized,
+        _bindings: legalis_bind::Plan,
+    ) -> Result<(Vec<u8>, Option<String>), Diagnostic> {
+        let options = legalis_emit::cuda::Options::default();
+        let module = &legalized.module;
+        let text = legalis_emit::cuda::write(module, 0, &options).map_err(error)?;
+        let trace = match cx.request.trace {
+            Some(format) => {
+                let resources =
+                    legalis_emit::cuda::resources(module, 0, &options).map_err(error)?;
+                Some(trace::cuda::render(
+                    module,
+                    &legalized.plan,
+                    &resources,
+                    format,
+                ))
+            }
+            None => None,
+        };
+        Ok((text.into_bytes(), trace))
+    }
+
+    /// Several OptiX programs are one translation unit, as OptiX builds one
+    /// module of them: each legalized for its own stage (the CUDA
+    /// legalizer checks a program and plans its payload without rewriting
+    /// the module, so the module written is the input), every error of
+    /// every program reported.
+    fn legalize_all(
+        cx: &Ctx,
+        module: &ir::Module,
+    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
+        if !module.entry_points.iter().all(|e| e.stage.is_ray_tracing()) {
+            return Err(
+                "one CUDA output holds several entry points only when all are OptiX programs",
+            );
+        }
+        let mut plans = Vec::new();
+        let mut errors = Vec::new();
+        for i in 0..module.entry_points.len() {
+            match legalize::legalize_unverified(module, i, &cx.request.policy) {
+                Ok(legalized) => plans.push(legalized.plan),
+                Err(e) => errors.extend(e),
+            }
+        }
+        Ok(match errors.is_empty() {
+            true => Ok((module.clone(), plans)),
+            false => Err(errors),
+        })
+    }
+
+    /// One `LaunchParams` holds every resource any program reaches, and
+    /// the trace is one per program.
+    fn write_all(
+        cx: &Ctx,
+        module: &ir::Module,
+        entries: &[usize],
+        plans: &[legalize::Plan],
+        _bindings: legalis_bind::Plan,
+    ) -> Result<(Vec<u8>, Option<String>), Diagnostic> {
+        let options = legalis_emit::cuda::Options::default();
+        let text = legalis_emit::cuda::write_entries(module, entries, &options).map_err(error)?;
+        let trace = match cx.request.trace {
+            Some(format) => {
+                let resources = legalis_emit::cuda::resources_of_entries(module, entries, &options)
+                    .map_err(error)?;
+                Some(trace::cuda::render_entries(
+                    module, plans, &resources, format,
+                ))
+            }
+            None => None,
+        };
+        Ok((text.into_bytes(), trace))
+    }
+
+    fn keep(_legalized: &legalize::Legalized) {}
+
+    fn link(
+        _module: &ir::Module,
+        _producer: &(),
+        _consumer: &legalize::Legalized,
+    ) -> Result<ir::link::Linked, Vec<Diagnostic>> {
+        Ok(ir::link::Linked::default())
+    }
+}
+
+/// A CUDA writer's error as a diagnostic.
+fn error(e: legalis_emit::cuda::Error) -> Diagnostic {
+    write_error(legalis_emit::codes::of_cuda(&e), e.to_string(), e.span())
+}

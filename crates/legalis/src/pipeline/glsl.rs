@@ -1,0 +1,197 @@
+//! GLSL and SPIR-V: the GLSL/SPIR-V legalizer, then the GLSL writer, the
+//! SPIR-V writer, or (`-emit-spirv-via-glsl`) the GLSL writer and glslang.
+
+use super::{Ctx, Pipeline, write_error};
+use crate::{Policy, ShaderStage, Target, codes, cpp, ir, trace};
+use legalis_ir::diag::Diagnostic;
+use legalis_legalize_glsl as legalize;
+
+/// The GLSL/SPIR-V family.
+pub(crate) struct Glsl;
+
+impl Pipeline for Glsl {
+    type Legalized = legalize::Legalized;
+    type Plan = legalize::Plan;
+    // The producer's module too: an amplification stage's payload is
+    // named from it.
+    type Kept = legalize::Legalized;
+
+    fn legalize(
+        cx: &Ctx,
+        module: &ir::Module,
+        entry: usize,
+        hints: &ir::link::Linked,
+    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
+        legalize::legalize_unverified(module, entry, &cx.request.policy, hints)
+    }
+
+    fn module(legalized: &legalize::Legalized) -> &ir::Module {
+        &legalized.module
+    }
+
+    fn module_mut(legalized: &mut legalize::Legalized) -> &mut ir::Module {
+        &mut legalized.module
+    }
+
+    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
+        (legalized.module, legalized.plan)
+    }
+
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        legalize::verify(module, span)
+    }
+
+    fn write_one(
+        cx: &Ctx,
+        legalized: &legalize::Legalized,
+        bindings: legalis_bind::Plan,
+    ) -> Result<(Vec<u8>, Option<String>), Diagnostic> {
+        let policy = &cx.request.policy;
+        let trace = cx.request.trace.map(|format| {
+            trace::glsl::render(&legalized.module, &legalized.plan, cx.target.name(), format)
+        });
+        let bytes = if cx.target == Target::Glsl {
+            write_glsl(legalized, bindings, policy)?.into_bytes()
+        } else if policy.spirv_via_glsl {
+            let glsl = write_glsl(legalized, bindings, policy)?;
+            let words = spirv_via_glsl(&glsl, legalized.plan.stage, &legalized.plan.entry, policy)?;
+            spirv_bytes(cx.target, &words)
+        } else {
+            let options = spirv_options(policy, bindings);
+            let words =
+                legalis_emit::spirv::write(&legalized.module, 0, &options).map_err(spirv_error)?;
+            spirv_bytes(cx.target, &words)
+        };
+        Ok((bytes, trace))
+    }
+
+    fn legalize_all(
+        cx: &Ctx,
+        module: &ir::Module,
+    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
+        if cx.target == Target::Glsl {
+            return Err("GLSL code holds one entry point");
+        }
+        if cx.request.policy.spirv_via_glsl {
+            return Err("-emit-spirv-via-glsl goes through GLSL, which holds one entry point");
+        }
+        Ok(
+            legalize::legalize_all_unverified(module, &cx.request.policy)
+                .map(|all| (all.module, all.plans)),
+        )
+    }
+
+    fn write_all(
+        cx: &Ctx,
+        module: &ir::Module,
+        entries: &[usize],
+        plans: &[legalize::Plan],
+        bindings: legalis_bind::Plan,
+    ) -> Result<(Vec<u8>, Option<String>), Diagnostic> {
+        let trace = cx
+            .request
+            .trace
+            .map(|format| trace::glsl::render_entries(module, plans, cx.target.name(), format));
+        let options = spirv_options(&cx.request.policy, bindings);
+        let words =
+            legalis_emit::spirv::write_entries(module, entries, &options).map_err(spirv_error)?;
+        Ok((spirv_bytes(cx.target, &words), trace))
+    }
+
+    fn keep(legalized: &legalize::Legalized) -> legalize::Legalized {
+        legalized.clone()
+    }
+
+    fn link(
+        module: &ir::Module,
+        producer: &legalize::Legalized,
+        consumer: &legalize::Legalized,
+    ) -> Result<ir::link::Linked, Vec<Diagnostic>> {
+        legalize::link::link_inputs(module, producer, consumer)
+    }
+}
+
+/// The SPIR-V writer's options under `policy`, with the binding plan.
+fn spirv_options(policy: &Policy, bindings: legalis_bind::Plan) -> legalis_emit::spirv::Options {
+    legalis_emit::spirv::Options {
+        min_version: policy.spirv_version.unwrap_or((1, 0)),
+        debug_names: policy.debug_names(),
+        use_entry_point_name: policy.use_entry_point_name,
+        bindings: Some(bindings),
+        handle_capability: policy.handle_capability,
+        preserve_params: policy.preserve_params,
+        buffer_layout: policy.buffer_layout,
+    }
+}
+
+/// SPIR-V `words` as `target` writes them: assembly text for
+/// `spirv-asm`, the little-endian bytes of a `.spv` file otherwise.
+fn spirv_bytes(target: Target, words: &[u32]) -> Vec<u8> {
+    match target {
+        Target::SpirvAsm => legalis_emit::spirv::disassemble(words).into_bytes(),
+        _ => le_bytes(words),
+    }
+}
+
+/// A SPIR-V writer's error as a diagnostic.
+fn spirv_error(e: legalis_emit::spirv::Error) -> Diagnostic {
+    write_error(legalis_emit::codes::of_spirv(&e), e.to_string(), e.span())
+}
+
+/// The little-endian bytes of SPIR-V `words`, in one allocation of the
+/// right size (a collected `flat_map` cannot know it, and grows by copies).
+fn le_bytes(words: &[u32]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(4 * words.len());
+    for w in words {
+        bytes.extend_from_slice(&w.to_le_bytes());
+    }
+    bytes
+}
+
+/// The GLSL of a legalized entry point.
+fn write_glsl(
+    legalized: &legalize::Legalized,
+    bindings: legalis_bind::Plan,
+    policy: &Policy,
+) -> Result<String, Diagnostic> {
+    let options = legalis_emit::glsl::Options {
+        // `-profile glsl_NNN` raises the version the legalizer asks for.
+        version: legalized.version.max(policy.glsl_version.unwrap_or(0)),
+        extensions: legalized.extensions.clone(),
+        bindings: Some(bindings),
+        preserve_params: policy.preserve_params,
+        scalar_layout: policy.buffer_layout == ir::BufferLayout::Scalar,
+    };
+    legalis_emit::glsl::write(&legalized.module, 0, &options)
+        .map_err(|e| write_error(legalis_emit::codes::of(&e), e.to_string(), e.span()))
+}
+
+/// `-emit-spirv-via-glsl`: glslang compiles the GLSL Legalis wrote (Vulkan
+/// 1.3, SPIR-V 1.6), then the entry-point name and debug-name options are
+/// applied to its module as the direct writer applies them.
+fn spirv_via_glsl(
+    glsl: &str,
+    stage: ShaderStage,
+    entry: &str,
+    policy: &Policy,
+) -> Result<Vec<u32>, Diagnostic> {
+    let words = cpp::glsl_to_spirv(glsl, stage).map_err(|error| {
+        let message = format!("glslang rejected the GLSL Legalis generated: {error}");
+        write_error(codes::GLSLANG_REJECTED, message, None)
+    })?;
+    let entry_name = policy.use_entry_point_name.then_some(entry);
+    legalis_emit::spirv::rename(&words, entry_name, policy.debug_names()).map_err(spirv_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spirv_words_become_little_endian_bytes() {
+        let bytes = le_bytes(&[0x0723_0203, 0x0001_0600]);
+        assert_eq!(bytes, [0x03, 0x02, 0x23, 0x07, 0x00, 0x06, 0x01, 0x00]);
+        assert_eq!(bytes.capacity(), 8);
+        assert!(le_bytes(&[]).is_empty());
+    }
+}

@@ -1,0 +1,103 @@
+//! The trace of the WGSL legalizer.
+
+use super::*;
+use legalis_legalize_varying::wgsl::Plan;
+use serde_json::json;
+
+/// The trace of a WGSL legalization: builtins by their `@builtin` name,
+/// locations; WGSL makes no interface variable of its own.
+pub(crate) fn render(module: &ir::Module, plan: &Plan, format: TraceFormat) -> String {
+    finish(&wgsl_json(module, plan), format)
+}
+
+/// The traces of a WGSL module of several entry points, one per plan in
+/// entry-point order: a JSON array, or the texts one after the other.
+pub(crate) fn render_entries(module: &ir::Module, plans: &[Plan], format: TraceFormat) -> String {
+    let values: Vec<Value> = plans.iter().map(|plan| wgsl_json(module, plan)).collect();
+    finish_all(values, format)
+}
+
+/// [`render`]'s JSON value for one entry point's plan.
+fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
+    use legalis_legalize_varying::wgsl::plan as w;
+    let leaves: Vec<Value> = plan
+        .leaves
+        .iter()
+        .map(|leaf| {
+            let declared = ir::print::type_name(module, leaf.ty);
+            let (place, adapter) = match &leaf.target {
+                w::Target::BuiltIn { value, row } => {
+                    let ty = builtin_type_name(row.ty, false);
+                    let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
+                    (
+                        json!({
+                            "kind": "builtin",
+                            "value": value.name(),
+                            "wgsl": row.name,
+                            "spirv": null,
+                            "element": null,
+                            "block": null,
+                            "type": ty,
+                        }),
+                        adapter,
+                    )
+                }
+                w::Target::Location {
+                    location,
+                    interpolation,
+                } => (
+                    json!({
+                        "kind": "location",
+                        "location": location,
+                        "component": 0,
+                        "count": 1,
+                        "index": null,
+                        "interpolation": interpolation_name(*interpolation),
+                        "sampling": sampling_name(*interpolation),
+                        "patch": false,
+                        "per_primitive": false,
+                        "per_vertex": false,
+                    }),
+                    None,
+                ),
+                w::Target::Uniform => (json!({ "kind": "uniform" }), None),
+            };
+            let reason = match leaf.reason {
+                w::Reason::TableRow => "table-row",
+                w::Reason::ExplicitLocation => "explicit-location",
+                w::Reason::SemanticIndex => "semantic-index",
+                w::Reason::NextFreeLocation => "next-free-location",
+                w::Reason::Linked => "linked",
+                w::Reason::Uniform => "uniform",
+            };
+            let root = match leaf.root {
+                w::Root::Param(i) => format!("param {i}"),
+                w::Root::Result => "result".into(),
+            };
+            json!({
+                "path": leaf.path,
+                "direction": direction(leaf.direction),
+                "declared": declared,
+                "semantic": null,
+                "place": place,
+                "global": leaf.name,
+                "reason": reason,
+                "adapter": adapter,
+                "root": root,
+                "vertices": null,
+                "stream": null,
+                "part": null,
+                "mesh": null,
+            })
+        })
+        .collect();
+    json!({
+        "schema": SCHEMA,
+        "target": "wgsl",
+        "entry": plan.entry,
+        "stage": plan.stage.name(),
+        "leaves": leaves,
+        "synthesized": [],
+        "patch_constant": null,
+    })
+}
