@@ -244,11 +244,11 @@ fn generate(
     if target == Target::Metal {
         return generate_metal(module, request, diagnostics);
     }
-    let legalized = match legalis_legalize_glsl::legalize_unverified(
+    let legalized = match legalis_legalize::glsl::legalize_unverified(
         module,
         0,
         policy,
-        &legalis_legalize_glsl::Linked::default(),
+        &legalis_legalize::glsl::Linked::default(),
     ) {
         Ok(legalized) => legalized,
         Err(errors) => {
@@ -320,10 +320,10 @@ fn generate_spirv_entries(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalis_legalize_glsl::LegalizedAll {
+    let legalis_legalize::glsl::LegalizedAll {
         module: legalized,
         plans,
-    } = legalis_legalize_glsl::legalize_all_unverified(module, &request.policy)
+    } = legalis_legalize::glsl::legalize_all_unverified(module, &request.policy)
         .map_err(|errors| diagnostics.extend(errors))
         .ok()?;
     let stage = plans.first()?.stage;
@@ -331,7 +331,7 @@ fn generate_spirv_entries(
         legalized,
         plans,
         stage,
-        legalis_legalize_glsl::verify,
+        legalis_legalize::glsl::verify,
         |m, plans, entries, own| write_spirv_entries(m, plans, entries, target, request, own),
         diagnostics,
     )
@@ -381,7 +381,7 @@ fn generate_of_entries<P: Send + 'static>(
 /// trace and binding plan when asked for.
 fn write_spirv_entries(
     module: &ir::Module,
-    plans: &[legalis_legalize_glsl::Plan],
+    plans: &[legalis_legalize::glsl::Plan],
     entries: &[usize],
     target: Target,
     request: &Request,
@@ -423,7 +423,7 @@ fn write_spirv_entries(
 /// [`write`] for a legalized module not yet verified: the verifier runs
 /// beside the writer.
 fn write_verified(
-    mut legalized: legalis_legalize_glsl::Legalized,
+    mut legalized: legalis_legalize::glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -432,14 +432,14 @@ fn write_verified(
     legalis_bind::inline_resource_arguments(&mut legalized.module);
     let (verified, written) = verify_beside(
         &legalized.module,
-        |m| legalis_legalize_glsl::verify(m, span),
+        |m| legalis_legalize::glsl::verify(m, span),
         || {
             let mut own = Vec::new();
             (write_bytes(&legalized, target, request, &mut own), own)
         },
     );
     let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
-    let legalis_legalize_glsl::Legalized { module, plan, .. } = legalized;
+    let legalis_legalize::glsl::Legalized { module, plan, .. } = legalized;
     let stage = plan.stage;
     dispose_elsewhere(plan);
     Some(Generated {
@@ -508,7 +508,7 @@ fn le_bytes(words: &[u32]) -> Vec<u8> {
 
 /// Writes the code of a legalized (and verified) module for `target`.
 fn write(
-    mut legalized: legalis_legalize_glsl::Legalized,
+    mut legalized: legalis_legalize::glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -527,7 +527,7 @@ fn write(
 /// The code, the trace and the binding dump of a legalized module whose
 /// resource arguments are inlined.
 fn write_bytes(
-    legalized: &legalis_legalize_glsl::Legalized,
+    legalized: &legalis_legalize::glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -772,7 +772,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
     let span = |i: usize| module.entry_points[i].span;
     linked.outputs = match target {
         Target::Glsl | Target::Spirv | Target::SpirvAsm => {
-            use legalis_legalize_glsl as glsl;
+            use legalis_legalize::glsl;
             link_stages(
                 module,
                 &order,
@@ -784,7 +784,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
             )
         }
         Target::Wgsl | Target::WgslSpirvAsm => {
-            use legalis_legalize_varying::wgsl;
+            use legalis_legalize::wgsl;
             link_stages(
                 module,
                 &order,
@@ -804,7 +804,7 @@ pub fn link_entries(request: &Request, entries: &[(String, Option<ShaderStage>)]
             )
         }
         Target::Metal => {
-            use legalis_legalize_varying::metal;
+            use legalis_legalize::metal;
             link_stages(
                 module,
                 &order,
@@ -920,14 +920,13 @@ fn generate_wgsl(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalized =
-        match legalis_legalize_varying::wgsl::legalize_unverified(module, 0, &request.policy) {
-            Ok(legalized) => legalized,
-            Err(errors) => {
-                diagnostics.extend(errors);
-                return None;
-            }
-        };
+    let legalized = match legalis_legalize::wgsl::legalize_unverified(module, 0, &request.policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
     write_wgsl(legalized, module.entry_points[0].span, request, diagnostics)
 }
 
@@ -935,7 +934,7 @@ fn generate_wgsl(
 /// runs beside the writer), with its trace and binding dump when asked
 /// for; `span` is the entry point's.
 fn write_wgsl(
-    mut legalized: legalis_legalize_varying::wgsl::Legalized,
+    mut legalized: legalis_legalize::wgsl::Legalized,
     span: ir::Span,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -944,7 +943,7 @@ fn write_wgsl(
         &mut legalized.module,
         Target::Wgsl,
         request,
-        |m| legalis_legalize_varying::wgsl::verify(m, span),
+        |m| legalis_legalize::wgsl::verify(m, span),
         |m, plan| {
             let options = legalis_emit::wgsl::Options {
                 bindings: Some(plan),
@@ -960,7 +959,7 @@ fn write_wgsl(
     let trace = request
         .trace
         .map(|format| trace::render_wgsl(&legalized, format));
-    let legalis_legalize_varying::wgsl::Legalized { module, plan } = legalized;
+    let legalis_legalize::wgsl::Legalized { module, plan } = legalized;
     let stage = plan.stage;
     dispose_elsewhere(plan);
     Some(Generated {
@@ -981,7 +980,7 @@ fn generate_wgsl_entries(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    use legalis_legalize_varying::wgsl;
+    use legalis_legalize::wgsl;
     let wgsl::LegalizedAll {
         module: legalized,
         plans,
@@ -1025,7 +1024,7 @@ fn generate_metal_entries(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    use legalis_legalize_varying::metal;
+    use legalis_legalize::metal;
     let metal::LegalizedAll {
         module: legalized,
         plans,
@@ -1085,14 +1084,13 @@ fn generate_metal(
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    let legalized =
-        match legalis_legalize_varying::metal::legalize_unverified(module, 0, &request.policy) {
-            Ok(legalized) => legalized,
-            Err(errors) => {
-                diagnostics.extend(errors);
-                return None;
-            }
-        };
+    let legalized = match legalis_legalize::metal::legalize_unverified(module, 0, &request.policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
     write_metal(legalized, module.entry_points[0].span, request, diagnostics)
 }
 
@@ -1100,7 +1098,7 @@ fn generate_metal(
 /// runs beside the writer), with its trace and binding dump when asked
 /// for; `span` is the entry point's.
 fn write_metal(
-    mut legalized: legalis_legalize_varying::metal::Legalized,
+    mut legalized: legalis_legalize::metal::Legalized,
     span: ir::Span,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
@@ -1109,7 +1107,7 @@ fn write_metal(
         &mut legalized.module,
         Target::Metal,
         request,
-        |m| legalis_legalize_varying::metal::verify(m, span),
+        |m| legalis_legalize::metal::verify(m, span),
         |m, plan| {
             let options = legalis_emit::metal::Options {
                 bindings: Some(plan),
@@ -1124,7 +1122,7 @@ fn write_metal(
     let trace = request
         .trace
         .map(|format| trace::render_metal(&legalized, format));
-    let legalis_legalize_varying::metal::Legalized { module, plan } = legalized;
+    let legalis_legalize::metal::Legalized { module, plan } = legalized;
     let stage = plan.stage;
     dispose_elsewhere(plan);
     Some(Generated {
@@ -1167,19 +1165,18 @@ fn generate_cuda(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let trace = request.trace;
-    let legalized =
-        match legalis_legalize_varying::cuda::legalize_unverified(module, 0, &request.policy) {
-            Ok(legalized) => legalized,
-            Err(errors) => {
-                diagnostics.extend(errors);
-                return None;
-            }
-        };
+    let legalized = match legalis_legalize::cuda::legalize_unverified(module, 0, &request.policy) {
+        Ok(legalized) => legalized,
+        Err(errors) => {
+            diagnostics.extend(errors);
+            return None;
+        }
+    };
     let stage = legalized.module.entry_points[0].stage;
     let span = module.entry_points[0].span;
     let (verified, written) = verify_beside(
         &legalized.module,
-        |m| legalis_legalize_varying::cuda::verify(m, span),
+        |m| legalis_legalize::cuda::verify(m, span),
         || {
             let mut own = Vec::new();
             let text = (|| {
@@ -1231,7 +1228,7 @@ fn generate_cuda_programs(
     let mut legalized = Vec::new();
     let mut errors = Vec::new();
     for i in 0..module.entry_points.len() {
-        match legalis_legalize_varying::cuda::legalize_unverified(module, i, &request.policy) {
+        match legalis_legalize::cuda::legalize_unverified(module, i, &request.policy) {
             Ok(l) => legalized.push(l),
             Err(e) => errors.extend(e),
         }
@@ -1245,7 +1242,7 @@ fn generate_cuda_programs(
     let entries: Vec<usize> = (0..module.entry_points.len()).collect();
     let (verified, written) = verify_beside(
         module,
-        |m| legalis_legalize_varying::cuda::verify(m, span),
+        |m| legalis_legalize::cuda::verify(m, span),
         || {
             let mut own = Vec::new();
             let text = (|| {
@@ -1308,7 +1305,7 @@ pub fn cuda_prelude() -> (&'static str, &'static str) {
 type WriteError = (u32, String, Option<ir::Span>);
 
 fn write_glsl(
-    legalized: &legalis_legalize_glsl::Legalized,
+    legalized: &legalis_legalize::glsl::Legalized,
     plan: &legalis_bind::Plan,
     policy: &Policy,
 ) -> Result<String, WriteError> {

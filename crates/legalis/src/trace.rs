@@ -14,7 +14,7 @@
 //! output's interface with the plan.
 
 use legalis_ir as ir;
-use legalis_legalize_glsl::{Leaf, Legalized, Part, PatchArg, Reason, Root, Target as Place};
+use legalis_legalize::glsl::{Leaf, Legalized, Part, PatchArg, Reason, Root, Target as Place};
 use legalis_sysval::{Direction, GlslMapping};
 use serde_json::{Value, json};
 
@@ -54,7 +54,7 @@ pub fn render(legalized: &Legalized, target: &str, format: TraceFormat) -> Strin
 /// synthesized variables are the ones it reaches.
 pub fn render_entries(
     module: &ir::Module,
-    plans: &[legalis_legalize_glsl::Plan],
+    plans: &[legalis_legalize::glsl::Plan],
     target: &str,
     format: TraceFormat,
 ) -> String {
@@ -83,10 +83,7 @@ fn finish_all(values: Vec<Value>, format: TraceFormat) -> String {
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
 /// locations; WGSL makes no interface variable of its own.
-pub fn render_wgsl(
-    legalized: &legalis_legalize_varying::wgsl::Legalized,
-    format: TraceFormat,
-) -> String {
+pub fn render_wgsl(legalized: &legalis_legalize::wgsl::Legalized, format: TraceFormat) -> String {
     finish(&wgsl_json(&legalized.module, &legalized.plan), format)
 }
 
@@ -94,7 +91,7 @@ pub fn render_wgsl(
 /// entry-point order: a JSON array, or the texts one after the other.
 pub fn render_wgsl_entries(
     module: &ir::Module,
-    plans: &[legalis_legalize_varying::wgsl::Plan],
+    plans: &[legalis_legalize::wgsl::Plan],
     format: TraceFormat,
 ) -> String {
     let values: Vec<Value> = plans.iter().map(|plan| wgsl_json(module, plan)).collect();
@@ -102,8 +99,8 @@ pub fn render_wgsl_entries(
 }
 
 /// [`render_wgsl`]'s JSON value for one entry point's plan.
-fn wgsl_json(module: &ir::Module, plan: &legalis_legalize_varying::wgsl::Plan) -> Value {
-    use legalis_legalize_varying::wgsl::plan as w;
+fn wgsl_json(module: &ir::Module, plan: &legalis_legalize::wgsl::Plan) -> Value {
+    use legalis_legalize::wgsl::plan as w;
     let leaves: Vec<Value> = plan
         .leaves
         .iter()
@@ -190,10 +187,7 @@ fn wgsl_json(module: &ir::Module, plan: &legalis_legalize_varying::wgsl::Plan) -
 /// `[[...]]` (`position`, `user(TEXCOORD)`, `attribute(1)`, `color(0)`),
 /// `SV_GroupIndex` computed (B20), and for object and mesh functions (B21)
 /// the payload, the indices and the parameters the writer adds.
-pub fn render_metal(
-    legalized: &legalis_legalize_varying::metal::Legalized,
-    format: TraceFormat,
-) -> String {
+pub fn render_metal(legalized: &legalis_legalize::metal::Legalized, format: TraceFormat) -> String {
     finish(&metal_json(&legalized.module, &legalized.plan), format)
 }
 
@@ -202,7 +196,7 @@ pub fn render_metal(
 /// the other.
 pub fn render_metal_entries(
     module: &ir::Module,
-    plans: &[legalis_legalize_varying::metal::Plan],
+    plans: &[legalis_legalize::metal::Plan],
     format: TraceFormat,
 ) -> String {
     let values: Vec<Value> = plans.iter().map(|plan| metal_json(module, plan)).collect();
@@ -210,8 +204,8 @@ pub fn render_metal_entries(
 }
 
 /// [`render_metal`]'s JSON value for one entry point's plan.
-fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan) -> Value {
-    use legalis_legalize_varying::metal as m;
+fn metal_json(module: &ir::Module, plan: &legalis_legalize::metal::Plan) -> Value {
+    use legalis_legalize::metal as m;
     let location =
         |location: u32, interpolation: ir::Interpolation, metal: String, per_primitive: bool| {
             json!({
@@ -397,7 +391,7 @@ fn metal_json(module: &ir::Module, plan: &legalis_legalize_varying::metal::Plan)
 /// of `legalis_emit::cuda`, the list the kernel's signature and the
 /// launch parameters are written from).
 pub fn render_cuda(
-    legalized: &legalis_legalize_varying::cuda::Legalized,
+    legalized: &legalis_legalize::cuda::Legalized,
     resources: &[legalis_emit::cuda::Resource],
     format: TraceFormat,
 ) -> String {
@@ -408,7 +402,7 @@ pub fn render_cuda(
 /// array, or the text traces one after the other.
 pub fn render_cuda_entries(
     programs: &[(
-        &legalis_legalize_varying::cuda::Legalized,
+        &legalis_legalize::cuda::Legalized,
         Vec<legalis_emit::cuda::Resource>,
     )],
     format: TraceFormat,
@@ -422,11 +416,11 @@ pub fn render_cuda_entries(
 
 /// [`render_cuda`]'s JSON value.
 fn cuda_json(
-    legalized: &legalis_legalize_varying::cuda::Legalized,
+    legalized: &legalis_legalize::cuda::Legalized,
     resources: &[legalis_emit::cuda::Resource],
 ) -> Value {
     use legalis_layout::optix as layout;
-    use legalis_legalize_varying::cuda::Plan;
+    use legalis_legalize::cuda::Plan;
     let module = &legalized.module;
     let entry = &module.entry_points[0];
     let function = legalis_emit::cuda::entry_point_name(&entry.name, entry.stage);
@@ -820,7 +814,7 @@ impl CudaLeaf<'_> {
 
 fn to_json(
     module: &ir::Module,
-    plan: &legalis_legalize_glsl::Plan,
+    plan: &legalis_legalize::glsl::Plan,
     target: &str,
     reached: Option<&std::collections::BTreeSet<ir::Handle<ir::GlobalVariable>>>,
 ) -> Value {
