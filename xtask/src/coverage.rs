@@ -28,20 +28,23 @@ use crate::readme::{self, CodeRef};
 use crate::rust_fns;
 use crate::suite::{self, Problem};
 
-/// Minimum line coverage per watched crate, a little under what was
+/// Minimum line coverage per watched folder (a crate, or one target
+/// family's folder of the legalizer crate), a little under what was
 /// measured so that noise does not fail CI but a lost test does.
 pub const FLOORS: &[(&str, f64)] = &[
-    ("crates/legalize-glsl", 90.0),
-    ("crates/legalize-varying", 90.0),
+    ("crates/legalize/src/common", 90.0),
+    ("crates/legalize/src/glsl", 90.0),
+    ("crates/legalize/src/wgsl", 90.0),
+    ("crates/legalize/src/metal", 90.0),
+    // Estimated at about 87% from the last run over the two crates the
+    // legalizer was (its listed gaps hold ~50 of its ~375 lines): a
+    // coverage run should set it from a measurement.
+    ("crates/legalize/src/cuda", 80.0),
     ("crates/sysval", 95.0),
 ];
 
 /// The packages whose tests count, besides the suite.
-const PACKAGES: &[&str] = &[
-    "legalis-legalize-glsl",
-    "legalis-legalize-varying",
-    "legalis-sysval",
-];
+const PACKAGES: &[&str] = &["legalis-legalize", "legalis-sysval"];
 
 const HELP: &str = "\
 cargo xtask coverage legalize: line coverage per function of the watched crates
@@ -641,7 +644,7 @@ mod tests {
 
     #[test]
     fn a_watched_crate_with_no_measured_line_fails_the_check() {
-        // Only sysval was measured: the two legalizer crates have no line.
+        // Only sysval was measured: the legalizer's folders have no line.
         let functions = [function(&[(10, 1), (11, 1)])];
         let problems = check_floors_and_gaps(&functions, &[]);
         let unmeasured: Vec<&str> = problems
@@ -651,7 +654,13 @@ mod tests {
             .collect();
         assert_eq!(
             unmeasured,
-            ["crates/legalize-glsl", "crates/legalize-varying"],
+            [
+                "crates/legalize/src/common",
+                "crates/legalize/src/glsl",
+                "crates/legalize/src/wgsl",
+                "crates/legalize/src/metal",
+                "crates/legalize/src/cuda",
+            ],
             "{problems:?}"
         );
         // Every watched crate measured and covered: nothing to report.

@@ -5,11 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// The legalizer sources the suite characterizes: coverage is measured on
 /// them, drift review watches them, and the README's digest covers them.
-pub const WATCHED_PATHS: &[&str] = &[
-    "crates/legalize-glsl",
-    "crates/legalize-varying",
-    "crates/sysval",
-];
+pub const WATCHED_PATHS: &[&str] = &["crates/legalize", "crates/sysval"];
 
 /// Crates the suite also characterizes whose coverage is not measured yet:
 /// tests may name them in `covers`, but they have no floor and no digest

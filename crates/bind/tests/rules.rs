@@ -282,7 +282,7 @@ fn uniform_resource_parameters_become_the_bound_globals() {
     let src = "[shader(\"compute\")] [numthreads(1, 1, 1)]
         void main(uint3 id : SV_DispatchThreadID, uniform RWStructuredBuffer<float> o, uniform float k) { o[id.x] = k; }";
     let module = module(src);
-    let mut legalized = legalis_legalize_glsl::legalize(&module, 0, &Default::default())
+    let mut legalized = legalis_legalize::glsl::legalize(&module, 0, &Default::default())
         .unwrap()
         .module;
     let before: usize = legalized

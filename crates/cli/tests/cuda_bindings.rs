@@ -86,8 +86,7 @@ fn the_cuda_writer_and_the_binding_plan_agree() {
             let Some(module) = legalis_front::compile(&text, &options).module else {
                 continue;
             };
-            let Ok(legalized) =
-                legalis_legalize_varying::cuda::legalize(&module, 0, &compile.policy)
+            let Ok(legalized) = legalis_legalize::cuda::legalize(&module, 0, &compile.policy)
             else {
                 continue;
             };

@@ -4,12 +4,13 @@
 //! own module with naga's backend shape (`Options`, an `Error` enum, one
 //! `write` entry function, `write_entries` where one output holds several
 //! entry points): [`glsl`] and [`spirv`] write what
-//! `legalis_legalize_glsl` legalized, [`wgsl`], [`metal`] and [`cuda`] what
-//! `legalis_legalize_varying` did. A module that is not legalized for the
-//! writer's target (a `Binding::Semantic` left on a varying, say) is the
-//! writer's internal "not legalized" error, not a panic. Resources are
-//! placed by the binding plan of `legalis_bind` (`Options::bindings`);
-//! [`codes`] gives every writer error its diagnostic code.
+//! `legalis_legalize::glsl` legalized, [`wgsl`], [`metal`] and [`cuda`]
+//! what `legalis_legalize::{wgsl, metal, cuda}` did. A module that is not
+//! legalized for the writer's target (a `Binding::Semantic` left on a
+//! varying, say) is the writer's internal "not legalized" error, not a
+//! panic. Resources are placed by the binding plan of `legalis_bind`
+//! (`Options::bindings`); [`codes`] gives every writer error its
+//! diagnostic code.
 //!
 //! ```
 //! let source = r#"
@@ -18,7 +19,7 @@
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
 //! let policy = legalis_ir::Policy::default();
-//! let legalized = legalis_legalize_glsl::legalize(&module, 0, &policy).unwrap();
+//! let legalized = legalis_legalize::glsl::legalize(&module, 0, &policy).unwrap();
 //! let options = legalis_emit::glsl::Options::default();
 //! let glsl = legalis_emit::glsl::write(&legalized.module, 0, &options).unwrap();
 //! assert!(glsl.starts_with("#version 450"));

@@ -17,7 +17,7 @@ fn legalized(src: &str, stage: ShaderStage) -> legalis_ir::Module {
     let Some(module) = out.module else {
         panic!("front end rejected the test shader: {:#?}", out.diagnostics);
     };
-    legalis_legalize_varying::metal::legalize(&module, 0, &legalis_ir::Policy::default())
+    legalis_legalize::metal::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|e| panic!("legalizer: {e:#?}"))
         .module
 }

@@ -13,7 +13,7 @@ fn write(src: &str) -> Result<Vec<u32>, spirv::Error> {
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize_glsl::legalize(&module, 0, &legalis_ir::Policy::default())
+    let legalized = legalis_legalize::glsl::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     spirv::write(&legalized.module, 0, &spirv::Options::default())
 }
@@ -463,7 +463,7 @@ fn version_rises_to_1_4_and_then_the_interface_lists_every_global() {
         [shader(\"compute\")] [numthreads(1, 1, 1)] void main() { g = 1; rw[0] = g; }";
     let out = legalis_front::compile(src, &legalis_front::Options::default());
     let legalized =
-        legalis_legalize_glsl::legalize(&out.module.unwrap(), 0, &legalis_ir::Policy::default())
+        legalis_legalize::glsl::legalize(&out.module.unwrap(), 0, &legalis_ir::Policy::default())
             .unwrap();
     let options = spirv::Options {
         min_version: (1, 4),

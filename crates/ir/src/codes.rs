@@ -1,6 +1,6 @@
 //! Diagnostic codes of the checks the IR crate holds for every target:
 //! cross-stage linking ([`crate::link`], `E498xx`, in the GLSL/SPIR-V
-//! legalizer's range where linking began; `legalis_legalize_glsl::codes`
+//! legalizer's range where linking began; `legalis_legalize::codes`
 //! re-exports them).
 
 /// Cross-stage linking: an input no earlier stage of the pipeline writes.

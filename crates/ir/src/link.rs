@@ -3,9 +3,9 @@
 //! reads agree, keyed by semantic.
 //!
 //! The stages are ordered as the pipeline runs them ([`pipeline_order`]).
-//! For each pair, each target's linker (`legalis_legalize_glsl::link`,
-//! `legalis_legalize_varying::wgsl::link_inputs`,
-//! `legalis_legalize_varying::metal::link_inputs`) describes the user
+//! For each pair, each target's linker (`legalis_legalize::glsl::link`,
+//! `legalis_legalize::wgsl::link_inputs`,
+//! `legalis_legalize::metal::link_inputs`) describes the user
 //! varyings of both plans as [`Varying`]s and [`match_inputs`] checks them:
 //! every user-semantic input must be written by the producer, with the same
 //! type, the same per-patch-ness (hull to domain), and, into a fragment

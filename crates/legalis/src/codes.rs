@@ -48,10 +48,10 @@ pub const LINK_UNSUPPORTED_TARGET: u32 = 12;
 /// `tests/diagnostics_doc.rs` keeps it equal to the marked codes.
 pub static INTERNAL: &[u32] = &[
     GLSLANG_REJECTED,
-    legalis_legalize_glsl::codes::INTERNAL_VERIFY,
-    legalis_legalize_varying::codes::WGSL_INTERNAL_VERIFY,
-    legalis_legalize_varying::codes::METAL_INTERNAL_VERIFY,
-    legalis_legalize_varying::codes::CUDA_INTERNAL_VERIFY,
+    legalis_legalize::codes::INTERNAL_VERIFY,
+    legalis_legalize::codes::WGSL_INTERNAL_VERIFY,
+    legalis_legalize::codes::METAL_INTERNAL_VERIFY,
+    legalis_legalize::codes::CUDA_INTERNAL_VERIFY,
     legalis_emit::codes::GLSL_NOT_LEGALIZED,
     legalis_emit::codes::SPIRV_NOT_LEGALIZED,
     legalis_emit::codes::SPIRV_INTERNAL,

@@ -9,10 +9,10 @@
 //!
 //! | target | legalizer | writer |
 //! |---|---|---|
-//! | `glsl`, `spirv`, `spirv-asm` | `legalis_legalize_glsl` | `legalis_emit::glsl`, `legalis_emit::spirv` |
-//! | `wgsl`, `wgsl-spirv-asm` | `legalis_legalize_varying::wgsl` | `legalis_emit::wgsl` (then naga) |
-//! | `metal` | `legalis_legalize_varying::metal` | `legalis_emit::metal` |
-//! | `cuda` | `legalis_legalize_varying::cuda` | `legalis_emit::cuda` |
+//! | `glsl`, `spirv`, `spirv-asm` | `legalis_legalize::glsl` | `legalis_emit::glsl`, `legalis_emit::spirv` |
+//! | `wgsl`, `wgsl-spirv-asm` | `legalis_legalize::wgsl` | `legalis_emit::wgsl` (then naga) |
+//! | `metal` | `legalis_legalize::metal` | `legalis_emit::metal` |
+//! | `cuda` | `legalis_legalize::cuda` | `legalis_emit::cuda` |
 //!
 //! What the module must look like is each legalizer's input contract (see
 //! their crate docs): in short, a module the IR verifier

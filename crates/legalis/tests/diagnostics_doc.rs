@@ -11,7 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-const CODE_FILES: [(&str, &str); 8] = [
+const CODE_FILES: [(&str, &str); 7] = [
     (
         "crates/legalis/src/codes.rs",
         include_str!("../src/codes.rs"),
@@ -29,12 +29,8 @@ const CODE_FILES: [(&str, &str); 8] = [
         include_str!("../../sysval/src/codes.rs"),
     ),
     (
-        "crates/legalize-glsl/src/codes.rs",
-        include_str!("../../legalize-glsl/src/codes.rs"),
-    ),
-    (
-        "crates/legalize-varying/src/codes.rs",
-        include_str!("../../legalize-varying/src/codes.rs"),
+        "crates/legalize/src/codes.rs",
+        include_str!("../../legalize/src/codes.rs"),
     ),
     (
         "crates/emit/src/codes.rs",

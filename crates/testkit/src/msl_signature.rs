@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use legalis_ir as ir;
-use legalis_legalize_varying::metal::{Leaf, MeshShape, Plan, Target};
+use legalis_legalize::metal::{Leaf, MeshShape, Plan, Target};
 use legalis_sysval::{BuiltinType, Direction};
 
 /// What the report says of every Metal output that passes.
@@ -584,7 +584,7 @@ fn check_entries(
     if module.entry_points.len() > 1 {
         return check_several(&request, &module, output);
     }
-    let mut legalized = legalis_legalize_varying::metal::legalize(&module, 0, &request.policy)
+    let mut legalized = legalis_legalize::metal::legalize(&module, 0, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
     // As the facade does before it plans: resource arguments read their
     // globals, and blocks that hold resources are split.
@@ -607,7 +607,7 @@ fn check_several(
     module: &ir::Module,
     output: &str,
 ) -> Result<String, String> {
-    use legalis_legalize_varying::metal;
+    use legalis_legalize::metal;
     let mut all = metal::legalize_all_unverified(module, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
     legalis_bind::inline_resource_arguments(&mut all.module);
@@ -759,8 +759,7 @@ mod tests {
             ..Default::default()
         };
         let module = legalis_front::compile(src, &options).module.unwrap();
-        let l =
-            legalis_legalize_varying::metal::legalize(&module, 0, &ir::Policy::default()).unwrap();
+        let l = legalis_legalize::metal::legalize(&module, 0, &ir::Policy::default()).unwrap();
         (l.plan, l.module)
     }
 

@@ -1,5 +1,5 @@
 //! The CUDA writer: CUDA C++ device code from a module the CUDA legalizer
-//! (`legalis_legalize_varying::cuda`) produced, for `nvcc -ptx`.
+//! (`legalis_legalize::cuda`) produced, for `nvcc -ptx`.
 //!
 //! A compute entry point is an `extern "C" __global__` kernel: the
 //! legalizer's wrapper takes one parameter per system value, which the

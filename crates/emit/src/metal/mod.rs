@@ -1,5 +1,5 @@
 //! The MSL writer: Metal Shading Language text from a module the Metal
-//! varying legalizer (`legalis-legalize-varying`) produced.
+//! legalizer (`legalis_legalize::metal`) produced.
 //!
 //! Contract with the legalizer: each chosen entry point's function takes
 //! parameters whose `io` binding is a `BuiltIn` (spelled from the
@@ -125,7 +125,7 @@ pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Resu
 
 /// Writes the entry points `entry_points` (at least one) of one module,
 /// each legalized for its own stage
-/// (`legalis_legalize_varying::metal::legalize_all_unverified`), as one
+/// (`legalis_legalize::metal::legalize_all_unverified`), as one
 /// MSL translation unit: the structs, constants and functions they share
 /// written once, and one `[[vertex]]`/`[[fragment]]`/`[[kernel]]`...
 /// function each under its own name, with its own `[[stage_in]]` struct,

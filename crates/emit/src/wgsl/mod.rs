@@ -1,5 +1,5 @@
 //! The WGSL writer: WGSL text from a module the WGSL varying legalizer
-//! (`legalis-legalize-varying`) produced.
+//! (`legalis_legalize::wgsl`) produced.
 //!
 //! Contract with the legalizer: the chosen entry point's function takes
 //! parameters whose `io` binding is a `BuiltIn` (spelled from the
@@ -102,7 +102,7 @@ pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Resu
 }
 
 /// Writes the entry points `entry_points` of `module` (each legalized for
-/// its own stage, as `legalize_varying::wgsl::legalize_all_unverified`
+/// its own stage, as `legalis_legalize::wgsl::legalize_all_unverified`
 /// leaves them) as one WGSL module: every function and global any of them
 /// reaches once, each entry function with its own stage attribute,
 /// workgroup size, result struct and private initializers; what depends on

@@ -7,7 +7,7 @@
 use super::{Ctx, Pipeline, write_error};
 use crate::{ir, trace};
 use legalis_ir::diag::Diagnostic;
-use legalis_legalize_varying::cuda as legalize;
+use legalis_legalize::cuda as legalize;
 
 /// The CUDA family.
 pub(crate) struct Cuda;

@@ -4,7 +4,7 @@
 use super::{Ctx, Pipeline, write_error};
 use crate::{Policy, ShaderStage, Target, codes, cpp, ir, trace};
 use legalis_ir::diag::Diagnostic;
-use legalis_legalize_glsl as legalize;
+use legalis_legalize::glsl as legalize;
 
 /// The GLSL/SPIR-V family.
 pub(crate) struct Glsl;

@@ -4,7 +4,7 @@
 use super::{Ctx, Pipeline, write_error};
 use crate::{ir, trace};
 use legalis_ir::diag::Diagnostic;
-use legalis_legalize_varying::metal as legalize;
+use legalis_legalize::metal as legalize;
 
 /// The Metal family.
 pub(crate) struct Metal;

@@ -4,7 +4,7 @@
 use super::{Ctx, Pipeline, write_error};
 use crate::{Generated, Target, codes, cpp, ir, trace};
 use legalis_ir::diag::Diagnostic;
-use legalis_legalize_varying::wgsl as legalize;
+use legalis_legalize::wgsl as legalize;
 
 /// The WGSL family.
 pub(crate) struct Wgsl;

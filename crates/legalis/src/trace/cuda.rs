@@ -2,7 +2,7 @@
 //! programs' payload registers and attribute slots.
 
 use super::*;
-use legalis_legalize_varying::cuda::Plan;
+use legalis_legalize::cuda::Plan;
 use serde_json::json;
 
 /// The trace of a CUDA/OptiX legalization. A kernel's leaves are its

@@ -2,7 +2,7 @@
 //! SPIR-V names, locations, and the interface variables it synthesizes.
 
 use super::*;
-use legalis_legalize_glsl::{Leaf, Part, PatchArg, Plan, Reason, Root, Target as Place};
+use legalis_legalize::glsl::{Leaf, Part, PatchArg, Plan, Reason, Root, Target as Place};
 use legalis_sysval::GlslMapping;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! The trace of the Metal legalizer.
 
 use super::*;
-use legalis_legalize_varying::metal::Plan;
+use legalis_legalize::metal::Plan;
 use serde_json::json;
 
 /// The trace of a Metal legalization: attributes by their text inside
@@ -22,7 +22,7 @@ pub(crate) fn render_entries(module: &ir::Module, plans: &[Plan], format: TraceF
 
 /// [`render`]'s JSON value for one entry point's plan.
 fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
-    use legalis_legalize_varying::metal as m;
+    use legalis_legalize::metal as m;
     let location =
         |location: u32, interpolation: ir::Interpolation, metal: String, per_primitive: bool| {
             json!({

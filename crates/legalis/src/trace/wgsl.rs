@@ -1,7 +1,7 @@
 //! The trace of the WGSL legalizer.
 
 use super::*;
-use legalis_legalize_varying::wgsl::Plan;
+use legalis_legalize::wgsl::Plan;
 use serde_json::json;
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
@@ -19,7 +19,7 @@ pub(crate) fn render_entries(module: &ir::Module, plans: &[Plan], format: TraceF
 
 /// [`render`]'s JSON value for one entry point's plan.
 fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
-    use legalis_legalize_varying::wgsl::plan as w;
+    use legalis_legalize::wgsl::plan as w;
     let leaves: Vec<Value> = plan
         .leaves
         .iter()

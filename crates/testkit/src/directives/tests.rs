@@ -21,7 +21,7 @@ fn single_error(text: &str) -> (usize, String) {
     all.remove(0)
 }
 
-const META: &str = "//META: intent=characterization\n//META: covers=crates/legalize-glsl\n\
+const META: &str = "//META: intent=characterization\n//META: covers=crates/legalize/src/glsl\n\
 //META: behaviour=B1\n//META: purpose=flattens structs\n";
 
 #[test]
@@ -31,7 +31,7 @@ fn meta_block_is_read() {
     ));
     let meta = file.meta.unwrap();
     assert_eq!(meta.intent, "characterization");
-    assert_eq!(meta.covers, "crates/legalize-glsl");
+    assert_eq!(meta.covers, "crates/legalize/src/glsl");
     assert_eq!(meta.behaviour, "B1");
     assert_eq!(meta.purpose, "flattens structs");
     assert!(meta.characterization_unverified);

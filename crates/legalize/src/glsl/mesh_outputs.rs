@@ -25,9 +25,9 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 
-use crate::adapt_builtins;
-use crate::builder::FunctionBuilder;
-use crate::plan::{Leaf, Part, Plan, Root, Target};
+use crate::glsl::adapt_builtins;
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::plan::{Leaf, Part, Plan, Root, Target};
 
 /// What a removed parameter of the mesh entry point was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

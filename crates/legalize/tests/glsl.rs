@@ -3,7 +3,7 @@
 //! code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_glsl::{Legalized, Part, PatchArg, Root, Target, legalize};
+use legalis_legalize::glsl::{Legalized, Part, PatchArg, Root, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -1387,7 +1387,7 @@ fn index_of(module: &ir::Module, name: &str) -> usize {
 
 #[test]
 fn link_orders_one_pipeline_and_refuses_others() {
-    use legalis_legalize_glsl::link::pipeline_order;
+    use legalis_legalize::glsl::link::pipeline_order;
     let module = whole(
         "[shader(\"fragment\")] float4 fs(float4 c : COLOR) : SV_Target { return c; }\n\
          [shader(\"vertex\")] float4 vs(float4 p : POSITION, out float4 c : COLOR) : SV_Position { c = p; return p; }\n\
@@ -1431,7 +1431,7 @@ fn link_orders_one_pipeline_and_refuses_others() {
 
 #[test]
 fn link_checks_interpolation_and_the_payload() {
-    use legalis_legalize_glsl::link::link_inputs;
+    use legalis_legalize::glsl::link::link_inputs;
     let module = whole(
         "struct O { float4 p : SV_Position; noperspective float2 uv : UV; float w : W; };\n\
          [shader(\"vertex\")] O vs(float4 p : POSITION) { O o; o.p = p; o.uv = p.xy; o.w = 1; return o; }\n\

@@ -9,7 +9,7 @@
 //! on its own) and the producer's to that check, and returns the
 //! producer's locations (and per-primitive flags, for mesh to fragment)
 //! for the consumer's inputs ([`Linked`]), which
-//! [`crate::legalize_linked`] then uses. Every mismatch is a diagnostic
+//! [`crate::glsl::legalize_linked`] then uses. Every mismatch is a diagnostic
 //! naming both sides.
 
 use legalis_ir as ir;
@@ -19,8 +19,8 @@ use legalis_sysval::Direction;
 
 pub use legalis_ir::link::pipeline_order;
 
-use crate::Legalized;
-use crate::plan::{Linked, Plan, Target};
+use crate::glsl::Legalized;
+use crate::glsl::plan::{Linked, Plan, Target};
 
 /// Checks `consumer` (legalized on its own) against what `producer` writes
 /// and returns the locations its inputs take in the linked pipeline.

@@ -3,7 +3,7 @@
 //! values become leaves of the plan.
 
 use legalis_ir as ir;
-use legalis_legalize_varying::cuda::{Plan, legalize, legalize_unverified, verify};
+use legalis_legalize::cuda::{Plan, legalize, legalize_unverified, verify};
 
 fn front(src: &str) -> ir::Module {
     let options = legalis_front::Options {

@@ -68,7 +68,7 @@ pub enum Reason {
     /// The next location not yet taken, in declaration order.
     NextFreeLocation,
     /// Where the previous stage writes the same semantic (cross-stage
-    /// linking, [`crate::Linked`]).
+    /// linking, [`crate::glsl::Linked`]).
     Linked,
 }
 

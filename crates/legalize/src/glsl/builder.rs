@@ -83,17 +83,17 @@ impl FunctionBuilder {
     pub fn part(
         &mut self,
         value: (Handle<ir::Expression>, Handle<Type>),
-        part: Option<crate::plan::Part>,
+        part: Option<crate::glsl::plan::Part>,
         scalar_ty: Handle<Type>,
         uint: Handle<Type>,
     ) -> (Handle<ir::Expression>, Handle<Type>) {
         let expr = match part {
             None => return value,
-            Some(crate::plan::Part::Component(j)) => ir::Expression::Swizzle {
+            Some(crate::glsl::plan::Part::Component(j)) => ir::Expression::Swizzle {
                 base: value.0,
                 components: vec![j],
             },
-            Some(crate::plan::Part::Element(k)) => {
+            Some(crate::glsl::plan::Part::Element(k)) => {
                 return (self.element(value.0, k, uint, scalar_ty), scalar_ty);
             }
         };

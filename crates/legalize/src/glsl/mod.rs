@@ -58,7 +58,7 @@
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
 //! let policy = legalis_ir::Policy::default();
-//! let legalized = legalis_legalize_glsl::legalize(&module, 0, &policy).unwrap();
+//! let legalized = legalis_legalize::glsl::legalize(&module, 0, &policy).unwrap();
 //! let entry = &legalized.module.entry_points[0];
 //! assert!(legalized.module.functions[entry.function].params.is_empty());
 //! let globals: Vec<&str> = legalized.plan.leaves.iter().map(|l| l.global_name.as_str()).collect();
@@ -94,7 +94,7 @@ pub use plan::{
     Target,
 };
 
-pub mod codes;
+use crate::codes;
 
 /// A legalized module: its one entry point is parameterless, stage inputs
 /// and outputs are `Input`/`Output` globals with builtins or locations.

@@ -21,7 +21,7 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Span, TypeInner};
 
 use crate::codes;
-use crate::plan::{Plan, Target};
+use crate::glsl::plan::{Plan, Target};
 
 /// The most components one stream's declaration may capture per vertex.
 pub const MAX_COMPONENTS: u32 = 64;

@@ -1,6 +1,16 @@
-//! The varying legalizers: targets whose entry points take attributed
-//! parameters and return attributed result structs, rather than reading
-//! and writing interface globals.
+//! The entry-point legalizers of Legalis, one folder per target family
+//! (as `legalis_emit` has one per writer): each plans where every leaf of
+//! an entry point's parameters and result goes, then rewrites a copy of the
+//! module into the shape its writers expect.
+//!
+//! - [`glsl`]: GLSL and SPIR-V. Stage inputs and outputs become
+//!   `Input`/`Output` globals bound to builtins or locations and the entry
+//!   function parameterless (B1-B16, D1-D7); its own input contract and
+//!   guarantees are in the module's documentation.
+//!
+//! The others serve targets whose entry points take attributed parameters
+//! and return attributed result structs, rather than reading and writing
+//! interface globals:
 //!
 //! - [`wgsl`]: `@builtin(...)`/`@location(N)` parameters and result
 //!   structs (B22), and `E55202` for what WGSL cannot express (B23).
@@ -14,11 +24,12 @@
 //!   in 32-bit registers and whose hit attributes in 8 slots, laid out by
 //!   one function (B17, B18, D8).
 //!
-//! The legalizers never print.
+//! `common/` holds what they share; [`codes`] the diagnostic codes of all
+//! four. The legalizers never print.
 //!
 //! # Input contract
 //!
-//! The same for the three: the module passes the IR verifier
+//! The same for [`wgsl`], [`metal`] and [`cuda`]: the module passes the IR verifier
 //! (`legalis_ir::verify::verify`), as the front end's output does, and is
 //! not checked again; `entry_point` indexes `module.entry_points`
 //! (otherwise the legalizer's "no entry point" code); the entry point's
@@ -48,7 +59,7 @@
 //!   hit-attribute slots `legalis_emit::cuda` packs them into.
 //!
 //! ```
-//! use legalis_legalize_varying::wgsl;
+//! use legalis_legalize::wgsl;
 //!
 //! let source = r#"
 //! [shader("fragment")]
@@ -69,5 +80,6 @@
 pub mod codes;
 mod common;
 pub mod cuda;
+pub mod glsl;
 pub mod metal;
 pub mod wgsl;

@@ -16,8 +16,8 @@ use legalis_ir::{Expression, Handle, Intrinsic, TypeInner};
 use legalis_sysval::Direction;
 
 use crate::codes;
-use crate::map_system_values::RawLeaf;
-use crate::plan::{Plan, Root};
+use crate::glsl::map_system_values::RawLeaf;
+use crate::glsl::plan::{Plan, Root};
 
 /// Marks the leaves `GetAttributeAtVertex` reads; call after builtins are
 /// decided, so a builtin or uniform argument is rejected. A leaf read per

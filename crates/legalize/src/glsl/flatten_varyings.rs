@@ -13,13 +13,13 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
 
-use crate::adapt_builtins;
-use crate::builder::FunctionBuilder;
-use crate::geometry_streams::{self, CaptureCopy};
-use crate::mesh_outputs;
-use crate::per_vertex;
-use crate::plan::{Leaf, Plan, Root, Target};
-use crate::stream_output::{self, Capture};
+use crate::glsl::adapt_builtins;
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::geometry_streams::{self, CaptureCopy};
+use crate::glsl::mesh_outputs;
+use crate::glsl::per_vertex;
+use crate::glsl::plan::{Leaf, Plan, Root, Target};
+use crate::glsl::stream_output::{self, Capture};
 
 /// `gl_MaxPatchVertices`, the size of tessellation input arrays.
 const MAX_PATCH_VERTICES: u32 = 32;
@@ -251,7 +251,7 @@ pub fn apply(
         }
     }
     if let Some(call) = &plan.patch_constant {
-        crate::hull::splice(&mut b, module, plan, call, &interface, &locals)?;
+        crate::glsl::hull::splice(&mut b, module, plan, call, &interface, &locals)?;
     }
     b.push(ir::Statement::Return(None));
     let span = b.func.span;

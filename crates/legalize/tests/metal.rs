@@ -3,7 +3,7 @@
 //! threadgroup-local id, and every rejection with its code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_varying::metal::{Legalized, Reason, Root, Target, legalize};
+use legalis_legalize::metal::{Legalized, Reason, Root, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -295,7 +295,7 @@ fn b21_object_plan_names_the_payload() {
 /// follows; the `[[user(NAME)]]` names already agree, so nothing is placed.
 #[test]
 fn linking_checks_both_sides_by_semantic() {
-    use legalis_legalize_varying::metal::link_inputs;
+    use legalis_legalize::metal::link_inputs;
     let src = "\
 struct O { float4 p : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint id : ID; };
 [shader(\"vertex\")] O vs(float4 p : POSITION, uint v : SV_VertexID) { O o; o.p = p; o.uv = p.xy; o.id = v; return o; }

@@ -23,9 +23,9 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Intrinsic as I, RayStorage, Span, Type};
 
-use crate::builder::FunctionBuilder;
 use crate::codes;
-use crate::plan::{Plan, RaySource, RayVariable, Reason};
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::plan::{Plan, RaySource, RayVariable, Reason};
 
 /// The ray-tracing variables of entry point `entry`: its incoming
 /// payload, callable data or hit attributes, and one temporary per

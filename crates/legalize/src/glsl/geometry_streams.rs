@@ -13,9 +13,9 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 
-use crate::adapt_builtins;
-use crate::builder::FunctionBuilder;
-use crate::plan::{Plan, Target};
+use crate::glsl::adapt_builtins;
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::plan::{Plan, Target};
 
 /// A transform-feedback copy output: components `first..first + count` of
 /// leaf `leaf`, written at each `Append` of its stream.

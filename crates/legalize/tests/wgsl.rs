@@ -3,7 +3,7 @@
 //! and every rejection with its code and span.
 
 use legalis_ir as ir;
-use legalis_legalize_varying::wgsl::{Legalized, Reason, Target, legalize};
+use legalis_legalize::wgsl::{Legalized, Reason, Target, legalize};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -461,7 +461,7 @@ struct O { float4 p : SV_Position; float2 uv : UV; float3 n : N; float4 c : C; }
 
 #[test]
 fn linked_inputs_take_the_vertex_stage_locations() {
-    use legalis_legalize_varying::wgsl::{legalize_linked, link_inputs};
+    use legalis_legalize::wgsl::{legalize_linked, link_inputs};
     let module = whole(LINKED);
     let policy = ir::Policy::default();
     let index = |name: &str| module.entry_points.iter().position(|e| e.name == name);

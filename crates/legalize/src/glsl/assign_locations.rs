@@ -11,8 +11,8 @@ use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
 use crate::codes;
-use crate::map_system_values::RawLeaf;
-use crate::plan::{Linked, Reason, Target, location_count};
+use crate::glsl::map_system_values::RawLeaf;
+use crate::glsl::plan::{Linked, Reason, Target, location_count};
 
 fn semantic_of(leaf: &RawLeaf) -> Option<&ir::Semantic> {
     match &leaf.io.binding {

@@ -14,9 +14,9 @@ use legalis_ir as ir;
 use legalis_ir::{Handle, SystemValue, Type};
 use legalis_sysval::{BuiltinType, GlslMapping};
 
-use crate::builder::FunctionBuilder;
-use crate::map_system_values::RawLeaf;
-use crate::plan::Target;
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::map_system_values::RawLeaf;
+use crate::glsl::plan::Target;
 
 /// `-fvk-raw-vertex-id`: leaves the table rebases read their builtin as it
 /// is, through the row of the Vulkan-native value (`SV_VulkanVertexID`,

@@ -10,7 +10,7 @@ use legalis_sysval::codes::NOT_SUPPORTED_YET;
 use legalis_sysval::{Access, ArrayIndex, Direction, GlslBuiltin, GlslMapping};
 
 use crate::codes;
-use crate::plan::{Part, Reason, Root, Target};
+use crate::glsl::plan::{Part, Reason, Root, Target};
 
 /// A leaf before locations are assigned.
 #[derive(Clone, Debug)]

@@ -27,12 +27,12 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 use legalis_sysval::Direction;
 
-use crate::adapt_builtins;
-use crate::builder::FunctionBuilder;
 use crate::codes;
-use crate::flatten_varyings::{self, Interface};
-use crate::map_system_values::{self, RawLeaf};
-use crate::plan::{PatchArg, PatchConstantCall, Plan, Root};
+use crate::glsl::adapt_builtins;
+use crate::glsl::builder::FunctionBuilder;
+use crate::glsl::flatten_varyings::{self, Interface};
+use crate::glsl::map_system_values::{self, RawLeaf};
+use crate::glsl::plan::{PatchArg, PatchConstantCall, Plan, Root};
 
 /// Marks the entry point's outputs as per control point and adds the
 /// patch-constant function's leaves; returns where each argument of the
