@@ -338,11 +338,10 @@ fn generate_spirv_entries(
 }
 
 /// A module of several entry points legalized together (`plans` in
-/// entry-point order): its resource arguments inlined, then verified beside
-/// `write`, which plans the bindings and writes the code, trace and binding
-/// dump.
+/// entry-point order), verified beside `write`, which plans the bindings
+/// and writes the code, trace and binding dump.
 fn generate_of_entries<P: Send + 'static>(
-    mut legalized: ir::Module,
+    legalized: ir::Module,
     plans: Vec<P>,
     stage: ShaderStage,
     verify: impl Fn(&ir::Module, ir::Span) -> Result<(), Vec<Diagnostic>> + Sync,
@@ -354,7 +353,6 @@ fn generate_of_entries<P: Send + 'static>(
     ) -> Option<(Vec<u8>, Option<String>, Option<String>)>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    legalis_bind::inline_resource_arguments(&mut legalized);
     let span = legalized.entry_points[0].span;
     let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
     let (verified, written) = verify_beside(
@@ -423,13 +421,12 @@ fn write_spirv_entries(
 /// [`write`] for a legalized module not yet verified: the verifier runs
 /// beside the writer.
 fn write_verified(
-    mut legalized: legalis_legalize::glsl::Legalized,
+    legalized: legalis_legalize::glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
     span: ir::Span,
 ) -> Option<Generated> {
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let (verified, written) = verify_beside(
         &legalized.module,
         |m| legalis_legalize::glsl::verify(m, span),
@@ -508,12 +505,11 @@ fn le_bytes(words: &[u32]) -> Vec<u8> {
 
 /// Writes the code of a legalized (and verified) module for `target`.
 fn write(
-    mut legalized: legalis_legalize::glsl::Legalized,
+    legalized: legalis_legalize::glsl::Legalized,
     target: Target,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let (bytes, trace, bindings) = write_bytes(&legalized, target, request, diagnostics)?;
     Some(Generated {
         bytes,
@@ -934,13 +930,13 @@ fn generate_wgsl(
 /// runs beside the writer), with its trace and binding dump when asked
 /// for; `span` is the entry point's.
 fn write_wgsl(
-    mut legalized: legalis_legalize::wgsl::Legalized,
+    legalized: legalis_legalize::wgsl::Legalized,
     span: ir::Span,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let (text, bindings) = write_text(
-        &mut legalized.module,
+        &legalized.module,
         Target::Wgsl,
         request,
         |m| legalis_legalize::wgsl::verify(m, span),
@@ -1098,13 +1094,13 @@ fn generate_metal(
 /// runs beside the writer), with its trace and binding dump when asked
 /// for; `span` is the entry point's.
 fn write_metal(
-    mut legalized: legalis_legalize::metal::Legalized,
+    legalized: legalis_legalize::metal::Legalized,
     span: ir::Span,
     request: &Request,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let (text, bindings) = write_text(
-        &mut legalized.module,
+        &legalized.module,
         Target::Metal,
         request,
         |m| legalis_legalize::metal::verify(m, span),
@@ -1134,19 +1130,17 @@ fn write_metal(
     })
 }
 
-/// What WGSL and Metal share after legalization: resource arguments
-/// inlined, the binding plan, then `write` beside the verifier `verify`.
+/// What WGSL and Metal share after legalization: the binding plan, then
+/// `write` beside the verifier `verify`.
 /// The text and the binding dump, or `None` with the diagnostics.
 fn write_text(
-    module: &mut ir::Module,
+    module: &ir::Module,
     target: Target,
     request: &Request,
     verify: impl Fn(&ir::Module) -> Result<(), Vec<Diagnostic>> + Sync,
     write: impl FnOnce(&ir::Module, legalis_bind::Plan) -> Result<String, Diagnostic>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<(String, Option<String>)> {
-    legalis_bind::inline_resource_arguments(module);
-    let module = &*module;
     let (verified, written) = verify_beside(module, verify, || {
         let mut own = Vec::new();
         let text = text_of_entries(module, &[0], target, request, &mut own, write);
