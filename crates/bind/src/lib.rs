@@ -33,7 +33,6 @@
 pub mod check;
 pub mod codes;
 mod dump;
-mod params;
 pub mod rules;
 
 use std::collections::{BTreeSet, HashMap};
@@ -46,7 +45,6 @@ use legalis_ir::{
 };
 
 pub use dump::{SCHEMA, render_json, render_text};
-pub use params::inline_resource_arguments;
 
 /// The targets whose binding rules differ. GLSL and SPIR-V share the
 /// Vulkan rule.

@@ -26,10 +26,8 @@ fn spirv_asm_with(src: &str, entry: &str, stage: ShaderStage, allow_glsl: bool) 
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let mut legalized =
-        legalis_legalize::glsl::legalize(&module, 0, &legalis_ir::Policy::default())
-            .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
+    let legalized = legalis_legalize::glsl::legalize(&module, 0, &legalis_ir::Policy::default())
+        .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
     // The byte writer gives the same module, word for word.

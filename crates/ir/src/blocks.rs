@@ -6,9 +6,9 @@
 //! reference moves each resource out into a binding of its own, as if it
 //! were declared at global scope, and keeps the ordinary data in the
 //! buffer. [`split_resource_blocks`] does the same on a legalized module:
-//! `legalis_bind`'s `inline_resource_arguments` runs it once an entry
-//! point's uniform parameters are globals and their uses read them, for
-//! every target but CUDA, whose blocks are structs in memory that hold
+//! every legalizer of `legalis_legalize` but CUDA's runs it last, once an
+//! entry point's uniform parameters are globals and their uses read them;
+//! not CUDA's, whose blocks are structs in memory that hold
 //! resource handles (an `OptixTraversableHandle`, a texture object) as
 //! values:
 //!

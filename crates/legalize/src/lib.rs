@@ -25,7 +25,11 @@
 //!   one function (B17, B18, D8).
 //!
 //! `common/` holds what they share; [`codes`] the diagnostic codes of all
-//! four. The legalizers never print.
+//! four. The legalizers never print, and each returns a finished module:
+//! the writers and the binding plan take it as it is (every legalizer but
+//! CUDA's ends by making the functions that took a `uniform` resource
+//! argument read its global, and by splitting the constant buffers that
+//! hold resources, `legalis_ir::blocks`).
 //!
 //! # Input contract
 //!

@@ -1666,3 +1666,22 @@ fn report_hit_stores_before_its_statement_and_trace_ray_copies_back() {
     let report = text.find("ReportHit(").expect("the hit is reported");
     assert!(store < report, "{text}");
 }
+
+/// A legalized module is finished: the body function reads a `uniform`
+/// resource parameter's global itself (the parameter and the call's
+/// argument go), while a plain uniform stays an argument.
+#[test]
+fn uniform_resource_parameters_read_their_globals() {
+    let src = "[shader(\"compute\")] [numthreads(1, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID, uniform RWStructuredBuffer<float> o, uniform float k) { o[id.x] = k; }";
+    let legalized = ok(src, "main", ir::ShaderStage::Compute);
+    let params: Vec<&str> = legalized
+        .module
+        .functions
+        .iter()
+        .flat_map(|(_, f)| f.params.iter().map(|p| p.name.as_str()))
+        .collect();
+    assert!(!params.contains(&"o"), "{params:?}");
+    assert!(params.contains(&"k"), "{params:?}");
+    assert!(legalized.module.globals.iter().any(|(_, g)| g.name == "o"));
+}

@@ -331,3 +331,19 @@ struct O { float4 p : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint i
         ]
     );
 }
+
+/// A legalized module is finished, on Metal too: the body function reads
+/// a `uniform` resource parameter's global itself.
+#[test]
+fn uniform_resource_parameters_read_their_globals() {
+    let src = "[shader(\"compute\")] [numthreads(1, 1, 1)]
+        void main(uint3 id : SV_DispatchThreadID, uniform RWStructuredBuffer<float> o) { o[id.x] = 1; }";
+    let legalized = ok(src, ir::ShaderStage::Compute);
+    let params: Vec<&str> = legalized
+        .module
+        .functions
+        .iter()
+        .flat_map(|(_, f)| f.params.iter().map(|p| p.name.as_str()))
+        .collect();
+    assert!(!params.contains(&"o"), "{params:?}");
+}

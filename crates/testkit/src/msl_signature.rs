@@ -584,11 +584,11 @@ fn check_entries(
     if module.entry_points.len() > 1 {
         return check_several(&request, &module, output);
     }
-    let mut legalized = legalis_legalize::metal::legalize(&module, 0, &request.policy)
+    // The legalizer has inlined resource arguments (they read their
+    // globals) and split the blocks that hold resources, as the facade
+    // plans after it.
+    let legalized = legalis_legalize::metal::legalize(&module, 0, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
-    // As the facade does before it plans: resource arguments read their
-    // globals, and blocks that hold resources are split.
-    legalis_bind::inline_resource_arguments(&mut legalized.module);
     let signature = read(output)?;
     compare(&signature, &legalized.plan, &legalized.module)?;
     let bindings = legalis_bind::plan(
@@ -608,9 +608,8 @@ fn check_several(
     output: &str,
 ) -> Result<String, String> {
     use legalis_legalize::metal;
-    let mut all = metal::legalize_all_unverified(module, &request.policy)
+    let all = metal::legalize_all_unverified(module, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
-    legalis_bind::inline_resource_arguments(&mut all.module);
     metal::verify(&all.module, module.entry_points[0].span)
         .map_err(|e| format!("the Metal legalizer leaves an invalid module: {e:?}"))?;
     let signatures = read_all(output)?;

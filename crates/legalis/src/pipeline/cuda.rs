@@ -18,8 +18,6 @@ impl Pipeline for Cuda {
     // CUDA has no graphics stages to link (`E00012`).
     type Kept = ();
 
-    const INLINE_RESOURCE_ARGUMENTS: bool = false;
-
     fn legalize(
         cx: &Ctx,
         module: &ir::Module,
@@ -31,10 +29,6 @@ impl Pipeline for Cuda {
 
     fn module(legalized: &legalize::Legalized) -> &ir::Module {
         &legalized.module
-    }
-
-    fn module_mut(legalized: &mut legalize::Legalized) -> &mut ir::Module {
-        &mut legalized.module
     }
 
     fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {

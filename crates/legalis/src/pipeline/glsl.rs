@@ -29,10 +29,6 @@ impl Pipeline for Glsl {
         &legalized.module
     }
 
-    fn module_mut(legalized: &mut legalize::Legalized) -> &mut ir::Module {
-        &mut legalized.module
-    }
-
     fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
         (legalized.module, legalized.plan)
     }

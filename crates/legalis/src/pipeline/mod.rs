@@ -49,20 +49,12 @@ pub(crate) trait Pipeline {
     /// The legalized module (read by the verifier and the writer).
     fn module(legalized: &Self::Legalized) -> &ir::Module;
 
-    /// The legalized module, for the rewrites after legalization.
-    fn module_mut(legalized: &mut Self::Legalized) -> &mut ir::Module;
-
     /// The legalized module and the plan, once written.
     fn into_parts(legalized: Self::Legalized) -> (ir::Module, Self::Plan);
 
     /// The IR verifier the family's legalized modules must pass; `span` is
     /// the entry point's.
     fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>>;
-
-    /// Whether a legalized module's entry-point resource arguments become
-    /// the globals they are bound to before it is written (every family
-    /// but CUDA, whose blocks hold resource handles as values).
-    const INLINE_RESOURCE_ARGUMENTS: bool = true;
 
     /// The code of one legalized entry point under the binding plan
     /// `bindings`, and its trace when the request asks for one.
@@ -231,13 +223,10 @@ fn ambiguous(module: &ir::Module, why: &str) -> Diagnostic {
 /// entry point's.
 fn write_one<P: Pipeline>(
     cx: &Ctx,
-    mut legalized: P::Legalized,
+    legalized: P::Legalized,
     span: ir::Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    if P::INLINE_RESOURCE_ARGUMENTS {
-        legalis_bind::inline_resource_arguments(P::module_mut(&mut legalized));
-    }
     let (verified, written) = verify_beside(
         P::module(&legalized),
         |m| P::verify(m, span),
@@ -266,13 +255,10 @@ fn write_one<P: Pipeline>(
 /// entry-point order) written as one output, verified beside the writer.
 fn write_all<P: Pipeline>(
     cx: &Ctx,
-    mut legalized: ir::Module,
+    legalized: ir::Module,
     plans: Vec<P::Plan>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
-    if P::INLINE_RESOURCE_ARGUMENTS {
-        legalis_bind::inline_resource_arguments(&mut legalized);
-    }
     let stage = legalized.entry_points.first()?.stage;
     let span = legalized.entry_points[0].span;
     let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();

@@ -1,10 +1,32 @@
-//! What the WGSL and Metal legalizers share: the leaf walk over an entry
-//! point's signature (`leaves.rs`), and the wrapper around the source
-//! entry function with the IR builder it and Metal's in-place rewrite
-//! (B21) use (`wrap.rs`).
+//! What the legalizers share: the entry point lookup and the verifier's
+//! report (here), the leaf walk over an entry point's signature
+//! (`leaves.rs`, WGSL and Metal), the wrapper around the source entry
+//! function with the IR builder it and Metal's in-place rewrite (B21) use
+//! (`wrap.rs`), and the last step of every legalizer but CUDA's: resource
+//! arguments read as the globals they are bound to
+//! (`resource_arguments.rs`).
 
 pub(crate) mod leaves;
+pub(crate) mod link;
+pub(crate) mod resource_arguments;
 pub(crate) mod wrap;
+
+/// Entry point `entry_point` of `module`, or the legalizer's "no entry
+/// point" error `code` when there is none.
+pub(crate) fn entry_point(
+    module: &legalis_ir::Module,
+    entry_point: usize,
+    code: u32,
+) -> Result<&legalis_ir::EntryPoint, Vec<legalis_ir::diag::Diagnostic>> {
+    module.entry_points.get(entry_point).ok_or_else(|| {
+        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
+        vec![legalis_ir::diag::Diagnostic::error(
+            code,
+            message,
+            legalis_ir::Span::UNDEFINED,
+        )]
+    })
+}
 
 /// The IR verifier on a legalized module (`verify_legalized`: no semantic
 /// left on the entry point): a pass that left it invalid is the internal

@@ -150,14 +150,7 @@ pub fn legalize_unverified(
     entry_point: usize,
     _policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let Some(entry) = module.entry_points.get(entry_point) else {
-        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
-        return Err(vec![Diagnostic::error(
-            codes::CUDA_NO_ENTRY_POINT,
-            message,
-            Span::UNDEFINED,
-        )]);
-    };
+    let entry = crate::common::entry_point(module, entry_point, codes::CUDA_NO_ENTRY_POINT)?;
     if !legalis_sysval::cuda::has_stage(entry.stage) {
         return Err(vec![Diagnostic::error(
             codes::CUDA_UNSUPPORTED_STAGE,

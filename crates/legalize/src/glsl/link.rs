@@ -14,13 +14,14 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::link::{Dispatched, Rules, Side, Varying, check_payload, match_inputs};
+use legalis_ir::link::{Dispatched, Rules, Varying, check_payload, match_inputs};
 use legalis_sysval::Direction;
 
 pub use legalis_ir::link::pipeline_order;
 
+use crate::common::link::{LinkLeaf, join, side, varyings};
 use crate::glsl::Legalized;
-use crate::glsl::plan::{Linked, Plan, Target};
+use crate::glsl::plan::{Leaf, Linked, Target};
 
 /// Checks `consumer` (legalized on its own) against what `producer` writes
 /// and returns the locations its inputs take in the linked pipeline.
@@ -48,59 +49,52 @@ pub fn link_inputs(
                 span: producer.module.globals.span(h),
                 label: format!("`{}` is dispatched here", g.name),
             });
-        check_payload(module, side(p), dispatched, mesh, &mut errors);
+        check_payload(
+            module,
+            side(&p.entry, p.stage),
+            dispatched,
+            mesh,
+            &mut errors,
+        );
     }
     let matched = match_inputs(
         module,
-        side(p),
-        &varyings(p, Direction::Output),
-        side(c),
-        &varyings(c, Direction::Input),
+        side(&p.entry, p.stage),
+        &varyings(&p.leaves, Direction::Output),
+        side(&c.entry, c.stage),
+        &varyings(&c.leaves, Direction::Input),
         Rules::default(),
     );
-    match matched {
-        Ok(linked) if errors.is_empty() => Ok(linked),
-        Ok(_) => Err(errors),
-        Err(e) => {
-            errors.extend(e);
-            Err(errors)
-        }
-    }
+    join(errors, matched)
 }
 
-/// A plan's entry point as one side of a link.
-fn side(plan: &Plan) -> Side<'_> {
-    Side {
-        entry: &plan.entry,
-        stage: plan.stage,
+/// The leaves at locations (user semantics are always varyings: the
+/// producer's is a location).
+impl LinkLeaf for Leaf {
+    fn direction(&self) -> Direction {
+        self.direction
     }
-}
 
-/// The leaves of `plan` at locations in `direction` (user semantics are
-/// always varyings: the producer's is a location), as the shared check
-/// sees them.
-fn varyings(plan: &Plan, direction: Direction) -> Vec<Varying<'_>> {
-    plan.leaves
-        .iter()
-        .filter(|leaf| leaf.direction == direction)
-        .filter_map(|leaf| match leaf.target {
-            Target::Location {
-                location,
-                interpolation,
-                patch,
-                per_primitive,
-                ..
-            } => Some(Varying {
-                path: &leaf.path,
-                semantic: leaf.semantic.as_ref(),
-                ty: leaf.ty,
-                interpolation,
-                patch,
-                location,
-                per_primitive,
-                span: leaf.span,
-            }),
-            _ => None,
+    fn varying(&self) -> Option<Varying<'_>> {
+        let Target::Location {
+            location,
+            interpolation,
+            patch,
+            per_primitive,
+            ..
+        } = self.target
+        else {
+            return None;
+        };
+        Some(Varying {
+            path: &self.path,
+            semantic: self.semantic.as_ref(),
+            ty: self.ty,
+            interpolation,
+            patch,
+            location,
+            per_primitive,
+            span: self.span,
         })
-        .collect()
+    }
 }

@@ -145,7 +145,9 @@ pub fn legalize_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    legalize_one(module, entry_point, policy, linked, Others::Drop)
+    let mut legalized = legalize_one(module, entry_point, policy, linked, Others::Drop)?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
+    Ok(legalized)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -157,14 +159,7 @@ fn legalize_one(
     linked: &Linked,
     others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let Some(entry) = module.entry_points.get(entry_point) else {
-        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
-        return Err(vec![Diagnostic::error(
-            codes::NO_ENTRY_POINT,
-            message,
-            ir::Span::UNDEFINED,
-        )]);
-    };
+    let entry = crate::common::entry_point(module, entry_point, codes::NO_ENTRY_POINT)?;
     if !matches!(
         entry.stage,
         ir::ShaderStage::Vertex
@@ -247,10 +242,11 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (module, plans) = ir::legalize_each(module, |current, k| {
+    let (mut module, plans) = ir::legalize_each(module, |current, k| {
         legalize_one(current, k, policy, &Linked::default(), Others::Keep)
             .map(|legalized| (legalized.module, legalized.plan))
     })?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -307,14 +303,8 @@ fn finish(
 /// The IR verifier on a legalized module: a pass that left it invalid is
 /// an internal error (`E49000`), reported at the entry point (`span`).
 pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-    ir::verify::verify(module).map_err(|errors| {
-        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-        let message = format!(
-            "internal error: the legalized module is invalid: {}",
-            text.join("; ")
-        );
-        vec![Diagnostic::error(codes::INTERNAL_VERIFY, message, span)]
-    })
+    let result = ir::verify::verify(module);
+    crate::common::report(result, span, codes::INTERNAL_VERIFY)
 }
 
 /// `InputPatch<T, N>` / `OutputPatch<T, N>` have no GLSL or SPIR-V type:

@@ -10,10 +10,11 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::link::{Dispatched, Rules, Side, Varying, check_payload, match_inputs};
+use legalis_ir::link::{Dispatched, Rules, Varying, check_payload, match_inputs};
 use legalis_sysval::Direction;
 
-use super::plan::{Plan, Target};
+use super::plan::{Leaf, Plan, Target};
+use crate::common::link::{LinkLeaf, join, side, varyings};
 
 /// Checks `consumer` (legalized on its own) against what `producer`
 /// writes: every user-semantic input written, with the same type and, into
@@ -42,55 +43,45 @@ pub fn link_inputs(
                 ty,
                 span,
             });
-        check_payload(module, side(producer), dispatched, mesh, &mut errors);
+        let payload_side = side(&producer.entry, producer.stage);
+        check_payload(module, payload_side, dispatched, mesh, &mut errors);
     }
     let matched = match_inputs(
         module,
-        side(producer),
-        &varyings(producer, Direction::Output),
-        side(consumer),
-        &varyings(consumer, Direction::Input),
+        side(&producer.entry, producer.stage),
+        &varyings(&producer.leaves, Direction::Output),
+        side(&consumer.entry, consumer.stage),
+        &varyings(&consumer.leaves, Direction::Input),
         Rules::default(),
     );
-    if let Err(e) = matched {
-        errors.extend(e);
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
+    join(errors, matched).map(|_| ())
 }
 
-fn side(plan: &Plan) -> Side<'_> {
-    Side {
-        entry: &plan.entry,
-        stage: plan.stage,
+/// The user-varying leaves (a mesh function's vertex and primitive fields
+/// among them).
+impl LinkLeaf for Leaf {
+    fn direction(&self) -> Direction {
+        self.direction
     }
-}
 
-/// The user-varying leaves of `plan` in `direction` (a mesh function's
-/// vertex and primitive fields among them), as the shared check sees them.
-fn varyings(plan: &Plan, direction: Direction) -> Vec<Varying<'_>> {
-    plan.leaves
-        .iter()
-        .filter(|leaf| leaf.direction == direction)
-        .filter_map(|leaf| match leaf.target {
-            Target::Location {
-                location,
-                interpolation,
-                ..
-            } => Some(Varying {
-                path: &leaf.path,
-                semantic: leaf.semantic.as_ref(),
-                ty: leaf.ty,
-                interpolation,
-                patch: false,
-                location,
-                per_primitive: leaf.mesh == Some(ir::MeshOutputKind::Primitives),
-                span: leaf.span,
-            }),
-            _ => None,
+    fn varying(&self) -> Option<Varying<'_>> {
+        let Target::Location {
+            location,
+            interpolation,
+            ..
+        } = self.target
+        else {
+            return None;
+        };
+        Some(Varying {
+            path: &self.path,
+            semantic: self.semantic.as_ref(),
+            ty: self.ty,
+            interpolation,
+            patch: false,
+            location,
+            per_primitive: self.mesh == Some(ir::MeshOutputKind::Primitives),
+            span: self.span,
         })
-        .collect()
+    }
 }

@@ -92,7 +92,9 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    legalize_one(module, entry_point, policy, Others::Drop)
+    let mut legalized = legalize_one(module, entry_point, policy, Others::Drop)?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
+    Ok(legalized)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -119,10 +121,11 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (module, plans) = ir::legalize_each(module, |current, k| {
+    let (mut module, plans) = ir::legalize_each(module, |current, k| {
         legalize_one(current, k, policy, Others::Keep)
             .map(|legalized| (legalized.module, legalized.plan))
     })?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -132,14 +135,7 @@ fn legalize_one(
     policy: &ir::Policy,
     others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let Some(entry) = module.entry_points.get(entry_point) else {
-        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
-        return Err(vec![Diagnostic::error(
-            codes::METAL_NO_ENTRY_POINT,
-            message,
-            ir::Span::UNDEFINED,
-        )]);
-    };
+    let entry = crate::common::entry_point(module, entry_point, codes::METAL_NO_ENTRY_POINT)?;
     if !legalis_sysval::metal::has_stage(entry.stage) {
         let message = format!(
             "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",

@@ -5,10 +5,11 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::link::{Rules, Side, Varying, match_inputs};
+use legalis_ir::link::{Rules, Varying, match_inputs};
 use legalis_sysval::Direction;
 
-use super::plan::{Linked, Plan, Target};
+use super::plan::{Leaf, Linked, Plan, Target};
+use crate::common::link::{LinkLeaf, side, varyings};
 
 /// Checks `consumer` (legalized on its own) against what `producer`
 /// writes and returns the locations its inputs take in the linked
@@ -22,43 +23,38 @@ pub fn link_inputs(
 ) -> Result<Linked, Vec<Diagnostic>> {
     match_inputs(
         module,
-        side(producer),
-        &varyings(producer, Direction::Output),
-        side(consumer),
-        &varyings(consumer, Direction::Input),
+        side(&producer.entry, producer.stage),
+        &varyings(&producer.leaves, Direction::Output),
+        side(&consumer.entry, consumer.stage),
+        &varyings(&consumer.leaves, Direction::Input),
         // WebGPU's pipeline validation compares the sampling too.
         Rules { sampling: true },
     )
 }
 
-fn side(plan: &Plan) -> Side<'_> {
-    Side {
-        entry: &plan.entry,
-        stage: plan.stage,
+impl LinkLeaf for Leaf {
+    fn direction(&self) -> Direction {
+        self.direction
     }
-}
 
-/// The `@location` leaves of `plan` in `direction`, as the shared check
-/// sees them.
-fn varyings(plan: &Plan, direction: Direction) -> Vec<Varying<'_>> {
-    plan.leaves
-        .iter()
-        .filter(|leaf| leaf.direction == direction)
-        .filter_map(|leaf| match leaf.target {
-            Target::Location {
-                location,
-                interpolation,
-            } => Some(Varying {
-                path: &leaf.path,
-                semantic: leaf.semantic.as_ref(),
-                ty: leaf.ty,
-                interpolation,
-                patch: false,
-                location,
-                per_primitive: false,
-                span: leaf.span,
-            }),
-            _ => None,
+    /// A `@location` leaf.
+    fn varying(&self) -> Option<Varying<'_>> {
+        let Target::Location {
+            location,
+            interpolation,
+        } = self.target
+        else {
+            return None;
+        };
+        Some(Varying {
+            path: &self.path,
+            semantic: self.semantic.as_ref(),
+            ty: self.ty,
+            interpolation,
+            patch: false,
+            location,
+            per_primitive: false,
+            span: self.span,
         })
-        .collect()
+    }
 }

@@ -106,7 +106,9 @@ pub fn legalize_linked_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    legalize_one(module, entry_point, policy, linked, Others::Drop)
+    let mut legalized = legalize_one(module, entry_point, policy, linked, Others::Drop)?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
+    Ok(legalized)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -132,10 +134,11 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (module, plans) = ir::legalize_each(module, |current, k| {
+    let (mut module, plans) = ir::legalize_each(module, |current, k| {
         legalize_one(current, k, policy, &Linked::default(), Others::Keep)
             .map(|legalized| (legalized.module, legalized.plan))
     })?;
+    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -146,14 +149,7 @@ fn legalize_one(
     linked: &Linked,
     others: Others,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let Some(entry) = module.entry_points.get(entry_point) else {
-        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
-        return Err(vec![Diagnostic::error(
-            codes::WGSL_NO_ENTRY_POINT,
-            message,
-            ir::Span::UNDEFINED,
-        )]);
-    };
+    let entry = crate::common::entry_point(module, entry_point, codes::WGSL_NO_ENTRY_POINT)?;
     if !matches!(
         entry.stage,
         ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute

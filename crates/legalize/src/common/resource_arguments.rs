@@ -28,7 +28,7 @@ type CallSite = (Handle<ir::Function>, Handle<Expression>);
 /// resources, declared as globals or made from such parameters, are split
 /// ([`ir::blocks::split_resource_blocks`]). CUDA output, whose blocks hold
 /// resource handles as values, does not call this.
-pub fn inline_resource_arguments(module: &mut ir::Module) -> usize {
+pub(crate) fn inline_resource_arguments(module: &mut ir::Module) -> usize {
     let mut removed = 0;
     loop {
         match inline_once(module) {
@@ -90,7 +90,7 @@ fn inline_once(module: &mut ir::Module) -> usize {
                 };
                 let param = target.params.get(k)?;
                 let global = module.globals.try_get(g)?;
-                let fits = crate::is_resource(module, global)
+                let fits = is_resource(module, global)
                     && param.ty == global.ty
                     && param.direction == ParamDirection::In;
                 fits.then_some((k as u32, g))
@@ -129,4 +129,14 @@ fn inline_once(module: &mut ir::Module) -> usize {
         removed += bound.len();
     }
     removed
+}
+
+/// Whether `g` is a resource global (a uniform whose type under any arrays
+/// is a resource), as `legalis_bind::is_resource` decides it.
+fn is_resource(module: &ir::Module, g: &ir::GlobalVariable) -> bool {
+    let mut ty = g.ty;
+    while let ir::TypeInner::Array { base, .. } = module.types[ty].inner {
+        ty = base;
+    }
+    g.space == ir::AddressSpace::Uniform && module.types[ty].inner.is_resource()
 }
