@@ -113,76 +113,6 @@ impl<'a> Writer<'a> {
         self.function_ctx(func, is_entry, param_names, taken, ())
     }
 
-    /// Debug printf as CUDA's `printf`: a vector conversion (`%v3f`)
-    /// becomes one conversion per component separated by `, ` (how
-    /// `GL_EXT_debug_printf` prints a vector), its argument a temporary
-    /// whose components are passed; floats are passed as `double`, which
-    /// `%f` reads (`half` has no variadic promotion of its own).
-    fn printf_lines(
-        &self,
-        ctx: &mut FnCtx,
-        format: &str,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
-        let Ok(conversions) = ir::printf::conversions(format) else {
-            return Err(Error::NotLegalized {
-                what: "a `printf` format the front end did not check".into(),
-                span,
-            });
-        };
-        let mut temps = Vec::new();
-        let mut text = String::new();
-        let mut values = Vec::new();
-        let mut last = 0;
-        for (conversion, &arg) in conversions.iter().zip(args) {
-            text.push_str(&format[last..conversion.range.start]);
-            last = conversion.range.end;
-            let value = self.expr(ctx, arg)?;
-            let scalar = ctx.ty(arg).and_then(|t| match self.module.types[t].inner {
-                TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => Some(s),
-                _ => None,
-            });
-            let pass = |v: String| match scalar {
-                Some(s) if s.kind == ir::ScalarKind::Float && s.width == 2 => {
-                    format!("(double)(float)({v})")
-                }
-                Some(s) if s.kind == ir::ScalarKind::Float => format!("(double)({v})"),
-                _ => v,
-            };
-            match conversion.vector {
-                None => {
-                    text.push_str(&format[conversion.range.clone()]);
-                    values.push(pass(value));
-                }
-                Some(n) => {
-                    let temp = ctx.temp("printf_arg");
-                    temps.push(format!("    auto {temp} = {value};"));
-                    let one = conversion.scalar_text(format);
-                    let parts: Vec<&str> = (0..n).map(|_| one.as_str()).collect();
-                    text.push_str(&parts.join(", "));
-                    for c in ["x", "y", "z", "w"].iter().take(n as usize) {
-                        values.push(pass(format!("{temp}.{c}")));
-                    }
-                }
-            }
-        }
-        text.push_str(&format[last..]);
-        let mut call = crate::c_string_literal(&text);
-        for v in values {
-            call.push_str(", ");
-            call.push_str(&v);
-        }
-        if temps.is_empty() {
-            return Ok(vec![format!("printf({call});")]);
-        }
-        let mut lines = vec!["{".to_string()];
-        lines.extend(temps);
-        lines.push(format!("    printf({call});"));
-        lines.push("}".into());
-        Ok(lines)
-    }
-
     /// Whether `e` names memory holding column-major matrices the host
     /// shares (`lg::column_major`, `Writer::column_members`): a value read
     /// from it goes through `lg::rows`, a whole value stored into it
@@ -518,6 +448,11 @@ impl Dialect for Writer<'_> {
         self.hit_object_store(ctx, init, span).map(Some)
     }
 
+    /// Debug printf as CUDA's `printf`: a vector conversion (`%v3f`)
+    /// becomes one conversion per component separated by `, ` (how
+    /// `GL_EXT_debug_printf` prints a vector), its argument a temporary
+    /// whose components are passed; floats are passed as `double`, which
+    /// `%f` reads (`half` has no variadic promotion of its own).
     fn printf(
         &self,
         ctx: &mut FnCtx,
@@ -525,6 +460,61 @@ impl Dialect for Writer<'_> {
         args: &[Handle<Expression>],
         span: Span,
     ) -> Result<Vec<String>> {
-        self.printf_lines(ctx, format, args, span)
+        let Ok(conversions) = ir::printf::conversions(format) else {
+            return Err(Error::NotLegalized {
+                what: "a `printf` format the front end did not check".into(),
+                span,
+            });
+        };
+        let mut temps = Vec::new();
+        let mut text = String::new();
+        let mut values = Vec::new();
+        let mut last = 0;
+        for (conversion, &arg) in conversions.iter().zip(args) {
+            text.push_str(&format[last..conversion.range.start]);
+            last = conversion.range.end;
+            let value = self.expr(ctx, arg)?;
+            let scalar = ctx.ty(arg).and_then(|t| match self.module.types[t].inner {
+                TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => Some(s),
+                _ => None,
+            });
+            let pass = |v: String| match scalar {
+                Some(s) if s.kind == ir::ScalarKind::Float && s.width == 2 => {
+                    format!("(double)(float)({v})")
+                }
+                Some(s) if s.kind == ir::ScalarKind::Float => format!("(double)({v})"),
+                _ => v,
+            };
+            match conversion.vector {
+                None => {
+                    text.push_str(&format[conversion.range.clone()]);
+                    values.push(pass(value));
+                }
+                Some(n) => {
+                    let temp = ctx.temp("printf_arg");
+                    temps.push(format!("    auto {temp} = {value};"));
+                    let one = conversion.scalar_text(format);
+                    let parts: Vec<&str> = (0..n).map(|_| one.as_str()).collect();
+                    text.push_str(&parts.join(", "));
+                    for c in ["x", "y", "z", "w"].iter().take(n as usize) {
+                        values.push(pass(format!("{temp}.{c}")));
+                    }
+                }
+            }
+        }
+        text.push_str(&format[last..]);
+        let mut call = crate::c_string_literal(&text);
+        for v in values {
+            call.push_str(", ");
+            call.push_str(&v);
+        }
+        if temps.is_empty() {
+            return Ok(vec![format!("printf({call});")]);
+        }
+        let mut lines = vec!["{".to_string()];
+        lines.extend(temps);
+        lines.push(format!("    printf({call});"));
+        lines.push("}".into());
+        Ok(lines)
     }
 }

@@ -33,7 +33,7 @@ impl<'a> Writer<'a> {
         let entry = self.entry_of(f);
         let is_entry = entry.is_some();
         let mut mesh_name = None;
-        let members = super::writer::stage_in_members(func);
+        let members = super::io::stage_in_members(func);
         let param_names = func
             .params
             .iter()

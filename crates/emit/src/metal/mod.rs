@@ -33,6 +33,7 @@
 
 mod expr;
 mod intrinsics;
+mod io;
 mod keywords;
 mod types;
 mod writer;

@@ -1,8 +1,10 @@
 //! The MSL writer: what the entry point reaches, how each global reaches
 //! the code that uses it (see the module doc), names, structs (the
 //! `[[stage_in]]` struct among them) and functions with the entry point's
-//! attributes. Statements and expressions are in `expr.rs`, built-in
-//! functions in `intrinsics.rs`.
+//! attributes. Statements and expressions are in `expr.rs` (over the
+//! shared `cfamily/`), built-in functions in `intrinsics.rs`, the entry
+//! function's interface (attributes, `[[stage_in]]` members,
+//! `metal::mesh`) in `io.rs`.
 //!
 //! Argument table numbering, per Metal's three tables: `register(bN)`,
 //! `register(tN)` and `register(uN)` of a buffer give `[[buffer(N)]]`,
@@ -21,6 +23,7 @@ use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
 use legalis_sysval::Direction;
 
+use super::io::stage_in_members;
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
@@ -103,21 +106,6 @@ pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
 pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
     names::fresh(taken, base, &RESERVED_NAMES)
-}
-
-/// The member names of an entry function's `[[stage_in]]` struct, one per
-/// parameter (meaningful for the `Location` ones): each parameter's name,
-/// made an identifier, renamed when MSL reserves it (`thread`, `device`)
-/// or another member already has it.
-pub(super) fn stage_in_members(func: &ir::Function) -> Vec<String> {
-    let mut taken = FastHashSet::default();
-    func.params
-        .iter()
-        .map(|p| match p.io.binding {
-            Some(ir::Binding::Location { .. }) => fresh(&mut taken, &p.name),
-            _ => String::new(),
-        })
-        .collect()
 }
 
 /// The span of the first `discard` in `block`, nested blocks included.
@@ -669,48 +657,6 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// The text inside `[[...]]` of a parameter or result member of a
-    /// `stage` entry point.
-    pub fn attribute(
-        &self,
-        binding: &ir::Binding,
-        stage: ShaderStage,
-        dir: Direction,
-        io: &ir::IoAttrs,
-        span: Span,
-    ) -> Result<String> {
-        match binding {
-            ir::Binding::BuiltIn(b) => match legalis_sysval::metal(b.value, stage, dir) {
-                legalis_sysval::MetalMapping::BuiltIn(row) => {
-                    Ok(row.attribute_with(0, io.interpolation))
-                }
-                _ => Err(Error::NotLegalized {
-                    what: format!("`{}` has no Metal attribute here", b.value.name()),
-                    span,
-                }),
-            },
-            ir::Binding::Location {
-                location,
-                interpolation,
-                ..
-            } => Ok(legalis_sysval::metal::location_attribute(
-                stage,
-                dir,
-                *location,
-                *interpolation,
-                io.link_name.as_deref(),
-            )),
-            ir::Binding::Semantic(_) => Err(Error::NotLegalized {
-                what: "a varying still bound by its semantic".into(),
-                span,
-            }),
-            ir::Binding::PrimitiveIndices => unsupported(
-                "mesh primitive indices as a varying (Metal writes them with `set_index`)",
-                span,
-            ),
-        }
-    }
-
     /// Program-scope `constant` values.
     fn constants(&self) -> Result<String> {
         let constants = reach::globals_of(&self.kinds, |k| *k == GlobalKind::Constant);
@@ -961,52 +907,6 @@ impl<'a> Writer<'a> {
             self.entry_locals(f, out)?;
         }
         self.function_body(&mut ctx, &func.body, out)
-    }
-
-    /// `metal::mesh<V, P, NV, NP, metal::topology::T>` of the entry
-    /// function's mesh outputs (B21); `P` is `void` without primitive
-    /// data.
-    fn mesh_type(&self, entry: &ir::EntryPoint, func: &ir::Function, span: Span) -> Result<String> {
-        let mut vertex = None;
-        let mut primitive = None;
-        let mut vertices = 0;
-        let mut primitives = 0;
-        for p in &func.params {
-            if let TypeInner::MeshOutput {
-                kind,
-                element,
-                count,
-            } = self.module.types[p.ty].inner
-            {
-                match kind {
-                    ir::MeshOutputKind::Vertices => {
-                        vertex = Some(element);
-                        vertices = count;
-                    }
-                    ir::MeshOutputKind::Primitives => {
-                        primitive = Some(element);
-                        primitives = primitives.max(count);
-                    }
-                    ir::MeshOutputKind::Indices => primitives = primitives.max(count),
-                }
-            }
-        }
-        let Some(vertex) = vertex else {
-            return unsupported("a mesh function without `out vertices`", span);
-        };
-        let primitive = match primitive {
-            Some(p) => self.spell(p, span)?,
-            None => "void".into(),
-        };
-        let topology = match entry.attributes.output_topology {
-            Some(ir::OutputTopology::Point) => "point",
-            Some(ir::OutputTopology::Line) => "line",
-            _ => "triangle",
-        };
-        Ok(format!(
-            "metal::mesh<{}, {primitive}, {vertices}, {primitives}, metal::topology::{topology}>",
-            self.spell(vertex, span)?
-        ))
     }
 
     /// The `static` and `groupshared` globals the entry function `f`
