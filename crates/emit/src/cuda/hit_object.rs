@@ -23,6 +23,8 @@ use legalis_ir::{Expression, Handle, Intrinsic as I, Span, TypeInner};
 use super::expr::FnCtx;
 use super::types::{Result, unsupported};
 use super::writer::Writer;
+use crate::cfamily::Call;
+use crate::cfamily::prelude::*;
 
 /// The OptiX query of a `HitObject` method.
 fn query(fun: I) -> Option<&'static str> {
@@ -154,10 +156,11 @@ impl Writer<'_> {
     pub(super) fn hit_object_statement(
         &self,
         ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
+        call: Call<'_>,
     ) -> Result<Option<Vec<String>>> {
+        let Call {
+            fun, args, span, ..
+        } = call;
         if !fun.is_hit_object() {
             return Ok(None);
         }
@@ -239,11 +242,9 @@ impl Writer<'_> {
         ctx: &mut FnCtx,
         value: Option<Handle<Expression>>,
         span: Span,
-        depth: usize,
-        out: &mut String,
-    ) -> Result<()> {
+    ) -> Result<Vec<String>> {
         let Some(value) = value else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let Expression::Intrinsic { fun, args } = &ctx.exprs[value] else {
             return unsupported(
@@ -252,19 +253,19 @@ impl Writer<'_> {
             );
         };
         let (fun, args) = (*fun, args.clone());
-        let Some(lines) = self.hit_object_statement(ctx, fun, &args, ctx.span(value))? else {
+        let call = Call {
+            fun,
+            args: &args,
+            expr: value,
+            span: ctx.span(value),
+        };
+        let Some(lines) = self.hit_object_statement(ctx, call)? else {
             return unsupported(
                 "a hit object made by something else than a HitObject function",
                 span,
             );
         };
-        let p = "    ".repeat(depth);
-        for line in lines {
-            out.push_str(&p);
-            out.push_str(&line);
-            out.push('\n');
-        }
-        Ok(())
+        Ok(lines)
     }
 }
 

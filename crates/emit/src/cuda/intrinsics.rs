@@ -16,61 +16,28 @@ use legalis_ir::{Expression, Handle, Intrinsic as I, ShaderStage as S, Span, Typ
 use super::expr::FnCtx;
 use super::types::{self, Result, unsupported};
 use super::writer::Writer;
+use crate::cfamily;
+use crate::cfamily::expr::is_pure;
+use crate::cfamily::intrinsics::ByteAddress;
+use crate::cfamily::prelude::*;
+use crate::cfamily::{Call, Intrinsics, Lines};
 
 /// Intrinsics the prelude has under the same arguments.
 fn renamed(fun: I) -> Option<&'static str> {
+    if let Some(name) = cfamily::intrinsics::hlsl_named(fun) {
+        return Some(name);
+    }
     Some(match fun {
-        I::Abs => "abs",
-        I::Acos => "acos",
-        I::All => "all",
-        I::Any => "any",
-        I::Asin => "asin",
-        I::Atan => "atan",
-        I::Atan2 => "atan2",
-        I::Ceil => "ceil",
-        I::Clamp => "clamp",
-        I::Cos => "cos",
-        I::Cosh => "cosh",
         I::CountBits => "countbits",
-        I::Cross => "cross",
-        I::Determinant => "determinant",
-        I::Distance => "distance",
-        I::Dot => "dot",
-        I::Exp => "exp",
-        I::Exp2 => "exp2",
-        I::FaceForward => "faceforward",
         I::FirstBitHigh => "firstbithigh",
         I::FirstBitLow => "firstbitlow",
-        I::Floor => "floor",
-        I::Fmod => "fmod",
         I::Frac => "frac",
-        I::Length => "length",
         I::Lerp => "lerp",
-        I::Log => "log",
-        I::Log10 => "log10",
-        I::Log2 => "log2",
         I::Mad => "mad",
-        I::Max => "max",
-        I::Min => "min",
         I::Mul => "mul",
-        I::Normalize => "normalize",
-        I::Pow => "pow",
         I::Rcp => "rcp",
-        I::Reflect => "reflect",
         I::ReverseBits => "reversebits",
         I::Round => "round",
-        I::Rsqrt => "rsqrt",
-        I::Saturate => "saturate",
-        I::Sign => "sign",
-        I::Sin => "sin",
-        I::Sinh => "sinh",
-        I::SmoothStep => "smoothstep",
-        I::Sqrt => "sqrt",
-        I::Step => "step",
-        I::Tan => "tan",
-        I::Tanh => "tanh",
-        I::Transpose => "transpose",
-        I::Trunc => "trunc",
         _ => return None,
     })
 }
@@ -165,144 +132,9 @@ impl Writer<'_> {
         args.iter().map(|a| self.expr(ctx, *a)).collect()
     }
 
-    pub(super) fn intrinsic(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        e: Handle<Expression>,
-    ) -> Result<String> {
-        let span = ctx.span(e);
-        if fun.is_hit_object() {
-            return self.hit_object_value(ctx, e, fun, span);
-        }
-        if let Some(name) = renamed(fun) {
-            if matches!(fun, I::ObjectToWorld | I::WorldToObject) {
-                return unsupported(format!("`{}`", fun.name()), span);
-            }
-            let a = self.args(ctx, args)?;
-            return Ok(format!("lg::{name}({})", a.join(", ")));
-        }
-        if let Some(value) = optix_value(fun) {
-            if !self.entry.stage.is_ray_tracing() {
-                return unsupported(
-                    format!("`{}` outside a ray-tracing stage", fun.name()),
-                    span,
-                );
-            }
-            if matches!(fun, I::ObjectToWorld | I::WorldToObject) {
-                let ty = ctx.ty(e).map(|t| &self.module.types[t].inner);
-                if !matches!(
-                    ty,
-                    Some(TypeInner::Matrix {
-                        rows: 3,
-                        columns: 4,
-                        ..
-                    })
-                ) {
-                    return unsupported(format!("`{}` as a 4x3 matrix", fun.name()), span);
-                }
-            }
-            return Ok(value.to_string());
-        }
-        if let Some((template, stages)) = optix_call(fun) {
-            if !stages.contains(&self.entry.stage) {
-                let programs: Vec<&str> = stages.iter().map(|s| s.name()).collect();
-                return unsupported(
-                    format!(
-                        "`{}` in a {} entry point (OptiX offers it in {} programs only)",
-                        fun.name(),
-                        self.entry.stage.name(),
-                        programs.join(", ")
-                    ),
-                    span,
-                );
-            }
-            let a = self.args(ctx, args)?.join(", ");
-            return Ok(template.replace("{}", &a));
-        }
-        Ok(match fun {
-            I::AsFloat | I::AsInt | I::AsUint | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
-                let [x] =
-                    self.args(ctx, args)?
-                        .try_into()
-                        .map_err(|_| super::Error::Unsupported {
-                            what: format!("`{}` with {} arguments", fun.name(), args.len()),
-                            span,
-                        })?;
-                let scalar = ctx
-                    .ty(e)
-                    .and_then(|t| self.module.types[t].inner.scalar())
-                    .unwrap_or(ir::Scalar::U32);
-                format!("lg::bit_cast<{}>({x})", types::scalar(scalar, span)?)
-            }
-            I::Load => self.load(ctx, args, span)?,
-            I::Sample | I::SampleLevel | I::SampleGrad => self.sample(ctx, fun, args, span)?,
-            I::GetDimensions => self.dimensions(ctx, args, span)?,
-            I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
-            I::ReportHit => self.report_hit(ctx, args, span)?,
-            I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
-            // An OptiX traversable handle is the 64-bit address itself.
-            I::AccelerationStructureFromAddress => {
-                format!("(OptixTraversableHandle)({})", self.expr(ctx, args[0])?)
-            }
-            _ => return unsupported(format!("`{}` in CUDA output", fun.name()), span),
-        })
-    }
-
-    /// Intrinsics that are statements, as lines; `None` for the others.
-    pub(super) fn intrinsic_statement(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Option<Vec<String>>> {
-        if let Some(lines) = self.hit_object_statement(ctx, fun, args, span)? {
-            return Ok(Some(lines));
-        }
-        if let Some(name) = atomic(fun) {
-            let a = self.args(ctx, &args[1..])?;
-            let dest = self.place(ctx, args[0])?;
-            let call = format!("{name}(&{dest}, {})", a[0]);
-            return Ok(Some(match a.get(1) {
-                Some(_) => {
-                    let original = self.place(ctx, args[2])?;
-                    vec![format!("{original} = {call};")]
-                }
-                None => vec![format!("{call};")],
-            }));
-        }
-        Ok(Some(match fun {
-            I::InterlockedCompareExchange | I::InterlockedCompareStore => {
-                let dest = self.place(ctx, args[0])?;
-                let compare = self.expr(ctx, args[1])?;
-                let value = self.expr(ctx, args[2])?;
-                let call = format!("atomicCAS(&{dest}, {compare}, {value})");
-                match args.get(3) {
-                    Some(original) => vec![format!("{} = {call};", self.place(ctx, *original)?)],
-                    None => vec![format!("{call};")],
-                }
-            }
-            I::GroupMemoryBarrierWithGroupSync => vec!["__syncthreads();".into()],
-            I::DeviceMemoryBarrierWithGroupSync | I::AllMemoryBarrierWithGroupSync => {
-                vec!["__threadfence();".into(), "__syncthreads();".into()]
-            }
-            I::GroupMemoryBarrier => vec!["__threadfence_block();".into()],
-            I::DeviceMemoryBarrier | I::AllMemoryBarrier => vec!["__threadfence();".into()],
-            I::Store | I::Store2 | I::Store3 | I::Store4 => {
-                self.byte_address_store(ctx, fun, args, span)?
-            }
-            I::TraceRay => self.trace_ray(ctx, args, span)?,
-            I::CallShader => self.call_shader(ctx, args, span)?,
-            I::IgnoreHit => self.hit_control(ctx, "optixIgnoreIntersection();", span)?,
-            I::AcceptHitAndEndSearch => self.hit_control(ctx, "optixTerminateRay();", span)?,
-            _ => return Ok(None),
-        }))
-    }
-
     /// `buffer.Load(i)` of a structured buffer, or a byte-address load.
-    fn load(&self, ctx: &mut FnCtx, args: &[Handle<Expression>], span: Span) -> Result<String> {
+    fn load(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call { args, span, .. } = call;
         let Some(object) = args.first().and_then(|a| ctx.ty(*a)) else {
             return unsupported("`Load` without an object", span);
         };
@@ -322,8 +154,14 @@ impl Writer<'_> {
             TypeInner::Buffer {
                 kind: ir::BufferKind::ByteAddress,
                 ..
-            } => self.byte_address_load(ctx, I::Load, args, span),
-            TypeInner::Texture { .. } => self.texture_load(ctx, args, span),
+            } => self.byte_address_load(
+                ctx,
+                Call {
+                    fun: I::Load,
+                    ..call
+                },
+            ),
+            TypeInner::Texture { .. } => self.texture_load(ctx, call),
             _ => unsupported("this `Load`", span),
         }
     }
@@ -373,13 +211,10 @@ impl Writer<'_> {
     /// `Sample`, `SampleLevel` and `SampleGrad` of a texture object. The
     /// sampler argument is not read: CUDA samples with the state the host
     /// gave the texture object.
-    fn sample(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
+    fn sample(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call {
+            fun, args, span, ..
+        } = call;
         let arity = match fun {
             I::Sample => 3,
             I::SampleLevel => 4,
@@ -418,12 +253,8 @@ impl Writer<'_> {
     /// `GetDimensions(w[, h[, d]])` of a 1D, 2D, cube or 3D texture or
     /// read-write texture: `txq`/`suq` through the prelude. The forms with
     /// a mip level and level count, and those of arrays, are refused.
-    fn dimensions(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
+    fn dimensions(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call { args, span, .. } = call;
         let Some(&object) = args.first() else {
             return unsupported("`GetDimensions` without an object", span);
         };
@@ -460,12 +291,8 @@ impl Writer<'_> {
     /// `Load(int3(x, y, mip))` of a texture object: PTX's
     /// integer-coordinate fetch (`lg::load_2d<T>`, see the prelude); of a
     /// read-write texture, a surface read as `tex[p]`.
-    fn texture_load(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
+    fn texture_load(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call { args, span, .. } = call;
         let (info, texel) = self.texture_of(ctx, args[0], span)?;
         if args.len() != 2 {
             return unsupported("`Load` with an offset or status argument", span);
@@ -559,59 +386,26 @@ impl Writer<'_> {
             .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Texture { .. }))
     }
 
-    fn byte_address_load(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
-        let count = match fun {
-            I::Load2 => 2,
-            I::Load3 => 3,
-            I::Load4 => 4,
-            _ => 1,
-        };
-        if args.len() != 2 {
-            return unsupported(format!("`{}` with a status argument", fun.name()), span);
+    /// `lg::uint2(buf[(a) / 4u + 0u], buf[(a) / 4u + 1u])` ...
+    fn byte_address_load(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let what = call.fun.name();
+        if call.args.len() != 2 {
+            return unsupported(format!("`{what}` with a status argument"), call.span);
         }
-        let b = self.expr(ctx, args[0])?;
-        let a = self.expr(ctx, args[1])?;
-        let words: Vec<String> = (0..count)
-            .map(|k| format!("{b}[({a}) / 4u + {k}u]"))
-            .collect();
-        Ok(if count == 1 {
-            words[0].clone()
-        } else {
-            format!("lg::uint{count}({})", words.join(", "))
-        })
+        let count = cfamily::intrinsics::words(call.fun);
+        self.load_words(ctx, call.args, count, "lg::uint", Some)
     }
 
-    fn byte_address_store(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
-        let count = match fun {
-            I::Store2 => 2,
-            I::Store3 => 3,
-            I::Store4 => 4,
-            _ => 1,
-        };
-        if args.len() != 3 || (count > 1 && !super::expr::is_pure(ctx.exprs, args[2])) {
+    /// `buf[(a) / 4u] = v;`, one line a word.
+    fn byte_address_store(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Vec<String>> {
+        let Call {
+            fun, args, span, ..
+        } = call;
+        let count = cfamily::intrinsics::words(fun);
+        if args.len() != 3 || (count > 1 && !is_pure(ctx.exprs, args[2])) {
             return unsupported(format!("this `{}`", fun.name()), span);
         }
-        let b = self.expr(ctx, args[0])?;
-        let a = self.expr(ctx, args[1])?;
-        let v = self.expr(ctx, args[2])?;
-        if count == 1 {
-            return Ok(vec![format!("{b}[({a}) / 4u] = {v};")]);
-        }
-        Ok((0..count)
-            .map(|k| format!("{b}[({a}) / 4u + {k}u] = ({v})[{k}];"))
-            .collect())
+        self.store_words(ctx, args, count, |v, k| format!("({v})[{k}]"))
     }
 }
 
@@ -622,4 +416,134 @@ struct TextureInfo {
     read_only: bool,
     /// The prelude helpers' suffix: `1d`, `2d`, `3d`, `cube`, `2d_array`.
     suffix: String,
+}
+
+impl Intrinsics for Writer<'_> {
+    fn intrinsic(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call {
+            fun, args, expr: e, ..
+        } = call;
+        let span = ctx.span(e);
+        if fun.is_hit_object() {
+            return self.hit_object_value(ctx, e, fun, span);
+        }
+        if let Some(name) = renamed(fun) {
+            if matches!(fun, I::ObjectToWorld | I::WorldToObject) {
+                return unsupported(format!("`{}`", fun.name()), span);
+            }
+            let a = self.args(ctx, args)?;
+            return Ok(format!("lg::{name}({})", a.join(", ")));
+        }
+        if let Some(value) = optix_value(fun) {
+            if !self.entry.stage.is_ray_tracing() {
+                return unsupported(
+                    format!("`{}` outside a ray-tracing stage", fun.name()),
+                    span,
+                );
+            }
+            if matches!(fun, I::ObjectToWorld | I::WorldToObject) {
+                let ty = ctx.ty(e).map(|t| &self.module.types[t].inner);
+                if !matches!(
+                    ty,
+                    Some(TypeInner::Matrix {
+                        rows: 3,
+                        columns: 4,
+                        ..
+                    })
+                ) {
+                    return unsupported(format!("`{}` as a 4x3 matrix", fun.name()), span);
+                }
+            }
+            return Ok(value.to_string());
+        }
+        if let Some((template, stages)) = optix_call(fun) {
+            if !stages.contains(&self.entry.stage) {
+                let programs: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+                return unsupported(
+                    format!(
+                        "`{}` in a {} entry point (OptiX offers it in {} programs only)",
+                        fun.name(),
+                        self.entry.stage.name(),
+                        programs.join(", ")
+                    ),
+                    span,
+                );
+            }
+            let a = self.args(ctx, args)?.join(", ");
+            return Ok(template.replace("{}", &a));
+        }
+        Ok(match fun {
+            I::AsFloat | I::AsInt | I::AsUint | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
+                let [x] =
+                    self.args(ctx, args)?
+                        .try_into()
+                        .map_err(|_| super::Error::Unsupported {
+                            what: format!("`{}` with {} arguments", fun.name(), args.len()),
+                            span,
+                        })?;
+                let scalar = ctx
+                    .ty(e)
+                    .and_then(|t| self.module.types[t].inner.scalar())
+                    .unwrap_or(ir::Scalar::U32);
+                format!("lg::bit_cast<{}>({x})", types::scalar(scalar, span)?)
+            }
+            I::Load => self.load(ctx, call)?,
+            I::Sample | I::SampleLevel | I::SampleGrad => self.sample(ctx, call)?,
+            I::GetDimensions => self.dimensions(ctx, call)?,
+            I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, call)?,
+            I::ReportHit => self.report_hit(ctx, call)?,
+            I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
+            // An OptiX traversable handle is the 64-bit address itself.
+            I::AccelerationStructureFromAddress => {
+                format!("(OptixTraversableHandle)({})", self.expr(ctx, args[0])?)
+            }
+            _ => return unsupported(format!("`{}` in CUDA output", fun.name()), span),
+        })
+    }
+
+    /// Intrinsics that are statements, as lines; `None` for the others.
+    fn intrinsic_statement(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Option<Lines>> {
+        let Call {
+            fun, args, span, ..
+        } = call;
+        if let Some(lines) = self.hit_object_statement(ctx, call)? {
+            return Ok(Some(lines));
+        }
+        if let Some(name) = atomic(fun) {
+            let a = self.args(ctx, &args[1..])?;
+            let dest = self.place(ctx, args[0])?;
+            let call = format!("{name}(&{dest}, {})", a[0]);
+            return Ok(Some(match a.get(1) {
+                Some(_) => {
+                    let original = self.place(ctx, args[2])?;
+                    vec![format!("{original} = {call};")]
+                }
+                None => vec![format!("{call};")],
+            }));
+        }
+        Ok(Some(match fun {
+            I::InterlockedCompareExchange | I::InterlockedCompareStore => {
+                let dest = self.place(ctx, args[0])?;
+                let compare = self.expr(ctx, args[1])?;
+                let value = self.expr(ctx, args[2])?;
+                let call = format!("atomicCAS(&{dest}, {compare}, {value})");
+                match args.get(3) {
+                    Some(original) => vec![format!("{} = {call};", self.place(ctx, *original)?)],
+                    None => vec![format!("{call};")],
+                }
+            }
+            I::GroupMemoryBarrierWithGroupSync => vec!["__syncthreads();".into()],
+            I::DeviceMemoryBarrierWithGroupSync | I::AllMemoryBarrierWithGroupSync => {
+                vec!["__threadfence();".into(), "__syncthreads();".into()]
+            }
+            I::GroupMemoryBarrier => vec!["__threadfence_block();".into()],
+            I::DeviceMemoryBarrier | I::AllMemoryBarrier => vec!["__threadfence();".into()],
+            I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_address_store(ctx, call)?,
+            I::TraceRay => self.trace_ray(ctx, call)?,
+            I::CallShader => self.call_shader(ctx, call)?,
+            I::IgnoreHit => self.hit_control(ctx, "optixIgnoreIntersection();", span)?,
+            I::AcceptHitAndEndSearch => self.hit_control(ctx, "optixTerminateRay();", span)?,
+            _ => return Ok(None),
+        }))
+    }
 }

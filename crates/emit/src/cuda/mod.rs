@@ -34,8 +34,6 @@ mod ray_tracing;
 mod types;
 mod writer;
 
-use std::fmt;
-
 use legalis_ir as ir;
 
 pub use writer::entry_point_name;
@@ -50,69 +48,13 @@ pub const PRELUDE_NAME: &str = "legalis_cuda.cuh";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {}
 
-/// Why a module could not be written as CUDA.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// A construct CUDA output does not support, at its source span.
-    Unsupported {
-        /// The construct, as the message's object: "CUDA output does not
-        /// support {what}".
-        what: String,
-        /// Where the construct is in the source.
-        span: ir::Span,
-    },
-    /// The module was not legalized for CUDA.
-    NotLegalized {
-        /// What the legalizer left, for the message "the module is not
-        /// legalized for CUDA: {what}".
-        what: String,
-        /// Where the offending item is in the source.
-        span: ir::Span,
-    },
-    /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint {
-        /// The index asked for.
-        index: usize,
-    },
-    /// A column-major matrix the host shares that C++ cannot reference
-    /// (`lg::column_major`): a row or the whole matrix as an `out`/`inout`
-    /// argument or incremented, or a `uniform` parameter of one (code
-    /// `E47002`).
-    Layout {
-        /// The construct, as the message's object: "CUDA output does not
-        /// yet store {what}".
-        what: String,
-        /// Where the operand or parameter is in the source.
-        span: ir::Span,
-    },
+crate::cfamily::error::c_family_error! {
+    target: "CUDA",
+    layout: "store",
+    layout_doc: "A column-major matrix the host shares that C++ cannot reference \
+                 (`lg::column_major`): a row or the whole matrix as an `out`/`inout` \
+                 argument or incremented, or a `uniform` parameter of one (code `E47002`)."
 }
-
-impl Error {
-    /// The source span the error points at, where it has one.
-    pub fn span(&self) -> Option<ir::Span> {
-        match self {
-            Error::Unsupported { span, .. }
-            | Error::NotLegalized { span, .. }
-            | Error::Layout { span, .. } => Some(*span),
-            Error::NoSuchEntryPoint { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Unsupported { what, .. } => write!(f, "CUDA output does not support {what}"),
-            Error::NotLegalized { what, .. } => {
-                write!(f, "the module is not legalized for CUDA: {what}")
-            }
-            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
-            Error::Layout { what, .. } => write!(f, "CUDA output does not yet store {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// How the entry point receives a resource (or the `Globals` block
 /// holding a plain uniform).
@@ -199,5 +141,6 @@ pub fn write_entries(
     entry_points: &[usize],
     options: &Options,
 ) -> Result<String, Error> {
-    writer::Writer::with_entries(module, entry_points, options)?.write()
+    let writer = writer::Writer::with_entries(module, entry_points, options)?;
+    writer.write()
 }

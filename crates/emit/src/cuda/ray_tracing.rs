@@ -16,9 +16,12 @@ use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, ShaderStage as S, Span, TypeInner};
 use legalis_layout::optix::{self as layout, Access, Field, Layout, Passing};
 
-use super::expr::{FnCtx, is_pure};
+use super::expr::FnCtx;
 use super::types::{self, Result, unsupported};
 use super::writer::Writer;
+use crate::cfamily::Call;
+use crate::cfamily::expr::is_pure;
+use crate::cfamily::prelude::*;
 
 /// How the packing code names register `k`: reads and writes.
 enum Registers {
@@ -76,7 +79,8 @@ impl Writer<'_> {
             match (*access, &self.module.types[ty].inner) {
                 (Access::Member(i), TypeInner::Struct { members }) => {
                     let names =
-                        self.member_names
+                        self.names
+                            .members
                             .get(&ty)
                             .ok_or_else(|| super::Error::NotLegalized {
                                 what: "a payload struct the writer did not name".into(),
@@ -236,12 +240,8 @@ impl Writer<'_> {
     /// `TraceRay(scene, flags, mask, offset, stride, miss, ray, payload)`
     /// as `optixTrace` with the payload packed into locals before and
     /// unpacked after; `HitObject::TraceRay` the same as `optixTraverse`.
-    pub(super) fn trace_ray(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
+    pub(super) fn trace_ray(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Vec<String>> {
+        let Call { args, span, .. } = call;
         self.trace_with("optixTrace", ctx, args, span)
     }
 
@@ -296,7 +296,7 @@ impl Writer<'_> {
                     span,
                 }
             })?;
-            Ok(self.member_names[&ray_ty][i].clone())
+            Ok(self.names.members[&ray_ty][i].clone())
         };
         Ok((ray_ty, ray, member))
     }
@@ -358,12 +358,8 @@ impl Writer<'_> {
 
     /// `CallShader(index, data)` as a direct callable taking the data's
     /// address.
-    pub(super) fn call_shader(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
+    pub(super) fn call_shader(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Vec<String>> {
+        let Call { args, span, .. } = call;
         let [index, data] = args else {
             return unsupported("`CallShader` without its two arguments", span);
         };
@@ -381,12 +377,8 @@ impl Writer<'_> {
 
     /// `ReportHit(t, kind, attributes)` as `optixReportIntersection` with
     /// one slot per scalar (B18).
-    pub(super) fn report_hit(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
+    pub(super) fn report_hit(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call { args, span, .. } = call;
         let [t, kind, attributes] = args else {
             return unsupported("`ReportHit` without its three arguments", span);
         };
@@ -518,7 +510,7 @@ impl Writer<'_> {
         for line in lines {
             out.push_str(&format!("    {line}\n"));
         }
-        let body = &self.function_names[&self.entry.function];
+        let body = &self.names.functions[&self.entry.function];
         out.push_str(&format!("    {body}({});\n", args.join(", ")));
         for line in epilogue {
             out.push_str(&format!("    {line}\n"));

@@ -5,48 +5,42 @@
 //! Statements and expressions are in `expr.rs`, built-in functions in
 //! `intrinsics.rs`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
+use legalis_ir::{FastHashMap, FastHashSet};
 use legalis_layout::{Layouter, Rule};
 
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-pub(super) use crate::identifier::sanitize;
+use crate::cfamily::Reserved;
+use crate::cfamily::names::{self, Names};
+use crate::cfamily::prelude::*;
+use crate::cfamily::reach::{self, Initializers};
+use crate::identifier::sanitize;
 
-/// How a global reaches the code that uses it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum GlobalKind {
-    /// `static const`: a `__device__ const` value.
-    Constant,
-    /// `static`: a local of the entry function, passed as `T&`.
-    Private,
-    /// `groupshared`: a `__shared__` local of the kernel, passed as `T&`.
-    Workgroup,
-    /// A resource: a kernel parameter (a member of the launch parameters
-    /// in an OptiX program), passed on as is.
-    Resource,
-    /// A plain uniform: a member of the `Globals` block.
-    Plain,
-}
+/// How a global reaches the code that uses it: `static const` globals
+/// are `__device__ const` values, `static` ones locals of the entry
+/// function passed as `T&`, `groupshared` ones `__shared__` locals of the
+/// kernel passed as `T&`, resources kernel parameters (members of the
+/// launch parameters in an OptiX program) passed on as they are, plain
+/// uniforms members of the `Globals` block.
+pub(super) type GlobalKind = reach::GlobalKind<()>;
 
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     pub entry: &'a ir::EntryPoint,
-    taken: HashSet<String>,
-    pub struct_names: HashMap<Handle<ir::Type>, String>,
-    pub member_names: HashMap<Handle<ir::Type>, Vec<String>>,
-    pub global_names: HashMap<Handle<ir::GlobalVariable>, String>,
-    pub function_names: HashMap<Handle<ir::Function>, String>,
+    /// Every module-scope name of the output.
+    pub names: Names,
     /// Functions reachable from the entry point, callees first.
     pub reachable: Vec<Handle<ir::Function>>,
     /// Per function, the non-constant globals it reaches (itself or
     /// through callees): its extra trailing parameters.
-    pub threaded: HashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
-    pub kinds: HashMap<Handle<ir::GlobalVariable>, GlobalKind>,
+    pub threaded: FastHashMap<Handle<ir::Function>, Vec<Handle<ir::GlobalVariable>>>,
+    pub kinds: FastHashMap<Handle<ir::GlobalVariable>, GlobalKind>,
     /// The `Globals` block: type name and parameter name.
     pub globals_block: Option<(String, String)>,
     /// The OptiX program's name (`__closesthit__main`); `None` for a
@@ -57,10 +51,10 @@ pub(super) struct Writer<'a> {
     /// matrices (or arrays of them): declared `lg::column_major<M>`, read
     /// through `lg::rows` and stored through `lg::columns` (see
     /// [`Writer::stored_columns`]).
-    pub column_members: HashSet<(Handle<ir::Type>, u32)>,
+    pub column_members: FastHashSet<(Handle<ir::Type>, u32)>,
     /// Plain uniforms of column-major matrices and structured buffers
     /// whose elements are column-major matrices.
-    pub column_globals: HashSet<Handle<ir::GlobalVariable>>,
+    pub column_globals: FastHashSet<Handle<ir::GlobalVariable>>,
     /// The entry function's `uniform` parameters, by index: an OptiX
     /// program's shader-binding-table record members, or a kernel's launch
     /// arguments after its resources.
@@ -77,7 +71,7 @@ pub(super) struct Writer<'a> {
     /// program's payload type: each takes the payload by reference as a
     /// last parameter (`lg_payload`), to write it back to the registers
     /// before the call.
-    pub payload_threaded: HashMap<Handle<ir::Function>, Handle<ir::Type>>,
+    pub payload_threaded: FastHashMap<Handle<ir::Function>, Handle<ir::Type>>,
 }
 
 /// The name of the payload parameter of [`Writer::payload_threaded`]
@@ -93,18 +87,12 @@ struct EntryInfo<'a> {
     record_struct: Option<String>,
 }
 
+/// The names no CUDA identifier of the output takes.
+pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
+
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
-    let base = sanitize(base);
-    let mut name = base.clone();
-    let mut n = 1;
-    static RESERVED_NAMES: crate::cfamily::Reserved = crate::cfamily::Reserved::new(RESERVED);
-    while RESERVED_NAMES.contains(&name) || taken.contains(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    taken.insert(name.clone());
-    name
+pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
+    names::fresh(taken, base, &RESERVED_NAMES)
 }
 
 /// The CUDA name of an entry point called `name` of `stage`: a kernel's
@@ -114,7 +102,7 @@ pub(super) fn fresh(taken: &mut HashSet<String>, base: &str) -> String {
 pub fn entry_point_name(name: &str, stage: ShaderStage) -> String {
     match program_prefix(stage) {
         Some(prefix) => format!("{prefix}{}", sanitize(name)),
-        None => fresh(&mut HashSet::new(), name),
+        None => fresh(&mut FastHashSet::default(), name),
     }
 }
 
@@ -180,23 +168,19 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             module,
             entry,
-            taken: HashSet::new(),
-            struct_names: HashMap::new(),
-            member_names: HashMap::new(),
-            global_names: HashMap::new(),
-            function_names: HashMap::new(),
+            names: Names::new(&RESERVED_NAMES),
             reachable: Vec::new(),
-            threaded: HashMap::new(),
-            kinds: HashMap::new(),
+            threaded: FastHashMap::default(),
+            kinds: FastHashMap::default(),
             globals_block: None,
             program,
             used_structs: BTreeSet::new(),
-            column_members: HashSet::new(),
-            column_globals: HashSet::new(),
+            column_members: FastHashSet::default(),
+            column_globals: FastHashSet::default(),
             uniform_params: Vec::new(),
             record_struct: None,
             entries,
-            payload_threaded: HashMap::new(),
+            payload_threaded: FastHashMap::default(),
         };
         for i in 0..w.entries.len() {
             w.select(i);
@@ -207,7 +191,7 @@ impl<'a> Writer<'a> {
         w.collect_used()?;
         w.collect_payload_threaded()?;
         w.classify_globals()?;
-        w.collect_structs();
+        w.used_structs = reach::used_structs(module, &w.reachable, w.kinds.keys().copied());
         w.collect_columns()?;
         w.name_everything();
         w.select(0);
@@ -254,11 +238,11 @@ impl<'a> Writer<'a> {
             }
             for &f in &self.reachable {
                 if f == entry.function
-                    || !reaches(module, entry.function, f)
+                    || !reach::reaches(module, entry.function, f)
                     || !self
                         .reachable
                         .iter()
-                        .any(|&g| hit_control(g) && reaches(module, f, g))
+                        .any(|&g| hit_control(g) && reach::reaches(module, f, g))
                 {
                     continue;
                 }
@@ -344,100 +328,19 @@ impl<'a> Writer<'a> {
 
     /// Reachable functions and the globals each reaches.
     fn collect_used(&mut self) -> Result<()> {
-        let module = self.module;
-        let mut functions = BTreeSet::new();
-        let mut work: Vec<_> = self.entries.iter().map(|e| e.entry.function).collect();
-        let mut direct: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            HashMap::new();
-        let mut calls: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
-            HashMap::new();
-        let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-        while let Some(f) = work.pop() {
-            if !functions.insert(f) {
-                continue;
-            }
-            let Some(func) = module.functions.try_get(f) else {
-                return Err(Error::NotLegalized {
-                    what: "a call of a function the module does not define".into(),
-                    span: self.entry.span,
-                });
-            };
-            let uses = direct.entry(f).or_default();
-            for (_, e) in func.expressions.iter() {
-                match e {
-                    Expression::Call { function, .. } => {
-                        work.push(*function);
-                        calls.entry(f).or_default().insert(*function);
-                    }
-                    Expression::Global(g) => {
-                        uses.insert(*g);
-                    }
-                    _ => {}
-                }
-            }
-            // Globals read by the initializers of globals this function
-            // uses belong to the entry function, which evaluates them.
-            let mut pending: Vec<_> = uses.iter().copied().collect();
-            while let Some(g) = pending.pop() {
-                let Some(global) = module.globals.try_get(g) else {
-                    continue;
-                };
-                let Some(init) = global.init else { continue };
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    match &module.global_expressions[e] {
-                        Expression::Global(other) if !init_globals.contains(other) => {
-                            init_globals.push(*other);
-                            pending.push(*other);
-                        }
-                        Expression::Call { function, .. } => work.push(*function),
-                        _ => {}
-                    }
-                    stack.extend(module.global_expressions[e].children());
-                }
-            }
-        }
-        for e in &self.entries {
-            for &g in &init_globals {
-                direct.entry(e.entry.function).or_default().insert(g);
-            }
-        }
-        for g in direct.values().flatten() {
-            if module.globals.try_get(*g).is_none() {
-                return Err(Error::NotLegalized {
-                    what: "a use of a global the module does not define".into(),
-                    span: self.entry.span,
-                });
-            }
-        }
-        self.reachable = functions.into_iter().collect();
-        let mut reached: HashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            HashMap::new();
-        for &f in &self.reachable {
-            let mut set = direct.get(&f).cloned().unwrap_or_default();
-            for callee in calls.get(&f).into_iter().flatten() {
-                set.extend(reached.get(callee).into_iter().flatten().copied());
-            }
-            reached.insert(f, set);
-        }
-        for (f, set) in reached {
-            self.threaded.insert(f, set.into_iter().collect());
-        }
+        let entries: Vec<_> = self.entries.iter().map(|e| e.entry).collect();
+        let reach = reach::collect(self.module, &entries, Initializers::Shared)?;
+        self.reachable = reach.reachable;
+        self.threaded = reach.threaded;
         Ok(())
     }
 
     /// Every reached global's kind.
     fn classify_globals(&mut self) -> Result<()> {
         let module = self.module;
-        let used: BTreeSet<Handle<ir::GlobalVariable>> =
-            self.threaded.values().flatten().copied().collect();
-        let mut has_plain = false;
-        for &g in &used {
+        let decide = |g: Handle<ir::GlobalVariable>, span: Span| -> Result<Option<GlobalKind>> {
             let global = &module.globals[g];
-            let span = module.globals.span(g);
-            let kind = match global.space {
-                AddressSpace::Constant => GlobalKind::Constant,
-                AddressSpace::Private => GlobalKind::Private,
+            Ok(Some(match global.space {
                 AddressSpace::Workgroup => {
                     if self.entry.stage != ShaderStage::Compute {
                         return unsupported("`groupshared` outside a compute entry point", span);
@@ -446,20 +349,7 @@ impl<'a> Writer<'a> {
                 }
                 AddressSpace::Uniform if module.types[global.ty].inner.is_resource() => {
                     self.resource_type(g, span)?;
-                    GlobalKind::Resource
-                }
-                AddressSpace::Uniform => {
-                    if resource_array(module, global.ty) {
-                        return unsupported("arrays of resources", span);
-                    }
-                    has_plain = true;
-                    GlobalKind::Plain
-                }
-                AddressSpace::Input | AddressSpace::Output => {
-                    return Err(Error::NotLegalized {
-                        what: format!("the interface global `{}`", global.name),
-                        span,
-                    });
+                    GlobalKind::Resource(())
                 }
                 AddressSpace::TaskPayload => {
                     return unsupported("a task payload (CUDA has no mesh stages)", span);
@@ -470,10 +360,11 @@ impl<'a> Writer<'a> {
                         span,
                     });
                 }
-            };
-            self.kinds.insert(g, kind);
-        }
-        if has_plain {
+                _ => return Ok(None),
+            }))
+        };
+        self.kinds = reach::classify(module, &self.threaded, decide)?;
+        if self.kinds.values().any(|k| *k == GlobalKind::Plain) {
             self.globals_block = Some((String::new(), String::new()));
         }
         Ok(())
@@ -503,36 +394,7 @@ impl<'a> Writer<'a> {
             TypeInner::ConstantBuffer { inner } => self.spell(*inner, span)?,
             TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
             TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
-            TypeInner::Buffer {
-                kind,
-                access,
-                element,
-                ..
-            } => {
-                let element = match (kind, element) {
-                    (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
-                    (ir::BufferKind::Structured, Some(e)) => {
-                        self.spell_stored(*e, columns, span)?
-                    }
-                    (ir::BufferKind::Typed, _) => {
-                        return unsupported("typed buffers (`Buffer<T>`)", span);
-                    }
-                    (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
-                        return unsupported(
-                            "append and consume buffers (no buffer counters in CUDA output)",
-                            span,
-                        );
-                    }
-                    (_, None) => return unsupported("a buffer without an element type", span),
-                };
-                match access {
-                    ir::ResourceAccess::Read => format!("const {element}*"),
-                    ir::ResourceAccess::ReadWrite => format!("{element}*"),
-                    ir::ResourceAccess::RasterizerOrdered => {
-                        return unsupported("rasterizer-ordered buffers", span);
-                    }
-                }
-            }
+            TypeInner::Buffer { .. } => self.buffer_pointer(ty, columns, span)?,
             TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
                 types::texture(module, ty, span)?.into()
             }
@@ -545,34 +407,40 @@ impl<'a> Writer<'a> {
         })
     }
 
-    /// Structs any reachable code or reached global mentions.
-    fn collect_structs(&mut self) {
-        let module = self.module;
-        let mut roots = Vec::new();
-        for &f in &self.reachable {
-            let func = &module.functions[f];
-            roots.extend(func.params.iter().map(|p| p.ty));
-            roots.extend(func.result.iter().map(|r| r.ty));
-            roots.extend(func.locals.iter().map(|(_, l)| l.ty));
-            for (e, _) in func.expressions.iter() {
-                roots.extend(func.expressions.ty(e));
+    /// The pointer a structured or byte-address buffer `ty` is (`columns`:
+    /// one of column-major matrices the host shares): `const T*` where it
+    /// is read only.
+    fn buffer_pointer(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
+        let TypeInner::Buffer {
+            kind,
+            access,
+            element,
+            ..
+        } = self.module.types[ty].inner
+        else {
+            return unsupported("a buffer of an unknown kind", span);
+        };
+        let element = match (kind, element) {
+            (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
+            (ir::BufferKind::Structured, Some(e)) => self.spell_stored(e, columns, span)?,
+            (ir::BufferKind::Typed, _) => {
+                return unsupported("typed buffers (`Buffer<T>`)", span);
+            }
+            (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
+                return unsupported(
+                    "append and consume buffers (no buffer counters in CUDA output)",
+                    span,
+                );
+            }
+            (_, None) => return unsupported("a buffer without an element type", span),
+        };
+        match access {
+            ir::ResourceAccess::Read => Ok(format!("const {element}*")),
+            ir::ResourceAccess::ReadWrite => Ok(format!("{element}*")),
+            ir::ResourceAccess::RasterizerOrdered => {
+                unsupported("rasterizer-ordered buffers", span)
             }
         }
-        for g in self.kinds.keys() {
-            roots.push(module.globals[*g].ty);
-            if let Some(init) = module.globals[*g].init {
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    roots.extend(module.global_expressions.ty(e));
-                    stack.extend(module.global_expressions[e].children());
-                }
-            }
-        }
-        let mut used = BTreeSet::new();
-        for ty in roots {
-            mark_structs(module, ty, &mut used);
-        }
-        self.used_structs = used;
     }
 
     /// The members and globals holding column-major matrices the host
@@ -593,7 +461,7 @@ impl<'a> Writer<'a> {
             let stored = match (kind, &module.types[global.ty].inner) {
                 (GlobalKind::Plain, _) => Some(global.ty),
                 (
-                    GlobalKind::Resource,
+                    GlobalKind::Resource(()),
                     TypeInner::Buffer {
                         kind: ir::BufferKind::Structured,
                         element: Some(e),
@@ -601,7 +469,7 @@ impl<'a> Writer<'a> {
                     },
                 ) => Some(*e),
                 (
-                    GlobalKind::Resource,
+                    GlobalKind::Resource(()),
                     TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner },
                 ) if holds_column_major(module, *inner, global.matrix_layout) => {
                     return Err(Error::Layout {
@@ -629,72 +497,38 @@ impl<'a> Writer<'a> {
                 Some(program) => program.clone(),
                 None => entry_point_name(&e.entry.name, e.entry.stage),
             };
-            self.taken.insert(name);
+            self.names.taken.insert(name);
         }
         for e in &self.entries {
             let name = match &e.program {
-                Some(_) => fresh(&mut self.taken, &format!("{}_body", e.entry.name)),
+                Some(_) => self.names.fresh(&format!("{}_body", e.entry.name)),
                 None => entry_point_name(&e.entry.name, e.entry.stage),
             };
-            self.function_names.insert(e.entry.function, name);
+            self.names.functions.insert(e.entry.function, name);
         }
-        for &ty in &self.used_structs {
-            let t = &module.types[ty];
-            let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
-            self.struct_names.insert(ty, name);
-            if let TypeInner::Struct { members } = &t.inner {
-                let mut local = HashSet::new();
-                let names = members.iter().map(|m| fresh(&mut local, &m.name)).collect();
-                self.member_names.insert(ty, names);
-            }
-        }
+        self.names.name_structs(module, &self.used_structs);
         if self.globals_block.is_some() {
-            let ty = fresh(&mut self.taken, "Globals");
-            let param = fresh(&mut self.taken, "globals_");
+            let ty = self.names.fresh("Globals");
+            let param = self.names.fresh("globals_");
             self.globals_block = Some((ty, param));
         }
         if self.program.is_some() {
-            self.taken.insert("LaunchParams".into());
+            self.names.taken.insert("LaunchParams".into());
             for i in 0..self.entries.len() {
                 if !self.entries[i].uniform_params.is_empty() {
-                    self.entries[i].record_struct =
-                        Some(fresh(&mut self.taken, "ShaderRecordParams"));
+                    self.entries[i].record_struct = Some(self.names.fresh("ShaderRecordParams"));
                 }
             }
         }
-        let mut globals: Vec<_> = self.kinds.keys().copied().collect();
-        globals.sort();
-        for g in globals {
-            let name = if self.kinds[&g] == GlobalKind::Plain {
-                sanitize(&module.globals[g].name)
-            } else {
-                fresh(&mut self.taken, &module.globals[g].name)
-            };
-            self.global_names.insert(g, name);
-        }
-        for &f in &self.reachable {
-            if self.function_names.contains_key(&f) {
-                continue;
-            }
-            let name = fresh(&mut self.taken, &module.functions[f].name);
-            self.function_names.insert(f, name);
-        }
+        let globals = self.kinds.keys().copied().collect();
+        let kinds = &self.kinds;
+        self.names
+            .name_globals(module, globals, |g| kinds[&g] == GlobalKind::Plain);
+        self.names.name_functions(module, &self.reachable);
     }
 
-    pub fn module_names(&self) -> HashSet<String> {
-        self.taken.clone()
-    }
-
-    pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
-        self.struct_names
-            .get(&ty)
-            .cloned()
-            .unwrap_or_else(|| "UnnamedStruct".into())
-    }
-
-    /// The CUDA spelling of a value type.
-    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
-        types::spell(self.module, ty, span, &|t| self.struct_name(t))
+    pub fn module_names(&self) -> FastHashSet<String> {
+        self.names.taken.clone()
     }
 
     /// The spelling of a value type as stored in memory the host shares:
@@ -753,13 +587,13 @@ impl<'a> Writer<'a> {
         for g in self.kinds.keys() {
             let global = &self.module.globals[*g];
             if global.space == AddressSpace::Uniform {
-                mark_structs(self.module, global.ty, &mut out);
+                reach::mark_structs(self.module, global.ty, &mut out);
             }
         }
         for e in &self.entries {
             let params = &self.module.functions[e.entry.function].params;
             for &i in &e.uniform_params {
-                mark_structs(self.module, params[i].ty, &mut out);
+                reach::mark_structs(self.module, params[i].ty, &mut out);
             }
         }
         out
@@ -781,7 +615,7 @@ impl<'a> Writer<'a> {
                     module.types.span(ty),
                 );
             }
-            let names = &self.member_names[&ty];
+            let names = &self.names.members[&ty];
             let mut fields = Vec::new();
             for (i, m) in members.iter().enumerate() {
                 let columns = self.column_members.contains(&(ty, i as u32));
@@ -789,9 +623,9 @@ impl<'a> Writer<'a> {
                 fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout));
             }
             if shared.contains(&ty) {
-                self.laid_out_struct(&self.struct_name(ty), &fields, &mut out)?;
+                self.laid_out_struct(&self.names.struct_name(ty), &fields, &mut out)?;
             } else {
-                writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+                writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
                 for (spelled, field, ..) in &fields {
                     writeln!(out, "    {spelled} {field};").ok();
                 }
@@ -807,7 +641,7 @@ impl<'a> Writer<'a> {
                 let spelled = self.spell_stored(global.ty, columns, span)?;
                 fields.push((
                     spelled,
-                    self.global_names[&g].clone(),
+                    self.names.globals[&g].clone(),
                     global.ty,
                     global.matrix_layout,
                 ));
@@ -835,7 +669,7 @@ impl<'a> Writer<'a> {
         uniform_params: &[usize],
     ) -> Result<Vec<SharedField>> {
         let params = &self.module.functions[entry.function].params;
-        let mut local = HashSet::new();
+        let mut local = FastHashSet::default();
         let mut fields = Vec::new();
         for &i in uniform_params {
             let p = &params[i];
@@ -929,14 +763,7 @@ impl<'a> Writer<'a> {
     }
 
     pub(super) fn globals_of(&self, kind: GlobalKind) -> Vec<Handle<ir::GlobalVariable>> {
-        let mut globals: Vec<_> = self
-            .kinds
-            .iter()
-            .filter(|(_, k)| **k == kind)
-            .map(|(g, _)| *g)
-            .collect();
-        globals.sort();
-        globals
+        reach::globals_of(&self.kinds, |k| *k == kind)
     }
 
     /// An OptiX program's resources: the launch parameters, one member per
@@ -961,9 +788,13 @@ impl<'a> Writer<'a> {
     /// global (`None`: the `Globals` block) and declaration.
     fn launch_members(&self) -> Result<Vec<(Option<Handle<ir::GlobalVariable>>, String)>> {
         let mut members = Vec::new();
-        for g in self.globals_of(GlobalKind::Resource) {
+        for g in self.globals_of(GlobalKind::Resource(())) {
             let span = self.module.globals.span(g);
-            let declaration = format!("{} {}", self.resource_type(g, span)?, self.global_names[&g]);
+            let declaration = format!(
+                "{} {}",
+                self.resource_type(g, span)?,
+                self.names.globals[&g]
+            );
             members.push((Some(g), declaration));
         }
         if let Some((ty, name)) = &self.globals_block {
@@ -1022,7 +853,7 @@ impl<'a> Writer<'a> {
             match global {
                 Some(g) => out.push(super::Resource {
                     global: module.globals[g].name.clone(),
-                    name: self.global_names[&g].clone(),
+                    name: self.names.globals[&g].clone(),
                     declaration,
                     place,
                     block: None,
@@ -1034,7 +865,7 @@ impl<'a> Writer<'a> {
                     };
                     for g in self.globals_of(GlobalKind::Plain) {
                         let span = module.globals.span(g);
-                        let name = self.global_names[&g].clone();
+                        let name = self.names.globals[&g].clone();
                         let columns = self.column_globals.contains(&g);
                         out.push(super::Resource {
                             global: module.globals[g].name.clone(),
@@ -1082,7 +913,7 @@ impl<'a> Writer<'a> {
             }
             return Ok(out);
         }
-        let ctx = super::expr::FnCtx::new(self, self.entry.function)?;
+        let ctx = self.fn_ctx(self.entry.function)?;
         for (n, &i) in self.uniform_params.iter().enumerate() {
             let p = &params[i];
             let name = ctx.param_names[i].clone();
@@ -1103,32 +934,9 @@ impl<'a> Writer<'a> {
     /// matrix arithmetic, reads of other constants: `a + c`), which are
     /// written as their initializer where they are used.
     fn constants(&self) -> Result<String> {
-        let mut out = String::new();
-        for g in self.globals_of(GlobalKind::Constant) {
-            let global = &self.module.globals[g];
-            let span = self.module.globals.span(g);
-            if self.inlined_constant(g).is_some() {
-                continue;
-            }
-            let init = match global.init {
-                Some(init) => {
-                    let mut ctx = super::expr::FnCtx::for_globals(self);
-                    self.expr(&mut ctx, init)?
-                }
-                None => "{}".into(),
-            };
-            writeln!(
-                out,
-                "__device__ const {} {} = {init};",
-                self.spell(global.ty, span)?,
-                self.global_names[&g]
-            )
-            .ok();
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        Ok(out)
+        let mut constants = self.globals_of(GlobalKind::Constant);
+        constants.retain(|g| self.inlined_constant(*g).is_none());
+        self.write_constants(&constants, "__device__ const", |_, _| Ok(()))
     }
 
     /// A threaded global as a parameter of a function (`kernel`: of the
@@ -1137,14 +945,14 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let global = &module.globals[g];
         let span = module.globals.span(g);
-        let name = &self.global_names[&g];
+        let name = &self.names.globals[&g];
         let text = match self.kinds[&g] {
             GlobalKind::Constant | GlobalKind::Plain => return Ok(None),
             GlobalKind::Private | GlobalKind::Workgroup if kernel => return Ok(None),
             GlobalKind::Private | GlobalKind::Workgroup => {
                 format!("{}& {name}", self.spell(global.ty, span)?)
             }
-            GlobalKind::Resource => {
+            GlobalKind::Resource(()) => {
                 let ty = self.resource_type(g, span)?;
                 match &module.types[global.ty].inner {
                     // A constant buffer is a value of the kernel, a const
@@ -1167,7 +975,7 @@ impl<'a> Writer<'a> {
             .iter()
             .map(|&f| {
                 (0..self.entries.len())
-                    .find(|&i| reaches(self.module, self.entries[i].entry.function, f))
+                    .find(|&i| reach::reaches(self.module, self.entries[i].entry.function, f))
                     .unwrap_or(0)
             })
             .collect();
@@ -1183,7 +991,7 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let func = &module.functions[f];
         let kernel = f == self.entry.function && self.program.is_none();
-        let mut ctx = super::expr::FnCtx::new(self, f)?;
+        let mut ctx = self.fn_ctx(f)?;
         let mut params = Vec::new();
         let mut builtins = Vec::new();
         let mut uniforms = Vec::new();
@@ -1243,7 +1051,7 @@ impl<'a> Writer<'a> {
         } else {
             "__device__ "
         };
-        let name = &self.function_names[&f];
+        let name = &self.names.functions[&f];
         if kernel && let Some([x, y, z]) = self.entry.attributes.workgroup_size {
             writeln!(
                 out,
@@ -1258,42 +1066,19 @@ impl<'a> Writer<'a> {
         if kernel {
             self.entry_locals(out)?;
         }
-        let body = self.block(&mut ctx, &func.body, 1)?;
-        out.push_str(&body);
-        out.push_str("}\n\n");
-        Ok(())
+        self.function_body(&mut ctx, &func.body, out)
     }
 
     /// The `static` and `groupshared` globals as locals of the entry, in
     /// declaration order, with their initializers.
     pub(super) fn entry_locals(&self, out: &mut String) -> Result<()> {
-        let mut locals: Vec<_> = self
+        let locals = self
             .kinds
             .iter()
             .filter(|(_, k)| matches!(k, GlobalKind::Private | GlobalKind::Workgroup))
             .map(|(g, k)| (*g, *k))
             .collect();
-        locals.sort_by_key(|(g, _)| *g);
-        for (g, kind) in locals {
-            let global = &self.module.globals[g];
-            let span = self.module.globals.span(g);
-            let ty = self.spell(global.ty, span)?;
-            let name = &self.global_names[&g];
-            match (kind, global.init) {
-                (GlobalKind::Workgroup, _) => {
-                    writeln!(out, "    __shared__ {ty} {name};").ok();
-                }
-                (_, Some(init)) => {
-                    let mut gctx = super::expr::FnCtx::for_globals(self);
-                    let text = self.expr(&mut gctx, init)?;
-                    writeln!(out, "    {ty} {name} = {text};").ok();
-                }
-                (_, None) => {
-                    writeln!(out, "    {ty} {name} = {{}};").ok();
-                }
-            }
-        }
-        Ok(())
+        self.write_entry_locals(locals, "__shared__", out)
     }
 }
 
@@ -1306,54 +1091,16 @@ impl Writer<'_> {
         function: Handle<ir::Function>,
         prefix: &str,
     ) -> Vec<String> {
-        let mut parts = Vec::new();
-        let mut block = false;
-        for g in self.threaded.get(&function).into_iter().flatten() {
-            match self.kinds[g] {
-                GlobalKind::Constant => {}
-                GlobalKind::Plain => block = true,
-                GlobalKind::Resource => parts.push(format!("{prefix}{}", self.global_names[g])),
-                GlobalKind::Private | GlobalKind::Workgroup => {
-                    parts.push(self.global_names[g].clone())
-                }
-            }
-        }
-        if let (true, Some((_, name))) = (block, &self.globals_block) {
-            parts.push(format!("{prefix}{name}"));
-        }
-        parts
+        let block = self.globals_block.as_ref().map(|(_, name)| name.as_str());
+        reach::threaded_arguments(
+            &self.threaded,
+            &self.kinds,
+            &self.names,
+            function,
+            block,
+            prefix,
+        )
     }
-}
-
-/// Whether function `from` is `to` or calls it, directly or not.
-fn reaches(module: &ir::Module, from: Handle<ir::Function>, to: Handle<ir::Function>) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut work = vec![from];
-    while let Some(f) = work.pop() {
-        if f == to {
-            return true;
-        }
-        if !seen.insert(f) {
-            continue;
-        }
-        if let Some(func) = module.functions.try_get(f) {
-            for (_, e) in func.expressions.iter() {
-                if let Expression::Call { function, .. } = e {
-                    work.push(*function);
-                }
-            }
-        }
-    }
-    false
-}
-
-fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
-    let mut array = false;
-    while let TypeInner::Array { base, .. } = module.types[ty].inner {
-        ty = base;
-        array = true;
-    }
-    array && module.types[ty].inner.is_resource()
 }
 
 /// A member of a struct shared with the host: its spelling, name, type
@@ -1375,28 +1122,5 @@ fn holds_column_major(
             rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor)
         }
         _ => false,
-    }
-}
-
-/// Marks `ty` and every struct inside it (members, arrays, buffer
-/// contents).
-fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
-    let Some(t) = module.types.try_get(ty) else {
-        return;
-    };
-    match &t.inner {
-        TypeInner::Struct { members } if used.insert(ty) => {
-            for m in members {
-                mark_structs(module, m.ty, used);
-            }
-        }
-        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
-        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-            mark_structs(module, *inner, used)
-        }
-        TypeInner::Buffer {
-            element: Some(e), ..
-        } => mark_structs(module, *e, used),
-        _ => {}
     }
 }

@@ -12,69 +12,36 @@ use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, Span, TypeInner};
 
 use super::Error;
-use super::expr::{FnCtx, is_pure};
+use super::expr::FnCtx;
 use super::types::{self, Result, unsupported};
 use super::writer::Writer;
+use crate::cfamily;
+use crate::cfamily::expr::is_pure;
+use crate::cfamily::intrinsics::ByteAddress;
+use crate::cfamily::prelude::*;
+use crate::cfamily::{Call, Intrinsics, Lines};
 
 /// Intrinsics MSL spells the same way or under another name, with the
 /// same arguments.
 fn renamed(fun: I) -> Option<&'static str> {
+    if let Some(name) = cfamily::intrinsics::hlsl_named(fun) {
+        return Some(name);
+    }
     Some(match fun {
-        I::Abs => "abs",
-        I::Acos => "acos",
-        I::All => "all",
-        I::Any => "any",
-        I::Asin => "asin",
-        I::Atan => "atan",
-        I::Atan2 => "atan2",
-        I::Ceil => "ceil",
-        I::Clamp => "clamp",
-        I::Cos => "cos",
-        I::Cosh => "cosh",
         I::CountBits => "popcount",
-        I::Cross => "cross",
         I::Ddx | I::DdxCoarse | I::DdxFine => "dfdx",
         I::Ddy | I::DdyCoarse | I::DdyFine => "dfdy",
-        I::Determinant => "determinant",
-        I::Distance => "distance",
-        I::Dot => "dot",
-        I::Exp => "exp",
-        I::Exp2 => "exp2",
-        I::FaceForward => "faceforward",
-        I::Floor => "floor",
         I::Fma => "fma",
-        I::Fmod => "fmod",
         I::Frac => "fract",
         I::Fwidth => "fwidth",
         I::IsFinite => "isfinite",
         I::IsInf => "isinf",
         I::IsNan => "isnan",
         I::Ldexp => "ldexp",
-        I::Length => "length",
         I::Lerp => "mix",
-        I::Log => "log",
-        I::Log10 => "log10",
-        I::Log2 => "log2",
-        I::Max => "max",
-        I::Min => "min",
-        I::Normalize => "normalize",
-        I::Pow => "pow",
-        I::Reflect => "reflect",
         I::Refract => "refract",
         I::ReverseBits => "reverse_bits",
         I::Round => "rint",
-        I::Rsqrt => "rsqrt",
-        I::Saturate => "saturate",
-        I::Sign => "sign",
-        I::Sin => "sin",
-        I::Sinh => "sinh",
-        I::SmoothStep => "smoothstep",
-        I::Sqrt => "sqrt",
-        I::Step => "step",
-        I::Tan => "tan",
-        I::Tanh => "tanh",
-        I::Transpose => "transpose",
-        I::Trunc => "trunc",
         I::WaveActiveSum => "simd_sum",
         I::WaveActiveProduct => "simd_product",
         I::WaveActiveMin => "simd_min",
@@ -123,7 +90,7 @@ impl Writer<'_> {
             return None;
         }
         match ctx.exprs[e] {
-            Expression::Global(g) => Some((self.global_names.get(&g)?.clone(), ty)),
+            Expression::Global(g) => Some((self.names.globals.get(&g)?.clone(), ty)),
             _ => None,
         }
     }
@@ -215,162 +182,15 @@ impl Writer<'_> {
         })
     }
 
-    pub(super) fn intrinsic(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        e: Handle<Expression>,
-    ) -> Result<String> {
-        let span = ctx.span(e);
-        if let Some(text) = self.typed_math(ctx, fun, args, e)? {
-            return Ok(text);
-        }
-        if let Some(name) = renamed(fun) {
-            if matches!(fun, I::Fma) && self.scalar_of(ctx, e).is_some_and(|s| s.width == 8) {
-                return unsupported("`fma` of doubles", span);
-            }
-            let a = self.args(ctx, args)?;
-            return Ok(format!("{name}({})", a.join(", ")));
-        }
-        let result_scalar = self.scalar_of(ctx, e);
-        Ok(match fun {
-            I::Mul => {
-                let a = self.args(ctx, args)?;
-                let [x, y] = two(&a, span)?;
-                let matrix = |h: Handle<Expression>| {
-                    ctx.ty(h).is_some_and(|t| {
-                        matches!(self.module.types[t].inner, TypeInner::Matrix { .. })
-                    })
-                };
-                if matrix(args[0]) || matrix(args[1]) {
-                    format!("({y} * {x})")
-                } else if self.is_vector(ctx, args[0]) && self.is_vector(ctx, args[1]) {
-                    if self
-                        .scalar_of(ctx, args[0])
-                        .is_some_and(|s| s.kind != ScalarKind::Float)
-                    {
-                        self.int_dot(ctx, args[0], &a, span)?
-                    } else {
-                        format!("dot({x}, {y})")
-                    }
-                } else {
-                    format!("({x} * {y})")
-                }
-            }
-            I::Mad => {
-                let a = self.args(ctx, args)?;
-                if result_scalar.is_some_and(|s| s.kind == ScalarKind::Float) {
-                    format!("fma({})", a.join(", "))
-                } else if let [x, y, z] = a.as_slice() {
-                    format!("(({x} * {y}) + {z})")
-                } else {
-                    return unsupported("`mad` without three arguments", span);
-                }
-            }
-            I::Rcp => {
-                let a = self.args(ctx, args)?;
-                format!("(1.0 / {})", a.join(", "))
-            }
-            I::Degrees => format!("({} * 57.29577951308232)", self.args(ctx, args)?.join(", ")),
-            I::Radians => format!(
-                "({} * 0.017453292519943295)",
-                self.args(ctx, args)?.join(", ")
-            ),
-            I::AsFloat | I::AsInt | I::AsUint | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
-                if args.len() != 1 {
-                    return unsupported(
-                        format!("`{}` with {} arguments", fun.name(), args.len()),
-                        span,
-                    );
-                }
-                let a = self.args(ctx, args)?;
-                format!("as_type<{}>({})", self.spell_of(ctx, e)?, a[0])
-            }
-            I::F16ToF32 if !self.is_vector(ctx, args[0]) => {
-                let a = self.args(ctx, args)?;
-                format!("float(as_type<half>(ushort({} & 0xFFFFu)))", a[0])
-            }
-            I::F32ToF16 if !self.is_vector(ctx, args[0]) => {
-                let a = self.args(ctx, args)?;
-                format!("uint(as_type<ushort>(half({})))", a[0])
-            }
-            I::Modf => {
-                let x = self.expr(ctx, args[0])?;
-                let ip = self.place(ctx, args[1])?;
-                format!("modf({x}, {ip})")
-            }
-            I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
-            I::WaveReadLaneAt | I::QuadReadLaneAt => {
-                let a = self.args(ctx, args)?;
-                let [x, lane] = two(&a, span)?;
-                let f = if fun == I::WaveReadLaneAt {
-                    "simd_shuffle"
-                } else {
-                    "quad_shuffle"
-                };
-                format!("{f}({x}, ushort({lane}))")
-            }
-            I::QuadReadAcrossX | I::QuadReadAcrossY | I::QuadReadAcrossDiagonal => {
-                let a = self.args(ctx, args)?;
-                let mask = match fun {
-                    I::QuadReadAcrossX => 1,
-                    I::QuadReadAcrossY => 2,
-                    _ => 3,
-                };
-                format!("quad_shuffle_xor({}, ushort({mask}))", a.join(", "))
-            }
-            I::Sample
-            | I::SampleBias
-            | I::SampleLevel
-            | I::SampleGrad
-            | I::SampleCmp
-            | I::SampleCmpLevelZero
-            | I::SampleCmpLevel => self.sample(ctx, fun, args, e)?,
-            I::Gather
-            | I::GatherRed
-            | I::GatherGreen
-            | I::GatherBlue
-            | I::GatherAlpha
-            | I::GatherCmp
-            | I::GatherCmpRed => self.gather(ctx, fun, args, span)?,
-            I::CalculateLevelOfDetail | I::CalculateLevelOfDetailUnclamped => {
-                let (tex, _) = self.texture(ctx, args[0], span)?;
-                let a = self.args(ctx, &args[1..])?;
-                let f = if fun == I::CalculateLevelOfDetail {
-                    "calculate_clamped_lod"
-                } else {
-                    "calculate_unclamped_lod"
-                };
-                format!("{tex}.{f}({})", a.join(", "))
-            }
-            I::Load => self.load(ctx, args, e)?,
-            I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, fun, args, span)?,
-            // The input is the fragment's own `[[color(n)]]` value.
-            I::SubpassLoad if args.len() == 1 => self.args(ctx, args)?.remove(0),
-            I::SubpassLoad => {
-                return unsupported(
-                    "the sample index of a multisampled subpass input (Metal framebuffer \
-                     fetch reads the fragment's own sample)",
-                    span,
-                );
-            }
-            _ => return unsupported(format!("`{}` as a value", fun.name()), span),
-        })
-    }
-
     /// The intrinsics whose MSL overloads take fewer types than HLSL's:
     /// `sign` (floating only in MSL; HLSL's returns `int`), `dot`
     /// (floating vectors only), `length`/`distance` (vectors only),
     /// `any`/`all` (bool vectors only), `ldexp` (an `int` exponent). `None`
     /// when the arguments are ones MSL takes as they are.
-    fn typed_math(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        e: Handle<Expression>,
-    ) -> Result<Option<String>> {
+    fn typed_math(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Option<String>> {
+        let Call {
+            fun, args, expr: e, ..
+        } = call;
         let span = ctx.span(e);
         let shapes: Vec<Option<TypeInner>> = args
             .iter()
@@ -480,106 +300,6 @@ impl Writer<'_> {
             .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Vector { .. }))
     }
 
-    /// Intrinsics that are statements in MSL (or only make sense as
-    /// them); `None` for the ones printed as expressions.
-    pub(super) fn intrinsic_statement(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Option<Vec<String>>> {
-        Ok(Some(match fun {
-            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
-                return unsupported(
-                    format!(
-                        "`{}` (Metal orders fragments per resource, with raster order \
-                         groups, not with a critical section)",
-                        fun.name()
-                    ),
-                    span,
-                );
-            }
-            I::WorkgroupUniformLoad => {
-                return unsupported("`workgroupUniformLoad` (not yet)", span);
-            }
-            I::Clip => {
-                let x = self.expr(ctx, args[0])?;
-                if self.is_vector(ctx, args[0]) {
-                    vec![format!("if (any({x} < 0)) discard_fragment();")]
-                } else {
-                    vec![format!("if ({x} < 0) discard_fragment();")]
-                }
-            }
-            I::SinCos => {
-                if !is_pure(ctx.exprs, args[0]) {
-                    return unsupported("`sincos` of a value with side effects", span);
-                }
-                let x = self.expr(ctx, args[0])?;
-                let s = self.place(ctx, args[1])?;
-                let c = self.place(ctx, args[2])?;
-                vec![format!("{s} = sin({x});"), format!("{c} = cos({x});")]
-            }
-            // Metal's `threadgroup_barrier` is a control barrier of the
-            // threadgroup that also orders the memory its flags name; MSL
-            // before 3.2 has no memory-only fence, so a non-sync HLSL
-            // barrier is written as the sync one: stronger, so correct
-            // wherever the threadgroup reaches it together (as Metal
-            // requires of every `threadgroup_barrier`).
-            I::GroupMemoryBarrier | I::GroupMemoryBarrierWithGroupSync => {
-                vec!["threadgroup_barrier(mem_flags::mem_threadgroup);".into()]
-            }
-            I::DeviceMemoryBarrier | I::DeviceMemoryBarrierWithGroupSync => {
-                vec!["threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_texture);".into()]
-            }
-            I::AllMemoryBarrier | I::AllMemoryBarrierWithGroupSync => vec![
-                "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup | mem_flags::mem_texture);"
-                    .into(),
-            ],
-            // B21: Metal has no vertex count; the primitive count is the
-            // mesh object's.
-            I::SetMeshOutputCounts => {
-                let mesh = ctx
-                    .params
-                    .iter()
-                    .position(|p| {
-                        matches!(self.module.types[p.ty].inner, TypeInner::MeshOutput { .. })
-                    })
-                    .filter(|_| ctx.is_entry)
-                    .map(|i| ctx.param_names[i].clone());
-                let Some(mesh) = mesh else {
-                    return unsupported(
-                        "`SetMeshOutputCounts` outside a mesh function with outputs",
-                        span,
-                    );
-                };
-                let primitives = self.expr(ctx, args[1])?;
-                vec![format!("{mesh}.set_primitive_count({primitives});")]
-            }
-            // B21: the payload goes to the mesh functions through the
-            // `object_data` pointer, the grid size through
-            // `mesh_grid_properties`; the thread ends there as in HLSL.
-            I::DispatchMesh => {
-                let payload = ctx.entry.and_then(|k| self.object_payloads[k].clone());
-                let Some((payload, grid, _)) = payload else {
-                    return unsupported("`DispatchMesh` outside an object function", span);
-                };
-                let x = self.expr(ctx, args[0])?;
-                let y = self.expr(ctx, args[1])?;
-                let z = self.expr(ctx, args[2])?;
-                let value = self.expr(ctx, args[3])?;
-                vec![
-                    format!("*{payload} = {value};"),
-                    format!("{grid}.set_threadgroups_per_grid(uint3({x}, {y}, {z}));"),
-                    "return;".into(),
-                ]
-            }
-            I::GetDimensions => self.get_dimensions(ctx, args, span)?,
-            I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_address_store(ctx, fun, args, span)?,
-            _ => return Ok(None),
-        }))
-    }
-
     /// Coordinates of a sample: `uv` or `uv.xy, uint(rint(uv.z))`.
     fn sample_coords(
         &self,
@@ -604,13 +324,10 @@ impl Writer<'_> {
         Ok(format!("{c}.{first}, uint(rint({c}.{}))", xyz[n]))
     }
 
-    fn sample(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        e: Handle<Expression>,
-    ) -> Result<String> {
+    fn sample(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call {
+            fun, args, expr: e, ..
+        } = call;
         let span = ctx.span(e);
         let (tex, ty) = self.texture(ctx, args[0], span)?;
         let TypeInner::Texture { dim, .. } = self.module.types[ty].inner else {
@@ -682,13 +399,10 @@ impl Writer<'_> {
         })
     }
 
-    fn gather(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
+    fn gather(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call {
+            fun, args, span, ..
+        } = call;
         let (tex, ty) = self.texture(ctx, args[0], span)?;
         if args.len() < 3 {
             return unsupported(
@@ -740,12 +454,8 @@ impl Writer<'_> {
         Ok(format!("{tex}.{method}({})", parts.join(", ")))
     }
 
-    fn load(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        e: Handle<Expression>,
-    ) -> Result<String> {
+    fn load(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call { args, expr: e, .. } = call;
         let span = ctx.span(e);
         let object_ty = ctx.ty(args[0]);
         match object_ty.map(|t| &self.module.types[t].inner) {
@@ -763,7 +473,13 @@ impl Writer<'_> {
             Some(TypeInner::Buffer {
                 kind: ir::BufferKind::ByteAddress,
                 ..
-            }) => self.byte_address_load(ctx, I::Load, args, span),
+            }) => self.byte_address_load(
+                ctx,
+                Call {
+                    fun: I::Load,
+                    ..call
+                },
+            ),
             Some(TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
                 ..
@@ -815,81 +531,36 @@ impl Writer<'_> {
     }
 
     /// `buf[a / 4u]`, `uint2(buf[a / 4u], buf[a / 4u + 1u])` ...
-    fn byte_address_load(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<String> {
-        let count = match fun {
-            I::Load2 => 2,
-            I::Load3 => 3,
-            I::Load4 => 4,
-            _ => 1,
-        };
-        if args.len() != 2 {
-            return unsupported("a byte-address `Load` with a status argument", span);
+    fn byte_address_load(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        if call.args.len() != 2 {
+            return unsupported("a byte-address `Load` with a status argument", call.span);
         }
-        if count > 1 && !is_pure(ctx.exprs, args[1]) {
-            return unsupported("a byte address with side effects", span);
+        let count = cfamily::intrinsics::words(call.fun);
+        if count > 1 && !is_pure(ctx.exprs, call.args[1]) {
+            return unsupported("a byte address with side effects", call.span);
         }
-        let b = self.expr(ctx, args[0])?;
-        let a = self.expr(ctx, args[1])?;
-        let words: Vec<String> = (0..count)
-            .map(|k| {
-                if k == 0 {
-                    format!("{b}[({a}) / 4u]")
-                } else {
-                    format!("{b}[({a}) / 4u + {k}u]")
-                }
-            })
-            .collect();
-        Ok(if count == 1 {
-            words[0].clone()
-        } else {
-            format!("uint{count}({})", words.join(", "))
-        })
+        self.load_words(ctx, call.args, count, "uint", |k| (k > 0).then_some(k))
     }
 
-    fn byte_address_store(
-        &self,
-        ctx: &mut FnCtx,
-        fun: I,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
-        let count = match fun {
-            I::Store2 => 2,
-            I::Store3 => 3,
-            I::Store4 => 4,
-            _ => 1,
-        };
+    /// `buf[a / 4u] = v;`, one line a word.
+    fn byte_address_store(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Vec<String>> {
+        let Call {
+            fun, args, span, ..
+        } = call;
+        let count = cfamily::intrinsics::words(fun);
         if args.len() != 3 {
             return unsupported("a byte-address `Store` of this form", span);
         }
         if count > 1 && !(is_pure(ctx.exprs, args[1]) && is_pure(ctx.exprs, args[2])) {
             return unsupported("a byte-address store with side effects", span);
         }
-        let b = self.expr(ctx, args[0])?;
-        let a = self.expr(ctx, args[1])?;
-        let v = self.expr(ctx, args[2])?;
-        if count == 1 {
-            return Ok(vec![format!("{b}[({a}) / 4u] = {v};")]);
-        }
         let xyzw = ['x', 'y', 'z', 'w'];
-        Ok((0..count)
-            .map(|k| format!("{b}[({a}) / 4u + {k}u] = {v}.{};", xyzw[k]))
-            .collect())
+        self.store_words(ctx, args, count, |v, k| format!("{v}.{}", xyzw[k]))
     }
 
     /// `w = T(t.get_width(mip)); ...`.
-    fn get_dimensions(
-        &self,
-        ctx: &mut FnCtx,
-        args: &[Handle<Expression>],
-        span: Span,
-    ) -> Result<Vec<String>> {
+    fn get_dimensions(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Vec<String>> {
+        let Call { args, span, .. } = call;
         if let Some(TypeInner::Buffer {
             kind: ir::BufferKind::Typed,
             ..
@@ -970,5 +641,245 @@ fn two(a: &[String], span: Span) -> Result<[&String; 2]> {
     match a {
         [x, y] => Ok([x, y]),
         _ => unsupported("a two-argument intrinsic with another count", span),
+    }
+}
+
+impl Intrinsics for Writer<'_> {
+    /// Intrinsics that are statements in MSL (or only make sense as
+    /// them); `None` for the ones printed as expressions.
+    fn intrinsic_statement(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<Option<Lines>> {
+        let Call {
+            fun, args, span, ..
+        } = call;
+        Ok(Some(match fun {
+            I::BeginInvocationInterlock | I::EndInvocationInterlock => {
+                return unsupported(
+                    format!(
+                        "`{}` (Metal orders fragments per resource, with raster order \
+                         groups, not with a critical section)",
+                        fun.name()
+                    ),
+                    span,
+                );
+            }
+            I::WorkgroupUniformLoad => {
+                return unsupported("`workgroupUniformLoad` (not yet)", span);
+            }
+            I::Clip => {
+                let x = self.expr(ctx, args[0])?;
+                if self.is_vector(ctx, args[0]) {
+                    vec![format!("if (any({x} < 0)) discard_fragment();")]
+                } else {
+                    vec![format!("if ({x} < 0) discard_fragment();")]
+                }
+            }
+            I::SinCos => {
+                if !is_pure(ctx.exprs, args[0]) {
+                    return unsupported("`sincos` of a value with side effects", span);
+                }
+                let x = self.expr(ctx, args[0])?;
+                let s = self.place(ctx, args[1])?;
+                let c = self.place(ctx, args[2])?;
+                vec![format!("{s} = sin({x});"), format!("{c} = cos({x});")]
+            }
+            // Metal's `threadgroup_barrier` is a control barrier of the
+            // threadgroup that also orders the memory its flags name; MSL
+            // before 3.2 has no memory-only fence, so a non-sync HLSL
+            // barrier is written as the sync one: stronger, so correct
+            // wherever the threadgroup reaches it together (as Metal
+            // requires of every `threadgroup_barrier`).
+            I::GroupMemoryBarrier | I::GroupMemoryBarrierWithGroupSync => {
+                vec!["threadgroup_barrier(mem_flags::mem_threadgroup);".into()]
+            }
+            I::DeviceMemoryBarrier | I::DeviceMemoryBarrierWithGroupSync => {
+                vec!["threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_texture);".into()]
+            }
+            I::AllMemoryBarrier | I::AllMemoryBarrierWithGroupSync => vec![
+                "threadgroup_barrier(mem_flags::mem_device | mem_flags::mem_threadgroup | mem_flags::mem_texture);"
+                    .into(),
+            ],
+            // B21: Metal has no vertex count; the primitive count is the
+            // mesh object's.
+            I::SetMeshOutputCounts => {
+                let mesh = ctx
+                    .params
+                    .iter()
+                    .position(|p| {
+                        matches!(self.module.types[p.ty].inner, TypeInner::MeshOutput { .. })
+                    })
+                    .filter(|_| ctx.is_entry)
+                    .map(|i| ctx.param_names[i].clone());
+                let Some(mesh) = mesh else {
+                    return unsupported(
+                        "`SetMeshOutputCounts` outside a mesh function with outputs",
+                        span,
+                    );
+                };
+                let primitives = self.expr(ctx, args[1])?;
+                vec![format!("{mesh}.set_primitive_count({primitives});")]
+            }
+            // B21: the payload goes to the mesh functions through the
+            // `object_data` pointer, the grid size through
+            // `mesh_grid_properties`; the thread ends there as in HLSL.
+            I::DispatchMesh => {
+                let payload = ctx.state.and_then(|k| self.object_payloads[k].clone());
+                let Some((payload, grid, _)) = payload else {
+                    return unsupported("`DispatchMesh` outside an object function", span);
+                };
+                let x = self.expr(ctx, args[0])?;
+                let y = self.expr(ctx, args[1])?;
+                let z = self.expr(ctx, args[2])?;
+                let value = self.expr(ctx, args[3])?;
+                vec![
+                    format!("*{payload} = {value};"),
+                    format!("{grid}.set_threadgroups_per_grid(uint3({x}, {y}, {z}));"),
+                    "return;".into(),
+                ]
+            }
+            I::GetDimensions => self.get_dimensions(ctx, call)?,
+            I::Store | I::Store2 | I::Store3 | I::Store4 => self.byte_address_store(ctx, call)?,
+            _ => return Ok(None),
+        }))
+    }
+
+    fn intrinsic(&self, ctx: &mut FnCtx, call: Call<'_>) -> Result<String> {
+        let Call {
+            fun, args, expr: e, ..
+        } = call;
+        let span = ctx.span(e);
+        if let Some(text) = self.typed_math(ctx, call)? {
+            return Ok(text);
+        }
+        if let Some(name) = renamed(fun) {
+            if matches!(fun, I::Fma) && self.scalar_of(ctx, e).is_some_and(|s| s.width == 8) {
+                return unsupported("`fma` of doubles", span);
+            }
+            let a = self.args(ctx, args)?;
+            return Ok(format!("{name}({})", a.join(", ")));
+        }
+        let result_scalar = self.scalar_of(ctx, e);
+        Ok(match fun {
+            I::Mul => {
+                let a = self.args(ctx, args)?;
+                let [x, y] = two(&a, span)?;
+                let matrix = |h: Handle<Expression>| {
+                    ctx.ty(h).is_some_and(|t| {
+                        matches!(self.module.types[t].inner, TypeInner::Matrix { .. })
+                    })
+                };
+                if matrix(args[0]) || matrix(args[1]) {
+                    format!("({y} * {x})")
+                } else if self.is_vector(ctx, args[0]) && self.is_vector(ctx, args[1]) {
+                    if self
+                        .scalar_of(ctx, args[0])
+                        .is_some_and(|s| s.kind != ScalarKind::Float)
+                    {
+                        self.int_dot(ctx, args[0], &a, span)?
+                    } else {
+                        format!("dot({x}, {y})")
+                    }
+                } else {
+                    format!("({x} * {y})")
+                }
+            }
+            I::Mad => {
+                let a = self.args(ctx, args)?;
+                if result_scalar.is_some_and(|s| s.kind == ScalarKind::Float) {
+                    format!("fma({})", a.join(", "))
+                } else if let [x, y, z] = a.as_slice() {
+                    format!("(({x} * {y}) + {z})")
+                } else {
+                    return unsupported("`mad` without three arguments", span);
+                }
+            }
+            I::Rcp => {
+                let a = self.args(ctx, args)?;
+                format!("(1.0 / {})", a.join(", "))
+            }
+            I::Degrees => format!("({} * 57.29577951308232)", self.args(ctx, args)?.join(", ")),
+            I::Radians => format!(
+                "({} * 0.017453292519943295)",
+                self.args(ctx, args)?.join(", ")
+            ),
+            I::AsFloat | I::AsInt | I::AsUint | I::AsFloat16 | I::AsInt16 | I::AsUint16 => {
+                if args.len() != 1 {
+                    return unsupported(
+                        format!("`{}` with {} arguments", fun.name(), args.len()),
+                        span,
+                    );
+                }
+                let a = self.args(ctx, args)?;
+                format!("as_type<{}>({})", self.spell_of(ctx, e)?, a[0])
+            }
+            I::F16ToF32 if !self.is_vector(ctx, args[0]) => {
+                let a = self.args(ctx, args)?;
+                format!("float(as_type<half>(ushort({} & 0xFFFFu)))", a[0])
+            }
+            I::F32ToF16 if !self.is_vector(ctx, args[0]) => {
+                let a = self.args(ctx, args)?;
+                format!("uint(as_type<ushort>(half({})))", a[0])
+            }
+            I::Modf => {
+                let x = self.expr(ctx, args[0])?;
+                let ip = self.place(ctx, args[1])?;
+                format!("modf({x}, {ip})")
+            }
+            I::NonUniformResourceIndex => self.expr(ctx, args[0])?,
+            I::WaveReadLaneAt | I::QuadReadLaneAt => {
+                let a = self.args(ctx, args)?;
+                let [x, lane] = two(&a, span)?;
+                let f = if fun == I::WaveReadLaneAt {
+                    "simd_shuffle"
+                } else {
+                    "quad_shuffle"
+                };
+                format!("{f}({x}, ushort({lane}))")
+            }
+            I::QuadReadAcrossX | I::QuadReadAcrossY | I::QuadReadAcrossDiagonal => {
+                let a = self.args(ctx, args)?;
+                let mask = match fun {
+                    I::QuadReadAcrossX => 1,
+                    I::QuadReadAcrossY => 2,
+                    _ => 3,
+                };
+                format!("quad_shuffle_xor({}, ushort({mask}))", a.join(", "))
+            }
+            I::Sample
+            | I::SampleBias
+            | I::SampleLevel
+            | I::SampleGrad
+            | I::SampleCmp
+            | I::SampleCmpLevelZero
+            | I::SampleCmpLevel => self.sample(ctx, call)?,
+            I::Gather
+            | I::GatherRed
+            | I::GatherGreen
+            | I::GatherBlue
+            | I::GatherAlpha
+            | I::GatherCmp
+            | I::GatherCmpRed => self.gather(ctx, call)?,
+            I::CalculateLevelOfDetail | I::CalculateLevelOfDetailUnclamped => {
+                let (tex, _) = self.texture(ctx, args[0], span)?;
+                let a = self.args(ctx, &args[1..])?;
+                let f = if fun == I::CalculateLevelOfDetail {
+                    "calculate_clamped_lod"
+                } else {
+                    "calculate_unclamped_lod"
+                };
+                format!("{tex}.{f}({})", a.join(", "))
+            }
+            I::Load => self.load(ctx, call)?,
+            I::Load2 | I::Load3 | I::Load4 => self.byte_address_load(ctx, call)?,
+            // The input is the fragment's own `[[color(n)]]` value.
+            I::SubpassLoad if args.len() == 1 => self.args(ctx, args)?.remove(0),
+            I::SubpassLoad => {
+                return unsupported(
+                    "the sample index of a multisampled subpass input (Metal framebuffer \
+                     fetch reads the fragment's own sample)",
+                    span,
+                );
+            }
+            _ => return unsupported(format!("`{}` as a value", fun.name()), span),
+        })
     }
 }

@@ -33,11 +33,10 @@
 
 mod expr;
 mod intrinsics;
+mod io;
 mod keywords;
 mod types;
 mod writer;
-
-use std::fmt;
 
 use legalis_ir as ir;
 
@@ -52,70 +51,14 @@ pub struct Options {
     pub bindings: Option<legalis_bind::Plan>,
 }
 
-/// Why a module could not be written as MSL.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// A construct MSL output does not support, at its source span.
-    Unsupported {
-        /// The construct, as the message's object: "Metal output does not
-        /// support {what}".
-        what: String,
-        /// Where the construct is in the source.
-        span: ir::Span,
-    },
-    /// The module was not legalized for Metal: an entry-point parameter or
-    /// result member without a builtin or location, or interface globals.
-    NotLegalized {
-        /// What the legalizer left, for the message "the module is not
-        /// legalized for Metal: {what}".
-        what: String,
-        /// Where the offending item is in the source.
-        span: ir::Span,
-    },
-    /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint {
-        /// The index asked for.
-        index: usize,
-    },
-    /// A structured buffer whose elements' natural MSL layout differs
-    /// from the packed device layout the host uses (`legalis-layout`'s
-    /// metal-device rule; code `E47001`).
-    Layout {
-        /// The buffer, as the message's object: "Metal output does not
-        /// yet lay out {what}".
-        what: String,
-        /// Where the first member whose offset or size differs is in the
-        /// source, else the buffer.
-        span: ir::Span,
-    },
+crate::cfamily::error::c_family_error! {
+    target: "Metal",
+    layout: "lay out",
+    layout_doc: "A structured buffer whose elements' natural MSL layout differs from \
+                 the packed device layout the host uses (`legalis-layout`'s metal-device \
+                 rule; code `E47001`); its span is the first member whose offset or size \
+                 differs, else the buffer."
 }
-
-impl Error {
-    /// The source span the error points at, where it has one.
-    pub fn span(&self) -> Option<ir::Span> {
-        match self {
-            Error::Unsupported { span, .. }
-            | Error::NotLegalized { span, .. }
-            | Error::Layout { span, .. } => Some(*span),
-            Error::NoSuchEntryPoint { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Unsupported { what, .. } => write!(f, "Metal output does not support {what}"),
-            Error::NotLegalized { what, .. } => {
-                write!(f, "the module is not legalized for Metal: {what}")
-            }
-            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
-            Error::Layout { what, .. } => write!(f, "Metal output does not yet lay out {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Writes entry point `entry_point` of `module` as one MSL translation
 /// unit.

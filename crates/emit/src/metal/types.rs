@@ -6,88 +6,27 @@
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, Span, TypeInner};
 
-use super::Error;
+use crate::cfamily;
 
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// The MSL scalar type: `double` has none.
 pub(super) fn scalar(s: ir::Scalar, span: Span) -> Result<&'static str> {
-    Ok(match (s.kind, s.width) {
-        (ScalarKind::Bool, _) => "bool",
-        (ScalarKind::Sint, 1) => "char",
-        (ScalarKind::Sint, 2) => "short",
-        (ScalarKind::Sint, 4) => "int",
-        (ScalarKind::Sint, 8) => "long",
-        (ScalarKind::Uint, 1) => "uchar",
-        (ScalarKind::Uint, 2) => "ushort",
-        (ScalarKind::Uint, 4) => "uint",
-        (ScalarKind::Uint, 8) => "ulong",
-        (ScalarKind::Float, 2) => "half",
-        (ScalarKind::Float, 4) => "float",
-        (ScalarKind::Float, 8) => {
-            return unsupported("`double` (Metal has no 64-bit floats)", span);
-        }
-        _ => return unsupported(format!("a {}-byte scalar", s.width), span),
-    })
+    if (s.kind, s.width) == (ScalarKind::Float, 8) {
+        return unsupported("`double` (Metal has no 64-bit floats)", span);
+    }
+    cfamily::types::stem(s).ok_or_else(|| cfamily::types::odd_scalar(s, span))
 }
 
-/// The spelling of a value type; `struct_name` names structs.
-pub(super) fn spell(
-    module: &ir::Module,
-    ty: Handle<ir::Type>,
+/// The MSL spelling of the types the C-family speller leaves to it: `T*`
+/// (an address in device memory); `RayQuery` is refused.
+pub(super) fn other(
+    spell: &dyn Fn(Handle<ir::Type>) -> Result<String>,
+    inner: &TypeInner,
     span: Span,
-    struct_name: &dyn Fn(Handle<ir::Type>) -> String,
-) -> Result<String> {
-    let Some(t) = module.types.try_get(ty) else {
-        return Err(Error::NotLegalized {
-            what: "a type the module does not define".into(),
-            span,
-        });
-    };
-    Ok(match &t.inner {
-        TypeInner::Scalar(s) => scalar(*s, span)?.to_string(),
-        TypeInner::Vector { size, scalar: s } => match size {
-            // `float4` without the formatting machinery: the type of most
-            // varyings, spelled for every use.
-            2..=4 => cat!(scalar(*s, span)?, ["2", "3", "4"][usize::from(*size - 2)]),
-            _ => format!("{}{size}", scalar(*s, span)?),
-        },
-        TypeInner::Matrix {
-            rows,
-            columns,
-            scalar: s,
-        } => {
-            if s.kind != ScalarKind::Float {
-                return unsupported(
-                    format!(
-                        "the matrix type `{}` (Metal matrices hold floats)",
-                        ir::print::type_name(module, ty)
-                    ),
-                    span,
-                );
-            }
-            format!("{}{rows}x{columns}", scalar(*s, span)?)
-        }
-        TypeInner::Array { base, size } => match size {
-            ir::ArraySize::Constant(n) => {
-                format!("array<{}, {n}>", spell(module, *base, span, struct_name)?)
-            }
-            ir::ArraySize::Unsized => {
-                return unsupported("an unsized array outside a buffer", span);
-            }
-        },
-        TypeInner::Struct { .. } => struct_name(ty),
-        // `T*`: an address in device memory.
-        TypeInner::Pointer { base: Some(base) } => {
-            format!("device {}*", spell(module, *base, span, struct_name)?)
-        }
+) -> Result<Option<String>> {
+    Ok(Some(match inner {
+        TypeInner::Pointer { base: Some(base) } => format!("device {}*", spell(*base)?),
         TypeInner::Pointer { base: None } => "device void*".to_string(),
         TypeInner::RayQuery { .. } => {
             return unsupported(
@@ -95,16 +34,8 @@ pub(super) fn spell(
                 span,
             );
         }
-        _ => {
-            return unsupported(
-                format!(
-                    "a value of type `{}` here",
-                    ir::print::type_name(module, ty)
-                ),
-                span,
-            );
-        }
-    })
+        _ => return Ok(None),
+    }))
 }
 
 /// The MSL type of a texture: `texture2d<float, access::read_write>`

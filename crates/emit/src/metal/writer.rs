@@ -1,8 +1,10 @@
 //! The MSL writer: what the entry point reaches, how each global reaches
 //! the code that uses it (see the module doc), names, structs (the
 //! `[[stage_in]]` struct among them) and functions with the entry point's
-//! attributes. Statements and expressions are in `expr.rs`, built-in
-//! functions in `intrinsics.rs`.
+//! attributes. Statements and expressions are in `expr.rs` (over the
+//! shared `cfamily/`), built-in functions in `intrinsics.rs`, the entry
+//! function's interface (attributes, `[[stage_in]]` members,
+//! `metal::mesh`) in `io.rs`.
 //!
 //! Argument table numbering, per Metal's three tables: `register(bN)`,
 //! `register(tN)` and `register(uN)` of a buffer give `[[buffer(N)]]`,
@@ -21,10 +23,14 @@ use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
 use legalis_sysval::Direction;
 
+use super::io::stage_in_members;
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-pub(super) use crate::identifier::sanitize;
+use crate::cfamily::Reserved;
+use crate::cfamily::names::{self, Names};
+use crate::cfamily::prelude::*;
+use crate::cfamily::reach::{self, Initializers};
 
 /// A Metal argument table index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,32 +54,20 @@ impl Slot {
     }
 }
 
-/// How a global reaches the code that uses it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum GlobalKind {
-    /// `static const`: a program-scope `constant` value.
-    Constant,
-    /// `static`: a local of the entry function, passed as `thread T&`.
-    Private,
-    /// `groupshared`: a `threadgroup` local of the kernel, passed as
-    /// `threadgroup T&`.
-    Workgroup,
-    /// A resource: an entry-point argument at `Slot`, passed on as is.
-    Resource(Slot),
-    /// A plain uniform: a member of the `_Globals` block.
-    Plain,
-}
+/// How a global reaches the code that uses it: `static const` globals
+/// are program-scope `constant` values, `static` ones locals of the entry
+/// function passed as `thread T&`, `groupshared` ones `threadgroup` locals
+/// of the kernel passed as `threadgroup T&`, resources entry-point
+/// arguments at a `Slot`, plain uniforms members of the `_Globals` block.
+pub(super) type GlobalKind = reach::GlobalKind<Slot>;
 
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     /// The entry points written, each one `[[vertex]]`, `[[fragment]]`...
     /// function under its own name.
     pub entries: Vec<&'a ir::EntryPoint>,
-    taken: FastHashSet<String>,
-    pub struct_names: FastHashMap<Handle<ir::Type>, String>,
-    pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
-    pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
-    pub function_names: FastHashMap<Handle<ir::Function>, String>,
+    /// Every module-scope name of the output.
+    pub names: Names,
     /// Functions reachable from any of the entry points, callees first.
     pub reachable: Vec<Handle<ir::Function>>,
     /// Per function, the non-constant globals it reaches (itself or
@@ -106,33 +100,12 @@ pub(super) struct Writer<'a> {
     pub uses: FastHashMap<Handle<ir::GlobalVariable>, crate::resource_uses::Use>,
 }
 
+/// The names no MSL identifier of the output takes.
+pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
+
 /// A fresh name from `base` not in `taken` (nor reserved), recorded there.
 pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    let base = sanitize(base);
-    let mut name = base.clone();
-    let mut n = 1;
-    static RESERVED_NAMES: crate::cfamily::Reserved = crate::cfamily::Reserved::new(RESERVED);
-    while RESERVED_NAMES.contains(&name) || taken.contains(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    taken.insert(name.clone());
-    name
-}
-
-/// The member names of an entry function's `[[stage_in]]` struct, one per
-/// parameter (meaningful for the `Location` ones): each parameter's name,
-/// made an identifier, renamed when MSL reserves it (`thread`, `device`)
-/// or another member already has it.
-pub(super) fn stage_in_members(func: &ir::Function) -> Vec<String> {
-    let mut taken = FastHashSet::default();
-    func.params
-        .iter()
-        .map(|p| match p.io.binding {
-            Some(ir::Binding::Location { .. }) => fresh(&mut taken, &p.name),
-            _ => String::new(),
-        })
-        .collect()
+    names::fresh(taken, base, &RESERVED_NAMES)
 }
 
 /// The span of the first `discard` in `block`, nested blocks included.
@@ -186,11 +159,7 @@ impl<'a> Writer<'a> {
             stage_ins: vec![None; entries.len()],
             object_payloads: vec![None; entries.len()],
             entries,
-            taken: FastHashSet::default(),
-            struct_names: FastHashMap::default(),
-            member_names: FastHashMap::default(),
-            global_names: FastHashMap::default(),
-            function_names: FastHashMap::default(),
+            names: Names::new(&RESERVED_NAMES),
             reachable: Vec::new(),
             threaded: FastHashMap::default(),
             kinds: FastHashMap::default(),
@@ -222,7 +191,7 @@ impl<'a> Writer<'a> {
             }
         };
         w.classify_globals(plan)?;
-        w.collect_structs()?;
+        w.used_structs = reach::used_structs(module, &w.reachable, w.kinds.keys().copied());
         w.collect_transposed()?;
         w.name_everything();
         Ok(w)
@@ -237,8 +206,6 @@ impl<'a> Writer<'a> {
         &self.module.functions[self.entries[k].function]
     }
 
-    /// Reachable functions, the globals each reaches, and the comparison
-    /// textures.
     /// Derivatives and `discard` (`clip`), which MSL has in fragment
     /// functions only, reached from another entry function: `E56301` at
     /// the first (GLSL and SPIR-V have compute derivatives; Metal has none).
@@ -299,114 +266,23 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Reachable functions, the globals each reaches, and the comparison
+    /// textures.
     fn collect_used(&mut self) -> Result<()> {
-        let mut functions = BTreeSet::new();
-        let mut direct: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            FastHashMap::default();
-        let mut calls: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>> =
-            FastHashMap::default();
-        for entry in self.entries.clone() {
-            self.collect_used_by(entry, &mut functions, &mut direct, &mut calls)?;
-        }
-        self.reachable = functions.into_iter().collect();
-        // Callees come before callers, so one pass in module order closes
-        // the sets.
-        let mut reached: FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>> =
-            FastHashMap::default();
+        let reach = reach::collect(self.module, &self.entries, Initializers::PerEntry)?;
+        self.reachable = reach.reachable;
+        self.threaded = reach.threaded;
         for &f in &self.reachable {
-            let mut set = direct.get(&f).cloned().unwrap_or_default();
-            for callee in calls.get(&f).into_iter().flatten() {
-                set.extend(reached.get(callee).into_iter().flatten().copied());
-            }
-            reached.insert(f, set);
-        }
-        for (f, set) in reached {
-            self.threaded.insert(f, set.into_iter().collect());
-        }
-        Ok(())
-    }
-
-    /// [`Self::collect_used`] for one entry point: the functions it
-    /// reaches join `all`, with the globals each uses directly and the
-    /// functions each calls.
-    fn collect_used_by(
-        &mut self,
-        entry: &ir::EntryPoint,
-        all: &mut BTreeSet<Handle<ir::Function>>,
-        direct: &mut FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::GlobalVariable>>>,
-        calls: &mut FastHashMap<Handle<ir::Function>, BTreeSet<Handle<ir::Function>>>,
-    ) -> Result<()> {
-        let module = self.module;
-        // Its own walk: the globals the initializers read belong to each
-        // entry function that reaches them.
-        let mut functions = BTreeSet::new();
-        let mut work = vec![entry.function];
-        let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-        while let Some(f) = work.pop() {
-            if !functions.insert(f) {
-                continue;
-            }
-            let Some(func) = module.functions.try_get(f) else {
-                return Err(Error::NotLegalized {
-                    what: "a call of a function the module does not define".into(),
-                    span: entry.span,
-                });
-            };
-            let uses = direct.entry(f).or_default();
+            let func = &self.module.functions[f];
             for (_, e) in func.expressions.iter() {
-                match e {
-                    Expression::Call { function, .. } => {
-                        work.push(*function);
-                        calls.entry(f).or_default().insert(*function);
-                    }
-                    Expression::Global(g) => {
-                        uses.insert(*g);
-                    }
-                    Expression::Intrinsic { fun, args } if is_compare(*fun) => {
-                        if let Some(Expression::Global(g)) =
-                            args.first().map(|a| &func.expressions[*a])
-                        {
-                            self.compare.insert(*g);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            // Globals read by the initializers of globals this function
-            // uses, and the functions those call, all belong to the entry
-            // function, which evaluates the initializers.
-            let mut pending: Vec<_> = uses.iter().copied().collect();
-            while let Some(g) = pending.pop() {
-                let Some(global) = module.globals.try_get(g) else {
-                    continue;
-                };
-                let Some(init) = global.init else { continue };
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    match &module.global_expressions[e] {
-                        Expression::Global(other) if !init_globals.contains(other) => {
-                            init_globals.push(*other);
-                            pending.push(*other);
-                        }
-                        Expression::Call { function, .. } => work.push(*function),
-                        _ => {}
-                    }
-                    stack.extend(module.global_expressions[e].children());
+                if let Expression::Intrinsic { fun, args } = e
+                    && is_compare(*fun)
+                    && let Some(Expression::Global(g)) = args.first().map(|a| &func.expressions[*a])
+                {
+                    self.compare.insert(*g);
                 }
             }
         }
-        for g in init_globals {
-            direct.entry(entry.function).or_default().insert(g);
-        }
-        for g in direct.values().flatten() {
-            if module.globals.try_get(*g).is_none() {
-                return Err(Error::NotLegalized {
-                    what: "a use of a global the module does not define".into(),
-                    span: entry.span,
-                });
-            }
-        }
-        all.extend(functions);
         Ok(())
     }
 
@@ -414,15 +290,9 @@ impl<'a> Writer<'a> {
     /// binding plan, `legalis_bind::rules::metal`).
     fn classify_globals(&mut self, plan: &legalis_bind::Plan) -> Result<()> {
         let module = self.module;
-        let used: BTreeSet<Handle<ir::GlobalVariable>> =
-            self.threaded.values().flatten().copied().collect();
-        let mut has_plain = false;
-        for &g in &used {
+        let decide = |g: Handle<ir::GlobalVariable>, span: Span| -> Result<Option<GlobalKind>> {
             let global = &module.globals[g];
-            let span = module.globals.span(g);
-            let kind = match global.space {
-                AddressSpace::Constant => GlobalKind::Constant,
-                AddressSpace::Private => GlobalKind::Private,
+            Ok(Some(match global.space {
                 AddressSpace::Workgroup => {
                     let outside_kernel = self.entries.iter().any(|e| {
                         !matches!(
@@ -470,21 +340,6 @@ impl<'a> Writer<'a> {
                         _ => return not_planned(&global.name, span),
                     }
                 }
-                AddressSpace::Uniform => {
-                    if matches!(module.types[global.ty].inner, TypeInner::Array { .. })
-                        && resource_array(module, global.ty)
-                    {
-                        return unsupported("arrays of resources", span);
-                    }
-                    has_plain = true;
-                    GlobalKind::Plain
-                }
-                AddressSpace::Input | AddressSpace::Output => {
-                    return Err(Error::NotLegalized {
-                        what: format!("the interface global `{}`", global.name),
-                        span,
-                    });
-                }
                 AddressSpace::TaskPayload => {
                     return unsupported(
                         "a task payload global (Metal passes payloads as parameters)",
@@ -497,10 +352,11 @@ impl<'a> Writer<'a> {
                         span,
                     );
                 }
-            };
-            self.kinds.insert(g, kind);
-        }
-        if has_plain {
+                _ => return Ok(None),
+            }))
+        };
+        self.kinds = reach::classify(module, &self.threaded, decide)?;
+        if self.kinds.values().any(|k| *k == GlobalKind::Plain) {
             let block = plan.globals_block().map(|r| r.place);
             let Some(legalis_bind::Place::Metal { index, .. }) = block else {
                 return not_planned("_Globals", self.entries[0].span);
@@ -539,37 +395,6 @@ impl<'a> Writer<'a> {
         })
     }
 
-    /// Structs any reachable code or reached global mentions.
-    fn collect_structs(&mut self) -> Result<()> {
-        let module = self.module;
-        let mut roots = Vec::new();
-        for &f in &self.reachable {
-            let func = &module.functions[f];
-            roots.extend(func.params.iter().map(|p| p.ty));
-            roots.extend(func.result.iter().map(|r| r.ty));
-            roots.extend(func.locals.iter().map(|(_, l)| l.ty));
-            for (e, _) in func.expressions.iter() {
-                roots.extend(func.expressions.ty(e));
-            }
-        }
-        for g in self.kinds.keys() {
-            roots.push(module.globals[*g].ty);
-            if let Some(init) = module.globals[*g].init {
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    roots.extend(module.global_expressions.ty(e));
-                    stack.extend(module.global_expressions[e].children());
-                }
-            }
-        }
-        let mut used = BTreeSet::new();
-        for ty in roots {
-            mark_structs(module, ty, &mut used);
-        }
-        self.used_structs = used;
-        Ok(())
-    }
-
     /// Column-major matrices reached from buffers and plain uniforms.
     fn collect_transposed(&mut self) -> Result<()> {
         let module = self.module;
@@ -579,7 +404,7 @@ impl<'a> Writer<'a> {
             match kind {
                 GlobalKind::Resource(_) => {
                     if let Some(inner) = buffer_contents(module, global.ty) {
-                        mark_structs(module, inner, &mut buffer_structs);
+                        reach::mark_structs(module, inner, &mut buffer_structs);
                         if matches!(module.types[inner].inner, TypeInner::Matrix { .. }) {
                             return unsupported(
                                 "a structured buffer of matrices",
@@ -589,7 +414,7 @@ impl<'a> Writer<'a> {
                     }
                 }
                 GlobalKind::Plain => {
-                    mark_structs(module, global.ty, &mut buffer_structs);
+                    reach::mark_structs(module, global.ty, &mut buffer_structs);
                     let matrix = |ty| matches!(module.types[ty].inner, TypeInner::Matrix { .. });
                     if matrix(global.ty) && global.matrix_layout != Some(ir::MatrixLayout::RowMajor)
                     {
@@ -633,51 +458,29 @@ impl<'a> Writer<'a> {
         // Room for every module-scope name up front: thousands of varyings
         // would rehash the tables as they grow.
         let names = module.types.len() + module.globals.len() + module.functions.len();
-        self.taken.reserve(names);
-        self.global_names.reserve(module.globals.len());
+        self.names.taken.reserve(names);
+        self.names.globals.reserve(module.globals.len());
         // The entry functions' names first: the host looks them up.
         for entry in &self.entries {
             let entry_name = entry_point_name(&entry.name);
-            self.taken.insert(entry_name.clone());
-            self.function_names.insert(entry.function, entry_name);
+            self.names.taken.insert(entry_name.clone());
+            self.names.functions.insert(entry.function, entry_name);
         }
-        for &ty in &self.used_structs {
-            let t = &module.types[ty];
-            let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
-            self.struct_names.insert(ty, name);
-            if let TypeInner::Struct { members } = &t.inner {
-                let mut local = FastHashSet::default();
-                let names = members.iter().map(|m| fresh(&mut local, &m.name)).collect();
-                self.member_names.insert(ty, names);
-            }
-        }
+        self.names.name_structs(module, &self.used_structs);
         if let Some((_, _, n)) = self.globals_block.take() {
-            let ty = fresh(&mut self.taken, "Globals");
-            let param = fresh(&mut self.taken, "globals_");
+            let ty = self.names.fresh("Globals");
+            let param = self.names.fresh("globals_");
             self.globals_block = Some((ty, param, n));
         }
         for k in 0..self.entries.len() {
             self.name_entry(k);
         }
-        let mut globals: Vec<_> = self.kinds.keys().copied().collect();
-        globals.sort();
-        for g in globals {
-            let name = if self.kinds[&g] == GlobalKind::Plain {
-                // Members of `_Globals` have their own namespace.
-                sanitize(&module.globals[g].name)
-            } else {
-                fresh(&mut self.taken, &module.globals[g].name)
-            };
-            self.global_names.insert(g, name);
-        }
-        for &f in &self.reachable {
-            if self.function_names.contains_key(&f) {
-                continue;
-            }
-            let base = &module.functions[f].name;
-            let name = fresh(&mut self.taken, base);
-            self.function_names.insert(f, name);
-        }
+        // Members of `_Globals` have their own namespace.
+        let globals = self.kinds.keys().copied().collect();
+        let kinds = &self.kinds;
+        self.names
+            .name_globals(module, globals, |g| kinds[&g] == GlobalKind::Plain);
+        self.names.name_functions(module, &self.reachable);
     }
 
     /// Entry point `k`'s own names: its `[[stage_in]]` struct and
@@ -690,11 +493,11 @@ impl<'a> Writer<'a> {
             .iter()
             .any(|p| matches!(p.io.binding, Some(ir::Binding::Location { .. })));
         if has_stage_in {
-            let ty = fresh(&mut self.taken, &format!("{}_in", entry.name));
+            let ty = self.names.fresh(&format!("{}_in", entry.name));
             // One parameter name, taken once, serves every entry function.
             let param = match self.stage_ins.iter().flatten().next() {
                 Some((_, param)) => param.clone(),
-                None => fresh(&mut self.taken, "stage_input"),
+                None => self.names.fresh("stage_input"),
             };
             self.stage_ins[k] = Some((ty, param));
         }
@@ -707,27 +510,11 @@ impl<'a> Writer<'a> {
                 _ => None,
             });
             if let Some(ty) = payload_ty {
-                let payload = fresh(&mut self.taken, "payload_out");
-                let grid = fresh(&mut self.taken, "grid");
+                let payload = self.names.fresh("payload_out");
+                let grid = self.names.fresh("grid");
                 self.object_payloads[k] = Some((payload, grid, ty));
             }
         }
-    }
-
-    pub fn module_names(&self) -> FastHashSet<String> {
-        self.taken.clone()
-    }
-
-    pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
-        self.struct_names
-            .get(&ty)
-            .cloned()
-            .unwrap_or_else(|| "UnnamedStruct".into())
-    }
-
-    /// The MSL spelling of a value type.
-    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
-        types::spell(self.module, ty, span, &|t| self.struct_name(t))
     }
 
     /// The spelling of a struct member's declared type (transposed where
@@ -805,8 +592,8 @@ impl<'a> Writer<'a> {
             if members.is_empty() {
                 return unsupported("an empty struct", module.types.span(ty));
             }
-            let names = &self.member_names[&ty];
-            writeln!(out, "struct {}\n{{", self.struct_name(ty)).ok();
+            let names = &self.names.members[&ty];
+            writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
             for (i, m) in members.iter().enumerate() {
                 let spelled = self.member_type(ty, i as u32, m)?;
                 let attribute = if let Some(&stage) = attributed.get(&ty) {
@@ -863,94 +650,26 @@ impl<'a> Writer<'a> {
                 } else {
                     self.spell(global.ty, span)?
                 };
-                writeln!(out, "    {spelled} {};", self.global_names[&g]).ok();
+                writeln!(out, "    {spelled} {};", self.names.globals[&g]).ok();
             }
             out.push_str("};\n\n");
         }
         Ok(out)
     }
 
-    /// The text inside `[[...]]` of a parameter or result member of a
-    /// `stage` entry point.
-    pub fn attribute(
-        &self,
-        binding: &ir::Binding,
-        stage: ShaderStage,
-        dir: Direction,
-        io: &ir::IoAttrs,
-        span: Span,
-    ) -> Result<String> {
-        match binding {
-            ir::Binding::BuiltIn(b) => match legalis_sysval::metal(b.value, stage, dir) {
-                legalis_sysval::MetalMapping::BuiltIn(row) => {
-                    Ok(row.attribute_with(0, io.interpolation))
-                }
-                _ => Err(Error::NotLegalized {
-                    what: format!("`{}` has no Metal attribute here", b.value.name()),
-                    span,
-                }),
-            },
-            ir::Binding::Location {
-                location,
-                interpolation,
-                ..
-            } => Ok(legalis_sysval::metal::location_attribute(
-                stage,
-                dir,
-                *location,
-                *interpolation,
-                io.link_name.as_deref(),
-            )),
-            ir::Binding::Semantic(_) => Err(Error::NotLegalized {
-                what: "a varying still bound by its semantic".into(),
-                span,
-            }),
-            ir::Binding::PrimitiveIndices => unsupported(
-                "mesh primitive indices as a varying (Metal writes them with `set_index`)",
-                span,
-            ),
-        }
-    }
-
     /// Program-scope `constant` values.
     fn constants(&self) -> Result<String> {
-        let mut out = String::new();
-        let mut constants: Vec<_> = self
-            .kinds
-            .iter()
-            .filter(|(_, k)| **k == GlobalKind::Constant)
-            .map(|(g, _)| *g)
-            .collect();
-        constants.sort();
-        for g in constants {
-            let global = &self.module.globals[g];
-            let span = self.module.globals.span(g);
-            let init = match global.init {
-                Some(init) => {
-                    let mut ctx = super::expr::FnCtx::for_globals(self);
-                    let text = self.expr(&mut ctx, init)?;
-                    if !super::expr::is_const(&self.module.global_expressions, init) {
-                        return unsupported(
-                            "a `static const` initializer that is not a constant expression",
-                            span,
-                        );
-                    }
-                    text
-                }
-                None => "{}".into(),
-            };
-            writeln!(
-                out,
-                "constant {} {} = {init};",
-                self.spell(global.ty, span)?,
-                self.global_names[&g]
-            )
-            .ok();
-        }
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        Ok(out)
+        let constants = reach::globals_of(&self.kinds, |k| *k == GlobalKind::Constant);
+        let exprs = &self.module.global_expressions;
+        self.write_constants(&constants, "constant", |init, span| {
+            if !super::expr::is_const(exprs, init) {
+                return unsupported(
+                    "a `static const` initializer that is not a constant expression",
+                    span,
+                );
+            }
+            Ok(())
+        })
     }
 
     /// A threaded global as a parameter (attributed on the entry point
@@ -966,7 +685,7 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let global = &module.globals[g];
         let span = module.globals.span(g);
-        let name = &self.global_names[&g];
+        let name = &self.names.globals[&g];
         let text = match self.kinds[&g] {
             GlobalKind::Constant => return Ok(None),
             GlobalKind::Plain => return Ok(None),
@@ -1080,7 +799,7 @@ impl<'a> Writer<'a> {
         let k = self.entry_of(f);
         let entry = k.map(|k| self.entries[k]);
         let is_entry = entry.is_some();
-        let mut ctx = super::expr::FnCtx::new(self, f)?;
+        let mut ctx = self.fn_ctx(f)?;
         let mut params = Vec::new();
         if let Some(Some((ty, name))) = k.map(|k| &self.stage_ins[k]) {
             params.push(format!("{ty} {name} [[stage_in]]"));
@@ -1175,7 +894,7 @@ impl<'a> Writer<'a> {
             },
             None => "",
         };
-        let name = &self.function_names[&f];
+        let name = &self.names.functions[&f];
         if let Some([x, y, z]) = entry.and_then(|e| e.attributes.workgroup_size) {
             writeln!(
                 out,
@@ -1187,88 +906,19 @@ impl<'a> Writer<'a> {
         if is_entry {
             self.entry_locals(f, out)?;
         }
-        let body = self.block(&mut ctx, &func.body, 1)?;
-        out.push_str(&body);
-        out.push_str("}\n\n");
-        Ok(())
-    }
-
-    /// `metal::mesh<V, P, NV, NP, metal::topology::T>` of the entry
-    /// function's mesh outputs (B21); `P` is `void` without primitive
-    /// data.
-    fn mesh_type(&self, entry: &ir::EntryPoint, func: &ir::Function, span: Span) -> Result<String> {
-        let mut vertex = None;
-        let mut primitive = None;
-        let mut vertices = 0;
-        let mut primitives = 0;
-        for p in &func.params {
-            if let TypeInner::MeshOutput {
-                kind,
-                element,
-                count,
-            } = self.module.types[p.ty].inner
-            {
-                match kind {
-                    ir::MeshOutputKind::Vertices => {
-                        vertex = Some(element);
-                        vertices = count;
-                    }
-                    ir::MeshOutputKind::Primitives => {
-                        primitive = Some(element);
-                        primitives = primitives.max(count);
-                    }
-                    ir::MeshOutputKind::Indices => primitives = primitives.max(count),
-                }
-            }
-        }
-        let Some(vertex) = vertex else {
-            return unsupported("a mesh function without `out vertices`", span);
-        };
-        let primitive = match primitive {
-            Some(p) => self.spell(p, span)?,
-            None => "void".into(),
-        };
-        let topology = match entry.attributes.output_topology {
-            Some(ir::OutputTopology::Point) => "point",
-            Some(ir::OutputTopology::Line) => "line",
-            _ => "triangle",
-        };
-        Ok(format!(
-            "metal::mesh<{}, {primitive}, {vertices}, {primitives}, metal::topology::{topology}>",
-            self.spell(vertex, span)?
-        ))
+        self.function_body(&mut ctx, &func.body, out)
     }
 
     /// The `static` and `groupshared` globals the entry function `f`
     /// reaches as its locals, in declaration order, with their
     /// initializers.
     fn entry_locals(&self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
-        let mut locals: Vec<_> = self.threaded[&f]
+        let locals = self.threaded[&f]
             .iter()
             .map(|g| (*g, self.kinds[g]))
             .filter(|(_, k)| matches!(k, GlobalKind::Private | GlobalKind::Workgroup))
             .collect();
-        locals.sort_by_key(|(g, _)| *g);
-        for (g, kind) in locals {
-            let global = &self.module.globals[g];
-            let span = self.module.globals.span(g);
-            let ty = self.spell(global.ty, span)?;
-            let name = &self.global_names[&g];
-            match (kind, global.init) {
-                (GlobalKind::Workgroup, _) => {
-                    writeln!(out, "    threadgroup {ty} {name};").ok();
-                }
-                (_, Some(init)) => {
-                    let mut gctx = super::expr::FnCtx::for_globals(self);
-                    let text = self.expr(&mut gctx, init)?;
-                    writeln!(out, "    {ty} {name} = {text};").ok();
-                }
-                (_, None) => {
-                    writeln!(out, "    {ty} {name} = {{}};").ok();
-                }
-            }
-        }
-        Ok(())
+        self.write_entry_locals(locals, "threadgroup", out)
     }
 }
 
@@ -1303,44 +953,12 @@ fn rasterizer_ordered(inner: &TypeInner) -> bool {
     )
 }
 
-fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> bool {
-    while let TypeInner::Array { base, .. } = module.types[ty].inner {
-        ty = base;
-    }
-    module.types[ty].inner.is_resource()
-}
-
 fn is_compare(fun: ir::Intrinsic) -> bool {
     use ir::Intrinsic as I;
     matches!(
         fun,
         I::SampleCmp | I::SampleCmpLevelZero | I::SampleCmpLevel | I::GatherCmp | I::GatherCmpRed
     )
-}
-
-/// Marks `ty` and every struct inside it (members, arrays, buffer
-/// contents).
-fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
-    let Some(t) = module.types.try_get(ty) else {
-        return;
-    };
-    match &t.inner {
-        TypeInner::Struct { members } if used.insert(ty) => {
-            for m in members {
-                mark_structs(module, m.ty, used);
-            }
-        }
-        TypeInner::Array { base, .. } | TypeInner::MeshOutput { element: base, .. } => {
-            mark_structs(module, *base, used)
-        }
-        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-            mark_structs(module, *inner, used)
-        }
-        TypeInner::Buffer {
-            element: Some(e), ..
-        } => mark_structs(module, *e, used),
-        _ => {}
-    }
 }
 
 /// Refuses a structured-buffer element whose natural MSL layout (what the

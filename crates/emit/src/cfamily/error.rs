@@ -1,0 +1,108 @@
+//! The one shape of the C-family writers' errors: `c_family_error!`
+//! declares a target's public `Error` (the same four variants, its own
+//! messages) with its `Result` and `unsupported`, and [`Refusal`] is how
+//! the shared printers make one.
+
+use legalis_ir::Span;
+
+/// How shared code makes a writer's error.
+pub(crate) trait Refusal {
+    /// A construct the target does not support, at `span`.
+    fn unsupported(what: String, span: Span) -> Self;
+    /// What the legalizer should have rewritten, at `span`.
+    fn not_legalized(what: String, span: Span) -> Self;
+}
+
+/// Declares a C-family writer's `Error`: `target` names the output in the
+/// messages ("{target} output does not support {what}"), `layout` is the
+/// verb of the layout message ("{target} output does not yet {layout}
+/// {what}") and `layout_doc` documents that variant.
+macro_rules! c_family_error {
+    (target: $target:literal, layout: $layout:literal, layout_doc: $layout_doc:literal) => {
+        #[doc = concat!("Why a module could not be written as ", $target, ".")]
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum Error {
+            #[doc = concat!("A construct ", $target, " output does not support, at its source span.")]
+            Unsupported {
+                #[doc = concat!("The construct, as the message's object: \"", $target, " output does not support {what}\".")]
+                what: String,
+                /// Where the construct is in the source.
+                span: ::legalis_ir::Span,
+            },
+            #[doc = concat!("The module was not legalized for ", $target, ".")]
+            NotLegalized {
+                #[doc = concat!("What the legalizer left, for the message \"the module is not legalized for ", $target, ": {what}\".")]
+                what: String,
+                /// Where the offending item is in the source.
+                span: ::legalis_ir::Span,
+            },
+            /// `entry_point` is not an index into `module.entry_points`.
+            NoSuchEntryPoint {
+                /// The index asked for.
+                index: usize,
+            },
+            #[doc = $layout_doc]
+            Layout {
+                #[doc = concat!("The construct, as the message's object: \"", $target, " output does not yet ", $layout, " {what}\".")]
+                what: String,
+                /// Where it is in the source.
+                span: ::legalis_ir::Span,
+            },
+        }
+
+        impl Error {
+            /// The source span the error points at, where it has one.
+            pub fn span(&self) -> Option<::legalis_ir::Span> {
+                match self {
+                    Error::Unsupported { span, .. }
+                    | Error::NotLegalized { span, .. }
+                    | Error::Layout { span, .. } => Some(*span),
+                    Error::NoSuchEntryPoint { .. } => None,
+                }
+            }
+        }
+
+        impl std::fmt::Display for Error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self {
+                    Error::Unsupported { what, .. } => {
+                        write!(f, concat!($target, " output does not support {}"), what)
+                    }
+                    Error::NotLegalized { what, .. } => {
+                        write!(f, concat!("the module is not legalized for ", $target, ": {}"), what)
+                    }
+                    Error::NoSuchEntryPoint { index } => {
+                        write!(f, "no entry point with index {index}")
+                    }
+                    Error::Layout { what, .. } => {
+                        write!(f, concat!($target, " output does not yet ", $layout, " {}"), what)
+                    }
+                }
+            }
+        }
+
+        impl std::error::Error for Error {}
+
+        /// What the writer's functions return.
+        pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;
+
+        /// An [`Error::Unsupported`] of `what` at `span`.
+        pub(crate) fn unsupported<T>(what: impl Into<String>, span: ::legalis_ir::Span) -> Result<T> {
+            Err(Error::Unsupported {
+                what: what.into(),
+                span,
+            })
+        }
+
+        impl $crate::cfamily::Refusal for Error {
+            fn unsupported(what: String, span: ::legalis_ir::Span) -> Self {
+                Error::Unsupported { what, span }
+            }
+            fn not_legalized(what: String, span: ::legalis_ir::Span) -> Self {
+                Error::NotLegalized { what, span }
+            }
+        }
+    };
+}
+
+pub(crate) use c_family_error;
