@@ -455,57 +455,9 @@ impl<'a> Writer<'a> {
     /// Functions reachable from the entry point (callees first, in arena
     /// order) and the globals they or the used initializers touch.
     fn collect_reachable(&mut self) {
-        let module = self.module;
-        let mut funcs = BTreeSet::from([self.entry.function]);
-        let mut globals = BTreeSet::new();
-        let mut work = vec![self.entry.function];
-        let mut global_work = Vec::new();
-        let scan = |exprs: &ir::ExpressionArena,
-                    funcs: &mut BTreeSet<Handle<ir::Function>>,
-                    work: &mut Vec<Handle<ir::Function>>,
-                    global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
-            for (_, e) in exprs.iter() {
-                match e {
-                    Expression::Call { function, .. } if funcs.insert(*function) => {
-                        work.push(*function)
-                    }
-                    Expression::Global(g) => global_work.push(*g),
-                    _ => {}
-                }
-            }
-        };
-        loop {
-            if let Some(f) = work.pop() {
-                scan(
-                    &module.functions[f].expressions,
-                    &mut funcs,
-                    &mut work,
-                    &mut global_work,
-                );
-            } else if let Some(g) = global_work.pop() {
-                if globals.insert(g)
-                    && let Some(init) = module.globals[g].init
-                {
-                    {
-                        let mut sub = Vec::new();
-                        collect_subtree(&module.global_expressions, init, &mut sub);
-                        for e in sub {
-                            match &module.global_expressions[e] {
-                                Expression::Call { function, .. } if funcs.insert(*function) => {
-                                    work.push(*function)
-                                }
-                                Expression::Global(g) => global_work.push(*g),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            } else {
-                break;
-            }
-        }
-        self.functions = funcs.into_iter().collect();
-        self.globals = globals.into_iter().collect();
+        let reach = ir::Reach::of_entry_point(self.module, self.entry);
+        self.functions = reach.functions().collect();
+        self.globals = reach.globals().collect();
     }
 
     fn assign_names(&mut self) {
@@ -1736,22 +1688,6 @@ impl<'a> Writer<'a> {
         writeln!(out, "{ind}}}").ok();
         Ok(())
     }
-}
-
-/// Every expression in the tree rooted at `root`.
-pub(super) fn collect_subtree(
-    exprs: &ir::ExpressionArena,
-    root: Handle<Expression>,
-    out: &mut Vec<Handle<Expression>>,
-) {
-    out.push(root);
-    for child in children(&exprs[root]) {
-        collect_subtree(exprs, child, out);
-    }
-}
-
-pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
-    e.children()
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ fn written_params(module: &ir::Module, func: &ir::Function) -> FastHashSet<u32> 
                     }
                 }
             }
-            Expression::Intrinsic { fun, args } if super::intrinsics::has_side_effects(*fun) => {
+            Expression::Intrinsic { fun, args } if fun.has_side_effects() => {
                 stores.extend(args.iter().copied())
             }
             _ => {}
@@ -212,16 +212,6 @@ pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bo
         | Expression::Member { .. }
         | Expression::Index { .. } => exprs[e].children().into_iter().all(|c| is_const(exprs, c)),
         _ => false,
-    }
-}
-
-/// Whether evaluating `e` twice is the same as once: no calls, writes or
-/// side-effecting intrinsics.
-pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. } => false,
-        Expression::Intrinsic { fun, .. } if super::intrinsics::has_side_effects(*fun) => false,
-        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
     }
 }
 
@@ -535,7 +525,7 @@ impl Writer<'_> {
         }
         match &ctx.exprs[target] {
             Expression::Swizzle { base, components } if components.len() > 1 => {
-                if !is_pure(ctx.exprs, *base) {
+                if !ir::is_pure(ctx.exprs, *base) {
                     return unsupported("a swizzle store whose base has side effects", span);
                 }
                 let base_ty = ctx.ty(*base);
@@ -779,7 +769,7 @@ impl Writer<'_> {
         let Some(count) = self.padded_shape(ctx, e) else {
             return unsupported("a padded uniform matrix of unknown shape", ctx.span(e));
         };
-        if !is_pure(ctx.exprs, e) {
+        if !ir::is_pure(ctx.exprs, e) {
             return unsupported(
                 "a uniform matrix with 2-component columns read through an index with side effects",
                 ctx.span(e),
@@ -869,7 +859,7 @@ impl Writer<'_> {
             return Ok(format!("&{place}"));
         }
         let span = ctx.span(arg);
-        if !is_pure(ctx.exprs, arg) {
+        if !ir::is_pure(ctx.exprs, arg) {
             return unsupported("an `out` argument with side effects", span);
         }
         let Some(ty) = ctx.ty(arg) else {
@@ -1037,7 +1027,10 @@ impl Writer<'_> {
                 if !scalar_or_vector && !condition_is_scalar {
                     return unsupported("a component-wise `?:` on matrices", span);
                 }
-                if scalar_or_vector && is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
+                if scalar_or_vector
+                    && ir::is_pure(ctx.exprs, *accept)
+                    && ir::is_pure(ctx.exprs, *reject)
+                {
                     let a = self.expr(ctx, *accept)?;
                     let r = self.expr(ctx, *reject)?;
                     format!("select({r}, {a}, {c})")
@@ -1054,7 +1047,7 @@ impl Writer<'_> {
             // before the statement that uses their value.
             Expression::Assign { target, .. } => {
                 let target = *target;
-                if !is_pure(ctx.exprs, target) {
+                if !ir::is_pure(ctx.exprs, target) {
                     return unsupported(
                         "an assignment used as a value whose target has side effects",
                         span,
@@ -1066,7 +1059,7 @@ impl Writer<'_> {
             }
             Expression::IncDec { op, target } => {
                 let (op, target) = (*op, *target);
-                if !is_pure(ctx.exprs, target) {
+                if !ir::is_pure(ctx.exprs, target) {
                     return unsupported(
                         "`++`/`--` used as a value on a target with side effects",
                         span,
@@ -1134,7 +1127,7 @@ impl Writer<'_> {
     /// pure, else bound to a `let` before the statement.
     pub(super) fn reusable(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
         let value = self.expr(ctx, e)?;
-        if is_pure(ctx.exprs, e) {
+        if ir::is_pure(ctx.exprs, e) {
             return Ok(value);
         }
         let t = ctx.temp("value");
@@ -1530,7 +1523,7 @@ impl Writer<'_> {
             let part = self.expr(ctx, c)?;
             let part = if self.padded_matrix_members.contains(&(ty, i as u32)) {
                 let transposed = self.transposed_members.contains(&(ty, i as u32));
-                match (component_inner(ctx, c), is_pure(ctx.exprs, c)) {
+                match (component_inner(ctx, c), ir::is_pure(ctx.exprs, c)) {
                     (Some(TypeInner::Matrix { rows, columns, .. }), true) => {
                         let (count, value) = if transposed {
                             (columns, format!("transpose({part})"))

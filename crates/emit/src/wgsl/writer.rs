@@ -24,8 +24,8 @@ pub(super) struct Writer<'a> {
     /// The stages of the entry points that reach each function: the
     /// stage-dependent decisions of a function are made with them.
     stages: FastHashMap<Handle<ir::Function>, Vec<ShaderStage>>,
-    /// The globals each entry point (in `entries` order) reaches.
-    entry_globals: Vec<BTreeSet<Handle<ir::GlobalVariable>>>,
+    /// What each entry point (in `entries` order) reaches.
+    entry_reach: Vec<ir::Reach>,
     /// Names taken at module scope.
     taken: FastHashSet<String>,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
@@ -129,7 +129,7 @@ impl<'a> Writer<'a> {
             module,
             entries,
             stages: FastHashMap::default(),
-            entry_globals: Vec::new(),
+            entry_reach: Vec::new(),
             taken: FastHashSet::default(),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
@@ -170,16 +170,16 @@ impl<'a> Writer<'a> {
     fn collect_used(&mut self) -> Result<()> {
         let mut all = BTreeSet::new();
         for entry in self.entries.clone() {
-            let (functions, globals) = self.reach(entry)?;
-            for &f in &functions {
+            let reach = self.reach(entry)?;
+            for f in reach.functions() {
                 let stages = self.stages.entry(f).or_default();
                 if !stages.contains(&entry.stage) {
                     stages.push(entry.stage);
                 }
             }
-            all.extend(functions);
-            self.used_globals.extend(globals.iter().copied());
-            self.entry_globals.push(globals);
+            all.extend(reach.functions());
+            self.used_globals.extend(reach.globals());
+            self.entry_reach.push(reach);
         }
         self.reachable = all.into_iter().collect();
         for f in self.reachable.clone() {
@@ -189,61 +189,15 @@ impl<'a> Writer<'a> {
     }
 
     /// The functions and globals one entry point reaches.
-    #[allow(clippy::type_complexity)]
-    fn reach(
-        &self,
-        entry: &ir::EntryPoint,
-    ) -> Result<(
-        BTreeSet<Handle<ir::Function>>,
-        BTreeSet<Handle<ir::GlobalVariable>>,
-    )> {
-        let module = self.module;
-        let mut functions = BTreeSet::new();
-        let mut globals = BTreeSet::new();
-        let mut work = vec![entry.function];
-        let mut global_work: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-        let mut seen_inits = FastHashSet::default();
-        loop {
-            while let Some(f) = work.pop() {
-                if !functions.insert(f) {
-                    continue;
-                }
-                let Some(func) = module.functions.try_get(f) else {
-                    return Err(Error::NotLegalized {
-                        what: "a call of a function the module does not define".into(),
-                        span: entry.span,
-                    });
-                };
-                for (_, e) in func.expressions.iter() {
-                    match e {
-                        Expression::Call { function, .. } => work.push(*function),
-                        Expression::Global(g) => global_work.push(*g),
-                        _ => {}
-                    }
-                }
-            }
-            let Some(g) = global_work.pop() else {
-                break;
-            };
-            globals.insert(g);
-            if let Some(init) = module.globals.try_get(g).and_then(|v| v.init)
-                && seen_inits.insert(g)
-            {
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    if !module.global_expressions.contains(e) {
-                        continue;
-                    }
-                    match &module.global_expressions[e] {
-                        Expression::Call { function, .. } => work.push(*function),
-                        Expression::Global(h) => global_work.push(*h),
-                        _ => {}
-                    }
-                    stack.extend(module.global_expressions[e].children());
-                }
-            }
+    fn reach(&self, entry: &ir::EntryPoint) -> Result<ir::Reach> {
+        let reach = ir::Reach::of_entry_point(self.module, entry);
+        if reach.undefined_call().is_some() {
+            return Err(Error::NotLegalized {
+                what: "a call of a function the module does not define".into(),
+                span: entry.span,
+            });
         }
-        Ok((functions, globals))
+        Ok(reach)
     }
 
     /// The stages of the entry points that reach `f` (every entry point's
@@ -1188,7 +1142,7 @@ impl<'a> Writer<'a> {
         if let Some(k) = entry_index {
             // The initializers of the globals this entry point reaches.
             for g in self.entry_inits.clone() {
-                if !self.entry_globals[k].contains(&g) {
+                if !self.entry_reach[k].has_global(g) {
                     continue;
                 }
                 let init = module.globals[g].init;
