@@ -20,7 +20,8 @@ use legalis_ir::{
 };
 
 use super::types::{Result, unsupported};
-use super::writer::{Writer, fresh};
+use super::writer::Writer;
+use crate::namer::Namer;
 
 pub(super) struct ParamName {
     pub name: String,
@@ -39,7 +40,7 @@ pub(super) struct FnCtx<'a> {
     pub exprs: &'a ir::ExpressionArena,
     pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<ParamName>,
-    names: FastHashSet<String>,
+    names: Namer,
     /// Statements to print before the current one.
     pub pre: Vec<String>,
     /// Statements to print after the current one.
@@ -63,10 +64,10 @@ impl<'a> FnCtx<'a> {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let name = fresh(&mut names, &p.name);
+                let name = names.call(&p.name);
                 let pointer = p.direction != ParamDirection::In;
                 let copy = (!pointer && written.contains(&(i as u32)))
-                    .then(|| fresh(&mut names, &format!("{}_in", p.name)));
+                    .then(|| names.call(&format!("{}_in", p.name)));
                 ParamName {
                     name,
                     pointer,
@@ -78,7 +79,7 @@ impl<'a> FnCtx<'a> {
         for (l, local) in func.locals.iter() {
             let name = match w.static_locals.get(&(f, l)) {
                 Some(name) => name.clone(),
-                None => fresh(&mut names, &local.name),
+                None => names.call(&local.name),
             };
             locals.insert(l, name);
         }
@@ -112,7 +113,7 @@ impl<'a> FnCtx<'a> {
     }
 
     pub fn temp(&mut self, base: &str) -> String {
-        fresh(&mut self.names, base)
+        self.names.call(base)
     }
 
     pub fn ty(&self, e: Handle<Expression>) -> Option<Handle<ir::Type>> {

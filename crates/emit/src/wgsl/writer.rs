@@ -15,6 +15,7 @@ use super::keywords::is_reserved;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::binding::{self, Bindings};
+use crate::namer::{Namer, Rules};
 use crate::resource_uses::Use;
 
 pub(super) struct Writer<'a> {
@@ -27,7 +28,7 @@ pub(super) struct Writer<'a> {
     /// What each entry point (in `entries` order) reaches.
     entry_reach: Vec<ir::Reach>,
     /// Names taken at module scope.
-    taken: FastHashSet<String>,
+    names: Namer,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
     pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
     pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
@@ -80,18 +81,12 @@ pub(super) struct Writer<'a> {
 
 pub(super) use crate::identifier::sanitize;
 
-/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    let base = sanitize(base);
-    let mut name = base.clone();
-    let mut n = 1;
-    while is_reserved(&name) || taken.contains(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    taken.insert(name.clone());
-    name
-}
+/// WGSL's naming: [`sanitize`]d, and no reserved word taken, numbered or
+/// not.
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: is_reserved,
+};
 
 impl<'a> Writer<'a> {
     /// A writer of the entry points `entry_points` of `module` (at least
@@ -130,7 +125,7 @@ impl<'a> Writer<'a> {
             entries,
             stages: FastHashMap::default(),
             entry_reach: Vec::new(),
-            taken: FastHashSet::default(),
+            names: Namer::new(RULES),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
             global_names: FastHashMap::default(),
@@ -362,24 +357,21 @@ impl<'a> Writer<'a> {
         // Room for every module-scope name up front: thousands of varyings
         // would rehash the tables as they grow.
         let names = module.types.len() + module.globals.len() + module.functions.len();
-        self.taken.reserve(names);
+        self.names.reserve(names);
         self.global_names.reserve(module.globals.len());
         // The entry points keep their names first.
         for entry in self.entries.clone() {
             if !self.function_names.contains_key(&entry.function) {
-                let entry_name = fresh(&mut self.taken, &entry.name);
+                let entry_name = self.names.call(&entry.name);
                 self.function_names.insert(entry.function, entry_name);
             }
         }
         for (h, t) in module.types.iter() {
             if let TypeInner::Struct { members } = &t.inner {
-                let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
+                let name = self.names.call(t.name.as_deref().unwrap_or("Struct"));
                 self.struct_names.insert(h, name);
-                let mut member_taken = FastHashSet::default();
-                let names = members
-                    .iter()
-                    .map(|m| fresh(&mut member_taken, &m.name))
-                    .collect();
+                let mut member_names = Namer::new(RULES);
+                let names = members.iter().map(|m| member_names.call(&m.name)).collect();
                 self.member_names.insert(h, names);
             }
         }
@@ -388,7 +380,7 @@ impl<'a> Writer<'a> {
             if var.space == AddressSpace::Uniform && !binding::is_resource(module, var) {
                 continue;
             }
-            let name = fresh(&mut self.taken, &var.name);
+            let name = self.names.call(&var.name);
             self.global_names.insert(g, name);
         }
         let plain: Vec<Handle<ir::GlobalVariable>> = self
@@ -401,11 +393,11 @@ impl<'a> Writer<'a> {
             })
             .collect();
         if !plain.is_empty() {
-            let var = fresh(&mut self.taken, "_Globals");
-            let mut member_taken = FastHashSet::default();
+            let var = self.names.call("_Globals");
+            let mut member_names = Namer::new(RULES);
             let members = plain
                 .iter()
-                .map(|&g| (g, fresh(&mut member_taken, &module.globals[g].name)))
+                .map(|&g| (g, member_names.call(&module.globals[g].name)))
                 .collect();
             self.plain_uniforms = Some((var, members));
         }
@@ -413,23 +405,23 @@ impl<'a> Writer<'a> {
             if self.function_names.contains_key(&f) {
                 continue;
             }
-            let name = fresh(&mut self.taken, &module.functions[f].name);
+            let name = self.names.call(&module.functions[f].name);
             self.function_names.insert(f, name);
         }
         for &f in &self.reachable {
             let func = &module.functions[f];
             for (l, local) in func.locals.iter() {
                 if local.is_static {
-                    let name = fresh(&mut self.taken, &format!("{}_{}", func.name, local.name));
+                    let name = self.names.call(&format!("{}_{}", func.name, local.name));
                     self.static_locals.insert((f, l), name);
                 }
             }
         }
     }
 
-    /// Names taken at module scope, for a function's own namer.
-    pub fn module_names(&self) -> FastHashSet<String> {
-        self.taken.clone()
+    /// The module scope's namer, for a function's own names.
+    pub fn module_names(&self) -> Namer {
+        self.names.clone()
     }
 
     pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
@@ -599,7 +591,7 @@ impl<'a> Writer<'a> {
         let mut out = String::new();
         // `_Globals` first, as the binding rule numbers it.
         if let Some((var, members)) = self.plain_uniforms.clone() {
-            let struct_name = fresh(&mut self.taken, "GlobalsBlock");
+            let struct_name = self.names.call("GlobalsBlock");
             writeln!(out, "struct {struct_name} {{").ok();
             let mut after_struct = false;
             for g in self.used_globals.clone() {
