@@ -6,7 +6,8 @@
 //! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL, [`MetalMapping`]
 //! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The builtins
 //! the ray-tracing intrinsics read (`DispatchRaysIndex()`), which no semantic names, are rows of
-//! their own keyed by intrinsic ([`ray_builtin`], GLSL and SPIR-V). The HLSL column
+//! their own keyed by intrinsic ([`ray_builtin`], GLSL and SPIR-V), and so are the subgroup
+//! builtins the wave intrinsics read ([`subgroup_builtin`]). The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
 //! exhaustive with no `_` arm over [`SystemValue`](legalis_ir::SystemValue), so a new system value
 //! does not compile until every column decides.
@@ -40,6 +41,7 @@ mod glsl;
 mod hlsl;
 pub mod metal;
 mod ray;
+mod subgroup;
 pub mod wgsl;
 
 pub use cuda::{CudaBuiltin, CudaMapping, cuda};
@@ -47,6 +49,7 @@ pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, 
 pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
 pub use metal::{MetalBuiltin, MetalMapping, metal};
 pub use ray::{RayBuiltin, ray_builtin};
+pub use subgroup::{SubgroupBuiltin, subgroup_builtin};
 pub use wgsl::{WgslBuiltin, WgslMapping, wgsl};
 
 use legalis_ir::{Scalar, ScalarKind};
