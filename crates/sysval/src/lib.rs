@@ -7,7 +7,8 @@
 //! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The builtins
 //! the ray-tracing intrinsics read (`DispatchRaysIndex()`), which no semantic names, are rows of
 //! their own keyed by intrinsic ([`ray_builtin`], GLSL and SPIR-V), and so are the subgroup
-//! builtins the wave intrinsics read ([`subgroup_builtin`]). The HLSL column
+//! builtins the wave intrinsics read ([`subgroup_builtin`]), and a mesh shader's primitive
+//! indices ([`primitive_indices`]). The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
 //! exhaustive with no `_` arm over [`SystemValue`](legalis_ir::SystemValue), so a new system value
 //! does not compile until every column decides.
@@ -39,6 +40,7 @@
 pub mod cuda;
 mod glsl;
 mod hlsl;
+mod mesh;
 pub mod metal;
 mod ray;
 mod subgroup;
@@ -47,6 +49,7 @@ pub mod wgsl;
 pub use cuda::{CudaBuiltin, CudaMapping, cuda};
 pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
 pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
+pub use mesh::{PrimitiveIndices, primitive_indices};
 pub use metal::{MetalBuiltin, MetalMapping, metal};
 pub use ray::{RayBuiltin, ray_builtin};
 pub use subgroup::{SubgroupBuiltin, subgroup_builtin};

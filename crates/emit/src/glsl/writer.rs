@@ -1000,22 +1000,17 @@ impl<'a> Writer<'a> {
             return Ok(members);
         }
         let attrs = &self.entry.attributes;
-        for (access, block, array, count, prefix) in [
-            (
-                Access::MeshPerVertex,
-                "gl_MeshPerVertexEXT",
-                "gl_MeshVerticesEXT",
-                attrs.mesh_vertices.unwrap_or(0),
-                "",
-            ),
+        for (access, count, prefix) in [
+            (Access::MeshPerVertex, attrs.mesh_vertices.unwrap_or(0), ""),
             (
                 Access::MeshPerPrimitive,
-                "gl_MeshPerPrimitiveEXT",
-                "gl_MeshPrimitivesEXT",
                 attrs.mesh_primitives.unwrap_or(0),
                 "perprimitiveEXT ",
             ),
         ] {
+            let (Some(block), Some(array)) = (access.block_name(), access.block_array()) else {
+                continue;
+            };
             // Member name -> (type, suffix, elements of an arrayed member).
             let mut decls: Vec<(String, String, String, Option<u32>)> = Vec::new();
             for g in self.globals.clone() {

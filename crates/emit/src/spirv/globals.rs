@@ -277,10 +277,9 @@ impl Writer<'_> {
             }
             // B10: the indices of each primitive, after the topology.
             Some(ir::Binding::PrimitiveIndices) => {
-                let builtin = match self.entry.attributes.output_topology {
-                    Some(ir::OutputTopology::Line) => spirv::BuiltIn::PrimitiveLineIndicesEXT,
-                    Some(ir::OutputTopology::Point) => spirv::BuiltIn::PrimitivePointIndicesEXT,
-                    _ => spirv::BuiltIn::PrimitiveTriangleIndicesEXT,
+                let row = legalis_sysval::primitive_indices(self.entry.attributes.output_topology);
+                let Ok(builtin) = spirv::BuiltIn::from_str(row.spirv_builtin) else {
+                    return unsupported(format!("the builtin {}", row.spirv_builtin), span);
                 };
                 self.decorate(
                     id,
