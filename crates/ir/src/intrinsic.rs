@@ -442,6 +442,18 @@ impl Intrinsic {
             .find(|i| i.name() == name && i.is_ray_query_method())
     }
 
+    /// Whether the intrinsic is one of the ray-tracing calls (`TraceRay`,
+    /// `TraceMotionRay`, `CallShader`, `ReportHit`, `IgnoreHit`,
+    /// `AcceptHitAndEndSearch`), as opposed to the ray-tracing values
+    /// (`DispatchRaysIndex()` ...) read from builtins.
+    pub fn is_ray_call(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            TraceRay | TraceMotionRay | CallShader | ReportHit | IgnoreHit | AcceptHitAndEndSearch
+        )
+    }
+
     /// Whether the intrinsic is a method of `HitObject` (its object, a
     /// hit-object variable, is the first argument).
     pub fn is_hit_object_method(self) -> bool {

@@ -15,16 +15,7 @@ use super::writer::{Ctx, Result, Writer, unsupported};
 
 /// Whether `fun` is a ray-tracing intrinsic.
 pub(super) fn is_ray_intrinsic(fun: I) -> bool {
-    legalis_sysval::ray_builtin(fun).is_some()
-        || matches!(
-            fun,
-            I::TraceRay
-                | I::TraceMotionRay
-                | I::CallShader
-                | I::ReportHit
-                | I::IgnoreHit
-                | I::AcceptHitAndEndSearch
-        )
+    legalis_sysval::ray_builtin(fun).is_some() || fun.is_ray_call()
 }
 
 impl Writer<'_> {

@@ -66,15 +66,7 @@ impl Writer<'_> {
                 .op(Op::ConvertUToAccelerationStructureKHR, ty, &[address])
                 .map(Some);
         }
-        let ray_call = matches!(
-            fun,
-            I::TraceRay
-                | I::TraceMotionRay
-                | I::CallShader
-                | I::ReportHit
-                | I::IgnoreHit
-                | I::AcceptHitAndEndSearch
-        );
+        let ray_call = fun.is_ray_call();
         let read = builtin(fun);
         if read.is_none() && !ray_call {
             return Ok(None);
