@@ -40,8 +40,8 @@ use std::collections::{BTreeSet, HashMap};
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{
-    AddressSpace, ArraySize, BufferKind, Expression, Handle, Register, RegisterClass,
-    ResourceAccess, ShaderStage, Span, TypeInner,
+    AddressSpace, ArraySize, BufferKind, Handle, Register, RegisterClass, ResourceAccess,
+    ShaderStage, Span, TypeInner,
 };
 
 pub use dump::{SCHEMA, render_json, render_text};
@@ -531,55 +531,9 @@ pub fn plan_entries(
 
 /// The globals entry point `entry` reaches: through its functions'
 /// expressions, the functions they call, and the initializers of the
-/// globals those read.
+/// globals those read (`ir::Reach`).
 pub fn reached_globals(module: &ir::Module, entry: usize) -> BTreeSet<Handle<ir::GlobalVariable>> {
-    let mut functions = BTreeSet::new();
-    let mut work = vec![module.entry_points[entry].function];
-    // One flag per global: a tree insertion per reference cost more than
-    // the walk. Handles outside the arena are kept too.
-    let mut seen = vec![false; module.globals.len()];
-    let mut outside = BTreeSet::new();
-    let mut first_time = |g: Handle<ir::GlobalVariable>| match seen.get_mut(g.index()) {
-        Some(flag) => !std::mem::replace(flag, true),
-        None => outside.insert(g),
-    };
-    let mut pending = Vec::new();
-    loop {
-        while let Some(f) = work.pop() {
-            if !functions.insert(f) {
-                continue;
-            }
-            let Some(func) = module.functions.try_get(f) else {
-                continue;
-            };
-            for (_, e) in func.expressions.iter() {
-                match e {
-                    Expression::Call { function, .. } => work.push(*function),
-                    Expression::Global(g) if first_time(*g) => pending.push(*g),
-                    _ => {}
-                }
-            }
-        }
-        let Some(g) = pending.pop() else { break };
-        let Some(init) = module.globals.try_get(g).and_then(|g| g.init) else {
-            continue;
-        };
-        let mut stack = vec![init];
-        while let Some(e) = stack.pop() {
-            match &module.global_expressions[e] {
-                Expression::Global(other) if first_time(*other) => pending.push(*other),
-                Expression::Call { function, .. } => work.push(*function),
-                _ => {}
-            }
-            stack.extend(module.global_expressions[e].children());
-        }
-    }
-    let mut globals: BTreeSet<Handle<ir::GlobalVariable>> = seen
-        .iter()
-        .enumerate()
-        .filter(|&(_, &flag)| flag)
-        .map(|(i, _)| Handle::from_index(i))
-        .collect();
-    globals.append(&mut outside);
-    globals
+    ir::Reach::of_entry_point(module, &module.entry_points[entry])
+        .globals()
+        .collect()
 }

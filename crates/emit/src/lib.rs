@@ -105,6 +105,7 @@ mod float_text;
 pub mod glsl;
 mod identifier;
 pub mod metal;
+mod namer;
 mod resource_uses;
 pub mod spirv;
 pub mod wgsl;

@@ -442,6 +442,18 @@ impl Intrinsic {
             .find(|i| i.name() == name && i.is_ray_query_method())
     }
 
+    /// Whether the intrinsic is one of the ray-tracing calls (`TraceRay`,
+    /// `TraceMotionRay`, `CallShader`, `ReportHit`, `IgnoreHit`,
+    /// `AcceptHitAndEndSearch`), as opposed to the ray-tracing values
+    /// (`DispatchRaysIndex()` ...) read from builtins.
+    pub fn is_ray_call(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            TraceRay | TraceMotionRay | CallShader | ReportHit | IgnoreHit | AcceptHitAndEndSearch
+        )
+    }
+
     /// Whether the intrinsic is a method of `HitObject` (its object, a
     /// hit-object variable, is the first argument).
     pub fn is_hit_object_method(self) -> bool {
@@ -492,6 +504,115 @@ impl Intrinsic {
     }
 }
 
+impl Intrinsic {
+    /// Whether calling the intrinsic changes something besides giving its
+    /// value: it writes memory (stores, atomics, counters, `out`
+    /// arguments such as `sincos`'s), synchronises (barriers, the
+    /// fragment interlock), ends or redirects the invocation (`clip`, the
+    /// ray-tracing calls) or changes an object's state (a `RayQuery`'s
+    /// traversal, a hit object, mesh output counts). Every other
+    /// intrinsic only computes its value from its arguments and what it
+    /// reads, so evaluating it twice, or not at all, is unobservable
+    /// except for its cost (wave, quad and derivative operations read
+    /// the other invocations, which only matters where the control flow
+    /// around them changes; see [`is_pure_with`]).
+    pub fn has_side_effects(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            Clip | AllMemoryBarrier
+                | AllMemoryBarrierWithGroupSync
+                | DeviceMemoryBarrier
+                | DeviceMemoryBarrierWithGroupSync
+                | GroupMemoryBarrier
+                | GroupMemoryBarrierWithGroupSync
+                | BeginInvocationInterlock
+                | EndInvocationInterlock
+                | WorkgroupUniformLoad
+                | InterlockedAdd
+                | InterlockedAnd
+                | InterlockedCompareExchange
+                | InterlockedCompareStore
+                | InterlockedExchange
+                | InterlockedMax
+                | InterlockedMin
+                | InterlockedOr
+                | InterlockedXor
+                | BufferInterlockedAdd
+                | BufferInterlockedAnd
+                | BufferInterlockedOr
+                | BufferInterlockedXor
+                | BufferInterlockedMin
+                | BufferInterlockedMax
+                | BufferInterlockedExchange
+                | BufferInterlockedCompareExchange
+                | BufferInterlockedCompareStore
+                | SinCos
+                | Modf
+                | Frexp
+                | GetDimensions
+                | Store
+                | Store2
+                | Store3
+                | Store4
+                | IncrementCounter
+                | DecrementCounter
+                | Append
+                | Consume
+                | RestartStrip
+                | SetMeshOutputCounts
+                | DispatchMesh
+                | TraceRay
+                | TraceMotionRay
+                | CallShader
+                | ReportHit
+                | IgnoreHit
+                | AcceptHitAndEndSearch
+                | HitObjectTraceRay
+                | HitObjectMakeMiss
+                | HitObjectMakeNop
+                | HitObjectMakeHit
+                | HitObjectInvoke
+                | ReorderThread
+                | RayQueryTraceRayInline
+                | RayQueryProceed
+                | RayQueryAbort
+                | RayQueryCommitNonOpaqueTriangleHit
+                | RayQueryCommitProceduralPrimitiveHit
+        )
+    }
+}
+
+/// Whether evaluating expression `e` of `exprs` twice, or not at all, is
+/// unobservable: no call, assignment or increment anywhere in its tree,
+/// and no intrinsic with [side effects](Intrinsic::has_side_effects).
+pub fn is_pure(exprs: &crate::ExpressionArena, e: crate::Handle<crate::Expression>) -> bool {
+    is_pure_with(exprs, e, |fun| !fun.has_side_effects())
+}
+
+/// [`is_pure`] with the caller's judgement of intrinsics: `e` is pure
+/// when its tree holds no call, assignment or increment and `intrinsic_ok`
+/// accepts every intrinsic in it. A writer that keeps more in place than
+/// side effects ask (a load under its condition, one call per intrinsic
+/// in the text) passes a stricter test than `!has_side_effects()`.
+pub fn is_pure_with(
+    exprs: &crate::ExpressionArena,
+    e: crate::Handle<crate::Expression>,
+    intrinsic_ok: impl Fn(Intrinsic) -> bool,
+) -> bool {
+    use crate::Expression as E;
+    let mut stack = vec![e];
+    while let Some(h) = stack.pop() {
+        let expr = &exprs[h];
+        match expr {
+            E::Call { .. } | E::Assign { .. } | E::IncDec { .. } => return false,
+            E::Intrinsic { fun, .. } if !intrinsic_ok(*fun) => return false,
+            _ => stack.extend(expr.children()),
+        }
+    }
+    true
+}
+
 impl crate::Module {
     /// The intrinsics `function` and the functions it calls use, and the
     /// globals they name (not those the globals' initializers name).
@@ -504,22 +625,15 @@ impl crate::Module {
     ) {
         let mut found = std::collections::BTreeSet::new();
         let mut globals = std::collections::BTreeSet::new();
-        let mut seen = std::collections::BTreeSet::from([function]);
-        let mut work = vec![function];
-        while let Some(f) = work.pop() {
-            let Some(func) = self.functions.try_get(f) else {
-                continue;
-            };
-            for (_, e) in func.expressions.iter() {
+        let reach = crate::Reach::calls(self, [function]);
+        for f in reach.functions() {
+            for (_, e) in self.functions[f].expressions.iter() {
                 match e {
                     crate::Expression::Intrinsic { fun, .. } => {
                         found.insert(*fun);
                     }
                     crate::Expression::Global(g) => {
                         globals.insert(*g);
-                    }
-                    crate::Expression::Call { function, .. } if seen.insert(*function) => {
-                        work.push(*function);
                     }
                     _ => {}
                 }

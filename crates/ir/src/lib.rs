@@ -8,7 +8,7 @@
 //! [`print::print_module`] renders a module as readable text (`legalis FILE
 //! -dump-ir`); [`verify::verify`] checks the invariants documented on the
 //! fields; [`link`] checks that the stages of one pipeline agree, for every
-//! target. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
+//! target; [`Reach`] is what entry points reach, computed once. [`Policy`] holds the API-convention choices (`-fvk-invert-y`
 //! and friends) every legalizer takes.
 //!
 //! A module is plain data, built by the front end or by hand:
@@ -48,6 +48,7 @@ mod module;
 mod policy;
 pub mod print;
 pub mod printf;
+mod reach;
 mod semantic;
 mod span;
 mod stage;
@@ -57,11 +58,12 @@ mod visit;
 
 pub use arena::{Arena, Handle, UniqueArena};
 pub use entries::{OtherEntryPoints, legalize_each};
-pub use intrinsic::{Intrinsic, RayQueryRead};
+pub use intrinsic::{Intrinsic, RayQueryRead, is_pure, is_pure_with};
 pub use module::*;
 pub use policy::{
     BufferLayout, DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase,
 };
+pub use reach::Reach;
 pub use semantic::{
     Binding, BuiltIn, Interpolation, InterpolationMode, IoAttrs, Sampling, Semantic, SystemValue,
     Xfb,

@@ -76,6 +76,18 @@ impl Access {
             Access::MeshPerPrimitive => Some("gl_MeshPrimitivesEXT"),
         }
     }
+
+    /// The block type of [`Access::block_array`] (`gl_PerVertex`, the
+    /// mesh output blocks `gl_MeshPerVertexEXT`, `gl_MeshPerPrimitiveEXT`),
+    /// which a shader redeclares with the members it uses.
+    pub fn block_name(self) -> Option<&'static str> {
+        match self {
+            Access::Global => None,
+            Access::PerVertexIn | Access::PerControlPointOut => Some("gl_PerVertex"),
+            Access::MeshPerVertex => Some("gl_MeshPerVertexEXT"),
+            Access::MeshPerPrimitive => Some("gl_MeshPerPrimitiveEXT"),
+        }
+    }
 }
 
 /// Another builtin the same system value maps to under an interpolation

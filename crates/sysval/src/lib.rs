@@ -4,7 +4,11 @@
 //! read (`Direction::Input`) or written (`Direction::Output`) by an entry
 //! point of `stage` reach the target? The answer is a row ([`GlslMapping`]
 //! for the GLSL/SPIR-V family, [`WgslMapping`] for WGSL, [`MetalMapping`]
-//! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The HLSL column
+//! for Metal, [`CudaMapping`] for CUDA) or `Unsupported` with a diagnostic code. The builtins
+//! the ray-tracing intrinsics read (`DispatchRaysIndex()`), which no semantic names, are rows of
+//! their own keyed by intrinsic ([`ray_builtin`], GLSL and SPIR-V), and so are the subgroup
+//! builtins the wave intrinsics read ([`subgroup_builtin`]), and a mesh shader's primitive
+//! indices ([`primitive_indices`]). The HLSL column
 //! ([`declared_types`]) says which types a user may declare each value with. The matches are
 //! exhaustive with no `_` arm over [`SystemValue`](legalis_ir::SystemValue), so a new system value
 //! does not compile until every column decides.
@@ -36,13 +40,19 @@
 pub mod cuda;
 mod glsl;
 mod hlsl;
+mod mesh;
 pub mod metal;
+mod ray;
+mod subgroup;
 pub mod wgsl;
 
 pub use cuda::{CudaBuiltin, CudaMapping, cuda};
 pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
 pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
+pub use mesh::{PrimitiveIndices, primitive_indices};
 pub use metal::{MetalBuiltin, MetalMapping, metal};
+pub use ray::{RayBuiltin, ray_builtin};
+pub use subgroup::{SubgroupBuiltin, subgroup_builtin};
 pub use wgsl::{WgslBuiltin, WgslMapping, wgsl};
 
 use legalis_ir::{Scalar, ScalarKind};

@@ -826,19 +826,12 @@ impl Writer<'_> {
         }
     }
 
-    /// Whether printing `e` twice is the same as printing it once.
+    /// Whether printing `e` twice is the same as printing it once:
+    /// [`ir::is_pure`], and no intrinsic at all (each intrinsic call is
+    /// printed once, its value kept in a temporary where it is needed
+    /// twice).
     pub fn is_pure(&self, ctx: &Ctx, e: Handle<Expression>) -> bool {
-        let mut all = Vec::new();
-        super::writer::collect_subtree(ctx.exprs, e, &mut all);
-        all.iter().all(|&x| {
-            !matches!(
-                ctx.exprs[x],
-                Expression::Call { .. }
-                    | Expression::Assign { .. }
-                    | Expression::IncDec { .. }
-                    | Expression::Intrinsic { .. }
-            )
-        })
+        ir::is_pure_with(ctx.exprs, e, |_| false)
     }
 }
 

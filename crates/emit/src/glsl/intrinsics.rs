@@ -119,8 +119,9 @@ fn template(fun: I) -> Option<&'static str> {
         I::Ldexp => "({0} * exp2({1}))",
         I::WaveActiveCountBits => "subgroupBallotBitCount(subgroupBallot({0}))",
         I::WavePrefixCountBits => "subgroupBallotExclusiveBitCount(subgroupBallot({0}))",
-        I::WaveGetLaneCount => "gl_SubgroupSize",
-        I::WaveGetLaneIndex => "gl_SubgroupInvocationID",
+        I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+            return legalis_sysval::subgroup_builtin(fun).map(|b| b.glsl_name);
+        }
         I::Lit => "_hlsl_lit(float({0}), float({1}), float({2}))",
         I::Msad4 => "_hlsl_msad4({0}, {1}, {2})",
         I::NonUniformResourceIndex => "nonuniformEXT({0})",
@@ -318,19 +319,16 @@ impl Writer<'_> {
                     return unsupported(
                         format!(
                             "`{}` outside compute, mesh and amplification shaders \
-                             (`gl_SubgroupID` and `gl_NumSubgroups` exist only there)",
-                            fun.name()
+                             (`{}` and `{}` exist only there)",
+                            fun.name(),
+                            subgroup(I::WaveGetWaveIndex),
+                            subgroup(I::WaveGetNumWaves),
                         ),
                         span,
                     );
                 }
                 self.require("GL_KHR_shader_subgroup_basic");
-                Ok(if fun == I::WaveGetWaveIndex {
-                    "gl_SubgroupID"
-                } else {
-                    "gl_NumSubgroups"
-                }
-                .into())
+                Ok(subgroup(fun).into())
             }
             I::WorkgroupUniformLoad => {
                 // A barrier, the value into a temporary, a barrier: the
@@ -810,4 +808,10 @@ fn buffer_atomic_as_free(fun: I) -> I {
         I::BufferInterlockedCompareExchange => I::InterlockedCompareExchange,
         _ => I::InterlockedCompareStore,
     }
+}
+
+/// The GLSL subgroup builtin wave intrinsic `fun` reads (the system-value
+/// table's row); empty for an intrinsic without one.
+fn subgroup(fun: I) -> &'static str {
+    legalis_sysval::subgroup_builtin(fun).map_or("", |b| b.glsl_name)
 }

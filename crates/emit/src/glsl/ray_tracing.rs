@@ -1,5 +1,6 @@
 //! Ray tracing in GLSL (`GL_EXT_ray_tracing`): the ray intrinsics as
-//! builtins (`DispatchRaysIndex()` is `gl_LaunchIDEXT`) and calls
+//! builtins (the system-value table's `ray_builtin` rows:
+//! `DispatchRaysIndex()` is `gl_LaunchIDEXT`) and calls
 //! (`traceRayEXT`, `executeCallableEXT`, `reportIntersectionEXT`,
 //! `ignoreIntersectionEXT`, `terminateRayEXT`), and the declarations of
 //! ray-tracing storage. The legalizer has already made the payload and
@@ -12,54 +13,9 @@ use legalis_ir::{Expression, Handle, Intrinsic as I};
 
 use super::writer::{Ctx, Result, Writer, unsupported};
 
-/// The GLSL builtin of a ray intrinsic that reads one, and whether it is an
-/// `int` that HLSL reads as `uint`. A data table.
-fn builtin(fun: I) -> Option<(&'static str, bool)> {
-    Some(match fun {
-        I::DispatchRaysIndex => ("gl_LaunchIDEXT", false),
-        I::DispatchRaysDimensions => ("gl_LaunchSizeEXT", false),
-        I::WorldRayOrigin => ("gl_WorldRayOriginEXT", false),
-        I::WorldRayDirection => ("gl_WorldRayDirectionEXT", false),
-        I::ObjectRayOrigin => ("gl_ObjectRayOriginEXT", false),
-        I::ObjectRayDirection => ("gl_ObjectRayDirectionEXT", false),
-        I::RayTMin => ("gl_RayTminEXT", false),
-        I::RayTCurrent => ("gl_RayTmaxEXT", false),
-        I::RayFlags => ("gl_IncomingRayFlagsEXT", false),
-        I::HitKind => ("gl_HitKindEXT", false),
-        // HLSL's `InstanceIndex()` is the instance's position, its
-        // `InstanceID()` the user's custom index.
-        I::InstanceIndex => ("gl_InstanceID", true),
-        I::InstanceId => ("gl_InstanceCustomIndexEXT", true),
-        I::PrimitiveIndex => ("gl_PrimitiveID", true),
-        I::GeometryIndex => ("gl_GeometryIndexEXT", true),
-        I::RayCurrentTime => ("gl_CurrentRayTimeNV", false),
-        // HLSL `float3x4` is GLSL `mat3x4` (see `writer.rs`): its columns
-        // are the rows of the transform, which is what
-        // `gl_ObjectToWorld3x4EXT` holds. It is written as the transposed
-        // 4x3 builtin instead: glslang (the crate's release) reads both
-        // spellings through one variable and, when a shader uses both,
-        // stores the transposed 3x4 matrix into the 4x3 one (invalid
-        // SPIR-V under -emit-spirv-via-glsl).
-        I::ObjectToWorld3x4 | I::ObjectToWorld => ("transpose(gl_ObjectToWorldEXT)", false),
-        I::ObjectToWorld4x3 => ("gl_ObjectToWorldEXT", false),
-        I::WorldToObject3x4 | I::WorldToObject => ("transpose(gl_WorldToObjectEXT)", false),
-        I::WorldToObject4x3 => ("gl_WorldToObjectEXT", false),
-        _ => return None,
-    })
-}
-
 /// Whether `fun` is a ray-tracing intrinsic.
 pub(super) fn is_ray_intrinsic(fun: I) -> bool {
-    builtin(fun).is_some()
-        || matches!(
-            fun,
-            I::TraceRay
-                | I::TraceMotionRay
-                | I::CallShader
-                | I::ReportHit
-                | I::IgnoreHit
-                | I::AcceptHitAndEndSearch
-        )
+    legalis_sysval::ray_builtin(fun).is_some() || fun.is_ray_call()
 }
 
 impl Writer<'_> {
@@ -84,11 +40,15 @@ impl Writer<'_> {
         if matches!(fun, I::TraceMotionRay | I::RayCurrentTime) {
             self.require("GL_NV_ray_tracing_motion_blur");
         }
-        if let Some((name, int)) = builtin(fun) {
-            return Ok(Some(if int {
-                format!("uint({name})")
-            } else {
-                name.to_string()
+        if let Some(row) = legalis_sysval::ray_builtin(fun) {
+            // HLSL `float3x4` is GLSL `mat3x4` (see `writer.rs`): its
+            // columns are the rows of the transform, which the transposed
+            // 4x3 builtin holds.
+            let name = row.glsl_name;
+            return Ok(Some(match (row.glsl_int, row.transposed) {
+                (true, _) => format!("uint({name})"),
+                (false, true) => format!("transpose({name})"),
+                (false, false) => name.to_string(),
             }));
         }
         let mut a = Vec::new();

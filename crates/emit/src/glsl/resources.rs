@@ -202,10 +202,9 @@ impl Writer<'_> {
                 binding += 1;
             }
             taken.insert((set, binding));
-            let name = Self::unique(
-                &mut self.used_names,
-                &format!("{}_counter", self.global_names[&g]),
-            );
+            let name = self
+                .names
+                .call(&format!("{}_counter", self.global_names[&g]));
             self.counters.insert(g, (name, set, binding));
         }
     }
@@ -350,7 +349,7 @@ impl Writer<'_> {
             );
         }
         let members = self.member_list(inner, "    ", true)?;
-        let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        let block = self.names.call(&format!("block_{name}"));
         let layout = self.block_layout("std140");
         writeln!(
             out,
@@ -383,7 +382,7 @@ impl Writer<'_> {
         let name = self.global_names[&g].clone();
         let coherent = self.coherent(g);
         let ro = if readonly { "readonly " } else { "" };
-        let block = Self::unique(&mut self.used_names, &format!("block_{name}"));
+        let block = self.names.call(&format!("block_{name}"));
         let layout = self.block_layout("std430");
         writeln!(
             out,
@@ -391,7 +390,7 @@ impl Writer<'_> {
         )
         .ok();
         if let Some((counter, set, binding)) = self.counters.get(&g).cloned() {
-            let block = Self::unique(&mut self.used_names, &format!("block_{counter}"));
+            let block = self.names.call(&format!("block_{counter}"));
             writeln!(
                 out,
                 "layout(std430, set = {set}, binding = {binding}) {coherent}buffer {block}\n{{\n    uint count;\n}} {counter};"

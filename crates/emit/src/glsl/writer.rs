@@ -18,6 +18,7 @@ use legalis_ir::{AddressSpace, Expression, Handle, ScalarKind, Span, Statement, 
 
 use super::keywords::is_reserved;
 use super::{Error, Options};
+use crate::namer::{Namer, Rules};
 use crate::push_number;
 
 pub(super) type Result<T> = std::result::Result<T, Error>;
@@ -73,6 +74,23 @@ pub(super) fn sanitize(name: &str) -> String {
     let mut s = String::with_capacity(name.len() + 2);
     sanitize_into(name, &mut s);
     s
+}
+
+/// GLSL's naming: [`sanitize`] keeps every base off the reserved words
+/// (appending `_`), and a numbered name is never one.
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: crate::namer::none_reserved,
+};
+
+/// The module scope's namer, with the names the writer spells itself
+/// (`main`, the `_Globals` block) taken.
+fn module_namer() -> Namer {
+    let mut names = Namer::new(RULES);
+    for name in ["main", "_globals", "_Globals"] {
+        names.take(name);
+    }
+    names
 }
 
 /// [`sanitize`] appended to `out`.
@@ -172,7 +190,8 @@ pub(super) struct Writer<'a> {
     pub extensions: BTreeSet<String>,
     /// Helper functions by name, printed before user functions.
     pub helpers: BTreeMap<String, String>,
-    pub used_names: FastHashSet<String>,
+    /// The module's names (globals, structs, functions, helpers).
+    pub names: Namer,
     pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
     pub function_names: FastHashMap<Handle<ir::Function>, String>,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
@@ -230,10 +249,7 @@ impl<'a> Writer<'a> {
             version: options.version,
             extensions: options.extensions.iter().cloned().collect(),
             helpers: BTreeMap::new(),
-            used_names: ["main", "_globals", "_Globals"]
-                .into_iter()
-                .map(String::from)
-                .collect(),
+            names: module_namer(),
             global_names: FastHashMap::default(),
             function_names: FastHashMap::default(),
             struct_names: FastHashMap::default(),
@@ -270,21 +286,9 @@ impl<'a> Writer<'a> {
         Ok(w)
     }
 
-    /// A fresh name in the writer's own `_hlsl_` namespace (user names
-    /// that start so are renamed by [`sanitize`], so they cannot collide).
-    pub fn unique_internal(used: &mut FastHashSet<String>, base: &str) -> String {
-        let mut name = base.to_string();
-        let mut n = 1;
-        while !used.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        name
-    }
-
     /// A module-scope temporary of type `ty` (see [`Writer::temps`]).
     pub fn temp(&mut self, ty: String) -> String {
-        let name = Self::unique_internal(&mut self.used_names, "_hlsl_tmp");
+        let name = self.names.call_raw("_hlsl_tmp");
         self.temps.push((ty, name.clone()));
         name
     }
@@ -299,10 +303,10 @@ impl<'a> Writer<'a> {
             collect_initialized(&func.body, &mut inits);
             for (l, local) in func.locals.iter().filter(|(_, l)| l.is_static) {
                 let base = format!("{}_{}", func.name, local.name);
-                let name = Self::unique(&mut self.used_names, &base);
+                let name = self.names.call(&base);
                 let guard = inits
                     .contains(&l)
-                    .then(|| Self::unique(&mut self.used_names, &format!("{base}_init")));
+                    .then(|| self.names.call(&format!("{base}_init")));
                 self.static_locals
                     .insert((f, l), StaticLocal { name, guard });
             }
@@ -385,7 +389,7 @@ impl<'a> Writer<'a> {
                     base.push('_');
                     base.push_str(&self.global_names[g]);
                 }
-                Self::unique(&mut self.used_names, &base)
+                self.names.call(&base)
             };
             self.instance_names.insert((f, key.clone()), name);
         }
@@ -408,112 +412,19 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// A fresh module-level name derived from `base`.
-    pub fn unique(used: &mut FastHashSet<String>, base: &str) -> String {
-        let base = sanitize(base);
-        if !used.contains(&base) {
-            used.insert(base.clone());
-            return base;
-        }
-        let mut name = base.clone();
-        let mut n = 1;
-        while !used.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        name
-    }
-
-    /// A fresh function-level name: taken neither by a module-level name
-    /// (`outer`) nor by an earlier name of the function (`inner`). The
-    /// same name [`Writer::unique`] would give over both sets, without
-    /// copying the module's names for every function.
-    pub fn unique_in(
-        outer: &FastHashSet<String>,
-        inner: &mut FastHashSet<String>,
-        base: &str,
-    ) -> String {
-        let base = sanitize(base);
-        let free = |name: &String, inner: &FastHashSet<String>| {
-            !outer.contains(name) && !inner.contains(name)
-        };
-        if free(&base, inner) {
-            inner.insert(base.clone());
-            return base;
-        }
-        let mut n = 1;
-        loop {
-            let name = format!("{base}_{n}");
-            if free(&name, inner) {
-                inner.insert(name.clone());
-                return name;
-            }
-            n += 1;
-        }
-    }
-
     /// Functions reachable from the entry point (callees first, in arena
     /// order) and the globals they or the used initializers touch.
     fn collect_reachable(&mut self) {
-        let module = self.module;
-        let mut funcs = BTreeSet::from([self.entry.function]);
-        let mut globals = BTreeSet::new();
-        let mut work = vec![self.entry.function];
-        let mut global_work = Vec::new();
-        let scan = |exprs: &ir::ExpressionArena,
-                    funcs: &mut BTreeSet<Handle<ir::Function>>,
-                    work: &mut Vec<Handle<ir::Function>>,
-                    global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
-            for (_, e) in exprs.iter() {
-                match e {
-                    Expression::Call { function, .. } if funcs.insert(*function) => {
-                        work.push(*function)
-                    }
-                    Expression::Global(g) => global_work.push(*g),
-                    _ => {}
-                }
-            }
-        };
-        loop {
-            if let Some(f) = work.pop() {
-                scan(
-                    &module.functions[f].expressions,
-                    &mut funcs,
-                    &mut work,
-                    &mut global_work,
-                );
-            } else if let Some(g) = global_work.pop() {
-                if globals.insert(g)
-                    && let Some(init) = module.globals[g].init
-                {
-                    {
-                        let mut sub = Vec::new();
-                        collect_subtree(&module.global_expressions, init, &mut sub);
-                        for e in sub {
-                            match &module.global_expressions[e] {
-                                Expression::Call { function, .. } if funcs.insert(*function) => {
-                                    work.push(*function)
-                                }
-                                Expression::Global(g) => global_work.push(*g),
-                                _ => {}
-                            }
-                        }
-                    }
-                }
-            } else {
-                break;
-            }
-        }
-        self.functions = funcs.into_iter().collect();
-        self.globals = globals.into_iter().collect();
+        let reach = ir::Reach::of_entry_point(self.module, self.entry);
+        self.functions = reach.functions().collect();
+        self.globals = reach.globals().collect();
     }
 
     fn assign_names(&mut self) {
         let module = self.module;
         // Room for every global's name up front: thousands of varyings
         // would rehash the tables as they grow.
-        self.used_names
-            .reserve(self.globals.len() + module.types.len());
+        self.names.reserve(self.globals.len() + module.types.len());
         self.global_names.reserve(self.globals.len());
         // Globals first: a cbuffer keeps its name over its own block struct.
         for &g in &self.globals {
@@ -523,13 +434,13 @@ impl<'a> Writer<'a> {
                     binding: Some(ir::Binding::BuiltIn(_) | ir::Binding::PrimitiveIndices),
                     ..
                 }) => var.name.clone(),
-                _ => Self::unique(&mut self.used_names, &var.name),
+                _ => self.names.call(&var.name),
             };
             self.global_names.insert(g, name);
         }
         for (h, ty) in module.types.iter() {
             if let (TypeInner::Struct { .. }, Some(name)) = (&ty.inner, &ty.name) {
-                let n = Self::unique(&mut self.used_names, name);
+                let n = self.names.call(name);
                 self.struct_names.insert(h, n);
             }
         }
@@ -537,7 +448,7 @@ impl<'a> Writer<'a> {
             let name = if f == self.entry.function {
                 "main".to_string()
             } else {
-                Self::unique(&mut self.used_names, &module.functions[f].name)
+                self.names.call(&module.functions[f].name)
             };
             self.function_names.insert(f, name);
         }
@@ -574,7 +485,7 @@ impl<'a> Writer<'a> {
         }
         self.require("GL_ARB_fragment_shader_interlock");
         out.push_str("layout(pixel_interlock_ordered) in;\n");
-        let body = Self::unique_internal(&mut self.used_names, "_hlsl_main");
+        let body = self.names.call_raw("_hlsl_main");
         let key = (self.entry.function, InstanceKey::new());
         self.instance_names.insert(key, body.clone());
         self.interlock_main = Some(format!(
@@ -1089,22 +1000,17 @@ impl<'a> Writer<'a> {
             return Ok(members);
         }
         let attrs = &self.entry.attributes;
-        for (access, block, array, count, prefix) in [
-            (
-                Access::MeshPerVertex,
-                "gl_MeshPerVertexEXT",
-                "gl_MeshVerticesEXT",
-                attrs.mesh_vertices.unwrap_or(0),
-                "",
-            ),
+        for (access, count, prefix) in [
+            (Access::MeshPerVertex, attrs.mesh_vertices.unwrap_or(0), ""),
             (
                 Access::MeshPerPrimitive,
-                "gl_MeshPerPrimitiveEXT",
-                "gl_MeshPrimitivesEXT",
                 attrs.mesh_primitives.unwrap_or(0),
                 "perprimitiveEXT ",
             ),
         ] {
+            let (Some(block), Some(array)) = (access.block_name(), access.block_array()) else {
+                continue;
+            };
             // Member name -> (type, suffix, elements of an arrayed member).
             let mut decls: Vec<(String, String, String, Option<u32>)> = Vec::new();
             for g in self.globals.clone() {
@@ -1343,11 +1249,11 @@ impl<'a> Writer<'a> {
     ) -> Result<()> {
         let func = &self.module.functions[f];
         // The function's own names; module-level ones stay taken.
-        let mut used = FastHashSet::default();
+        let mut own = Namer::new(RULES);
         let mut ctx = self.instance_ctx(f, key);
         let mut params = Vec::new();
         for (i, p) in func.params.iter().enumerate() {
-            let name = Self::unique_in(&self.used_names, &mut used, &p.name);
+            let name = own.call_beside(&self.names, &p.name);
             ctx.params.push(name.clone());
             if key.get(i).copied().flatten().is_some() {
                 continue;
@@ -1366,7 +1272,7 @@ impl<'a> Writer<'a> {
         for (h, local) in func.locals.iter() {
             let name = match self.static_locals.get(&(f, h)) {
                 Some(s) => s.name.clone(),
-                None => Self::unique_in(&self.used_names, &mut used, &local.name),
+                None => own.call_beside(&self.names, &local.name),
             };
             ctx.locals.insert(h, name);
         }
@@ -1736,22 +1642,6 @@ impl<'a> Writer<'a> {
         writeln!(out, "{ind}}}").ok();
         Ok(())
     }
-}
-
-/// Every expression in the tree rooted at `root`.
-pub(super) fn collect_subtree(
-    exprs: &ir::ExpressionArena,
-    root: Handle<Expression>,
-    out: &mut Vec<Handle<Expression>>,
-) {
-    out.push(root);
-    for child in children(&exprs[root]) {
-        collect_subtree(exprs, child, out);
-    }
-}
-
-pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
-    e.children()
 }
 
 #[cfg(test)]

@@ -277,10 +277,9 @@ impl Writer<'_> {
             }
             // B10: the indices of each primitive, after the topology.
             Some(ir::Binding::PrimitiveIndices) => {
-                let builtin = match self.entry.attributes.output_topology {
-                    Some(ir::OutputTopology::Line) => spirv::BuiltIn::PrimitiveLineIndicesEXT,
-                    Some(ir::OutputTopology::Point) => spirv::BuiltIn::PrimitivePointIndicesEXT,
-                    _ => spirv::BuiltIn::PrimitiveTriangleIndicesEXT,
+                let row = legalis_sysval::primitive_indices(self.entry.attributes.output_topology);
+                let Ok(builtin) = spirv::BuiltIn::from_str(row.spirv_builtin) else {
+                    return unsupported(format!("the builtin {}", row.spirv_builtin), span);
                 };
                 self.decorate(
                     id,
@@ -484,13 +483,8 @@ impl Writer<'_> {
         let Some(builtin) = name.and_then(|n| spirv::BuiltIn::from_str(n).ok()) else {
             return unsupported(format!("the system value `{}` here", b.value.name()), span);
         };
-        match builtin {
-            spirv::BuiltIn::BaseVertex | spirv::BuiltIn::BaseInstance => {
-                self.capability(Capability::DrawParameters);
-                self.extensions.insert("SPV_KHR_shader_draw_parameters");
-            }
-            spirv::BuiltIn::FragDepth => self.writes_depth = true,
-            _ => {}
+        if builtin == spirv::BuiltIn::FragDepth {
+            self.writes_depth = true;
         }
         self.decorate(
             id,
@@ -588,8 +582,10 @@ impl Writer<'_> {
 }
 
 /// The SPIR-V builtin implementing system value `sv`: the table's row (its
-/// `noperspective` alternate for a `noperspective` global, B16), and the
-/// draw-parameter bases the rebasing of B6 reads.
+/// `noperspective` alternate for a `noperspective` global, B16). The
+/// draw-parameter bases the rebasing of B6 reads are the rows of
+/// `SV_StartVertexLocation` and `SV_StartInstanceLocation`, whose
+/// capability (`DrawParameters`) the row asks for too.
 fn builtin_name(
     sv: ir::SystemValue,
     stage: ir::ShaderStage,
@@ -601,16 +597,12 @@ fn builtin_name(
     } else {
         Direction::Output
     };
-    match sv {
-        ir::SystemValue::StartVertexLocation => Some("BaseVertex"),
-        ir::SystemValue::StartInstanceLocation => Some("BaseInstance"),
-        _ => match legalis_sysval::glsl(sv, stage, dir) {
-            legalis_sysval::GlslMapping::BuiltIn(row) => match row.noperspective {
-                Some(alternate) if noperspective => Some(alternate.spirv_builtin),
-                _ => Some(row.spirv_builtin),
-            },
-            _ => None,
+    match legalis_sysval::glsl(sv, stage, dir) {
+        legalis_sysval::GlslMapping::BuiltIn(row) => match row.noperspective {
+            Some(alternate) if noperspective => Some(alternate.spirv_builtin),
+            _ => Some(row.spirv_builtin),
         },
+        _ => None,
     }
 }
 

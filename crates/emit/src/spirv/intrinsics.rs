@@ -8,9 +8,10 @@
 //! geometry streams, per-vertex attributes) return `Error::Unsupported`.
 
 use legalis_ir as ir;
-use legalis_ir::{Expression, Handle, Intrinsic as I, Literal, ScalarKind, TypeInner};
+use legalis_ir::{Expression, Handle, Intrinsic as I, Literal, ScalarKind, Span, TypeInner};
 use rspirv::dr::Operand;
 use spirv::{Capability, GroupOperation, Op, StorageClass, Word};
+use std::str::FromStr as _;
 
 use super::convert::Shape;
 use super::expr::Place;
@@ -954,11 +955,8 @@ impl Writer<'_> {
         };
         use Capability as C;
         let (op, cap, group): (Op, Capability, Option<GroupOperation>) = match fun {
-            I::WaveGetLaneCount => {
-                return self.subgroup_builtin(ty_id, spirv::BuiltIn::SubgroupSize);
-            }
-            I::WaveGetLaneIndex => {
-                return self.subgroup_builtin(ty_id, spirv::BuiltIn::SubgroupLocalInvocationId);
+            I::WaveGetLaneCount | I::WaveGetLaneIndex => {
+                return self.subgroup_builtin(ty_id, fun, span);
             }
             I::WaveGetWaveIndex | I::WaveGetNumWaves => {
                 // Vulkan allows `SubgroupId` and `NumSubgroups` in the
@@ -977,12 +975,7 @@ impl Writer<'_> {
                         span,
                     );
                 }
-                let builtin = if fun == I::WaveGetWaveIndex {
-                    spirv::BuiltIn::SubgroupId
-                } else {
-                    spirv::BuiltIn::NumSubgroups
-                };
-                return self.subgroup_builtin(ty_id, builtin);
+                return self.subgroup_builtin(ty_id, fun, span);
             }
             I::QuadAny | I::QuadAll => {
                 // SPV_KHR_quad_control; the entry point's quad-derivative
@@ -1135,16 +1128,18 @@ impl Writer<'_> {
         self.op_with(op, Some(ty_id), ops)
     }
 
-    /// A subgroup builtin input, declared on first use.
-    fn subgroup_builtin(&mut self, ty: Word, builtin: spirv::BuiltIn) -> Result<Word> {
+    /// The subgroup builtin input wave intrinsic `fun` reads (the
+    /// system-value table's row), declared on first use.
+    fn subgroup_builtin(&mut self, ty: Word, fun: I, span: Span) -> Result<Word> {
+        let Some(row) = legalis_sysval::subgroup_builtin(fun) else {
+            return unsupported(format!("`{}` as a subgroup builtin", fun.name()), span);
+        };
+        let Ok(builtin) = spirv::BuiltIn::from_str(row.spirv_builtin) else {
+            return unsupported(format!("the builtin {}", row.spirv_builtin), span);
+        };
         self.require_version(1, 3);
         self.capability(Capability::GroupNonUniform);
-        let name = match builtin {
-            spirv::BuiltIn::SubgroupSize => "SubgroupSize",
-            spirv::BuiltIn::SubgroupId => "SubgroupId",
-            spirv::BuiltIn::NumSubgroups => "NumSubgroups",
-            _ => "SubgroupLocalInvocationId",
-        };
+        let name = row.spirv_builtin;
         let var = match self.extra_builtins.get(name) {
             Some(&v) => v,
             None => {
@@ -1364,5 +1359,26 @@ impl Writer<'_> {
             self.b
                 .execution_mode(main_id, M::PixelInterlockOrderedEXT, []);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_subgroup_row_names_a_spirv_builtin() {
+        let mut rows = 0;
+        for &fun in I::ALL {
+            if let Some(row) = legalis_sysval::subgroup_builtin(fun) {
+                assert!(
+                    spirv::BuiltIn::from_str(row.spirv_builtin).is_ok(),
+                    "{fun:?}: {}",
+                    row.spirv_builtin
+                );
+                rows += 1;
+            }
+        }
+        assert_eq!(rows, 4);
     }
 }

@@ -145,7 +145,9 @@ pub fn disassemble(words: &[u32]) -> String {
 /// Names of result ids.
 struct Namer {
     names: FastHashMap<u32, String>,
-    used: FastHashSet<String>,
+    /// The names taken, `%` names being one scope; every base is already
+    /// an identifier (`sanitize`, or made of type and value names).
+    used: crate::namer::Namer,
     /// The value part of scalar constants (`0_5` of `%float_0_5`).
     values: FastHashMap<u32, String>,
     debug: FastHashMap<u32, String>,
@@ -157,7 +159,7 @@ impl Namer {
     fn assign(module: &Module) -> FastHashMap<u32, String> {
         let mut n = Namer {
             names: FastHashMap::default(),
-            used: FastHashSet::default(),
+            used: crate::namer::Namer::new(RULES),
             values: FastHashMap::default(),
             debug: FastHashMap::default(),
             float_types: FastHashSet::default(),
@@ -195,12 +197,7 @@ impl Namer {
 
     /// Names `id` after `base`, with the first free `_N` suffix.
     fn claim(&mut self, id: u32, base: &str) {
-        let mut name = base.to_string();
-        let mut k = 1;
-        while !self.used.insert(name.clone()) {
-            name = format!("{base}_{k}");
-            k += 1;
-        }
+        let name = self.used.call_raw(base);
         self.names.insert(id, name);
     }
 
@@ -360,6 +357,13 @@ fn image_name(inst: &Instruction, sampled: &str) -> String {
     }
     s
 }
+
+/// The disassembly's naming: bases are sanitized where they are made
+/// (debug names by [`sanitize`]), and nothing is reserved.
+const RULES: crate::namer::Rules = crate::namer::Rules {
+    sanitize,
+    reserved: crate::namer::none_reserved,
+};
 
 /// An identifier for `%name`: other characters become `_`, and a leading
 /// digit gets a `_` so names never look like plain ids.

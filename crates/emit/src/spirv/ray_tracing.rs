@@ -1,6 +1,7 @@
 //! Ray tracing in SPIR-V (`SPV_KHR_ray_tracing`, SPIR-V 1.4 and later):
-//! the ray intrinsics as builtin inputs declared on first use
-//! (`DispatchRaysIndex()` loads `LaunchIdKHR`) and as instructions
+//! the ray intrinsics as builtin inputs declared on first use (the
+//! system-value table's `ray_builtin` rows: `DispatchRaysIndex()` loads
+//! `LaunchIdKHR`) and as instructions
 //! (`OpTraceRayKHR`, `OpExecuteCallableKHR`, `OpReportIntersectionKHR`,
 //! `OpConvertUToAccelerationStructureKHR`, and the terminators
 //! `OpIgnoreIntersectionKHR` and `OpTerminateRayKHR`),
@@ -10,56 +11,19 @@ use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I};
 use rspirv::dr::Operand;
 use spirv::{BuiltIn, Op, StorageClass, Word};
+use std::str::FromStr as _;
 
 use super::expr::Place;
 use super::writer::{Layout, Result, Writer, unsupported};
 
-/// The SPIR-V builtin a ray intrinsic reads and the type it is declared
-/// with: `None` for the intrinsic's own type, `Some` for the 4×3 object
-/// transforms (read transposed as HLSL's `float3x4`). A data table.
+/// The SPIR-V builtin a ray intrinsic reads, from the system-value table
+/// (`legalis_sysval::ray_builtin`), with its debug name and whether it is
+/// declared 4×3 and read transposed (HLSL's `float3x4`); `None` for
+/// every intrinsic that reads none.
 fn builtin(fun: I) -> Option<(BuiltIn, &'static str, bool)> {
-    Some(match fun {
-        I::DispatchRaysIndex => (BuiltIn::LaunchIdKHR, "gl_LaunchIDEXT", false),
-        I::DispatchRaysDimensions => (BuiltIn::LaunchSizeKHR, "gl_LaunchSizeEXT", false),
-        I::WorldRayOrigin => (BuiltIn::WorldRayOriginKHR, "gl_WorldRayOriginEXT", false),
-        I::WorldRayDirection => (
-            BuiltIn::WorldRayDirectionKHR,
-            "gl_WorldRayDirectionEXT",
-            false,
-        ),
-        I::ObjectRayOrigin => (BuiltIn::ObjectRayOriginKHR, "gl_ObjectRayOriginEXT", false),
-        I::ObjectRayDirection => (
-            BuiltIn::ObjectRayDirectionKHR,
-            "gl_ObjectRayDirectionEXT",
-            false,
-        ),
-        I::RayTMin => (BuiltIn::RayTminKHR, "gl_RayTminEXT", false),
-        I::RayTCurrent => (BuiltIn::RayTmaxKHR, "gl_RayTmaxEXT", false),
-        I::RayFlags => (
-            BuiltIn::IncomingRayFlagsKHR,
-            "gl_IncomingRayFlagsEXT",
-            false,
-        ),
-        I::HitKind => (BuiltIn::HitKindKHR, "gl_HitKindEXT", false),
-        I::InstanceIndex => (BuiltIn::InstanceId, "gl_InstanceID", false),
-        I::InstanceId => (
-            BuiltIn::InstanceCustomIndexKHR,
-            "gl_InstanceCustomIndexEXT",
-            false,
-        ),
-        I::PrimitiveIndex => (BuiltIn::PrimitiveId, "gl_PrimitiveID", false),
-        I::GeometryIndex => (BuiltIn::RayGeometryIndexKHR, "gl_GeometryIndexEXT", false),
-        I::RayCurrentTime => (BuiltIn::CurrentRayTimeNV, "gl_CurrentRayTimeNV", false),
-        I::ObjectToWorld4x3 => (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", false),
-        I::ObjectToWorld3x4 | I::ObjectToWorld => {
-            (BuiltIn::ObjectToWorldKHR, "gl_ObjectToWorldEXT", true)
-        }
-        I::WorldToObject4x3 => (BuiltIn::WorldToObjectKHR, "gl_WorldToObjectEXT", false),
-        I::WorldToObject3x4 | I::WorldToObject => {
-            (BuiltIn::WorldToObjectKHR, "gl_WorldToObjectEXT", true)
-        }
-        _ => return None,
-    })
+    let row = legalis_sysval::ray_builtin(fun)?;
+    let value = BuiltIn::from_str(row.spirv_builtin).ok()?;
+    Some((value, row.glsl_name, row.transposed))
 }
 
 /// The storage class of ray-tracing storage.
@@ -102,15 +66,7 @@ impl Writer<'_> {
                 .op(Op::ConvertUToAccelerationStructureKHR, ty, &[address])
                 .map(Some);
         }
-        let ray_call = matches!(
-            fun,
-            I::TraceRay
-                | I::TraceMotionRay
-                | I::CallShader
-                | I::ReportHit
-                | I::IgnoreHit
-                | I::AcceptHitAndEndSearch
-        );
+        let ray_call = fun.is_ray_call();
         let read = builtin(fun);
         if read.is_none() && !ray_call {
             return Ok(None);
@@ -218,5 +174,23 @@ impl Writer<'_> {
         self.used_vars.push((id, StorageClass::Input));
         self.extra_builtins.insert(name, id);
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ray_row_names_a_spirv_builtin() {
+        for &fun in I::ALL {
+            if let Some(row) = legalis_sysval::ray_builtin(fun) {
+                assert!(builtin(fun).is_some(), "{fun:?}: {}", row.spirv_builtin);
+            }
+        }
+        assert_eq!(
+            builtin(I::DispatchRaysIndex),
+            Some((BuiltIn::LaunchIdKHR, "gl_LaunchIDEXT", false))
+        );
     }
 }

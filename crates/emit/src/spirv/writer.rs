@@ -108,14 +108,6 @@ impl ExtraBuiltins {
     }
 }
 
-/// What one entry point reaches: its functions and the globals they (and
-/// the initializers of those globals) name.
-#[derive(Default)]
-pub(super) struct Reach {
-    pub functions: BTreeSet<Handle<ir::Function>>,
-    pub globals: BTreeSet<Handle<ir::GlobalVariable>>,
-}
-
 pub(super) struct Writer<'a> {
     pub module: &'a ir::Module,
     /// The entry points the module gets, in order: one `OpEntryPoint` each.
@@ -151,7 +143,7 @@ pub(super) struct Writer<'a> {
     /// The extra builtins each written function uses.
     pub function_builtins: FastHashMap<Handle<ir::Function>, Vec<Word>>,
     /// What each of [`Writer::entries`] reaches.
-    pub reach: Vec<Reach>,
+    pub reach: Vec<ir::Reach>,
     /// Whether declaring a global made its stage write depth, and the
     /// execution modes its system-value row asks for.
     pub global_modes: FastHashMap<Handle<ir::GlobalVariable>, (bool, Vec<spirv::ExecutionMode>)>,
@@ -267,9 +259,9 @@ impl<'a> Writer<'a> {
         let mut functions = BTreeSet::new();
         let mut globals = BTreeSet::new();
         for entry in self.entries.clone() {
-            let reach = reach_of(self.module, entry.function);
-            functions.extend(reach.functions.iter().copied());
-            globals.extend(reach.globals.iter().copied());
+            let reach = ir::Reach::of_entry_point(self.module, entry);
+            functions.extend(reach.functions());
+            globals.extend(reach.globals());
             self.reach.push(reach);
         }
         if self.options.preserve_params {
@@ -292,8 +284,7 @@ impl<'a> Writer<'a> {
             .reach
             .iter()
             .position(|r| {
-                f.is_some_and(|f| r.functions.contains(&f))
-                    || g.is_some_and(|g| r.globals.contains(&g))
+                f.is_some_and(|f| r.has_function(f)) || g.is_some_and(|g| r.has_global(g))
             })
             .unwrap_or(0);
         self.entries[k]
@@ -371,7 +362,7 @@ impl<'a> Writer<'a> {
 
     /// The globals entry point `k` reaches, in handle order.
     pub fn entry_globals(&self, k: usize) -> Vec<Handle<ir::GlobalVariable>> {
-        self.reach[k].globals.iter().copied().collect()
+        self.reach[k].globals().collect()
     }
 
     /// The variables entry point `k` uses, by id, each with its storage
@@ -380,12 +371,11 @@ impl<'a> Writer<'a> {
     fn entry_variables(&self, k: usize) -> Vec<(Word, StorageClass)> {
         let reach = &self.reach[k];
         let mut ids: BTreeSet<Word> = reach
-            .globals
-            .iter()
-            .filter_map(|g| self.globals.get(g).map(|p| p.root))
+            .globals()
+            .filter_map(|g| self.globals.get(&g).map(|p| p.root))
             .collect();
-        for f in &reach.functions {
-            if let Some(touched) = self.function_builtins.get(f) {
+        for f in reach.functions() {
+            if let Some(touched) = self.function_builtins.get(&f) {
                 ids.extend(touched.iter().copied());
             }
         }
@@ -463,8 +453,8 @@ impl<'a> Writer<'a> {
         self.b.entry_point(model, main_id, name, interface);
         let mut writes_depth = false;
         let mut row_modes = Vec::new();
-        for g in &self.reach[k].globals {
-            if let Some((depth, modes)) = self.global_modes.get(g) {
+        for g in self.reach[k].globals() {
+            if let Some((depth, modes)) = self.global_modes.get(&g) {
                 writes_depth |= depth;
                 for mode in modes {
                     if !row_modes.contains(mode) {
@@ -757,103 +747,25 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// The functions `function` reaches through calls and the globals they
-/// and the initializers of those globals name.
-fn reach_of(module: &ir::Module, function: Handle<ir::Function>) -> Reach {
-    let mut funcs = BTreeSet::from([function]);
-    let mut globals = BTreeSet::new();
-    let mut work = vec![function];
-    let mut global_work = Vec::new();
-    let mut scan = |exprs: &ir::ExpressionArena,
-                    roots: Option<Handle<Expression>>,
-                    work: &mut Vec<Handle<ir::Function>>,
-                    global_work: &mut Vec<Handle<ir::GlobalVariable>>| {
-        let mut visit = |e: &Expression| match e {
-            Expression::Call { function, .. } if funcs.insert(*function) => work.push(*function),
-            Expression::Global(g) => global_work.push(*g),
-            _ => {}
-        };
-        match roots {
-            None => exprs.iter().for_each(|(_, e)| visit(e)),
-            Some(root) => subtree(exprs, root)
-                .into_iter()
-                .for_each(|h| visit(&exprs[h])),
-        }
-    };
-    loop {
-        if let Some(f) = work.pop() {
-            scan(
-                &module.functions[f].expressions,
-                None,
-                &mut work,
-                &mut global_work,
-            );
-        } else if let Some(g) = global_work.pop() {
-            if globals.insert(g)
-                && let Some(init) = module.globals[g].init
-            {
-                scan(
-                    &module.global_expressions,
-                    Some(init),
-                    &mut work,
-                    &mut global_work,
-                );
-            }
-        } else {
-            break;
-        }
-    }
-    Reach {
-        functions: funcs,
-        globals,
-    }
-}
-
-/// Every expression in the tree rooted at `root`.
-pub(super) fn subtree(
-    exprs: &ir::ExpressionArena,
-    root: Handle<Expression>,
-) -> Vec<Handle<Expression>> {
-    let mut out = vec![root];
-    let mut i = 0;
-    while i < out.len() {
-        out.extend(children(&exprs[out[i]]));
-        i += 1;
-    }
-    out
-}
-
-pub(super) fn children(e: &Expression) -> Vec<Handle<Expression>> {
-    e.children()
-}
-
-/// Whether evaluating `e` twice, or not at all, is unobservable.
+/// Whether evaluating `e` unconditionally, or twice, is unobservable:
+/// [`ir::is_pure`], and no method or hit-object read either, so that a
+/// texture, buffer or hit-object read stays under the condition that
+/// guards it (`c ? t.Load(i) : 0` branches; a `&&` or `||` whose right
+/// side reads one short-circuits).
+///
+/// Two intrinsics with side effects still count as pure here, as they
+/// always have in this writer, so that no output changes: `ReportHit`
+/// and `workgroupUniformLoad` (its barriers) are evaluated
+/// unconditionally in a `?:` arm or on the right of `&&`/`||`
+/// (`near && ReportHit(...)` reports the hit when `near` is false).
+/// Every other intrinsic with side effects was impure here before too,
+/// returns nothing (so is never such an operand), or is refused
+/// (`frexp`).
 pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    subtree(exprs, e).into_iter().all(|x| {
-        !matches!(
-            exprs[x],
-            Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. }
-        ) && !matches!(&exprs[x], Expression::Intrinsic { fun, .. } if !is_pure_intrinsic(*fun))
-    })
-}
-
-fn is_pure_intrinsic(fun: ir::Intrinsic) -> bool {
     use ir::Intrinsic as I;
-    !fun.is_method()
-        && !fun.is_hit_object()
-        && !matches!(
-            fun,
-            I::InterlockedAdd
-                | I::InterlockedAnd
-                | I::InterlockedOr
-                | I::InterlockedXor
-                | I::InterlockedMin
-                | I::InterlockedMax
-                | I::InterlockedExchange
-                | I::InterlockedCompareExchange
-                | I::InterlockedCompareStore
-                | I::SinCos
-                | I::Modf
-                | I::Clip
-        )
+    ir::is_pure_with(exprs, e, |fun| {
+        let speculated =
+            !fun.has_side_effects() || matches!(fun, I::ReportHit | I::WorkgroupUniformLoad);
+        speculated && !fun.is_method() && !fun.is_hit_object()
+    })
 }

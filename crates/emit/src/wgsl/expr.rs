@@ -20,7 +20,8 @@ use legalis_ir::{
 };
 
 use super::types::{Result, unsupported};
-use super::writer::{Writer, fresh};
+use super::writer::Writer;
+use crate::namer::Namer;
 
 pub(super) struct ParamName {
     pub name: String,
@@ -39,7 +40,7 @@ pub(super) struct FnCtx<'a> {
     pub exprs: &'a ir::ExpressionArena,
     pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<ParamName>,
-    names: FastHashSet<String>,
+    names: Namer,
     /// Statements to print before the current one.
     pub pre: Vec<String>,
     /// Statements to print after the current one.
@@ -63,10 +64,10 @@ impl<'a> FnCtx<'a> {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let name = fresh(&mut names, &p.name);
+                let name = names.call(&p.name);
                 let pointer = p.direction != ParamDirection::In;
                 let copy = (!pointer && written.contains(&(i as u32)))
-                    .then(|| fresh(&mut names, &format!("{}_in", p.name)));
+                    .then(|| names.call(&format!("{}_in", p.name)));
                 ParamName {
                     name,
                     pointer,
@@ -78,7 +79,7 @@ impl<'a> FnCtx<'a> {
         for (l, local) in func.locals.iter() {
             let name = match w.static_locals.get(&(f, l)) {
                 Some(name) => name.clone(),
-                None => fresh(&mut names, &local.name),
+                None => names.call(&local.name),
             };
             locals.insert(l, name);
         }
@@ -112,7 +113,7 @@ impl<'a> FnCtx<'a> {
     }
 
     pub fn temp(&mut self, base: &str) -> String {
-        fresh(&mut self.names, base)
+        self.names.call(base)
     }
 
     pub fn ty(&self, e: Handle<Expression>) -> Option<Handle<ir::Type>> {
@@ -158,7 +159,7 @@ fn written_params(module: &ir::Module, func: &ir::Function) -> FastHashSet<u32> 
                     }
                 }
             }
-            Expression::Intrinsic { fun, args } if super::intrinsics::has_side_effects(*fun) => {
+            Expression::Intrinsic { fun, args } if fun.has_side_effects() => {
                 stores.extend(args.iter().copied())
             }
             _ => {}
@@ -212,16 +213,6 @@ pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bo
         | Expression::Member { .. }
         | Expression::Index { .. } => exprs[e].children().into_iter().all(|c| is_const(exprs, c)),
         _ => false,
-    }
-}
-
-/// Whether evaluating `e` twice is the same as once: no calls, writes or
-/// side-effecting intrinsics.
-pub(super) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Call { .. } | Expression::Assign { .. } | Expression::IncDec { .. } => false,
-        Expression::Intrinsic { fun, .. } if super::intrinsics::has_side_effects(*fun) => false,
-        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
     }
 }
 
@@ -535,7 +526,7 @@ impl Writer<'_> {
         }
         match &ctx.exprs[target] {
             Expression::Swizzle { base, components } if components.len() > 1 => {
-                if !is_pure(ctx.exprs, *base) {
+                if !ir::is_pure(ctx.exprs, *base) {
                     return unsupported("a swizzle store whose base has side effects", span);
                 }
                 let base_ty = ctx.ty(*base);
@@ -779,7 +770,7 @@ impl Writer<'_> {
         let Some(count) = self.padded_shape(ctx, e) else {
             return unsupported("a padded uniform matrix of unknown shape", ctx.span(e));
         };
-        if !is_pure(ctx.exprs, e) {
+        if !ir::is_pure(ctx.exprs, e) {
             return unsupported(
                 "a uniform matrix with 2-component columns read through an index with side effects",
                 ctx.span(e),
@@ -869,7 +860,7 @@ impl Writer<'_> {
             return Ok(format!("&{place}"));
         }
         let span = ctx.span(arg);
-        if !is_pure(ctx.exprs, arg) {
+        if !ir::is_pure(ctx.exprs, arg) {
             return unsupported("an `out` argument with side effects", span);
         }
         let Some(ty) = ctx.ty(arg) else {
@@ -1037,7 +1028,10 @@ impl Writer<'_> {
                 if !scalar_or_vector && !condition_is_scalar {
                     return unsupported("a component-wise `?:` on matrices", span);
                 }
-                if scalar_or_vector && is_pure(ctx.exprs, *accept) && is_pure(ctx.exprs, *reject) {
+                if scalar_or_vector
+                    && ir::is_pure(ctx.exprs, *accept)
+                    && ir::is_pure(ctx.exprs, *reject)
+                {
                     let a = self.expr(ctx, *accept)?;
                     let r = self.expr(ctx, *reject)?;
                     format!("select({r}, {a}, {c})")
@@ -1054,7 +1048,7 @@ impl Writer<'_> {
             // before the statement that uses their value.
             Expression::Assign { target, .. } => {
                 let target = *target;
-                if !is_pure(ctx.exprs, target) {
+                if !ir::is_pure(ctx.exprs, target) {
                     return unsupported(
                         "an assignment used as a value whose target has side effects",
                         span,
@@ -1066,7 +1060,7 @@ impl Writer<'_> {
             }
             Expression::IncDec { op, target } => {
                 let (op, target) = (*op, *target);
-                if !is_pure(ctx.exprs, target) {
+                if !ir::is_pure(ctx.exprs, target) {
                     return unsupported(
                         "`++`/`--` used as a value on a target with side effects",
                         span,
@@ -1134,7 +1128,7 @@ impl Writer<'_> {
     /// pure, else bound to a `let` before the statement.
     pub(super) fn reusable(&self, ctx: &mut FnCtx, e: Handle<Expression>) -> Result<String> {
         let value = self.expr(ctx, e)?;
-        if is_pure(ctx.exprs, e) {
+        if ir::is_pure(ctx.exprs, e) {
             return Ok(value);
         }
         let t = ctx.temp("value");
@@ -1530,7 +1524,7 @@ impl Writer<'_> {
             let part = self.expr(ctx, c)?;
             let part = if self.padded_matrix_members.contains(&(ty, i as u32)) {
                 let transposed = self.transposed_members.contains(&(ty, i as u32));
-                match (component_inner(ctx, c), is_pure(ctx.exprs, c)) {
+                match (component_inner(ctx, c), ir::is_pure(ctx.exprs, c)) {
                     (Some(TypeInner::Matrix { rows, columns, .. }), true) => {
                         let (count, value) = if transposed {
                             (columns, format!("transpose({part})"))

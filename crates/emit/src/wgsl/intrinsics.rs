@@ -12,44 +12,6 @@ use super::expr::FnCtx;
 use super::types::{Result, unsupported};
 use super::writer::Writer;
 
-/// Intrinsics evaluating which changes something.
-pub(super) fn has_side_effects(fun: I) -> bool {
-    is_atomic(fun)
-        || matches!(
-            fun,
-            I::Clip
-                | I::AllMemoryBarrier
-                | I::AllMemoryBarrierWithGroupSync
-                | I::DeviceMemoryBarrier
-                | I::DeviceMemoryBarrierWithGroupSync
-                | I::GroupMemoryBarrier
-                | I::GroupMemoryBarrierWithGroupSync
-                | I::WorkgroupUniformLoad
-                | I::BufferInterlockedAdd
-                | I::BufferInterlockedAnd
-                | I::BufferInterlockedOr
-                | I::BufferInterlockedXor
-                | I::BufferInterlockedMin
-                | I::BufferInterlockedMax
-                | I::BufferInterlockedExchange
-                | I::BufferInterlockedCompareExchange
-                | I::BufferInterlockedCompareStore
-                | I::Store
-                | I::Store2
-                | I::Store3
-                | I::Store4
-                | I::IncrementCounter
-                | I::DecrementCounter
-                | I::Append
-                | I::Consume
-                | I::RestartStrip
-                | I::GetDimensions
-                | I::SinCos
-                | I::Modf
-                | I::Frexp
-        )
-}
-
 /// The `Interlocked*` functions on a variable (not a buffer method).
 pub(super) fn is_atomic(fun: I) -> bool {
     matches!(

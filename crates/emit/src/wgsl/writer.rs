@@ -15,6 +15,7 @@ use super::keywords::is_reserved;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::binding::{self, Bindings};
+use crate::namer::{Namer, Rules};
 use crate::resource_uses::Use;
 
 pub(super) struct Writer<'a> {
@@ -24,10 +25,10 @@ pub(super) struct Writer<'a> {
     /// The stages of the entry points that reach each function: the
     /// stage-dependent decisions of a function are made with them.
     stages: FastHashMap<Handle<ir::Function>, Vec<ShaderStage>>,
-    /// The globals each entry point (in `entries` order) reaches.
-    entry_globals: Vec<BTreeSet<Handle<ir::GlobalVariable>>>,
+    /// What each entry point (in `entries` order) reaches.
+    entry_reach: Vec<ir::Reach>,
     /// Names taken at module scope.
-    taken: FastHashSet<String>,
+    names: Namer,
     pub struct_names: FastHashMap<Handle<ir::Type>, String>,
     pub member_names: FastHashMap<Handle<ir::Type>, Vec<String>>,
     pub global_names: FastHashMap<Handle<ir::GlobalVariable>, String>,
@@ -80,18 +81,12 @@ pub(super) struct Writer<'a> {
 
 pub(super) use crate::identifier::sanitize;
 
-/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    let base = sanitize(base);
-    let mut name = base.clone();
-    let mut n = 1;
-    while is_reserved(&name) || taken.contains(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    taken.insert(name.clone());
-    name
-}
+/// WGSL's naming: [`sanitize`]d, and no reserved word taken, numbered or
+/// not.
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: is_reserved,
+};
 
 impl<'a> Writer<'a> {
     /// A writer of the entry points `entry_points` of `module` (at least
@@ -129,8 +124,8 @@ impl<'a> Writer<'a> {
             module,
             entries,
             stages: FastHashMap::default(),
-            entry_globals: Vec::new(),
-            taken: FastHashSet::default(),
+            entry_reach: Vec::new(),
+            names: Namer::new(RULES),
             struct_names: FastHashMap::default(),
             member_names: FastHashMap::default(),
             global_names: FastHashMap::default(),
@@ -170,16 +165,16 @@ impl<'a> Writer<'a> {
     fn collect_used(&mut self) -> Result<()> {
         let mut all = BTreeSet::new();
         for entry in self.entries.clone() {
-            let (functions, globals) = self.reach(entry)?;
-            for &f in &functions {
+            let reach = self.reach(entry)?;
+            for f in reach.functions() {
                 let stages = self.stages.entry(f).or_default();
                 if !stages.contains(&entry.stage) {
                     stages.push(entry.stage);
                 }
             }
-            all.extend(functions);
-            self.used_globals.extend(globals.iter().copied());
-            self.entry_globals.push(globals);
+            all.extend(reach.functions());
+            self.used_globals.extend(reach.globals());
+            self.entry_reach.push(reach);
         }
         self.reachable = all.into_iter().collect();
         for f in self.reachable.clone() {
@@ -189,61 +184,15 @@ impl<'a> Writer<'a> {
     }
 
     /// The functions and globals one entry point reaches.
-    #[allow(clippy::type_complexity)]
-    fn reach(
-        &self,
-        entry: &ir::EntryPoint,
-    ) -> Result<(
-        BTreeSet<Handle<ir::Function>>,
-        BTreeSet<Handle<ir::GlobalVariable>>,
-    )> {
-        let module = self.module;
-        let mut functions = BTreeSet::new();
-        let mut globals = BTreeSet::new();
-        let mut work = vec![entry.function];
-        let mut global_work: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-        let mut seen_inits = FastHashSet::default();
-        loop {
-            while let Some(f) = work.pop() {
-                if !functions.insert(f) {
-                    continue;
-                }
-                let Some(func) = module.functions.try_get(f) else {
-                    return Err(Error::NotLegalized {
-                        what: "a call of a function the module does not define".into(),
-                        span: entry.span,
-                    });
-                };
-                for (_, e) in func.expressions.iter() {
-                    match e {
-                        Expression::Call { function, .. } => work.push(*function),
-                        Expression::Global(g) => global_work.push(*g),
-                        _ => {}
-                    }
-                }
-            }
-            let Some(g) = global_work.pop() else {
-                break;
-            };
-            globals.insert(g);
-            if let Some(init) = module.globals.try_get(g).and_then(|v| v.init)
-                && seen_inits.insert(g)
-            {
-                let mut stack = vec![init];
-                while let Some(e) = stack.pop() {
-                    if !module.global_expressions.contains(e) {
-                        continue;
-                    }
-                    match &module.global_expressions[e] {
-                        Expression::Call { function, .. } => work.push(*function),
-                        Expression::Global(h) => global_work.push(*h),
-                        _ => {}
-                    }
-                    stack.extend(module.global_expressions[e].children());
-                }
-            }
+    fn reach(&self, entry: &ir::EntryPoint) -> Result<ir::Reach> {
+        let reach = ir::Reach::of_entry_point(self.module, entry);
+        if reach.undefined_call().is_some() {
+            return Err(Error::NotLegalized {
+                what: "a call of a function the module does not define".into(),
+                span: entry.span,
+            });
         }
-        Ok((functions, globals))
+        Ok(reach)
     }
 
     /// The stages of the entry points that reach `f` (every entry point's
@@ -408,24 +357,21 @@ impl<'a> Writer<'a> {
         // Room for every module-scope name up front: thousands of varyings
         // would rehash the tables as they grow.
         let names = module.types.len() + module.globals.len() + module.functions.len();
-        self.taken.reserve(names);
+        self.names.reserve(names);
         self.global_names.reserve(module.globals.len());
         // The entry points keep their names first.
         for entry in self.entries.clone() {
             if !self.function_names.contains_key(&entry.function) {
-                let entry_name = fresh(&mut self.taken, &entry.name);
+                let entry_name = self.names.call(&entry.name);
                 self.function_names.insert(entry.function, entry_name);
             }
         }
         for (h, t) in module.types.iter() {
             if let TypeInner::Struct { members } = &t.inner {
-                let name = fresh(&mut self.taken, t.name.as_deref().unwrap_or("Struct"));
+                let name = self.names.call(t.name.as_deref().unwrap_or("Struct"));
                 self.struct_names.insert(h, name);
-                let mut member_taken = FastHashSet::default();
-                let names = members
-                    .iter()
-                    .map(|m| fresh(&mut member_taken, &m.name))
-                    .collect();
+                let mut member_names = Namer::new(RULES);
+                let names = members.iter().map(|m| member_names.call(&m.name)).collect();
                 self.member_names.insert(h, names);
             }
         }
@@ -434,7 +380,7 @@ impl<'a> Writer<'a> {
             if var.space == AddressSpace::Uniform && !binding::is_resource(module, var) {
                 continue;
             }
-            let name = fresh(&mut self.taken, &var.name);
+            let name = self.names.call(&var.name);
             self.global_names.insert(g, name);
         }
         let plain: Vec<Handle<ir::GlobalVariable>> = self
@@ -447,11 +393,11 @@ impl<'a> Writer<'a> {
             })
             .collect();
         if !plain.is_empty() {
-            let var = fresh(&mut self.taken, "_Globals");
-            let mut member_taken = FastHashSet::default();
+            let var = self.names.call("_Globals");
+            let mut member_names = Namer::new(RULES);
             let members = plain
                 .iter()
-                .map(|&g| (g, fresh(&mut member_taken, &module.globals[g].name)))
+                .map(|&g| (g, member_names.call(&module.globals[g].name)))
                 .collect();
             self.plain_uniforms = Some((var, members));
         }
@@ -459,23 +405,23 @@ impl<'a> Writer<'a> {
             if self.function_names.contains_key(&f) {
                 continue;
             }
-            let name = fresh(&mut self.taken, &module.functions[f].name);
+            let name = self.names.call(&module.functions[f].name);
             self.function_names.insert(f, name);
         }
         for &f in &self.reachable {
             let func = &module.functions[f];
             for (l, local) in func.locals.iter() {
                 if local.is_static {
-                    let name = fresh(&mut self.taken, &format!("{}_{}", func.name, local.name));
+                    let name = self.names.call(&format!("{}_{}", func.name, local.name));
                     self.static_locals.insert((f, l), name);
                 }
             }
         }
     }
 
-    /// Names taken at module scope, for a function's own namer.
-    pub fn module_names(&self) -> FastHashSet<String> {
-        self.taken.clone()
+    /// The module scope's namer, for a function's own names.
+    pub fn module_names(&self) -> Namer {
+        self.names.clone()
     }
 
     pub fn struct_name(&self, ty: Handle<ir::Type>) -> String {
@@ -645,7 +591,7 @@ impl<'a> Writer<'a> {
         let mut out = String::new();
         // `_Globals` first, as the binding rule numbers it.
         if let Some((var, members)) = self.plain_uniforms.clone() {
-            let struct_name = fresh(&mut self.taken, "GlobalsBlock");
+            let struct_name = self.names.call("GlobalsBlock");
             writeln!(out, "struct {struct_name} {{").ok();
             let mut after_struct = false;
             for g in self.used_globals.clone() {
@@ -1188,7 +1134,7 @@ impl<'a> Writer<'a> {
         if let Some(k) = entry_index {
             // The initializers of the globals this entry point reaches.
             for g in self.entry_inits.clone() {
-                if !self.entry_globals[k].contains(&g) {
+                if !self.entry_reach[k].has_global(g) {
                     continue;
                 }
                 let init = module.globals[g].init;
