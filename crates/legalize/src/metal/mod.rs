@@ -72,9 +72,8 @@ pub fn legalize(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
@@ -92,9 +91,8 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let mut legalized = legalize_one(module, entry_point, policy, Others::Drop)?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
-    Ok(legalized)
+    let legalized = legalize_one(module, entry_point, policy, Others::Drop);
+    crate::common::inlined(legalized, |l| &mut l.module)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -121,11 +119,9 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (mut module, plans) = ir::legalize_each(module, |current, k| {
-        legalize_one(current, k, policy, Others::Keep)
-            .map(|legalized| (legalized.module, legalized.plan))
+    let (module, plans) = crate::common::all(module, |current, k| {
+        legalize_one(current, k, policy, Others::Keep).map(|l| (l.module, l.plan))
     })?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -337,10 +333,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 target,
                 reason,
                 span: raw.span,
-                semantic: match raw.io.binding {
-                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
-                    _ => None,
-                },
+                semantic: crate::common::leaves::semantic(&raw.io).cloned(),
             })
         })
         .collect();

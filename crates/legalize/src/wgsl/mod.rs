@@ -62,9 +62,8 @@ pub fn legalize(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
@@ -93,9 +92,8 @@ pub fn legalize_linked(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_linked_unverified(module, entry_point, policy, linked)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_linked_unverified(module, entry_point, policy, linked);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// [`legalize_linked`] without the IR verifier, as
@@ -106,9 +104,8 @@ pub fn legalize_linked_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let mut legalized = legalize_one(module, entry_point, policy, linked, Others::Drop)?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
-    Ok(legalized)
+    let legalized = legalize_one(module, entry_point, policy, linked, Others::Drop);
+    crate::common::inlined(legalized, |l| &mut l.module)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -134,11 +131,10 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (mut module, plans) = ir::legalize_each(module, |current, k| {
+    let (module, plans) = crate::common::all(module, |current, k| {
         legalize_one(current, k, policy, &Linked::default(), Others::Keep)
-            .map(|legalized| (legalized.module, legalized.plan))
+            .map(|l| (l.module, l.plan))
     })?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -212,10 +208,7 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
                 target,
                 reason,
                 span: raw.span,
-                semantic: match raw.io.binding {
-                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
-                    _ => None,
-                },
+                semantic: crate::common::leaves::semantic(&raw.io).cloned(),
             })
         })
         .collect();
