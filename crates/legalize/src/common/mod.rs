@@ -8,6 +8,7 @@
 
 pub(crate) mod leaves;
 pub(crate) mod link;
+pub mod plan;
 pub(crate) mod resource_arguments;
 pub(crate) mod wrap;
 

@@ -49,8 +49,7 @@ pub use link::link_inputs;
 pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
 use crate::codes;
-// The interface names follow WGSL's rule: one rule for both targets.
-use crate::wgsl::{interface_name, unique_name};
+use crate::common::plan::{interface_name, unique_name};
 
 /// A legalized module: its one entry point's function takes attributed
 /// parameters and returns an attributed struct (or nothing).
@@ -303,40 +302,21 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
     // Members of a mesh function's vertex and primitive structs: named
     // after the field, one namespace per struct (B21).
     let mut member_names: FastHashSet<(Direction, String)> = FastHashSet::default();
-    let leaves = leaves
-        .into_iter()
-        .filter_map(|raw| {
-            let (target, reason) = raw.target?;
-            let name = match raw.mesh {
-                Some(kind) => {
-                    let field = raw
-                        .path
-                        .split_once('.')
-                        .map_or(raw.path.as_str(), |(_, f)| f);
-                    let space = if kind == ir::MeshOutputKind::Primitives {
-                        Direction::Input
-                    } else {
-                        Direction::Output
-                    };
-                    unique_name(&mut member_names, space, interface_name(field))
-                }
-                None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
+    let leaves = crate::common::plan::decide(leaves, |raw| match raw.mesh {
+        Some(kind) => {
+            let field = raw
+                .path
+                .split_once('.')
+                .map_or(raw.path.as_str(), |(_, f)| f);
+            let space = if kind == ir::MeshOutputKind::Primitives {
+                Direction::Input
+            } else {
+                Direction::Output
             };
-            Some(Leaf {
-                path: raw.path,
-                root: raw.root,
-                members: raw.members,
-                direction: raw.direction,
-                mesh: raw.mesh,
-                ty: raw.ty,
-                name,
-                target,
-                reason,
-                span: raw.span,
-                semantic: crate::common::leaves::semantic(&raw.io).cloned(),
-            })
-        })
-        .collect();
+            unique_name(&mut member_names, space, interface_name(field))
+        }
+        None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
+    });
     Plan {
         entry: entry.name.clone(),
         stage: entry.stage,

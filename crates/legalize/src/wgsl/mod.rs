@@ -42,6 +42,7 @@ pub use link::link_inputs;
 pub use plan::{Leaf, Linked, Plan, Reason, Root, Target};
 
 use crate::codes;
+use crate::common::plan::{interface_name, unique_name};
 
 /// A legalized module: its one entry point's function takes attributed
 /// parameters and returns an attributed struct (or nothing).
@@ -193,55 +194,11 @@ fn legalize_one(
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
     let mut names: FastHashSet<(Direction, String)> = FastHashSet::default();
-    let leaves = leaves
-        .into_iter()
-        .filter_map(|raw| {
-            let (target, reason) = raw.target?;
-            let name = unique_name(&mut names, raw.direction, interface_name(&raw.path));
-            Some(Leaf {
-                path: raw.path,
-                root: raw.root,
-                members: raw.members,
-                direction: raw.direction,
-                ty: raw.ty,
-                name,
-                target,
-                reason,
-                span: raw.span,
-                semantic: crate::common::leaves::semantic(&raw.io).cloned(),
-            })
-        })
-        .collect();
     Plan {
         entry: entry.name.clone(),
         stage: entry.stage,
-        leaves,
+        leaves: crate::common::plan::decide(leaves, |raw| {
+            unique_name(&mut names, raw.direction, interface_name(&raw.path))
+        }),
     }
-}
-
-/// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
-/// → `result`.
-pub(crate) fn interface_name(path: &str) -> String {
-    let flat = path.replace('.', "_");
-    match flat.strip_prefix("return") {
-        Some("") => "result".into(),
-        Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),
-        _ => flat,
-    }
-}
-
-/// Parameters and result members are separate namespaces.
-pub(crate) fn unique_name(
-    names: &mut FastHashSet<(Direction, String)>,
-    direction: Direction,
-    base: String,
-) -> String {
-    let mut name = base.clone();
-    let mut n = 1;
-    while names.contains(&(direction, name.clone())) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    names.insert((direction, name.clone()));
-    name
 }
