@@ -83,6 +83,7 @@
 
 pub mod codes;
 mod common;
+pub use common::plan;
 pub mod cuda;
 pub mod glsl;
 pub mod metal;

@@ -129,6 +129,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                 m::Reason::Uniform => "uniform",
                 m::Reason::Payload => "payload",
                 m::Reason::Topology => "topology",
+                m::Reason::Linked => "linked",
             };
             let root = match leaf.root {
                 m::Root::Param(i) => format!("param {i}"),

@@ -69,10 +69,14 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
                 w::Reason::NextFreeLocation => "next-free-location",
                 w::Reason::Linked => "linked",
                 w::Reason::Uniform => "uniform",
+                w::Reason::Synthesized => "synthesized",
+                w::Reason::Payload => "payload",
+                w::Reason::Topology => "topology",
             };
             let root = match leaf.root {
                 w::Root::Param(i) => format!("param {i}"),
                 w::Root::Result => "result".into(),
+                w::Root::Added => "added".into(),
             };
             json!({
                 "path": leaf.path,

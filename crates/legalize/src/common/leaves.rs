@@ -92,12 +92,7 @@ pub fn collect<R: Clone, T: Clone>(
         if special(index as u32, param, &mut leaves, &mut errors) {
             continue;
         }
-        let directions: &[Direction] = match param.direction {
-            ir::ParamDirection::In => &[Direction::Input],
-            ir::ParamDirection::Out => &[Direction::Output],
-            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
-        };
-        for &direction in directions {
+        for &direction in directions(param.direction) {
             let at = Walk {
                 root: root.clone(),
                 direction,
@@ -208,5 +203,113 @@ pub fn walk<R: Clone, T>(
             target: None,
             fixed_location: None,
         });
+    }
+}
+
+/// The semantic `io` declares, if any.
+pub(crate) fn semantic(io: &ir::IoAttrs) -> Option<&ir::Semantic> {
+    match &io.binding {
+        Some(ir::Binding::Semantic(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// The stage directions a parameter declared `direction` crosses.
+pub(crate) fn directions(direction: ir::ParamDirection) -> &'static [Direction] {
+    match direction {
+        ir::ParamDirection::In => &[Direction::Input],
+        ir::ParamDirection::Out => &[Direction::Output],
+        ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
+    }
+}
+
+/// `flat`, which has no sampling: integers and one value per primitive.
+pub(crate) const FLAT: ir::Interpolation = ir::Interpolation {
+    mode: Some(ir::InterpolationMode::Flat),
+    sampling: None,
+};
+
+/// Whether `ty` is an integer scalar or vector (always `flat`).
+pub(crate) fn is_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
+    module
+        .types
+        .try_get(ty)
+        .and_then(|t| t.inner.scalar())
+        .is_some_and(|s| matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint))
+}
+
+/// Two leaves on one location: the error `code` at the `second` leaf's
+/// declaration (path, span), labelled at the `first`'s.
+pub(crate) fn location_conflict(
+    code: u32,
+    location: u32,
+    first: (&str, Span),
+    second: (&str, Span),
+) -> Diagnostic {
+    let message = format!(
+        "`{}` and `{}` both use location {location}",
+        first.0, second.0
+    );
+    Diagnostic::error(code, message, second.1).with_label(first.1, "the other one")
+}
+
+/// A system value the target cannot express: the error `code` at `span`,
+/// `message` saying why.
+pub(crate) fn unsupported_system_value(code: u32, message: String, span: Span) -> Diagnostic {
+    Diagnostic::error(code, "system value semantic not supported", span)
+        .with_primary_message(message)
+}
+
+/// The user-varying locations of one direction (WGSL and Metal): the
+/// reserved ones first, then the lowest free one for each other leaf in
+/// declaration order. Free locations are only ever consumed, so the
+/// lowest free one never moves back: `next` only advances, and the
+/// numbering is linear in the leaves.
+pub(crate) struct Locations {
+    /// Location → the first leaf reserving it.
+    taken: std::collections::BTreeMap<u32, usize>,
+    next: u32,
+}
+
+impl Locations {
+    /// Reserves `reserved(i, leaf)` for every undecided leaf of
+    /// `direction`; a location reserved twice is an error `code`.
+    pub(crate) fn reserve<R, T>(
+        leaves: &[RawLeaf<R, T>],
+        direction: Direction,
+        reserved: impl Fn(usize, &RawLeaf<R, T>) -> Option<u32>,
+        code: u32,
+        errors: &mut Vec<Diagnostic>,
+    ) -> Locations {
+        let mut taken = std::collections::BTreeMap::new();
+        for (i, leaf) in leaves.iter().enumerate() {
+            if leaf.direction != direction || leaf.target.is_some() {
+                continue;
+            }
+            if let Some(location) = reserved(i, leaf) {
+                if let Some(&other) = taken.get(&location) {
+                    let other: &RawLeaf<R, T> = &leaves[other];
+                    errors.push(location_conflict(
+                        code,
+                        location,
+                        (&other.path, other.span),
+                        (&leaf.path, leaf.span),
+                    ));
+                }
+                taken.entry(location).or_insert(i);
+            }
+        }
+        Locations { taken, next: 0 }
+    }
+
+    /// The lowest location neither reserved nor handed out yet.
+    pub(crate) fn next_free(&mut self) -> u32 {
+        while self.taken.contains_key(&self.next) {
+            self.next += 1;
+        }
+        // `next` never comes back here: the location need not be
+        // recorded (the map keeps the reserved ones).
+        self.next += 1;
+        self.next - 1
     }
 }

@@ -115,9 +115,8 @@ pub fn legalize(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
@@ -278,13 +277,12 @@ fn walk_leaf(
                     expression: row.expression,
                     span,
                 }),
-                CudaMapping::Unsupported { code } => errors.push(
-                    Diagnostic::error(code, "system value semantic not supported", span)
-                        .with_primary_message(legalis_sysval::cuda::unsupported_message(
-                            *value,
-                            S::Compute,
-                        )),
-                ),
+                CudaMapping::Unsupported { code } => {
+                    let message = legalis_sysval::cuda::unsupported_message(*value, S::Compute);
+                    errors.push(crate::common::leaves::unsupported_system_value(
+                        code, message, span,
+                    ))
+                }
             }
         }
         Some(ir::Binding::Semantic(Semantic::UnknownSystem { name, .. })) => {

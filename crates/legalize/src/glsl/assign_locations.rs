@@ -11,15 +11,9 @@ use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
 use crate::codes;
+use crate::common::leaves as common;
 use crate::glsl::map_system_values::RawLeaf;
 use crate::glsl::plan::{Linked, Reason, Target, location_count};
-
-fn semantic_of(leaf: &RawLeaf) -> Option<&ir::Semantic> {
-    match &leaf.io.binding {
-        Some(ir::Binding::Semantic(s)) => Some(s),
-        _ => None,
-    }
-}
 
 pub fn assign_locations(
     module: &ir::Module,
@@ -33,7 +27,7 @@ pub fn assign_locations(
         if leaf.direction != Direction::Input || leaf.target.is_some() {
             continue;
         }
-        if let Some(input) = linked.find(semantic_of(leaf)) {
+        if let Some(input) = linked.find(common::semantic(&leaf.io)) {
             leaf.linked = Some((input.location, input.per_primitive));
         }
     }
@@ -53,17 +47,12 @@ pub fn assign_locations(
             {
                 let count = location_count(module, leaf.ty);
                 if let Some((_, other)) = taken.overlapping(location, count) {
-                    errors.push(
-                        Diagnostic::error(
-                            codes::LOCATION_CONFLICT,
-                            format!(
-                                "`{}` and `{}` both use location {location}",
-                                leaves[other].path, leaf.path
-                            ),
-                            leaf.span,
-                        )
-                        .with_label(leaves[other].span, "the other one"),
-                    );
+                    errors.push(common::location_conflict(
+                        codes::LOCATION_CONFLICT,
+                        location,
+                        (&leaves[other].path, leaves[other].span),
+                        (&leaf.path, leaf.span),
+                    ));
                 }
                 taken.insert(location, count, i);
             }

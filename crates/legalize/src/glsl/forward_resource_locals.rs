@@ -76,7 +76,14 @@ fn forward(
     if writes_local(func, local, resource) {
         return Err(refuse("is assigned after its declaration"));
     }
-    if !is_pure(&func.expressions, init) {
+    let keeps_place = |f| {
+        matches!(
+            f,
+            ir::Intrinsic::NonUniformResourceIndex
+                | ir::Intrinsic::AccelerationStructureFromAddress
+        )
+    };
+    if !ir::is_pure_with(&func.expressions, init, keeps_place) {
         return Err(refuse(
             "is initialized from an expression with side effects",
         ));
@@ -177,45 +184,6 @@ fn visit_stores(block: &ir::Block, f: &mut impl FnMut(Handle<Expression>)) {
         }
         stmt.blocks().into_iter().for_each(|b| visit_stores(b, f));
     }
-}
-
-fn is_pure(exprs: &ir::ExpressionArena, root: Handle<Expression>) -> bool {
-    let mut stack = vec![root];
-    while let Some(h) = stack.pop() {
-        match &exprs[h] {
-            Expression::Literal(_)
-            | Expression::Global(_)
-            | Expression::Local(_)
-            | Expression::Param(_) => {}
-            Expression::Member { base, .. } | Expression::Swizzle { base, .. } => stack.push(*base),
-            Expression::Index { base, index } => stack.extend([*base, *index]),
-            Expression::Deref { pointer, index } => {
-                stack.push(*pointer);
-                stack.extend(*index);
-            }
-            Expression::Unary { expr, .. } | Expression::Convert { expr } => stack.push(*expr),
-            Expression::Binary { left, right, .. } => stack.extend([*left, *right]),
-            Expression::Select {
-                condition,
-                accept,
-                reject,
-            } => stack.extend([*condition, *accept, *reject]),
-            Expression::Construct { components } => stack.extend(components),
-            Expression::Intrinsic {
-                fun:
-                    ir::Intrinsic::NonUniformResourceIndex
-                    | ir::Intrinsic::AccelerationStructureFromAddress,
-                args,
-            } => stack.extend(args),
-            Expression::Intrinsic { .. }
-            | Expression::Call { .. }
-            | Expression::Assign { .. }
-            | Expression::IncDec { .. } => {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 /// A copy of the node at `root` whose children are fresh copies, so the

@@ -189,12 +189,7 @@ pub fn collect_leaves(
             }
             _ => {}
         }
-        let directions: &[Direction] = match param.direction {
-            ir::ParamDirection::In => &[Direction::Input],
-            ir::ParamDirection::Out => &[Direction::Output],
-            ir::ParamDirection::InOut => &[Direction::Input, Direction::Output],
-        };
-        for &direction in directions {
+        for &direction in crate::common::leaves::directions(param.direction) {
             let start = Walk {
                 root: root.clone(),
                 direction,
@@ -513,10 +508,7 @@ pub fn map_leaves(
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for leaf in leaves.iter_mut().filter(|l| l.target.is_none()) {
-        let semantic = match &leaf.io.binding {
-            Some(ir::Binding::Semantic(s)) => Some(s.clone()),
-            _ => None,
-        };
+        let semantic = crate::common::leaves::semantic(&leaf.io).cloned();
         match semantic {
             Some(Semantic::UnknownSystem { name, .. }) => errors.push(
                 Diagnostic::error(

@@ -99,11 +99,8 @@ pub fn apply(
                 }
                 if kind == ir::MeshOutputKind::Indices {
                     let ty = array_of(module, element, count);
-                    let name = match entry.attributes.output_topology {
-                        Some(ir::OutputTopology::Line) => "gl_PrimitiveLineIndicesEXT",
-                        Some(ir::OutputTopology::Point) => "gl_PrimitivePointIndicesEXT",
-                        _ => "gl_PrimitiveTriangleIndicesEXT",
-                    };
+                    let name = legalis_sysval::primitive_indices(entry.attributes.output_topology)
+                        .glsl_name;
                     let io = ir::IoAttrs {
                         binding: Some(ir::Binding::PrimitiveIndices),
                         ..Default::default()

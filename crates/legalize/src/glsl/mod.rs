@@ -130,9 +130,8 @@ pub fn legalize_linked(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy, linked)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy, linked);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// [`legalize_linked`] without its last step, the IR verifier: for a
@@ -145,9 +144,8 @@ pub fn legalize_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let mut legalized = legalize_one(module, entry_point, policy, linked, Others::Drop)?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
-    Ok(legalized)
+    let legalized = legalize_one(module, entry_point, policy, linked, Others::Drop);
+    crate::common::inlined(legalized, |l| &mut l.module)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -242,11 +240,10 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (mut module, plans) = ir::legalize_each(module, |current, k| {
+    let (module, plans) = crate::common::all(module, |current, k| {
         legalize_one(current, k, policy, &Linked::default(), Others::Keep)
-            .map(|legalized| (legalized.module, legalized.plan))
+            .map(|l| (l.module, l.plan))
     })?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -387,10 +384,7 @@ fn make_plan(
                 stream: raw.stream,
                 part: raw.part,
                 mesh: raw.mesh,
-                semantic: match raw.io.binding {
-                    Some(ir::Binding::Semantic(s)) => Some(s),
-                    _ => None,
-                },
+                semantic: crate::common::leaves::semantic(&raw.io).cloned(),
             })
         })
         .collect();

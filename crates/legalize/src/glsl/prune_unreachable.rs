@@ -10,9 +10,9 @@ use legalis_ir as ir;
 use legalis_ir::Handle;
 
 pub fn apply(module: &mut ir::Module, preserve_params: bool) {
-    let (keep_functions, keep_globals) = reachable(module, preserve_params);
-    let function_map = rebuild_functions(module, &keep_functions);
-    let global_map = rebuild_globals(module, &keep_globals, &function_map);
+    let reach = reachable(module, preserve_params);
+    let function_map = rebuild_functions(module, &reach);
+    let global_map = rebuild_globals(module, &reach, &function_map);
     for (_, func) in module.functions.iter_mut() {
         let handles: Vec<Handle<ir::Expression>> =
             func.expressions.iter().map(|(h, _)| h).collect();
@@ -28,81 +28,31 @@ pub fn apply(module: &mut ir::Module, preserve_params: bool) {
     }
 }
 
-/// Functions and globals reachable from the entry points, to a fixpoint
-/// (a global's initializer may call a function or name another global).
-fn reachable(module: &ir::Module, preserve_params: bool) -> (Vec<bool>, Vec<bool>) {
-    let mut functions = vec![false; module.functions.len()];
-    let mut globals = vec![false; module.globals.len()];
-    let mut function_stack: Vec<Handle<ir::Function>> = Vec::new();
-    for ep in &module.entry_points {
-        function_stack.push(ep.function);
-        function_stack.extend(ep.attributes.patch_constant_func);
-    }
-    let mut global_stack: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-    if preserve_params {
-        global_stack.extend(
-            module
-                .globals
-                .iter()
-                .filter(|(_, g)| g.space == ir::AddressSpace::Uniform)
-                .map(|(h, _)| h),
-        );
-    }
-    loop {
-        if let Some(f) = function_stack.pop() {
-            if std::mem::replace(&mut functions[f.index()], true) {
-                continue;
-            }
-            for (_, expr) in module.functions[f].expressions.iter() {
-                note_uses(expr, &mut function_stack, &mut global_stack);
-            }
-        } else if let Some(g) = global_stack.pop() {
-            if std::mem::replace(&mut globals[g.index()], true) {
-                continue;
-            }
-            if let Some(init) = module.globals[g].init {
-                walk_tree(&module.global_expressions, init, &mut |expr| {
-                    note_uses(expr, &mut function_stack, &mut global_stack)
-                });
-            }
-        } else {
-            return (functions, globals);
-        }
-    }
+/// Functions and globals reachable from the entry points and their patch
+/// constant functions, to a fixpoint (a global's initializer may call a
+/// function or name another global).
+fn reachable(module: &ir::Module, preserve_params: bool) -> ir::Reach {
+    let functions = module
+        .entry_points
+        .iter()
+        .flat_map(|ep| std::iter::once(ep.function).chain(ep.attributes.patch_constant_func));
+    let uniforms = module
+        .globals
+        .iter()
+        .filter(|(_, g)| preserve_params && g.space == ir::AddressSpace::Uniform)
+        .map(|(h, _)| h);
+    ir::Reach::new(module, functions, uniforms)
 }
 
-fn note_uses(
-    expr: &ir::Expression,
-    functions: &mut Vec<Handle<ir::Function>>,
-    globals: &mut Vec<Handle<ir::GlobalVariable>>,
-) {
-    match expr {
-        ir::Expression::Call { function, .. } => functions.push(*function),
-        ir::Expression::Global(g) => globals.push(*g),
-        _ => {}
-    }
-}
-
-/// Visits every node of the tree rooted at `root`.
-fn walk_tree(
-    arena: &ir::ExpressionArena,
-    root: Handle<ir::Expression>,
-    visit: &mut impl FnMut(&ir::Expression),
-) {
-    let mut stack = vec![root];
-    while let Some(h) = stack.pop() {
-        let expr = &arena[h];
-        visit(expr);
-        stack.extend(expr.children());
-    }
-}
-
-fn rebuild_functions(module: &mut ir::Module, keep: &[bool]) -> Vec<Option<Handle<ir::Function>>> {
+fn rebuild_functions(
+    module: &mut ir::Module,
+    keep: &ir::Reach,
+) -> Vec<Option<Handle<ir::Function>>> {
     let old = std::mem::take(&mut module.functions);
     let (funcs, spans) = old.into_parts();
     let mut map = vec![None; funcs.len()];
     for (i, (func, span)) in funcs.into_iter().zip(spans).enumerate() {
-        if keep[i] {
+        if keep.has_function(Handle::from_index(i)) {
             map[i] = Some(module.functions.append(func, span));
         }
     }
@@ -111,7 +61,7 @@ fn rebuild_functions(module: &mut ir::Module, keep: &[bool]) -> Vec<Option<Handl
 
 fn rebuild_globals(
     module: &mut ir::Module,
-    keep: &[bool],
+    keep: &ir::Reach,
     function_map: &[Option<Handle<ir::Function>>],
 ) -> Vec<Option<Handle<ir::GlobalVariable>>> {
     let old = std::mem::take(&mut module.globals);
@@ -121,15 +71,15 @@ fn rebuild_globals(
     // an initializer can name a later global.
     let mut map = vec![None; globals.len()];
     let mut next = 0;
-    for (i, kept) in keep.iter().enumerate() {
-        if *kept {
-            map[i] = Some(Handle::from_index(next));
+    for (i, slot) in map.iter_mut().enumerate() {
+        if keep.has_global(Handle::from_index(i)) {
+            *slot = Some(Handle::from_index(next));
             next += 1;
         }
     }
     module.globals.reserve(next);
     for (i, (mut global, span)) in globals.into_iter().zip(spans).enumerate() {
-        if !keep[i] {
+        if !keep.has_global(Handle::from_index(i)) {
             continue;
         }
         global.init = global.init.map(|init| {

@@ -151,7 +151,8 @@ pub fn plan(
         });
     }
     call_sites(module, entry, &mut vars, &mut errors);
-    for function in reachable(module, entry.function) {
+    let reach = ir::Reach::calls(module, [entry.function]);
+    for function in reach.functions() {
         let func = &module.functions[function];
         loop_conditions(func, &func.body, &mut errors);
     }
@@ -205,28 +206,6 @@ fn available(fun: I, stage: ir::ShaderStage) -> bool {
     }
 }
 
-/// Functions reachable from `root`, in arena order.
-fn reachable(module: &ir::Module, root: Handle<ir::Function>) -> Vec<Handle<ir::Function>> {
-    let mut seen = vec![false; module.functions.len()];
-    let mut stack = vec![root];
-    while let Some(f) = stack.pop() {
-        if std::mem::replace(&mut seen[f.index()], true) {
-            continue;
-        }
-        for (_, e) in module.functions[f].expressions.iter() {
-            if let ir::Expression::Call { function, .. } = e {
-                stack.push(*function);
-            }
-        }
-    }
-    module
-        .functions
-        .iter()
-        .map(|(h, _)| h)
-        .filter(|h| seen[h.index()])
-        .collect()
-}
-
 /// One temporary per `TraceRay`/`CallShader` call site; the hit-attribute
 /// variable `ReportHit` writes; ray intrinsics the stage cannot call.
 fn call_sites(
@@ -236,7 +215,8 @@ fn call_sites(
     errors: &mut Vec<Diagnostic>,
 ) {
     let mut reported: Option<(Handle<Type>, Span)> = None;
-    for function in reachable(module, entry.function) {
+    let reach = ir::Reach::calls(module, [entry.function]);
+    for function in reach.functions() {
         let func = &module.functions[function];
         for (expr, e) in func.expressions.iter() {
             let ir::Expression::Intrinsic { fun, args } = e else {

@@ -8,16 +8,15 @@
 //! fragment inputs); integers and per-primitive mesh outputs are always
 //! `[[flat]]`.
 
-use legalis_ir::FastHashMap;
-
 use legalis_ir as ir;
+use legalis_ir::ShaderStage;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
 use legalis_sysval::{Direction, MetalMapping};
 
 use super::map_system_values::RawLeaf;
 use super::plan::{Reason, Target};
 use crate::codes;
+use crate::common::leaves::{self, Locations};
 
 pub fn assign_locations(
     module: &ir::Module,
@@ -26,32 +25,9 @@ pub fn assign_locations(
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        // Location → the first leaf on it. Free locations are only ever
-        // consumed, so the lowest free one never moves back: `next` only
-        // advances, and the numbering is linear in the leaves.
-        let mut taken: FastHashMap<u32, usize> = FastHashMap::default();
-        let mut next = 0u32;
-        for (i, leaf) in leaves.iter().enumerate() {
-            if leaf.direction != direction || leaf.target.is_some() {
-                continue;
-            }
-            if let Some(location) = leaf.io.explicit_location.or(leaf.fixed_location) {
-                if let Some(&other) = taken.get(&location) {
-                    errors.push(
-                        Diagnostic::error(
-                            codes::METAL_LOCATION_CONFLICT,
-                            format!(
-                                "`{}` and `{}` both use location {location}",
-                                leaves[other].path, leaf.path
-                            ),
-                            leaf.span,
-                        )
-                        .with_label(leaves[other].span, "the other one"),
-                    );
-                }
-                taken.entry(location).or_insert(i);
-            }
-        }
+        let reserved = |_, leaf: &RawLeaf| leaf.io.explicit_location.or(leaf.fixed_location);
+        let code = codes::METAL_LOCATION_CONFLICT;
+        let mut taken = Locations::reserve(leaves, direction, reserved, code, &mut errors);
         for leaf in leaves.iter_mut() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
@@ -59,16 +35,7 @@ pub fn assign_locations(
             let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
-                (None, None) => {
-                    while taken.contains_key(&next) {
-                        next += 1;
-                    }
-                    // `next` never comes back here: the location need not
-                    // be recorded (the map keeps the reserved ones).
-                    let location = next;
-                    next += 1;
-                    (location, Reason::NextFreeLocation)
-                }
+                (None, None) => (taken.next_free(), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
             let target = match color_row(stage, leaf) {
@@ -122,22 +89,9 @@ fn interpolation_for(module: &ir::Module, stage: ShaderStage, leaf: &RawLeaf) ->
         return ir::Interpolation::default();
     }
     // B21: one value per primitive is not interpolated.
-    if leaf.mesh == Some(ir::MeshOutputKind::Primitives) {
-        return ir::Interpolation {
-            mode: Some(InterpolationMode::Flat),
-            sampling: None,
-        };
-    }
-    let integer = module
-        .types
-        .try_get(leaf.ty)
-        .and_then(|t| t.inner.scalar())
-        .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint));
-    if integer {
-        return ir::Interpolation {
-            mode: Some(InterpolationMode::Flat),
-            sampling: None,
-        };
+    let primitive = leaf.mesh == Some(ir::MeshOutputKind::Primitives);
+    if primitive || leaves::is_integer(module, leaf.ty) {
+        return leaves::FLAT;
     }
     leaf.io.interpolation
 }

@@ -10,11 +10,11 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::link::{Dispatched, Rules, Varying, check_payload, match_inputs};
+use legalis_ir::link::{Dispatched, Rules, check_payload, match_inputs};
 use legalis_sysval::Direction;
 
-use super::plan::{Leaf, Plan, Target};
-use crate::common::link::{LinkLeaf, join, side, varyings};
+use super::plan::Plan;
+use crate::common::link::{join, side, varyings};
 
 /// Checks `consumer` (legalized on its own) against what `producer`
 /// writes: every user-semantic input written, with the same type and, into
@@ -55,33 +55,4 @@ pub fn link_inputs(
         Rules::default(),
     );
     join(errors, matched).map(|_| ())
-}
-
-/// The user-varying leaves (a mesh function's vertex and primitive fields
-/// among them).
-impl LinkLeaf for Leaf {
-    fn direction(&self) -> Direction {
-        self.direction
-    }
-
-    fn varying(&self) -> Option<Varying<'_>> {
-        let Target::Location {
-            location,
-            interpolation,
-            ..
-        } = self.target
-        else {
-            return None;
-        };
-        Some(Varying {
-            path: &self.path,
-            semantic: self.semantic.as_ref(),
-            ty: self.ty,
-            interpolation,
-            patch: false,
-            location,
-            per_primitive: self.mesh == Some(ir::MeshOutputKind::Primitives),
-            span: self.span,
-        })
-    }
 }

@@ -118,10 +118,7 @@ pub fn map_leaves(
         if leaf.target.is_some() {
             continue;
         }
-        let semantic = match &leaf.io.binding {
-            Some(ir::Binding::Semantic(s)) => Some(s.clone()),
-            _ => None,
-        };
+        let semantic = leaves::semantic(&leaf.io).cloned();
         match semantic {
             Some(Semantic::System { value, index }) => {
                 match legalis_sysval::metal(value, stage, leaf.direction) {
@@ -174,14 +171,7 @@ pub fn map_leaves(
                                 stage.name()
                             )
                         };
-                        errors.push(
-                            Diagnostic::error(
-                                code,
-                                "system value semantic not supported",
-                                leaf.span,
-                            )
-                            .with_primary_message(message),
-                        );
+                        errors.push(leaves::unsupported_system_value(code, message, leaf.span));
                     }
                 }
             }

@@ -267,7 +267,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         let members = leaves
             .iter()
             .map(|leaf| {
-                let mut io = io_for(leaf);
+                let mut io = io_for(&leaf.target);
                 if let Some(ir::Binding::Location { per_primitive, .. }) = &mut io.binding {
                     *per_primitive = kind == MeshOutputKind::Primitives;
                 }
@@ -363,7 +363,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
             ty: interface_ty,
             direction: ir::ParamDirection::In,
             role: ir::ParamRole::Plain,
-            io: io_for(leaf),
+            io: io_for(&leaf.target),
             span: leaf.span,
         });
         if matches!(

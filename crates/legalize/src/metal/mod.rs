@@ -49,8 +49,7 @@ pub use link::link_inputs;
 pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
 use crate::codes;
-// The interface names follow WGSL's rule: one rule for both targets.
-use crate::wgsl::{interface_name, unique_name};
+use crate::common::plan::{interface_name, unique_name};
 
 /// A legalized module: its one entry point's function takes attributed
 /// parameters and returns an attributed struct (or nothing).
@@ -72,9 +71,8 @@ pub fn legalize(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
@@ -92,9 +90,8 @@ pub fn legalize_unverified(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let mut legalized = legalize_one(module, entry_point, policy, Others::Drop)?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
-    Ok(legalized)
+    let legalized = legalize_one(module, entry_point, policy, Others::Drop);
+    crate::common::inlined(legalized, |l| &mut l.module)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -121,11 +118,9 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (mut module, plans) = ir::legalize_each(module, |current, k| {
-        legalize_one(current, k, policy, Others::Keep)
-            .map(|legalized| (legalized.module, legalized.plan))
+    let (module, plans) = crate::common::all(module, |current, k| {
+        legalize_one(current, k, policy, Others::Keep).map(|l| (l.module, l.plan))
     })?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -307,43 +302,21 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
     // Members of a mesh function's vertex and primitive structs: named
     // after the field, one namespace per struct (B21).
     let mut member_names: FastHashSet<(Direction, String)> = FastHashSet::default();
-    let leaves = leaves
-        .into_iter()
-        .filter_map(|raw| {
-            let (target, reason) = raw.target?;
-            let name = match raw.mesh {
-                Some(kind) => {
-                    let field = raw
-                        .path
-                        .split_once('.')
-                        .map_or(raw.path.as_str(), |(_, f)| f);
-                    let space = if kind == ir::MeshOutputKind::Primitives {
-                        Direction::Input
-                    } else {
-                        Direction::Output
-                    };
-                    unique_name(&mut member_names, space, interface_name(field))
-                }
-                None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
+    let leaves = crate::common::plan::decide(leaves, |raw| match raw.mesh {
+        Some(kind) => {
+            let field = raw
+                .path
+                .split_once('.')
+                .map_or(raw.path.as_str(), |(_, f)| f);
+            let space = if kind == ir::MeshOutputKind::Primitives {
+                Direction::Input
+            } else {
+                Direction::Output
             };
-            Some(Leaf {
-                path: raw.path,
-                root: raw.root,
-                members: raw.members,
-                direction: raw.direction,
-                mesh: raw.mesh,
-                ty: raw.ty,
-                name,
-                target,
-                reason,
-                span: raw.span,
-                semantic: match raw.io.binding {
-                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
-                    _ => None,
-                },
-            })
-        })
-        .collect();
+            unique_name(&mut member_names, space, interface_name(field))
+        }
+        None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
+    });
     Plan {
         entry: entry.name.clone(),
         stage: entry.stage,

@@ -5,46 +5,10 @@
 //! with it (issue 9, item 5).
 
 use legalis_ir as ir;
-use legalis_ir::{Handle, Span, SystemValue, Type};
+use legalis_ir::SystemValue;
 use legalis_sysval::{Direction, MetalBuiltin};
 
-/// Where a leaf lives in the entry point's signature.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Root {
-    /// The entry point's parameter of this index.
-    Param(u32),
-    /// The entry point's result.
-    Result,
-    /// A parameter the source does not have: the threadgroup-local id that
-    /// `SV_GroupIndex` is computed from when the source does not read it
-    /// (B20).
-    Added,
-}
-
-/// Why a leaf went where it went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// A row of the system-value table's Metal column.
-    TableRow,
-    /// `[[vk::location(n)]]`.
-    ExplicitLocation,
-    /// The semantic index decides (`SV_Target2` → `[[color(2)]]`).
-    SemanticIndex,
-    /// The next location not yet taken in its direction, in declaration
-    /// order.
-    NextFreeLocation,
-    /// No Metal attribute: computed from others (`SV_GroupIndex`, B20).
-    Synthesized,
-    /// An entry-point `uniform` parameter or resource: a module global the
-    /// writer passes as an entry-point argument.
-    Uniform,
-    /// A mesh function's `in payload` parameter: the object function's
-    /// payload, `const object_data T* [[payload]]` (B21).
-    Payload,
-    /// A mesh function's `out indices`: `set_index` calls on the
-    /// `metal::mesh` parameter, after `[outputtopology]` (B21).
-    Topology,
-}
+pub use crate::common::plan::{Reason, Root};
 
 /// Where a leaf goes: a Metal attribute, a location, or something the
 /// rewrite makes.
@@ -112,35 +76,7 @@ pub struct MeshShape {
 }
 
 /// One leaf of the entry point's signature and where it goes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Leaf {
-    /// `input.pos`, `return.color`, `iid`.
-    pub path: String,
-    /// The parameter or result the leaf belongs to.
-    pub root: Root,
-    /// Member indices from the root to the leaf.
-    pub members: Vec<u32>,
-    /// Stage input or stage output.
-    pub direction: Direction,
-    /// For a field of a mesh function's `out vertices` or `out
-    /// primitives` element: which (B21).
-    pub mesh: Option<ir::MeshOutputKind>,
-    /// The leaf's type as declared.
-    pub ty: Handle<Type>,
-    /// Name of the entry-point parameter (inputs) or result-struct member
-    /// (outputs) made for it.
-    pub name: String,
-    /// Where it goes.
-    pub target: Target,
-    /// Why it goes there.
-    pub reason: Reason,
-    /// The declaration in the source (diagnostics point here).
-    pub span: Span,
-    /// The semantic the leaf was declared with, if any: a user semantic
-    /// links it with the other stages of a pipeline (by its
-    /// `[[user(...)]]` name).
-    pub semantic: Option<ir::Semantic>,
-}
+pub type Leaf = crate::common::plan::Leaf<Target>;
 
 /// The legalization plan of one entry point.
 #[derive(Clone, Debug, PartialEq)]

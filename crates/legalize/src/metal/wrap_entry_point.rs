@@ -16,11 +16,12 @@
 //! reciprocal.
 
 use legalis_ir as ir;
-use legalis_ir::{Expression, Handle, Span, Statement, SystemValue, Type, TypeInner};
-use legalis_sysval::{BuiltinType, Direction};
+use legalis_ir::{Expression, Statement, SystemValue, TypeInner};
+use legalis_sysval::BuiltinType;
 
-use super::plan::{Leaf, Plan, Root, Target};
-use crate::common::wrap::{Argument, WrapLeaf, WrapRoot, wrap};
+use super::plan::{Plan, Root, Target};
+use crate::common::plan::FamilyTarget;
+use crate::common::wrap::{Argument, WrapLeaf, wrap};
 
 /// Appends the wrapper and points the entry point at it.
 pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &ir::Policy) {
@@ -56,46 +57,31 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
     );
 }
 
-impl WrapLeaf for Leaf {
-    fn root(&self) -> WrapRoot {
-        match self.root {
-            Root::Param(k) => WrapRoot::Param(k),
-            Root::Result => WrapRoot::Result,
-            Root::Added => WrapRoot::Added,
-        }
-    }
-    fn direction(&self) -> Direction {
-        self.direction
-    }
-    fn members(&self) -> &[u32] {
-        &self.members
-    }
-    fn declared(&self) -> Handle<Type> {
-        self.ty
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn span(&self) -> Span {
-        self.span
-    }
+impl FamilyTarget for Target {
     fn is_uniform(&self) -> bool {
-        self.target == Target::Uniform
+        *self == Target::Uniform
     }
     fn is_parameter(&self) -> bool {
-        matches!(
-            self.target,
-            Target::BuiltIn { .. } | Target::Location { .. }
-        )
+        matches!(self, Target::BuiltIn { .. } | Target::Location { .. })
     }
     fn builtin(&self) -> Option<SystemValue> {
-        match self.target {
-            Target::BuiltIn { value, .. } => Some(value),
+        match self {
+            Target::BuiltIn { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+    fn location(&self) -> Option<(u32, ir::Interpolation)> {
+        match self {
+            Target::Location {
+                location,
+                interpolation,
+                ..
+            } => Some((*location, *interpolation)),
             _ => None,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
-        match &self.target {
+        match self {
             // `[[color(n)]]` takes the declared type: an integer render
             // target is written as integers.
             Target::BuiltIn { row, .. } if !row.by_index => Some(row.ty),
@@ -108,7 +94,7 @@ impl WrapLeaf for Leaf {
 }
 
 /// The binding the interface value carries.
-pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
+pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
     let location = |location: u32, interpolation: ir::Interpolation| ir::Binding::Location {
         location,
         component: 0,
@@ -120,7 +106,7 @@ pub(super) fn io_for(leaf: &Leaf) -> ir::IoAttrs {
     };
     let mut interpolation = ir::Interpolation::default();
     let mut link_name = None;
-    let binding = match &leaf.target {
+    let binding = match target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn { row, index, .. } if row.by_index => {
             location(*index, ir::Interpolation::default())

@@ -7,16 +7,15 @@
 //! Interpolation applies between stages only (vertex outputs, fragment
 //! inputs), and integers are always `flat`, as WGSL requires.
 
-use std::collections::BTreeMap;
-
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{InterpolationMode, ScalarKind, ShaderStage};
+use legalis_ir::{InterpolationMode, ShaderStage};
 use legalis_sysval::Direction;
 
 use super::map_system_values::RawLeaf;
 use super::plan::{Linked, Reason, Target};
 use crate::codes;
+use crate::common::leaves::{self, Locations};
 
 pub fn assign_locations(
     module: &ir::Module,
@@ -29,47 +28,22 @@ pub fn assign_locations(
     let from_producer: Vec<Option<u32>> = leaves
         .iter()
         .map(|leaf| {
-            let semantic = match &leaf.io.binding {
-                Some(ir::Binding::Semantic(s)) => Some(s),
-                _ => None,
-            };
             let input = leaf.direction == Direction::Input && leaf.target.is_none();
             input
-                .then(|| linked.find(semantic))
+                .then(|| linked.find(leaves::semantic(&leaf.io)))
                 .flatten()
                 .map(|i| i.location)
         })
         .collect();
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        // Location -> leaf; the lowest free location is found from a cursor
-        // that only moves up, so numbering stays linear in the leaves.
-        let mut taken: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut cursor = 0u32;
-        for (i, leaf) in leaves.iter().enumerate() {
-            if leaf.direction != direction || leaf.target.is_some() {
-                continue;
-            }
-            let reserved = from_producer[i]
+        let reserved = |i: usize, leaf: &RawLeaf| {
+            from_producer[i]
                 .or(leaf.io.explicit_location)
-                .or(leaf.fixed_location);
-            if let Some(location) = reserved {
-                if let Some(&other) = taken.get(&location) {
-                    errors.push(
-                        Diagnostic::error(
-                            codes::WGSL_LOCATION_CONFLICT,
-                            format!(
-                                "`{}` and `{}` both use location {location}",
-                                leaves[other].path, leaf.path
-                            ),
-                            leaf.span,
-                        )
-                        .with_label(leaves[other].span, "the other one"),
-                    );
-                }
-                taken.entry(location).or_insert(i);
-            }
-        }
+                .or(leaf.fixed_location)
+        };
+        let code = codes::WGSL_LOCATION_CONFLICT;
+        let mut taken = Locations::reserve(leaves, direction, reserved, code, &mut errors);
         for (leaf, linked) in leaves.iter_mut().zip(&from_producer) {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
@@ -79,16 +53,7 @@ pub fn assign_locations(
                 (Some(l), _) if *linked == Some(l) => (l, Reason::Linked),
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
-                (None, None) => {
-                    while taken.contains_key(&cursor) {
-                        cursor += 1;
-                    }
-                    // The cursor never comes back here: the location need
-                    // not be recorded (the map keeps the reserved ones).
-                    let location = cursor;
-                    cursor += 1;
-                    (location, Reason::NextFreeLocation)
-                }
+                (None, None) => (taken.next_free(), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
             leaf.target = Some((
@@ -113,24 +78,10 @@ fn interpolation_for(module: &ir::Module, stage: ShaderStage, leaf: &RawLeaf) ->
     if !between_stages {
         return ir::Interpolation::default();
     }
-    let integer = module
-        .types
-        .try_get(leaf.ty)
-        .and_then(|t| t.inner.scalar())
-        .is_some_and(|s| matches!(s.kind, ScalarKind::Sint | ScalarKind::Uint));
-    if integer {
-        return ir::Interpolation {
-            mode: Some(InterpolationMode::Flat),
-            sampling: None,
-        };
-    }
     let declared = leaf.io.interpolation;
-    match declared.mode {
-        // `flat` has no sampling in WGSL's sense.
-        Some(InterpolationMode::Flat) => ir::Interpolation {
-            mode: Some(InterpolationMode::Flat),
-            sampling: None,
-        },
-        _ => declared,
+    // `flat` has no sampling in WGSL's sense.
+    if leaves::is_integer(module, leaf.ty) || declared.mode == Some(InterpolationMode::Flat) {
+        return leaves::FLAT;
     }
+    declared
 }

@@ -5,11 +5,11 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::link::{Rules, Varying, match_inputs};
+use legalis_ir::link::{Rules, match_inputs};
 use legalis_sysval::Direction;
 
-use super::plan::{Leaf, Linked, Plan, Target};
-use crate::common::link::{LinkLeaf, side, varyings};
+use super::plan::{Linked, Plan};
+use crate::common::link::{side, varyings};
 
 /// Checks `consumer` (legalized on its own) against what `producer`
 /// writes and returns the locations its inputs take in the linked
@@ -30,31 +30,4 @@ pub fn link_inputs(
         // WebGPU's pipeline validation compares the sampling too.
         Rules { sampling: true },
     )
-}
-
-impl LinkLeaf for Leaf {
-    fn direction(&self) -> Direction {
-        self.direction
-    }
-
-    /// A `@location` leaf.
-    fn varying(&self) -> Option<Varying<'_>> {
-        let Target::Location {
-            location,
-            interpolation,
-        } = self.target
-        else {
-            return None;
-        };
-        Some(Varying {
-            path: &self.path,
-            semantic: self.semantic.as_ref(),
-            ty: self.ty,
-            interpolation,
-            patch: false,
-            location,
-            per_primitive: false,
-            span: self.span,
-        })
-    }
 }

@@ -52,10 +52,7 @@ pub fn map_leaves(
         if leaf.target.is_some() {
             continue;
         }
-        let semantic = match &leaf.io.binding {
-            Some(ir::Binding::Semantic(s)) => Some(s.clone()),
-            _ => None,
-        };
+        let semantic = leaves::semantic(&leaf.io).cloned();
         let reported = errors.len();
         match semantic {
             Some(Semantic::System { value, index }) => {
@@ -79,14 +76,7 @@ pub fn map_leaves(
                                 stage.name()
                             )
                         };
-                        errors.push(
-                            Diagnostic::error(
-                                code,
-                                "system value semantic not supported",
-                                leaf.span,
-                            )
-                            .with_primary_message(message),
-                        );
+                        errors.push(leaves::unsupported_system_value(code, message, leaf.span));
                     }
                 }
             }

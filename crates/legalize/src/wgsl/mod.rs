@@ -42,6 +42,7 @@ pub use link::link_inputs;
 pub use plan::{Leaf, Linked, Plan, Reason, Root, Target};
 
 use crate::codes;
+use crate::common::plan::{interface_name, unique_name};
 
 /// A legalized module: its one entry point's function takes attributed
 /// parameters and returns an attributed struct (or nothing).
@@ -62,9 +63,8 @@ pub fn legalize(
     entry_point: usize,
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_unverified(module, entry_point, policy);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// The IR verifier on a legalized module: a pass that left it invalid is
@@ -93,9 +93,8 @@ pub fn legalize_linked(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_linked_unverified(module, entry_point, policy, linked)?;
-    verify(&legalized.module, module.entry_points[entry_point].span)?;
-    Ok(legalized)
+    let legalized = legalize_linked_unverified(module, entry_point, policy, linked);
+    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
 }
 
 /// [`legalize_linked`] without the IR verifier, as
@@ -106,9 +105,8 @@ pub fn legalize_linked_unverified(
     policy: &ir::Policy,
     linked: &Linked,
 ) -> Result<Legalized, Vec<Diagnostic>> {
-    let mut legalized = legalize_one(module, entry_point, policy, linked, Others::Drop)?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut legalized.module);
-    Ok(legalized)
+    let legalized = legalize_one(module, entry_point, policy, linked, Others::Drop);
+    crate::common::inlined(legalized, |l| &mut l.module)
 }
 
 use ir::OtherEntryPoints as Others;
@@ -134,11 +132,10 @@ pub fn legalize_all_unverified(
     module: &ir::Module,
     policy: &ir::Policy,
 ) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (mut module, plans) = ir::legalize_each(module, |current, k| {
+    let (module, plans) = crate::common::all(module, |current, k| {
         legalize_one(current, k, policy, &Linked::default(), Others::Keep)
-            .map(|legalized| (legalized.module, legalized.plan))
+            .map(|l| (l.module, l.plan))
     })?;
-    crate::common::resource_arguments::inline_resource_arguments(&mut module);
     Ok(LegalizedAll { module, plans })
 }
 
@@ -197,58 +194,11 @@ fn legalize_one(
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
     let mut names: FastHashSet<(Direction, String)> = FastHashSet::default();
-    let leaves = leaves
-        .into_iter()
-        .filter_map(|raw| {
-            let (target, reason) = raw.target?;
-            let name = unique_name(&mut names, raw.direction, interface_name(&raw.path));
-            Some(Leaf {
-                path: raw.path,
-                root: raw.root,
-                members: raw.members,
-                direction: raw.direction,
-                ty: raw.ty,
-                name,
-                target,
-                reason,
-                span: raw.span,
-                semantic: match raw.io.binding {
-                    Some(ir::Binding::Semantic(semantic)) => Some(semantic),
-                    _ => None,
-                },
-            })
-        })
-        .collect();
     Plan {
         entry: entry.name.clone(),
         stage: entry.stage,
-        leaves,
+        leaves: crate::common::plan::decide(leaves, |raw| {
+            unique_name(&mut names, raw.direction, interface_name(&raw.path))
+        }),
     }
-}
-
-/// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
-/// → `result`.
-pub(crate) fn interface_name(path: &str) -> String {
-    let flat = path.replace('.', "_");
-    match flat.strip_prefix("return") {
-        Some("") => "result".into(),
-        Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),
-        _ => flat,
-    }
-}
-
-/// Parameters and result members are separate namespaces.
-pub(crate) fn unique_name(
-    names: &mut FastHashSet<(Direction, String)>,
-    direction: Direction,
-    base: String,
-) -> String {
-    let mut name = base.clone();
-    let mut n = 1;
-    while names.contains(&(direction, name.clone())) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    names.insert((direction, name.clone()));
-    name
 }

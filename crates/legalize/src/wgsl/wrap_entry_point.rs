@@ -13,86 +13,71 @@
 //! reciprocal.
 
 use legalis_ir as ir;
-use legalis_ir::{Handle, Span, SystemValue, Type};
-use legalis_sysval::{BuiltinType, Direction};
+use legalis_ir::SystemValue;
+use legalis_sysval::BuiltinType;
 
-use super::plan::{Leaf, Plan, Root, Target};
-use crate::common::wrap::{WrapLeaf, WrapRoot, wrap};
+use super::plan::{Plan, Target};
+use crate::common::plan::FamilyTarget;
+use crate::common::wrap::wrap;
 
 /// Appends the wrapper and points the entry point at it.
 pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &ir::Policy) {
     wrap(module, entry_point, &plan.leaves, policy, |_, _, _| {});
 }
 
-impl WrapLeaf for Leaf {
-    fn root(&self) -> WrapRoot {
-        match self.root {
-            Root::Param(k) => WrapRoot::Param(k),
-            Root::Result => WrapRoot::Result,
-        }
-    }
-    fn direction(&self) -> Direction {
-        self.direction
-    }
-    fn members(&self) -> &[u32] {
-        &self.members
-    }
-    fn declared(&self) -> Handle<Type> {
-        self.ty
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn span(&self) -> Span {
-        self.span
-    }
+impl FamilyTarget for Target {
     fn is_uniform(&self) -> bool {
-        self.target == Target::Uniform
+        *self == Target::Uniform
     }
     fn is_parameter(&self) -> bool {
-        self.target != Target::Uniform
+        *self != Target::Uniform
     }
     fn builtin(&self) -> Option<SystemValue> {
-        match self.target {
-            Target::BuiltIn { value, .. } => Some(value),
+        match self {
+            Target::BuiltIn { value, .. } => Some(*value),
             _ => None,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
-        match &self.target {
+        match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
             _ => None,
         }
     }
-    fn io(&self) -> ir::IoAttrs {
-        io_for(self)
+    /// A `@location` leaf.
+    fn location(&self) -> Option<(u32, ir::Interpolation)> {
+        match self {
+            Target::Location {
+                location,
+                interpolation,
+            } => Some((*location, *interpolation)),
+            _ => None,
+        }
     }
-}
-
-/// The binding the interface value carries.
-fn io_for(leaf: &Leaf) -> ir::IoAttrs {
-    let binding = match &leaf.target {
-        Target::BuiltIn { value, .. } => ir::Binding::BuiltIn(ir::BuiltIn {
-            value: *value,
-            array_index: None,
-        }),
-        Target::Location {
-            location,
-            interpolation,
-        } => ir::Binding::Location {
-            location: *location,
-            component: 0,
-            index: None,
-            interpolation: *interpolation,
-            patch: false,
-            per_primitive: false,
-            per_vertex: false,
-        },
-        // Uniform leaves become globals, never interface values.
-        Target::Uniform => return ir::IoAttrs::default(),
-    };
-    ir::IoAttrs {
-        binding: Some(binding),
-        ..ir::IoAttrs::default()
+    fn io(&self) -> ir::IoAttrs {
+        let binding = match self {
+            Target::BuiltIn { value, .. } => ir::Binding::BuiltIn(ir::BuiltIn {
+                value: *value,
+                array_index: None,
+            }),
+            Target::Location {
+                location,
+                interpolation,
+            } => ir::Binding::Location {
+                location: *location,
+                component: 0,
+                index: None,
+                interpolation: *interpolation,
+                patch: false,
+                per_primitive: false,
+                per_vertex: false,
+            },
+            // Uniform leaves become globals, never interface values.
+            Target::Uniform => return ir::IoAttrs::default(),
+        };
+        ir::IoAttrs {
+            binding: Some(binding),
+            ..ir::IoAttrs::default()
+        }
     }
 }

@@ -1,0 +1,217 @@
+//! The plan the WGSL and Metal legalizers share: for every leaf of every
+//! entry-point parameter and of the result (`input.pos`, `return.color`,
+//! `iid`), the family's target it becomes (`T`: a WGSL builtin or
+//! location, a Metal attribute) and why. Plain data, computed before the
+//! rewrite, which only applies it.
+
+use legalis_ir as ir;
+use legalis_ir::{FastHashSet, Handle, Span, SystemValue, Type};
+use legalis_sysval::{BuiltinType, Direction};
+
+use super::leaves::{self, RawLeaf};
+use super::wrap::{WrapLeaf, WrapRoot};
+
+/// Where a leaf lives in the entry point's signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// The entry point's parameter of this index.
+    Param(u32),
+    /// The entry point's result.
+    Result,
+    /// A parameter the source does not have: Metal's threadgroup-local id
+    /// that `SV_GroupIndex` is computed from when the source does not read
+    /// it (B20).
+    Added,
+}
+
+/// Why a leaf went where it went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A row of the system-value table's column of the target.
+    TableRow,
+    /// `[[vk::location(n)]]`.
+    ExplicitLocation,
+    /// The semantic index decides (`SV_Target2` → `@location(2)`,
+    /// `[[color(2)]]`).
+    SemanticIndex,
+    /// The next location not yet taken in its direction, in declaration
+    /// order.
+    NextFreeLocation,
+    /// Where the previous stage of a linked pipeline writes the same
+    /// semantic (WGSL).
+    Linked,
+    /// No Metal attribute: computed from others (`SV_GroupIndex`, B20).
+    Synthesized,
+    /// An entry-point `uniform` parameter or resource: a module global.
+    Uniform,
+    /// A Metal mesh function's `in payload` parameter: the object
+    /// function's payload, `const object_data T* [[payload]]` (B21).
+    Payload,
+    /// A Metal mesh function's `out indices`: `set_index` calls on the
+    /// `metal::mesh` parameter, after `[outputtopology]` (B21).
+    Topology,
+}
+
+/// One leaf of the entry point's signature and where it goes (`T`: the
+/// family's target).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leaf<T> {
+    /// `input.pos`, `return.color`, `iid`.
+    pub path: String,
+    /// The parameter or result the leaf belongs to.
+    pub root: Root,
+    /// Member indices from the root to the leaf.
+    pub members: Vec<u32>,
+    /// Stage input or stage output.
+    pub direction: Direction,
+    /// For a field of a Metal mesh function's `out vertices` or `out
+    /// primitives` element: which (B21).
+    pub mesh: Option<ir::MeshOutputKind>,
+    /// The leaf's type as declared.
+    pub ty: Handle<Type>,
+    /// Name of the entry-point parameter (inputs) or result-struct member
+    /// (outputs) made for it.
+    pub name: String,
+    /// Where it goes.
+    pub target: T,
+    /// Why it goes there.
+    pub reason: Reason,
+    /// The declaration in the source (diagnostics point here).
+    pub span: Span,
+    /// The semantic the leaf was declared with, if any: a user semantic
+    /// links it with the other stages of a pipeline.
+    pub semantic: Option<ir::Semantic>,
+}
+
+/// A family's target as the shared wrapper and linker see it.
+pub(crate) trait FamilyTarget {
+    /// An entry-point `uniform` parameter: a global, not a varying.
+    fn is_uniform(&self) -> bool;
+    /// Whether an input leaf becomes a parameter of the wrapper (not a
+    /// uniform, not computed).
+    fn is_parameter(&self) -> bool;
+    /// The system value of a builtin leaf.
+    fn builtin(&self) -> Option<SystemValue>;
+    /// The builtin's own type, when the interface takes it.
+    fn builtin_type(&self) -> Option<BuiltinType>;
+    /// The binding the interface value carries.
+    fn io(&self) -> ir::IoAttrs;
+    /// A user varying's location and interpolation.
+    fn location(&self) -> Option<(u32, ir::Interpolation)>;
+}
+
+impl<T: FamilyTarget> WrapLeaf for Leaf<T> {
+    fn root(&self) -> WrapRoot {
+        match self.root {
+            Root::Param(k) => WrapRoot::Param(k),
+            Root::Result => WrapRoot::Result,
+            Root::Added => WrapRoot::Added,
+        }
+    }
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+    fn members(&self) -> &[u32] {
+        &self.members
+    }
+    fn declared(&self) -> Handle<Type> {
+        self.ty
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn span(&self) -> Span {
+        self.span
+    }
+    fn is_uniform(&self) -> bool {
+        self.target.is_uniform()
+    }
+    fn is_parameter(&self) -> bool {
+        self.target.is_parameter()
+    }
+    fn builtin(&self) -> Option<SystemValue> {
+        self.target.builtin()
+    }
+    fn builtin_type(&self) -> Option<BuiltinType> {
+        self.target.builtin_type()
+    }
+    fn io(&self) -> ir::IoAttrs {
+        self.target.io()
+    }
+}
+
+/// The user-varying leaves (a Metal mesh function's vertex and primitive
+/// fields among them).
+impl<T: FamilyTarget> super::link::LinkLeaf for Leaf<T> {
+    fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    fn varying(&self) -> Option<ir::link::Varying<'_>> {
+        let (location, interpolation) = self.target.location()?;
+        Some(ir::link::Varying {
+            path: &self.path,
+            semantic: self.semantic.as_ref(),
+            ty: self.ty,
+            interpolation,
+            patch: false,
+            location,
+            per_primitive: self.mesh == Some(ir::MeshOutputKind::Primitives),
+            span: self.span,
+        })
+    }
+}
+
+/// The decided leaves of `raw` as plan leaves, in order, each named by
+/// `name` (from the names taken so far and the raw leaf).
+pub(crate) fn decide<T>(
+    raw: Vec<RawLeaf<Root, (T, Reason)>>,
+    mut name: impl FnMut(&RawLeaf<Root, (T, Reason)>) -> String,
+) -> Vec<Leaf<T>> {
+    raw.into_iter()
+        .filter_map(|mut raw| {
+            let (target, reason) = raw.target.take()?;
+            Some(Leaf {
+                name: name(&raw),
+                semantic: leaves::semantic(&raw.io).cloned(),
+                path: raw.path,
+                root: raw.root,
+                members: raw.members,
+                direction: raw.direction,
+                mesh: raw.mesh,
+                ty: raw.ty,
+                target,
+                reason,
+                span: raw.span,
+            })
+        })
+        .collect()
+}
+
+/// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
+/// → `result`.
+pub(crate) fn interface_name(path: &str) -> String {
+    let flat = path.replace('.', "_");
+    match flat.strip_prefix("return") {
+        Some("") => "result".into(),
+        Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),
+        _ => flat,
+    }
+}
+
+/// `base`, or `base_N` when `base` is taken in `direction`: parameters
+/// and result members are separate namespaces.
+pub(crate) fn unique_name(
+    names: &mut FastHashSet<(Direction, String)>,
+    direction: Direction,
+    base: String,
+) -> String {
+    let mut name = base.clone();
+    let mut n = 1;
+    while names.contains(&(direction, name.clone())) {
+        name = format!("{base}_{n}");
+        n += 1;
+    }
+    names.insert((direction, name.clone()));
+    name
+}
