@@ -113,16 +113,11 @@ impl<'a, S> FnCtx<'a, S> {
     }
 }
 
-/// Whether evaluating `e` twice is the same as once (no call, store or
-/// intrinsic in it).
+/// Whether evaluating `e` twice is the same as once: [`ir::is_pure`],
+/// and no intrinsic at all (each intrinsic call is evaluated where it
+/// stands, so none is counted pure).
 pub(crate) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Call { .. }
-        | Expression::Assign { .. }
-        | Expression::IncDec { .. }
-        | Expression::Intrinsic { .. } => false,
-        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
-    }
+    ir::is_pure_with(exprs, e, |_| false)
 }
 
 /// The swizzle letters.
