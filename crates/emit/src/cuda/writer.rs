@@ -17,10 +17,11 @@ use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::cfamily::Reserved;
-use crate::cfamily::names::{self, Names};
+use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
 use crate::identifier::sanitize;
+use crate::namer::{Namer, Rules};
 
 /// How a global reaches the code that uses it: `static const` globals
 /// are `__device__ const` values, `static` ones locals of the entry
@@ -90,10 +91,12 @@ struct EntryInfo<'a> {
 /// The names no CUDA identifier of the output takes.
 pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
 
-/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    names::fresh(taken, base, &RESERVED_NAMES)
-}
+/// How CUDA spells a fresh name: the source name made an identifier,
+/// kept off [`RESERVED_NAMES`].
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: |name| RESERVED_NAMES.contains(name),
+};
 
 /// The CUDA name of an entry point called `name` of `stage`: a kernel's
 /// own name made an identifier (`_1` appended when reserved, as `main`),
@@ -102,7 +105,7 @@ pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
 pub fn entry_point_name(name: &str, stage: ShaderStage) -> String {
     match program_prefix(stage) {
         Some(prefix) => format!("{prefix}{}", sanitize(name)),
-        None => fresh(&mut FastHashSet::default(), name),
+        None => Namer::new(RULES).call(name),
     }
 }
 
@@ -168,7 +171,7 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             module,
             entry,
-            names: Names::new(&RESERVED_NAMES),
+            names: Names::new(RULES),
             reachable: Vec::new(),
             threaded: FastHashMap::default(),
             kinds: FastHashMap::default(),
@@ -497,7 +500,7 @@ impl<'a> Writer<'a> {
                 Some(program) => program.clone(),
                 None => entry_point_name(&e.entry.name, e.entry.stage),
             };
-            self.names.taken.insert(name);
+            self.names.taken.take(&name);
         }
         for e in &self.entries {
             let name = match &e.program {
@@ -513,7 +516,7 @@ impl<'a> Writer<'a> {
             self.globals_block = Some((ty, param));
         }
         if self.program.is_some() {
-            self.names.taken.insert("LaunchParams".into());
+            self.names.taken.take("LaunchParams");
             for i in 0..self.entries.len() {
                 if !self.entries[i].uniform_params.is_empty() {
                     self.entries[i].record_struct = Some(self.names.fresh("ShaderRecordParams"));
@@ -527,7 +530,7 @@ impl<'a> Writer<'a> {
         self.names.name_functions(module, &self.reachable);
     }
 
-    pub fn module_names(&self) -> FastHashSet<String> {
+    pub fn module_names(&self) -> Namer {
         self.names.taken.clone()
     }
 
@@ -669,13 +672,13 @@ impl<'a> Writer<'a> {
         uniform_params: &[usize],
     ) -> Result<Vec<SharedField>> {
         let params = &self.module.functions[entry.function].params;
-        let mut local = FastHashSet::default();
+        let mut local = Namer::new(RULES);
         let mut fields = Vec::new();
         for &i in uniform_params {
             let p = &params[i];
             fields.push((
                 self.param_type(p.ty, p.span)?,
-                fresh(&mut local, &p.name),
+                local.call(&p.name),
                 p.ty,
                 None,
             ));
