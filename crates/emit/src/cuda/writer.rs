@@ -239,13 +239,11 @@ impl<'a> Writer<'a> {
             if !registers {
                 continue;
             }
+            let from_entry = ir::Reach::calls(module, [entry.function]);
             for &f in &self.reachable {
                 if f == entry.function
-                    || !reach::reaches(module, entry.function, f)
-                    || !self
-                        .reachable
-                        .iter()
-                        .any(|&g| hit_control(g) && reach::reaches(module, f, g))
+                    || !from_entry.has_function(f)
+                    || !ir::Reach::calls(module, [f]).functions().any(&hit_control)
                 {
                     continue;
                 }
@@ -973,13 +971,17 @@ impl<'a> Writer<'a> {
     /// call).
     fn functions(&mut self) -> Result<String> {
         let mut out = String::new();
+        let from_entries: Vec<_> = self
+            .entries
+            .iter()
+            .map(|e| ir::Reach::calls(self.module, [e.entry.function]))
+            .collect();
         let reaching: Vec<usize> = self
             .reachable
             .iter()
             .map(|&f| {
-                (0..self.entries.len())
-                    .find(|&i| reach::reaches(self.module, self.entries[i].entry.function, f))
-                    .unwrap_or(0)
+                let first = from_entries.iter().position(|r| r.has_function(f));
+                first.unwrap_or(0)
             })
             .collect();
         for (f, i) in self.reachable.clone().into_iter().zip(reaching) {
