@@ -588,13 +588,13 @@ impl<'a> Writer<'a> {
         for g in self.kinds.keys() {
             let global = &self.module.globals[*g];
             if global.space == AddressSpace::Uniform {
-                reach::mark_structs(self.module, global.ty, &mut out);
+                crate::structs::mark_structs(self.module, global.ty, &mut out);
             }
         }
         for e in &self.entries {
             let params = &self.module.functions[e.entry.function].params;
             for &i in &e.uniform_params {
-                reach::mark_structs(self.module, params[i].ty, &mut out);
+                crate::structs::mark_structs(self.module, params[i].ty, &mut out);
             }
         }
         out

@@ -408,7 +408,7 @@ impl<'a> Writer<'a> {
             match kind {
                 GlobalKind::Resource(_) => {
                     if let Some(inner) = buffer_contents(module, global.ty) {
-                        reach::mark_structs(module, inner, &mut buffer_structs);
+                        crate::structs::mark_structs(module, inner, &mut buffer_structs);
                         if matches!(module.types[inner].inner, TypeInner::Matrix { .. }) {
                             return unsupported(
                                 "a structured buffer of matrices",
@@ -418,7 +418,7 @@ impl<'a> Writer<'a> {
                     }
                 }
                 GlobalKind::Plain => {
-                    reach::mark_structs(module, global.ty, &mut buffer_structs);
+                    crate::structs::mark_structs(module, global.ty, &mut buffer_structs);
                     let matrix = |ty| matches!(module.types[ty].inner, TypeInner::Matrix { .. });
                     if matrix(global.ty) && global.matrix_layout != Some(ir::MatrixLayout::RowMajor)
                     {
