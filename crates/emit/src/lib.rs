@@ -108,6 +108,7 @@ pub mod metal;
 mod namer;
 mod resource_uses;
 pub mod spirv;
+mod structs;
 pub mod wgsl;
 
 /// What both writers say about a `GetAttributeAtVertex` the legalizer left:

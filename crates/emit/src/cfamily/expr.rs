@@ -4,13 +4,11 @@
 //! it answers through its [`Dialect`].
 
 use legalis_ir as ir;
-use legalis_ir::{
-    Expression, FastHashMap, FastHashSet, Handle, Literal, ScalarKind, Span, TypeInner,
-};
+use legalis_ir::{Expression, FastHashMap, Handle, Literal, ScalarKind, Span, TypeInner};
 
-use super::names::fresh;
 use super::types::Types;
-use super::{Call, Dialect, Intrinsics, Refusal, Reserved, Store};
+use super::{Call, Dialect, Intrinsics, Refusal, Store};
+use crate::namer::Namer;
 
 /// What a function's body is printed against.
 pub(crate) struct FnCtx<'a, S> {
@@ -23,14 +21,13 @@ pub(crate) struct FnCtx<'a, S> {
     pub local_names: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub locals: Option<&'a ir::Arena<ir::LocalVariable>>,
     /// Every name in scope: the module's and the function's.
-    pub taken: FastHashSet<String>,
+    pub taken: Namer,
     /// While the call a statement is made of is printed: the temporaries
     /// its `out`/`inout` arguments go through where the target cannot
     /// bind a reference to them (`None` elsewhere).
     pub copies: Option<Vec<ArgCopy>>,
     /// What the target alone keeps.
     pub state: S,
-    reserved: &'static Reserved,
 }
 
 /// An `out`/`inout` argument passed through a temporary: copied in before
@@ -44,15 +41,14 @@ pub(crate) struct ArgCopy {
 
 impl<'a, S> FnCtx<'a, S> {
     /// The context of function `func`, whose parameters are named
-    /// `param_names` and whose names in scope are `taken` (none of them
-    /// `reserved`); each local gets a fresh name there. A `static` local
+    /// `param_names` and whose names in scope are `taken`; each local
+    /// gets a fresh name there. A `static` local
     /// is refused, `why_not` saying why.
     pub fn new<E: Refusal>(
         func: &'a ir::Function,
         is_entry: bool,
         param_names: Vec<String>,
-        mut taken: FastHashSet<String>,
-        reserved: &'static Reserved,
+        mut taken: Namer,
         why_not: &str,
         state: S,
     ) -> std::result::Result<Self, E> {
@@ -62,7 +58,7 @@ impl<'a, S> FnCtx<'a, S> {
                 let what = format!("the `static` local `{}` ({why_not})", l.name);
                 return Err(E::unsupported(what, func.locals.span(h)));
             }
-            local_names.insert(h, fresh(&mut taken, &l.name, reserved));
+            local_names.insert(h, taken.call(&l.name));
         }
         Ok(FnCtx {
             exprs: &func.expressions,
@@ -74,17 +70,11 @@ impl<'a, S> FnCtx<'a, S> {
             taken,
             copies: None,
             state,
-            reserved,
         })
     }
 
     /// The context of global initializers (no locals or parameters).
-    pub fn for_globals(
-        module: &'a ir::Module,
-        taken: FastHashSet<String>,
-        reserved: &'static Reserved,
-        state: S,
-    ) -> Self {
+    pub fn for_globals(module: &'a ir::Module, taken: Namer, state: S) -> Self {
         FnCtx {
             exprs: &module.global_expressions,
             is_entry: true,
@@ -95,7 +85,6 @@ impl<'a, S> FnCtx<'a, S> {
             taken,
             copies: None,
             state,
-            reserved,
         }
     }
 
@@ -109,20 +98,15 @@ impl<'a, S> FnCtx<'a, S> {
 
     /// A fresh name in the function from `base`.
     pub fn temp(&mut self, base: &str) -> String {
-        fresh(&mut self.taken, base, self.reserved)
+        self.taken.call(base)
     }
 }
 
-/// Whether evaluating `e` twice is the same as once (no call, store or
-/// intrinsic in it).
+/// Whether evaluating `e` twice is the same as once: [`ir::is_pure`],
+/// and no intrinsic at all (each intrinsic call is evaluated where it
+/// stands, so none is counted pure).
 pub(crate) fn is_pure(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Call { .. }
-        | Expression::Assign { .. }
-        | Expression::IncDec { .. }
-        | Expression::Intrinsic { .. } => false,
-        other => other.children().into_iter().all(|c| is_pure(exprs, c)),
-    }
+    ir::is_pure_with(exprs, e, |_| false)
 }
 
 /// The swizzle letters.

@@ -30,6 +30,8 @@ pub(crate) use expr::{ArgCopy, FnCtx};
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Span, Statement};
 
+use crate::namer::Namer;
+
 /// What one C-family target spells its own way. The shared printers
 /// ([`expr::Exprs`], [`stmt::Stmts`]) call these hooks; a hook with a
 /// default body is one only some target needs.
@@ -87,8 +89,6 @@ pub(crate) trait Dialect {
     fn other_type(&self, ty: Handle<ir::Type>, span: Span) -> Result<Option<String>, Self::Error>;
     /// The output's module-scope names.
     fn names(&self) -> &names::Names;
-    /// The names no identifier of the output takes.
-    fn reserved(&self) -> &'static Reserved;
     /// The member names of struct `st` in the output.
     fn member_names(&self, st: Handle<ir::Type>) -> Option<&[String]> {
         self.names().members.get(&st).map(Vec::as_slice)
@@ -103,16 +103,18 @@ pub(crate) trait Dialect {
     }
     /// The names a function's own names must not take: the module's and
     /// its globals' (a plain uniform's too).
-    fn scope(&self) -> legalis_ir::FastHashSet<String> {
+    fn scope(&self) -> Namer {
         let names = self.names();
         let mut taken = names.taken.clone();
-        taken.extend(names.globals.values().cloned());
+        for name in names.globals.values() {
+            taken.take(name);
+        }
         taken
     }
     /// The context global initializers are printed in.
     fn globals_ctx(&self) -> FnCtx<'_, Self::FnState> {
         let taken = self.names().taken.clone();
-        FnCtx::for_globals(self.module(), taken, self.reserved(), Default::default())
+        FnCtx::for_globals(self.module(), taken, Default::default())
     }
     /// The context of the body of `func`, whose parameters are named
     /// `param_names` and whose names in scope are `taken`.
@@ -121,16 +123,14 @@ pub(crate) trait Dialect {
         func: &'f ir::Function,
         is_entry: bool,
         param_names: Vec<String>,
-        taken: legalis_ir::FastHashSet<String>,
+        taken: Namer,
         state: Self::FnState,
     ) -> Result<FnCtx<'f, Self::FnState>, Self::Error> {
-        let reserved = self.reserved();
         FnCtx::new(
             func,
             is_entry,
             param_names,
             taken,
-            reserved,
             Self::NO_STATIC_LOCALS,
             state,
         )

@@ -1,35 +1,22 @@
-//! The namer both C-family writers share: every name the output declares
-//! at module scope, made an identifier (`crate::identifier::sanitize`),
-//! kept off the target's reserved words and off each other by a `_N`
-//! suffix, in the order each writer asks (entry points first: the host
-//! looks them up).
+//! The module-scope names both C-family writers share: every name the
+//! output declares at module scope, given by the one namer
+//! ([`crate::namer::Namer`], under the target's [`Rules`]: made an
+//! identifier by `crate::identifier::sanitize`, kept off the target's
+//! reserved words and off each other by a `_N` suffix), in the order each
+//! writer asks (entry points first: the host looks them up).
 
 use std::collections::BTreeSet;
 
 use legalis_ir as ir;
-use legalis_ir::{FastHashMap, FastHashSet, Handle, TypeInner};
+use legalis_ir::{FastHashMap, Handle, TypeInner};
 
-use super::Reserved;
 use crate::identifier::sanitize;
-
-/// A fresh name from `base` not in `taken` (nor in `reserved`), recorded
-/// there.
-pub(crate) fn fresh(taken: &mut FastHashSet<String>, base: &str, reserved: &Reserved) -> String {
-    let base = sanitize(base);
-    let mut name = base.clone();
-    let mut n = 1;
-    while reserved.contains(&name) || taken.contains(&name) {
-        name = format!("{base}_{n}");
-        n += 1;
-    }
-    taken.insert(name.clone());
-    name
-}
+use crate::namer::{Namer, Rules};
 
 /// The module-scope names of one output.
 pub(crate) struct Names {
     /// Every module-scope name given so far.
-    pub taken: FastHashSet<String>,
+    pub taken: Namer,
     /// The name of each struct written.
     pub structs: FastHashMap<Handle<ir::Type>, String>,
     /// The member names of each struct written (each struct its own
@@ -39,25 +26,25 @@ pub(crate) struct Names {
     pub globals: FastHashMap<Handle<ir::GlobalVariable>, String>,
     /// The name of each function written.
     pub functions: FastHashMap<Handle<ir::Function>, String>,
-    reserved: &'static Reserved,
+    rules: Rules,
 }
 
 impl Names {
-    /// No names yet, none of them in `reserved`.
-    pub fn new(reserved: &'static Reserved) -> Names {
+    /// No names yet; each to be given under `rules`.
+    pub fn new(rules: Rules) -> Names {
         Names {
-            taken: FastHashSet::default(),
+            taken: Namer::new(rules),
             structs: FastHashMap::default(),
             members: FastHashMap::default(),
             globals: FastHashMap::default(),
             functions: FastHashMap::default(),
-            reserved,
+            rules,
         }
     }
 
     /// A fresh module-scope name from `base`.
     pub fn fresh(&mut self, base: &str) -> String {
-        fresh(&mut self.taken, base, self.reserved)
+        self.taken.call(base)
     }
 
     /// Names the structs `used` and their members.
@@ -67,11 +54,8 @@ impl Names {
             let name = self.fresh(t.name.as_deref().unwrap_or("Struct"));
             self.structs.insert(ty, name);
             if let TypeInner::Struct { members } = &t.inner {
-                let mut local = FastHashSet::default();
-                let names = members
-                    .iter()
-                    .map(|m| fresh(&mut local, &m.name, self.reserved))
-                    .collect();
+                let mut local = Namer::new(self.rules);
+                let names = members.iter().map(|m| local.call(&m.name)).collect();
                 self.members.insert(ty, names);
             }
         }

@@ -3,8 +3,10 @@
 //! neither MSL nor CUDA reaches a global the way HLSL does), the structs
 //! the code mentions.
 //!
-//! This is one of the reachability walks issue 28 counts; once `ir::reach`
-//! exists, [`collect`] can stand on it.
+//! The functions come from [`ir::Reach`]; what is the writers' own is
+//! which function each global is threaded through, and that the globals
+//! global initializers read are the entry functions' (they evaluate the
+//! initializers).
 
 use std::collections::BTreeSet;
 
@@ -73,10 +75,11 @@ pub(crate) fn collect<E: Refusal>(
     })
 }
 
-/// One walk from the functions of `entries`: the functions reached join
-/// `all`, with the globals each uses directly and the functions each
-/// calls; the globals the initializers read belong to the entry
-/// functions.
+/// One walk from the functions of `entries` ([`ir::Reach::calls`]): the
+/// functions reached join `all`, with the globals each uses directly and
+/// the functions each calls; the globals the initializers of those
+/// globals read (and the functions they call) belong to the entry
+/// functions, which evaluate the initializers.
 fn walk<E: Refusal>(
     module: &ir::Module,
     entries: &[&ir::EntryPoint],
@@ -85,24 +88,19 @@ fn walk<E: Refusal>(
     calls: &mut Sets<ir::Function>,
 ) -> Result<(), E> {
     let span = entries.first().map(|e| e.span).unwrap_or_default();
-    let mut functions = BTreeSet::new();
-    let mut work: Vec<_> = entries.iter().map(|e| e.function).collect();
-    let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
-    while let Some(f) = work.pop() {
-        if !functions.insert(f) {
-            continue;
-        }
-        let Some(func) = module.functions.try_get(f) else {
-            return Err(E::not_legalized(
-                "a call of a function the module does not define".into(),
-                span,
-            ));
-        };
+    let reach = ir::Reach::new(module, entries.iter().map(|e| e.function), []);
+    if reach.undefined_call().is_some() {
+        return Err(E::not_legalized(
+            "a call of a function the module does not define".into(),
+            span,
+        ));
+    }
+    let mut pending = Vec::new();
+    for f in reach.functions() {
         let uses = direct.entry(f).or_default();
-        for (_, e) in func.expressions.iter() {
+        for (_, e) in module.functions[f].expressions.iter() {
             match e {
                 Expression::Call { function, .. } => {
-                    work.push(*function);
                     calls.entry(f).or_default().insert(*function);
                 }
                 Expression::Global(g) => {
@@ -111,27 +109,22 @@ fn walk<E: Refusal>(
                 _ => {}
             }
         }
-        // Globals read by the initializers of globals this function uses,
-        // and the functions those call, all belong to the entry function,
-        // which evaluates the initializers.
-        let mut pending: Vec<_> = uses.iter().copied().collect();
-        while let Some(g) = pending.pop() {
-            let Some(global) = module.globals.try_get(g) else {
-                continue;
-            };
-            let Some(init) = global.init else { continue };
-            let mut stack = vec![init];
-            while let Some(e) = stack.pop() {
-                match &module.global_expressions[e] {
-                    Expression::Global(other) if !init_globals.contains(other) => {
-                        init_globals.push(*other);
-                        pending.push(*other);
-                    }
-                    Expression::Call { function, .. } => work.push(*function),
-                    _ => {}
-                }
-                stack.extend(module.global_expressions[e].children());
+        pending.extend(uses.iter().copied());
+    }
+    let mut init_globals: Vec<Handle<ir::GlobalVariable>> = Vec::new();
+    while let Some(g) = pending.pop() {
+        let Some(init) = module.globals.try_get(g).and_then(|global| global.init) else {
+            continue;
+        };
+        let mut stack = vec![init];
+        while let Some(e) = stack.pop() {
+            if let Expression::Global(other) = &module.global_expressions[e]
+                && !init_globals.contains(other)
+            {
+                init_globals.push(*other);
+                pending.push(*other);
             }
+            stack.extend(module.global_expressions[e].children());
         }
     }
     for entry in entries {
@@ -147,7 +140,7 @@ fn walk<E: Refusal>(
             ));
         }
     }
-    all.extend(functions);
+    all.extend(reach.functions());
     Ok(())
 }
 
@@ -180,38 +173,9 @@ pub(crate) fn used_structs(
     }
     let mut used = BTreeSet::new();
     for ty in roots {
-        mark_structs(module, ty, &mut used);
+        crate::structs::mark_structs(module, ty, &mut used);
     }
     used
-}
-
-/// Marks `ty` and every struct inside it (members, arrays, buffer
-/// contents, mesh outputs).
-pub(crate) fn mark_structs(
-    module: &ir::Module,
-    ty: Handle<ir::Type>,
-    used: &mut BTreeSet<Handle<ir::Type>>,
-) {
-    let Some(t) = module.types.try_get(ty) else {
-        return;
-    };
-    match &t.inner {
-        TypeInner::Struct { members } if used.insert(ty) => {
-            for m in members {
-                mark_structs(module, m.ty, used);
-            }
-        }
-        TypeInner::Array { base, .. } | TypeInner::MeshOutput { element: base, .. } => {
-            mark_structs(module, *base, used)
-        }
-        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-            mark_structs(module, *inner, used)
-        }
-        TypeInner::Buffer {
-            element: Some(e), ..
-        } => mark_structs(module, *e, used),
-        _ => {}
-    }
 }
 
 /// Whether `ty` is an array (of arrays) of resources.
@@ -222,32 +186,6 @@ pub(crate) fn resource_array(module: &ir::Module, mut ty: Handle<ir::Type>) -> b
         array = true;
     }
     array && module.types[ty].inner.is_resource()
-}
-
-/// Whether function `from` is `to` or calls it, directly or not.
-pub(crate) fn reaches(
-    module: &ir::Module,
-    from: Handle<ir::Function>,
-    to: Handle<ir::Function>,
-) -> bool {
-    let mut seen = BTreeSet::new();
-    let mut work = vec![from];
-    while let Some(f) = work.pop() {
-        if f == to {
-            return true;
-        }
-        if !seen.insert(f) {
-            continue;
-        }
-        if let Some(func) = module.functions.try_get(f) {
-            for (_, e) in func.expressions.iter() {
-                if let Expression::Call { function, .. } = e {
-                    work.push(*function);
-                }
-            }
-        }
-    }
-    false
 }
 
 /// How a global reaches the code that uses it; `R` is where a resource

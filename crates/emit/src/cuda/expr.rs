@@ -14,7 +14,7 @@ use legalis_ir::{Expression, Handle, Span, Statement, TypeInner};
 
 use super::Error;
 use super::types::{self, Result, unsupported};
-use super::writer::{GlobalKind, RESERVED_NAMES, Writer};
+use super::writer::{GlobalKind, Writer};
 use crate::cfamily::expr::SWIZZLE;
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
@@ -104,11 +104,7 @@ impl<'a> Writer<'a> {
     pub(super) fn fn_ctx(&self, f: Handle<ir::Function>) -> Result<FnCtx<'a>> {
         let func = &self.module.functions[f];
         let mut taken = self.scope();
-        let param_names = func
-            .params
-            .iter()
-            .map(|p| super::writer::fresh(&mut taken, &p.name))
-            .collect();
+        let param_names = func.params.iter().map(|p| taken.call(&p.name)).collect();
         let is_entry = f == self.entry.function;
         self.function_ctx(func, is_entry, param_names, taken, ())
     }
@@ -230,10 +226,6 @@ impl Dialect for Writer<'_> {
 
     fn names(&self) -> &Names {
         &self.names
-    }
-
-    fn reserved(&self) -> &'static cfamily::Reserved {
-        &RESERVED_NAMES
     }
 
     fn module(&self) -> &ir::Module {

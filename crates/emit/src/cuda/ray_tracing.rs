@@ -425,7 +425,7 @@ impl Writer<'_> {
         let payload = self.entry_payload()?;
         let record = match &self.record_struct {
             Some(record) => {
-                let name = super::writer::fresh(&mut taken, "record");
+                let name = taken.call("record");
                 lines.push(format!(
                     "const {record}& {name} = *reinterpret_cast<const {record}*>(optixGetSbtDataPointer());"
                 ));
@@ -441,7 +441,7 @@ impl Writer<'_> {
                 args.push(format!("{record}.{}", fields[member].1));
                 continue;
             }
-            let name = super::writer::fresh(&mut taken, &p.name);
+            let name = taken.call(&p.name);
             let ty = self.spell(p.ty, p.span)?;
             match (stage, p.direction) {
                 (S::Callable, _) => {

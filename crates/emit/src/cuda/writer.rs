@@ -17,10 +17,11 @@ use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::cfamily::Reserved;
-use crate::cfamily::names::{self, Names};
+use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
 use crate::identifier::sanitize;
+use crate::namer::{Namer, Rules};
 
 /// How a global reaches the code that uses it: `static const` globals
 /// are `__device__ const` values, `static` ones locals of the entry
@@ -90,10 +91,12 @@ struct EntryInfo<'a> {
 /// The names no CUDA identifier of the output takes.
 pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
 
-/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    names::fresh(taken, base, &RESERVED_NAMES)
-}
+/// How CUDA spells a fresh name: the source name made an identifier,
+/// kept off [`RESERVED_NAMES`].
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: |name| RESERVED_NAMES.contains(name),
+};
 
 /// The CUDA name of an entry point called `name` of `stage`: a kernel's
 /// own name made an identifier (`_1` appended when reserved, as `main`),
@@ -102,7 +105,7 @@ pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
 pub fn entry_point_name(name: &str, stage: ShaderStage) -> String {
     match program_prefix(stage) {
         Some(prefix) => format!("{prefix}{}", sanitize(name)),
-        None => fresh(&mut FastHashSet::default(), name),
+        None => Namer::new(RULES).call(name),
     }
 }
 
@@ -168,7 +171,7 @@ impl<'a> Writer<'a> {
         let mut w = Writer {
             module,
             entry,
-            names: Names::new(&RESERVED_NAMES),
+            names: Names::new(RULES),
             reachable: Vec::new(),
             threaded: FastHashMap::default(),
             kinds: FastHashMap::default(),
@@ -236,13 +239,11 @@ impl<'a> Writer<'a> {
             if !registers {
                 continue;
             }
+            let from_entry = ir::Reach::calls(module, [entry.function]);
             for &f in &self.reachable {
                 if f == entry.function
-                    || !reach::reaches(module, entry.function, f)
-                    || !self
-                        .reachable
-                        .iter()
-                        .any(|&g| hit_control(g) && reach::reaches(module, f, g))
+                    || !from_entry.has_function(f)
+                    || !ir::Reach::calls(module, [f]).functions().any(&hit_control)
                 {
                     continue;
                 }
@@ -497,7 +498,7 @@ impl<'a> Writer<'a> {
                 Some(program) => program.clone(),
                 None => entry_point_name(&e.entry.name, e.entry.stage),
             };
-            self.names.taken.insert(name);
+            self.names.taken.take(&name);
         }
         for e in &self.entries {
             let name = match &e.program {
@@ -513,7 +514,7 @@ impl<'a> Writer<'a> {
             self.globals_block = Some((ty, param));
         }
         if self.program.is_some() {
-            self.names.taken.insert("LaunchParams".into());
+            self.names.taken.take("LaunchParams");
             for i in 0..self.entries.len() {
                 if !self.entries[i].uniform_params.is_empty() {
                     self.entries[i].record_struct = Some(self.names.fresh("ShaderRecordParams"));
@@ -527,7 +528,7 @@ impl<'a> Writer<'a> {
         self.names.name_functions(module, &self.reachable);
     }
 
-    pub fn module_names(&self) -> FastHashSet<String> {
+    pub fn module_names(&self) -> Namer {
         self.names.taken.clone()
     }
 
@@ -587,13 +588,13 @@ impl<'a> Writer<'a> {
         for g in self.kinds.keys() {
             let global = &self.module.globals[*g];
             if global.space == AddressSpace::Uniform {
-                reach::mark_structs(self.module, global.ty, &mut out);
+                crate::structs::mark_structs(self.module, global.ty, &mut out);
             }
         }
         for e in &self.entries {
             let params = &self.module.functions[e.entry.function].params;
             for &i in &e.uniform_params {
-                reach::mark_structs(self.module, params[i].ty, &mut out);
+                crate::structs::mark_structs(self.module, params[i].ty, &mut out);
             }
         }
         out
@@ -669,13 +670,13 @@ impl<'a> Writer<'a> {
         uniform_params: &[usize],
     ) -> Result<Vec<SharedField>> {
         let params = &self.module.functions[entry.function].params;
-        let mut local = FastHashSet::default();
+        let mut local = Namer::new(RULES);
         let mut fields = Vec::new();
         for &i in uniform_params {
             let p = &params[i];
             fields.push((
                 self.param_type(p.ty, p.span)?,
-                fresh(&mut local, &p.name),
+                local.call(&p.name),
                 p.ty,
                 None,
             ));
@@ -970,13 +971,17 @@ impl<'a> Writer<'a> {
     /// call).
     fn functions(&mut self) -> Result<String> {
         let mut out = String::new();
+        let from_entries: Vec<_> = self
+            .entries
+            .iter()
+            .map(|e| ir::Reach::calls(self.module, [e.entry.function]))
+            .collect();
         let reaching: Vec<usize> = self
             .reachable
             .iter()
             .map(|&f| {
-                (0..self.entries.len())
-                    .find(|&i| reach::reaches(self.module, self.entries[i].entry.function, f))
-                    .unwrap_or(0)
+                let first = from_entries.iter().position(|r| r.has_function(f));
+                first.unwrap_or(0)
             })
             .collect();
         for (f, i) in self.reachable.clone().into_iter().zip(reaching) {

@@ -14,7 +14,7 @@ use legalis_ir::{Expression, Handle, Span, Statement, TypeInner};
 
 use super::Error;
 use super::types::{self, Result, unsupported};
-use super::writer::{GlobalKind, RESERVED_NAMES, Writer, fresh};
+use super::writer::{GlobalKind, Writer};
 use crate::cfamily::expr::{SWIZZLE, is_pure, swizzle_letters};
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
@@ -47,16 +47,16 @@ impl<'a> Writer<'a> {
                 {
                     // B21: the three mesh outputs are one `metal::mesh`.
                     mesh_name
-                        .get_or_insert_with(|| fresh(&mut taken, "mesh_out"))
+                        .get_or_insert_with(|| taken.call("mesh_out"))
                         .clone()
                 } else {
-                    fresh(&mut taken, &p.name)
+                    taken.call(&p.name)
                 }
             })
             .collect();
         if let Some(Some((payload, grid, _))) = entry.map(|k| &self.object_payloads[k]) {
-            taken.insert(payload.clone());
-            taken.insert(grid.clone());
+            taken.take(payload);
+            taken.take(grid);
         }
         self.function_ctx(func, is_entry, param_names, taken, entry)
     }
@@ -250,10 +250,6 @@ impl Dialect for Writer<'_> {
 
     fn names(&self) -> &Names {
         &self.names
-    }
-
-    fn reserved(&self) -> &'static cfamily::Reserved {
-        &RESERVED_NAMES
     }
 
     fn float_literal(&self, f: f64, width: u8, span: Span) -> Result<String> {

@@ -5,12 +5,12 @@
 //! `metal::mesh` (B21).
 
 use legalis_ir as ir;
-use legalis_ir::{FastHashSet, ShaderStage, Span, TypeInner};
+use legalis_ir::{ShaderStage, Span, TypeInner};
 use legalis_sysval::Direction;
 
 use super::Error;
 use super::types::{Result, unsupported};
-use super::writer::{Writer, fresh};
+use super::writer::{RULES, Writer};
 use crate::cfamily::prelude::*;
 
 /// The member names of an entry function's `[[stage_in]]` struct, one per
@@ -18,11 +18,11 @@ use crate::cfamily::prelude::*;
 /// made an identifier, renamed when MSL reserves it (`thread`, `device`)
 /// or another member already has it.
 pub(super) fn stage_in_members(func: &ir::Function) -> Vec<String> {
-    let mut taken = FastHashSet::default();
+    let mut taken = crate::namer::Namer::new(RULES);
     func.params
         .iter()
         .map(|p| match p.io.binding {
-            Some(ir::Binding::Location { .. }) => fresh(&mut taken, &p.name),
+            Some(ir::Binding::Location { .. }) => taken.call(&p.name),
             _ => String::new(),
         })
         .collect()

@@ -28,9 +28,11 @@ use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
 use crate::cfamily::Reserved;
-use crate::cfamily::names::{self, Names};
+use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
+use crate::identifier::sanitize;
+use crate::namer::{Namer, Rules};
 
 /// A Metal argument table index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,10 +105,12 @@ pub(super) struct Writer<'a> {
 /// The names no MSL identifier of the output takes.
 pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
 
-/// A fresh name from `base` not in `taken` (nor reserved), recorded there.
-pub(super) fn fresh(taken: &mut FastHashSet<String>, base: &str) -> String {
-    names::fresh(taken, base, &RESERVED_NAMES)
-}
+/// How MSL spells a fresh name: the source name made an identifier,
+/// kept off [`RESERVED_NAMES`].
+pub(super) const RULES: Rules = Rules {
+    sanitize,
+    reserved: |name| RESERVED_NAMES.contains(name),
+};
 
 /// The span of the first `discard` in `block`, nested blocks included.
 fn first_discard(block: &ir::Block) -> Option<Span> {
@@ -119,7 +123,7 @@ fn first_discard(block: &ir::Block) -> Option<Span> {
 /// The MSL name of an entry point called `name`: the name itself, made an
 /// identifier, with `_1` appended when MSL reserves it (`main`).
 pub fn entry_point_name(name: &str) -> String {
-    fresh(&mut FastHashSet::default(), name)
+    Namer::new(RULES).call(name)
 }
 
 /// A struct type behind a buffer-like type: a `cbuffer`'s block, a
@@ -159,7 +163,7 @@ impl<'a> Writer<'a> {
             stage_ins: vec![None; entries.len()],
             object_payloads: vec![None; entries.len()],
             entries,
-            names: Names::new(&RESERVED_NAMES),
+            names: Names::new(RULES),
             reachable: Vec::new(),
             threaded: FastHashMap::default(),
             kinds: FastHashMap::default(),
@@ -404,7 +408,7 @@ impl<'a> Writer<'a> {
             match kind {
                 GlobalKind::Resource(_) => {
                     if let Some(inner) = buffer_contents(module, global.ty) {
-                        reach::mark_structs(module, inner, &mut buffer_structs);
+                        crate::structs::mark_structs(module, inner, &mut buffer_structs);
                         if matches!(module.types[inner].inner, TypeInner::Matrix { .. }) {
                             return unsupported(
                                 "a structured buffer of matrices",
@@ -414,7 +418,7 @@ impl<'a> Writer<'a> {
                     }
                 }
                 GlobalKind::Plain => {
-                    reach::mark_structs(module, global.ty, &mut buffer_structs);
+                    crate::structs::mark_structs(module, global.ty, &mut buffer_structs);
                     let matrix = |ty| matches!(module.types[ty].inner, TypeInner::Matrix { .. });
                     if matrix(global.ty) && global.matrix_layout != Some(ir::MatrixLayout::RowMajor)
                     {
@@ -463,7 +467,7 @@ impl<'a> Writer<'a> {
         // The entry functions' names first: the host looks them up.
         for entry in &self.entries {
             let entry_name = entry_point_name(&entry.name);
-            self.names.taken.insert(entry_name.clone());
+            self.names.taken.take(&entry_name);
             self.names.functions.insert(entry.function, entry_name);
         }
         self.names.name_structs(module, &self.used_structs);

@@ -450,7 +450,7 @@ impl<'a> Writer<'a> {
     fn structs(&self) -> Result<String> {
         let mut used = BTreeSet::new();
         let mark = |ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>| {
-            mark_structs(self.module, ty, used);
+            crate::structs::mark_structs(self.module, ty, used);
         };
         for &g in &self.used_globals {
             let var = &self.module.globals[g];
@@ -1211,27 +1211,6 @@ fn entry_result_stage(w: &Writer, ty: Handle<ir::Type>) -> Option<ShaderStage> {
             .is_some_and(|r| r.ty == ty)
             .then_some(e.stage)
     })
-}
-
-fn mark_structs(module: &ir::Module, ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>) {
-    let Some(t) = module.types.try_get(ty) else {
-        return;
-    };
-    match &t.inner {
-        TypeInner::Struct { members } if used.insert(ty) => {
-            for m in members {
-                mark_structs(module, m.ty, used);
-            }
-        }
-        TypeInner::Array { base, .. } => mark_structs(module, *base, used),
-        TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
-            mark_structs(module, *inner, used)
-        }
-        TypeInner::Buffer {
-            element: Some(e), ..
-        } => mark_structs(module, *e, used),
-        _ => {}
-    }
 }
 
 /// The initializer of a `static` local's declaration.

@@ -3,7 +3,7 @@
 
 use super::*;
 use legalis_legalize::glsl::{Leaf, Part, PatchArg, Plan, Reason, Root, Target as Place};
-use legalis_sysval::GlslMapping;
+use legalis_sysval::{GlslMapping, primitive_indices};
 use serde_json::json;
 
 /// The trace of a GLSL/SPIR-V legalization for `target`.
@@ -221,11 +221,18 @@ fn synthesized_json(module: &ir::Module, stage: ir::ShaderStage, g: &ir::GlobalV
             )
         }
         (_, Some(ir::Binding::PrimitiveIndices)) => {
-            let spirv = match g.name.as_str() {
-                "gl_PrimitiveLineIndicesEXT" => "PrimitiveLineIndicesEXT",
-                "gl_PrimitivePointIndicesEXT" => "PrimitivePointIndicesEXT",
-                _ => "PrimitiveTriangleIndicesEXT",
-            };
+            // The system-value table's row of the topology whose GLSL
+            // array the legalizer declared (triangles' when none is).
+            let topologies = [
+                Some(ir::OutputTopology::Line),
+                Some(ir::OutputTopology::Point),
+            ];
+            let spirv = topologies
+                .into_iter()
+                .map(primitive_indices)
+                .find(|row| row.glsl_name == g.name)
+                .unwrap_or_else(|| primitive_indices(None))
+                .spirv_builtin;
             (
                 json!({
                     "kind": "builtin",
