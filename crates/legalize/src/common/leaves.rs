@@ -129,6 +129,14 @@ pub fn collect<R: Clone, T: Clone>(
             &mut errors,
         );
     }
+    collected(leaves, errors)
+}
+
+/// The leaves a walk collected, or its errors if it had any.
+pub(crate) fn collected<L>(
+    leaves: Vec<L>,
+    errors: Vec<Diagnostic>,
+) -> Result<Vec<L>, Vec<Diagnostic>> {
     if errors.is_empty() {
         Ok(leaves)
     } else {
@@ -153,26 +161,20 @@ pub fn walk<R: Clone, T>(
     let inner = module.types.try_get(ty).map(|t| &t.inner);
     match inner {
         Some(TypeInner::Struct { members }) => {
-            for (index, member) in members.iter().enumerate() {
-                let mut member_io = member.io.clone();
-                if member_io.interpolation.is_default() {
-                    member_io.interpolation = io.interpolation;
-                }
-                let mut path = at.members.clone();
-                path.push(index as u32);
+            for field in fields(members, io, &at.path, &at.members) {
                 let next = Walk {
                     root: at.root.clone(),
                     direction: at.direction,
-                    path: [at.path.as_str(), ".", &member.name].concat(),
-                    members: path,
+                    path: field.path,
+                    members: field.members,
                 };
                 walk(
                     module,
                     rules,
                     next,
-                    member.ty,
-                    &member_io,
-                    member.span,
+                    field.member.ty,
+                    &field.io,
+                    field.member.span,
                     leaves,
                     errors,
                 );
@@ -204,6 +206,48 @@ pub fn walk<R: Clone, T>(
             fixed_location: None,
         });
     }
+}
+
+/// One field of a struct the walk flattens.
+pub(crate) struct Field<'a> {
+    pub member: &'a ir::StructMember,
+    /// The member's attributes, its interpolation inherited from the
+    /// struct's where it declares none.
+    pub io: ir::IoAttrs,
+    /// `path.member`.
+    pub path: String,
+    /// The struct's member indices, then the field's.
+    pub members: Vec<u32>,
+}
+
+/// The fields of a struct declared with `io`, reached at `path` by the
+/// member indices `indices`: what every leaf walk (GLSL's too) descends
+/// into.
+pub(crate) fn fields<'a>(
+    members: &'a [ir::StructMember],
+    io: &'a ir::IoAttrs,
+    path: &'a str,
+    indices: &'a [u32],
+) -> impl Iterator<Item = Field<'a>> + 'a {
+    members.iter().enumerate().map(move |(index, member)| {
+        let mut member_io = member.io.clone();
+        if member_io.interpolation.is_default() {
+            member_io.interpolation = io.interpolation;
+        }
+        let mut members = Vec::with_capacity(indices.len() + 1);
+        members.extend_from_slice(indices);
+        members.push(index as u32);
+        let mut text = String::with_capacity(path.len() + 1 + member.name.len());
+        text.push_str(path);
+        text.push('.');
+        text.push_str(&member.name);
+        Field {
+            member,
+            io: member_io,
+            path: text,
+            members,
+        }
+    })
 }
 
 /// The semantic `io` declares, if any.
@@ -258,6 +302,85 @@ pub(crate) fn location_conflict(
 pub(crate) fn unsupported_system_value(code: u32, message: String, span: Span) -> Diagnostic {
     Diagnostic::error(code, "system value semantic not supported", span)
         .with_primary_message(message)
+}
+
+/// What one target's column decides in [`map_system_values`] (WGSL,
+/// Metal): the walk is the same, the column and the codes are not.
+pub(crate) trait Column<R, T> {
+    /// The code of an unknown `SV_*` semantic.
+    const UNKNOWN_SYSTEM_VALUE: u32;
+    /// Decides `leaf`, declared with system value `value` (semantic index
+    /// `index`), from the column, or pushes why the target cannot.
+    fn system_value(
+        &self,
+        leaf: &mut RawLeaf<R, T>,
+        value: ir::SystemValue,
+        index: u32,
+        errors: &mut Vec<Diagnostic>,
+    );
+    /// The error of a user varying where the stage takes none.
+    fn user_varying(&self, leaf: &RawLeaf<R, T>) -> Option<Diagnostic>;
+    /// The error of a leaf still undecided whose type cannot be a
+    /// varying; `refused` when the leaf has an error already.
+    fn shape(&self, leaf: &RawLeaf<R, T>, refused: bool) -> Option<Diagnostic>;
+}
+
+/// Decides every undecided leaf that is a system value from `column`;
+/// the others stay for location assignment. Returns the errors.
+pub(crate) fn map_system_values<R, T, C: Column<R, T>>(
+    leaves: &mut [RawLeaf<R, T>],
+    column: &C,
+) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for leaf in leaves.iter_mut() {
+        if leaf.target.is_some() {
+            continue;
+        }
+        let semantic = semantic(&leaf.io).cloned();
+        let reported = errors.len();
+        match semantic {
+            Some(ir::Semantic::System { value, index }) => {
+                column.system_value(leaf, value, index, &mut errors)
+            }
+            Some(ir::Semantic::UnknownSystem { name, .. }) => errors.push(Diagnostic::error(
+                C::UNKNOWN_SYSTEM_VALUE,
+                format!("unknown system-value semantic '{name}'"),
+                leaf.span,
+            )),
+            _ => errors.extend(column.user_varying(leaf)),
+        }
+        let refused = errors.len() > reported;
+        if leaf.target.is_none() {
+            errors.extend(column.shape(leaf, refused));
+        }
+    }
+    errors
+}
+
+/// A system value a target's column refuses with `code`: the column's
+/// own message (`unsupported`) for its "not expressible" code
+/// (`unsupported.0`), otherwise that the stage has no such value in the
+/// leaf's direction (`article` before the direction, as the target's
+/// message spells it).
+pub(crate) fn refused_system_value<R, T>(
+    code: u32,
+    unsupported: (u32, fn(ir::SystemValue) -> String),
+    value: ir::SystemValue,
+    stage: ir::ShaderStage,
+    article: &str,
+    leaf: &RawLeaf<R, T>,
+) -> Diagnostic {
+    let message = if code == unsupported.0 {
+        (unsupported.1)(value)
+    } else {
+        format!(
+            "`{}` cannot be {article} {} of a {} entry point",
+            value.name(),
+            leaf.direction.name(),
+            stage.name()
+        )
+    };
+    unsupported_system_value(code, message, leaf.span)
 }
 
 /// The user-varying locations of one direction (WGSL and Metal): the

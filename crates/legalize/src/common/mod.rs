@@ -6,6 +6,7 @@
 //! arguments read as the globals they are bound to
 //! (`resource_arguments.rs`).
 
+pub(crate) mod builder;
 pub(crate) mod leaves;
 pub(crate) mod link;
 pub mod plan;

@@ -18,6 +18,8 @@ use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Span, Statement, SystemValue, Type, TypeInner};
 use legalis_sysval::{BuiltinType, Direction};
 
+use super::builder::{self, FunctionBuilder, Xyz};
+
 /// Where a leaf lives in the entry point's signature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum WrapRoot {
@@ -73,25 +75,14 @@ pub(crate) fn wrap<L: WrapLeaf>(
     entry_point: usize,
     leaves: &[L],
     policy: &ir::Policy,
-    compute: impl FnOnce(&mut Builder, &[Argument], &[MadeParam<L>]),
+    compute: impl FnOnce(&mut FunctionBuilder, &mut ir::Module, &[Argument], &[MadeParam<L>]),
 ) {
     let entry = module.entry_points[entry_point].clone();
     let inner = entry.function;
     let source = module.functions[inner].clone();
     module.functions.get_mut(inner).name = format!("{}_body", entry.name);
 
-    let mut w = Builder {
-        module,
-        func: ir::Function {
-            name: entry.name.clone(),
-            params: Vec::new(),
-            result: None,
-            locals: ir::Arena::new(),
-            expressions: ir::ExpressionArena::default(),
-            body: ir::Block::default(),
-            span: source.span,
-        },
-    };
+    let mut b = FunctionBuilder::new(&entry.name, source.span);
 
     // The source's parameters as locals (uniforms as globals).
     let mut arguments = Vec::new();
@@ -100,33 +91,11 @@ pub(crate) fn wrap<L: WrapLeaf>(
             .iter()
             .any(|l| l.root() == WrapRoot::Param(k as u32) && l.is_uniform());
         if is_uniform {
-            let global = w.module.globals.append(
-                ir::GlobalVariable {
-                    name: param.name.clone(),
-                    ty: param.ty,
-                    space: ir::AddressSpace::Uniform,
-                    binding: ir::ResourceBinding::default(),
-                    matrix_layout: None,
-                    init: None,
-                    globally_coherent: false,
-                    io: None,
-                },
-                param.span,
-            );
+            let global = builder::uniform_global(module, param);
             arguments.push(Argument::Global(global, param.ty));
         } else {
-            let local = w.func.locals.append(
-                ir::LocalVariable {
-                    name: param.name.clone(),
-                    ty: param.ty,
-                    is_static: false,
-                    is_const: false,
-                },
-                param.span,
-            );
-            w.func
-                .body
-                .push(Statement::Declare { local, init: None }, param.span);
+            b.span = param.span;
+            let local = b.declare(&param.name, param.ty, None);
             arguments.push(Argument::Local(local, param.ty));
         }
     }
@@ -137,9 +106,9 @@ pub(crate) fn wrap<L: WrapLeaf>(
         .iter()
         .filter(|l| l.direction() == Direction::Input && l.is_parameter())
     {
-        let interface_ty = w.interface_type(leaf);
-        let index = w.func.params.len() as u32;
-        w.func.params.push(ir::FunctionParam {
+        let interface_ty = interface_type(module, leaf);
+        let index = b.func.params.len() as u32;
+        b.func.params.push(ir::FunctionParam {
             name: leaf.name().to_string(),
             ty: interface_ty,
             direction: ir::ParamDirection::In,
@@ -158,57 +127,59 @@ pub(crate) fn wrap<L: WrapLeaf>(
         let Argument::Local(local, root_ty) = arguments[k as usize] else {
             continue;
         };
-        let span = leaf.span();
+        b.span = leaf.span();
         let value = if leaf.builtin() == Some(SystemValue::Position) && policy.dx_position_w {
-            w.reciprocal_w(index, interface_ty, span)
+            let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
+            let float3 = builder::ty(
+                module,
+                TypeInner::Vector {
+                    size: 3,
+                    scalar: ir::Scalar::F32,
+                },
+            );
+            let read =
+                |b: &mut FunctionBuilder| b.expr(Expression::Param(index), Some(interface_ty));
+            b.reciprocal_w(read, interface_ty, float, Xyz::Swizzle(float3))
         } else {
-            w.expr(Expression::Param(index), Some(interface_ty), span)
+            b.expr(Expression::Param(index), Some(interface_ty))
         };
-        let value = w.convert(value, interface_ty, leaf.declared(), span);
-        let target = w.place(Expression::Local(local), root_ty, leaf.members(), span);
-        w.func.body.push(Statement::Store { target, value }, span);
+        let store = store_input(
+            &mut b,
+            module,
+            value,
+            (interface_ty, leaf.declared()),
+            (local, root_ty),
+            leaf.members(),
+        );
+        b.push(store);
     }
 
-    compute(&mut w, &arguments, &made);
+    compute(&mut b, module, &arguments, &made);
 
     // The call.
+    b.span = source.span;
     let args: Vec<Handle<Expression>> = arguments
         .iter()
         .map(|a| match *a {
-            Argument::Local(l, ty) => w.expr(Expression::Local(l), Some(ty), source.span),
-            Argument::Global(g, ty) => w.expr(Expression::Global(g), Some(ty), source.span),
+            Argument::Local(l, ty) => b.expr(Expression::Local(l), Some(ty)),
+            Argument::Global(g, ty) => b.expr(Expression::Global(g), Some(ty)),
         })
         .collect();
-    let call = w.expr(
+    let call = b.expr(
         Expression::Call {
             function: inner,
             args,
         },
         source.result.as_ref().map(|r| r.ty),
-        source.span,
     );
     let result_local = match &source.result {
         Some(result) => {
-            let local = w.func.locals.append(
-                ir::LocalVariable {
-                    name: "result".into(),
-                    ty: result.ty,
-                    is_static: false,
-                    is_const: false,
-                },
-                result.span,
-            );
-            w.func.body.push(
-                Statement::Declare {
-                    local,
-                    init: Some(call),
-                },
-                result.span,
-            );
+            b.span = result.span;
+            let local = b.declare("result", result.ty, Some(call));
             Some((local, result.ty))
         }
         None => {
-            w.func.body.push(Statement::Expr(call), source.span);
+            b.push(Statement::Expr(call));
             None
         }
     };
@@ -218,42 +189,28 @@ pub(crate) fn wrap<L: WrapLeaf>(
         .iter()
         .filter(|l| l.direction() == Direction::Output)
         .collect();
+    b.span = source.span;
     if outputs.is_empty() {
-        w.func.body.push(Statement::Return(None), source.span);
+        b.push(Statement::Return(None));
     } else {
         let members = outputs
             .iter()
             .map(|leaf| ir::StructMember {
                 name: leaf.name().to_string(),
-                ty: w.interface_type(*leaf),
+                ty: interface_type(module, *leaf),
                 io: leaf.io(),
                 matrix_layout: None,
                 span: leaf.span(),
             })
             .collect();
-        let out_ty = w.module.types.insert(
+        let out_ty = module.types.insert(
             Type {
                 name: Some(format!("{}Output", entry.name)),
                 inner: TypeInner::Struct { members },
             },
             source.span,
         );
-        let out = w.func.locals.append(
-            ir::LocalVariable {
-                name: "output".into(),
-                ty: out_ty,
-                is_static: false,
-                is_const: false,
-            },
-            source.span,
-        );
-        w.func.body.push(
-            Statement::Declare {
-                local: out,
-                init: None,
-            },
-            source.span,
-        );
+        let out = b.declare("output", out_ty, None);
         for (m, leaf) in outputs.iter().enumerate() {
             let (base, root_ty) = match leaf.root() {
                 WrapRoot::Result => match result_local {
@@ -266,30 +223,48 @@ pub(crate) fn wrap<L: WrapLeaf>(
                 },
                 WrapRoot::Added => continue,
             };
-            let span = leaf.span();
-            let interface_ty = w.interface_type(*leaf);
-            let value = w.place(Expression::Local(base), root_ty, leaf.members(), span);
-            let value = w.convert(value, leaf.declared(), interface_ty, span);
-            let target = w.place(Expression::Local(out), out_ty, &[m as u32], span);
-            w.func.body.push(Statement::Store { target, value }, span);
+            b.span = leaf.span();
+            let interface_ty = interface_type(module, *leaf);
+            let value = b.place(module, Expression::Local(base), root_ty, leaf.members());
+            let value = b.convert(value, leaf.declared(), interface_ty);
+            let target = b.place(module, Expression::Local(out), out_ty, &[m as u32]);
+            b.push(Statement::Store { target, value });
             if leaf.builtin() == Some(SystemValue::Position) && policy.invert_y {
-                w.negate_y(out, out_ty, m as u32, span);
+                let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
+                let position = b.place(module, Expression::Local(out), out_ty, &[m as u32]);
+                let negate = b.invert_y(position, float);
+                b.push(negate);
             }
         }
-        let value = w.expr(Expression::Local(out), Some(out_ty), source.span);
-        w.func
-            .body
-            .push(Statement::Return(Some(value)), source.span);
-        w.func.result = Some(ir::FunctionResult {
+        b.span = source.span;
+        let value = b.expr(Expression::Local(out), Some(out_ty));
+        b.push(Statement::Return(Some(value)));
+        b.func.result = Some(ir::FunctionResult {
             ty: out_ty,
             io: ir::IoAttrs::default(),
             span: source.span,
         });
     }
 
-    let span = w.module.functions.span(inner);
-    let wrapper = w.module.functions.append(w.func, span);
-    w.module.entry_points[entry_point].function = wrapper;
+    let span = module.functions.span(inner);
+    let wrapper = module.functions.append(b.func, span);
+    module.entry_points[entry_point].function = wrapper;
+}
+
+/// `local.m0.m1... = value`: an input `value` of the interface's type
+/// (`types.0`) stored, as the declared type (`types.1`), into its place
+/// in the local `root` of the source parameter (its type `root.1`).
+pub(crate) fn store_input(
+    b: &mut FunctionBuilder,
+    module: &ir::Module,
+    value: Handle<Expression>,
+    (interface_ty, declared): (Handle<Type>, Handle<Type>),
+    (local, root_ty): (Handle<ir::LocalVariable>, Handle<Type>),
+    members: &[u32],
+) -> Statement {
+    let value = b.convert(value, interface_ty, declared);
+    let target = b.place(module, Expression::Local(local), root_ty, members);
+    Statement::Store { target, value }
 }
 
 /// Whether a plan's leaves write `SV_Position` (a vertex function must,
@@ -300,199 +275,14 @@ pub(crate) fn writes_position<L: WrapLeaf>(leaves: &[L]) -> bool {
         .any(|l| l.direction() == Direction::Output && l.builtin() == Some(SystemValue::Position))
 }
 
-/// Builds one function's IR against a module.
-pub(crate) struct Builder<'m> {
-    pub module: &'m mut ir::Module,
-    pub func: ir::Function,
-}
-
-impl Builder<'_> {
-    pub(crate) fn expr(
-        &mut self,
-        e: Expression,
-        ty: Option<Handle<Type>>,
-        span: Span,
-    ) -> Handle<Expression> {
-        self.func.expressions.append(e, ty, span)
-    }
-
-    pub(crate) fn ty(&mut self, inner: TypeInner) -> Handle<Type> {
-        self.module
-            .types
-            .insert(Type { name: None, inner }, Span::UNDEFINED)
-    }
-
-    /// The type at the interface: the builtin's own, or the declared one.
-    pub(crate) fn interface_type<L: WrapLeaf>(&mut self, leaf: &L) -> Handle<Type> {
-        match leaf.builtin_type() {
-            Some(BuiltinType::Scalar(s)) => self.ty(TypeInner::Scalar(s)),
-            Some(BuiltinType::Vector(scalar, size)) => self.ty(TypeInner::Vector { size, scalar }),
-            // No row of these targets is an array; keep the declared type.
-            Some(BuiltinType::Array(..)) | None => leaf.declared(),
+/// The type at the interface: the builtin's own, or the declared one.
+pub(crate) fn interface_type<L: WrapLeaf>(module: &mut ir::Module, leaf: &L) -> Handle<Type> {
+    match leaf.builtin_type() {
+        Some(BuiltinType::Scalar(s)) => builder::ty(module, TypeInner::Scalar(s)),
+        Some(BuiltinType::Vector(scalar, size)) => {
+            builder::ty(module, TypeInner::Vector { size, scalar })
         }
-    }
-
-    pub(crate) fn convert(
-        &mut self,
-        value: Handle<Expression>,
-        from: Handle<Type>,
-        to: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
-        if from == to {
-            value
-        } else {
-            self.expr(Expression::Convert { expr: value }, Some(to), span)
-        }
-    }
-
-    /// `base.m0.m1...` from a root of type `ty`.
-    pub(crate) fn place(
-        &mut self,
-        base: Expression,
-        mut ty: Handle<Type>,
-        members: &[u32],
-        span: Span,
-    ) -> Handle<Expression> {
-        let mut e = self.expr(base, Some(ty), span);
-        for &index in members {
-            ty = match &self.module.types[ty].inner {
-                TypeInner::Struct { members } => members[index as usize].ty,
-                _ => ty,
-            };
-            e = self.expr(Expression::Member { base: e, index }, Some(ty), span);
-        }
-        e
-    }
-
-    /// `(id.z * Y + id.y) * X + id.x` of the threadgroup-local id
-    /// parameter (B20).
-    pub(crate) fn group_index(
-        &mut self,
-        param: u32,
-        ty: Handle<Type>,
-        [x, y]: [u32; 2],
-        span: Span,
-    ) -> Handle<Expression> {
-        let u32_ty = self.ty(TypeInner::Scalar(ir::Scalar::U32));
-        let component = |b: &mut Self, c: u8| {
-            let id = b.expr(Expression::Param(param), Some(ty), span);
-            b.expr(
-                Expression::Swizzle {
-                    base: id,
-                    components: vec![c],
-                },
-                Some(u32_ty),
-                span,
-            )
-        };
-        let z = component(self, 2);
-        let yy = component(self, 1);
-        let xx = component(self, 0);
-        let binary = |b: &mut Self, op, left, right| {
-            b.expr(Expression::Binary { op, left, right }, Some(u32_ty), span)
-        };
-        let extent_y = self.expr(
-            Expression::Literal(ir::Literal::Uint(y.into())),
-            Some(u32_ty),
-            span,
-        );
-        let extent_x = self.expr(
-            Expression::Literal(ir::Literal::Uint(x.into())),
-            Some(u32_ty),
-            span,
-        );
-        let zy = binary(self, ir::BinaryOp::Multiply, z, extent_y);
-        let zy = binary(self, ir::BinaryOp::Add, zy, yy);
-        let zyx = binary(self, ir::BinaryOp::Multiply, zy, extent_x);
-        binary(self, ir::BinaryOp::Add, zyx, xx)
-    }
-
-    /// `vec4(p.xyz, 1.0 / p.w)` of a position parameter.
-    pub(crate) fn reciprocal_w(
-        &mut self,
-        param: u32,
-        ty: Handle<Type>,
-        span: Span,
-    ) -> Handle<Expression> {
-        let f32_ty = self.ty(TypeInner::Scalar(ir::Scalar::F32));
-        let f3 = self.ty(TypeInner::Vector {
-            size: 3,
-            scalar: ir::Scalar::F32,
-        });
-        let base1 = self.expr(Expression::Param(param), Some(ty), span);
-        let p = self.expr(Expression::Param(param), Some(ty), span);
-        let xyz = self.expr(
-            Expression::Swizzle {
-                base: base1,
-                components: vec![0, 1, 2],
-            },
-            Some(f3),
-            span,
-        );
-        let one = self.expr(
-            Expression::Literal(ir::Literal::Float(1.0)),
-            Some(f32_ty),
-            span,
-        );
-        let w = self.expr(
-            Expression::Swizzle {
-                base: p,
-                components: vec![3],
-            },
-            Some(f32_ty),
-            span,
-        );
-        let rw = self.expr(
-            Expression::Binary {
-                op: ir::BinaryOp::Divide,
-                left: one,
-                right: w,
-            },
-            Some(f32_ty),
-            span,
-        );
-        self.expr(
-            Expression::Construct {
-                components: vec![xyz, rw],
-            },
-            Some(ty),
-            span,
-        )
-    }
-
-    /// `output.m.y = -output.m.y;`
-    pub(crate) fn negate_y(
-        &mut self,
-        out: Handle<ir::LocalVariable>,
-        out_ty: Handle<Type>,
-        member: u32,
-        span: Span,
-    ) {
-        let f32_ty = self.ty(TypeInner::Scalar(ir::Scalar::F32));
-        let y = |b: &mut Self| {
-            let place = b.place(Expression::Local(out), out_ty, &[member], span);
-            b.expr(
-                Expression::Swizzle {
-                    base: place,
-                    components: vec![1],
-                },
-                Some(f32_ty),
-                span,
-            )
-        };
-        let target = y(self);
-        let read = y(self);
-        let value = self.expr(
-            Expression::Unary {
-                op: ir::UnaryOp::Negate,
-                expr: read,
-            },
-            Some(f32_ty),
-            span,
-        );
-        self.func
-            .body
-            .push(Statement::Store { target, value }, span);
+        // No row of these targets is an array; keep the declared type.
+        Some(BuiltinType::Array(..)) | None => leaf.declared(),
     }
 }

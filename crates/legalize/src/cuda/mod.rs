@@ -35,6 +35,7 @@ use legalis_layout::optix as layout;
 use legalis_sysval::{CudaMapping, Direction};
 
 use crate::codes;
+use crate::common::builder::{self, FunctionBuilder};
 
 /// A system-value leaf of a kernel's parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -308,15 +309,7 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
     let inner = entry.function;
     let source = module.functions[inner].clone();
     module.functions.get_mut(inner).name = format!("{}_body", entry.name);
-    let mut func = ir::Function {
-        name: entry.name.clone(),
-        params: Vec::new(),
-        result: None,
-        locals: ir::Arena::new(),
-        expressions: ir::ExpressionArena::default(),
-        body: ir::Block::default(),
-        span: source.span,
-    };
+    let mut b = FunctionBuilder::new(&entry.name, source.span);
     let mut locals = Vec::new();
     for (index, param) in source.params.iter().enumerate() {
         if uniforms.contains(&(index as u32)) {
@@ -324,40 +317,22 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
             locals.push(None);
             continue;
         }
-        let local = func.locals.append(
-            ir::LocalVariable {
-                name: param.name.clone(),
-                ty: param.ty,
-                is_static: false,
-                is_const: false,
-            },
-            param.span,
-        );
-        func.body
-            .push(Statement::Declare { local, init: None }, param.span);
+        b.span = param.span;
+        let local = b.declare(&param.name, param.ty, None);
         locals.push(Some((local, param.ty)));
     }
     for leaf in leaves {
-        let mut uint = |size: u8| {
-            let inner = if size == 1 {
-                TypeInner::Scalar(ir::Scalar::U32)
-            } else {
-                TypeInner::Vector {
-                    size,
-                    scalar: ir::Scalar::U32,
-                }
-            };
-            module
-                .types
-                .insert(Type { name: None, inner }, Span::UNDEFINED)
-        };
         let builtin_ty = if leaf.value == ir::SystemValue::GroupIndex {
-            uint(1)
+            builder::ty(module, TypeInner::Scalar(ir::Scalar::U32))
         } else {
-            uint(3)
+            let inner = TypeInner::Vector {
+                size: 3,
+                scalar: ir::Scalar::U32,
+            };
+            builder::ty(module, inner)
         };
-        let index = func.params.len() as u32;
-        func.params.push(ir::FunctionParam {
+        let index = b.func.params.len() as u32;
+        b.func.params.push(ir::FunctionParam {
             name: leaf.path.replace('.', "_"),
             ty: builtin_ty,
             direction: ir::ParamDirection::In,
@@ -371,44 +346,20 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
             },
             span: leaf.span,
         });
-        let mut value =
-            func.expressions
-                .append(Expression::Param(index), Some(builtin_ty), leaf.span);
-        if builtin_ty != leaf.ty {
-            value = func.expressions.append(
-                Expression::Convert { expr: value },
-                Some(leaf.ty),
-                leaf.span,
-            );
-        }
-        let Some((local, mut ty)) = locals[leaf.param as usize] else {
+        b.span = leaf.span;
+        let value = b.expr(Expression::Param(index), Some(builtin_ty));
+        let value = b.convert(value, builtin_ty, leaf.ty);
+        let Some((local, ty)) = locals[leaf.param as usize] else {
             continue;
         };
-        let mut target = func
-            .expressions
-            .append(Expression::Local(local), Some(ty), leaf.span);
-        for &m in &leaf.members {
-            ty = match &module.types[ty].inner {
-                TypeInner::Struct { members } => members[m as usize].ty,
-                _ => ty,
-            };
-            target = func.expressions.append(
-                Expression::Member {
-                    base: target,
-                    index: m,
-                },
-                Some(ty),
-                leaf.span,
-            );
-        }
-        func.body
-            .push(Statement::Store { target, value }, leaf.span);
+        let target = b.place(module, Expression::Local(local), ty, &leaf.members);
+        b.push(Statement::Store { target, value });
     }
     let mut uniform_params = std::collections::HashMap::new();
     for &index in uniforms {
         let param = &source.params[index as usize];
-        uniform_params.insert(index, func.params.len() as u32);
-        func.params.push(ir::FunctionParam {
+        uniform_params.insert(index, b.func.params.len() as u32);
+        b.func.params.push(ir::FunctionParam {
             name: param.name.clone(),
             ty: param.ty,
             direction: ir::ParamDirection::In,
@@ -421,31 +372,32 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
         .iter()
         .enumerate()
         .map(|(index, local)| match local {
-            Some((l, ty)) => func
-                .expressions
-                .append(Expression::Local(*l), Some(*ty), source.span),
+            Some((l, ty)) => {
+                b.span = source.span;
+                b.expr(Expression::Local(*l), Some(*ty))
+            }
             None => {
                 let param = &source.params[index];
-                func.expressions.append(
+                b.span = param.span;
+                b.expr(
                     Expression::Param(uniform_params[&(index as u32)]),
                     Some(param.ty),
-                    param.span,
                 )
             }
         })
         .collect();
-    let call = func.expressions.append(
+    b.span = source.span;
+    let call = b.expr(
         Expression::Call {
             function: inner,
             args,
         },
         None,
-        source.span,
     );
-    func.body.push(Statement::Expr(call), source.span);
-    func.body.push(Statement::Return(None), source.span);
+    b.push(Statement::Expr(call));
+    b.push(Statement::Return(None));
     let span = module.functions.span(inner);
-    let wrapper = module.functions.append(func, span);
+    let wrapper = module.functions.append(b.func, span);
     module.entry_points[0].function = wrapper;
 }
 

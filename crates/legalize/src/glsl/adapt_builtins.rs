@@ -5,16 +5,18 @@
 //! HLSL's zero-per-draw meaning: `SV_VertexID` reads
 //! `gl_VertexIndex - gl_BaseVertex`, not the bare index.
 //!
-//! The [`ir::Policy`] conventions that act on builtin values live here too:
-//! `-fvk-raw-vertex-id` (no rebasing), `-fvk-invert-y` (an `SV_Position`
-//! output's `y` negated after it is written) and `-fvk-use-dx-position-w`
-//! (a fragment `SV_Position` input's `w` replaced by `1.0 / gl_FragCoord.w`).
+//! The [`ir::Policy`] conventions that act on builtin values start here
+//! too: `-fvk-raw-vertex-id` (no rebasing) and `-fvk-use-dx-position-w` (a
+//! fragment `SV_Position` input's `w` replaced by `1.0 / gl_FragCoord.w`,
+//! through the shared builder's `reciprocal_w`); `-fvk-invert-y` (an
+//! `SV_Position` output's `y` negated after it is written) is the shared
+//! builder's `invert_y`, which each pass that writes a position calls.
 
 use legalis_ir as ir;
 use legalis_ir::{Handle, SystemValue, Type};
 use legalis_sysval::{BuiltinType, GlslMapping};
 
-use crate::glsl::builder::FunctionBuilder;
+use crate::common::builder::{FunctionBuilder, Xyz};
 use crate::glsl::map_system_values::RawLeaf;
 use crate::glsl::plan::Target;
 
@@ -40,76 +42,20 @@ pub fn raw_vertex_ids(stage: ir::ShaderStage, leaves: &mut [RawLeaf]) {
     }
 }
 
-/// `-fvk-invert-y`, after the store to an `SV_Position` output `position`
-/// (a `float4` place: the builtin, or a hull's `gl_out[gl_InvocationID]`
-/// element of it): `position.y = -position.y`. `float` is the scalar
-/// `float` type. Every stage that writes a position calls it after the write.
-pub fn invert_y(b: &mut FunctionBuilder, position: Handle<ir::Expression>, float: Handle<Type>) {
-    let copy = b.copy_tree(position);
-    let y = |b: &mut FunctionBuilder, base| {
-        b.expr(
-            ir::Expression::Swizzle {
-                base,
-                components: vec![1],
-            },
-            Some(float),
-        )
-    };
-    let target = y(b, position);
-    let old = y(b, copy);
-    let value = b.expr(
-        ir::Expression::Unary {
-            op: ir::UnaryOp::Negate,
-            expr: old,
-        },
-        Some(float),
-    );
-    b.push(ir::Statement::Store { target, value });
-}
-
 /// `-fvk-use-dx-position-w`: a fragment `SV_Position` input read as
-/// `float4(gl_FragCoord.xyz, 1.0 / gl_FragCoord.w)`, then converted to the
-/// declared type. `float` is the scalar `float` type.
+/// `float4(gl_FragCoord.x, gl_FragCoord.y, gl_FragCoord.z, 1.0 /
+/// gl_FragCoord.w)`, then converted to the declared type. `float` is the
+/// scalar `float` type.
 pub fn read_dx_position(
     b: &mut FunctionBuilder,
     frag_coord: (Handle<ir::GlobalVariable>, Handle<Type>),
     float: Handle<Type>,
     declared: Handle<Type>,
 ) -> Handle<ir::Expression> {
-    let mut components: Vec<Handle<ir::Expression>> =
-        (0..3).map(|i| component(b, frag_coord, i, float)).collect();
-    let one = b.expr(
-        ir::Expression::Literal(ir::Literal::Float(1.0)),
-        Some(float),
-    );
-    let w = component(b, frag_coord, 3, float);
-    components.push(b.expr(
-        ir::Expression::Binary {
-            op: ir::BinaryOp::Divide,
-            left: one,
-            right: w,
-        },
-        Some(float),
-    ));
-    let value = b.expr(ir::Expression::Construct { components }, Some(frag_coord.1));
-    convert(b, value, frag_coord.1, declared)
-}
-
-/// `global.x`, `.y`, `.z` or `.w` (`index` 0..=3) of a vector global.
-fn component(
-    b: &mut FunctionBuilder,
-    (global, ty): (Handle<ir::GlobalVariable>, Handle<Type>),
-    index: u8,
-    scalar: Handle<Type>,
-) -> Handle<ir::Expression> {
-    let base = b.expr(ir::Expression::Global(global), Some(ty));
-    b.expr(
-        ir::Expression::Swizzle {
-            base,
-            components: vec![index],
-        },
-        Some(scalar),
-    )
+    let (global, ty) = frag_coord;
+    let read = |b: &mut FunctionBuilder| b.expr(ir::Expression::Global(global), Some(ty));
+    let value = b.reciprocal_w(read, ty, float, Xyz::EachComponent);
+    b.convert(value, ty, declared)
 }
 
 /// The IR type of a builtin, or of one element of it (`element`) for
@@ -157,7 +103,7 @@ pub fn read(
             Some(builtin_ty),
         );
     }
-    convert(b, value, builtin_ty, declared)
+    b.convert(value, builtin_ty, declared)
 }
 
 /// A declared-type value converted to the builtin's type for a store.
@@ -167,18 +113,5 @@ pub fn write_value(
     declared: Handle<Type>,
     builtin_ty: Handle<Type>,
 ) -> Handle<ir::Expression> {
-    convert(b, value, declared, builtin_ty)
-}
-
-fn convert(
-    b: &mut FunctionBuilder,
-    value: Handle<ir::Expression>,
-    from: Handle<Type>,
-    to: Handle<Type>,
-) -> Handle<ir::Expression> {
-    if from == to {
-        value
-    } else {
-        b.expr(ir::Expression::Convert { expr: value }, Some(to))
-    }
+    b.convert(value, declared, builtin_ty)
 }

@@ -13,12 +13,12 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
 
+use crate::common::builder::FunctionBuilder;
 use crate::glsl::adapt_builtins;
-use crate::glsl::builder::FunctionBuilder;
 use crate::glsl::geometry_streams::{self, CaptureCopy};
 use crate::glsl::mesh_outputs;
 use crate::glsl::per_vertex;
-use crate::glsl::plan::{Leaf, Plan, Root, Target};
+use crate::glsl::plan::{Leaf, Part, Plan, Root, Target};
 use crate::glsl::stream_output::{self, Capture};
 
 /// `gl_MaxPatchVertices`, the size of tessellation input arrays.
@@ -284,6 +284,23 @@ pub(crate) fn root_place(
     Some((b.expr(ir::Expression::Local(local), Some(ty)), ty))
 }
 
+/// `value.y` (`Part::Component(1)`) or `value[1]` (`Part::Element(1)`)
+/// of a vector or array place or value, typed `scalar_ty`; `value`
+/// itself without a part. `uint` types the element index.
+pub(crate) fn part(
+    b: &mut FunctionBuilder,
+    value: (Handle<ir::Expression>, Handle<Type>),
+    part: Option<Part>,
+    scalar_ty: Handle<Type>,
+    uint: Handle<Type>,
+) -> (Handle<ir::Expression>, Handle<Type>) {
+    match part {
+        None => value,
+        Some(Part::Component(j)) => (b.swizzle(value.0, vec![j], scalar_ty), scalar_ty),
+        Some(Part::Element(k)) => (b.element(value.0, k, uint, scalar_ty), scalar_ty),
+    }
+}
+
 pub(crate) fn gather_input(
     b: &mut FunctionBuilder,
     module: &ir::Module,
@@ -300,7 +317,7 @@ pub(crate) fn gather_input(
             return;
         };
         let field = b.members(module, root, root_ty, &leaf.members);
-        let (place, place_ty) = b.part(field, leaf.part, global_ty, interface.uint);
+        let (place, place_ty) = part(b, field, leaf.part, global_ty, interface.uint);
         if place_ty != global_ty
             && let Some((element_ty, n)) = array_of_len(module, global_ty)
         {
@@ -345,7 +362,7 @@ pub(crate) fn gather_input(
         };
         let root = b.element(root, vertex, uint, vertex_ty);
         let field = b.members(module, root, vertex_ty, &leaf.members);
-        let (place, place_ty) = b.part(field, leaf.part, element_ty, uint);
+        let (place, place_ty) = part(b, field, leaf.part, element_ty, uint);
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
         let element = b.element(all, vertex, uint, element_ty);
         let value = adapt_builtins::write_value(b, element, element_ty, place_ty);
@@ -388,7 +405,7 @@ pub(crate) fn scatter_output(
         );
         global_ty = element_ty;
     }
-    let (value, value_ty) = b.part(field, leaf.part, global_ty, interface.uint);
+    let (value, value_ty) = part(b, field, leaf.part, global_ty, interface.uint);
     if value_ty != global_ty
         && let Some((element_ty, n)) = array_of_len(module, global_ty)
     {
@@ -410,7 +427,8 @@ pub(crate) fn scatter_output(
         .map(|float| (b.copy_tree(target), float));
     b.push(ir::Statement::Store { target, value });
     if let Some((position, float)) = position {
-        adapt_builtins::invert_y(b, position, float);
+        let negate = b.invert_y(position, float);
+        b.push(negate);
     }
 }
 

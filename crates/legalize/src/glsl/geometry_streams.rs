@@ -13,8 +13,8 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 
+use crate::common::builder::FunctionBuilder;
 use crate::glsl::adapt_builtins;
-use crate::glsl::builder::FunctionBuilder;
 use crate::glsl::plan::{Plan, Target};
 
 /// A transform-feedback copy output: components `first..first + count` of
@@ -62,9 +62,7 @@ pub fn apply(
     if streams.is_empty() {
         return Ok(());
     }
-    let mut b = FunctionBuilder {
-        func: module.functions[function].clone(),
-    };
+    let mut b = FunctionBuilder::of(module.functions[function].clone());
     let mut body = std::mem::take(&mut b.func.body);
     let rewrite = Rewrite {
         module,
@@ -166,7 +164,8 @@ impl Rewrite<'_> {
             let root = b.expr(ir::Expression::Local(vertex), Some(ty));
             let global_ty = self.module.globals[global].ty;
             let field = b.members(self.module, root, ty, &leaf.members);
-            let (field, field_ty) = b.part(field, leaf.part, global_ty, self.uint);
+            let (field, field_ty) =
+                crate::glsl::flatten_varyings::part(b, field, leaf.part, global_ty, self.uint);
             let value = adapt_builtins::write_value(b, field, field_ty, global_ty);
             let target = b.expr(ir::Expression::Global(global), Some(global_ty));
             block.push(ir::Statement::Store { target, value }, ir::Span::UNDEFINED);
@@ -178,14 +177,8 @@ impl Rewrite<'_> {
                 }
             );
             if let (Some(float), true) = (self.invert_y, position) {
-                // `invert_y` appends to the builder's body, which is
-                // set aside while the original body is rewritten.
                 let position = b.expr(ir::Expression::Global(global), Some(global_ty));
-                adapt_builtins::invert_y(b, position, float);
-                let pushed = std::mem::take(&mut b.func.body);
-                for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
-                    block.push(stmt, span);
-                }
+                block.push(b.invert_y(position, float), ir::Span::UNDEFINED);
             }
         }
         for copy in self.copies {

@@ -28,8 +28,8 @@ use legalis_ir::{Handle, Type, TypeInner};
 use legalis_sysval::Direction;
 
 use crate::codes;
+use crate::common::builder::FunctionBuilder;
 use crate::glsl::adapt_builtins;
-use crate::glsl::builder::FunctionBuilder;
 use crate::glsl::flatten_varyings::{self, Interface};
 use crate::glsl::map_system_values::{self, RawLeaf};
 use crate::glsl::plan::{PatchArg, PatchConstantCall, Plan, Root};
@@ -288,7 +288,7 @@ fn read_output_patch(
             let root = b.expr(ir::Expression::Local(local), Some(patch_ty));
             let root = b.element(root, k, uint, control_point);
             let field = b.members(module, root, control_point, &leaf.members);
-            let (place, place_ty) = b.part(field, leaf.part, element_ty, uint);
+            let (place, place_ty) = flatten_varyings::part(b, field, leaf.part, element_ty, uint);
             let all = b.expr(ir::Expression::Global(global), Some(global_ty));
             let value = b.element(all, k, uint, element_ty);
             let value = adapt_builtins::write_value(b, value, element_ty, place_ty);

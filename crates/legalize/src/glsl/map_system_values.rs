@@ -10,6 +10,7 @@ use legalis_sysval::codes::NOT_SUPPORTED_YET;
 use legalis_sysval::{Access, ArrayIndex, Direction, GlslBuiltin, GlslMapping};
 
 use crate::codes;
+use crate::common::leaves;
 use crate::glsl::plan::{Part, Reason, Root, Target};
 
 /// A leaf before locations are assigned.
@@ -189,7 +190,7 @@ pub fn collect_leaves(
             }
             _ => {}
         }
-        for &direction in crate::common::leaves::directions(param.direction) {
+        for &direction in leaves::directions(param.direction) {
             let start = Walk {
                 root: root.clone(),
                 direction,
@@ -236,11 +237,7 @@ pub fn collect_leaves(
             &mut errors,
         );
     }
-    if errors.is_empty() {
-        Ok(leaves)
-    } else {
-        Err(errors)
-    }
+    leaves::collected(leaves, errors)
 }
 
 struct Walk {
@@ -315,28 +312,18 @@ fn walk(
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Struct { members }) => {
             leaves.reserve(members.len());
-            for (index, member) in members.iter().enumerate() {
-                let mut member_io = member.io.clone();
-                if member_io.interpolation.is_default() {
-                    member_io.interpolation = io.interpolation;
-                }
-                let mut path = Vec::with_capacity(at.members.len() + 1);
-                path.extend_from_slice(&at.members);
-                path.push(index as u32);
-                let mut text = String::with_capacity(at.path.len() + 1 + member.name.len());
-                text.push_str(&at.path);
-                text.push('.');
-                text.push_str(&member.name);
+            for field in leaves::fields(members, io, &at.path, &at.members) {
                 let next = Walk {
                     root: at.root.clone(),
                     direction: at.direction,
-                    path: text,
-                    members: path,
+                    path: field.path,
+                    members: field.members,
                     vertices: at.vertices,
                     stream: at.stream,
                     mesh: at.mesh,
                 };
-                walk(module, next, member.ty, &member_io, member.span, leaves, errors);
+                let member = field.member;
+                walk(module, next, member.ty, &field.io, member.span, leaves, errors);
             }
         }
         Some(TypeInner::Array { base, .. }) if is_struct(module, *base) => errors.push(Diagnostic::error(
@@ -508,7 +495,7 @@ pub fn map_leaves(
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     for leaf in leaves.iter_mut().filter(|l| l.target.is_none()) {
-        let semantic = crate::common::leaves::semantic(&leaf.io).cloned();
+        let semantic = leaves::semantic(&leaf.io).cloned();
         match semantic {
             Some(Semantic::UnknownSystem { name, .. }) => errors.push(
                 Diagnostic::error(

@@ -25,8 +25,8 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 
+use crate::common::builder::FunctionBuilder;
 use crate::glsl::adapt_builtins;
-use crate::glsl::builder::FunctionBuilder;
 use crate::glsl::plan::{Leaf, Part, Plan, Root, Target};
 
 /// What a removed parameter of the mesh entry point was.
@@ -126,9 +126,7 @@ pub fn apply(
         .filter(|(_, k)| matches!(k, MeshParam::Outputs { .. }))
         .map(|&(i, _)| i)
         .collect();
-    let mut b = FunctionBuilder {
-        func: module.functions[function].clone(),
-    };
+    let mut b = FunctionBuilder::of(module.functions[function].clone());
     let rewrite = Rewrite {
         module,
         plan,
@@ -374,7 +372,8 @@ impl Rewrite<'_> {
             let root = b.expr(ir::Expression::Local(element), Some(value_ty));
             let rest = &leaf.members[place.members.len()..];
             let field = b.members(self.module, root, value_ty, rest);
-            let (field, field_ty) = b.part(field, leaf.part, element_ty, self.uint);
+            let (field, field_ty) =
+                crate::glsl::flatten_varyings::part(b, field, leaf.part, element_ty, self.uint);
             let converted = adapt_builtins::write_value(b, field, field_ty, element_ty);
             let target = at(b);
             block.push(
@@ -386,11 +385,7 @@ impl Rewrite<'_> {
             );
             if let (Some(float), true) = (self.invert_y, is_position(leaf)) {
                 let position = at(b);
-                adapt_builtins::invert_y(b, position, float);
-                let pushed = std::mem::take(&mut b.func.body);
-                for (stmt, span) in pushed.stmts.into_iter().zip(pushed.spans) {
-                    block.push(stmt, span);
-                }
+                block.push(b.invert_y(position, float), ir::Span::UNDEFINED);
             }
         }
         Some(ir::Statement::Block(block))

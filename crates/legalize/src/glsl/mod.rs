@@ -71,7 +71,6 @@
 
 mod adapt_builtins;
 mod assign_locations;
-mod builder;
 mod flatten_varyings;
 mod forward_resource_locals;
 mod geometry_streams;

@@ -24,7 +24,7 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Intrinsic as I, RayStorage, Span, Type};
 
 use crate::codes;
-use crate::glsl::builder::FunctionBuilder;
+use crate::common::builder::{self, FunctionBuilder};
 use crate::glsl::plan::{Plan, RaySource, RayVariable, Reason};
 
 /// The ray-tracing variables of entry point `entry`: its incoming
@@ -405,9 +405,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
         if !plan.ray.iter().any(|v| rewrite.concerns(v)) {
             continue;
         }
-        let mut b = FunctionBuilder {
-            func: module.functions[function].clone(),
-        };
+        let mut b = FunctionBuilder::of(module.functions[function].clone());
         let mut body = std::mem::take(&mut b.func.body);
         rewrite.block(&mut b, &mut body);
         b.func.body = body;
@@ -487,19 +485,7 @@ fn wrapper(
         if is_resource_param(module, param) {
             // A uniform resource parameter is a uniform global of its own,
             // bound as a global resource is, passed as it is.
-            let global = module.globals.append(
-                ir::GlobalVariable {
-                    name: param.name.clone(),
-                    ty: param.ty,
-                    space: ir::AddressSpace::Uniform,
-                    binding: ir::ResourceBinding::default(),
-                    matrix_layout: None,
-                    init: None,
-                    globally_coherent: false,
-                    io: None,
-                },
-                param.span,
-            );
+            let global = builder::uniform_global(module, param);
             args.push(b.expr(ir::Expression::Global(global), Some(param.ty)));
             locals.push(None);
             continue;

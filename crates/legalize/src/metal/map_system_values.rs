@@ -8,7 +8,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Semantic, Type, TypeInner};
+use legalis_ir::{Handle, Type, TypeInner};
 use legalis_sysval::{Direction, MetalMapping};
 
 use super::plan::{Reason, Root, Target};
@@ -112,101 +112,109 @@ pub fn map_leaves(
     entry: &ir::EntryPoint,
     leaves: &mut [RawLeaf],
 ) -> Vec<Diagnostic> {
-    let stage = entry.stage;
-    let mut errors = Vec::new();
-    for leaf in leaves.iter_mut() {
-        if leaf.target.is_some() {
-            continue;
-        }
-        let semantic = leaves::semantic(&leaf.io).cloned();
-        match semantic {
-            Some(Semantic::System { value, index }) => {
-                match legalis_sysval::metal(value, stage, leaf.direction) {
-                    MetalMapping::BuiltIn(_)
-                        if leaf.mesh.is_some_and(|kind| {
-                            (kind == ir::MeshOutputKind::Primitives)
-                                != legalis_sysval::metal::per_primitive(value)
-                        }) =>
-                    {
-                        let (each, array) = if legalis_sysval::metal::per_primitive(value) {
-                            ("primitive", "out primitives")
-                        } else {
-                            ("vertex", "out vertices")
-                        };
-                        errors.push(Diagnostic::error(
-                            legalis_sysval::codes::NOT_IN_STAGE,
-                            format!(
-                                "system value `{}` has one value per {each}: declare it in the \
-                                 element of the `{array}` array",
-                                value.name()
-                            ),
-                            leaf.span,
-                        ));
-                    }
-                    MetalMapping::BuiltIn(row) if row.by_index => {
-                        leaf.fixed_location = Some(index);
-                    }
-                    MetalMapping::BuiltIn(row) => {
-                        let target = Target::BuiltIn {
-                            value,
-                            row,
-                            index,
-                            interpolation: leaf.io.interpolation,
-                        };
-                        leaf.target = Some((target, Reason::TableRow));
-                    }
-                    MetalMapping::User => {}
-                    MetalMapping::Synthesized => {
-                        let [x, y, _] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
-                        leaf.target = Some((Target::GroupIndex { x, y }, Reason::Synthesized));
-                    }
-                    MetalMapping::Unsupported { code } => {
-                        let message = if code == codes::METAL_UNSUPPORTED_SYSTEM_VALUE {
-                            legalis_sysval::metal::unsupported_message(value)
-                        } else {
-                            format!(
-                                "`{}` cannot be a {} of a {} entry point",
-                                value.name(),
-                                leaf.direction.name(),
-                                stage.name()
-                            )
-                        };
-                        errors.push(leaves::unsupported_system_value(code, message, leaf.span));
-                    }
-                }
-            }
-            Some(Semantic::UnknownSystem { name, .. }) => errors.push(Diagnostic::error(
-                codes::METAL_UNKNOWN_SYSTEM_VALUE,
-                format!("unknown system-value semantic '{name}'"),
-                leaf.span,
-            )),
-            _ if leaf.mesh.is_none()
-                && !matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment) =>
+    leaves::map_system_values(leaves, &Metal { module, entry })
+}
+
+/// The Metal column of the table, for one entry point.
+struct Metal<'m> {
+    module: &'m ir::Module,
+    entry: &'m ir::EntryPoint,
+}
+
+impl leaves::Column<Root, (Target, Reason)> for Metal<'_> {
+    const UNKNOWN_SYSTEM_VALUE: u32 = codes::METAL_UNKNOWN_SYSTEM_VALUE;
+
+    fn system_value(
+        &self,
+        leaf: &mut RawLeaf,
+        value: ir::SystemValue,
+        index: u32,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        let stage = self.entry.stage;
+        match legalis_sysval::metal(value, stage, leaf.direction) {
+            MetalMapping::BuiltIn(_)
+                if leaf.mesh.is_some_and(|kind| {
+                    (kind == ir::MeshOutputKind::Primitives)
+                        != legalis_sysval::metal::per_primitive(value)
+                }) =>
             {
+                let (each, array) = if legalis_sysval::metal::per_primitive(value) {
+                    ("primitive", "out primitives")
+                } else {
+                    ("vertex", "out vertices")
+                };
                 errors.push(Diagnostic::error(
-                    codes::METAL_USER_VARYING_IN_COMPUTE,
+                    legalis_sysval::codes::NOT_IN_STAGE,
                     format!(
-                        "`{}`: a {} entry point's parameters must be system values",
-                        leaf.path,
-                        stage.name()
+                        "system value `{}` has one value per {each}: declare it in the \
+                         element of the `{array}` array",
+                        value.name()
                     ),
                     leaf.span,
-                ))
+                ));
             }
-            _ => {}
+            MetalMapping::BuiltIn(row) if row.by_index => {
+                leaf.fixed_location = Some(index);
+            }
+            MetalMapping::BuiltIn(row) => {
+                let target = Target::BuiltIn {
+                    value,
+                    row,
+                    index,
+                    interpolation: leaf.io.interpolation,
+                };
+                leaf.target = Some((target, Reason::TableRow));
+            }
+            MetalMapping::User => {}
+            MetalMapping::Synthesized => {
+                let [x, y, _] = self.entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
+                leaf.target = Some((Target::GroupIndex { x, y }, Reason::Synthesized));
+            }
+            MetalMapping::Unsupported { code } => errors.push(leaves::refused_system_value(
+                code,
+                (
+                    codes::METAL_UNSUPPORTED_SYSTEM_VALUE,
+                    legalis_sysval::metal::unsupported_message,
+                ),
+                value,
+                stage,
+                "a",
+                leaf,
+            )),
         }
-        if leaf.target.is_none() && !is_user_varying_type(module, leaf.ty) {
-            errors.push(Diagnostic::error(
+    }
+
+    fn user_varying(&self, leaf: &RawLeaf) -> Option<Diagnostic> {
+        let stage = self.entry.stage;
+        let varyings = matches!(stage, ir::ShaderStage::Vertex | ir::ShaderStage::Fragment);
+        (leaf.mesh.is_none() && !varyings).then(|| {
+            Diagnostic::error(
+                codes::METAL_USER_VARYING_IN_COMPUTE,
+                format!(
+                    "`{}`: a {} entry point's parameters must be system values",
+                    leaf.path,
+                    stage.name()
+                ),
+                leaf.span,
+            )
+        })
+    }
+
+    /// Checked even where the semantic was refused (WGSL reports one of
+    /// the two).
+    fn shape(&self, leaf: &RawLeaf, _refused: bool) -> Option<Diagnostic> {
+        (!is_user_varying_type(self.module, leaf.ty)).then(|| {
+            Diagnostic::error(
                 codes::METAL_UNSUPPORTED_SHAPE,
                 format!(
                     "`{}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
                     leaf.path
                 ),
                 leaf.span,
-            ));
-        }
+            )
+        })
     }
-    errors
 }
 
 /// Whether Metal can pass a value of `ty` as a user varying: numeric

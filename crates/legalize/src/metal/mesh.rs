@@ -34,9 +34,10 @@ use legalis_ir::{Expression, Handle, MeshOutputKind, Statement, Type, TypeInner}
 use legalis_sysval::Direction;
 
 use super::plan::{Leaf, MeshShape, Plan, Root, Target};
-use super::wrap_entry_point::io_for;
+use super::wrap_entry_point::{group_index, io_for, store_group_index};
 use crate::codes;
-use crate::common::wrap::Builder;
+use crate::common::builder::{self, FunctionBuilder};
+use crate::common::wrap::{interface_type, store_input};
 
 /// The mesh-output parameters of `func`, by index.
 fn mesh_params(module: &ir::Module, func: &ir::Function) -> FastHashMap<u32, MeshOutputKind> {
@@ -243,10 +244,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     let f = entry.function;
     let source = module.functions[f].clone();
     let original = source.expressions.len();
-    let mut w = Builder {
-        module,
-        func: source.clone(),
-    };
+    let mut w = FunctionBuilder::of(source.clone());
     w.func.params = Vec::new();
     let mut prologue = ir::Block::default();
 
@@ -273,14 +271,14 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
                 }
                 ir::StructMember {
                     name: leaf.name.clone(),
-                    ty: w.interface_type(*leaf),
+                    ty: interface_type(module, *leaf),
                     io,
                     matrix_layout: None,
                     span: leaf.span,
                 }
             })
             .collect();
-        let ty = w.module.types.insert(
+        let ty = module.types.insert(
             Type {
                 name: Some(format!("{}{suffix}", entry.name)),
                 inner: TypeInner::Struct { members },
@@ -301,50 +299,34 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
             .iter()
             .find(|l| l.root == Root::Param(k as u32))
             .map(|l| &l.target);
-        let mesh_kind = match w.module.types.try_get(param.ty).map(|t| &t.inner) {
+        let mesh_kind = match module.types.try_get(param.ty).map(|t| &t.inner) {
             Some(TypeInner::MeshOutput { kind, .. }) => Some(*kind),
             _ => None,
         };
         if target == Some(&Target::Uniform) {
-            let global = w.module.globals.append(
-                ir::GlobalVariable {
-                    name: param.name.clone(),
-                    ty: param.ty,
-                    space: ir::AddressSpace::Uniform,
-                    binding: ir::ResourceBinding::default(),
-                    matrix_layout: None,
-                    init: None,
-                    globally_coherent: false,
-                    io: None,
-                },
-                param.span,
-            );
+            let global = builder::uniform_global(module, param);
             old.push(Old::Global(global));
         } else if param.role == ir::ParamRole::Payload || mesh_kind.is_some() {
             let mut kept_param = param.clone();
             kept_param.io = ir::IoAttrs::default();
             if let Some(kind) = mesh_kind
                 && let Some(&element) = element_structs.get(&kind)
-                && let TypeInner::MeshOutput { count, .. } = w.module.types[param.ty].inner
+                && let TypeInner::MeshOutput { count, .. } = module.types[param.ty].inner
             {
-                kept_param.ty = w.ty(TypeInner::MeshOutput {
-                    kind,
-                    element,
-                    count,
-                });
+                kept_param.ty = builder::ty(
+                    module,
+                    TypeInner::MeshOutput {
+                        kind,
+                        element,
+                        count,
+                    },
+                );
             }
             old.push(Old::Param(0));
             kept.push((k, kept_param));
         } else {
-            let local = w.func.locals.append(
-                ir::LocalVariable {
-                    name: param.name.clone(),
-                    ty: param.ty,
-                    is_static: false,
-                    is_const: false,
-                },
-                param.span,
-            );
+            w.span = param.span;
+            let local = w.local(&param.name, param.ty);
             prologue.push(Statement::Declare { local, init: None }, param.span);
             old.push(Old::Local(local, param.ty));
         }
@@ -356,7 +338,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         l.direction == Direction::Input
             && matches!(l.target, Target::BuiltIn { .. } | Target::Location { .. })
     }) {
-        let interface_ty = w.interface_type(leaf);
+        let interface_ty = interface_type(module, leaf);
         let index = w.func.params.len() as u32;
         w.func.params.push(ir::FunctionParam {
             name: leaf.name.clone(),
@@ -382,10 +364,17 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         let Old::Local(local, root_ty) = old[k as usize] else {
             continue;
         };
-        let value = w.expr(Expression::Param(index), Some(interface_ty), leaf.span);
-        let value = w.convert(value, interface_ty, leaf.ty, leaf.span);
-        let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
-        prologue.push(Statement::Store { target, value }, leaf.span);
+        w.span = leaf.span;
+        let value = w.expr(Expression::Param(index), Some(interface_ty));
+        let store = store_input(
+            &mut w,
+            module,
+            value,
+            (interface_ty, leaf.ty),
+            (local, root_ty),
+            &leaf.members,
+        );
+        prologue.push(store, leaf.span);
     }
     for (k, param) in kept {
         old[k] = Old::Param(w.func.params.len() as u32);
@@ -394,7 +383,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
 
     // B20: `SV_GroupIndex` from the threadgroup-local id.
     for leaf in &plan.leaves {
-        let (Target::GroupIndex { x, y }, Root::Param(k), Some((param, param_ty))) =
+        let (Target::GroupIndex { x, y }, Root::Param(k), Some(id)) =
             (&leaf.target, &leaf.root, group_thread_id)
         else {
             continue;
@@ -402,11 +391,8 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         let Old::Local(local, root_ty) = old[*k as usize] else {
             continue;
         };
-        let value = w.group_index(param, param_ty, [*x, *y], leaf.span);
-        let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
-        let value = w.convert(value, u32_ty, leaf.ty, leaf.span);
-        let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
-        prologue.push(Statement::Store { target, value }, leaf.span);
+        let store = store_group_index(&mut w, module, leaf, [*x, *y], (local, root_ty), id);
+        prologue.push(store, leaf.span);
     }
 
     // Every use of a source parameter now reads its replacement.
@@ -430,12 +416,12 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     // Whole-element stores of vertices and primitives: through the
     // element struct.
     let mut body = std::mem::take(&mut w.func.body);
-    rewrite_stores(&mut w, &mut body, plan);
+    rewrite_stores(&mut w, module, &mut body, plan);
     // An object function's `DispatchMesh`: every thread reaches it, but
     // one copies the payload out, after the group's writes to it.
     if let (Some(_), Some((param, param_ty))) = (&plan.object_payload, group_thread_id) {
         let [x, y, _] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
-        dispatch_once(&mut w, &mut body, param, param_ty, [x, y]);
+        dispatch_once(&mut w, module, &mut body, param, param_ty, [x, y]);
     }
     let mut stmts = prologue.stmts;
     let mut spans = prologue.spans;
@@ -457,7 +443,8 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
 /// return;`: Metal's `*payload_out = payload` is a copy each thread would
 /// make at once, racing, and before the others' writes were visible.
 fn dispatch_once(
-    w: &mut Builder,
+    w: &mut FunctionBuilder,
+    module: &mut ir::Module,
     block: &mut ir::Block,
     param: u32,
     param_ty: Handle<Type>,
@@ -472,22 +459,18 @@ fn dispatch_once(
             } = w.func.expressions[*e]
         {
             let dispatch = block.stmts[i].clone();
+            w.span = span;
             let barrier = w.expr(
                 Expression::Intrinsic {
                     fun: ir::Intrinsic::GroupMemoryBarrierWithGroupSync,
                     args: Vec::new(),
                 },
                 None,
-                span,
             );
-            let index = w.group_index(param, param_ty, extent, span);
-            let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
-            let bool_ty = w.ty(TypeInner::Scalar(ir::Scalar::BOOL));
-            let zero = w.expr(
-                Expression::Literal(ir::Literal::Uint(0)),
-                Some(u32_ty),
-                span,
-            );
+            let index = group_index(w, module, param, param_ty, extent);
+            let u32_ty = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
+            let bool_ty = builder::ty(module, TypeInner::Scalar(ir::Scalar::BOOL));
+            let zero = w.expr(Expression::Literal(ir::Literal::Uint(0)), Some(u32_ty));
             let first = w.expr(
                 Expression::Binary {
                     op: ir::BinaryOp::Equal,
@@ -495,7 +478,6 @@ fn dispatch_once(
                     right: zero,
                 },
                 Some(bool_ty),
-                span,
             );
             let mut accept = ir::Block::default();
             accept.push(dispatch, span);
@@ -514,12 +496,17 @@ fn dispatch_once(
             continue;
         }
         for inner in block.stmts[i].blocks_mut() {
-            dispatch_once(w, inner, param, param_ty, extent);
+            dispatch_once(w, module, inner, param, param_ty, extent);
         }
     }
 }
 
-fn rewrite_stores(w: &mut Builder, block: &mut ir::Block, plan: &Plan) {
+fn rewrite_stores(
+    w: &mut FunctionBuilder,
+    module: &mut ir::Module,
+    block: &mut ir::Block,
+    plan: &Plan,
+) {
     for (stmt, &span) in block.stmts.iter_mut().zip(block.spans.iter()) {
         if let Statement::Store { target, value } = *stmt
             && let Expression::Index { base, index } = w.func.expressions[target]
@@ -528,17 +515,17 @@ fn rewrite_stores(w: &mut Builder, block: &mut ir::Block, plan: &Plan) {
                 .func
                 .params
                 .get(k as usize)
-                .and_then(|p| w.module.types.try_get(p.ty))
+                .and_then(|p| module.types.try_get(p.ty))
                 .map(|t| t.inner.clone())
             && kind != MeshOutputKind::Indices
         {
             *stmt = Statement::Block(element_store(
-                w, plan, kind, element, base, index, value, span,
+                w, module, plan, kind, element, base, index, value, span,
             ));
             continue;
         }
         for b in stmt.blocks_mut() {
-            rewrite_stores(w, b, plan);
+            rewrite_stores(w, module, b, plan);
         }
     }
 }
@@ -546,7 +533,8 @@ fn rewrite_stores(w: &mut Builder, block: &mut ir::Block, plan: &Plan) {
 /// `{ index = i; element = v; out.m = element.a.b ...; verts[index] = out; }`
 #[allow(clippy::too_many_arguments)]
 fn element_store(
-    w: &mut Builder,
+    w: &mut FunctionBuilder,
+    module: &mut ir::Module,
     plan: &Plan,
     kind: MeshOutputKind,
     interface: Handle<Type>,
@@ -556,7 +544,7 @@ fn element_store(
     span: ir::Span,
 ) -> ir::Block {
     let mut block = ir::Block::default();
-    let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
+    let u32_ty = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
     let index_ty = w.func.expressions.ty(index).unwrap_or(u32_ty);
     let source_ty = w
         .func
@@ -569,16 +557,9 @@ fn element_store(
                 .map(|l| l.ty)
         })
         .unwrap_or(interface);
-    let mut declare = |w: &mut Builder, name: &str, ty, init| {
-        let local = w.func.locals.append(
-            ir::LocalVariable {
-                name: name.into(),
-                ty,
-                is_static: false,
-                is_const: false,
-            },
-            span,
-        );
+    w.span = span;
+    let mut declare = |w: &mut FunctionBuilder, name: &str, ty, init| {
+        let local = w.local(name, ty);
         block.push(Statement::Declare { local, init }, span);
         local
     };
@@ -595,15 +576,11 @@ fn element_store(
         .filter(|l| l.mesh == Some(kind))
         .collect();
     for (m, leaf) in leaves.iter().enumerate() {
-        let interface_ty = w.interface_type(*leaf);
-        let read = w.place(
-            Expression::Local(element),
-            source_ty,
-            &leaf.members,
-            leaf.span,
-        );
-        let read = w.convert(read, leaf.ty, interface_ty, leaf.span);
-        let target = w.place(Expression::Local(out), interface, &[m as u32], leaf.span);
+        let interface_ty = interface_type(module, *leaf);
+        w.span = leaf.span;
+        let read = w.place(module, Expression::Local(element), source_ty, &leaf.members);
+        let read = w.convert(read, leaf.ty, interface_ty);
+        let target = w.place(module, Expression::Local(out), interface, &[m as u32]);
         block.push(
             Statement::Store {
                 target,
@@ -615,10 +592,12 @@ fn element_store(
     let param_ty = w.func.expressions.ty(base);
     let param = w.func.expressions[base].clone();
     let param_span = w.func.expressions.span(base);
-    let base = w.expr(param, param_ty, param_span);
-    let i = w.expr(Expression::Local(index_local), Some(index_ty), span);
-    let target = w.expr(Expression::Index { base, index: i }, Some(interface), span);
-    let value = w.expr(Expression::Local(out), Some(interface), span);
+    w.span = param_span;
+    let base = w.expr(param, param_ty);
+    w.span = span;
+    let i = w.expr(Expression::Local(index_local), Some(index_ty));
+    let target = w.expr(Expression::Index { base, index: i }, Some(interface));
+    let value = w.expr(Expression::Local(out), Some(interface));
     block.push(Statement::Store { target, value }, span);
     block
 }

@@ -16,12 +16,13 @@
 //! reciprocal.
 
 use legalis_ir as ir;
-use legalis_ir::{Expression, Statement, SystemValue, TypeInner};
+use legalis_ir::{Expression, Handle, Statement, SystemValue, Type, TypeInner};
 use legalis_sysval::BuiltinType;
 
-use super::plan::{Plan, Root, Target};
+use super::plan::{Leaf, Plan, Root, Target};
+use crate::common::builder::{self, FunctionBuilder};
 use crate::common::plan::FamilyTarget;
-use crate::common::wrap::{Argument, WrapLeaf, wrap};
+use crate::common::wrap::{Argument, WrapLeaf, store_input, wrap};
 
 /// Appends the wrapper and points the entry point at it.
 pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &ir::Policy) {
@@ -30,14 +31,13 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
         entry_point,
         &plan.leaves,
         policy,
-        |w, arguments, made| {
-            // B20: `SV_GroupIndex` from the threadgroup-local id.
+        |b, module, arguments, made| {
             let group_thread_id = made
                 .iter()
                 .find(|p| p.leaf.builtin() == Some(SystemValue::GroupThreadId))
                 .map(|p| (p.index, p.ty));
             for leaf in &plan.leaves {
-                let (Target::GroupIndex { x, y }, Root::Param(k), Some((param, param_ty))) =
+                let (Target::GroupIndex { x, y }, Root::Param(k), Some(id)) =
                     (&leaf.target, &leaf.root, group_thread_id)
                 else {
                     continue;
@@ -45,16 +45,62 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
                 let Argument::Local(local, root_ty) = arguments[*k as usize] else {
                     continue;
                 };
-                let value = w.group_index(param, param_ty, [*x, *y], leaf.span);
-                let u32_ty = w.ty(TypeInner::Scalar(ir::Scalar::U32));
-                let value = w.convert(value, u32_ty, leaf.ty, leaf.span);
-                let target = w.place(Expression::Local(local), root_ty, &leaf.members, leaf.span);
-                w.func
-                    .body
-                    .push(Statement::Store { target, value }, leaf.span);
+                let store = store_group_index(b, module, leaf, [*x, *y], (local, root_ty), id);
+                b.push(store);
             }
         },
     );
+}
+
+/// B20: the `SV_GroupIndex` leaf `leaf` stored into its place in the
+/// `local` of its source parameter, computed from the threadgroup-local
+/// id parameter `id` (its index and type) and the group's `extent`.
+pub(super) fn store_group_index(
+    b: &mut FunctionBuilder,
+    module: &mut ir::Module,
+    leaf: &Leaf,
+    extent: [u32; 2],
+    local: (Handle<ir::LocalVariable>, Handle<Type>),
+    (param, param_ty): (u32, Handle<Type>),
+) -> Statement {
+    b.span = leaf.span;
+    let value = group_index(b, module, param, param_ty, extent);
+    let u32_ty = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
+    store_input(b, module, value, (u32_ty, leaf.ty), local, &leaf.members)
+}
+
+/// `(id.z * Y + id.y) * X + id.x` of the threadgroup-local id
+/// parameter `param` of type `ty` (B20).
+pub(super) fn group_index(
+    b: &mut FunctionBuilder,
+    module: &mut ir::Module,
+    param: u32,
+    ty: Handle<Type>,
+    [x, y]: [u32; 2],
+) -> Handle<Expression> {
+    let u32_ty = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
+    let component = |b: &mut FunctionBuilder, c: u8| {
+        let id = b.expr(Expression::Param(param), Some(ty));
+        b.swizzle(id, vec![c], u32_ty)
+    };
+    let z = component(b, 2);
+    let yy = component(b, 1);
+    let xx = component(b, 0);
+    let binary = |b: &mut FunctionBuilder, op, left, right| {
+        b.expr(Expression::Binary { op, left, right }, Some(u32_ty))
+    };
+    let extent_y = b.expr(
+        Expression::Literal(ir::Literal::Uint(y.into())),
+        Some(u32_ty),
+    );
+    let extent_x = b.expr(
+        Expression::Literal(ir::Literal::Uint(x.into())),
+        Some(u32_ty),
+    );
+    let zy = binary(b, ir::BinaryOp::Multiply, z, extent_y);
+    let zy = binary(b, ir::BinaryOp::Add, zy, yy);
+    let zyx = binary(b, ir::BinaryOp::Multiply, zy, extent_x);
+    binary(b, ir::BinaryOp::Add, zyx, xx)
 }
 
 impl FamilyTarget for Target {

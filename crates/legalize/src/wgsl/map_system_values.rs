@@ -7,7 +7,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Semantic, Type, TypeInner};
+use legalis_ir::{Handle, Type, TypeInner};
 use legalis_sysval::WgslMapping;
 
 use super::plan::{Reason, Root, Target};
@@ -47,70 +47,77 @@ pub fn map_leaves(
     stage: ir::ShaderStage,
     leaves: &mut [RawLeaf],
 ) -> Vec<Diagnostic> {
-    let mut errors = Vec::new();
-    for leaf in leaves.iter_mut() {
-        if leaf.target.is_some() {
-            continue;
-        }
-        let semantic = leaves::semantic(&leaf.io).cloned();
-        let reported = errors.len();
-        match semantic {
-            Some(Semantic::System { value, index }) => {
-                match legalis_sysval::wgsl(value, stage, leaf.direction) {
-                    WgslMapping::BuiltIn(row) => {
-                        leaf.target = Some((Target::BuiltIn { value, row }, Reason::TableRow));
-                    }
-                    WgslMapping::Location { by_index } => {
-                        if by_index {
-                            leaf.fixed_location = Some(index);
-                        }
-                    }
-                    WgslMapping::Unsupported { code } => {
-                        let message = if code == codes::WGSL_UNSUPPORTED_SYSTEM_VALUE {
-                            legalis_sysval::wgsl::unsupported_message(value)
-                        } else {
-                            format!(
-                                "`{}` cannot be an {} of a {} entry point",
-                                value.name(),
-                                leaf.direction.name(),
-                                stage.name()
-                            )
-                        };
-                        errors.push(leaves::unsupported_system_value(code, message, leaf.span));
-                    }
+    leaves::map_system_values(leaves, &Wgsl { module, stage })
+}
+
+/// The WGSL column of the table, for one stage.
+struct Wgsl<'m> {
+    module: &'m ir::Module,
+    stage: ir::ShaderStage,
+}
+
+impl leaves::Column<Root, (Target, Reason)> for Wgsl<'_> {
+    const UNKNOWN_SYSTEM_VALUE: u32 = codes::WGSL_UNKNOWN_SYSTEM_VALUE;
+
+    fn system_value(
+        &self,
+        leaf: &mut RawLeaf,
+        value: ir::SystemValue,
+        index: u32,
+        errors: &mut Vec<Diagnostic>,
+    ) {
+        match legalis_sysval::wgsl(value, self.stage, leaf.direction) {
+            WgslMapping::BuiltIn(row) => {
+                leaf.target = Some((Target::BuiltIn { value, row }, Reason::TableRow));
+            }
+            WgslMapping::Location { by_index } => {
+                if by_index {
+                    leaf.fixed_location = Some(index);
                 }
             }
-            Some(Semantic::UnknownSystem { name, .. }) => errors.push(Diagnostic::error(
-                codes::WGSL_UNKNOWN_SYSTEM_VALUE,
-                format!("unknown system-value semantic '{name}'"),
-                leaf.span,
+            WgslMapping::Unsupported { code } => errors.push(leaves::refused_system_value(
+                code,
+                (
+                    codes::WGSL_UNSUPPORTED_SYSTEM_VALUE,
+                    legalis_sysval::wgsl::unsupported_message,
+                ),
+                value,
+                self.stage,
+                "an",
+                leaf,
             )),
-            _ if stage == ir::ShaderStage::Compute => errors.push(Diagnostic::error(
+        }
+    }
+
+    fn user_varying(&self, leaf: &RawLeaf) -> Option<Diagnostic> {
+        (self.stage == ir::ShaderStage::Compute).then(|| {
+            Diagnostic::error(
                 codes::WGSL_USER_VARYING_IN_COMPUTE,
                 format!(
                     "`{}`: a compute entry point's parameters must be system values",
                     leaf.path
                 ),
                 leaf.span,
-            )),
-            _ => {}
-        }
-        // One diagnostic per declaration: a refused semantic is not also
-        // a refused shape.
-        let refused = errors.len() > reported;
-        if !refused && leaf.target.is_none() && !is_location_type(module, leaf.ty) {
-            let name = ir::print::type_name(module, leaf.ty);
-            errors.push(Diagnostic::error(
-                codes::WGSL_UNSUPPORTED_SHAPE,
-                format!(
-                    "`{}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric scalars and vectors",
-                    leaf.path
-                ),
-                leaf.span,
-            ));
-        }
+            )
+        })
     }
-    errors
+
+    /// One diagnostic per declaration: a refused semantic is not also a
+    /// refused shape.
+    fn shape(&self, leaf: &RawLeaf, refused: bool) -> Option<Diagnostic> {
+        if refused || is_location_type(self.module, leaf.ty) {
+            return None;
+        }
+        let name = ir::print::type_name(self.module, leaf.ty);
+        Some(Diagnostic::error(
+            codes::WGSL_UNSUPPORTED_SHAPE,
+            format!(
+                "`{}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric scalars and vectors",
+                leaf.path
+            ),
+            leaf.span,
+        ))
+    }
 }
 
 /// Whether WGSL can pass a value of `ty` at a location: `i32`, `u32`,

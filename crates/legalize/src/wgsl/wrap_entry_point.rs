@@ -22,7 +22,7 @@ use crate::common::wrap::wrap;
 
 /// Appends the wrapper and points the entry point at it.
 pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &ir::Policy) {
-    wrap(module, entry_point, &plan.leaves, policy, |_, _, _| {});
+    wrap(module, entry_point, &plan.leaves, policy, |_, _, _, _| {});
 }
 
 impl FamilyTarget for Target {
