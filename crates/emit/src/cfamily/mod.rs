@@ -8,7 +8,6 @@
 
 pub mod keywords;
 
-pub(crate) mod error;
 pub(crate) mod expr;
 pub(crate) mod intrinsics;
 pub(crate) mod names;
@@ -16,7 +15,7 @@ pub(crate) mod reach;
 pub(crate) mod stmt;
 pub(crate) mod types;
 
-pub(crate) use error::Refusal;
+pub(crate) use crate::error::Refusal;
 
 /// The traits whose methods a C-family writer calls on itself.
 pub(crate) mod prelude {

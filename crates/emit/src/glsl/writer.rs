@@ -21,14 +21,7 @@ use super::{Error, Options};
 use crate::namer::{Namer, Rules};
 use crate::push_number;
 
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// Expressions and names of the function (or initializer list) being printed.
 pub(super) struct Ctx<'a> {

@@ -16,14 +16,7 @@ use super::builder::Builder;
 use super::{Error, Options};
 use crate::binding::Bindings;
 
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// An instruction (`op`) longer than SPIR-V's 16-bit word count can say.
 fn too_long<T>(op: u32, span: Span) -> Result<T> {

@@ -1,7 +1,7 @@
-//! The one shape of the C-family writers' errors: `c_family_error!`
-//! declares a target's public `Error` (the same four variants, its own
-//! messages) with its `Result` and `unsupported`, and [`Refusal`] is how
-//! the shared printers make one.
+//! The one shape of every writer's error: `writer_error!` declares a
+//! target's public `Error` (unsupported, not legalized, no such entry
+//! point, and the variant only that target has) with its `Result` and
+//! `unsupported`, and [`Refusal`] is how shared printers make one.
 
 use legalis_ir::Span;
 
@@ -13,12 +13,21 @@ pub(crate) trait Refusal {
     fn not_legalized(what: String, span: Span) -> Self;
 }
 
-/// Declares a C-family writer's `Error`: `target` names the output in the
-/// messages ("{target} output does not support {what}"), `layout` is the
-/// verb of the layout message ("{target} output does not yet {layout}
-/// {what}") and `layout_doc` documents that variant.
-macro_rules! c_family_error {
-    (target: $target:literal, layout: $layout:literal, layout_doc: $layout_doc:literal) => {
+/// Declares a writer's `Error`. `target` names the output in the messages
+/// ("{target} output does not support {what}", "the module is not
+/// legalized for {target}: {what}") and `not_legalized` documents what the
+/// legalizer leaves that the writer refuses. Then at most one of:
+/// - `layout: VERB, layout_doc: DOC`: a `Layout { what, span }` variant,
+///   "{target} output does not yet {VERB} {what}" (the C-family writers);
+/// - `internal: DOC`: an `Internal { what }` variant without a span,
+///   "internal {target} writer error: {what}" (SPIR-V's module builder).
+macro_rules! writer_error {
+    (
+        target: $target:literal,
+        not_legalized: $not_legalized:literal
+        $(, layout: $layout:literal, layout_doc: $layout_doc:literal)?
+        $(, internal: $internal_doc:literal)?
+    ) => {
         #[doc = concat!("Why a module could not be written as ", $target, ".")]
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub enum Error {
@@ -29,7 +38,7 @@ macro_rules! c_family_error {
                 /// Where the construct is in the source.
                 span: ::legalis_ir::Span,
             },
-            #[doc = concat!("The module was not legalized for ", $target, ".")]
+            #[doc = concat!("The module was not legalized for ", $target, ": ", $not_legalized)]
             NotLegalized {
                 #[doc = concat!("What the legalizer left, for the message \"the module is not legalized for ", $target, ": {what}\".")]
                 what: String,
@@ -41,6 +50,7 @@ macro_rules! c_family_error {
                 /// The index asked for.
                 index: usize,
             },
+            $(
             #[doc = $layout_doc]
             Layout {
                 #[doc = concat!("The construct, as the message's object: \"", $target, " output does not yet ", $layout, " {what}\".")]
@@ -48,16 +58,32 @@ macro_rules! c_family_error {
                 /// Where it is in the source.
                 span: ::legalis_ir::Span,
             },
+            )?
+            $(
+            #[doc = $internal_doc]
+            Internal {
+                /// The complaint.
+                what: String,
+            },
+            )?
         }
 
         impl Error {
             /// The source span the error points at, where it has one.
             pub fn span(&self) -> Option<::legalis_ir::Span> {
                 match self {
-                    Error::Unsupported { span, .. }
-                    | Error::NotLegalized { span, .. }
-                    | Error::Layout { span, .. } => Some(*span),
+                    Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => {
+                        Some(*span)
+                    }
+                    $(Error::Layout { span, .. } => {
+                        let _ = $layout;
+                        Some(*span)
+                    })?
                     Error::NoSuchEntryPoint { .. } => None,
+                    $(Error::Internal { .. } => {
+                        let _ = $internal_doc;
+                        None
+                    })?
                 }
             }
         }
@@ -74,9 +100,13 @@ macro_rules! c_family_error {
                     Error::NoSuchEntryPoint { index } => {
                         write!(f, "no entry point with index {index}")
                     }
-                    Error::Layout { what, .. } => {
+                    $(Error::Layout { what, .. } => {
                         write!(f, concat!($target, " output does not yet ", $layout, " {}"), what)
-                    }
+                    })?
+                    $(Error::Internal { what } => {
+                        let _ = $internal_doc;
+                        write!(f, concat!("internal ", $target, " writer error: {}"), what)
+                    })?
                 }
             }
         }
@@ -94,7 +124,7 @@ macro_rules! c_family_error {
             })
         }
 
-        impl $crate::cfamily::Refusal for Error {
+        impl $crate::error::Refusal for Error {
             fn unsupported(what: String, span: ::legalis_ir::Span) -> Self {
                 Error::Unsupported { what, span }
             }
@@ -105,4 +135,4 @@ macro_rules! c_family_error {
     };
 }
 
-pub(crate) use c_family_error;
+pub(crate) use writer_error;
