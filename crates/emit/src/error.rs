@@ -11,6 +11,47 @@ pub(crate) trait Refusal {
     fn unsupported(what: String, span: Span) -> Self;
     /// What the legalizer should have rewritten, at `span`.
     fn not_legalized(what: String, span: Span) -> Self;
+    /// No entry point at `index`.
+    fn no_entry_point(index: usize) -> Self;
+}
+
+/// The entry points `indices` of `module`: a writer's first step. An
+/// index past the list, or no index at all (as 0), is the error.
+pub(crate) fn entry_points<'a, E: Refusal>(
+    module: &'a legalis_ir::Module,
+    indices: &[usize],
+) -> Result<Vec<&'a legalis_ir::EntryPoint>, E> {
+    if indices.is_empty() {
+        return Err(E::no_entry_point(0));
+    }
+    indices
+        .iter()
+        .map(|&index| {
+            module
+                .entry_points
+                .get(index)
+                .ok_or(E::no_entry_point(index))
+        })
+        .collect()
+}
+
+/// Refuses an entry point whose function still has parameters or a
+/// result: GLSL and SPIR-V take a legalized, parameterless one.
+pub(crate) fn parameterless<E: Refusal>(
+    module: &legalis_ir::Module,
+    entry: &legalis_ir::EntryPoint,
+) -> Result<(), E> {
+    let func = &module.functions[entry.function];
+    if !func.params.is_empty() || func.result.is_some() {
+        return Err(E::not_legalized(
+            format!(
+                "entry point `{}` still has parameters or a result",
+                entry.name
+            ),
+            entry.span,
+        ));
+    }
+    Ok(())
 }
 
 /// Declares a writer's `Error`. `target` names the output in the messages
@@ -130,6 +171,9 @@ macro_rules! writer_error {
             }
             fn not_legalized(what: String, span: ::legalis_ir::Span) -> Self {
                 Error::NotLegalized { what, span }
+            }
+            fn no_entry_point(index: usize) -> Self {
+                Error::NoSuchEntryPoint { index }
             }
         }
     };

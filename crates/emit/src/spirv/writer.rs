@@ -171,27 +171,11 @@ impl<'a> Writer<'a> {
         entry_points: &[usize],
         options: &'a Options,
     ) -> Result<Self> {
-        let mut entries = Vec::with_capacity(entry_points.len());
-        for &index in entry_points {
-            let entry = module
-                .entry_points
-                .get(index)
-                .ok_or(Error::NoSuchEntryPoint { index })?;
-            let func = &module.functions[entry.function];
-            if !func.params.is_empty() || func.result.is_some() {
-                return Err(Error::NotLegalized {
-                    what: format!(
-                        "entry point `{}` still has parameters or a result",
-                        entry.name
-                    ),
-                    span: entry.span,
-                });
-            }
-            entries.push(entry);
+        let entries = crate::error::entry_points::<Error>(module, entry_points)?;
+        for entry in &entries {
+            crate::error::parameterless::<Error>(module, entry)?;
         }
-        let (Some(&entry), Some(&first)) = (entries.first(), entry_points.first()) else {
-            return Err(Error::NoSuchEntryPoint { index: 0 });
-        };
+        let (entry, first) = (entries[0], entry_points[0]);
         let mut w = Writer {
             module,
             entries,
