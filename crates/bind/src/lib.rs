@@ -107,8 +107,8 @@ impl Kind {
     pub fn of(inner: &TypeInner) -> Option<Kind> {
         let rw = |access: ResourceAccess| access != ResourceAccess::Read;
         Some(match *inner {
-            TypeInner::Texture { access, .. } if rw(access) => Kind::RwTexture,
-            TypeInner::Texture { .. } => Kind::Texture,
+            TypeInner::Texture(ir::Texture { access, .. }) if rw(access) => Kind::RwTexture,
+            TypeInner::Texture(_) => Kind::Texture,
             TypeInner::Sampler { comparison: true } => Kind::SamplerComparison,
             TypeInner::Sampler { comparison: false } => Kind::Sampler,
             TypeInner::ConstantBuffer { .. } => Kind::ConstantBuffer,

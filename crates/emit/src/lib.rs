@@ -101,6 +101,7 @@ mod binding;
 mod cfamily;
 pub mod codes;
 pub mod cuda;
+mod error;
 mod float_text;
 pub mod glsl;
 mod identifier;

@@ -18,6 +18,30 @@ pub(crate) struct Rules {
     pub reserved: fn(&str) -> bool,
 }
 
+/// A target's reserved words (the union of `lists`) as a set built on
+/// first use: names are checked for every declaration, and scanning the
+/// lists would cost thousands of steps a name.
+pub(crate) struct Reserved {
+    lists: &'static [&'static [&'static str]],
+    set: std::sync::OnceLock<FastHashSet<&'static str>>,
+}
+
+impl Reserved {
+    pub const fn new(lists: &'static [&'static [&'static str]]) -> Reserved {
+        Reserved {
+            lists,
+            set: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Whether `name` is in one of the lists.
+    pub fn contains(&self, name: &str) -> bool {
+        self.set
+            .get_or_init(|| self.lists.iter().flat_map(|l| l.iter().copied()).collect())
+            .contains(name)
+    }
+}
+
 /// For [`Rules::reserved`] where `sanitize` already keeps every base off
 /// the target's reserved names (and a numbered one is never one).
 pub(crate) fn none_reserved(_: &str) -> bool {
@@ -94,6 +118,19 @@ impl Namer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reserved_holds_every_list_and_nothing_else() {
+        use crate::cfamily::keywords::CPP_RESERVED;
+        static TARGET: &[&str] = &["kernel_only"];
+        static RESERVED: Reserved = Reserved::new(&[CPP_RESERVED, TARGET]);
+        assert!(RESERVED.contains("kernel_only"));
+        for word in CPP_RESERVED {
+            assert!(RESERVED.contains(word), "{word}");
+        }
+        assert!(!RESERVED.contains("position"));
+        assert!(!RESERVED.contains(""));
+    }
 
     fn upper(name: &str) -> String {
         name.to_uppercase()

@@ -462,11 +462,11 @@ fn resources_with_registers_and_vk_bindings() {
     let img = global(&m, "img");
     assert!(matches!(
         m.types[img.ty].inner,
-        ir::TypeInner::Texture {
+        ir::TypeInner::Texture(ir::Texture {
             access: ir::ResourceAccess::ReadWrite,
             normalization: Some(ir::Normalization::Unorm),
             ..
-        }
+        })
     ));
     assert!(matches!(
         m.types[global(&m, "scene").ty].inner,

@@ -220,6 +220,28 @@ pub struct StructMember {
     pub span: Span,
 }
 
+/// A texture type's properties ([`TypeInner::Texture`]), one value a writer
+/// reads whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Texture {
+    /// 1D, 2D, 3D or cube.
+    pub dim: TextureDim,
+    /// A texture array (`Texture2DArray`).
+    pub arrayed: bool,
+    /// Multisampled (`Texture2DMS`).
+    pub multisampled: bool,
+    /// Read-only, read-write or rasterizer-ordered.
+    pub access: ResourceAccess,
+    /// The element type.
+    pub texel: Handle<Type>,
+    /// `unorm`/`snorm` on the element type, if written.
+    pub normalization: Option<Normalization>,
+    /// A combined image-sampler (`Sampler2D`).
+    pub combined: bool,
+    /// A depth texture (`DepthTexture2D`, `Sampler2DShadow`).
+    pub shadow: bool,
+}
+
 /// The shape of a type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TypeInner {
@@ -258,24 +280,7 @@ pub enum TypeInner {
     /// own sampler, GLSL `sampler2D`, SPIR-V `OpTypeSampledImage`);
     /// `DepthTexture2D` and `Sampler2DShadow` ... set `shadow` (a depth
     /// texture: SPIR-V `Depth` 1, Metal `depth2d`, WGSL `texture_depth_2d`).
-    Texture {
-        /// 1D, 2D, 3D or cube.
-        dim: TextureDim,
-        /// A texture array (`Texture2DArray`).
-        arrayed: bool,
-        /// Multisampled (`Texture2DMS`).
-        multisampled: bool,
-        /// Read-only, read-write or rasterizer-ordered.
-        access: ResourceAccess,
-        /// The element type.
-        texel: Handle<Type>,
-        /// `unorm`/`snorm` on the element type, if written.
-        normalization: Option<Normalization>,
-        /// A combined image-sampler (`Sampler2D`).
-        combined: bool,
-        /// A depth texture (`DepthTexture2D`, `Sampler2DShadow`).
-        shadow: bool,
-    },
+    Texture(Texture),
     /// `SamplerState` or `SamplerComparisonState`.
     Sampler {
         /// `SamplerComparisonState`.

@@ -96,7 +96,7 @@ fn resource_types_spell_as_hlsl() {
         (TextureDim::Cube, Rw, float4, true, false, Some(Unorm)),
     ];
     for (dim, access, texel, arrayed, multisampled, normalization) in textures {
-        let inner = TypeInner::Texture {
+        let inner = TypeInner::Texture(legalis_ir::Texture {
             dim,
             arrayed,
             multisampled,
@@ -105,7 +105,7 @@ fn resource_types_spell_as_hlsl() {
             normalization,
             combined: false,
             shadow: false,
-        };
+        });
         ty(&mut m, inner);
     }
     // (dim, arrayed, combined, shadow): `Sampler2D`, `Sampler2DArrayShadow`,
@@ -115,7 +115,7 @@ fn resource_types_spell_as_hlsl() {
         (TextureDim::D2, true, true, true),
         (TextureDim::Cube, false, false, true),
     ] {
-        let inner = TypeInner::Texture {
+        let inner = TypeInner::Texture(legalis_ir::Texture {
             dim,
             arrayed,
             multisampled: false,
@@ -124,7 +124,7 @@ fn resource_types_spell_as_hlsl() {
             normalization: None,
             combined,
             shadow,
-        };
+        });
         ty(&mut m, inner);
     }
     ty(&mut m, TypeInner::Sampler { comparison: false });

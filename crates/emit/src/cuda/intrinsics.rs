@@ -161,7 +161,7 @@ impl Writer<'_> {
                     ..call
                 },
             ),
-            TypeInner::Texture { .. } => self.texture_load(ctx, call),
+            TypeInner::Texture(_) => self.texture_load(ctx, call),
             _ => unsupported("this `Load`", span),
         }
     }
@@ -177,35 +177,28 @@ impl Writer<'_> {
         let Some(ty) = ctx.ty(object) else {
             return unsupported("a texture method without a texture", span);
         };
-        let TypeInner::Texture {
-            dim,
-            arrayed,
-            access,
-            texel,
-            ..
-        } = self.module.types[ty].inner
-        else {
+        let TypeInner::Texture(t) = self.module.types[ty].inner else {
             return unsupported("a texture method on a value that is not a texture", span);
         };
         types::texture(self.module, ty, span)?;
-        let base = match dim {
+        let base = match t.dim {
             ir::TextureDim::D1 => "1d",
             ir::TextureDim::D2 => "2d",
             ir::TextureDim::D3 => "3d",
             ir::TextureDim::Cube => "cube",
         };
-        let suffix = if arrayed {
+        let suffix = if t.arrayed {
             format!("{base}_array")
         } else {
             base.to_string()
         };
         let info = TextureInfo {
-            dim,
-            arrayed,
-            read_only: access == ir::ResourceAccess::Read,
+            dim: t.dim,
+            arrayed: t.arrayed,
+            read_only: t.access == ir::ResourceAccess::Read,
             suffix,
         };
-        Ok((info, self.spell(texel, span)?))
+        Ok((info, self.spell(t.texel, span)?))
     }
 
     /// `Sample`, `SampleLevel` and `SampleGrad` of a texture object. The
@@ -383,7 +376,7 @@ impl Writer<'_> {
 
     pub(super) fn is_texture(&self, ctx: &FnCtx, e: Handle<Expression>) -> bool {
         ctx.ty(e)
-            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Texture { .. }))
+            .is_some_and(|t| matches!(self.module.types[t].inner, TypeInner::Texture(_)))
     }
 
     /// `lg::uint2(buf[(a) / 4u + 0u], buf[(a) / 4u + 1u])` ...

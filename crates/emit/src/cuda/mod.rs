@@ -48,8 +48,9 @@ pub const PRELUDE_NAME: &str = "legalis_cuda.cuh";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {}
 
-crate::cfamily::error::c_family_error! {
+crate::error::writer_error! {
     target: "CUDA",
+    not_legalized: "an entry-point parameter or result the legalizer should have rewritten.",
     layout: "store",
     layout_doc: "A column-major matrix the host shares that C++ cannot reference \
                  (`lg::column_major`): a row or the whole matrix as an `out`/`inout` \

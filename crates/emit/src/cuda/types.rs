@@ -52,7 +52,7 @@ pub(super) fn other(
     span: Span,
 ) -> Result<Option<String>> {
     Ok(Some(match module.types[ty].inner {
-        TypeInner::Texture { .. } | TypeInner::Sampler { .. } => texture(module, ty, span)?.into(),
+        TypeInner::Texture(_) | TypeInner::Sampler { .. } => texture(module, ty, span)?.into(),
         TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
         TypeInner::RayQuery { .. } => {
             return unsupported("`RayQuery` (OptiX has no inline ray tracing)", span);
@@ -76,17 +76,8 @@ pub(super) fn texture(
     let name = || ir::print::type_name(module, ty);
     match module.types[ty].inner {
         TypeInner::Sampler { .. } => Ok("lg::sampler_state"),
-        TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            access,
-            texel,
-            normalization,
-            combined,
-            ..
-        } => {
-            if combined {
+        TypeInner::Texture(t) => {
+            if t.combined {
                 return unsupported(
                     format!(
                         "the combined texture-sampler `{}` (not written for CUDA yet)",
@@ -95,24 +86,24 @@ pub(super) fn texture(
                     span,
                 );
             }
-            if multisampled {
+            if t.multisampled {
                 return unsupported(format!("the multisampled texture type `{}`", name()), span);
             }
-            if !texel_supported(module, texel) {
+            if !texel_supported(module, t.texel) {
                 return unsupported(
                     format!(
                         "the texel type `{}` of `{}` (CUDA texture objects read 32-bit \
                          float, int and uint scalars and 2- and 4-vectors)",
-                        ir::print::type_name(module, texel),
+                        ir::print::type_name(module, t.texel),
                         name()
                     ),
                     span,
                 );
             }
-            match access {
+            match t.access {
                 ir::ResourceAccess::Read => Ok("cudaTextureObject_t"),
                 ir::ResourceAccess::ReadWrite
-                    if !arrayed && dim != ir::TextureDim::Cube && normalization.is_none() =>
+                    if !t.arrayed && t.dim != ir::TextureDim::Cube && t.normalization.is_none() =>
                 {
                     Ok("cudaSurfaceObject_t")
                 }

@@ -16,11 +16,11 @@ use legalis_layout::{Layouter, Rule};
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-use crate::cfamily::Reserved;
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
 use crate::identifier::sanitize;
+use crate::namer::Reserved;
 use crate::namer::{Namer, Rules};
 
 /// How a global reaches the code that uses it: `static const` globals
@@ -89,7 +89,8 @@ struct EntryInfo<'a> {
 }
 
 /// The names no CUDA identifier of the output takes.
-pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
+pub(super) static RESERVED_NAMES: Reserved =
+    Reserved::new(&[crate::cfamily::keywords::CPP_RESERVED, RESERVED]);
 
 /// How CUDA spells a fresh name: the source name made an identifier,
 /// kept off [`RESERVED_NAMES`].
@@ -135,11 +136,7 @@ impl<'a> Writer<'a> {
         _options: &Options,
     ) -> Result<Self> {
         let mut entries = Vec::new();
-        for &index in entry_points {
-            let entry = module
-                .entry_points
-                .get(index)
-                .ok_or(Error::NoSuchEntryPoint { index })?;
+        for entry in crate::error::entry_points::<Error>(module, entry_points)? {
             let program =
                 program_prefix(entry.stage).map(|_| entry_point_name(&entry.name, entry.stage));
             if program.is_none() && entry.stage != ShaderStage::Compute {
@@ -164,9 +161,7 @@ impl<'a> Writer<'a> {
                 record_struct: None,
             });
         }
-        let Some(first) = entries.first().cloned() else {
-            return Err(Error::NoSuchEntryPoint { index: 0 });
-        };
+        let first = entries[0].clone();
         let (entry, program) = (first.entry, first.program);
         let mut w = Writer {
             module,
@@ -396,7 +391,7 @@ impl<'a> Writer<'a> {
             TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
             TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
             TypeInner::Buffer { .. } => self.buffer_pointer(ty, columns, span)?,
-            TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
+            TypeInner::Texture(_) | TypeInner::Sampler { .. } => {
                 types::texture(module, ty, span)?.into()
             }
             _ => {

@@ -311,7 +311,7 @@ impl Writer<'_> {
             TypeInner::Array { .. } | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => Ok(
                 format!("{}[{}]", self.expr(ctx, base)?, self.expr(ctx, index)?),
             ),
-            TypeInner::Buffer { .. } | TypeInner::Texture { .. } => {
+            TypeInner::Buffer { .. } | TypeInner::Texture(_) => {
                 self.resource_element(ctx, base, index)
             }
             _ => unsupported("indexing this value", ctx.exprs.span(base)),

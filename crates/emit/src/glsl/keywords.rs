@@ -5,7 +5,6 @@
 
 /// Keywords, reserved-for-future words and built-in type names of GLSL 4.60
 /// (Vulkan) plus the explicit-arithmetic-type extensions we emit.
-use legalis_ir::FastHashSet;
 pub const RESERVED: &[&str] = &[
     // Keywords.
     "attribute",
@@ -392,7 +391,6 @@ pub const RESERVED: &[&str] = &[
 /// Whether `name` is reserved, through a set built once (the list is long
 /// and names are looked up for every declaration and member access).
 pub fn is_reserved(name: &str) -> bool {
-    static SET: std::sync::OnceLock<FastHashSet<&'static str>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| RESERVED.iter().copied().collect())
-        .contains(name)
+    static SET: crate::namer::Reserved = crate::namer::Reserved::new(&[RESERVED]);
+    SET.contains(name)
 }

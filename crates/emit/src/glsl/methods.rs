@@ -70,7 +70,7 @@ impl Writer<'_> {
         let span = ctx.exprs.span(e);
         let obj_ty = self.expr_ty(ctx, args[0])?;
         match self.inner(obj_ty).clone() {
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 dim,
                 arrayed,
                 multisampled,
@@ -79,7 +79,7 @@ impl Writer<'_> {
                 combined,
                 shadow,
                 ..
-            } => {
+            }) => {
                 let tex = TexInfo {
                     dim,
                     arrayed,
@@ -120,7 +120,7 @@ impl Writer<'_> {
                 kind: BufferKind::Structured | BufferKind::Typed,
                 ..
             }
-            | TypeInner::Texture { .. }
+            | TypeInner::Texture(_)
                 if fun == I::Load =>
             {
                 self.resource_element(ctx, args[0], args[1])
@@ -484,15 +484,8 @@ impl Writer<'_> {
         let obj = self.expr(ctx, args[0])?;
         let ty = self.expr_ty(ctx, args[0])?;
         let (mut values, first_out) = match self.inner(ty).clone() {
-            TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                access,
-                combined,
-                ..
-            } => {
-                let shape = (dim, arrayed, multisampled, access, combined);
+            TypeInner::Texture(t) => {
+                let shape = (t.dim, t.arrayed, t.multisampled, t.access, t.combined);
                 self.texture_dimensions(ctx, &obj, shape, args)?
             }
             TypeInner::Buffer {

@@ -29,8 +29,6 @@ mod ray_tracing;
 mod resources;
 mod writer;
 
-use std::fmt;
-
 use legalis_ir as ir;
 
 /// What the caller (the legalizer's plan) asks of the writer.
@@ -64,56 +62,11 @@ impl Default for Options {
     }
 }
 
-/// Why a module could not be written as GLSL.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// A construct GLSL output does not support (yet), at its source span.
-    Unsupported {
-        /// The construct, as the message's object: "GLSL output does not
-        /// support {what}".
-        what: String,
-        /// Where the construct is in the source.
-        span: ir::Span,
-    },
-    /// The module was not legalized for GLSL: the entry point still has
-    /// parameters or a result, or a stage global has no builtin or location.
-    NotLegalized {
-        /// What the legalizer left, for the message "the module is not
-        /// legalized for GLSL: {what}".
-        what: String,
-        /// Where the offending item is in the source.
-        span: ir::Span,
-    },
-    /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint {
-        /// The index asked for.
-        index: usize,
-    },
+crate::error::writer_error! {
+    target: "GLSL",
+    not_legalized: "the entry point still has parameters or a result, or a stage global \
+                    has no builtin or location."
 }
-
-impl Error {
-    /// The source span the error points at, where it has one.
-    pub fn span(&self) -> Option<ir::Span> {
-        match self {
-            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
-            Error::NoSuchEntryPoint { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Unsupported { what, .. } => write!(f, "GLSL output does not support {what}"),
-            Error::NotLegalized { what, .. } => {
-                write!(f, "the module is not legalized for GLSL: {what}")
-            }
-            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Writes entry point `entry_point` of `module` as one GLSL translation unit.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {

@@ -96,28 +96,19 @@ impl Writer<'_> {
 /// GLSL names of opaque types (textures, images, samplers, texel buffers).
 pub(super) fn opaque_type_name(w: &mut Writer, ty: Handle<ir::Type>, span: Span) -> Result<String> {
     match w.inner(ty).clone() {
-        TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            access,
-            texel,
-            combined,
-            shadow,
-            ..
-        } => {
-            let p = w.texel_prefix(texel, span)?;
-            let d = dim_suffix(dim, arrayed, multisampled);
-            if combined {
-                // `Sampler2D` is GLSL's own `sampler2D`; a shadow one has no
+        TypeInner::Texture(t) => {
+            let p = w.texel_prefix(t.texel, span)?;
+            let d = dim_suffix(t.dim, t.arrayed, t.multisampled);
+            if t.combined {
+                // `Sampler2D` is GLSL's own `sampler2D`; a t.shadow one has no
                 // texel prefix.
-                return Ok(if shadow {
+                return Ok(if t.shadow {
                     format!("sampler{d}Shadow")
                 } else {
                     format!("{p}sampler{d}")
                 });
             }
-            match access {
+            match t.access {
                 ResourceAccess::Read => Ok(format!("{p}texture{d}")),
                 // Rasterizer order comes from the interlock around `main`.
                 ResourceAccess::ReadWrite | ResourceAccess::RasterizerOrdered => {
@@ -234,10 +225,10 @@ impl Writer<'_> {
                 access: ResourceAccess::Read,
                 ..
             }
-            | TypeInner::Texture {
+            | TypeInner::Texture(ir::Texture {
                 access: ResourceAccess::Read,
                 ..
-            }
+            })
             | TypeInner::Sampler { .. }
             | TypeInner::AccelerationStructure => {
                 let (t, s) = self.type_parts(var.ty, span)?;
@@ -267,11 +258,11 @@ impl Writer<'_> {
                 .ok();
                 Ok(())
             }
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 texel,
                 normalization,
                 ..
-            }
+            })
             | TypeInner::Buffer {
                 kind: BufferKind::Typed,
                 element: Some(texel),
@@ -476,7 +467,7 @@ impl Writer<'_> {
         };
         let ty = ctx.exprs.ty(base)?;
         match self.inner(ty) {
-            TypeInner::Texture { access, .. }
+            TypeInner::Texture(ir::Texture { access, .. })
             | TypeInner::Buffer {
                 kind: BufferKind::Typed,
                 access,
@@ -531,7 +522,7 @@ impl Writer<'_> {
         let span = ctx.exprs.span(image);
         let ty = self.expr_ty(ctx, image)?;
         let texel = match self.inner(ty) {
-            TypeInner::Texture { texel, .. } => *texel,
+            TypeInner::Texture(ir::Texture { texel, .. }) => *texel,
             TypeInner::Buffer {
                 element: Some(e), ..
             } => *e,
@@ -658,14 +649,14 @@ impl Writer<'_> {
                 let c = self.int_coord(ctx, index)?;
                 (e, self.fetch_or_load(access, &b, &c, ""))
             }
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 access,
                 texel,
                 multisampled: false,
                 dim,
                 combined,
                 ..
-            } if dim != TextureDim::Cube => {
+            }) if dim != TextureDim::Cube => {
                 let c = self.int_coord(ctx, index)?;
                 if combined {
                     // A `sampler2D` fetches in core GLSL.

@@ -21,14 +21,7 @@ use super::{Error, Options};
 use crate::namer::{Namer, Rules};
 use crate::push_number;
 
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// Expressions and names of the function (or initializer list) being printed.
 pub(super) struct Ctx<'a> {
@@ -55,10 +48,10 @@ pub(super) type InstanceKey = Vec<Option<Handle<ir::GlobalVariable>>>;
 pub(super) fn passable_resource(inner: &TypeInner) -> bool {
     matches!(
         inner,
-        TypeInner::Texture {
+        TypeInner::Texture(ir::Texture {
             access: ir::ResourceAccess::Read,
             ..
-        } | TypeInner::Sampler { .. }
+        }) | TypeInner::Sampler { .. }
             | TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
                 access: ir::ResourceAccess::Read,
@@ -229,20 +222,8 @@ pub(super) struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub fn new(module: &'a ir::Module, entry_point: usize, options: &Options) -> Result<Self> {
-        let entry = module
-            .entry_points
-            .get(entry_point)
-            .ok_or(Error::NoSuchEntryPoint { index: entry_point })?;
-        let func = &module.functions[entry.function];
-        if !func.params.is_empty() || func.result.is_some() {
-            return Err(Error::NotLegalized {
-                what: format!(
-                    "entry point `{}` still has parameters or a result",
-                    entry.name
-                ),
-                span: entry.span,
-            });
-        }
+        let entry = crate::error::entry_points::<Error>(module, &[entry_point])?[0];
+        crate::error::parameterless::<Error>(module, entry)?;
         let mut w = Writer {
             module,
             entry,
@@ -459,10 +440,10 @@ impl<'a> Writer<'a> {
         self.globals.iter().any(|&g| {
             matches!(
                 self.inner(self.module.globals[g].ty),
-                TypeInner::Texture {
+                TypeInner::Texture(ir::Texture {
                     access: ir::ResourceAccess::RasterizerOrdered,
                     ..
-                } | TypeInner::Buffer {
+                }) | TypeInner::Buffer {
                     access: ir::ResourceAccess::RasterizerOrdered,
                     ..
                 }

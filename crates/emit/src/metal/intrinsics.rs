@@ -81,7 +81,7 @@ impl Writer<'_> {
         let ty = ctx.ty(e)?;
         if !matches!(
             self.module.types[ty].inner,
-            TypeInner::Texture { .. }
+            TypeInner::Texture(_)
                 | TypeInner::Buffer {
                     kind: ir::BufferKind::Typed,
                     ..
@@ -113,7 +113,7 @@ impl Writer<'_> {
         span: Span,
     ) -> Result<String> {
         let (dim, arrayed) = match self.module.types[ty].inner {
-            TypeInner::Texture { dim, arrayed, .. } => (dim, arrayed),
+            TypeInner::Texture(ir::Texture { dim, arrayed, .. }) => (dim, arrayed),
             // A `texture_buffer` element: one `uint` coordinate.
             TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
@@ -146,7 +146,7 @@ impl Writer<'_> {
     ) -> String {
         if matches!(
             self.module.types[tex].inner,
-            TypeInner::Texture { shadow: true, .. }
+            TypeInner::Texture(ir::Texture { shadow: true, .. })
         ) {
             return read;
         }
@@ -308,7 +308,8 @@ impl Writer<'_> {
         uv: Handle<Expression>,
         span: Span,
     ) -> Result<String> {
-        let TypeInner::Texture { dim, arrayed, .. } = self.module.types[ty].inner else {
+        let TypeInner::Texture(ir::Texture { dim, arrayed, .. }) = self.module.types[ty].inner
+        else {
             return unsupported("sampling something that is not a texture", span);
         };
         let c = self.expr(ctx, uv)?;
@@ -330,7 +331,7 @@ impl Writer<'_> {
         } = call;
         let span = ctx.span(e);
         let (tex, ty) = self.texture(ctx, args[0], span)?;
-        let TypeInner::Texture { dim, .. } = self.module.types[ty].inner else {
+        let TypeInner::Texture(ir::Texture { dim, .. }) = self.module.types[ty].inner else {
             return unsupported("sampling something that is not a texture", span);
         };
         if args.len() < 3 {
@@ -493,21 +494,15 @@ impl Writer<'_> {
                 let read = format!("{tex}.read({coords})");
                 Ok(self.narrow_texel(tex_ty, read, ctx.ty(e)))
             }
-            Some(&TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                access,
-                ..
-            }) => {
+            Some(&TypeInner::Texture(t)) => {
                 let (tex, tex_ty) = self.texture(ctx, args[0], span)?;
-                if dim == ir::TextureDim::Cube {
+                if t.dim == ir::TextureDim::Cube {
                     return unsupported("`Load` of a cube texture", span);
                 }
-                let n = types::coordinate_count(dim);
-                let layer = u8::from(arrayed);
-                let mip = u8::from(!multisampled && access == ir::ResourceAccess::Read);
-                let extra = if multisampled { 1 } else { 0 };
+                let n = types::coordinate_count(t.dim);
+                let layer = u8::from(t.arrayed);
+                let mip = u8::from(!t.multisampled && t.access == ir::ResourceAccess::Read);
+                let extra = if t.multisampled { 1 } else { 0 };
                 if args.len() != 2 + extra {
                     return unsupported("`Load` with an offset or status argument", span);
                 }
@@ -520,7 +515,7 @@ impl Writer<'_> {
                 for k in n..n + layer + mip {
                     parts.push(format!("uint({c}.{})", xyzw[k as usize]));
                 }
-                if multisampled {
+                if t.multisampled {
                     parts.push(format!("uint({})", self.expr(ctx, args[2])?));
                 }
                 let read = format!("{tex}.read({})", parts.join(", "));
@@ -575,12 +570,8 @@ impl Writer<'_> {
             let ty = self.spell_of(ctx, *out)?;
             return Ok(vec![format!("{place} = {ty}({tex}.get_width());")]);
         }
-        let Some(TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            ..
-        }) = ctx.ty(args[0]).map(|t| self.module.types[t].inner.clone())
+        let Some(TypeInner::Texture(t)) =
+            ctx.ty(args[0]).map(|t| self.module.types[t].inner.clone())
         else {
             return unsupported(
                 "`GetDimensions` of a buffer (Metal buffers carry no length)",
@@ -588,21 +579,21 @@ impl Writer<'_> {
             );
         };
         let (tex, _) = self.texture(ctx, args[0], span)?;
-        let mut queries: Vec<&str> = match dim {
+        let mut queries: Vec<&str> = match t.dim {
             ir::TextureDim::D1 => vec!["get_width"],
             ir::TextureDim::D2 | ir::TextureDim::Cube => vec!["get_width", "get_height"],
             ir::TextureDim::D3 => vec!["get_width", "get_height", "get_depth"],
         };
-        if arrayed {
+        if t.arrayed {
             queries.push("get_array_size");
         }
-        if multisampled {
+        if t.multisampled {
             queries.push("get_num_samples");
         }
         let outs = &args[1..];
         let (mip, outs) = if outs.len() == queries.len() {
             (None, outs)
-        } else if outs.len() == queries.len() + 2 && !multisampled {
+        } else if outs.len() == queries.len() + 2 && !t.multisampled {
             queries.push("get_num_mip_levels");
             (Some(self.expr(ctx, outs[0])?), &outs[1..])
         } else {

@@ -51,8 +51,9 @@ pub struct Options {
     pub bindings: Option<legalis_bind::Plan>,
 }
 
-crate::cfamily::error::c_family_error! {
+crate::error::writer_error! {
     target: "Metal",
+    not_legalized: "an entry-point parameter or result the legalizer should have rewritten.",
     layout: "lay out",
     layout_doc: "A structured buffer whose elements' natural MSL layout differs from \
                  the packed device layout the host uses (`legalis-layout`'s metal-device \

@@ -50,20 +50,10 @@ pub(super) fn texture(
     write_only: bool,
     span: Span,
 ) -> Result<String> {
-    let TypeInner::Texture {
-        dim,
-        arrayed,
-        multisampled,
-        access,
-        texel,
-        combined,
-        shadow,
-        ..
-    } = module.types[ty].inner
-    else {
+    let TypeInner::Texture(t) = module.types[ty].inner else {
         return unsupported("a texture of an unknown kind", span);
     };
-    if combined {
+    if t.combined {
         return unsupported(
             format!(
                 "the combined texture-sampler `{}` (Metal textures and samplers are separate \
@@ -73,8 +63,8 @@ pub(super) fn texture(
             span,
         );
     }
-    let compare = compare || shadow;
-    let sc = module.types[texel]
+    let compare = compare || t.shadow;
+    let sc = module.types[t.texel]
         .inner
         .scalar()
         .unwrap_or(ir::Scalar::F32);
@@ -84,7 +74,7 @@ pub(super) fn texture(
     }
     use ir::TextureDim as D;
     let prefix = if compare { "depth" } else { "texture" };
-    let shape = match (dim, arrayed, multisampled) {
+    let shape = match (t.dim, t.arrayed, t.multisampled) {
         (D::D1, false, false) if !compare => "1d",
         (D::D1, true, false) if !compare => "1d_array",
         (D::D2, false, false) => "2d",
@@ -103,7 +93,7 @@ pub(super) fn texture(
     };
     // A rasterizer-ordered texture is a read-write one whose argument
     // joins a raster order group (`writer.rs`).
-    let access = match access {
+    let access = match t.access {
         ir::ResourceAccess::Read => "",
         ir::ResourceAccess::ReadWrite if write_only => ", access::write",
         ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {

@@ -27,11 +27,11 @@ use super::io::stage_in_members;
 use super::keywords::RESERVED;
 use super::types::{self, Result, unsupported};
 use super::{Error, Options};
-use crate::cfamily::Reserved;
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
 use crate::identifier::sanitize;
+use crate::namer::Reserved;
 use crate::namer::{Namer, Rules};
 
 /// A Metal argument table index.
@@ -103,7 +103,8 @@ pub(super) struct Writer<'a> {
 }
 
 /// The names no MSL identifier of the output takes.
-pub(super) static RESERVED_NAMES: Reserved = Reserved::new(RESERVED);
+pub(super) static RESERVED_NAMES: Reserved =
+    Reserved::new(&[crate::cfamily::keywords::CPP_RESERVED, RESERVED]);
 
 /// How MSL spells a fresh name: the source name made an identifier,
 /// kept off [`RESERVED_NAMES`].
@@ -147,17 +148,7 @@ impl<'a> Writer<'a> {
     /// A writer of the entry points `entry_points` (at least one) of
     /// `module`, all in one translation unit.
     pub fn new(module: &'a ir::Module, entry_points: &[usize], options: &Options) -> Result<Self> {
-        let mut entries = Vec::with_capacity(entry_points.len());
-        for &index in entry_points {
-            let entry = module
-                .entry_points
-                .get(index)
-                .ok_or(Error::NoSuchEntryPoint { index })?;
-            entries.push(entry);
-        }
-        if entries.is_empty() {
-            return Err(Error::NoSuchEntryPoint { index: 0 });
-        }
+        let entries = crate::error::entry_points::<Error>(module, entry_points)?;
         let mut w = Writer {
             module,
             stage_ins: vec![None; entries.len()],
@@ -374,7 +365,7 @@ impl<'a> Writer<'a> {
     fn table_of(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<Slot> {
         let global = &self.module.globals[g];
         Ok(match &self.module.types[global.ty].inner {
-            TypeInner::Texture { .. } => Slot::Texture(0),
+            TypeInner::Texture(_) => Slot::Texture(0),
             TypeInner::Sampler { .. } => Slot::Sampler(0),
             TypeInner::ConstantBuffer { .. } | TypeInner::TextureBuffer { .. } => Slot::Buffer(0),
             TypeInner::Buffer { kind, .. } => match kind {
@@ -744,7 +735,7 @@ impl<'a> Writer<'a> {
         let module = self.module;
         let global = &module.globals[g];
         Ok(match &module.types[global.ty].inner {
-            TypeInner::Texture { .. } => types::texture(
+            TypeInner::Texture(_) => types::texture(
                 module,
                 global.ty,
                 self.compare.contains(&g),
@@ -947,10 +938,10 @@ fn not_planned<T>(name: &str, span: Span) -> Result<T> {
 fn rasterizer_ordered(inner: &TypeInner) -> bool {
     matches!(
         inner,
-        TypeInner::Texture {
+        TypeInner::Texture(ir::Texture {
             access: ir::ResourceAccess::RasterizerOrdered,
             ..
-        } | TypeInner::Buffer {
+        }) | TypeInner::Buffer {
             access: ir::ResourceAccess::RasterizerOrdered,
             ..
         }

@@ -25,7 +25,7 @@ use spirv::{
 
 use super::Error;
 
-type Result<T> = std::result::Result<T, Error>;
+use super::Result;
 
 /// rspirv's generator word: tool 15, version 0.
 const GENERATOR: Word = 0x000F_0000;

@@ -107,7 +107,7 @@ impl Writer<'_> {
         let base_ty = self.expr_ty(base)?;
         if matches!(
             self.inner(base_ty),
-            TypeInner::Texture { .. } | TypeInner::Buffer { .. }
+            TypeInner::Texture(_) | TypeInner::Buffer { .. }
         ) {
             return self.resource_element(e, base, index);
         }
@@ -332,10 +332,10 @@ impl Writer<'_> {
                 let i = self.value(index)?;
                 p.indices.extend([zero, i]);
             }
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 access: ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered,
                 ..
-            }
+            })
             | TypeInner::Buffer {
                 kind: ir::BufferKind::Typed,
                 access: ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered,

@@ -29,7 +29,7 @@ impl<'a> Writer<'a> {
     fn param_type(&mut self, p: &ir::FunctionParam) -> Result<(Word, Option<StorageClass>)> {
         let ty = self.ty(p.ty, Layout::Plain)?;
         match self.inner(p.ty) {
-            TypeInner::Texture { .. } | TypeInner::Sampler { .. } => Ok((
+            TypeInner::Texture(_) | TypeInner::Sampler { .. } => Ok((
                 self.pointer(ty, StorageClass::UniformConstant),
                 Some(StorageClass::UniformConstant),
             )),

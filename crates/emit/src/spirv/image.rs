@@ -55,23 +55,14 @@ impl ImageInfo {
 impl Writer<'_> {
     pub fn image_info(&self, ty: Handle<ir::Type>, span: ir::Span) -> Result<ImageInfo> {
         match *self.inner(ty) {
-            TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                access,
-                texel,
-                combined,
-                shadow,
-                ..
-            } => Ok(ImageInfo {
-                dim: Some(dim),
-                arrayed,
-                multisampled,
-                storage: access != ir::ResourceAccess::Read,
-                texel,
-                combined,
-                shadow,
+            TypeInner::Texture(t) => Ok(ImageInfo {
+                dim: Some(t.dim),
+                arrayed: t.arrayed,
+                multisampled: t.multisampled,
+                storage: t.access != ir::ResourceAccess::Read,
+                texel: t.texel,
+                combined: t.combined,
+                shadow: t.shadow,
                 subpass: false,
             }),
             TypeInner::Buffer {
@@ -194,9 +185,8 @@ impl Writer<'_> {
     /// without a format.
     fn storage_format(&mut self, ty: Handle<ir::Type>, info: &ImageInfo) -> ImageFormat {
         let norm = match self.inner(ty) {
-            TypeInner::Texture { normalization, .. } | TypeInner::Buffer { normalization, .. } => {
-                *normalization
-            }
+            TypeInner::Texture(ir::Texture { normalization, .. })
+            | TypeInner::Buffer { normalization, .. } => *normalization,
             _ => None,
         };
         let s = self.inner(info.texel).scalar();

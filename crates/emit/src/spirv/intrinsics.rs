@@ -813,7 +813,7 @@ impl Writer<'_> {
                 Ok(0)
             }
             (
-                TypeInner::Texture { .. }
+                TypeInner::Texture(_)
                 | TypeInner::Buffer {
                     kind: ir::BufferKind::Typed,
                     ..
@@ -821,10 +821,10 @@ impl Writer<'_> {
                 I::Load,
             ) => self.texture_load(e, args),
             (
-                TypeInner::Texture {
+                TypeInner::Texture(ir::Texture {
                     access: ir::ResourceAccess::Read,
                     ..
-                },
+                }),
                 _,
             ) => self.sample(e, fun, args),
             _ => unsupported(format!("the method `{}` here", fun.name()), span),
@@ -1261,11 +1261,11 @@ impl Writer<'_> {
             return None;
         };
         Some(match *self.inner(base) {
-            T::Texture {
+            T::Texture(ir::Texture {
                 access: A::Read, ..
-            }
+            })
             | T::Sampler { .. } => Capability::SampledImageArrayNonUniformIndexing,
-            T::Texture { .. } => Capability::StorageImageArrayNonUniformIndexing,
+            T::Texture(_) => Capability::StorageImageArrayNonUniformIndexing,
             T::Buffer {
                 kind: BufferKind::Typed,
                 access: A::Read,

@@ -38,8 +38,6 @@ mod stmt;
 mod types;
 mod writer;
 
-use std::fmt;
-
 use legalis_ir as ir;
 
 pub use crate::binding::{Bindings, assign_bindings};
@@ -88,62 +86,12 @@ impl Default for Options {
     }
 }
 
-/// Why a module could not be written as SPIR-V.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// A construct SPIR-V output does not support (yet), at its source span.
-    Unsupported {
-        /// The construct, as the message's object: "SPIR-V output does not
-        /// support {what}".
-        what: String,
-        /// Where the construct is in the source.
-        span: ir::Span,
-    },
-    /// The module was not legalized for SPIR-V: the entry point still has
-    /// parameters or a result, or a stage global has no builtin or location.
-    NotLegalized {
-        /// What the legalizer left, for the message "the module is not
-        /// legalized for SPIR-V: {what}".
-        what: String,
-        /// Where the offending item is in the source.
-        span: ir::Span,
-    },
-    /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint {
-        /// The index asked for.
-        index: usize,
-    },
-    /// The module builder refused an instruction: a bug in this writer.
-    Internal {
-        /// The builder's complaint.
-        what: String,
-    },
+crate::error::writer_error! {
+    target: "SPIR-V",
+    not_legalized: "the entry point still has parameters or a result, or a stage global \
+                    has no builtin or location.",
+    internal: "The module builder refused an instruction: a bug in this writer."
 }
-
-impl Error {
-    /// The source span the error points at, where it has one.
-    pub fn span(&self) -> Option<ir::Span> {
-        match self {
-            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
-            Error::NoSuchEntryPoint { .. } | Error::Internal { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Unsupported { what, .. } => write!(f, "SPIR-V output does not support {what}"),
-            Error::NotLegalized { what, .. } => {
-                write!(f, "the module is not legalized for SPIR-V: {what}")
-            }
-            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
-            Error::Internal { what } => write!(f, "internal SPIR-V writer error: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Writes entry point `entry_point` of `module` as one SPIR-V module.
 pub fn write(

@@ -155,13 +155,13 @@ impl Writer<'_> {
             }
             TypeInner::Array { base, size } => self.array_type(ty, base, size, layout)?,
             TypeInner::Struct { .. } => self.struct_type(ty, layout)?,
-            TypeInner::Texture { combined: true, .. } => {
+            TypeInner::Texture(ir::Texture { combined: true, .. }) => {
                 let image = self.image_type(ty)?;
                 self.b.type_sampled_image(image)
             }
-            TypeInner::Texture { .. }
-            | TypeInner::Buffer { .. }
-            | TypeInner::SubpassInput { .. } => self.image_type(ty)?,
+            TypeInner::Texture(_) | TypeInner::Buffer { .. } | TypeInner::SubpassInput { .. } => {
+                self.image_type(ty)?
+            }
             TypeInner::Sampler { .. } => self.b.type_sampler(),
             // Outside ray-tracing stages a scene is only traced inline.
             TypeInner::AccelerationStructure => {
@@ -192,7 +192,7 @@ impl Writer<'_> {
     fn is_descriptor(&self, ty: Handle<ir::Type>) -> bool {
         matches!(
             self.inner(ty),
-            TypeInner::Texture { .. }
+            TypeInner::Texture(_)
                 | TypeInner::Sampler { .. }
                 | TypeInner::AccelerationStructure
                 | TypeInner::SubpassInput { .. }

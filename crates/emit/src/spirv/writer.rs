@@ -16,14 +16,7 @@ use super::builder::Builder;
 use super::{Error, Options};
 use crate::binding::Bindings;
 
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// An instruction (`op`) longer than SPIR-V's 16-bit word count can say.
 fn too_long<T>(op: u32, span: Span) -> Result<T> {
@@ -178,27 +171,11 @@ impl<'a> Writer<'a> {
         entry_points: &[usize],
         options: &'a Options,
     ) -> Result<Self> {
-        let mut entries = Vec::with_capacity(entry_points.len());
-        for &index in entry_points {
-            let entry = module
-                .entry_points
-                .get(index)
-                .ok_or(Error::NoSuchEntryPoint { index })?;
-            let func = &module.functions[entry.function];
-            if !func.params.is_empty() || func.result.is_some() {
-                return Err(Error::NotLegalized {
-                    what: format!(
-                        "entry point `{}` still has parameters or a result",
-                        entry.name
-                    ),
-                    span: entry.span,
-                });
-            }
-            entries.push(entry);
+        let entries = crate::error::entry_points::<Error>(module, entry_points)?;
+        for entry in &entries {
+            crate::error::parameterless::<Error>(module, entry)?;
         }
-        let (Some(&entry), Some(&first)) = (entries.first(), entry_points.first()) else {
-            return Err(Error::NoSuchEntryPoint { index: 0 });
-        };
+        let (entry, first) = (entries[0], entry_points[0]);
         let mut w = Writer {
             module,
             entries,

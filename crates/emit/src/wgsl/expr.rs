@@ -551,7 +551,7 @@ impl Writer<'_> {
             }
             Expression::Index { base, index } => {
                 let base_ty = ctx.ty(*base).map(|t| &self.module.types[t].inner);
-                if let Some(TypeInner::Texture { texel, .. }) = base_ty {
+                if let Some(TypeInner::Texture(ir::Texture { texel, .. })) = base_ty {
                     let texel = *texel;
                     let t = self.expr(ctx, *base)?;
                     let coords = self.expr(ctx, *index)?;
@@ -1202,25 +1202,21 @@ impl Writer<'_> {
             .ty(index)
             .and_then(|t| self.module.types[t].inner.scalar());
         match base_ty {
-            Some(TypeInner::Texture {
-                access,
-                multisampled,
-                ..
-            }) => {
+            Some(TypeInner::Texture(texture)) => {
                 let t = self.expr(ctx, base)?;
                 let coords = self.expr(ctx, index)?;
-                if multisampled {
+                if texture.multisampled {
                     return unsupported("indexing a multisampled texture (use `Load`)", span);
                 }
-                let load = if access == ir::ResourceAccess::Read {
+                let load = if texture.access == ir::ResourceAccess::Read {
                     format!("textureLoad({t}, {coords}, 0)")
                 } else {
                     format!("textureLoad({t}, {coords})")
                 };
                 let texel = match ctx.ty(base).map(|t| &self.module.types[t].inner) {
                     // A depth texture's loads are already one `f32`.
-                    Some(TypeInner::Texture { shadow: true, .. }) => None,
-                    Some(TypeInner::Texture { texel, .. }) => Some(*texel),
+                    Some(TypeInner::Texture(ir::Texture { shadow: true, .. })) => None,
+                    Some(TypeInner::Texture(ir::Texture { texel, .. })) => Some(*texel),
                     _ => None,
                 };
                 Ok(self.narrow_texel(load, texel))

@@ -427,33 +427,24 @@ impl Writer<'_> {
         let Some(ty) = ctx.ty(object) else {
             return unsupported("a method of an untyped object", span);
         };
-        let TypeInner::Texture {
-            dim,
-            arrayed,
-            multisampled,
-            access,
-            texel,
-            shadow,
-            ..
-        } = self.module.types[ty].inner
-        else {
+        let TypeInner::Texture(t) = self.module.types[ty].inner else {
             return unsupported(
                 format!("this method of `{}`", ir::print::type_name(self.module, ty)),
                 span,
             );
         };
-        let depth = shadow
+        let depth = t.shadow
             || match ctx.exprs[object] {
                 Expression::Global(g) => self.uses.get(&g).is_some_and(|u| u.compare),
                 _ => false,
             };
         Ok(Tex {
-            dim,
-            arrayed,
-            multisampled,
-            storage: access != ir::ResourceAccess::Read,
+            dim: t.dim,
+            arrayed: t.arrayed,
+            multisampled: t.multisampled,
+            storage: t.access != ir::ResourceAccess::Read,
             depth,
-            texel,
+            texel: t.texel,
         })
     }
 
@@ -897,21 +888,16 @@ impl Writer<'_> {
                 values.push(format!("arrayLength(&{o})"));
                 values.push(format!("{}u", super::types::round_up(align, size)));
             }
-            Some(TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                ..
-            }) => {
-                let components = match dim {
+            Some(TypeInner::Texture(t)) => {
+                let components = match t.dim {
                     ir::TextureDim::D1 => 1,
                     ir::TextureDim::D2 | ir::TextureDim::Cube => 2,
                     ir::TextureDim::D3 => 3,
                 };
-                let expected = components + usize::from(arrayed) + usize::from(multisampled);
+                let expected = components + usize::from(t.arrayed) + usize::from(t.multisampled);
                 // `GetDimensions(mip, w, h, ..., levels)` on a sampled,
                 // single-sampled texture.
-                let with_level = outs.len() == expected + 2 && !multisampled;
+                let with_level = outs.len() == expected + 2 && !t.multisampled;
                 if outs.len() != expected && !with_level {
                     return unsupported("`GetDimensions` with these arguments", span);
                 }
@@ -933,10 +919,10 @@ impl Writer<'_> {
                     };
                     values.push(format!("{dims}{suffix}"));
                 }
-                if arrayed {
+                if t.arrayed {
                     values.push(format!("textureNumLayers({o})"));
                 }
-                if multisampled {
+                if t.multisampled {
                     values.push(format!("textureNumSamples({o})"));
                 }
                 if with_level {

@@ -2,7 +2,6 @@
 //! keywords, reserved words, and the predeclared types and functions the
 //! writer prints (a user declaration of the same name would shadow them).
 
-use legalis_ir::FastHashSet;
 pub const RESERVED: &[&str] = &[
     // Keywords.
     "alias",
@@ -312,7 +311,6 @@ pub const RESERVED: &[&str] = &[
 /// Whether `name` is reserved, through a set built once (the list is long
 /// and names are looked up for every declaration and member access).
 pub fn is_reserved(name: &str) -> bool {
-    static SET: std::sync::OnceLock<FastHashSet<&'static str>> = std::sync::OnceLock::new();
-    SET.get_or_init(|| RESERVED.iter().copied().collect())
-        .contains(name)
+    static SET: crate::namer::Reserved = crate::namer::Reserved::new(&[RESERVED]);
+    SET.contains(name)
 }

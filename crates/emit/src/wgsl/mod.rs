@@ -29,8 +29,6 @@ mod keywords;
 mod types;
 mod writer;
 
-use std::fmt;
-
 use legalis_ir as ir;
 
 /// What the caller asks of the writer (nothing yet; kept for the backend
@@ -45,56 +43,11 @@ pub struct Options {
     pub preserve_params: bool,
 }
 
-/// Why a module could not be written as WGSL.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Error {
-    /// A construct WGSL output does not support, at its source span.
-    Unsupported {
-        /// The construct, as the message's object: "WGSL output does not
-        /// support {what}".
-        what: String,
-        /// Where the construct is in the source.
-        span: ir::Span,
-    },
-    /// The module was not legalized for WGSL: an entry-point parameter or
-    /// result member without a builtin or location, or interface globals.
-    NotLegalized {
-        /// What the legalizer left, for the message "the module is not
-        /// legalized for WGSL: {what}".
-        what: String,
-        /// Where the offending item is in the source.
-        span: ir::Span,
-    },
-    /// `entry_point` is not an index into `module.entry_points`.
-    NoSuchEntryPoint {
-        /// The index asked for.
-        index: usize,
-    },
+crate::error::writer_error! {
+    target: "WGSL",
+    not_legalized: "an entry-point parameter or result member without a builtin or \
+                    location, or interface globals."
 }
-
-impl Error {
-    /// The source span the error points at, where it has one.
-    pub fn span(&self) -> Option<ir::Span> {
-        match self {
-            Error::Unsupported { span, .. } | Error::NotLegalized { span, .. } => Some(*span),
-            Error::NoSuchEntryPoint { .. } => None,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Unsupported { what, .. } => write!(f, "WGSL output does not support {what}"),
-            Error::NotLegalized { what, .. } => {
-                write!(f, "the module is not legalized for WGSL: {what}")
-            }
-            Error::NoSuchEntryPoint { index } => write!(f, "no entry point with index {index}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Writes entry point `entry_point` of `module` as one WGSL module.
 pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Result<String, Error> {

@@ -5,16 +5,7 @@
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, Span, TypeInner};
 
-use super::Error;
-
-pub(super) type Result<T> = std::result::Result<T, Error>;
-
-pub(super) fn unsupported<T>(what: impl Into<String>, span: Span) -> Result<T> {
-    Err(Error::Unsupported {
-        what: what.into(),
-        span,
-    })
-}
+pub(super) use super::{Result, unsupported};
 
 /// `f32`, `i32`, `u32`, `bool`; other widths have no WGSL type (`f16`
 /// needs an extension WebGPU devices need not offer).

@@ -92,17 +92,8 @@ impl<'a> Writer<'a> {
     /// A writer of the entry points `entry_points` of `module` (at least
     /// one) in one WGSL module.
     pub fn new(module: &'a ir::Module, entry_points: &[usize], options: &Options) -> Result<Self> {
-        let mut entries = Vec::with_capacity(entry_points.len());
-        for &index in entry_points {
-            let entry = module
-                .entry_points
-                .get(index)
-                .ok_or(Error::NoSuchEntryPoint { index })?;
-            entries.push(entry);
-        }
-        let Some(&first) = entry_points.first() else {
-            return Err(Error::NoSuchEntryPoint { index: 0 });
-        };
+        let entries = crate::error::entry_points::<Error>(module, entry_points)?;
+        let first = entry_points[0];
         let bindings = match (&options.bindings, entry_points.len()) {
             (Some(_), _) | (None, 1) => binding::of(
                 module,
@@ -782,7 +773,7 @@ impl<'a> Writer<'a> {
                 };
                 format!("var<storage, {access}> {name}: array<{word}>;")
             }
-            TypeInner::Texture { .. } | TypeInner::Sampler { .. } => {
+            TypeInner::Texture(_) | TypeInner::Sampler { .. } => {
                 format!("var {name}: {};", self.handle_type(v.ty, u, span)?)
             }
             _ => {
@@ -807,18 +798,9 @@ impl<'a> Writer<'a> {
             } else {
                 "sampler".into()
             }),
-            TypeInner::Texture {
-                dim,
-                arrayed,
-                multisampled,
-                access,
-                texel,
-                normalization,
-                combined,
-                shadow,
-            } => {
+            TypeInner::Texture(t) => {
                 use ir::TextureDim as D;
-                if *combined {
+                if t.combined {
                     return unsupported(
                         format!(
                             "the combined texture-sampler `{}` (WGSL textures and samplers \
@@ -828,7 +810,7 @@ impl<'a> Writer<'a> {
                         span,
                     );
                 }
-                let shape = match (dim, arrayed, multisampled) {
+                let shape = match (t.dim, t.arrayed, t.multisampled) {
                     (D::D1, false, false) => "1d",
                     (D::D2, false, false) => "2d",
                     (D::D2, true, false) => "2d_array",
@@ -846,8 +828,8 @@ impl<'a> Writer<'a> {
                         );
                     }
                 };
-                if *access != ir::ResourceAccess::Read {
-                    if *multisampled || *dim == D::Cube {
+                if t.access != ir::ResourceAccess::Read {
+                    if t.multisampled || t.dim == D::Cube {
                         return unsupported(
                             format!(
                                 "`{}` (WGSL has no such storage texture)",
@@ -856,7 +838,7 @@ impl<'a> Writer<'a> {
                             span,
                         );
                     }
-                    let format = types::storage_format(module, *texel, *normalization, span)?;
+                    let format = types::storage_format(module, t.texel, t.normalization, span)?;
                     let access = match (u.read, u.write) {
                         (true, true) => "read_write",
                         (true, false) => "read",
@@ -864,13 +846,13 @@ impl<'a> Writer<'a> {
                     };
                     return Ok(format!("texture_storage_{shape}<{format}, {access}>"));
                 }
-                if u.compare || *shadow {
-                    if *dim == D::D1 || *dim == D::D3 {
+                if u.compare || t.shadow {
+                    if t.dim == D::D1 || t.dim == D::D3 {
                         return unsupported("comparison sampling of a 1D or 3D texture", span);
                     }
                     return Ok(format!("texture_depth_{shape}"));
                 }
-                let scalar = types::texel_shape(module, *texel)
+                let scalar = types::texel_shape(module, t.texel)
                     .map(|(_, s)| s)
                     .unwrap_or(ir::Scalar::F32);
                 Ok(format!("texture_{shape}<{}>", types::scalar(scalar, span)?))
@@ -1098,10 +1080,10 @@ impl<'a> Writer<'a> {
             let inner = &module.types[p.ty].inner;
             let ty = if inner.is_resource() {
                 match inner {
-                    TypeInner::Texture {
+                    TypeInner::Texture(ir::Texture {
                         access: ir::ResourceAccess::Read,
                         ..
-                    }
+                    })
                     | TypeInner::Sampler { .. } => {
                         self.handle_type(p.ty, Use::default(), p.span)?
                     }

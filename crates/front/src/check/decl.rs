@@ -1170,7 +1170,7 @@ fn init_list_len(init: Option<&ast::Expr>) -> Option<u32> {
 fn is_read_write_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
     match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Array { base, .. }) => is_read_write_resource(module, *base),
-        Some(TypeInner::Texture { access, .. } | TypeInner::Buffer { access, .. }) => {
+        Some(TypeInner::Texture(ir::Texture { access, .. }) | TypeInner::Buffer { access, .. }) => {
             *access != ir::ResourceAccess::Read
         }
         _ => false,

@@ -191,10 +191,10 @@ impl Checker<'_> {
                 };
                 matches!(
                     self.module.types[ty].inner,
-                    TypeInner::Texture {
+                    TypeInner::Texture(ir::Texture {
                         access: ir::ResourceAccess::RasterizerOrdered,
                         ..
-                    } | TypeInner::Buffer {
+                    }) | TypeInner::Buffer {
                         access: ir::ResourceAccess::RasterizerOrdered,
                         ..
                     }

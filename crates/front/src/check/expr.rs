@@ -883,7 +883,8 @@ impl Checker<'_> {
                     TypeInner::Array { .. }
                     | TypeInner::Vector { .. }
                     | TypeInner::Matrix { .. } => self.place(*base),
-                    TypeInner::Texture { access, .. } | TypeInner::Buffer { access, .. } => {
+                    TypeInner::Texture(ir::Texture { access, .. })
+                    | TypeInner::Buffer { access, .. } => {
                         if *access == ir::ResourceAccess::Read {
                             Place::ReadOnly("an element of a read-only resource")
                         } else {
@@ -1155,13 +1156,13 @@ impl Checker<'_> {
                 let shape = Shape::vector(columns);
                 (self.numeric_ty(scalar, shape), 1)
             }
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 dim,
                 arrayed,
                 texel,
                 multisampled: false,
                 ..
-            } => (texel, coord_count(dim) + arrayed as u8),
+            }) => (texel, coord_count(dim) + arrayed as u8),
             TypeInner::Buffer {
                 kind: ir::BufferKind::Typed | ir::BufferKind::Structured,
                 element: Some(e),

@@ -118,12 +118,12 @@ impl Checker<'_> {
                 // last component.
                 let probe = self.lower_value(sampler);
                 let shape = probe.ty.map(|ty| self.inner(ty).clone());
-                let Some(TypeInner::Texture {
+                let Some(TypeInner::Texture(legalis_ir::Texture {
                     dim,
                     arrayed,
                     multisampled,
                     ..
-                }) = shape
+                })) = shape
                 else {
                     return None;
                 };

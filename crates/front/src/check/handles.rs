@@ -34,8 +34,8 @@ pub const HEAP_NAME: &str = "_slang_resource_heap";
 fn heap_binding(inner: &TypeInner) -> Option<u32> {
     match inner {
         TypeInner::Sampler { .. } => Some(0),
-        TypeInner::Texture { combined: true, .. } => Some(1),
-        TypeInner::Texture { .. }
+        TypeInner::Texture(ir::Texture { combined: true, .. }) => Some(1),
+        TypeInner::Texture(_)
         | TypeInner::Buffer { .. }
         | TypeInner::ConstantBuffer { .. }
         | TypeInner::TextureBuffer { .. } => Some(2),

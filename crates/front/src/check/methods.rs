@@ -129,7 +129,7 @@ impl Checker<'_> {
         // target sees the `(texture, sampler, coordinate ...)` shape.
         let combined = matches!(
             self.inner(obj_ty),
-            TypeInner::Texture { combined: true, .. }
+            TypeInner::Texture(ir::Texture { combined: true, .. })
         );
         let self_sampler = combined && I::method_from_name(&method.name).is_some_and(takes_sampler);
         if self_sampler {
@@ -146,14 +146,14 @@ impl Checker<'_> {
             .map(|v| v.ty.unwrap_or(self.error_ty))
             .collect();
         let result = match self.inner(obj_ty).clone() {
-            TypeInner::Texture {
+            TypeInner::Texture(ir::Texture {
                 dim,
                 arrayed,
                 multisampled,
                 access,
                 texel,
                 ..
-            } => {
+            }) => {
                 let tex = TextureInfo {
                     dim,
                     arrayed,
@@ -314,7 +314,7 @@ impl Checker<'_> {
         match self.inner(ty) {
             TypeInner::Sampler { comparison: c } if *c == comparison => Ok(()),
             // The combined texture-sampler itself (see `lower_method_call`).
-            TypeInner::Texture { combined: true, .. } => Ok(()),
+            TypeInner::Texture(ir::Texture { combined: true, .. }) => Ok(()),
             _ if comparison => Err("the first argument must be a `SamplerComparisonState`".into()),
             _ => Err("the first argument must be a `SamplerState`".into()),
         }

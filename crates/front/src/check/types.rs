@@ -400,7 +400,7 @@ impl Checker<'_> {
             } else {
                 self.texel_arg(texpr, max_args)?
             };
-            return Some(Some(self.intern(TypeInner::Texture {
+            return Some(Some(self.intern(TypeInner::Texture(ir::Texture {
                 dim,
                 arrayed,
                 multisampled,
@@ -409,7 +409,7 @@ impl Checker<'_> {
                 normalization,
                 combined,
                 shadow,
-            })));
+            }))));
         }
         let buffer = match rest {
             "Buffer" => Some(BufferKind::Typed),

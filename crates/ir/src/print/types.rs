@@ -83,7 +83,7 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
             Some(name) => name.clone(),
             None => "<anonymous struct>".to_string(),
         },
-        TypeInner::Texture { .. } | TypeInner::Buffer { .. } => resource_name(&t.inner, arg),
+        TypeInner::Texture(_) | TypeInner::Buffer { .. } => resource_name(&t.inner, arg),
         TypeInner::Sampler { comparison: false } => "SamplerState".to_string(),
         TypeInner::Sampler { comparison: true } => "SamplerComparisonState".to_string(),
         TypeInner::ConstantBuffer { inner } => format!("ConstantBuffer<{}>", arg(*inner)),
@@ -109,7 +109,7 @@ fn element_name(module: &Module, handle: Handle<Type>, t: &Type) -> String {
 /// `Texture2DMSArray<float4>`, `RWStructuredBuffer<S>`, `ByteAddressBuffer` ...
 fn resource_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> String {
     match inner {
-        TypeInner::Texture {
+        TypeInner::Texture(crate::Texture {
             dim,
             arrayed,
             multisampled,
@@ -118,7 +118,7 @@ fn resource_name(inner: &TypeInner, arg: impl Fn(Handle<Type>) -> String) -> Str
             normalization,
             combined,
             shadow,
-        } => {
+        }) => {
             let dim = match dim {
                 TextureDim::D1 => "1D",
                 TextureDim::D2 => "2D",

@@ -344,7 +344,8 @@ impl<'a> ExprContext<'a> {
             return Indexed::Value;
         };
         match &t.inner {
-            TypeInner::Texture { access, .. } | TypeInner::Buffer { access, .. } => {
+            TypeInner::Texture(crate::Texture { access, .. })
+            | TypeInner::Buffer { access, .. } => {
                 if *access == crate::ResourceAccess::Read {
                     Indexed::ReadOnly(type_name(self.module, ty))
                 } else {

@@ -56,7 +56,7 @@ pub(super) fn check_types(module: &Module, errors: &mut Vec<super::VerifyError>)
                 }
             }
             TypeInner::Array { base: inner, .. }
-            | TypeInner::Texture { texel: inner, .. }
+            | TypeInner::Texture(crate::Texture { texel: inner, .. })
             | TypeInner::SubpassInput { texel: inner, .. }
             | TypeInner::ConstantBuffer { inner }
             | TypeInner::TextureBuffer { inner }

@@ -84,7 +84,7 @@ pub fn texture(
     texel: Handle<Type>,
 ) -> Handle<Type> {
     let (arrayed, multisampled, normalization) = (false, false, None);
-    let inner = TypeInner::Texture {
+    let inner = TypeInner::Texture(legalis_ir::Texture {
         dim,
         arrayed,
         multisampled,
@@ -93,7 +93,7 @@ pub fn texture(
         normalization,
         combined: false,
         shadow: false,
-    };
+    });
     ty(module, inner)
 }
 

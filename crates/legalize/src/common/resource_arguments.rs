@@ -13,8 +13,12 @@ use std::collections::{HashMap, HashSet};
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, ParamDirection};
 
-/// A call: the calling function and its `Call` expression.
-type CallSite = (Handle<ir::Function>, Handle<Expression>);
+/// A call: the calling function, its `Call` expression and the arguments.
+type CallSite = (
+    Handle<ir::Function>,
+    Handle<Expression>,
+    Vec<Handle<Expression>>,
+);
 
 /// Rewrites every function called from exactly one place with a resource
 /// global as an `in` argument (the body of a wrapped entry point) to read
@@ -47,8 +51,11 @@ fn inline_once(module: &mut ir::Module) -> usize {
     let mut sites: HashMap<Handle<ir::Function>, Vec<CallSite>> = HashMap::new();
     for (f, func) in module.functions.iter() {
         for (e, expr) in func.expressions.iter() {
-            if let Expression::Call { function, .. } = expr {
-                sites.entry(*function).or_default().push((f, e));
+            if let Expression::Call { function, args } = expr {
+                sites
+                    .entry(*function)
+                    .or_default()
+                    .push((f, e, args.clone()));
             }
         }
     }
@@ -65,22 +72,13 @@ fn inline_once(module: &mut ir::Module) -> usize {
     let mut callees: Vec<_> = sites.keys().copied().collect();
     callees.sort_by_key(|h| h.index());
     for callee in callees {
-        let [(caller, call)] = sites[&callee][..] else {
+        let [(caller, call, ref args)] = sites[&callee][..] else {
             continue;
         };
         if caller == callee || entries.contains(&callee) || pinned.contains(&callee) {
             continue;
         }
-        let Some(Expression::Call { args, .. }) = module
-            .functions
-            .try_get(caller)
-            .map(|f| &f.expressions[call])
-        else {
-            continue;
-        };
-        let Some(target) = module.functions.try_get(callee) else {
-            continue;
-        };
+        let target = &module.functions[callee];
         let bound: HashMap<u32, Handle<ir::GlobalVariable>> = args
             .iter()
             .enumerate()
@@ -112,20 +110,17 @@ fn inline_once(module: &mut ir::Module) -> usize {
             };
             func.expressions.set(h, value, ty);
         }
+        let unbound = |k: &usize| !bound.contains_key(&(*k as u32));
         let mut k = 0;
         func.params.retain(|_| {
             k += 1;
-            !bound.contains_key(&(k - 1))
+            unbound(&(k - 1))
         });
-        if let Expression::Call { args, .. } =
-            module.functions.get_mut(caller).expressions.get_mut(call)
-        {
-            let mut k = 0;
-            args.retain(|_| {
-                k += 1;
-                !bound.contains_key(&(k - 1))
-            });
-        }
+        let kept = (0..args.len()).filter(unbound).map(|k| args[k]).collect();
+        *module.functions.get_mut(caller).expressions.get_mut(call) = Expression::Call {
+            function: callee,
+            args: kept,
+        };
         removed += bound.len();
     }
     removed
