@@ -11,6 +11,7 @@
 //!
 //! ```
 //! use legalis_bind::{Place, Target};
+//! use legalis_legalize::Family;
 //!
 //! let source = r#"
 //! Texture2D tex : register(t3);
@@ -20,7 +21,7 @@
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
 //! let policy = legalis_ir::Policy::default();
-//! let legalized = legalis_legalize::glsl::legalize(&module, 0, &policy).unwrap();
+//! let legalized = legalis_legalize::glsl::Glsl::legalize(&module, 0, &policy).unwrap();
 //! let planned = legalis_bind::plan(&legalized.module, 0, Target::Vulkan, &Default::default());
 //! assert!(!planned.has_errors());
 //! let tex = planned.plan.resources.iter().find(|r| r.name == "tex").unwrap();

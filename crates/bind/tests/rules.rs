@@ -5,6 +5,7 @@ use legalis_bind::{
     render_text,
 };
 use legalis_ir::RegisterClass;
+use legalis_legalize::Family;
 
 fn module(src: &str) -> legalis_ir::Module {
     let out = legalis_front::compile(src, &legalis_front::Options::default());
@@ -284,7 +285,7 @@ fn uniform_resource_parameters_become_the_bound_globals() {
     let module = module(src);
     // The legalizer inlines the resource argument (its tests check how);
     // the plan binds the global it reads.
-    let legalized = legalis_legalize::glsl::legalize(&module, 0, &Default::default())
+    let legalized = legalis_legalize::glsl::Glsl::legalize(&module, 0, &Default::default())
         .unwrap()
         .module;
     let p = plan(&legalized, 0, Target::Vulkan, &Options::default()).plan;

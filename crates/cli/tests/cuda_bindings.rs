@@ -8,6 +8,7 @@ use std::path::Path;
 
 use legalis_bind::{Kind, Place, Target};
 use legalis_cli::args::{Command, parse};
+use legalis_legalize::{Family, cuda::Cuda};
 
 /// The resources in the writer's order, plain uniforms as `_Globals`.
 /// The entry point's `uniform` parameters (a kernel's launch arguments
@@ -86,8 +87,7 @@ fn the_cuda_writer_and_the_binding_plan_agree() {
             let Some(module) = legalis_front::compile(&text, &options).module else {
                 continue;
             };
-            let Ok(legalized) = legalis_legalize::cuda::legalize(&module, 0, &compile.policy)
-            else {
+            let Ok(legalized) = Cuda::legalize(&module, 0, &compile.policy) else {
                 continue;
             };
             let Some(written) = written(&legalized.module) else {

@@ -13,13 +13,15 @@
 //! diagnostic code.
 //!
 //! ```
+//! use legalis_legalize::Family;
+//!
 //! let source = r#"
 //! [shader("vertex")]
 //! float4 main(float3 pos : POSITION) : SV_Position { return float4(pos, 1); }
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
 //! let policy = legalis_ir::Policy::default();
-//! let legalized = legalis_legalize::glsl::legalize(&module, 0, &policy).unwrap();
+//! let legalized = legalis_legalize::glsl::Glsl::legalize(&module, 0, &policy).unwrap();
 //! let options = legalis_emit::glsl::Options::default();
 //! let glsl = legalis_emit::glsl::write(&legalized.module, 0, &options).unwrap();
 //! assert!(glsl.starts_with("#version 450"));

@@ -6,6 +6,7 @@
 
 use legalis_emit::spirv;
 use legalis_ir::ShaderStage;
+use legalis_legalize::Family;
 use legalis_validate::TargetEnv;
 
 fn write(src: &str) -> Result<Vec<u32>, spirv::Error> {
@@ -13,8 +14,9 @@ fn write(src: &str) -> Result<Vec<u32>, spirv::Error> {
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize::glsl::legalize(&module, 0, &legalis_ir::Policy::default())
-        .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
+    let legalized =
+        legalis_legalize::glsl::Glsl::legalize(&module, 0, &legalis_ir::Policy::default())
+            .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     spirv::write(&legalized.module, 0, &spirv::Options::default())
 }
 
@@ -462,9 +464,12 @@ fn version_rises_to_1_4_and_then_the_interface_lists_every_global() {
     let src = "RWStructuredBuffer<uint> rw; groupshared uint g;
         [shader(\"compute\")] [numthreads(1, 1, 1)] void main() { g = 1; rw[0] = g; }";
     let out = legalis_front::compile(src, &legalis_front::Options::default());
-    let legalized =
-        legalis_legalize::glsl::legalize(&out.module.unwrap(), 0, &legalis_ir::Policy::default())
-            .unwrap();
+    let legalized = legalis_legalize::glsl::Glsl::legalize(
+        &out.module.unwrap(),
+        0,
+        &legalis_ir::Policy::default(),
+    )
+    .unwrap();
     let options = spirv::Options {
         min_version: (1, 4),
         ..Default::default()

@@ -7,6 +7,7 @@
 
 use legalis_emit::spirv;
 use legalis_ir::ShaderStage;
+use legalis_legalize::Family;
 use legalis_validate::TargetEnv;
 
 /// Compiles, legalizes, writes and validates; returns the disassembly.
@@ -26,8 +27,9 @@ fn spirv_asm_with(src: &str, entry: &str, stage: ShaderStage, allow_glsl: bool) 
     let module = out
         .module
         .unwrap_or_else(|| panic!("front end rejected the shader: {:#?}", out.diagnostics));
-    let legalized = legalis_legalize::glsl::legalize(&module, 0, &legalis_ir::Policy::default())
-        .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
+    let legalized =
+        legalis_legalize::glsl::Glsl::legalize(&module, 0, &legalis_ir::Policy::default())
+            .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
     let words = spirv::write(&legalized.module, 0, &spirv::Options::default())
         .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
     // The byte writer gives the same module, word for word.

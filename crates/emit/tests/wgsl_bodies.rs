@@ -6,6 +6,7 @@
 
 use legalis_emit::wgsl;
 use legalis_ir::ShaderStage;
+use legalis_legalize::Family;
 
 fn legalized(src: &str, stage: ShaderStage) -> legalis_ir::Module {
     let options = legalis_front::Options {
@@ -17,7 +18,7 @@ fn legalized(src: &str, stage: ShaderStage) -> legalis_ir::Module {
     let Some(module) = out.module else {
         panic!("front end rejected the test shader: {:#?}", out.diagnostics);
     };
-    legalis_legalize::wgsl::legalize(&module, 0, &legalis_ir::Policy::default())
+    legalis_legalize::wgsl::Wgsl::legalize(&module, 0, &legalis_ir::Policy::default())
         .unwrap_or_else(|e| panic!("legalizer: {e:#?}"))
         .module
 }

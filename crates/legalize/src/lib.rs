@@ -24,6 +24,11 @@
 //!   in 32-bit registers and whose hit attributes in 8 slots, laid out by
 //!   one function (B17, B18, D8).
 //!
+//! Each is a [`Family`] (`glsl::Glsl`, `wgsl::Wgsl`, `metal::Metal`,
+//! `cuda::Cuda`): all four have the same functions (`legalize`,
+//! `legalize_linked`, `legalize_unverified`, `legalize_all_unverified`,
+//! `verify`) and the same result, a [`Legalized`] module with the
+//! family's own plan.
 //! `common/` holds what they share; [`codes`] the diagnostic codes of all
 //! four. The legalizers never print, and each returns a finished module:
 //! the writers and the binding plan take it as it is (every legalizer but
@@ -46,7 +51,7 @@
 //!
 //! # What the results guarantee
 //!
-//! Each `legalize` returns a module that passes that legalizer's `verify`
+//! Each `legalize` returns a module that passes that family's `verify`
 //! (the IR verifier; failing it is the internal error `E55200`, `E55300`
 //! or `E55400`), with the chosen entry point alone, and a plan saying
 //! where every leaf went:
@@ -63,7 +68,7 @@
 //!   hit-attribute slots `legalis_emit::cuda` packs them into.
 //!
 //! ```
-//! use legalis_legalize::wgsl;
+//! use legalis_legalize::{Family, wgsl};
 //!
 //! let source = r#"
 //! [shader("fragment")]
@@ -72,7 +77,7 @@
 //! }
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
-//! let legalized = wgsl::legalize(&module, 0, &legalis_ir::Policy::default()).unwrap();
+//! let legalized = wgsl::Wgsl::legalize(&module, 0, &legalis_ir::Policy::default()).unwrap();
 //! let targets: Vec<_> = legalized.plan.leaves.iter().map(|l| (l.path.as_str(), &l.target)).collect();
 //! assert!(matches!(targets[0], ("pos", wgsl::Target::BuiltIn { row, .. }) if row.name == "position"));
 //! assert!(matches!(targets[1], ("uv", wgsl::Target::Location { location: 0, .. })));
@@ -83,6 +88,7 @@
 
 pub mod codes;
 mod common;
+pub use common::legalized::{Family, Legalized, LegalizedAll};
 pub use common::plan;
 pub mod cuda;
 pub mod glsl;

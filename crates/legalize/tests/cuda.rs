@@ -3,7 +3,8 @@
 //! values become leaves of the plan.
 
 use legalis_ir as ir;
-use legalis_legalize::cuda::{Plan, legalize, legalize_unverified, verify};
+use legalis_legalize::Family;
+use legalis_legalize::cuda::{Cuda, Plan};
 
 fn front(src: &str) -> ir::Module {
     let options = legalis_front::Options {
@@ -28,9 +29,10 @@ void main(uint3 id : SV_DispatchThreadID, uint index : SV_GroupIndex)
 fn legalize_is_the_unverified_legalizer_then_the_verifier() {
     let module = front(KERNEL);
     let policy = ir::Policy::default();
-    let verified = legalize(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
-    let unverified = legalize_unverified(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
-    verify(&unverified.module, module.entry_points[0].span).expect("the module verifies");
+    let verified = Cuda::legalize(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
+    let unverified =
+        Cuda::legalize_unverified(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
+    Cuda::verify(&unverified.module, module.entry_points[0].span).expect("the module verifies");
     assert_eq!(verified.plan, unverified.plan);
     assert_eq!(
         ir::print::print_module(&verified.module),
@@ -54,7 +56,7 @@ fn legalize_is_the_unverified_legalizer_then_the_verifier() {
 #[test]
 fn legalize_refuses_a_missing_entry_point_with_a_code() {
     let module = front(KERNEL);
-    let errors = legalize(&module, 3, &ir::Policy::default()).expect_err("no entry point 3");
+    let errors = Cuda::legalize(&module, 3, &ir::Policy::default()).expect_err("no entry point 3");
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].code_str(), "E55408");
     assert!(errors[0].is_error());

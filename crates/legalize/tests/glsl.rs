@@ -3,7 +3,8 @@
 //! code and span.
 
 use legalis_ir as ir;
-use legalis_legalize::glsl::{Legalized, Part, PatchArg, Root, Target, legalize};
+use legalis_legalize::Family;
+use legalis_legalize::glsl::{Glsl, Legalized, Part, PatchArg, Root, Target};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -20,7 +21,7 @@ fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
 fn ok(src: &str, entry: &str, stage: ir::ShaderStage) -> Legalized {
     let module = front(src, entry, stage);
     let legalized =
-        legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+        Glsl::legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
     ir::verify::verify(&legalized.module).expect("the verifier accepts the legalized module");
     legalized
 }
@@ -28,7 +29,8 @@ fn ok(src: &str, entry: &str, stage: ir::ShaderStage) -> Legalized {
 /// `(code, message, text under the primary span)` of the single error.
 fn err(src: &str, entry: &str, stage: ir::ShaderStage) -> Vec<(String, String, String)> {
     let module = front(src, entry, stage);
-    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
+    let errors =
+        Glsl::legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     errors
         .iter()
         .map(|d| {
@@ -131,7 +133,7 @@ fn b1_no_semantic_survives_on_the_interface() {
 #[test]
 fn b6_vertex_index_is_rebased_and_needs_460() {
     let l = ok(VS, "main", ir::ShaderStage::Vertex);
-    assert_eq!(l.version, 460);
+    assert_eq!(l.plan.version(), 460);
     let text = ir::print::print_module(&l.module);
     assert!(
         text.contains("uint(gl_VertexIndex - gl_BaseVertex)"),
@@ -224,7 +226,7 @@ fn b3_compute_ids_and_narrowing() {
         1,
         "{text}"
     );
-    assert_eq!(l.version, 450);
+    assert_eq!(l.plan.version(), 450);
 }
 
 #[test]
@@ -334,7 +336,8 @@ fn system_values_outside_their_stage() {
     let src = "[numthreads(1,1,1)] void main(uint3 id : SV_DispatchThreadID) { }";
     let mut module = front(src, "main", ir::ShaderStage::Compute);
     module.entry_points[0].stage = ir::ShaderStage::Vertex;
-    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
+    let errors =
+        Glsl::legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     let e: Vec<_> = errors
         .iter()
         .map(|d| {
@@ -489,8 +492,8 @@ fn unsupported_shapes_and_stages_are_coded() {
         "main",
         ir::ShaderStage::Miss,
     );
-    legalize(&module, 0, &ir::Policy::default()).expect("a miss shader legalizes");
-    let e = legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
+    Glsl::legalize(&module, 0, &ir::Policy::default()).expect("a miss shader legalizes");
+    let e = Glsl::legalize(&module, 5, &ir::Policy::default()).expect_err("no such entry point");
     assert_eq!(e[0].code_str(), "E49996");
 }
 
@@ -850,7 +853,7 @@ fn get_attribute_at_vertex_reads_a_per_vertex_array_of_a_plain_input() {
 
 fn with_policy(src: &str, stage: ir::ShaderStage, policy: ir::Policy) -> (Legalized, String) {
     let module = front(src, "main", stage);
-    let legalized = legalize(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
+    let legalized = Glsl::legalize(&module, 0, &policy).unwrap_or_else(|e| panic!("{e:#?}"));
     ir::verify::verify(&legalized.module).expect("the verifier accepts the legalized module");
     let text = ir::print::print_module(&legalized.module);
     (legalized, text)
@@ -891,7 +894,7 @@ fn policy_raw_vertex_ids_read_the_bare_index() {
         ..ir::Policy::default()
     };
     let (l, text) = with_policy(src, ir::ShaderStage::Vertex, raw);
-    assert_eq!(l.version, 450);
+    assert_eq!(l.plan.version(), 450);
     assert!(text.contains("uint(gl_VertexIndex)"), "{text}");
     assert!(text.contains("uint(gl_InstanceIndex)"), "{text}");
     assert!(!text.contains("gl_Base"), "{text}");
@@ -903,7 +906,7 @@ fn policy_raw_vertex_ids_read_the_bare_index() {
         ]
     );
     let (rebased, _) = with_policy(src, ir::ShaderStage::Vertex, ir::Policy::default());
-    assert_eq!(rebased.version, 460);
+    assert_eq!(rebased.plan.version(), 460);
 }
 
 #[test]
@@ -930,7 +933,7 @@ fn stream_output_slots_spans_and_copies() {
          [maxvertexcount(1)] void main(point float4 v[1] : SV_Position, inout PointStream<O> s, inout PointStream<Q> t) \
          { O o = (O)0; o.p = v[0]; s.Append(o); Q q; q.d = v[0]; t.Append(q); }";
     let module = front(src, "main", ir::ShaderStage::Geometry);
-    let e = legalize(&module, 0, &ir::Policy::default()).expect_err("two streams in slot 0");
+    let e = Glsl::legalize(&module, 0, &ir::Policy::default()).expect_err("two streams in slot 0");
     assert_eq!(e[0].code_str(), "E49101");
     assert_eq!(
         e[0].message,
@@ -1365,7 +1368,7 @@ fn policy_invert_y_negates_each_mesh_position_written() {
     assert!(!plain.contains(".y = -"), "{plain}");
     // A store of some components cannot be inverted: a coded refusal at it.
     let module = front(MESH, "main", ir::ShaderStage::Mesh);
-    let e = legalize(&module, 0, &invert).expect_err("a partial position write");
+    let e = Glsl::legalize(&module, 0, &invert).expect_err("a partial position write");
     assert_eq!(e[0].code_str(), "E49991");
     assert_eq!(&MESH[e[0].primary_span().range()], "verts[2].p");
 }
@@ -1444,7 +1447,8 @@ fn link_checks_interpolation_and_the_payload() {
     );
     let policy = ir::Policy::default();
     let own = |name: &str| {
-        legalize(&module, index_of(&module, name), &policy).unwrap_or_else(|e| panic!("{e:#?}"))
+        Glsl::legalize(&module, index_of(&module, name), &policy)
+            .unwrap_or_else(|e| panic!("{e:#?}"))
     };
     let errors = link_inputs(&module, &own("vs"), &own("fs")).expect_err("noperspective");
     let texts: Vec<(String, String)> = errors
@@ -1528,8 +1532,12 @@ fn b12_payload_and_callable_counters_are_independent() {
             "callableData_1 CallableData 1 NextFreeLocation",
         ]
     );
-    assert!(l.extensions.contains(&"GL_EXT_ray_tracing".to_string()));
-    assert_eq!(l.version, 460);
+    assert!(
+        l.plan
+            .extensions()
+            .contains(&"GL_EXT_ray_tracing".to_string())
+    );
+    assert_eq!(l.plan.version(), 460);
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! threadgroup-local id, and every rejection with its code and span.
 
 use legalis_ir as ir;
-use legalis_legalize::metal::{Legalized, Reason, Root, Target, legalize};
+use legalis_legalize::Family;
+use legalis_legalize::metal::{Legalized, Metal, Reason, Root, Target};
 use legalis_sysval::Direction;
 
 fn front(src: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -20,7 +21,7 @@ fn front(src: &str, stage: ir::ShaderStage) -> ir::Module {
 fn ok(src: &str, stage: ir::ShaderStage) -> Legalized {
     let module = front(src, stage);
     let legalized =
-        legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+        Metal::legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
     ir::verify::verify_legalized(&legalized.module).expect("the verifier accepts the result");
     legalized
 }
@@ -28,7 +29,8 @@ fn ok(src: &str, stage: ir::ShaderStage) -> Legalized {
 /// `(code, text under the primary span)` of every error.
 fn err(src: &str, stage: ir::ShaderStage) -> Vec<(String, String)> {
     let module = front(src, stage);
-    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
+    let errors =
+        Metal::legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     errors
         .iter()
         .map(|d| {
@@ -190,7 +192,7 @@ fn stages_metal_lacks_are_refused_at_the_entry_point() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].0, "E55301");
     let module = ir::Module::default();
-    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    let errors = Metal::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     assert_eq!(errors[0].code_str(), "E55308");
 }
 
@@ -307,7 +309,7 @@ struct O { float4 p : SV_Position; float2 uv : TEXCOORD0; nointerpolation uint i
     let policy = ir::Policy::default();
     let plan = |name: &str| {
         let i = module.entry_points.iter().position(|e| e.name == name);
-        legalize(&module, i.expect(name), &policy)
+        Metal::legalize(&module, i.expect(name), &policy)
             .unwrap_or_else(|e| panic!("{e:#?}"))
             .plan
     };

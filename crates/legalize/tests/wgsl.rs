@@ -3,7 +3,8 @@
 //! and every rejection with its code and span.
 
 use legalis_ir as ir;
-use legalis_legalize::wgsl::{Legalized, Reason, Target, legalize};
+use legalis_legalize::Family;
+use legalis_legalize::wgsl::{Legalized, Reason, Target, Wgsl};
 use legalis_sysval::Direction;
 
 fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
@@ -19,7 +20,7 @@ fn front(src: &str, entry: &str, stage: ir::ShaderStage) -> ir::Module {
 
 fn ok_with(src: &str, stage: ir::ShaderStage, policy: &ir::Policy) -> Legalized {
     let module = front(src, "main", stage);
-    let legalized = legalize(&module, 0, policy).unwrap_or_else(|e| panic!("{e:#?}"));
+    let legalized = Wgsl::legalize(&module, 0, policy).unwrap_or_else(|e| panic!("{e:#?}"));
     ir::verify::verify_legalized(&legalized.module).expect("the verifier accepts the result");
     legalized
 }
@@ -31,7 +32,8 @@ fn ok(src: &str, stage: ir::ShaderStage) -> Legalized {
 /// `(code, text under the primary span)` of every error.
 fn err(src: &str, stage: ir::ShaderStage) -> Vec<(String, String)> {
     let module = front(src, "main", stage);
-    let errors = legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
+    let errors =
+        Wgsl::legalize(&module, 0, &ir::Policy::default()).expect_err("legalization fails");
     errors
         .iter()
         .map(|d| {
@@ -254,7 +256,7 @@ fn unsupported_system_values_are_e55202_at_each_declaration() {
         ]
     );
     let module = front(src, "main", VS);
-    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    let errors = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     assert_eq!(errors[0].message, "system value semantic not supported");
     assert_eq!(
         errors[1].labels[0].message,
@@ -340,7 +342,7 @@ fn stages_wgsl_lacks_and_missing_entry_points_are_refused() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].0, "E55201");
     let module = ir::Module::default();
-    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    let errors = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     assert_eq!(errors[0].code_str(), "E55208");
 }
 
@@ -425,7 +427,7 @@ fn a_system_value_outside_its_stage_is_e49990() {
     let src = "float4 main(float4 p : SV_Position) : SV_Target { return p; }";
     let mut module = front(src, "main", FS);
     module.entry_points[0].stage = CS;
-    let errors = legalize(&module, 0, &ir::Policy::default()).unwrap_err();
+    let errors = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     let found: Vec<(String, String)> = errors
         .iter()
         .map(|d| (d.code_str(), d.labels[0].message.clone()))
@@ -461,20 +463,20 @@ struct O { float4 p : SV_Position; float2 uv : UV; float3 n : N; float4 c : C; }
 
 #[test]
 fn linked_inputs_take_the_vertex_stage_locations() {
-    use legalis_legalize::wgsl::{legalize_linked, link_inputs};
+    use legalis_legalize::wgsl::link_inputs;
     let module = whole(LINKED);
     let policy = ir::Policy::default();
     let index = |name: &str| module.entry_points.iter().position(|e| e.name == name);
     let (vs, fs) = (index("vs").expect("vs"), index("fs").expect("fs"));
-    let producer = legalize(&module, vs, &policy).expect("vs");
-    let alone = legalize(&module, fs, &policy).expect("fs");
+    let producer = Wgsl::legalize(&module, vs, &policy).expect("vs");
+    let alone = Wgsl::legalize(&module, fs, &policy).expect("fs");
     // Alone: c at 0, uv at 1; the vertex stage writes uv at 0, c at 2.
     assert_eq!(
         summary(&alone)[..2],
         ["c: in @location(0)", "uv: in @location(1)"]
     );
     let hints = link_inputs(&module, &producer.plan, &alone.plan).expect("they agree");
-    let linked = legalize_linked(&module, fs, &policy, &hints).expect("fs linked");
+    let linked = Wgsl::legalize_linked(&module, fs, &policy, &hints).expect("fs linked");
     assert_eq!(
         summary(&linked)[..2],
         ["c: in @location(2)", "uv: in @location(0)"]
@@ -485,7 +487,7 @@ fn linked_inputs_take_the_vertex_stage_locations() {
             .all(|l| l.reason == Reason::Linked)
     );
     // WebGPU compares the sampling too.
-    let sampled = legalize(&module, index("centroid_n").expect("n"), &policy).expect("n");
+    let sampled = Wgsl::legalize(&module, index("centroid_n").expect("n"), &policy).expect("n");
     let errors = link_inputs(&module, &producer.plan, &sampled.plan).expect_err("centroid");
     let texts: Vec<(String, &str)> = errors
         .iter()

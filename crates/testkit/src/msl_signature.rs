@@ -13,7 +13,8 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use legalis_ir as ir;
-use legalis_legalize::metal::{Leaf, MeshShape, Plan, Target};
+use legalis_legalize::Family;
+use legalis_legalize::metal::{Leaf, MeshShape, Metal, Plan, Target};
 use legalis_sysval::{BuiltinType, Direction};
 
 /// What the report says of every Metal output that passes.
@@ -587,7 +588,7 @@ fn check_entries(
     // The legalizer has inlined resource arguments (they read their
     // globals) and split the blocks that hold resources, as the facade
     // plans after it.
-    let legalized = legalis_legalize::metal::legalize(&module, 0, &request.policy)
+    let legalized = Metal::legalize(&module, 0, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
     let signature = read(output)?;
     compare(&signature, &legalized.plan, &legalized.module)?;
@@ -607,10 +608,9 @@ fn check_several(
     module: &ir::Module,
     output: &str,
 ) -> Result<String, String> {
-    use legalis_legalize::metal;
-    let all = metal::legalize_all_unverified(module, &request.policy)
+    let all = Metal::legalize_all_unverified(module, &request.policy)
         .map_err(|e| format!("the Metal legalizer rejects the file: {e:?}"))?;
-    metal::verify(&all.module, module.entry_points[0].span)
+    Metal::verify(&all.module, module.entry_points[0].span)
         .map_err(|e| format!("the Metal legalizer leaves an invalid module: {e:?}"))?;
     let signatures = read_all(output)?;
     if signatures.len() != all.plans.len() {
@@ -758,7 +758,7 @@ mod tests {
             ..Default::default()
         };
         let module = legalis_front::compile(src, &options).module.unwrap();
-        let l = legalis_legalize::metal::legalize(&module, 0, &ir::Policy::default()).unwrap();
+        let l = Metal::legalize(&module, 0, &ir::Policy::default()).unwrap();
         (l.plan, l.module)
     }
 

@@ -69,7 +69,7 @@ pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Resu
 
 /// Writes the entry points `entry_points` (at least one) of one module,
 /// each legalized for its own stage
-/// (`legalis_legalize::metal::legalize_all_unverified`), as one
+/// (`legalis_legalize::metal::Metal::legalize_all_unverified`), as one
 /// MSL translation unit: the structs, constants and functions they share
 /// written once, and one `[[vertex]]`/`[[fragment]]`/`[[kernel]]`...
 /// function each under its own name, with its own `[[stage_in]]` struct,

@@ -55,7 +55,7 @@ pub fn write(module: &ir::Module, entry_point: usize, options: &Options) -> Resu
 }
 
 /// Writes the entry points `entry_points` of `module` (each legalized for
-/// its own stage, as `legalis_legalize::wgsl::legalize_all_unverified`
+/// its own stage, as `legalis_legalize::wgsl::Wgsl::legalize_all_unverified`
 /// leaves them) as one WGSL module: every function and global any of them
 /// reaches once, each entry function with its own stage attribute,
 /// workgroup size, result struct and private initializers; what depends on

@@ -13,31 +13,10 @@ use legalis_legalize::cuda as legalize;
 pub(crate) struct Cuda;
 
 impl Pipeline for Cuda {
-    type Legalized = legalize::Legalized;
+    type Legalizer = legalize::Cuda;
     type Plan = legalize::Plan;
     // CUDA has no graphics stages to link (`E00012`).
     type Kept = ();
-
-    fn legalize(
-        cx: &Ctx,
-        module: &ir::Module,
-        entry: usize,
-        _hints: &ir::link::Linked,
-    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
-        legalize::legalize_unverified(module, entry, &cx.request.policy)
-    }
-
-    fn module(legalized: &legalize::Legalized) -> &ir::Module {
-        &legalized.module
-    }
-
-    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
-        (legalized.module, legalized.plan)
-    }
-
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        legalize::verify(module, span)
-    }
 
     fn write_one(
         cx: &Ctx,
@@ -64,31 +43,16 @@ impl Pipeline for Cuda {
     }
 
     /// Several OptiX programs are one translation unit, as OptiX builds one
-    /// module of them: each legalized for its own stage (the CUDA
-    /// legalizer checks a program and plans its payload without rewriting
-    /// the module, so the module written is the input), every error of
-    /// every program reported.
-    fn legalize_all(
-        cx: &Ctx,
-        module: &ir::Module,
-    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
+    /// module of them (the CUDA legalizer checks a program and plans its
+    /// payload without rewriting the module, so the module written is the
+    /// input).
+    fn one_output(_cx: &Ctx, module: &ir::Module) -> Result<(), &'static str> {
         if !module.entry_points.iter().all(|e| e.stage.is_ray_tracing()) {
             return Err(
                 "one CUDA output holds several entry points only when all are OptiX programs",
             );
         }
-        let mut plans = Vec::new();
-        let mut errors = Vec::new();
-        for i in 0..module.entry_points.len() {
-            match legalize::legalize_unverified(module, i, &cx.request.policy) {
-                Ok(legalized) => plans.push(legalized.plan),
-                Err(e) => errors.extend(e),
-            }
-        }
-        Ok(match errors.is_empty() {
-            true => Ok((module.clone(), plans)),
-            false => Err(errors),
-        })
+        Ok(())
     }
 
     /// One `LaunchParams` holds every resource any program reaches, and

@@ -10,32 +10,11 @@ use legalis_legalize::glsl as legalize;
 pub(crate) struct Glsl;
 
 impl Pipeline for Glsl {
-    type Legalized = legalize::Legalized;
+    type Legalizer = legalize::Glsl;
     type Plan = legalize::Plan;
     // The producer's module too: an amplification stage's payload is
     // named from it.
     type Kept = legalize::Legalized;
-
-    fn legalize(
-        cx: &Ctx,
-        module: &ir::Module,
-        entry: usize,
-        hints: &ir::link::Linked,
-    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
-        legalize::legalize_unverified(module, entry, &cx.request.policy, hints)
-    }
-
-    fn module(legalized: &legalize::Legalized) -> &ir::Module {
-        &legalized.module
-    }
-
-    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
-        (legalized.module, legalized.plan)
-    }
-
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        legalize::verify(module, span)
-    }
 
     fn write_one(
         cx: &Ctx,
@@ -61,20 +40,14 @@ impl Pipeline for Glsl {
         Ok((bytes, trace))
     }
 
-    fn legalize_all(
-        cx: &Ctx,
-        module: &ir::Module,
-    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
+    fn one_output(cx: &Ctx, _module: &ir::Module) -> Result<(), &'static str> {
         if cx.target == Target::Glsl {
             return Err("GLSL code holds one entry point");
         }
         if cx.request.policy.spirv_via_glsl {
             return Err("-emit-spirv-via-glsl goes through GLSL, which holds one entry point");
         }
-        Ok(
-            legalize::legalize_all_unverified(module, &cx.request.policy)
-                .map(|all| (all.module, all.plans)),
-        )
+        Ok(())
     }
 
     fn write_all(
@@ -152,8 +125,11 @@ fn write_glsl(
 ) -> Result<String, Diagnostic> {
     let options = legalis_emit::glsl::Options {
         // `-profile glsl_NNN` raises the version the legalizer asks for.
-        version: legalized.version.max(policy.glsl_version.unwrap_or(0)),
-        extensions: legalized.extensions.clone(),
+        version: legalized
+            .plan
+            .version()
+            .max(policy.glsl_version.unwrap_or(0)),
+        extensions: legalized.plan.extensions(),
         bindings: Some(bindings),
         preserve_params: policy.preserve_params,
         scalar_layout: policy.buffer_layout == ir::BufferLayout::Scalar,

@@ -10,32 +10,9 @@ use legalis_legalize::metal as legalize;
 pub(crate) struct Metal;
 
 impl Pipeline for Metal {
-    type Legalized = legalize::Legalized;
+    type Legalizer = legalize::Metal;
     type Plan = legalize::Plan;
     type Kept = legalize::Plan;
-
-    // Metal links by `[[user(...)]]` names, which each stage takes from
-    // its semantics alone: no hints to apply.
-    fn legalize(
-        cx: &Ctx,
-        module: &ir::Module,
-        entry: usize,
-        _hints: &ir::link::Linked,
-    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
-        legalize::legalize_unverified(module, entry, &cx.request.policy)
-    }
-
-    fn module(legalized: &legalize::Legalized) -> &ir::Module {
-        &legalized.module
-    }
-
-    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
-        (legalized.module, legalized.plan)
-    }
-
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        legalize::verify(module, span)
-    }
 
     fn write_one(
         cx: &Ctx,
@@ -49,16 +26,6 @@ impl Pipeline for Metal {
             .trace
             .map(|format| trace::metal::render(&legalized.module, &legalized.plan, format));
         Ok((text.into_bytes(), trace))
-    }
-
-    fn legalize_all(
-        cx: &Ctx,
-        module: &ir::Module,
-    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
-        Ok(
-            legalize::legalize_all_unverified(module, &cx.request.policy)
-                .map(|all| (all.module, all.plans)),
-        )
     }
 
     fn write_all(

@@ -23,59 +23,39 @@ use crate::{
     verify_beside, without_span,
 };
 use legalis_ir::diag::Diagnostic;
+use legalis_legalize::Family;
 
 /// What one target family does at each step. The drivers call these in
 /// the same order for every target.
 pub(crate) trait Pipeline {
-    /// One legalized entry point: its module, its plan and whatever else
-    /// the writer reads.
-    type Legalized: Send;
-    /// What a module of several legalized entry points keeps per entry
-    /// point for the writer and the trace.
-    type Plan: Send + 'static;
+    /// The family's legalizer: it legalizes one entry point (or all of a
+    /// module's into one) and verifies the result.
+    type Legalizer: Family<Plan = Self::Plan>;
+    /// What the legalizer decides for one entry point, which the writer
+    /// and the trace read.
+    type Plan: Send + Sync + 'static;
     /// What linking keeps of a written stage to check the next one against.
     type Kept;
-
-    /// Legalizes entry point `entry` of `module` without verifying the
-    /// result; `hints` are where the previous stage of a linked pipeline
-    /// writes this one's inputs (empty when not linked).
-    fn legalize(
-        cx: &Ctx,
-        module: &ir::Module,
-        entry: usize,
-        hints: &ir::link::Linked,
-    ) -> Result<Self::Legalized, Vec<Diagnostic>>;
-
-    /// The legalized module (read by the verifier and the writer).
-    fn module(legalized: &Self::Legalized) -> &ir::Module;
-
-    /// The legalized module and the plan, once written.
-    fn into_parts(legalized: Self::Legalized) -> (ir::Module, Self::Plan);
-
-    /// The IR verifier the family's legalized modules must pass; `span` is
-    /// the entry point's.
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>>;
 
     /// The code of one legalized entry point under the binding plan
     /// `bindings`, and its trace when the request asks for one.
     fn write_one(
         cx: &Ctx,
-        legalized: &Self::Legalized,
+        legalized: &Legalized<Self>,
         bindings: legalis_bind::Plan,
     ) -> Result<(Vec<u8>, Option<String>), Diagnostic>;
 
-    /// Every entry point of `module` legalized into one module, with one
-    /// plan each in entry-point order; `None` when the target writes one
-    /// entry point per output (then the file needs `-entry`), with the
-    /// reason.
-    #[allow(clippy::type_complexity)]
-    fn legalize_all(
-        cx: &Ctx,
-        module: &ir::Module,
-    ) -> Result<Result<(ir::Module, Vec<Self::Plan>), Vec<Diagnostic>>, &'static str>;
+    /// Whether the target writes the entry points of `module` into one
+    /// output (then they are legalized into one module,
+    /// `Family::legalize_all_unverified`); the reason when it writes one
+    /// entry point per output (then the file needs `-entry`).
+    fn one_output(_cx: &Ctx, _module: &ir::Module) -> Result<(), &'static str> {
+        Ok(())
+    }
 
-    /// The code of the entry points `entries` of a module
-    /// [`legalize_all`](Pipeline::legalize_all) made, and their traces.
+    /// The code of the entry points `entries` of a module of several
+    /// legalized entry points (`plans` in entry-point order), and their
+    /// traces.
     fn write_all(
         cx: &Ctx,
         module: &ir::Module,
@@ -85,7 +65,7 @@ pub(crate) trait Pipeline {
     ) -> Result<(Vec<u8>, Option<String>), Diagnostic>;
 
     /// What a written stage of a linked pipeline keeps for the next.
-    fn keep(legalized: &Self::Legalized) -> Self::Kept;
+    fn keep(legalized: &Legalized<Self>) -> Self::Kept;
 
     /// Checks a stage (`consumer`, legalized on its own) against the one
     /// before it (`producer`): where the producer writes the consumer's
@@ -93,7 +73,7 @@ pub(crate) trait Pipeline {
     fn link(
         module: &ir::Module,
         producer: &Self::Kept,
-        consumer: &Self::Legalized,
+        consumer: &Legalized<Self>,
     ) -> Result<ir::link::Linked, Vec<Diagnostic>>;
 
     /// The last step on written code (`wgsl-spirv-asm` turns the WGSL into
@@ -106,6 +86,21 @@ pub(crate) trait Pipeline {
     ) -> Option<Generated> {
         Some(generated)
     }
+}
+
+/// One entry point legalized by the family `P`.
+type Legalized<P> = legalis_legalize::Legalized<<P as Pipeline>::Plan>;
+
+/// Legalizes entry point `entry` of `module` for the family `P` without
+/// verifying the result; `hints` are where the previous stage of a linked
+/// pipeline writes this one's inputs (empty when not linked).
+fn legalize<P: Pipeline>(
+    cx: &Ctx,
+    module: &ir::Module,
+    entry: usize,
+    hints: &ir::link::Linked,
+) -> Result<Legalized<P>, Vec<Diagnostic>> {
+    P::Legalizer::legalize_linked_unverified(module, entry, &cx.request.policy, hints)
 }
 
 /// What every step reads: the target and the request.
@@ -180,18 +175,16 @@ fn generate_with<P: Pipeline>(
         .first()
         .map_or(ir::Span::UNDEFINED, |e| e.span);
     let generated = if module.entry_points.len() > 1 {
-        match P::legalize_all(cx, module) {
-            Ok(legalized) => {
-                let (legalized, plans) = legalized.map_err(|e| diagnostics.extend(e)).ok()?;
-                write_all::<P>(cx, legalized, plans, diagnostics)
-            }
-            Err(why) => {
-                diagnostics.push(ambiguous(module, why));
-                return None;
-            }
+        if let Err(why) = P::one_output(cx, module) {
+            diagnostics.push(ambiguous(module, why));
+            return None;
         }
+        let all = P::Legalizer::legalize_all_unverified(module, &cx.request.policy)
+            .map_err(|e| diagnostics.extend(e))
+            .ok()?;
+        write_all::<P>(cx, all.module, all.plans, diagnostics)
     } else {
-        let legalized = P::legalize(cx, module, 0, &ir::link::Linked::default())
+        let legalized = legalize::<P>(cx, module, 0, &ir::link::Linked::default())
             .map_err(|e| diagnostics.extend(e))
             .ok()?;
         write_one::<P>(cx, legalized, span, diagnostics)
@@ -223,23 +216,23 @@ fn ambiguous(module: &ir::Module, why: &str) -> Diagnostic {
 /// entry point's.
 fn write_one<P: Pipeline>(
     cx: &Ctx,
-    legalized: P::Legalized,
+    legalized: Legalized<P>,
     span: ir::Span,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Generated> {
     let (verified, written) = verify_beside(
-        P::module(&legalized),
-        |m| P::verify(m, span),
+        &legalized.module,
+        |m| P::Legalizer::verify(m, span),
         || {
             let mut own = Vec::new();
-            let written = write_with(cx, P::module(&legalized), &[0], &mut own, |bindings| {
+            let written = write_with(cx, &legalized.module, &[0], &mut own, |bindings| {
                 P::write_one(cx, &legalized, bindings)
             });
             (written, own)
         },
     );
     let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
-    let (module, plan) = P::into_parts(legalized);
+    let legalis_legalize::Legalized { module, plan } = legalized;
     let stage = module.entry_points[0].stage;
     dispose_elsewhere(plan);
     Some(Generated {
@@ -264,7 +257,7 @@ fn write_all<P: Pipeline>(
     let entries: Vec<usize> = (0..legalized.entry_points.len()).collect();
     let (verified, written) = verify_beside(
         &legalized,
-        |m| P::verify(m, span),
+        |m| P::Legalizer::verify(m, span),
         || {
             let mut own = Vec::new();
             let written = write_with(cx, &legalized, &entries, &mut own, |bindings| {
@@ -339,7 +332,7 @@ fn link_with<P: Pipeline>(
     let mut previous: Option<P::Kept> = None;
     for &i in order {
         let legalized = (|| {
-            let own = P::legalize(cx, module, i, &ir::link::Linked::default())?;
+            let own = legalize::<P>(cx, module, i, &ir::link::Linked::default())?;
             let hints = match &previous {
                 Some(producer) => P::link(module, producer, &own)?,
                 None => return Ok(own),
@@ -347,7 +340,7 @@ fn link_with<P: Pipeline>(
             if hints.inputs.is_empty() {
                 Ok(own)
             } else {
-                P::legalize(cx, module, i, &hints)
+                legalize::<P>(cx, module, i, &hints)
             }
         })();
         let legalized = match legalized {

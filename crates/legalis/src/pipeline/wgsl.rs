@@ -10,30 +10,9 @@ use legalis_legalize::wgsl as legalize;
 pub(crate) struct Wgsl;
 
 impl Pipeline for Wgsl {
-    type Legalized = legalize::Legalized;
+    type Legalizer = legalize::Wgsl;
     type Plan = legalize::Plan;
     type Kept = legalize::Plan;
-
-    fn legalize(
-        cx: &Ctx,
-        module: &ir::Module,
-        entry: usize,
-        hints: &ir::link::Linked,
-    ) -> Result<legalize::Legalized, Vec<Diagnostic>> {
-        legalize::legalize_linked_unverified(module, entry, &cx.request.policy, hints)
-    }
-
-    fn module(legalized: &legalize::Legalized) -> &ir::Module {
-        &legalized.module
-    }
-
-    fn into_parts(legalized: legalize::Legalized) -> (ir::Module, legalize::Plan) {
-        (legalized.module, legalized.plan)
-    }
-
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        legalize::verify(module, span)
-    }
 
     fn write_one(
         cx: &Ctx,
@@ -47,16 +26,6 @@ impl Pipeline for Wgsl {
             .trace
             .map(|format| trace::wgsl::render(&legalized.module, &legalized.plan, format));
         Ok((text.into_bytes(), trace))
-    }
-
-    fn legalize_all(
-        cx: &Ctx,
-        module: &ir::Module,
-    ) -> Result<Result<(ir::Module, Vec<legalize::Plan>), Vec<Diagnostic>>, &'static str> {
-        Ok(
-            legalize::legalize_all_unverified(module, &cx.request.policy)
-                .map(|all| (all.module, all.plans)),
-        )
     }
 
     fn write_all(

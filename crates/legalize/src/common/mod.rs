@@ -1,13 +1,16 @@
-//! What the legalizers share: the entry point lookup, the verifier's
-//! report and the drivers around each family's `legalize_one` (here), the leaf walk over an entry point's signature
-//! (`leaves.rs`, WGSL and Metal), the wrapper around the source entry
-//! function with the IR builder it and Metal's in-place rewrite (B21) use
-//! (`wrap.rs`), and the last step of every legalizer but CUDA's: resource
-//! arguments read as the globals they are bound to
+//! What the legalizers share: the entry point lookup and the verifier's
+//! report (here), what a legalizer returns and the ways to call it,
+//! written once around each family's `legalize_one` (`legalized.rs`,
+//! public as `legalis_legalize::Family`), the leaf walk over an entry
+//! point's signature (`leaves.rs`, WGSL and Metal), the wrapper around the
+//! source entry function with the IR builder it and Metal's in-place
+//! rewrite (B21) use (`wrap.rs`), and the last step of every legalizer but
+//! CUDA's: resource arguments read as the globals they are bound to
 //! (`resource_arguments.rs`).
 
 pub(crate) mod builder;
 pub(crate) mod leaves;
+pub(crate) mod legalized;
 pub(crate) mod link;
 pub mod plan;
 pub(crate) mod resource_arguments;
@@ -56,47 +59,4 @@ pub(crate) fn report(
         );
         vec![legalis_ir::diag::Diagnostic::error(code, message, span)]
     })
-}
-
-/// The errors of a legalizer.
-type Errors = Vec<legalis_ir::diag::Diagnostic>;
-
-/// `legalized`, one family's result for entry point `entry_point` of
-/// `module` alone, once `verify` (the family's verifier) passes on its
-/// module (`out`): every family's `legalize`.
-pub(crate) fn verified<L>(
-    module: &legalis_ir::Module,
-    entry_point: usize,
-    legalized: Result<L, Errors>,
-    out: impl FnOnce(&L) -> &legalis_ir::Module,
-    verify: fn(&legalis_ir::Module, legalis_ir::Span) -> Result<(), Errors>,
-) -> Result<L, Errors> {
-    let legalized = legalized?;
-    verify(out(&legalized), module.entry_points[entry_point].span)?;
-    Ok(legalized)
-}
-
-/// `legalized`, one family's result for one entry point alone, its
-/// resource arguments read as their globals (`out`, its module): every
-/// family's `legalize_unverified` but CUDA's.
-pub(crate) fn inlined<L>(
-    legalized: Result<L, Errors>,
-    out: impl FnOnce(&mut L) -> &mut legalis_ir::Module,
-) -> Result<L, Errors> {
-    let mut legalized = legalized?;
-    resource_arguments::inline_resource_arguments(out(&mut legalized));
-    Ok(legalized)
-}
-
-/// Every entry point of `module` legalized by `one` (a family's
-/// `legalize_one` keeping the other entry points, as module and plan)
-/// into one module, resource arguments read as their globals: every
-/// family's `legalize_all_unverified`.
-pub(crate) fn all<P>(
-    module: &legalis_ir::Module,
-    one: impl FnMut(&legalis_ir::Module, usize) -> Result<(legalis_ir::Module, P), Errors>,
-) -> Result<(legalis_ir::Module, Vec<P>), Errors> {
-    let (mut module, plans) = legalis_ir::legalize_each(module, one)?;
-    resource_arguments::inline_resource_arguments(&mut module);
-    Ok((module, plans))
 }

@@ -34,8 +34,10 @@ use legalis_ir::{
 use legalis_layout::optix as layout;
 use legalis_sysval::{CudaMapping, Direction};
 
+use crate::Family;
 use crate::codes;
 use crate::common::builder::{self, FunctionBuilder};
+use crate::common::legalized::keep_or_drop;
 
 /// A system-value leaf of a kernel's parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,82 +101,86 @@ pub enum Plan {
     },
 }
 
-/// A legalized module, with one entry point.
-#[derive(Debug)]
-pub struct Legalized {
-    /// The legalized module: a kernel's wrapper and renamed body, or an
-    /// OptiX program's module unchanged.
-    pub module: ir::Module,
-    /// What the writer needs: the kernel's system-value leaves or the
-    /// program's payload and attribute layouts.
-    pub plan: Plan,
-}
+/// The CUDA family: its [`Family`] methods (`legalize`,
+/// `legalize_unverified`, `legalize_all_unverified`, `verify`) legalize as
+/// described above; `legalize_linked` is `legalize`, as CUDA has no
+/// graphics stages to link.
+#[derive(Clone, Copy, Debug)]
+pub struct Cuda;
 
-/// Legalizes entry point `entry_point` of `module` for CUDA.
-pub fn legalize(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy);
-    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
-}
+/// A legalized module: a kernel's wrapper and renamed body, or an OptiX
+/// program's module unchanged, and what the writer needs (the kernel's
+/// system-value leaves or the program's payload and attribute layouts).
+pub type Legalized = crate::Legalized<Plan>;
 
-/// The IR verifier on a legalized module: a pass that left it invalid is
-/// an internal error (`E55400`), reported at the entry point (`span`).
-///
-/// A module of OptiX programs only gets the plain verifier, not the
-/// legalized one's "no semantic survives" check: a program has no
-/// varyings. Its parameters are the payload, the hit attributes, the
-/// callable data and the shader-binding-table record, which the writer
-/// moves through registers, slots and pointers by their layout; a
-/// semantic on them or on their members (`float4 a : PACKED_HIT_INFO_A`)
-/// means nothing there, as on the GLSL and SPIR-V side, and the writer
-/// never reads one.
-pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-    let programs = !module.entry_points.is_empty()
-        && module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
-    if programs {
-        let result = legalis_ir::verify::verify(module);
-        return crate::common::report(result, span, codes::CUDA_INTERNAL_VERIFY);
-    }
-    crate::common::verify(module, span, codes::CUDA_INTERNAL_VERIFY)
-}
+/// Every entry point of a module legalized for CUDA into one translation
+/// unit ([`Family::legalize_all_unverified`]), one plan each (in
+/// entry-point order): OptiX programs, as OptiX builds one module of
+/// them, are checked and planned without rewriting the module.
+pub type LegalizedAll = crate::LegalizedAll<Plan>;
 
-/// [`legalize`] without its last step, the IR verifier: for a caller
-/// that runs [`verify`] on the result itself, beside other work (the
-/// command line verifies while the writer writes). Until [`verify`]
-/// passes, the module may be invalid.
-pub fn legalize_unverified(
-    module: &ir::Module,
-    entry_point: usize,
-    _policy: &ir::Policy,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let entry = crate::common::entry_point(module, entry_point, codes::CUDA_NO_ENTRY_POINT)?;
-    if !legalis_sysval::cuda::has_stage(entry.stage) {
-        return Err(vec![Diagnostic::error(
-            codes::CUDA_UNSUPPORTED_STAGE,
-            format!(
-                "CUDA has no {} entry points (only compute kernels and the OptiX ray-tracing programs)",
-                entry.stage.name()
-            ),
-            entry.span,
-        )]);
-    }
-    let mut out = module.clone();
-    out.entry_points = vec![entry.clone()];
-    let plan = if entry.stage == S::Compute {
-        let (leaves, uniforms) = kernel_leaves(module, &module.functions[entry.function])?;
-        wrap_kernel(&mut out, &leaves, &uniforms);
-        Plan::Kernel {
-            entry: entry.name.clone(),
-            leaves,
-            uniforms,
+impl Family for Cuda {
+    type Plan = Plan;
+
+    // A kernel's `uniform` parameters stay its parameters: launch
+    // arguments.
+    const RESOURCE_ARGUMENTS_AS_GLOBALS: bool = false;
+
+    fn legalize_one(
+        module: &ir::Module,
+        entry_point: usize,
+        _policy: &ir::Policy,
+        _linked: &ir::link::Linked,
+        others: ir::OtherEntryPoints,
+    ) -> Result<Legalized, Vec<Diagnostic>> {
+        let entry = crate::common::entry_point(module, entry_point, codes::CUDA_NO_ENTRY_POINT)?;
+        if !legalis_sysval::cuda::has_stage(entry.stage) {
+            return Err(vec![Diagnostic::error(
+                codes::CUDA_UNSUPPORTED_STAGE,
+                format!(
+                    "CUDA has no {} entry points (only compute kernels and the OptiX ray-tracing programs)",
+                    entry.stage.name()
+                ),
+                entry.span,
+            )]);
         }
-    } else {
-        program_plan(module, entry)?
-    };
-    Ok(Legalized { module: out, plan })
+        let mut out = module.clone();
+        let index = keep_or_drop(&mut out, entry_point, others);
+        let plan = if entry.stage == S::Compute {
+            let (leaves, uniforms) = kernel_leaves(module, &module.functions[entry.function])?;
+            wrap_kernel(&mut out, index, &leaves, &uniforms);
+            Plan::Kernel {
+                entry: entry.name.clone(),
+                leaves,
+                uniforms,
+            }
+        } else {
+            program_plan(module, entry)?
+        };
+        Ok(Legalized { module: out, plan })
+    }
+
+    /// The IR verifier on a legalized module: a pass that left it invalid
+    /// is an internal error (`E55400`), reported at the entry point
+    /// (`span`).
+    ///
+    /// A module of OptiX programs only gets the plain verifier, not the
+    /// legalized one's "no semantic survives" check: a program has no
+    /// varyings. Its parameters are the payload, the hit attributes, the
+    /// callable data and the shader-binding-table record, which the writer
+    /// moves through registers, slots and pointers by their layout; a
+    /// semantic on them or on their members (`float4 a : PACKED_HIT_INFO_A`)
+    /// means nothing there, as on the GLSL and SPIR-V side, and the writer
+    /// never reads one.
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        let programs = !module.entry_points.is_empty()
+            && module.entry_points.iter().all(|e| e.stage.is_ray_tracing());
+        if programs {
+            let result = legalis_ir::verify::verify(module);
+            return crate::common::report(result, span, codes::CUDA_INTERNAL_VERIFY);
+        }
+        crate::common::verify(module, span, codes::CUDA_INTERNAL_VERIFY)
+    }
 }
 
 /// Whether `param` is a `uniform` parameter: declared so, or of a
@@ -301,11 +307,12 @@ fn walk_leaf(
     }
 }
 
-/// The kernel wrapper: one parameter per leaf (bound to its system
-/// value), then one per `uniform` parameter (passed on as it is), the
-/// source's other parameters as locals, the call.
-fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
-    let entry = module.entry_points[0].clone();
+/// The wrapper of entry point `index` of `module`, a kernel: one parameter
+/// per leaf (bound to its system value), then one per `uniform` parameter
+/// (passed on as it is), the source's other parameters as locals, the
+/// call.
+fn wrap_kernel(module: &mut ir::Module, index: usize, leaves: &[Leaf], uniforms: &[u32]) {
+    let entry = module.entry_points[index].clone();
     let inner = entry.function;
     let source = module.functions[inner].clone();
     module.functions.get_mut(inner).name = format!("{}_body", entry.name);
@@ -398,7 +405,7 @@ fn wrap_kernel(module: &mut ir::Module, leaves: &[Leaf], uniforms: &[u32]) {
     b.push(Statement::Return(None));
     let span = module.functions.span(inner);
     let wrapper = module.functions.append(b.func, span);
-    module.entry_points[0].function = wrapper;
+    module.entry_points[index].function = wrapper;
 }
 
 /// The parameters of an OptiX program, their layouts, and the checks of

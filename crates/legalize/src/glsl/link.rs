@@ -9,7 +9,7 @@
 //! on its own) and the producer's to that check, and returns the
 //! producer's locations (and per-primitive flags, for mesh to fragment)
 //! for the consumer's inputs ([`Linked`]), which
-//! [`crate::glsl::legalize_linked`] then uses. Every mismatch is a diagnostic
+//! [`crate::Family::legalize_linked`] then uses. Every mismatch is a diagnostic
 //! naming both sides.
 
 use legalis_ir as ir;

@@ -21,8 +21,8 @@
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
 //!
-//! The legalizer never prints; the result is IR plus the plan, the GLSL
-//! version and the extensions the rows used.
+//! The legalizer never prints; the result is IR plus the plan, which also
+//! gives the GLSL version and the extensions the rows used.
 //!
 //! # Input contract
 //!
@@ -40,16 +40,19 @@
 //!
 //! # What the result guarantees
 //!
-//! [`legalize`] and [`legalize_linked`] return a module that passes
-//! [`verify`] (the IR verifier; failing it is the internal error
-//! `E49000`) with one entry point (the chosen one; [`legalize_all_unverified`]
-//! keeps them all) whose function is parameterless and returns nothing:
-//! every stage input and output is an `Input`/`Output` global bound to a
-//! builtin or a location, no `Binding::Semantic` is left, and only what the
-//! entry point reaches remains. `legalis_emit::glsl` and
+//! [`Glsl`]'s `legalize` and `legalize_linked` ([`Family`]) return a
+//! module that passes its `verify` (the IR verifier; failing it is the
+//! internal error `E49000`) with one entry point (the chosen one;
+//! `legalize_all_unverified` keeps them all) whose function is
+//! parameterless and returns nothing: every stage input and output is an
+//! `Input`/`Output` global bound to a builtin or a location, no
+//! `Binding::Semantic` is left, and only what the entry point reaches
+//! remains. `legalis_emit::glsl` and
 //! `legalis_emit::spirv` write it.
 //!
 //! ```
+//! use legalis_legalize::{Family, glsl::Glsl};
+//!
 //! let source = r#"
 //! [shader("vertex")]
 //! float4 main(float3 pos : POSITION, inout float2 uv : TEXCOORD0) : SV_Position {
@@ -58,13 +61,13 @@
 //! "#;
 //! let module = legalis_front::compile(source, &Default::default()).module.unwrap();
 //! let policy = legalis_ir::Policy::default();
-//! let legalized = legalis_legalize::glsl::legalize(&module, 0, &policy).unwrap();
+//! let legalized = Glsl::legalize(&module, 0, &policy).unwrap();
 //! let entry = &legalized.module.entry_points[0];
 //! assert!(legalized.module.functions[entry.function].params.is_empty());
 //! let globals: Vec<&str> = legalized.plan.leaves.iter().map(|l| l.global_name.as_str()).collect();
 //! assert!(globals.contains(&"gl_Position"));
 //! assert!(globals.contains(&"pos"));
-//! assert_eq!(legalized.version, 450);
+//! assert_eq!(legalized.plan.version(), 450);
 //! ```
 
 #![warn(missing_docs)]
@@ -93,157 +96,107 @@ pub use plan::{
     Target,
 };
 
+use crate::Family;
 use crate::codes;
 
+/// The GLSL/SPIR-V family: its [`Family`] methods (`legalize`,
+/// `legalize_linked`, `legalize_unverified`, `legalize_all_unverified`,
+/// `verify`) legalize as described above.
+#[derive(Clone, Copy, Debug)]
+pub struct Glsl;
+
 /// A legalized module: its one entry point is parameterless, stage inputs
-/// and outputs are `Input`/`Output` globals with builtins or locations.
-#[derive(Clone, Debug)]
-pub struct Legalized {
-    /// The legalized module: a copy of the input with the chosen entry
-    /// point alone, its function rewritten as described above.
-    pub module: ir::Module,
-    /// Where every leaf of the entry point's parameters and result went,
-    /// and why (`--trace-legalization` prints it).
-    pub plan: Plan,
-    /// The lowest GLSL version the rows need (at least 450).
-    pub version: u32,
-    /// `#extension`s the rows need, sorted.
-    pub extensions: Vec<String>,
-}
+/// and outputs are `Input`/`Output` globals with builtins or locations; the
+/// GLSL version and extensions its rows need are the plan's
+/// ([`Plan::version`], [`Plan::extensions`]).
+pub type Legalized = crate::Legalized<Plan>;
 
-/// Legalizes entry point `entry_point` of `module` for GLSL/SPIR-V under the
-/// API conventions of `policy`.
-pub fn legalize(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    legalize_linked(module, entry_point, policy, &Linked::default())
-}
-
-/// [`legalize`] as a stage of a linked pipeline: inputs the previous stage
-/// writes take its locations and per-primitive flags (`linked`).
-pub fn legalize_linked(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-    linked: &Linked,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy, linked);
-    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
-}
-
-/// [`legalize_linked`] without its last step, the IR verifier: for a
-/// caller that runs [`verify`] on the result itself, beside other work
-/// (the command line verifies while the writer writes). Until [`verify`]
-/// passes, the module may be invalid.
-pub fn legalize_unverified(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-    linked: &Linked,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_one(module, entry_point, policy, linked, Others::Drop);
-    crate::common::inlined(legalized, |l| &mut l.module)
-}
+/// Every entry point of a module legalized for SPIR-V into one module
+/// ([`Family::legalize_all_unverified`]): each parameterless, with its own
+/// plan (in entry-point order). Each legalized entry point is a new
+/// function around its source function, so a function that is both an
+/// entry point and called keeps its parameters for its callers
+/// (`legalis_emit::spirv::write_entries` writes the module).
+pub type LegalizedAll = crate::LegalizedAll<Plan>;
 
 use ir::OtherEntryPoints as Others;
 
-fn legalize_one(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-    linked: &Linked,
-    others: Others,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let entry = crate::common::entry_point(module, entry_point, codes::NO_ENTRY_POINT)?;
-    if !matches!(
-        entry.stage,
-        ir::ShaderStage::Vertex
-            | ir::ShaderStage::Fragment
-            | ir::ShaderStage::Compute
-            | ir::ShaderStage::Geometry
-            | ir::ShaderStage::Hull
-            | ir::ShaderStage::Domain
-            | ir::ShaderStage::Mesh
-            | ir::ShaderStage::Amplification
-    ) && !entry.stage.is_ray_tracing()
-    {
-        let message = format!(
-            "{} entry points are not supported by the GLSL legalizer yet",
-            entry.stage.name()
-        );
-        return Err(vec![Diagnostic::error(
-            codes::UNSUPPORTED_STAGE,
-            message,
-            entry.span,
-        )]);
-    }
-    let func = &module.functions[entry.function];
-    let mut leaves = map_system_values::collect_leaves(module, func, false)?;
-    let patch_constant = match entry.stage {
-        ir::ShaderStage::Hull => Some(hull::plan_call(module, entry, &mut leaves)?),
-        _ => None,
-    };
-    let mut errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
-    errors.extend(per_vertex::mark(module, entry.stage, func, &mut leaves));
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    if entry.stage.is_ray_tracing() {
-        return legalize_ray_tracing(module, entry_point, entry, others, policy);
-    }
-    if policy.vertex_ids == ir::VertexIdBase::Raw {
-        adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
-    }
-    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let plan = make_plan(module, entry, leaves, patch_constant);
-    let mut out = module.clone();
-    patches_as_arrays(&mut out);
-    let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
-    per_vertex::apply(&mut out, entry.function, &plan, &globals);
-    finish(
-        out,
-        plan,
-        entry,
-        entry_point,
-        others,
-        policy.preserve_params,
-    )
-}
+impl Family for Glsl {
+    type Plan = Plan;
 
-/// Every entry point of a module legalized for SPIR-V into one module:
-/// each parameterless, with its own plan (in entry-point order).
-#[derive(Clone, Debug)]
-pub struct LegalizedAll {
-    /// The module holding every legalized entry point, in the input's
-    /// entry-point order.
-    pub module: ir::Module,
-    /// One plan per entry point, in the same order.
-    pub plans: Vec<Plan>,
-}
+    fn legalize_one(
+        module: &ir::Module,
+        entry_point: usize,
+        policy: &ir::Policy,
+        linked: &Linked,
+        others: Others,
+    ) -> Result<Legalized, Vec<Diagnostic>> {
+        let entry = crate::common::entry_point(module, entry_point, codes::NO_ENTRY_POINT)?;
+        if !matches!(
+            entry.stage,
+            ir::ShaderStage::Vertex
+                | ir::ShaderStage::Fragment
+                | ir::ShaderStage::Compute
+                | ir::ShaderStage::Geometry
+                | ir::ShaderStage::Hull
+                | ir::ShaderStage::Domain
+                | ir::ShaderStage::Mesh
+                | ir::ShaderStage::Amplification
+        ) && !entry.stage.is_ray_tracing()
+        {
+            let message = format!(
+                "{} entry points are not supported by the GLSL legalizer yet",
+                entry.stage.name()
+            );
+            return Err(vec![Diagnostic::error(
+                codes::UNSUPPORTED_STAGE,
+                message,
+                entry.span,
+            )]);
+        }
+        let func = &module.functions[entry.function];
+        let mut leaves = map_system_values::collect_leaves(module, func, false)?;
+        let patch_constant = match entry.stage {
+            ir::ShaderStage::Hull => Some(hull::plan_call(module, entry, &mut leaves)?),
+            _ => None,
+        };
+        let mut errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
+        errors.extend(per_vertex::mark(module, entry.stage, func, &mut leaves));
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        if entry.stage.is_ray_tracing() {
+            return legalize_ray_tracing(module, entry_point, entry, others, policy);
+        }
+        if policy.vertex_ids == ir::VertexIdBase::Raw {
+            adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
+        }
+        let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let plan = make_plan(module, entry, leaves, patch_constant);
+        let mut out = module.clone();
+        patches_as_arrays(&mut out);
+        let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
+        per_vertex::apply(&mut out, entry.function, &plan, &globals);
+        finish(
+            out,
+            plan,
+            entry,
+            entry_point,
+            others,
+            policy.preserve_params,
+        )
+    }
 
-/// Legalizes every entry point of `module` for one SPIR-V module, each for
-/// its own stage, one after the other: each legalization leaves the
-/// others' functions and globals alone, so the result holds them all
-/// (`legalis_emit::spirv::write_entries` writes it). Each legalized entry
-/// point is a new function around its source function, so a function
-/// that is both an entry point and called keeps its parameters for its
-/// callers. The errors of every entry point are
-/// returned together. The IR verifier is the caller's, as with
-/// [`legalize_unverified`].
-pub fn legalize_all_unverified(
-    module: &ir::Module,
-    policy: &ir::Policy,
-) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (module, plans) = crate::common::all(module, |current, k| {
-        legalize_one(current, k, policy, &Linked::default(), Others::Keep)
-            .map(|l| (l.module, l.plan))
-    })?;
-    Ok(LegalizedAll { module, plans })
+    /// The IR verifier on a legalized module: a pass that left it invalid
+    /// is an internal error (`E49000`), reported at the entry point
+    /// (`span`).
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        let result = ir::verify::verify(module);
+        crate::common::report(result, span, codes::INTERNAL_VERIFY)
+    }
 }
 
 /// Ray-tracing stages (B11, B12, D7): no stage inputs or outputs, only
@@ -269,8 +222,8 @@ fn legalize_ray_tracing(
     )
 }
 
-/// The passes every stage ends with, and the requirements (the verifier
-/// is [`verify`], after).
+/// The passes every stage ends with (the verifier is
+/// [`Family::verify`], after).
 fn finish(
     mut out: ir::Module,
     plan: Plan,
@@ -287,20 +240,7 @@ fn finish(
         task_payload::apply(&mut out)?;
     }
     forward_resource_locals::apply(&mut out)?;
-    let (version, extensions) = requirements(&plan);
-    Ok(Legalized {
-        module: out,
-        plan,
-        version,
-        extensions,
-    })
-}
-
-/// The IR verifier on a legalized module: a pass that left it invalid is
-/// an internal error (`E49000`), reported at the entry point (`span`).
-pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-    let result = ir::verify::verify(module);
-    crate::common::report(result, span, codes::INTERNAL_VERIFY)
+    Ok(Legalized { module: out, plan })
 }
 
 /// `InputPatch<T, N>` / `OutputPatch<T, N>` have no GLSL or SPIR-V type:
@@ -420,6 +360,19 @@ fn interface_name(entry: &str, path: &str, direction: legalis_sysval::Direction)
     }
 }
 
+impl Plan {
+    /// The lowest GLSL version the plan's rows need (at least 450).
+    pub fn version(&self) -> u32 {
+        requirements(self).0
+    }
+
+    /// The `#extension`s the plan's rows need, sorted.
+    pub fn extensions(&self) -> Vec<String> {
+        requirements(self).1
+    }
+}
+
+/// What the plan's rows need: the lowest GLSL version and the extensions.
 fn requirements(plan: &Plan) -> (u32, Vec<String>) {
     let mut version = 450;
     let mut extensions: Vec<String> = Vec::new();

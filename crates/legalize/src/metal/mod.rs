@@ -48,153 +48,112 @@ use legalis_sysval::Direction;
 pub use link::link_inputs;
 pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
+use crate::Family;
 use crate::codes;
+use crate::common::legalized::keep_or_drop;
 use crate::common::plan::{interface_name, unique_name};
-
-/// A legalized module: its one entry point's function takes attributed
-/// parameters and returns an attributed struct (or nothing).
-#[derive(Debug)]
-pub struct Legalized {
-    /// The legalized module: the chosen entry point alone, its function
-    /// the attributed wrapper (or, for mesh and object functions, the
-    /// source function rewritten in place).
-    pub module: ir::Module,
-    /// Where every leaf of the entry point's parameters and result went,
-    /// and why.
-    pub plan: Plan,
-}
-
-/// Legalizes entry point `entry_point` of `module` for Metal under the API
-/// conventions of `policy`.
-pub fn legalize(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_unverified(module, entry_point, policy);
-    crate::common::verified(module, entry_point, legalized, |l| &l.module, verify)
-}
-
-/// The IR verifier on a legalized module: a pass that left it invalid is
-/// an internal error (`E55300`), reported at the entry point (`span`).
-pub fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-    crate::common::verify(module, span, codes::METAL_INTERNAL_VERIFY)
-}
-
-/// [`legalize`] without its last step, the IR verifier: for a caller
-/// that runs [`verify`] on the result itself, beside other work (the
-/// command line verifies while the writer writes). Until [`verify`]
-/// passes, the module may be invalid.
-pub fn legalize_unverified(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let legalized = legalize_one(module, entry_point, policy, Others::Drop);
-    crate::common::inlined(legalized, |l| &mut l.module)
-}
-
 use ir::OtherEntryPoints as Others;
 
-/// Every entry point of a module legalized for Metal into one module:
-/// each an attributed function, with its own plan (in entry-point order).
-#[derive(Debug)]
-pub struct LegalizedAll {
-    /// The module holding every legalized entry point, in the input's
-    /// entry-point order.
-    pub module: ir::Module,
-    /// One plan per entry point, in the same order.
-    pub plans: Vec<Plan>,
-}
+/// The Metal family: its [`Family`] methods (`legalize`,
+/// `legalize_unverified`, `legalize_all_unverified`, `verify`) legalize as
+/// described above; `legalize_linked` is `legalize`, as Metal links by
+/// names.
+#[derive(Clone, Copy, Debug)]
+pub struct Metal;
 
-/// Legalizes every entry point of `module` for one MSL translation unit,
-/// each for its own stage, one after the other: a wrapper is a new
-/// function and an object or mesh function is rewritten in place, so
-/// either leaves the others' functions alone and the result holds them
-/// all (`legalis_emit::metal::write_entries` writes it). The errors of
-/// every entry point are returned together; the IR verifier is the
-/// caller's, as with [`legalize_unverified`].
-pub fn legalize_all_unverified(
-    module: &ir::Module,
-    policy: &ir::Policy,
-) -> Result<LegalizedAll, Vec<Diagnostic>> {
-    let (module, plans) = crate::common::all(module, |current, k| {
-        legalize_one(current, k, policy, Others::Keep).map(|l| (l.module, l.plan))
-    })?;
-    Ok(LegalizedAll { module, plans })
-}
+/// A legalized module: its one entry point's function takes attributed
+/// parameters and returns an attributed struct (or nothing): the
+/// attributed wrapper or, for mesh and object functions, the source
+/// function rewritten in place.
+pub type Legalized = crate::Legalized<Plan>;
 
-fn legalize_one(
-    module: &ir::Module,
-    entry_point: usize,
-    policy: &ir::Policy,
-    others: Others,
-) -> Result<Legalized, Vec<Diagnostic>> {
-    let entry = crate::common::entry_point(module, entry_point, codes::METAL_NO_ENTRY_POINT)?;
-    if !legalis_sysval::metal::has_stage(entry.stage) {
-        let message = format!(
-            "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
-            entry.stage.name()
-        );
-        return Err(vec![Diagnostic::error(
-            codes::METAL_UNSUPPORTED_STAGE,
-            message,
-            entry.span,
-        )]);
-    }
-    let in_place = matches!(
-        entry.stage,
-        ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
-    );
-    if in_place {
-        let errors = mesh::check(module, entry);
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-    }
-    let func = &module.functions[entry.function];
-    let mut leaves = map_system_values::collect_leaves(module, func)?;
-    if entry.stage == ir::ShaderStage::Vertex {
-        bare_result_is_position(module, &mut leaves);
-    }
-    let errors = map_system_values::map_leaves(module, entry, &mut leaves);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let mut plan = make_plan(entry, leaves);
-    if entry.stage == ir::ShaderStage::Vertex && !crate::common::wrap::writes_position(&plan.leaves)
-    {
-        let outputs = plan.leaves.iter().any(|l| l.direction == Direction::Output);
-        if outputs {
+/// Every entry point of a module legalized for Metal into one MSL
+/// translation unit ([`Family::legalize_all_unverified`]): a wrapper is a
+/// new function and an object or mesh function is rewritten in place, so
+/// either leaves the others' functions alone; one plan each (in
+/// entry-point order). `legalis_emit::metal::write_entries` writes it.
+pub type LegalizedAll = crate::LegalizedAll<Plan>;
+
+impl Family for Metal {
+    type Plan = Plan;
+
+    // Metal links by `[[user(...)]]` names, which each stage takes from its
+    // semantics alone: nothing to place from the previous stage.
+    fn legalize_one(
+        module: &ir::Module,
+        entry_point: usize,
+        policy: &ir::Policy,
+        _linked: &ir::link::Linked,
+        others: Others,
+    ) -> Result<Legalized, Vec<Diagnostic>> {
+        let entry = crate::common::entry_point(module, entry_point, codes::METAL_NO_ENTRY_POINT)?;
+        if !legalis_sysval::metal::has_stage(entry.stage) {
+            let message = format!(
+                "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
+                entry.stage.name()
+            );
             return Err(vec![Diagnostic::error(
-                codes::METAL_VERTEX_WITHOUT_POSITION,
-                "a Metal vertex function that returns values must return `SV_Position` \
-                 (`[[position]]`)",
+                codes::METAL_UNSUPPORTED_STAGE,
+                message,
                 entry.span,
             )]);
         }
-    }
-    plan.mesh = mesh::shape(module, entry);
-    plan.object_payload = mesh::object_payload(module, entry);
-    let mut out = module.clone();
-    add_group_thread_id(&mut out, &mut plan);
-    let index = match others {
-        Others::Drop => {
-            out.entry_points = vec![entry.clone()];
-            0
+        let in_place = matches!(
+            entry.stage,
+            ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
+        );
+        if in_place {
+            let errors = mesh::check(module, entry);
+            if !errors.is_empty() {
+                return Err(errors);
+            }
         }
-        Others::Keep => entry_point,
-    };
-    if in_place {
-        mesh::apply(&mut out, index, &plan);
-    } else {
-        wrap_entry_point::apply(&mut out, index, &plan, policy);
+        let func = &module.functions[entry.function];
+        let mut leaves = map_system_values::collect_leaves(module, func)?;
+        if entry.stage == ir::ShaderStage::Vertex {
+            bare_result_is_position(module, &mut leaves);
+        }
+        let errors = map_system_values::map_leaves(module, entry, &mut leaves);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves);
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut plan = make_plan(entry, leaves);
+        if entry.stage == ir::ShaderStage::Vertex
+            && !crate::common::wrap::writes_position(&plan.leaves)
+        {
+            let outputs = plan.leaves.iter().any(|l| l.direction == Direction::Output);
+            if outputs {
+                return Err(vec![Diagnostic::error(
+                    codes::METAL_VERTEX_WITHOUT_POSITION,
+                    "a Metal vertex function that returns values must return `SV_Position` \
+                     (`[[position]]`)",
+                    entry.span,
+                )]);
+            }
+        }
+        plan.mesh = mesh::shape(module, entry);
+        plan.object_payload = mesh::object_payload(module, entry);
+        let mut out = module.clone();
+        add_group_thread_id(&mut out, &mut plan);
+        let index = keep_or_drop(&mut out, entry_point, others);
+        if in_place {
+            mesh::apply(&mut out, index, &plan);
+        } else {
+            wrap_entry_point::apply(&mut out, index, &plan, policy);
+        }
+        Ok(Legalized { module: out, plan })
     }
-    Ok(Legalized { module: out, plan })
+
+    /// The IR verifier on a legalized module: a pass that left it invalid
+    /// is an internal error (`E55300`), reported at the entry point
+    /// (`span`).
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        crate::common::verify(module, span, codes::METAL_INTERNAL_VERIFY)
+    }
 }
 
 /// A vertex function's result with no semantic, a `float4`, is its

@@ -13,7 +13,7 @@ use crate::common::link::{side, varyings};
 
 /// Checks `consumer` (legalized on its own) against what `producer`
 /// writes and returns the locations its inputs take in the linked
-/// pipeline ([`super::legalize_linked`] places them). `module` is the
+/// pipeline ([`crate::Family::legalize_linked`] places them). `module` is the
 /// module both were legalized from. Every disagreement is `E49801` or
 /// `E49802`, naming both sides.
 pub fn link_inputs(
