@@ -13,7 +13,7 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
 
-use crate::common::builder::FunctionBuilder;
+use crate::common::builder::{self, FunctionBuilder};
 use crate::glsl::adapt_builtins;
 use crate::glsl::geometry_streams::{self, CaptureCopy};
 use crate::glsl::mesh_outputs;
@@ -516,12 +516,12 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         // rejects any other size); the entry point reads the first `n`.
         let ty = match (leaf.vertices, plan.stage) {
             (Some(n), ir::ShaderStage::Hull) if leaf.direction == Direction::Output => {
-                array_of(module, ty, n)
+                builder::array_of(module, ty, n)
             }
             (Some(_), ir::ShaderStage::Hull | ir::ShaderStage::Domain) => {
-                array_of(module, ty, MAX_PATCH_VERTICES)
+                builder::array_of(module, ty, MAX_PATCH_VERTICES)
             }
-            (Some(n), _) => array_of(module, ty, n),
+            (Some(n), _) => builder::array_of(module, ty, n),
             (None, _) => ty,
         };
         let io = io.map(|io| ir::IoAttrs {
@@ -535,7 +535,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         let key = (leaf.global_name.clone(), leaf.direction, element);
         let global = *by_name
             .entry(key)
-            .or_insert_with(|| add_global(module, &leaf.global_name, ty, space, io));
+            .or_insert_with(|| builder::global(module, &leaf.global_name, ty, space, io));
         globals.push(global);
         let base = match &leaf.target {
             Target::BuiltIn { value, row, .. } => row.rebase.map(|rebase| {
@@ -545,7 +545,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
                 };
                 let key = (rebase.base_name.to_string(), Direction::Input, None);
                 *by_name.entry(key).or_insert_with(|| {
-                    add_global(
+                    builder::global(
                         module,
                         rebase.base_name,
                         ty,
@@ -579,7 +579,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         let ty = adapt_builtins::builtin_type(module, row.ty, false);
         let key = (row.glsl_name.to_string(), Direction::Input, None);
         let global = *by_name.entry(key).or_insert_with(|| {
-            add_global(
+            builder::global(
                 module,
                 row.glsl_name,
                 ty,
@@ -660,7 +660,7 @@ fn capture_globals(
         };
         next_location += 1;
         let name = format!("xfb_{}", leaf.global_name.trim_start_matches("gl_"));
-        let global = add_global(module, &name, ty, ir::AddressSpace::Output, Some(io));
+        let global = builder::global(module, &name, ty, ir::AddressSpace::Output, Some(io));
         copies.push(CaptureCopy {
             leaf: capture.leaf,
             global,
@@ -816,16 +816,6 @@ fn unwidenable(module: &ir::Module, plan: &Plan) -> Vec<Diagnostic> {
     errors
 }
 
-fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
-    let inner = ir::TypeInner::Array {
-        base,
-        size: ir::ArraySize::Constant(n),
-    };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
-}
-
 fn space_of(direction: Direction) -> ir::AddressSpace {
     match direction {
         Direction::Input => ir::AddressSpace::Input,
@@ -841,24 +831,4 @@ fn builtin_io(value: ir::SystemValue) -> ir::IoAttrs {
         })),
         ..Default::default()
     }
-}
-
-fn add_global(
-    module: &mut ir::Module,
-    name: &str,
-    ty: Handle<Type>,
-    space: ir::AddressSpace,
-    io: Option<ir::IoAttrs>,
-) -> Handle<ir::GlobalVariable> {
-    let global = ir::GlobalVariable {
-        name: name.to_string(),
-        ty,
-        space,
-        binding: ir::ResourceBinding::default(),
-        matrix_layout: None,
-        init: None,
-        globally_coherent: false,
-        io,
-    };
-    module.globals.append(global, ir::Span::UNDEFINED)
 }
