@@ -83,21 +83,54 @@ pub struct Leaf<T> {
     pub semantic: Option<ir::Semantic>,
 }
 
+/// Where a family's target puts a leaf, as far as the shared wrapper and
+/// linker need to know.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// A builtin of this system value: a parameter of the wrapper.
+    BuiltIn(SystemValue),
+    /// A user varying at this location, with this interpolation: a
+    /// parameter of the wrapper.
+    Location(u32, ir::Interpolation),
+    /// An entry-point `uniform` parameter: a global, not a varying.
+    Uniform,
+    /// Something the rewrite makes: not a parameter of the wrapper
+    /// (Metal's computed `SV_GroupIndex`, mesh payload and indices).
+    Made,
+}
+
 /// A family's target as the shared wrapper and linker see it.
 pub(crate) trait FamilyTarget {
-    /// An entry-point `uniform` parameter: a global, not a varying.
-    fn is_uniform(&self) -> bool;
-    /// Whether an input leaf becomes a parameter of the wrapper (not a
-    /// uniform, not computed).
-    fn is_parameter(&self) -> bool;
-    /// The system value of a builtin leaf.
-    fn builtin(&self) -> Option<SystemValue>;
+    /// Where the leaf goes.
+    fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
     /// The binding the interface value carries.
     fn io(&self) -> ir::IoAttrs;
+
+    /// An entry-point `uniform` parameter: a global, not a varying.
+    fn is_uniform(&self) -> bool {
+        matches!(self.place(), Place::Uniform)
+    }
+    /// Whether an input leaf becomes a parameter of the wrapper (not a
+    /// uniform, not computed).
+    fn is_parameter(&self) -> bool {
+        matches!(self.place(), Place::BuiltIn(_) | Place::Location(..))
+    }
+    /// The system value of a builtin leaf.
+    fn builtin(&self) -> Option<SystemValue> {
+        match self.place() {
+            Place::BuiltIn(value) => Some(value),
+            _ => None,
+        }
+    }
     /// A user varying's location and interpolation.
-    fn location(&self) -> Option<(u32, ir::Interpolation)>;
+    fn location(&self) -> Option<(u32, ir::Interpolation)> {
+        match self.place() {
+            Place::Location(location, interpolation) => Some((location, interpolation)),
+            _ => None,
+        }
+    }
 }
 
 impl<T: FamilyTarget> WrapLeaf for Leaf<T> {

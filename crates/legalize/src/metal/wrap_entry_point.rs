@@ -21,7 +21,7 @@ use legalis_sysval::BuiltinType;
 
 use super::plan::{Leaf, Plan, Root, Target};
 use crate::common::builder::{self, FunctionBuilder};
-use crate::common::plan::FamilyTarget;
+use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::{Argument, WrapLeaf, store_input, wrap};
 
 /// Appends the wrapper and points the entry point at it.
@@ -104,26 +104,16 @@ pub(super) fn group_index(
 }
 
 impl FamilyTarget for Target {
-    fn is_uniform(&self) -> bool {
-        *self == Target::Uniform
-    }
-    fn is_parameter(&self) -> bool {
-        matches!(self, Target::BuiltIn { .. } | Target::Location { .. })
-    }
-    fn builtin(&self) -> Option<SystemValue> {
+    fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Some(*value),
-            _ => None,
-        }
-    }
-    fn location(&self) -> Option<(u32, ir::Interpolation)> {
-        match self {
+            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
             Target::Location {
                 location,
                 interpolation,
                 ..
-            } => Some((*location, *interpolation)),
-            _ => None,
+            } => Place::Location(*location, *interpolation),
+            Target::Uniform => Place::Uniform,
+            Target::GroupIndex { .. } | Target::Payload | Target::Indices { .. } => Place::Made,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {

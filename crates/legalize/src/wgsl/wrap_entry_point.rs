@@ -13,11 +13,10 @@
 //! reciprocal.
 
 use legalis_ir as ir;
-use legalis_ir::SystemValue;
 use legalis_sysval::BuiltinType;
 
 use super::plan::{Plan, Target};
-use crate::common::plan::FamilyTarget;
+use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::wrap;
 
 /// Appends the wrapper and points the entry point at it.
@@ -26,31 +25,19 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
 }
 
 impl FamilyTarget for Target {
-    fn is_uniform(&self) -> bool {
-        *self == Target::Uniform
-    }
-    fn is_parameter(&self) -> bool {
-        *self != Target::Uniform
-    }
-    fn builtin(&self) -> Option<SystemValue> {
+    fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Some(*value),
-            _ => None,
+            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
+            Target::Location {
+                location,
+                interpolation,
+            } => Place::Location(*location, *interpolation),
+            Target::Uniform => Place::Uniform,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
         match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
-            _ => None,
-        }
-    }
-    /// A `@location` leaf.
-    fn location(&self) -> Option<(u32, ir::Interpolation)> {
-        match self {
-            Target::Location {
-                location,
-                interpolation,
-            } => Some((*location, *interpolation)),
             _ => None,
         }
     }
