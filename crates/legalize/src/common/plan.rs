@@ -24,25 +24,27 @@ pub enum Root {
     Added,
 }
 
-/// Why a leaf went where it went.
+/// Why a leaf went where it went, on every target family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// A row of the system-value table's column of the target.
+    /// A row of the system-value table's column of the target (GLSL also
+    /// gives it to an entry-point `uniform` parameter).
     TableRow,
     /// `[[vk::location(n)]]`.
     ExplicitLocation,
     /// The semantic index decides (`SV_Target2` → `@location(2)`,
-    /// `[[color(2)]]`).
+    /// `[[color(2)]]`, GLSL location 2).
     SemanticIndex,
     /// The next location not yet taken in its direction, in declaration
     /// order.
     NextFreeLocation,
     /// Where the previous stage of a linked pipeline writes the same
-    /// semantic (WGSL).
+    /// semantic (GLSL, WGSL: [`legalis_ir::link::Linked`]).
     Linked,
     /// No Metal attribute: computed from others (`SV_GroupIndex`, B20).
     Synthesized,
-    /// An entry-point `uniform` parameter or resource: a module global.
+    /// A WGSL or Metal entry-point `uniform` parameter or resource: a
+    /// module global.
     Uniform,
     /// A Metal mesh function's `in payload` parameter: the object
     /// function's payload, `const object_data T* [[payload]]` (B21).
@@ -50,6 +52,23 @@ pub enum Reason {
     /// A Metal mesh function's `out indices`: `set_index` calls on the
     /// `metal::mesh` parameter, after `[outputtopology]` (B21).
     Topology,
+}
+
+impl Reason {
+    /// Its name in `--trace-legalization` (`table-row`, `linked`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::TableRow => "table-row",
+            Reason::ExplicitLocation => "explicit-location",
+            Reason::SemanticIndex => "semantic-index",
+            Reason::NextFreeLocation => "next-free-location",
+            Reason::Linked => "linked",
+            Reason::Synthesized => "synthesized",
+            Reason::Uniform => "uniform",
+            Reason::Payload => "payload",
+            Reason::Topology => "topology",
+        }
+    }
 }
 
 /// One leaf of the entry point's signature and where it goes (`T`: the
