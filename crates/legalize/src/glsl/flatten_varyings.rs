@@ -641,9 +641,7 @@ fn capture_globals(
                 scalar,
             },
         };
-        let ty = module
-            .types
-            .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED);
+        let ty = builder::ty(module, inner);
         let io = ir::IoAttrs {
             binding: Some(ir::Binding::Location {
                 location: next_location,
@@ -693,21 +691,11 @@ fn copy_elements(
     uint: Handle<Type>,
 ) {
     let (global, global_ty, element_ty, n) = global;
-    let (count, place_element) = match array_of_len(module, place_ty) {
-        Some((base, m)) => (m.min(n), Some(base)),
-        None => (1, None),
-    };
+    let (count, place_element) = shared_elements(module, place_ty, n);
     for k in 0..count {
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
         let value = b.element(all, k, uint, element_ty);
-        let (target, target_ty) = match place_element {
-            Some(base) => {
-                // `place` is used once per statement: copy its tree for each.
-                let target = if k == 0 { place } else { b.copy_tree(place) };
-                (b.element(target, k, uint, base), base)
-            }
-            None => (place, place_ty),
-        };
+        let (target, target_ty) = nth(b, (place, place_ty), place_element, k, uint);
         let value = adapt_builtins::write_value(b, value, element_ty, target_ty);
         b.push(ir::Statement::Store { target, value });
     }
@@ -725,25 +713,44 @@ fn store_elements(
     uint: Handle<Type>,
 ) {
     let (target, element_ty, n) = target;
-    let (count, value_element) = match array_of_len(module, value_ty) {
-        Some((base, m)) => (m.min(n), Some(base)),
-        None => (1, None),
-    };
+    let (count, value_element) = shared_elements(module, value_ty, n);
     for k in 0..count {
-        let place = if k == 0 { target } else { b.copy_tree(target) };
-        let place = b.element(place, k, uint, element_ty);
-        let (element, from) = match value_element {
-            Some(base) => {
-                let source = if k == 0 { value } else { b.copy_tree(value) };
-                (b.element(source, k, uint, base), base)
-            }
-            None => (value, value_ty),
-        };
+        let (place, _) = nth(b, (target, element_ty), Some(element_ty), k, uint);
+        let (element, from) = nth(b, (value, value_ty), value_element, k, uint);
         let element = adapt_builtins::write_value(b, element, from, element_ty);
         b.push(ir::Statement::Store {
             target: place,
             value: element,
         });
+    }
+}
+
+/// How many elements a copy between an array of `n` and a value of type
+/// `ty` makes (the fewer of the two lengths; 1 when `ty` is not an array),
+/// and `ty`'s element type when it is an array.
+fn shared_elements(module: &ir::Module, ty: Handle<Type>, n: u32) -> (u32, Option<Handle<Type>>) {
+    match array_of_len(module, ty) {
+        Some((base, m)) => (m.min(n), Some(base)),
+        None => (1, None),
+    }
+}
+
+/// Element `k` of `expr` when it is an array of `element`s, or `expr`
+/// itself (of type `ty`) when `element` is `None`. An expression is used
+/// once per statement: after the first element, its tree is copied.
+fn nth(
+    b: &mut FunctionBuilder,
+    (expr, ty): (Handle<ir::Expression>, Handle<Type>),
+    element: Option<Handle<Type>>,
+    k: u32,
+    uint: Handle<Type>,
+) -> (Handle<ir::Expression>, Handle<Type>) {
+    match element {
+        Some(base) => {
+            let expr = if k == 0 { expr } else { b.copy_tree(expr) };
+            (b.element(expr, k, uint, base), base)
+        }
+        None => (expr, ty),
     }
 }
 
@@ -762,9 +769,7 @@ pub(crate) fn bool_as_uint(module: &mut ir::Module, ty: Handle<Type>) -> Handle<
         }
         _ => return ty,
     };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+    builder::ty(module, inner)
 }
 
 /// The 32-bit counterpart of a 16-bit scalar or vector type
@@ -781,9 +786,7 @@ fn widened(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
         }
         _ => return ty,
     };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+    builder::ty(module, inner)
 }
 
 /// The location varyings `-fvk-widen-16bit-varyings` cannot widen: 16-bit
