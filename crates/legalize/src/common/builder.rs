@@ -240,6 +240,28 @@ pub(crate) fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> H
     ty(module, TypeInner::Array { base, size })
 }
 
+/// The binding of the builtin `value`, not an element of an array.
+pub(crate) fn builtin_binding(value: ir::SystemValue) -> ir::Binding {
+    ir::Binding::BuiltIn(ir::BuiltIn {
+        value,
+        array_index: None,
+    })
+}
+
+/// A plain user varying's binding: `location` with `interpolation`, no
+/// component, dual-source index, patch, per-primitive or per-vertex mark.
+pub(crate) fn location_binding(location: u32, interpolation: ir::Interpolation) -> ir::Binding {
+    ir::Binding::Location {
+        location,
+        component: 0,
+        index: None,
+        interpolation,
+        patch: false,
+        per_primitive: false,
+        per_vertex: false,
+    }
+}
+
 /// A new global `name` of type `ty` in `space`, with no resource binding
 /// and no place in the source: an interface global the GLSL passes make
 /// (`io` its builtin or location), or the task payload.

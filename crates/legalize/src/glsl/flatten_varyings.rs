@@ -643,15 +643,10 @@ fn capture_globals(
         };
         let ty = builder::ty(module, inner);
         let io = ir::IoAttrs {
-            binding: Some(ir::Binding::Location {
-                location: next_location,
-                component: 0,
-                index: None,
-                interpolation: ir::Interpolation::default(),
-                patch: false,
-                per_primitive: false,
-                per_vertex: false,
-            }),
+            binding: Some(builder::location_binding(
+                next_location,
+                ir::Interpolation::default(),
+            )),
             stream: leaf.stream.filter(|_| several_streams),
             xfb: Some(capture.xfb),
             ..Default::default()
@@ -828,10 +823,7 @@ fn space_of(direction: Direction) -> ir::AddressSpace {
 
 fn builtin_io(value: ir::SystemValue) -> ir::IoAttrs {
     ir::IoAttrs {
-        binding: Some(ir::Binding::BuiltIn(ir::BuiltIn {
-            value,
-            array_index: None,
-        })),
+        binding: Some(builder::builtin_binding(value)),
         ..Default::default()
     }
 }

@@ -131,21 +131,12 @@ impl FamilyTarget for Target {
 
 /// The binding the interface value carries.
 pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
-    let location = |location: u32, interpolation: ir::Interpolation| ir::Binding::Location {
-        location,
-        component: 0,
-        index: None,
-        interpolation,
-        patch: false,
-        per_primitive: false,
-        per_vertex: false,
-    };
     let mut interpolation = ir::Interpolation::default();
     let mut link_name = None;
     let binding = match target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn { row, index, .. } if row.by_index => {
-            location(*index, ir::Interpolation::default())
+            builder::location_binding(*index, ir::Interpolation::default())
         }
         Target::BuiltIn {
             value,
@@ -157,10 +148,7 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             if *value == ir::SystemValue::Barycentrics {
                 interpolation = *declared;
             }
-            ir::Binding::BuiltIn(ir::BuiltIn {
-                value: *value,
-                array_index: None,
-            })
+            builder::builtin_binding(*value)
         }
         Target::Location {
             location: l,
@@ -168,7 +156,7 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             link,
         } => {
             link_name = link.clone();
-            location(*l, *interpolation)
+            builder::location_binding(*l, *interpolation)
         }
         // Uniform leaves become globals, synthesised ones locals, the
         // payload and the indices parameters of their own kind (B21):

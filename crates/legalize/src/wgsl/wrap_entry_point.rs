@@ -16,6 +16,7 @@ use legalis_ir as ir;
 use legalis_sysval::BuiltinType;
 
 use super::plan::{Plan, Target};
+use crate::common::builder;
 use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::wrap;
 
@@ -43,22 +44,11 @@ impl FamilyTarget for Target {
     }
     fn io(&self) -> ir::IoAttrs {
         let binding = match self {
-            Target::BuiltIn { value, .. } => ir::Binding::BuiltIn(ir::BuiltIn {
-                value: *value,
-                array_index: None,
-            }),
+            Target::BuiltIn { value, .. } => builder::builtin_binding(*value),
             Target::Location {
                 location,
                 interpolation,
-            } => ir::Binding::Location {
-                location: *location,
-                component: 0,
-                index: None,
-                interpolation: *interpolation,
-                patch: false,
-                per_primitive: false,
-                per_vertex: false,
-            },
+            } => builder::location_binding(*location, *interpolation),
             // Uniform leaves become globals, never interface values.
             Target::Uniform => return ir::IoAttrs::default(),
         };
