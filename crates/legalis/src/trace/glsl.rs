@@ -2,7 +2,7 @@
 //! SPIR-V names, locations, and the interface variables it synthesizes.
 
 use super::*;
-use legalis_legalize::glsl::{Leaf, Part, PatchArg, Plan, Reason, Root, Target as Place};
+use legalis_legalize::glsl::{Leaf, Part, PatchArg, Plan, Root, Target as Place};
 use legalis_sysval::{GlslMapping, primitive_indices};
 use serde_json::json;
 
@@ -145,13 +145,7 @@ fn leaf_json(module: &ir::Module, stage: ir::ShaderStage, leaf: &Leaf) -> Value 
         ),
         Place::Uniform => (json!({ "kind": "uniform" }), None),
     };
-    let reason = match leaf.reason {
-        Reason::TableRow => "table-row",
-        Reason::ExplicitLocation => "explicit-location",
-        Reason::SemanticIndex => "semantic-index",
-        Reason::NextFreeLocation => "next-free-location",
-        Reason::Linked => "linked",
-    };
+    let reason = leaf.reason.name();
     let root = match leaf.root {
         Root::Param(i) => format!("param {i}"),
         Root::Result => "result".into(),

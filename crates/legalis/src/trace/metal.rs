@@ -120,17 +120,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     None,
                 ),
             };
-            let reason = match leaf.reason {
-                m::Reason::TableRow => "table-row",
-                m::Reason::ExplicitLocation => "explicit-location",
-                m::Reason::SemanticIndex => "semantic-index",
-                m::Reason::NextFreeLocation => "next-free-location",
-                m::Reason::Synthesized => "synthesized",
-                m::Reason::Uniform => "uniform",
-                m::Reason::Payload => "payload",
-                m::Reason::Topology => "topology",
-                m::Reason::Linked => "linked",
-            };
+            let reason = leaf.reason.name();
             let root = match leaf.root {
                 m::Root::Param(i) => format!("param {i}"),
                 m::Root::Result => "result".into(),

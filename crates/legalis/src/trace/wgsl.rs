@@ -62,17 +62,7 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
                 ),
                 w::Target::Uniform => (json!({ "kind": "uniform" }), None),
             };
-            let reason = match leaf.reason {
-                w::Reason::TableRow => "table-row",
-                w::Reason::ExplicitLocation => "explicit-location",
-                w::Reason::SemanticIndex => "semantic-index",
-                w::Reason::NextFreeLocation => "next-free-location",
-                w::Reason::Linked => "linked",
-                w::Reason::Uniform => "uniform",
-                w::Reason::Synthesized => "synthesized",
-                w::Reason::Payload => "payload",
-                w::Reason::Topology => "topology",
-            };
+            let reason = leaf.reason.name();
             let root = match leaf.root {
                 w::Root::Param(i) => format!("param {i}"),
                 w::Root::Result => "result".into(),

@@ -234,23 +234,74 @@ pub(crate) fn ty(module: &mut ir::Module, inner: TypeInner) -> Handle<Type> {
         .insert(Type { name: None, inner }, Span::UNDEFINED)
 }
 
+/// `base[n]`, interned in `module`.
+pub(crate) fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
+    let size = ir::ArraySize::Constant(n);
+    ty(module, TypeInner::Array { base, size })
+}
+
+/// The binding of the builtin `value`, not an element of an array.
+pub(crate) fn builtin_binding(value: ir::SystemValue) -> ir::Binding {
+    ir::Binding::BuiltIn(ir::BuiltIn {
+        value,
+        array_index: None,
+    })
+}
+
+/// A plain user varying's binding: `location` with `interpolation`, no
+/// component, dual-source index, patch, per-primitive or per-vertex mark.
+pub(crate) fn location_binding(location: u32, interpolation: ir::Interpolation) -> ir::Binding {
+    ir::Binding::Location {
+        location,
+        component: 0,
+        index: None,
+        interpolation,
+        patch: false,
+        per_primitive: false,
+        per_vertex: false,
+    }
+}
+
+/// A new global `name` of type `ty` in `space`, with no resource binding
+/// and no place in the source: an interface global the GLSL passes make
+/// (`io` its builtin or location), or the task payload.
+pub(crate) fn global(
+    module: &mut ir::Module,
+    name: &str,
+    ty: Handle<Type>,
+    space: ir::AddressSpace,
+    io: Option<ir::IoAttrs>,
+) -> Handle<ir::GlobalVariable> {
+    append_global(module, name, ty, space, io, Span::UNDEFINED)
+}
+
 /// A `uniform` entry-point parameter as a global of its own, bound as a
 /// global resource is: what the wrappers pass in its place.
 pub(crate) fn uniform_global(
     module: &mut ir::Module,
     param: &ir::FunctionParam,
 ) -> Handle<ir::GlobalVariable> {
-    module.globals.append(
-        ir::GlobalVariable {
-            name: param.name.clone(),
-            ty: param.ty,
-            space: ir::AddressSpace::Uniform,
-            binding: ir::ResourceBinding::default(),
-            matrix_layout: None,
-            init: None,
-            globally_coherent: false,
-            io: None,
-        },
-        param.span,
-    )
+    let space = ir::AddressSpace::Uniform;
+    append_global(module, &param.name, param.ty, space, None, param.span)
+}
+
+fn append_global(
+    module: &mut ir::Module,
+    name: &str,
+    ty: Handle<Type>,
+    space: ir::AddressSpace,
+    io: Option<ir::IoAttrs>,
+    span: Span,
+) -> Handle<ir::GlobalVariable> {
+    let global = ir::GlobalVariable {
+        name: name.to_string(),
+        ty,
+        space,
+        binding: ir::ResourceBinding::default(),
+        matrix_layout: None,
+        init: None,
+        globally_coherent: false,
+        io,
+    };
+    module.globals.append(global, span)
 }

@@ -24,25 +24,27 @@ pub enum Root {
     Added,
 }
 
-/// Why a leaf went where it went.
+/// Why a leaf went where it went, on every target family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
-    /// A row of the system-value table's column of the target.
+    /// A row of the system-value table's column of the target (GLSL also
+    /// gives it to an entry-point `uniform` parameter).
     TableRow,
     /// `[[vk::location(n)]]`.
     ExplicitLocation,
     /// The semantic index decides (`SV_Target2` → `@location(2)`,
-    /// `[[color(2)]]`).
+    /// `[[color(2)]]`, GLSL location 2).
     SemanticIndex,
     /// The next location not yet taken in its direction, in declaration
     /// order.
     NextFreeLocation,
     /// Where the previous stage of a linked pipeline writes the same
-    /// semantic (WGSL).
+    /// semantic (GLSL, WGSL: [`legalis_ir::link::Linked`]).
     Linked,
     /// No Metal attribute: computed from others (`SV_GroupIndex`, B20).
     Synthesized,
-    /// An entry-point `uniform` parameter or resource: a module global.
+    /// A WGSL or Metal entry-point `uniform` parameter or resource: a
+    /// module global.
     Uniform,
     /// A Metal mesh function's `in payload` parameter: the object
     /// function's payload, `const object_data T* [[payload]]` (B21).
@@ -50,6 +52,23 @@ pub enum Reason {
     /// A Metal mesh function's `out indices`: `set_index` calls on the
     /// `metal::mesh` parameter, after `[outputtopology]` (B21).
     Topology,
+}
+
+impl Reason {
+    /// Its name in `--trace-legalization` (`table-row`, `linked`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::TableRow => "table-row",
+            Reason::ExplicitLocation => "explicit-location",
+            Reason::SemanticIndex => "semantic-index",
+            Reason::NextFreeLocation => "next-free-location",
+            Reason::Linked => "linked",
+            Reason::Synthesized => "synthesized",
+            Reason::Uniform => "uniform",
+            Reason::Payload => "payload",
+            Reason::Topology => "topology",
+        }
+    }
 }
 
 /// One leaf of the entry point's signature and where it goes (`T`: the
@@ -83,21 +102,54 @@ pub struct Leaf<T> {
     pub semantic: Option<ir::Semantic>,
 }
 
+/// Where a family's target puts a leaf, as far as the shared wrapper and
+/// linker need to know.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// A builtin of this system value: a parameter of the wrapper.
+    BuiltIn(SystemValue),
+    /// A user varying at this location, with this interpolation: a
+    /// parameter of the wrapper.
+    Location(u32, ir::Interpolation),
+    /// An entry-point `uniform` parameter: a global, not a varying.
+    Uniform,
+    /// Something the rewrite makes: not a parameter of the wrapper
+    /// (Metal's computed `SV_GroupIndex`, mesh payload and indices).
+    Made,
+}
+
 /// A family's target as the shared wrapper and linker see it.
 pub(crate) trait FamilyTarget {
-    /// An entry-point `uniform` parameter: a global, not a varying.
-    fn is_uniform(&self) -> bool;
-    /// Whether an input leaf becomes a parameter of the wrapper (not a
-    /// uniform, not computed).
-    fn is_parameter(&self) -> bool;
-    /// The system value of a builtin leaf.
-    fn builtin(&self) -> Option<SystemValue>;
+    /// Where the leaf goes.
+    fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
     /// The binding the interface value carries.
     fn io(&self) -> ir::IoAttrs;
+
+    /// An entry-point `uniform` parameter: a global, not a varying.
+    fn is_uniform(&self) -> bool {
+        matches!(self.place(), Place::Uniform)
+    }
+    /// Whether an input leaf becomes a parameter of the wrapper (not a
+    /// uniform, not computed).
+    fn is_parameter(&self) -> bool {
+        matches!(self.place(), Place::BuiltIn(_) | Place::Location(..))
+    }
+    /// The system value of a builtin leaf.
+    fn builtin(&self) -> Option<SystemValue> {
+        match self.place() {
+            Place::BuiltIn(value) => Some(value),
+            _ => None,
+        }
+    }
     /// A user varying's location and interpolation.
-    fn location(&self) -> Option<(u32, ir::Interpolation)>;
+    fn location(&self) -> Option<(u32, ir::Interpolation)> {
+        match self.place() {
+            Place::Location(location, interpolation) => Some((location, interpolation)),
+            _ => None,
+        }
+    }
 }
 
 impl<T: FamilyTarget> WrapLeaf for Leaf<T> {

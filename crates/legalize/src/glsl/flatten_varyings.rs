@@ -13,7 +13,7 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type};
 use legalis_sysval::Direction;
 
-use crate::common::builder::FunctionBuilder;
+use crate::common::builder::{self, FunctionBuilder};
 use crate::glsl::adapt_builtins;
 use crate::glsl::geometry_streams::{self, CaptureCopy};
 use crate::glsl::mesh_outputs;
@@ -516,12 +516,12 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         // rejects any other size); the entry point reads the first `n`.
         let ty = match (leaf.vertices, plan.stage) {
             (Some(n), ir::ShaderStage::Hull) if leaf.direction == Direction::Output => {
-                array_of(module, ty, n)
+                builder::array_of(module, ty, n)
             }
             (Some(_), ir::ShaderStage::Hull | ir::ShaderStage::Domain) => {
-                array_of(module, ty, MAX_PATCH_VERTICES)
+                builder::array_of(module, ty, MAX_PATCH_VERTICES)
             }
-            (Some(n), _) => array_of(module, ty, n),
+            (Some(n), _) => builder::array_of(module, ty, n),
             (None, _) => ty,
         };
         let io = io.map(|io| ir::IoAttrs {
@@ -535,7 +535,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         let key = (leaf.global_name.clone(), leaf.direction, element);
         let global = *by_name
             .entry(key)
-            .or_insert_with(|| add_global(module, &leaf.global_name, ty, space, io));
+            .or_insert_with(|| builder::global(module, &leaf.global_name, ty, space, io));
         globals.push(global);
         let base = match &leaf.target {
             Target::BuiltIn { value, row, .. } => row.rebase.map(|rebase| {
@@ -545,7 +545,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
                 };
                 let key = (rebase.base_name.to_string(), Direction::Input, None);
                 *by_name.entry(key).or_insert_with(|| {
-                    add_global(
+                    builder::global(
                         module,
                         rebase.base_name,
                         ty,
@@ -579,7 +579,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
         let ty = adapt_builtins::builtin_type(module, row.ty, false);
         let key = (row.glsl_name.to_string(), Direction::Input, None);
         let global = *by_name.entry(key).or_insert_with(|| {
-            add_global(
+            builder::global(
                 module,
                 row.glsl_name,
                 ty,
@@ -641,26 +641,19 @@ fn capture_globals(
                 scalar,
             },
         };
-        let ty = module
-            .types
-            .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED);
+        let ty = builder::ty(module, inner);
         let io = ir::IoAttrs {
-            binding: Some(ir::Binding::Location {
-                location: next_location,
-                component: 0,
-                index: None,
-                interpolation: ir::Interpolation::default(),
-                patch: false,
-                per_primitive: false,
-                per_vertex: false,
-            }),
+            binding: Some(builder::location_binding(
+                next_location,
+                ir::Interpolation::default(),
+            )),
             stream: leaf.stream.filter(|_| several_streams),
             xfb: Some(capture.xfb),
             ..Default::default()
         };
         next_location += 1;
         let name = format!("xfb_{}", leaf.global_name.trim_start_matches("gl_"));
-        let global = add_global(module, &name, ty, ir::AddressSpace::Output, Some(io));
+        let global = builder::global(module, &name, ty, ir::AddressSpace::Output, Some(io));
         copies.push(CaptureCopy {
             leaf: capture.leaf,
             global,
@@ -693,21 +686,11 @@ fn copy_elements(
     uint: Handle<Type>,
 ) {
     let (global, global_ty, element_ty, n) = global;
-    let (count, place_element) = match array_of_len(module, place_ty) {
-        Some((base, m)) => (m.min(n), Some(base)),
-        None => (1, None),
-    };
+    let (count, place_element) = shared_elements(module, place_ty, n);
     for k in 0..count {
         let all = b.expr(ir::Expression::Global(global), Some(global_ty));
         let value = b.element(all, k, uint, element_ty);
-        let (target, target_ty) = match place_element {
-            Some(base) => {
-                // `place` is used once per statement: copy its tree for each.
-                let target = if k == 0 { place } else { b.copy_tree(place) };
-                (b.element(target, k, uint, base), base)
-            }
-            None => (place, place_ty),
-        };
+        let (target, target_ty) = nth(b, (place, place_ty), place_element, k, uint);
         let value = adapt_builtins::write_value(b, value, element_ty, target_ty);
         b.push(ir::Statement::Store { target, value });
     }
@@ -725,25 +708,44 @@ fn store_elements(
     uint: Handle<Type>,
 ) {
     let (target, element_ty, n) = target;
-    let (count, value_element) = match array_of_len(module, value_ty) {
-        Some((base, m)) => (m.min(n), Some(base)),
-        None => (1, None),
-    };
+    let (count, value_element) = shared_elements(module, value_ty, n);
     for k in 0..count {
-        let place = if k == 0 { target } else { b.copy_tree(target) };
-        let place = b.element(place, k, uint, element_ty);
-        let (element, from) = match value_element {
-            Some(base) => {
-                let source = if k == 0 { value } else { b.copy_tree(value) };
-                (b.element(source, k, uint, base), base)
-            }
-            None => (value, value_ty),
-        };
+        let (place, _) = nth(b, (target, element_ty), Some(element_ty), k, uint);
+        let (element, from) = nth(b, (value, value_ty), value_element, k, uint);
         let element = adapt_builtins::write_value(b, element, from, element_ty);
         b.push(ir::Statement::Store {
             target: place,
             value: element,
         });
+    }
+}
+
+/// How many elements a copy between an array of `n` and a value of type
+/// `ty` makes (the fewer of the two lengths; 1 when `ty` is not an array),
+/// and `ty`'s element type when it is an array.
+fn shared_elements(module: &ir::Module, ty: Handle<Type>, n: u32) -> (u32, Option<Handle<Type>>) {
+    match array_of_len(module, ty) {
+        Some((base, m)) => (m.min(n), Some(base)),
+        None => (1, None),
+    }
+}
+
+/// Element `k` of `expr` when it is an array of `element`s, or `expr`
+/// itself (of type `ty`) when `element` is `None`. An expression is used
+/// once per statement: after the first element, its tree is copied.
+fn nth(
+    b: &mut FunctionBuilder,
+    (expr, ty): (Handle<ir::Expression>, Handle<Type>),
+    element: Option<Handle<Type>>,
+    k: u32,
+    uint: Handle<Type>,
+) -> (Handle<ir::Expression>, Handle<Type>) {
+    match element {
+        Some(base) => {
+            let expr = if k == 0 { expr } else { b.copy_tree(expr) };
+            (b.element(expr, k, uint, base), base)
+        }
+        None => (expr, ty),
     }
 }
 
@@ -762,9 +764,7 @@ pub(crate) fn bool_as_uint(module: &mut ir::Module, ty: Handle<Type>) -> Handle<
         }
         _ => return ty,
     };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+    builder::ty(module, inner)
 }
 
 /// The 32-bit counterpart of a 16-bit scalar or vector type
@@ -781,9 +781,7 @@ fn widened(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
         }
         _ => return ty,
     };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+    builder::ty(module, inner)
 }
 
 /// The location varyings `-fvk-widen-16bit-varyings` cannot widen: 16-bit
@@ -816,16 +814,6 @@ fn unwidenable(module: &ir::Module, plan: &Plan) -> Vec<Diagnostic> {
     errors
 }
 
-fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
-    let inner = ir::TypeInner::Array {
-        base,
-        size: ir::ArraySize::Constant(n),
-    };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
-}
-
 fn space_of(direction: Direction) -> ir::AddressSpace {
     match direction {
         Direction::Input => ir::AddressSpace::Input,
@@ -835,30 +823,7 @@ fn space_of(direction: Direction) -> ir::AddressSpace {
 
 fn builtin_io(value: ir::SystemValue) -> ir::IoAttrs {
     ir::IoAttrs {
-        binding: Some(ir::Binding::BuiltIn(ir::BuiltIn {
-            value,
-            array_index: None,
-        })),
+        binding: Some(builder::builtin_binding(value)),
         ..Default::default()
     }
-}
-
-fn add_global(
-    module: &mut ir::Module,
-    name: &str,
-    ty: Handle<Type>,
-    space: ir::AddressSpace,
-    io: Option<ir::IoAttrs>,
-) -> Handle<ir::GlobalVariable> {
-    let global = ir::GlobalVariable {
-        name: name.to_string(),
-        ty,
-        space,
-        binding: ir::ResourceBinding::default(),
-        matrix_layout: None,
-        init: None,
-        globally_coherent: false,
-        io,
-    };
-    module.globals.append(global, ir::Span::UNDEFINED)
 }

@@ -25,7 +25,7 @@ use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 
-use crate::common::builder::FunctionBuilder;
+use crate::common::builder::{self, FunctionBuilder};
 use crate::glsl::adapt_builtins;
 use crate::glsl::plan::{Leaf, Part, Plan, Root, Target};
 
@@ -98,19 +98,19 @@ pub fn apply(
                     _ => entry.attributes.mesh_primitives = Some(count),
                 }
                 if kind == ir::MeshOutputKind::Indices {
-                    let ty = array_of(module, element, count);
+                    let ty = builder::array_of(module, element, count);
                     let name = legalis_sysval::primitive_indices(entry.attributes.output_topology)
                         .glsl_name;
                     let io = ir::IoAttrs {
                         binding: Some(ir::Binding::PrimitiveIndices),
                         ..Default::default()
                     };
-                    let g = add_global(module, name, ty, ir::AddressSpace::Output, Some(io));
+                    let g = builder::global(module, name, ty, ir::AddressSpace::Output, Some(io));
                     whole.push((index, g, ty));
                 }
             }
             MeshParam::Payload => {
-                let g = add_global(
+                let g = builder::global(
                     module,
                     &param.name,
                     param.ty,
@@ -450,34 +450,4 @@ fn element_of(module: &ir::Module, ty: Handle<Type>) -> Option<Handle<Type>> {
         Some(&TypeInner::Array { base, .. }) => Some(base),
         _ => None,
     }
-}
-
-fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
-    let inner = TypeInner::Array {
-        base,
-        size: ir::ArraySize::Constant(n),
-    };
-    module
-        .types
-        .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
-}
-
-fn add_global(
-    module: &mut ir::Module,
-    name: &str,
-    ty: Handle<Type>,
-    space: ir::AddressSpace,
-    io: Option<ir::IoAttrs>,
-) -> Handle<ir::GlobalVariable> {
-    let global = ir::GlobalVariable {
-        name: name.to_string(),
-        ty,
-        space,
-        binding: ir::ResourceBinding::default(),
-        matrix_layout: None,
-        init: None,
-        globally_coherent: false,
-        io,
-    };
-    module.globals.append(global, ir::Span::UNDEFINED)
 }

@@ -56,21 +56,8 @@ pub enum PatchArg {
     Leaves,
 }
 
-/// Why a leaf went where it went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    /// A row of the system-value table.
-    TableRow,
-    /// `[[vk::location(n)]]`.
-    ExplicitLocation,
-    /// The semantic index decides (`SV_Target2` → location 2).
-    SemanticIndex,
-    /// The next location not yet taken, in declaration order.
-    NextFreeLocation,
-    /// Where the previous stage writes the same semantic (cross-stage
-    /// linking, [`crate::glsl::Linked`]).
-    Linked,
-}
+/// Why a leaf went where it went: the one reason every family gives.
+pub use crate::common::plan::Reason;
 
 /// What the previous stage of a linked pipeline fixed for this entry
 /// point's inputs: every target's, in `legalis_ir::link`.

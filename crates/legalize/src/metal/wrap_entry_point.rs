@@ -21,7 +21,7 @@ use legalis_sysval::BuiltinType;
 
 use super::plan::{Leaf, Plan, Root, Target};
 use crate::common::builder::{self, FunctionBuilder};
-use crate::common::plan::FamilyTarget;
+use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::{Argument, WrapLeaf, store_input, wrap};
 
 /// Appends the wrapper and points the entry point at it.
@@ -104,26 +104,16 @@ pub(super) fn group_index(
 }
 
 impl FamilyTarget for Target {
-    fn is_uniform(&self) -> bool {
-        *self == Target::Uniform
-    }
-    fn is_parameter(&self) -> bool {
-        matches!(self, Target::BuiltIn { .. } | Target::Location { .. })
-    }
-    fn builtin(&self) -> Option<SystemValue> {
+    fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Some(*value),
-            _ => None,
-        }
-    }
-    fn location(&self) -> Option<(u32, ir::Interpolation)> {
-        match self {
+            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
             Target::Location {
                 location,
                 interpolation,
                 ..
-            } => Some((*location, *interpolation)),
-            _ => None,
+            } => Place::Location(*location, *interpolation),
+            Target::Uniform => Place::Uniform,
+            Target::GroupIndex { .. } | Target::Payload | Target::Indices { .. } => Place::Made,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
@@ -141,21 +131,12 @@ impl FamilyTarget for Target {
 
 /// The binding the interface value carries.
 pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
-    let location = |location: u32, interpolation: ir::Interpolation| ir::Binding::Location {
-        location,
-        component: 0,
-        index: None,
-        interpolation,
-        patch: false,
-        per_primitive: false,
-        per_vertex: false,
-    };
     let mut interpolation = ir::Interpolation::default();
     let mut link_name = None;
     let binding = match target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn { row, index, .. } if row.by_index => {
-            location(*index, ir::Interpolation::default())
+            builder::location_binding(*index, ir::Interpolation::default())
         }
         Target::BuiltIn {
             value,
@@ -167,10 +148,7 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             if *value == ir::SystemValue::Barycentrics {
                 interpolation = *declared;
             }
-            ir::Binding::BuiltIn(ir::BuiltIn {
-                value: *value,
-                array_index: None,
-            })
+            builder::builtin_binding(*value)
         }
         Target::Location {
             location: l,
@@ -178,7 +156,7 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             link,
         } => {
             link_name = link.clone();
-            location(*l, *interpolation)
+            builder::location_binding(*l, *interpolation)
         }
         // Uniform leaves become globals, synthesised ones locals, the
         // payload and the indices parameters of their own kind (B21):

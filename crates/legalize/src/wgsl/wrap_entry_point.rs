@@ -13,11 +13,11 @@
 //! reciprocal.
 
 use legalis_ir as ir;
-use legalis_ir::SystemValue;
 use legalis_sysval::BuiltinType;
 
 use super::plan::{Plan, Target};
-use crate::common::plan::FamilyTarget;
+use crate::common::builder;
+use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::wrap;
 
 /// Appends the wrapper and points the entry point at it.
@@ -26,16 +26,14 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
 }
 
 impl FamilyTarget for Target {
-    fn is_uniform(&self) -> bool {
-        *self == Target::Uniform
-    }
-    fn is_parameter(&self) -> bool {
-        *self != Target::Uniform
-    }
-    fn builtin(&self) -> Option<SystemValue> {
+    fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Some(*value),
-            _ => None,
+            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
+            Target::Location {
+                location,
+                interpolation,
+            } => Place::Location(*location, *interpolation),
+            Target::Uniform => Place::Uniform,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
@@ -44,34 +42,13 @@ impl FamilyTarget for Target {
             _ => None,
         }
     }
-    /// A `@location` leaf.
-    fn location(&self) -> Option<(u32, ir::Interpolation)> {
-        match self {
-            Target::Location {
-                location,
-                interpolation,
-            } => Some((*location, *interpolation)),
-            _ => None,
-        }
-    }
     fn io(&self) -> ir::IoAttrs {
         let binding = match self {
-            Target::BuiltIn { value, .. } => ir::Binding::BuiltIn(ir::BuiltIn {
-                value: *value,
-                array_index: None,
-            }),
+            Target::BuiltIn { value, .. } => builder::builtin_binding(*value),
             Target::Location {
                 location,
                 interpolation,
-            } => ir::Binding::Location {
-                location: *location,
-                component: 0,
-                index: None,
-                interpolation: *interpolation,
-                patch: false,
-                per_primitive: false,
-                per_vertex: false,
-            },
+            } => builder::location_binding(*location, *interpolation),
             // Uniform leaves become globals, never interface values.
             Target::Uniform => return ir::IoAttrs::default(),
         };
