@@ -58,6 +58,14 @@ pub trait Family: sealed::Sealed {
     /// their `uniform` parameters as launch arguments.
     const RESOURCE_ARGUMENTS_AS_GLOBALS: bool = true;
 
+    /// Whether every target of the family can pass a resource of this type
+    /// to a function. A helper called from several places with different
+    /// globals of a type they cannot pass is copied once per global; by
+    /// default no resource is passed.
+    fn passes_resource(_inner: &ir::TypeInner) -> bool {
+        false
+    }
+
     /// Legalizes entry point `entry_point` of `module` under the API
     /// conventions of `policy`, inputs the previous stage of a linked
     /// pipeline writes at the places `linked` gives (a family that links
@@ -150,7 +158,7 @@ pub trait Family: sealed::Sealed {
 /// The last step of every legalization of family `F`.
 fn finish<F: Family + ?Sized>(module: &mut ir::Module) {
     if F::RESOURCE_ARGUMENTS_AS_GLOBALS {
-        super::resource_arguments::inline_resource_arguments(module);
+        super::resource_arguments::inline_resource_arguments(module, F::passes_resource);
     }
 }
 

@@ -124,6 +124,12 @@ use ir::OtherEntryPoints as Others;
 impl Family for Glsl {
     type Plan = Plan;
 
+    // GLSL and SPIR-V pass sampled textures and samplers; buffers and storage
+    // images are read as their globals.
+    fn passes_resource(inner: &ir::TypeInner) -> bool {
+        crate::common::resource_arguments::sampled(inner)
+    }
+
     fn legalize_one(
         module: &ir::Module,
         entry_point: usize,

@@ -67,6 +67,12 @@ pub type LegalizedAll = crate::LegalizedAll<Plan>;
 impl Family for Wgsl {
     type Plan = Plan;
 
+    // WGSL pass sampled textures and samplers; buffers and storage
+    // images are read as their globals.
+    fn passes_resource(inner: &ir::TypeInner) -> bool {
+        crate::common::resource_arguments::sampled(inner)
+    }
+
     fn legalize_one(
         module: &ir::Module,
         entry_point: usize,
