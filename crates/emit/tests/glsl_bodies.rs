@@ -677,15 +677,35 @@ fn rasterizer_ordered_resources_run_inside_an_interlock() {
 
 #[test]
 fn buffer_parameters_are_specialised_per_global() {
-    let out = compute(
-        "rw[0] = first(a, 0) + first(b, 1) + only(a) + twice(a) + sum(t, s);",
-        "RWStructuredBuffer<uint> rw; RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b;
+    let decls = "RWStructuredBuffer<uint> rw; RWStructuredBuffer<uint> a; RWStructuredBuffer<uint> b;
          Texture2D<float4> t; SamplerState s;
          uint first(RWStructuredBuffer<uint> buf, uint i) { buf[i] += 1; return buf[i]; }
          uint only(RWStructuredBuffer<uint> buf) { uint n, st; buf.GetDimensions(n, st); return n; }
          uint twice(RWStructuredBuffer<uint> buf) { return only(buf) * 2; }
-         uint sum(Texture2D<float4> tex, SamplerState smp) { return uint(tex.SampleLevel(smp, float2(0, 0), 0).x); }",
+         uint sum(Texture2D<float4> tex, SamplerState smp) { return uint(tex.SampleLevel(smp, float2(0, 0), 0).x); }";
+    let body = "rw[0] = first(a, 0) + first(b, 1) + only(a) + twice(a) + sum(t, s) * sum(t, s);";
+    let src = format!(
+        "{decls}\n[shader(\"compute\")] [numthreads(8, 4, 1)] void main() {{\n{body}\n}}\n"
     );
+    // The writer alone refuses a buffer passed to a function ...
+    let err = glsl::write(&module(&src), 0, &glsl::Options::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("passing a buffer or image"),
+        "{err}"
+    );
+    // ... which the legalizer specialises per global.
+    let policy = legalis_ir::Policy::default();
+    let legalized = <legalis_legalize::glsl::Glsl as legalis_legalize::Family>::legalize(
+        &module(&src),
+        0,
+        &policy,
+    )
+    .unwrap_or_else(|d| panic!("legalizer rejected the shader: {d:#?}"));
+    let out = glsl::write(&legalized.module, 0, &glsl::Options::default())
+        .unwrap_or_else(|e| panic!("writer failed: {e} at {:?}", e.span()));
+    if let Err(e) = legalis_validate::validate_glsl(&out, ShaderStage::Compute) {
+        panic!("output does not validate:\n{out}\n{e}");
+    }
     has(
         &out,
         &[
@@ -699,7 +719,8 @@ fn buffer_parameters_are_specialised_per_global() {
             "uint only()",
             "n = uint(a.data.length())",
             "uint twice()\n{\n    return (only() * uint(2));",
-            // Textures and samplers are passed as GLSL parameters.
+            // Textures and samplers are passed as GLSL parameters (by a
+            // function called from more than one place).
             "uint sum(texture2D tex, sampler smp)",
             "first_a(uint(0)) + first_b(uint(1))",
         ],

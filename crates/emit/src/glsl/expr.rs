@@ -53,7 +53,7 @@ impl Writer<'_> {
                     return Ok(());
                 }
             }
-            Expression::Param(i) if !ctx.param_globals.contains_key(i) => {
+            Expression::Param(i) => {
                 if let Some(n) = ctx.params.get(*i as usize) {
                     out.push_str(n);
                     return Ok(());
@@ -104,12 +104,9 @@ impl Writer<'_> {
                 Some(n) => Ok(n.clone()),
                 None => unsupported("a local variable outside its function", span),
             },
-            Expression::Param(i) => match ctx.param_globals.get(i) {
-                Some(&g) => self.global_ref(g, span),
-                None => match ctx.params.get(*i as usize) {
-                    Some(n) => Ok(n.clone()),
-                    None => unsupported("a parameter outside its function", span),
-                },
+            Expression::Param(i) => match ctx.params.get(*i as usize) {
+                Some(n) => Ok(n.clone()),
+                None => unsupported("a parameter outside its function", span),
             },
             Expression::Member { base, index } => self.member(ctx, *base, *index),
             Expression::Index { base, index } => self.index(ctx, *base, *index),
@@ -164,22 +161,18 @@ impl Writer<'_> {
         }
     }
 
-    /// A call of the callee's instance for this call's globals; arguments
-    /// the instance is specialised for are not passed.
+    /// A call of `function`.
     fn call(
         &mut self,
         ctx: &Ctx,
         function: Handle<ir::Function>,
         args: &[Handle<Expression>],
     ) -> Result<String> {
-        let key = self.call_key(ctx, function, args)?;
-        let mut list = Vec::new();
-        for (a, g) in args.iter().zip(&key) {
-            if g.is_none() {
-                list.push(self.expr(ctx, *a)?);
-            }
+        let mut list = Vec::with_capacity(args.len());
+        for a in args {
+            list.push(self.expr(ctx, *a)?);
         }
-        let name = &self.instance_names[&(function, key)];
+        let name = &self.function_names[&function];
         Ok(format!("{name}({})", list.join(", ")))
     }
 

@@ -163,8 +163,8 @@ impl Writer<'_> {
     /// Counter blocks for the buffers that need one (see the module doc).
     pub fn assign_counters(&mut self) {
         let mut counted = BTreeSet::new();
-        for (f, key) in self.instances.clone() {
-            let ctx = self.instance_ctx(f, &key);
+        for &f in &self.functions {
+            let ctx = self.function_ctx(f);
             for (_, e) in ctx.exprs.iter() {
                 if let Expression::Intrinsic {
                     fun: ir::Intrinsic::IncrementCounter | ir::Intrinsic::DecrementCounter,

@@ -32,19 +32,14 @@ pub(super) struct Ctx<'a> {
     pub exprs: &'a ir::ExpressionArena,
     pub locals: FastHashMap<Handle<ir::LocalVariable>, String>,
     pub params: Vec<String>,
-    /// Resource parameters this instance of the function is specialised
-    /// for: the parameter at the index means that global.
-    pub param_globals: FastHashMap<u32, Handle<ir::GlobalVariable>>,
 }
-
-/// Which global each resource parameter of a function instance stands for
-/// (`None` for parameters GLSL passes normally).
-pub(super) type InstanceKey = Vec<Option<Handle<ir::GlobalVariable>>>;
 
 /// Whether GLSL can pass a resource of this type as a function parameter:
 /// sampled textures, samplers and read-only texel buffers can; blocks
 /// (buffers, constant buffers) and images (whose format is part of the
-/// declaration) cannot, so functions taking those are specialised.
+/// declaration) cannot, so the legalizer has the functions taking those
+/// read the globals passed for them
+/// (`legalis_legalize`'s `common/resource_arguments.rs`).
 pub(super) fn passable_resource(inner: &TypeInner) -> bool {
     matches!(
         inner,
@@ -191,13 +186,10 @@ pub(super) struct Writer<'a> {
     pub bindings: FastHashMap<Handle<ir::GlobalVariable>, (u32, u32)>,
     /// Binding of the `_Globals` block of plain uniforms, when there is one.
     pub globals_block_binding: Option<(u32, u32)>,
+    /// Functions to print, callees first.
     pub functions: Vec<Handle<ir::Function>>,
-    /// Function instances to print, callees first: a function taking a
-    /// buffer or image is printed once per distinct global passed for it.
-    pub instances: Vec<(Handle<ir::Function>, InstanceKey)>,
-    pub instance_names: FastHashMap<(Handle<ir::Function>, InstanceKey), String>,
-    /// `static` locals, hoisted to private globals (shared by every instance
-    /// of their function, as HLSL has one variable per function).
+    /// `static` locals, hoisted to private globals (as HLSL has one
+    /// variable per function).
     pub static_locals: FastHashMap<(Handle<ir::Function>, Handle<ir::LocalVariable>), StaticLocal>,
     /// Module-scope temporaries `(type, name)` that hold an operand which a
     /// GLSL spelling needs twice, so it is evaluated once, in place, through
@@ -237,8 +229,6 @@ impl<'a> Writer<'a> {
             bindings: FastHashMap::default(),
             globals_block_binding: None,
             functions: Vec::new(),
-            instances: Vec::new(),
-            instance_names: FastHashMap::default(),
             static_locals: FastHashMap::default(),
             temps: Vec::new(),
             counters: FastHashMap::default(),
@@ -261,7 +251,7 @@ impl<'a> Writer<'a> {
             super::resources::assign_bindings(module, entry_point, options.bindings.as_ref());
         w.bindings = bindings;
         w.globals_block_binding = globals_block;
-        w.collect_instances()?;
+        w.check_calls()?;
         w.assign_counters();
         w.collect_static_locals();
         Ok(w)
@@ -294,8 +284,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The global a resource expression denotes: a global itself, or a
-    /// parameter this function instance is specialised for.
+    /// The global a resource expression denotes, when it names one.
     pub fn resource_global(
         &self,
         ctx: &Ctx,
@@ -303,81 +292,39 @@ impl<'a> Writer<'a> {
     ) -> Option<Handle<ir::GlobalVariable>> {
         match ctx.exprs[e] {
             Expression::Global(g) => Some(g),
-            Expression::Param(i) => ctx.param_globals.get(&i).copied(),
             _ => None,
         }
     }
 
-    /// The instance key of a call: the global behind each argument whose
-    /// parameter cannot be passed in GLSL.
-    pub fn call_key(
-        &self,
-        ctx: &Ctx,
-        callee: Handle<ir::Function>,
-        args: &[Handle<Expression>],
-    ) -> Result<InstanceKey> {
-        let func = &self.module.functions[callee];
-        let mut key = Vec::new();
-        for (p, &a) in func.params.iter().zip(args) {
-            let inner = self.inner(p.ty);
-            if !inner.is_resource() || passable_resource(inner) {
-                key.push(None);
-                continue;
-            }
-            match self.resource_global(ctx, a) {
-                Some(g) => key.push(Some(g)),
-                None => {
-                    return unsupported(
-                        "passing a buffer or image that is not a global variable \
-                         (GLSL cannot pass blocks or images, so the callee is \
-                         specialised per global)",
-                        ctx.exprs.span(a),
-                    );
+    /// Refuses a call that passes a buffer or image: the legalizer has
+    /// every function given a global for one read the global instead, so
+    /// what is left is not a global.
+    fn check_calls(&self) -> Result<()> {
+        for &f in &self.functions {
+            let exprs = &self.module.functions[f].expressions;
+            for (_, e) in exprs.iter() {
+                let Expression::Call { function, args } = e else {
+                    continue;
+                };
+                let params = &self.module.functions[*function].params;
+                for (p, &a) in params.iter().zip(args) {
+                    let inner = self.inner(p.ty);
+                    if inner.is_resource() && !passable_resource(inner) {
+                        return unsupported(
+                            "passing a buffer or image that is not a global variable \
+                             (GLSL cannot pass blocks or images, so a function taking \
+                             one reads the global passed for it)",
+                            exprs.span(a),
+                        );
+                    }
                 }
             }
-        }
-        Ok(key)
-    }
-
-    /// Every function instance reachable from the entry point. A callee
-    /// with buffer or image parameters is cloned per distinct tuple of
-    /// globals its call sites pass; a function that is always passed the
-    /// same globals keeps its name.
-    fn collect_instances(&mut self) -> Result<()> {
-        let mut seen = BTreeSet::new();
-        let mut work = vec![(self.entry.function, InstanceKey::new())];
-        while let Some((f, key)) = work.pop() {
-            if !seen.insert((f, key.clone())) {
-                continue;
-            }
-            let func = &self.module.functions[f];
-            let ctx = self.instance_ctx(f, &key);
-            for (_, e) in func.expressions.iter() {
-                if let Expression::Call { function, args } = e {
-                    let callee_key = self.call_key(&ctx, *function, args)?;
-                    work.push((*function, callee_key));
-                }
-            }
-        }
-        self.instances = seen.into_iter().collect();
-        for &(f, ref key) in &self.instances {
-            let clones = self.instances.iter().filter(|(g, _)| *g == f).count();
-            let name = if clones == 1 {
-                self.function_names[&f].clone()
-            } else {
-                let mut base = self.function_names[&f].clone();
-                for g in key.iter().flatten() {
-                    base.push('_');
-                    base.push_str(&self.global_names[g]);
-                }
-                self.names.call(&base)
-            };
-            self.instance_names.insert((f, key.clone()), name);
         }
         Ok(())
     }
 
-    pub fn instance_ctx(&self, f: Handle<ir::Function>, key: &InstanceKey) -> Ctx<'a> {
+    /// A printing context for function `f`.
+    pub fn function_ctx(&self, f: Handle<ir::Function>) -> Ctx<'a> {
         let func = &self.module.functions[f];
         Ctx {
             func: Some(func),
@@ -385,11 +332,6 @@ impl<'a> Writer<'a> {
             exprs: &func.expressions,
             locals: FastHashMap::default(),
             params: Vec::new(),
-            param_globals: key
-                .iter()
-                .enumerate()
-                .filter_map(|(i, g)| g.map(|g| (i as u32, g)))
-                .collect(),
         }
     }
 
@@ -467,8 +409,8 @@ impl<'a> Writer<'a> {
         self.require("GL_ARB_fragment_shader_interlock");
         out.push_str("layout(pixel_interlock_ordered) in;\n");
         let body = self.names.call_raw("_hlsl_main");
-        let key = (self.entry.function, InstanceKey::new());
-        self.instance_names.insert(key, body.clone());
+        self.function_names
+            .insert(self.entry.function, body.clone());
         self.interlock_main = Some(format!(
             "\nvoid main()\n{{\n    beginInvocationInterlockARB();\n    {body}();\n    endInvocationInterlockARB();\n}}\n"
         ));
@@ -484,12 +426,12 @@ impl<'a> Writer<'a> {
         }
         let decls = self.write_globals()?;
         // About a dozen bytes of text an expression.
-        let expressions: usize = (self.instances.iter())
-            .map(|(f, _)| self.module.functions[*f].expressions.len())
+        let expressions: usize = (self.functions.iter())
+            .map(|f| self.module.functions[*f].expressions.len())
             .sum();
         let mut funcs = String::with_capacity(12 * expressions);
-        for (f, key) in self.instances.clone() {
-            self.write_function(f, &key, &mut funcs)?;
+        for f in self.functions.clone() {
+            self.write_function(f, &mut funcs)?;
         }
         if let Some(main) = self.interlock_main.take() {
             funcs.push_str(&main);
@@ -1062,7 +1004,6 @@ impl<'a> Writer<'a> {
             exprs: &self.module.global_expressions,
             locals: FastHashMap::default(),
             params: Vec::new(),
-            param_globals: FastHashMap::default(),
         }
     }
 
@@ -1222,23 +1163,15 @@ impl<'a> Writer<'a> {
 
     // ---- functions ----
 
-    fn write_function(
-        &mut self,
-        f: Handle<ir::Function>,
-        key: &InstanceKey,
-        out: &mut String,
-    ) -> Result<()> {
+    fn write_function(&mut self, f: Handle<ir::Function>, out: &mut String) -> Result<()> {
         let func = &self.module.functions[f];
         // The function's own names; module-level ones stay taken.
         let mut own = Namer::new(RULES);
-        let mut ctx = self.instance_ctx(f, key);
+        let mut ctx = self.function_ctx(f);
         let mut params = Vec::new();
-        for (i, p) in func.params.iter().enumerate() {
+        for p in &func.params {
             let name = own.call_beside(&self.names, &p.name);
             ctx.params.push(name.clone());
-            if key.get(i).copied().flatten().is_some() {
-                continue;
-            }
             let (t, s) = self.type_parts(p.ty, p.span)?;
             // GLSL passes a `rayQueryEXT` itself, and lets it have no direction.
             let query = matches!(self.inner(p.ty), TypeInner::RayQuery { .. });
@@ -1261,7 +1194,7 @@ impl<'a> Writer<'a> {
             Some(r) => self.type_name(r.ty, r.span)?,
             None => "void".to_string(),
         };
-        let name = self.instance_names[&(f, key.clone())].clone();
+        let name = self.function_names[&f].clone();
         let reconverges = if f == self.entry.function && self.entry.attributes.maximally_reconverges
         {
             self.require("GL_EXT_maximal_reconvergence");
