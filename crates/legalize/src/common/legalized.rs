@@ -8,6 +8,8 @@ use legalis_ir as ir;
 use legalis_ir::OtherEntryPoints as Others;
 use legalis_ir::diag::Diagnostic;
 
+use crate::codes;
+
 /// One entry point legalized by a family: the module its writers take as
 /// it is, and the family's plan (`P`) saying where every leaf of the
 /// entry point's parameters and result went, and why (the writers and
@@ -33,9 +35,67 @@ pub struct LegalizedAll<P> {
 }
 
 mod sealed {
-    /// The four families of this crate are the only ones.
-    pub trait Sealed {}
+    use legalis_ir as ir;
+    use legalis_ir::diag::Diagnostic;
+
+    /// A family's diagnostic codes: no entry point, a stage its targets do
+    /// not have, and the internal error of an invalid result.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Codes {
+        pub no_entry_point: u32,
+        pub unsupported_stage: u32,
+        pub internal_verify: u32,
+    }
+
+    /// The four families of this crate are the only ones; what each
+    /// gives the provided methods of [`super::Family`] is here.
+    pub trait Sealed {
+        /// The family's codes.
+        const CODES: Codes;
+
+        /// The target and the stages it has, as the refusal of another
+        /// stage names them ("WGSL has no hull entry points (only vertex,
+        /// fragment and compute)"): `None` where every stage is legalized.
+        const STAGES: Option<(&'static str, &'static str)> = None;
+
+        /// Whether the family's targets have `stage`.
+        fn has_stage(_stage: ir::ShaderStage) -> bool {
+            true
+        }
+
+        /// Entry point `entry_point` of `module`, or the family's refusal:
+        /// no such entry point, or a stage its targets do not have.
+        fn entry(
+            module: &ir::Module,
+            entry_point: usize,
+        ) -> Result<&ir::EntryPoint, Vec<Diagnostic>> {
+            let Some(entry) = module.entry_points.get(entry_point) else {
+                let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` \
+                               or add `[shader(\"...\")]`";
+                let span = ir::Span::UNDEFINED;
+                return Err(vec![Diagnostic::error(
+                    Self::CODES.no_entry_point,
+                    message,
+                    span,
+                )]);
+            };
+            match Self::STAGES {
+                Some((target, stages)) if !Self::has_stage(entry.stage) => {
+                    let message = format!(
+                        "{target} has no {} entry points (only {stages})",
+                        entry.stage.name()
+                    );
+                    let code = Self::CODES.unsupported_stage;
+                    Err(vec![Diagnostic::error(code, message, entry.span)])
+                }
+                _ => Ok(entry),
+            }
+        }
+    }
 }
+
+use sealed::Codes;
+pub(crate) use sealed::Sealed;
 
 /// A target family's legalizer: [`crate::glsl::Glsl`],
 /// [`crate::wgsl::Wgsl`], [`crate::metal::Metal`] or [`crate::cuda::Cuda`].
@@ -61,9 +121,10 @@ pub trait Family: sealed::Sealed {
     /// Whether every target of the family can pass a resource of this type
     /// to a function. A helper called from several places with different
     /// globals of a type they cannot pass is copied once per global; by
-    /// default no resource is passed.
-    fn passes_resource(_inner: &ir::TypeInner) -> bool {
-        false
+    /// default sampled textures and samplers are passed, as GLSL, SPIR-V
+    /// and WGSL do.
+    fn passes_resource(inner: &ir::TypeInner) -> bool {
+        super::resource_arguments::sampled(inner)
     }
 
     /// Legalizes entry point `entry_point` of `module` under the API
@@ -81,10 +142,16 @@ pub trait Family: sealed::Sealed {
         others: Others,
     ) -> Result<Legalized<Self::Plan>, Vec<Diagnostic>>;
 
-    /// The IR verifier on a legalized module: a pass that left it invalid
-    /// is the family's internal error, reported at the entry point
-    /// (`span`).
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>>;
+    /// The IR verifier on a legalized module (`verify_legalized`: no
+    /// semantic left on the entry point): a pass that left it invalid is
+    /// the family's internal error, reported at the entry point (`span`).
+    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
+        super::report(
+            ir::verify::verify_legalized(module),
+            span,
+            Self::CODES.internal_verify,
+        )
+    }
 
     /// Legalizes entry point `entry_point` of `module` under the API
     /// conventions of `policy`; the result passes [`Family::verify`].
@@ -174,7 +241,54 @@ pub(crate) fn keep_or_drop(module: &mut ir::Module, entry_point: usize, others: 
     }
 }
 
-impl sealed::Sealed for crate::glsl::Glsl {}
-impl sealed::Sealed for crate::wgsl::Wgsl {}
-impl sealed::Sealed for crate::metal::Metal {}
-impl sealed::Sealed for crate::cuda::Cuda {}
+impl Sealed for crate::glsl::Glsl {
+    // Every stage: GLSL and SPIR-V have them all.
+    const CODES: Codes = Codes {
+        no_entry_point: codes::NO_ENTRY_POINT,
+        unsupported_stage: codes::UNSUPPORTED_STAGE,
+        internal_verify: codes::INTERNAL_VERIFY,
+    };
+}
+
+impl Sealed for crate::wgsl::Wgsl {
+    const CODES: Codes = Codes {
+        no_entry_point: codes::WGSL_NO_ENTRY_POINT,
+        unsupported_stage: codes::WGSL_UNSUPPORTED_STAGE,
+        internal_verify: codes::WGSL_INTERNAL_VERIFY,
+    };
+    const STAGES: Option<(&'static str, &'static str)> =
+        Some(("WGSL", "vertex, fragment and compute"));
+
+    fn has_stage(stage: ir::ShaderStage) -> bool {
+        use ir::ShaderStage as S;
+        matches!(stage, S::Vertex | S::Fragment | S::Compute)
+    }
+}
+
+impl Sealed for crate::metal::Metal {
+    const CODES: Codes = Codes {
+        no_entry_point: codes::METAL_NO_ENTRY_POINT,
+        unsupported_stage: codes::METAL_UNSUPPORTED_STAGE,
+        internal_verify: codes::METAL_INTERNAL_VERIFY,
+    };
+    const STAGES: Option<(&'static str, &'static str)> =
+        Some(("Metal", "vertex, fragment, kernel, object and mesh"));
+
+    fn has_stage(stage: ir::ShaderStage) -> bool {
+        legalis_sysval::metal::has_stage(stage)
+    }
+}
+
+impl Sealed for crate::cuda::Cuda {
+    const CODES: Codes = Codes {
+        no_entry_point: codes::CUDA_NO_ENTRY_POINT,
+        unsupported_stage: codes::CUDA_UNSUPPORTED_STAGE,
+        internal_verify: codes::CUDA_INTERNAL_VERIFY,
+    };
+    const STAGES: Option<(&'static str, &'static str)> =
+        Some(("CUDA", "compute kernels and the OptiX ray-tracing programs"));
+
+    fn has_stage(stage: ir::ShaderStage) -> bool {
+        legalis_sysval::cuda::has_stage(stage)
+    }
+}

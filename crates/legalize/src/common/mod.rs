@@ -1,4 +1,4 @@
-//! What the legalizers share: the entry point lookup and the verifier's
+//! What the legalizers share: the verifier's
 //! report (here), what a legalizer returns and the ways to call it,
 //! written once around each family's `legalize_one` (`legalized.rs`,
 //! public as `legalis_legalize::Family`), the leaf walk over an entry
@@ -15,23 +15,6 @@ pub(crate) mod link;
 pub mod plan;
 pub(crate) mod resource_arguments;
 pub(crate) mod wrap;
-
-/// Entry point `entry_point` of `module`, or the legalizer's "no entry
-/// point" error `code` when there is none.
-pub(crate) fn entry_point(
-    module: &legalis_ir::Module,
-    entry_point: usize,
-    code: u32,
-) -> Result<&legalis_ir::EntryPoint, Vec<legalis_ir::diag::Diagnostic>> {
-    module.entry_points.get(entry_point).ok_or_else(|| {
-        let message = "no entry point to legalize: pass `-entry NAME -stage STAGE` or add `[shader(\"...\")]`";
-        vec![legalis_ir::diag::Diagnostic::error(
-            code,
-            message,
-            legalis_ir::Span::UNDEFINED,
-        )]
-    })
-}
 
 /// The IR verifier on a legalized module (`verify_legalized`: no semantic
 /// left on the entry point): a pass that left it invalid is the internal

@@ -37,6 +37,7 @@ use legalis_sysval::{CudaMapping, Direction};
 use crate::Family;
 use crate::codes;
 use crate::common::builder::{self, FunctionBuilder};
+use crate::common::legalized::Sealed;
 use crate::common::legalized::keep_or_drop;
 
 /// A system-value leaf of a kernel's parameters.
@@ -133,17 +134,7 @@ impl Family for Cuda {
         _linked: &ir::link::Linked,
         others: ir::OtherEntryPoints,
     ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = crate::common::entry_point(module, entry_point, codes::CUDA_NO_ENTRY_POINT)?;
-        if !legalis_sysval::cuda::has_stage(entry.stage) {
-            return Err(vec![Diagnostic::error(
-                codes::CUDA_UNSUPPORTED_STAGE,
-                format!(
-                    "CUDA has no {} entry points (only compute kernels and the OptiX ray-tracing programs)",
-                    entry.stage.name()
-                ),
-                entry.span,
-            )]);
-        }
+        let entry = Self::entry(module, entry_point)?;
         let mut out = module.clone();
         let index = keep_or_drop(&mut out, entry_point, others);
         let plan = if entry.stage == S::Compute {

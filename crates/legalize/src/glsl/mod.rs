@@ -97,7 +97,7 @@ pub use plan::{
 };
 
 use crate::Family;
-use crate::codes;
+use crate::common::legalized::Sealed;
 
 /// The GLSL/SPIR-V family: its [`Family`] methods (`legalize`,
 /// `legalize_linked`, `legalize_unverified`, `legalize_all_unverified`,
@@ -124,12 +124,6 @@ use ir::OtherEntryPoints as Others;
 impl Family for Glsl {
     type Plan = Plan;
 
-    // GLSL and SPIR-V pass sampled textures and samplers; buffers and storage
-    // images are read as their globals.
-    fn passes_resource(inner: &ir::TypeInner) -> bool {
-        crate::common::resource_arguments::sampled(inner)
-    }
-
     fn legalize_one(
         module: &ir::Module,
         entry_point: usize,
@@ -137,29 +131,7 @@ impl Family for Glsl {
         linked: &Linked,
         others: Others,
     ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = crate::common::entry_point(module, entry_point, codes::NO_ENTRY_POINT)?;
-        if !matches!(
-            entry.stage,
-            ir::ShaderStage::Vertex
-                | ir::ShaderStage::Fragment
-                | ir::ShaderStage::Compute
-                | ir::ShaderStage::Geometry
-                | ir::ShaderStage::Hull
-                | ir::ShaderStage::Domain
-                | ir::ShaderStage::Mesh
-                | ir::ShaderStage::Amplification
-        ) && !entry.stage.is_ray_tracing()
-        {
-            let message = format!(
-                "{} entry points are not supported by the GLSL legalizer yet",
-                entry.stage.name()
-            );
-            return Err(vec![Diagnostic::error(
-                codes::UNSUPPORTED_STAGE,
-                message,
-                entry.span,
-            )]);
-        }
+        let entry = Self::entry(module, entry_point)?;
         let func = &module.functions[entry.function];
         let mut leaves = map_system_values::collect_leaves(module, func, false)?;
         let patch_constant = match entry.stage {
@@ -196,12 +168,12 @@ impl Family for Glsl {
         )
     }
 
-    /// The IR verifier on a legalized module: a pass that left it invalid
-    /// is an internal error (`E49000`), reported at the entry point
-    /// (`span`).
+    // The plain verifier: a hull's patch-constant function keeps its
+    // semantic parameters, which the wrapper reads (`hull.rs`), so
+    // `verify_legalized`, which checks its signature too, would refuse it.
     fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
         let result = ir::verify::verify(module);
-        crate::common::report(result, span, codes::INTERNAL_VERIFY)
+        crate::common::report(result, span, crate::codes::INTERNAL_VERIFY)
     }
 }
 

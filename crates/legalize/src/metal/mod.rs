@@ -50,6 +50,7 @@ pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
 
 use crate::Family;
 use crate::codes;
+use crate::common::legalized::Sealed;
 use crate::common::legalized::keep_or_drop;
 use crate::common::plan::{interface_name, unique_name};
 use ir::OtherEntryPoints as Others;
@@ -77,6 +78,11 @@ pub type LegalizedAll = crate::LegalizedAll<Plan>;
 impl Family for Metal {
     type Plan = Plan;
 
+    // Metal passes no resource to a helper: each is copied per global.
+    fn passes_resource(_inner: &ir::TypeInner) -> bool {
+        false
+    }
+
     // Metal links by `[[user(...)]]` names, which each stage takes from its
     // semantics alone: nothing to place from the previous stage.
     fn legalize_one(
@@ -86,18 +92,7 @@ impl Family for Metal {
         _linked: &ir::link::Linked,
         others: Others,
     ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = crate::common::entry_point(module, entry_point, codes::METAL_NO_ENTRY_POINT)?;
-        if !legalis_sysval::metal::has_stage(entry.stage) {
-            let message = format!(
-                "Metal has no {} entry points (only vertex, fragment, kernel, object and mesh)",
-                entry.stage.name()
-            );
-            return Err(vec![Diagnostic::error(
-                codes::METAL_UNSUPPORTED_STAGE,
-                message,
-                entry.span,
-            )]);
-        }
+        let entry = Self::entry(module, entry_point)?;
         let in_place = matches!(
             entry.stage,
             ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
@@ -146,13 +141,6 @@ impl Family for Metal {
             wrap_entry_point::apply(&mut out, index, &plan, policy);
         }
         Ok(Legalized { module: out, plan })
-    }
-
-    /// The IR verifier on a legalized module: a pass that left it invalid
-    /// is an internal error (`E55300`), reported at the entry point
-    /// (`span`).
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        crate::common::verify(module, span, codes::METAL_INTERNAL_VERIFY)
     }
 }
 

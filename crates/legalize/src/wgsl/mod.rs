@@ -43,6 +43,7 @@ pub use plan::{Leaf, Linked, Plan, Reason, Root, Target};
 
 use crate::Family;
 use crate::codes;
+use crate::common::legalized::Sealed;
 use crate::common::legalized::keep_or_drop;
 use crate::common::plan::{interface_name, unique_name};
 use ir::OtherEntryPoints as Others;
@@ -67,12 +68,6 @@ pub type LegalizedAll = crate::LegalizedAll<Plan>;
 impl Family for Wgsl {
     type Plan = Plan;
 
-    // WGSL pass sampled textures and samplers; buffers and storage
-    // images are read as their globals.
-    fn passes_resource(inner: &ir::TypeInner) -> bool {
-        crate::common::resource_arguments::sampled(inner)
-    }
-
     fn legalize_one(
         module: &ir::Module,
         entry_point: usize,
@@ -80,21 +75,7 @@ impl Family for Wgsl {
         linked: &Linked,
         others: Others,
     ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = crate::common::entry_point(module, entry_point, codes::WGSL_NO_ENTRY_POINT)?;
-        if !matches!(
-            entry.stage,
-            ir::ShaderStage::Vertex | ir::ShaderStage::Fragment | ir::ShaderStage::Compute
-        ) {
-            let message = format!(
-                "WGSL has no {} entry points (only vertex, fragment and compute)",
-                entry.stage.name()
-            );
-            return Err(vec![Diagnostic::error(
-                codes::WGSL_UNSUPPORTED_STAGE,
-                message,
-                entry.span,
-            )]);
-        }
+        let entry = Self::entry(module, entry_point)?;
         let func = &module.functions[entry.function];
         let mut leaves = map_system_values::collect_leaves(module, func)?;
         let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
@@ -119,13 +100,6 @@ impl Family for Wgsl {
         let index = keep_or_drop(&mut out, entry_point, others);
         wrap_entry_point::apply(&mut out, index, &plan, policy);
         Ok(Legalized { module: out, plan })
-    }
-
-    /// The IR verifier on a legalized module: a pass that left it invalid
-    /// is an internal error (`E55200`), reported at the entry point
-    /// (`span`).
-    fn verify(module: &ir::Module, span: ir::Span) -> Result<(), Vec<Diagnostic>> {
-        crate::common::verify(module, span, codes::WGSL_INTERNAL_VERIFY)
     }
 }
 
