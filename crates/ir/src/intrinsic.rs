@@ -583,6 +583,29 @@ impl Intrinsic {
     }
 }
 
+/// Whether expression `e` of `exprs` is a constant expression: literals,
+/// and constructions, conversions and operators over them; with
+/// `selectors`, also members, elements and swizzles of those; and the
+/// globals `global` accepts (a target whose constants may name other
+/// constants). What each target's module-scope constants may hold is one
+/// choice of these.
+pub fn is_constant(
+    exprs: &crate::ExpressionArena,
+    e: crate::Handle<crate::Expression>,
+    selectors: bool,
+    global: &dyn Fn(crate::Handle<crate::GlobalVariable>) -> bool,
+) -> bool {
+    use crate::Expression as E;
+    let operator = match &exprs[e] {
+        E::Literal(_) => return true,
+        E::Global(g) => return global(*g),
+        E::Construct { .. } | E::Convert { .. } | E::Unary { .. } | E::Binary { .. } => true,
+        E::Swizzle { .. } | E::Member { .. } | E::Index { .. } => selectors,
+        _ => false,
+    };
+    operator && (exprs[e].children().into_iter()).all(|c| is_constant(exprs, c, selectors, global))
+}
+
 /// Whether evaluating expression `e` of `exprs` twice, or not at all, is
 /// unobservable: no call, assignment or increment anywhere in its tree,
 /// and no intrinsic with [side effects](Intrinsic::has_side_effects).

@@ -176,15 +176,10 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// Whether `e` is made of literals and constructions only.
+/// Whether `e` is made of literals, and constructions, conversions and
+/// operators over them: what a program-scope `constant` holds.
 pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Literal(_) => true,
-        Expression::Construct { components } => components.iter().all(|c| is_const(exprs, *c)),
-        Expression::Convert { expr } | Expression::Unary { expr, .. } => is_const(exprs, *expr),
-        Expression::Binary { left, right, .. } => is_const(exprs, *left) && is_const(exprs, *right),
-        _ => false,
-    }
+    ir::is_constant(exprs, e, false, &|_| false)
 }
 
 /// A float literal MSL reads as a `float`: always with a point or an

@@ -201,19 +201,9 @@ pub(super) fn root_global(
 }
 
 /// Whether an initializer is a WGSL constant expression: literals and
-/// constructions, conversions and operators over them.
+/// constructions, conversions, operators and selections over them.
 pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bool {
-    match &exprs[e] {
-        Expression::Literal(_) => true,
-        Expression::Construct { .. }
-        | Expression::Convert { .. }
-        | Expression::Unary { .. }
-        | Expression::Binary { .. }
-        | Expression::Swizzle { .. }
-        | Expression::Member { .. }
-        | Expression::Index { .. } => exprs[e].children().into_iter().all(|c| is_const(exprs, c)),
-        _ => false,
-    }
+    ir::is_constant(exprs, e, true, &|_| false)
 }
 
 const INDENT: &str = "    ";

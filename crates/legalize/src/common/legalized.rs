@@ -63,6 +63,13 @@ mod sealed {
             true
         }
 
+        /// Whether the family's writers print global initializer `init` of
+        /// `module` as a module-scope constant: by default literals, and
+        /// constructions, conversions, operators and selections over them.
+        fn constant_initializer(module: &ir::Module, init: ir::Handle<ir::Expression>) -> bool {
+            ir::is_constant(&module.global_expressions, init, true, &|_| false)
+        }
+
         /// Entry point `entry_point` of `module`, or the family's refusal:
         /// no such entry point, or a stage its targets do not have.
         fn entry(
@@ -227,6 +234,20 @@ fn finish<F: Family + ?Sized>(module: &mut ir::Module) {
     if F::RESOURCE_ARGUMENTS_AS_GLOBALS {
         super::resource_arguments::inline_resource_arguments(module, F::passes_resource);
     }
+    // A `static const` whose initializer the family's writers cannot print
+    // as a constant (`f(0.25)`, a user function's result) is a private
+    // global, which they set at the entry point before the body runs, as
+    // they do for `static` ones. In declaration order: a constant naming
+    // one that went goes too.
+    for k in 0..module.globals.len() {
+        let g = ir::Handle::from_index(k);
+        let global = &module.globals[g];
+        if let (ir::AddressSpace::Constant, Some(init)) = (global.space, global.init)
+            && !F::constant_initializer(module, init)
+        {
+            module.globals.get_mut(g).space = ir::AddressSpace::Private;
+        }
+    }
 }
 
 /// Where the entry point `entry_point` of `module` (a copy of the input)
@@ -248,6 +269,14 @@ impl Sealed for crate::glsl::Glsl {
         unsupported_stage: codes::UNSUPPORTED_STAGE,
         internal_verify: codes::INTERNAL_VERIFY,
     };
+
+    // GLSL constant expressions may name other constants.
+    fn constant_initializer(module: &ir::Module, init: ir::Handle<ir::Expression>) -> bool {
+        let constant = |g: ir::Handle<ir::GlobalVariable>| {
+            module.globals[g].space == ir::AddressSpace::Constant
+        };
+        ir::is_constant(&module.global_expressions, init, true, &constant)
+    }
 }
 
 impl Sealed for crate::wgsl::Wgsl {
@@ -277,6 +306,11 @@ impl Sealed for crate::metal::Metal {
     fn has_stage(stage: ir::ShaderStage) -> bool {
         legalis_sysval::metal::has_stage(stage)
     }
+
+    // A program-scope `constant` holds no selection.
+    fn constant_initializer(module: &ir::Module, init: ir::Handle<ir::Expression>) -> bool {
+        ir::is_constant(&module.global_expressions, init, false, &|_| false)
+    }
 }
 
 impl Sealed for crate::cuda::Cuda {
@@ -290,5 +324,10 @@ impl Sealed for crate::cuda::Cuda {
 
     fn has_stage(stage: ir::ShaderStage) -> bool {
         legalis_sysval::cuda::has_stage(stage)
+    }
+
+    // The CUDA writer folds every constant into its uses.
+    fn constant_initializer(_module: &ir::Module, _init: ir::Handle<ir::Expression>) -> bool {
+        true
     }
 }
