@@ -360,21 +360,19 @@ pub(crate) fn map_system_values<R, T, C: Column<R, T>>(
 /// A system value a target's column refuses with `code`: the column's
 /// own message (`unsupported`) for its "not expressible" code
 /// (`unsupported.0`), otherwise that the stage has no such value in the
-/// leaf's direction (`article` before the direction, as the target's
-/// message spells it).
+/// leaf's direction ("an input", "an output").
 pub(crate) fn refused_system_value<R, T>(
     code: u32,
     unsupported: (u32, fn(ir::SystemValue) -> String),
     value: ir::SystemValue,
     stage: ir::ShaderStage,
-    article: &str,
     leaf: &RawLeaf<R, T>,
 ) -> Diagnostic {
     let message = if code == unsupported.0 {
         (unsupported.1)(value)
     } else {
         format!(
-            "`{}` cannot be {article} {} of a {} entry point",
+            "`{}` cannot be an {} of a {} entry point",
             value.name(),
             leaf.direction.name(),
             stage.name()

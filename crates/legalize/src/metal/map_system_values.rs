@@ -179,7 +179,6 @@ impl leaves::Column<Root, (Target, Reason)> for Metal<'_> {
                 ),
                 value,
                 stage,
-                "a",
                 leaf,
             )),
         }

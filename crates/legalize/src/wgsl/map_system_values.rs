@@ -83,7 +83,6 @@ impl leaves::Column<Root, (Target, Reason)> for Wgsl<'_> {
                 ),
                 value,
                 self.stage,
-                "an",
                 leaf,
             )),
         }
