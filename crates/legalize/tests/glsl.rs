@@ -266,7 +266,7 @@ fn out_and_inout_parameters_and_uniforms() {
         summary(&l),
         [
             "uv in loc 0 uv NextFreeLocation",
-            "tint in uniform tint TableRow",
+            "tint in uniform tint Uniform",
             "color out loc 0 entryPointParam_main_color SemanticIndex",
             "depth out gl_FragDepth gl_FragDepth TableRow",
         ]

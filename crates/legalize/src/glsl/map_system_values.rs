@@ -83,7 +83,7 @@ pub fn collect_leaves(
                 ty: param.ty,
                 io: param.io.clone(),
                 span: param.span,
-                target: Some((Target::Uniform, Reason::TableRow)),
+                target: Some((Target::Uniform, Reason::Uniform)),
                 fixed_location: None,
                 vertices: None,
                 stream: None,
