@@ -55,8 +55,8 @@ mod sealed {
 
         /// The target and the stages it has, as the refusal of another
         /// stage names them ("WGSL has no hull entry points (only vertex,
-        /// fragment and compute)"): `None` where every stage is legalized.
-        const STAGES: Option<(&'static str, &'static str)> = None;
+        /// fragment and compute)").
+        const STAGES: (&'static str, &'static str);
 
         /// Whether the family's targets have `stage`.
         fn has_stage(_stage: ir::ShaderStage) -> bool {
@@ -86,17 +86,16 @@ mod sealed {
                     span,
                 )]);
             };
-            match Self::STAGES {
-                Some((target, stages)) if !Self::has_stage(entry.stage) => {
-                    let message = format!(
-                        "{target} has no {} entry points (only {stages})",
-                        entry.stage.name()
-                    );
-                    let code = Self::CODES.unsupported_stage;
-                    Err(vec![Diagnostic::error(code, message, entry.span)])
-                }
-                _ => Ok(entry),
+            if Self::has_stage(entry.stage) {
+                return Ok(entry);
             }
+            let (target, stages) = Self::STAGES;
+            let message = format!(
+                "{target} has no {} entry points (only {stages})",
+                entry.stage.name()
+            );
+            let code = Self::CODES.unsupported_stage;
+            Err(vec![Diagnostic::error(code, message, entry.span)])
         }
     }
 }
@@ -269,6 +268,7 @@ impl Sealed for crate::glsl::Glsl {
         unsupported_stage: codes::UNSUPPORTED_STAGE,
         internal_verify: codes::INTERNAL_VERIFY,
     };
+    const STAGES: (&'static str, &'static str) = ("GLSL", "every stage");
 
     // GLSL constant expressions may name other constants.
     fn constant_initializer(module: &ir::Module, init: ir::Handle<ir::Expression>) -> bool {
@@ -285,8 +285,7 @@ impl Sealed for crate::wgsl::Wgsl {
         unsupported_stage: codes::WGSL_UNSUPPORTED_STAGE,
         internal_verify: codes::WGSL_INTERNAL_VERIFY,
     };
-    const STAGES: Option<(&'static str, &'static str)> =
-        Some(("WGSL", "vertex, fragment and compute"));
+    const STAGES: (&'static str, &'static str) = ("WGSL", "vertex, fragment and compute");
 
     fn has_stage(stage: ir::ShaderStage) -> bool {
         use ir::ShaderStage as S;
@@ -300,8 +299,8 @@ impl Sealed for crate::metal::Metal {
         unsupported_stage: codes::METAL_UNSUPPORTED_STAGE,
         internal_verify: codes::METAL_INTERNAL_VERIFY,
     };
-    const STAGES: Option<(&'static str, &'static str)> =
-        Some(("Metal", "vertex, fragment, kernel, object and mesh"));
+    const STAGES: (&'static str, &'static str) =
+        ("Metal", "vertex, fragment, kernel, object and mesh");
 
     fn has_stage(stage: ir::ShaderStage) -> bool {
         legalis_sysval::metal::has_stage(stage)
@@ -319,8 +318,8 @@ impl Sealed for crate::cuda::Cuda {
         unsupported_stage: codes::CUDA_UNSUPPORTED_STAGE,
         internal_verify: codes::CUDA_INTERNAL_VERIFY,
     };
-    const STAGES: Option<(&'static str, &'static str)> =
-        Some(("CUDA", "compute kernels and the OptiX ray-tracing programs"));
+    const STAGES: (&'static str, &'static str) =
+        ("CUDA", "compute kernels and the OptiX ray-tracing programs");
 
     fn has_stage(stage: ir::ShaderStage) -> bool {
         legalis_sysval::cuda::has_stage(stage)
