@@ -200,7 +200,7 @@ fn specialise(func: &mut ir::Function, key: &Key) {
         let value = match key.get(j as usize).copied().flatten() {
             Some(g) => Expression::Global(g),
             None => {
-                let before = key[..j as usize].iter().flatten().count();
+                let before = key.iter().take(j as usize).flatten().count();
                 Expression::Param(j - before as u32)
             }
         };
