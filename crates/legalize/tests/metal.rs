@@ -349,32 +349,3 @@ fn uniform_resource_parameters_read_their_globals() {
         .collect();
     assert!(!params.contains(&"o"), "{params:?}");
 }
-
-/// The legalizer's own check of a system value outside its stage (the
-/// front end reports it first, `E49990`), reached by relabelling a
-/// fragment entry point as a kernel: "an input", "an output", as WGSL
-/// says it.
-#[test]
-fn a_system_value_outside_its_stage_is_e49990() {
-    let src = "float4 main(float4 p : SV_Position) : SV_Target { return p; }";
-    let mut module = front(src, ir::ShaderStage::Fragment);
-    module.entry_points[0].stage = ir::ShaderStage::Compute;
-    let errors = Metal::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
-    let found: Vec<(String, String)> = errors
-        .iter()
-        .map(|d| (d.code_str(), d.labels[0].message.clone()))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            (
-                "E49990".to_string(),
-                "`SV_Position` cannot be an input of a compute entry point".to_string()
-            ),
-            (
-                "E49990".to_string(),
-                "`SV_Target` cannot be an output of a compute entry point".to_string()
-            ),
-        ]
-    );
-}

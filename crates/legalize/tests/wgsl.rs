@@ -421,30 +421,35 @@ fn a_varying_without_a_semantic_takes_a_location() {
 
 /// The front end reports a system value outside its stage (`E49990`)
 /// before any legalizer runs; the legalizer's own check, reached here by
-/// relabelling a fragment entry point as compute, says the same.
+/// relabelling a fragment entry point as compute, says the same, on WGSL
+/// and on Metal, whose shared message once said "a input".
 #[test]
 fn a_system_value_outside_its_stage_is_e49990() {
     let src = "float4 main(float4 p : SV_Position) : SV_Target { return p; }";
     let mut module = front(src, "main", FS);
     module.entry_points[0].stage = CS;
-    let errors = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
-    let found: Vec<(String, String)> = errors
-        .iter()
-        .map(|d| (d.code_str(), d.labels[0].message.clone()))
-        .collect();
-    assert_eq!(
-        found,
-        [
-            (
-                "E49990".to_string(),
-                "`SV_Position` cannot be an input of a compute entry point".to_string()
-            ),
-            (
-                "E49990".to_string(),
-                "`SV_Target` cannot be an output of a compute entry point".to_string()
-            ),
-        ]
-    );
+    let policy = ir::Policy::default();
+    let wgsl = Wgsl::legalize(&module, 0, &policy).unwrap_err();
+    let metal = legalis_legalize::metal::Metal::legalize(&module, 0, &policy).unwrap_err();
+    for errors in [wgsl, metal] {
+        let found: Vec<(String, String)> = errors
+            .iter()
+            .map(|d| (d.code_str(), d.labels[0].message.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "E49990".to_string(),
+                    "`SV_Position` cannot be an input of a compute entry point".to_string()
+                ),
+                (
+                    "E49990".to_string(),
+                    "`SV_Target` cannot be an output of a compute entry point".to_string()
+                ),
+            ]
+        );
+    }
 }
 
 /// Every entry point of `src`, for linking.
