@@ -176,12 +176,18 @@ fn holds_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
     }
 }
 
-/// Whether `ty` is a resource or an array of them.
-fn is_resource_leaf(module: &ir::Module, ty: Handle<Type>) -> bool {
-    match &module.types[ty].inner {
-        inner if inner.is_resource() => true,
-        TypeInner::Array { base, .. } => is_resource_leaf(module, *base),
-        _ => false,
+impl ir::Module {
+    /// Whether `ty` is a resource or an array of them (of arrays of them):
+    /// a binding of its own, never a varying or a value in memory.
+    pub fn is_resource_type(&self, ty: Handle<Type>) -> bool {
+        let mut ty = ty;
+        loop {
+            match self.types.try_get(ty).map(|t| &t.inner) {
+                Some(TypeInner::Array { base, .. }) => ty = *base,
+                Some(inner) => return inner.is_resource(),
+                None => return false,
+            }
+        }
     }
 }
 
@@ -205,7 +211,7 @@ fn collect_leaves(
         }
         path.push(k as u32);
         let name = format!("{prefix}_{}", m.name);
-        if is_resource_leaf(module, m.ty) {
+        if module.is_resource_type(m.ty) {
             leaves.push((
                 path.clone(),
                 ir::GlobalVariable {
@@ -249,7 +255,7 @@ fn only_member_paths(module: &ir::Module, s: &Split) -> bool {
                         let Some(m) = members.get(*index as usize) else {
                             return false;
                         };
-                        if holds_resource(module, m.ty) && !is_resource_leaf(module, m.ty) {
+                        if holds_resource(module, m.ty) && !module.is_resource_type(m.ty) {
                             parts.insert(h, m.ty);
                         }
                     }
@@ -290,7 +296,7 @@ impl Stripper {
         let mut kept = Vec::new();
         let mut indices = Vec::new();
         for m in members {
-            let new_ty = if is_resource_leaf(module, m.ty) {
+            let new_ty = if module.is_resource_type(m.ty) {
                 None
             } else if holds_resource(module, m.ty) {
                 self.strip(module, m.ty)

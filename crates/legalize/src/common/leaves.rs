@@ -70,11 +70,8 @@ pub fn collect<R: Clone, T: Clone>(
     let mut errors = Vec::new();
     for (index, param) in func.params.iter().enumerate() {
         let root = (rules.param_root)(index as u32);
-        let opaque = module
-            .types
-            .try_get(param.ty)
-            .is_some_and(|t| t.inner.is_resource());
-        if param.role == ir::ParamRole::Uniform || opaque {
+        // A resource, or an array of them, is a binding, as on GLSL.
+        if param.role == ir::ParamRole::Uniform || module.is_resource_type(param.ty) {
             leaves.push(RawLeaf {
                 path: param.name.clone(),
                 root,

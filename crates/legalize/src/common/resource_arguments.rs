@@ -179,7 +179,8 @@ fn key(
                 return None;
             };
             let global = module.globals.try_get(g)?;
-            let fits = is_resource(module, global)
+            let fits = global.space == ir::AddressSpace::Uniform
+                && module.is_resource_type(global.ty)
                 && param.ty == global.ty
                 && param.direction == ParamDirection::In
                 && (single || !passes(&module.types[param.ty].inner));
@@ -265,14 +266,4 @@ pub(crate) fn sampled(inner: &ir::TypeInner) -> bool {
             ..
         }) | ir::TypeInner::Sampler { .. }
     )
-}
-
-/// Whether `g` is a resource global (a uniform whose type under any arrays
-/// is a resource), as `legalis_bind::is_resource` decides it.
-fn is_resource(module: &ir::Module, g: &ir::GlobalVariable) -> bool {
-    let mut ty = g.ty;
-    while let ir::TypeInner::Array { base, .. } = module.types[ty].inner {
-        ty = base;
-    }
-    g.space == ir::AddressSpace::Uniform && module.types[ty].inner.is_resource()
 }

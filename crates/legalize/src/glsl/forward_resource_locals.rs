@@ -16,7 +16,7 @@ pub fn apply(module: &mut ir::Module) -> Result<(), Vec<Diagnostic>> {
     let opaque: Vec<bool> = module
         .types
         .iter()
-        .map(|(h, _)| is_opaque(module, h))
+        .map(|(h, _)| module.is_resource_type(h))
         .collect();
     let resource: Vec<bool> = module
         .types
@@ -40,14 +40,6 @@ pub fn apply(module: &mut ir::Module) -> Result<(), Vec<Diagnostic>> {
         Ok(())
     } else {
         Err(errors)
-    }
-}
-
-fn is_opaque(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(ir::TypeInner::Array { base, .. }) => is_opaque(module, *base),
-        Some(inner) => inner.is_resource(),
-        None => false,
     }
 }
 

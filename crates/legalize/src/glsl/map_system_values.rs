@@ -73,7 +73,7 @@ pub fn collect_leaves(
         {
             continue;
         }
-        let uniform = param.role == ir::ParamRole::Uniform || is_resource(module, param.ty);
+        let uniform = param.role == ir::ParamRole::Uniform || module.is_resource_type(param.ty);
         if uniform {
             leaves.push(RawLeaf {
                 path: param.name.clone(),
@@ -476,14 +476,6 @@ fn is_struct(module: &ir::Module, ty: Handle<Type>) -> bool {
         module.types.try_get(ty).map(|t| &t.inner),
         Some(TypeInner::Struct { .. })
     )
-}
-
-fn is_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Array { base, .. }) => is_resource(module, *base),
-        Some(inner) => inner.is_resource(),
-        None => false,
-    }
 }
 
 /// Decides builtins from the table; records fixed locations of

@@ -41,7 +41,7 @@ pub fn plan(
     let stage = entry.stage;
     for (index, param) in func.params.iter().enumerate() {
         let index = index as u32;
-        let refusal = if is_resource_param(module, param) {
+        let refusal = if module.is_resource_type(param.ty) {
             // A global of its own, which the wrapper passes (`wrapper`).
             None
         } else if param.role == ir::ParamRole::Uniform {
@@ -482,7 +482,7 @@ fn wrapper(
     let mut locals = Vec::new();
     let mut args = Vec::new();
     for (p, param) in original.params.iter().enumerate() {
-        if is_resource_param(module, param) {
+        if module.is_resource_type(param.ty) {
             // A uniform resource parameter is a uniform global of its own,
             // bound as a global resource is, passed as it is.
             let global = builder::uniform_global(module, param);
@@ -644,20 +644,6 @@ impl Rewrite<'_> {
                 target: back,
                 value: slot,
             });
-        }
-    }
-}
-
-/// Whether `param` is a uniform resource (a texture, buffer, constant
-/// buffer, parameter block or acceleration structure, or an array of
-/// them): a global of its own, not ray-tracing storage.
-fn is_resource_param(module: &ir::Module, param: &ir::FunctionParam) -> bool {
-    let mut ty = param.ty;
-    loop {
-        match module.types.try_get(ty).map(|t| &t.inner) {
-            Some(ir::TypeInner::Array { base, .. }) => ty = *base,
-            Some(inner) => return inner.is_resource(),
-            None => return false,
         }
     }
 }
