@@ -29,14 +29,16 @@
 mod expr;
 mod hit_object;
 mod intrinsics;
+mod io;
 mod keywords;
+mod names;
 mod ray_tracing;
 mod types;
 mod writer;
 
 use legalis_ir as ir;
 
-pub use writer::entry_point_name;
+pub use names::entry_point_name;
 
 /// The prelude every CUDA output includes: Legalis's own header.
 pub const PRELUDE: &str = include_str!("prelude.cuh");

@@ -6,8 +6,17 @@
 //! (`cudaSurfaceObject_t`), samplers as the prelude's placeholder
 //! `lg::sampler_state` ([`texture`]).
 
+use super::names::RULES;
+use super::writer::{GlobalKind, Writer};
+use crate::cfamily::prelude::*;
+use crate::namer::Namer;
 use legalis_ir as ir;
-use legalis_ir::{Handle, ScalarKind, Span, TypeInner};
+use legalis_ir::{AddressSpace, Handle, Span, TypeInner};
+use legalis_layout::{Layouter, Rule};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use legalis_ir::ScalarKind;
 
 pub(super) use super::{Result, unsupported};
 
@@ -134,5 +143,314 @@ fn texel_supported(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
         TypeInner::Scalar(s) => ok(s),
         TypeInner::Vector { size, scalar } => matches!(size, 2 | 4) && ok(scalar),
         _ => false,
+    }
+}
+
+/// A member of a struct shared with the host: its spelling, name, type
+/// and matrix major.
+type SharedField = (String, String, Handle<ir::Type>, Option<ir::MatrixLayout>);
+
+/// Whether `ty` (a matrix, or an array of them) shared with the host is
+/// stored in column order: HLSL's default `column_major`, not `row_major`.
+/// A matrix of one row or one column stores the same components in either
+/// order and stays an `lg::mat`.
+pub(super) fn holds_column_major(
+    module: &ir::Module,
+    ty: Handle<ir::Type>,
+    major: Option<ir::MatrixLayout>,
+) -> bool {
+    match module.types[ty].inner {
+        TypeInner::Array { base, .. } => holds_column_major(module, base, major),
+        TypeInner::Matrix { rows, columns, .. } => {
+            rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor)
+        }
+        _ => false,
+    }
+}
+
+impl Writer<'_> {
+    /// The spelling of a function parameter's type: a value type, or a
+    /// resource as a kernel parameter spells it.
+    pub(super) fn param_type(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        if self.module.types[ty].inner.is_resource() {
+            return self.resource_type_of(ty, false, span);
+        }
+        self.spell(ty, span)
+    }
+
+    /// The CUDA type of a resource global as a kernel parameter or launch
+    /// parameter member.
+    pub(super) fn resource_type(
+        &self,
+        g: Handle<ir::GlobalVariable>,
+        span: Span,
+    ) -> Result<String> {
+        let ty = self.module.globals[g].ty;
+        self.resource_type_of(ty, self.column_globals.contains(&g), span)
+    }
+
+    /// The CUDA type of a resource of type `ty` (`columns`: a structured
+    /// buffer of column-major matrices the host shares).
+    pub(super) fn resource_type_of(
+        &self,
+        ty: Handle<ir::Type>,
+        columns: bool,
+        span: Span,
+    ) -> Result<String> {
+        let module = self.module;
+        Ok(match &module.types[ty].inner {
+            TypeInner::ConstantBuffer { inner } => self.spell(*inner, span)?,
+            TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
+            TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
+            TypeInner::Buffer { .. } => self.buffer_pointer(ty, columns, span)?,
+            TypeInner::Texture(_) | TypeInner::Sampler { .. } => {
+                self::texture(module, ty, span)?.into()
+            }
+            _ => {
+                return unsupported(
+                    format!("the resource type `{}`", ir::print::type_name(module, ty)),
+                    span,
+                );
+            }
+        })
+    }
+
+    /// The pointer a structured or byte-address buffer `ty` is (`columns`:
+    /// one of column-major matrices the host shares): `const T*` where it
+    /// is read only.
+    fn buffer_pointer(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
+        let TypeInner::Buffer {
+            kind,
+            access,
+            element,
+            ..
+        } = self.module.types[ty].inner
+        else {
+            return unsupported("a buffer of an unknown kind", span);
+        };
+        let element = match (kind, element) {
+            (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
+            (ir::BufferKind::Structured, Some(e)) => self.spell_stored(e, columns, span)?,
+            (ir::BufferKind::Typed, _) => {
+                return unsupported("typed buffers (`Buffer<T>`)", span);
+            }
+            (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
+                return unsupported(
+                    "append and consume buffers (no buffer counters in CUDA output)",
+                    span,
+                );
+            }
+            (_, None) => return unsupported("a buffer without an element type", span),
+        };
+        match access {
+            ir::ResourceAccess::Read => Ok(format!("const {element}*")),
+            ir::ResourceAccess::ReadWrite => Ok(format!("{element}*")),
+            ir::ResourceAccess::RasterizerOrdered => {
+                unsupported("rasterizer-ordered buffers", span)
+            }
+        }
+    }
+
+    /// The spelling of a value type as stored in memory the host shares:
+    /// with `columns`, a matrix (or the matrices of an array) as
+    /// `lg::column_major<M>`.
+    pub fn spell_stored(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
+        if !columns {
+            return self.spell(ty, span);
+        }
+        match self.module.types[ty].inner {
+            TypeInner::Matrix { .. } => Ok(format!("lg::column_major<{}>", self.spell(ty, span)?)),
+            TypeInner::Array {
+                base,
+                size: ir::ArraySize::Constant(n),
+            } => Ok(format!(
+                "lg::array<{}, {n}>",
+                self.spell_stored(base, true, span)?
+            )),
+            _ => self.spell(ty, span),
+        }
+    }
+
+    /// Structs whose bytes the host shares: those inside constant buffers,
+    /// structured buffers and the globals block. They get `legalis_layout`
+    /// offsets; other structs (payloads, locals only) stay as C++ lays them.
+    pub(super) fn buffer_structs(&self) -> BTreeSet<Handle<ir::Type>> {
+        let mut out = BTreeSet::new();
+        for g in self.kinds.keys() {
+            let global = &self.module.globals[*g];
+            if global.space == AddressSpace::Uniform {
+                crate::structs::mark_structs(self.module, global.ty, &mut out);
+            }
+        }
+        for e in &self.entries {
+            let params = &self.module.functions[e.entry.function].params;
+            for &i in &e.uniform_params {
+                crate::structs::mark_structs(self.module, params[i].ty, &mut out);
+            }
+        }
+        out
+    }
+
+    pub(super) fn structs(&self) -> Result<String> {
+        let module = self.module;
+        let mut out = String::new();
+        let shared = self.buffer_structs();
+        for &ty in &self.used_structs {
+            let TypeInner::Struct { members } = &module.types[ty].inner else {
+                continue;
+            };
+            if members.is_empty() && shared.contains(&ty) {
+                // C++ gives an empty struct one byte; the host's layout
+                // gives it none.
+                return unsupported(
+                    "an empty struct in memory the host shares",
+                    module.types.span(ty),
+                );
+            }
+            let names = &self.names.members[&ty];
+            let mut fields = Vec::new();
+            for (i, m) in members.iter().enumerate() {
+                let columns = self.column_members.contains(&(ty, i as u32));
+                let spelled = self.spell_stored(m.ty, columns, m.span)?;
+                fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout));
+            }
+            if shared.contains(&ty) {
+                self.laid_out_struct(&self.names.struct_name(ty), &fields, &mut out)?;
+            } else {
+                writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
+                for (spelled, field, ..) in &fields {
+                    writeln!(out, "    {spelled} {field};").ok();
+                }
+                out.push_str("};\n\n");
+            }
+        }
+        if let Some((ty, _)) = &self.globals_block {
+            let mut fields = Vec::new();
+            for g in self.globals_of(GlobalKind::Plain) {
+                let global = &module.globals[g];
+                let span = module.globals.span(g);
+                let columns = self.column_globals.contains(&g);
+                let spelled = self.spell_stored(global.ty, columns, span)?;
+                fields.push((
+                    spelled,
+                    self.names.globals[&g].clone(),
+                    global.ty,
+                    global.matrix_layout,
+                ));
+            }
+            self.laid_out_struct(ty, &fields, &mut out)?;
+        }
+        for e in &self.entries {
+            if let Some(name) = &e.record_struct {
+                let fields = self.record_fields_of(e.entry, &e.uniform_params)?;
+                self.laid_out_struct(name, &fields, &mut out)?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The members of an OptiX program's shader-record struct: its
+    /// `uniform` parameters in order, under their own names.
+    pub(super) fn record_fields(&self) -> Result<Vec<SharedField>> {
+        self.record_fields_of(self.entry, &self.uniform_params)
+    }
+
+    fn record_fields_of(
+        &self,
+        entry: &ir::EntryPoint,
+        uniform_params: &[usize],
+    ) -> Result<Vec<SharedField>> {
+        let params = &self.module.functions[entry.function].params;
+        let mut local = Namer::new(RULES);
+        let mut fields = Vec::new();
+        for &i in uniform_params {
+            let p = &params[i];
+            fields.push((
+                self.param_type(p.ty, p.span)?,
+                local.call(&p.name),
+                p.ty,
+                None,
+            ));
+        }
+        Ok(fields)
+    }
+
+    /// Per member of struct `ty`: whether `laid_out_struct` puts padding
+    /// bytes before it.
+    pub(super) fn padded_members(&self, ty: Handle<ir::Type>) -> Vec<bool> {
+        let TypeInner::Struct { members } = &self.module.types[ty].inner else {
+            return Vec::new();
+        };
+        if !self.buffer_structs().contains(&ty) {
+            return Vec::new();
+        }
+        let types: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
+        let Ok((_, placed)) = Layouter::new(self.module, Rule::Cuda).struct_layout(&types) else {
+            return Vec::new();
+        };
+        let mut cursor = 0;
+        placed
+            .iter()
+            .map(|m| {
+                let padded = m.offset > cursor;
+                cursor = m.offset + m.layout.size;
+                padded
+            })
+            .collect()
+    }
+
+    /// A struct whose members sit at their `legalis_layout` CUDA offsets:
+    /// the prelude's vectors, matrices and arrays align only to their
+    /// scalar, so explicit padding bytes before a member (and at the end)
+    /// reach every offset and size the rule asks for; `static_assert`s
+    /// make nvcc prove them.
+    fn laid_out_struct(&self, name: &str, fields: &[SharedField], out: &mut String) -> Result<()> {
+        let layouter = Layouter::new(self.module, Rule::Cuda);
+        let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
+        let (layout, placed) = match layouter.struct_layout(&types) {
+            Ok(l) => l,
+            // Opaque members (resources in a parameter struct) have no
+            // layout to keep: the struct stays as C++ lays it out.
+            Err(_) => {
+                writeln!(out, "struct {name}\n{{").ok();
+                for (spelled, field, ..) in fields {
+                    writeln!(out, "    {spelled} {field};").ok();
+                }
+                out.push_str("};\n\n");
+                return Ok(());
+            }
+        };
+        writeln!(out, "struct {name}\n{{").ok();
+        let mut cursor = 0;
+        let mut pads = 0;
+        let mut pad = |out: &mut String, to: u32, cursor: &mut u32| {
+            if to > *cursor {
+                writeln!(out, "    unsigned char _pad{pads}[{}];", to - *cursor).ok();
+                pads += 1;
+                *cursor = to;
+            }
+        };
+        for ((spelled, field, ..), member) in fields.iter().zip(&placed) {
+            pad(out, member.offset, &mut cursor);
+            writeln!(out, "    {spelled} {field};").ok();
+            cursor = member.offset + member.layout.size;
+        }
+        pad(out, layout.size, &mut cursor);
+        out.push_str("};\n");
+        for ((_, field, ..), member) in fields.iter().zip(&placed) {
+            writeln!(
+                out,
+                "static_assert(offsetof({name}, {field}) == {}, \"{name}.{field}\");",
+                member.offset
+            )
+            .ok();
+        }
+        writeln!(
+            out,
+            "static_assert(sizeof({name}) == {}, \"sizeof({name})\");\n",
+            layout.size
+        )
+        .ok();
+        Ok(())
     }
 }

@@ -1,27 +1,26 @@
 //! The CUDA writer: what the entry point reaches, how each global reaches
-//! the code that uses it (see the module doc), names, structs and
-//! functions, and the entry point itself: a `__global__` kernel, or an
-//! OptiX program with its payload and attribute traffic (`ray_tracing.rs`).
-//! Statements and expressions are in `expr.rs`, built-in functions in
-//! `intrinsics.rs`.
+//! the code that uses it (see the module doc) and functions, the entry
+//! point among them: a `__global__` kernel, or an OptiX program with its
+//! payload and attribute traffic (`ray_tracing.rs`). Names are in
+//! `names.rs`, types and structs in `types.rs`, what the host binds in
+//! `io.rs`, statements and expressions in `expr.rs` (over the shared
+//! `cfamily/`), built-in functions in `intrinsics.rs`.
 
+use super::names::entry_point_name;
+use super::names::{RULES, program_prefix};
+use super::types::holds_column_major;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
 use legalis_ir::{FastHashMap, FastHashSet};
-use legalis_layout::{Layouter, Rule};
 
-use super::keywords::RESERVED;
-use super::types::{self, Result, unsupported};
+use super::types::{Result, unsupported};
 use super::{Error, Options};
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
-use crate::identifier::sanitize;
-use crate::namer::Reserved;
-use crate::namer::{Namer, Rules};
 
 /// How a global reaches the code that uses it: `static const` globals
 /// are `__device__ const` values, `static` ones locals of the entry
@@ -47,7 +46,7 @@ pub(super) struct Writer<'a> {
     /// The OptiX program's name (`__closesthit__main`); `None` for a
     /// kernel.
     pub program: Option<String>,
-    used_structs: BTreeSet<Handle<ir::Type>>,
+    pub(super) used_structs: BTreeSet<Handle<ir::Type>>,
     /// Members of structs shared with the host that hold column-major
     /// matrices (or arrays of them): declared `lg::column_major<M>`, read
     /// through `lg::rows` and stored through `lg::columns` (see
@@ -66,7 +65,7 @@ pub(super) struct Writer<'a> {
     /// Every entry point the output holds (one, or several OptiX
     /// programs), with its program name, `uniform` parameters and record
     /// struct; `select` makes one of them the current `entry`.
-    entries: Vec<EntryInfo<'a>>,
+    pub(super) entries: Vec<EntryInfo<'a>>,
     /// The functions an any-hit program reaches, other than its entry
     /// function, that reach `IgnoreHit`/`AcceptHitAndEndSearch`, with the
     /// program's payload type: each takes the payload by reference as a
@@ -81,46 +80,11 @@ pub(super) const PAYLOAD_PARAM: &str = "lg_payload";
 
 /// One entry point of the output.
 #[derive(Clone)]
-struct EntryInfo<'a> {
-    entry: &'a ir::EntryPoint,
-    program: Option<String>,
-    uniform_params: Vec<usize>,
-    record_struct: Option<String>,
-}
-
-/// The names no CUDA identifier of the output takes.
-pub(super) static RESERVED_NAMES: Reserved =
-    Reserved::new(&[crate::cfamily::keywords::CPP_RESERVED, RESERVED]);
-
-/// How CUDA spells a fresh name: the source name made an identifier,
-/// kept off [`RESERVED_NAMES`].
-pub(super) const RULES: Rules = Rules {
-    sanitize,
-    reserved: |name| RESERVED_NAMES.contains(name),
-};
-
-/// The CUDA name of an entry point called `name` of `stage`: a kernel's
-/// own name made an identifier (`_1` appended when reserved, as `main`),
-/// an OptiX program's name with its kind's prefix (`__raygen__main`), as
-/// OptiX finds programs by prefix.
-pub fn entry_point_name(name: &str, stage: ShaderStage) -> String {
-    match program_prefix(stage) {
-        Some(prefix) => format!("{prefix}{}", sanitize(name)),
-        None => Namer::new(RULES).call(name),
-    }
-}
-
-/// The OptiX program-name prefix of a ray-tracing stage.
-pub(super) fn program_prefix(stage: ShaderStage) -> Option<&'static str> {
-    Some(match stage {
-        ShaderStage::RayGeneration => "__raygen__",
-        ShaderStage::Miss => "__miss__",
-        ShaderStage::ClosestHit => "__closesthit__",
-        ShaderStage::AnyHit => "__anyhit__",
-        ShaderStage::Intersection => "__intersection__",
-        ShaderStage::Callable => "__direct_callable__",
-        _ => return None,
-    })
+pub(super) struct EntryInfo<'a> {
+    pub(super) entry: &'a ir::EntryPoint,
+    pub(super) program: Option<String>,
+    pub(super) uniform_params: Vec<usize>,
+    pub(super) record_struct: Option<String>,
 }
 
 impl<'a> Writer<'a> {
@@ -313,15 +277,6 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// The spelling of a function parameter's type: a value type, or a
-    /// resource as a kernel parameter spells it.
-    pub(super) fn param_type(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
-        if self.module.types[ty].inner.is_resource() {
-            return self.resource_type_of(ty, false, span);
-        }
-        self.spell(ty, span)
-    }
-
     /// Reachable functions and the globals each reaches.
     fn collect_used(&mut self) -> Result<()> {
         let entries: Vec<_> = self.entries.iter().map(|e| e.entry).collect();
@@ -364,79 +319,6 @@ impl<'a> Writer<'a> {
             self.globals_block = Some((String::new(), String::new()));
         }
         Ok(())
-    }
-
-    /// The CUDA type of a resource global as a kernel parameter or launch
-    /// parameter member.
-    pub(super) fn resource_type(
-        &self,
-        g: Handle<ir::GlobalVariable>,
-        span: Span,
-    ) -> Result<String> {
-        let ty = self.module.globals[g].ty;
-        self.resource_type_of(ty, self.column_globals.contains(&g), span)
-    }
-
-    /// The CUDA type of a resource of type `ty` (`columns`: a structured
-    /// buffer of column-major matrices the host shares).
-    pub(super) fn resource_type_of(
-        &self,
-        ty: Handle<ir::Type>,
-        columns: bool,
-        span: Span,
-    ) -> Result<String> {
-        let module = self.module;
-        Ok(match &module.types[ty].inner {
-            TypeInner::ConstantBuffer { inner } => self.spell(*inner, span)?,
-            TypeInner::TextureBuffer { inner } => format!("const {}*", self.spell(*inner, span)?),
-            TypeInner::AccelerationStructure => "OptixTraversableHandle".into(),
-            TypeInner::Buffer { .. } => self.buffer_pointer(ty, columns, span)?,
-            TypeInner::Texture(_) | TypeInner::Sampler { .. } => {
-                types::texture(module, ty, span)?.into()
-            }
-            _ => {
-                return unsupported(
-                    format!("the resource type `{}`", ir::print::type_name(module, ty)),
-                    span,
-                );
-            }
-        })
-    }
-
-    /// The pointer a structured or byte-address buffer `ty` is (`columns`:
-    /// one of column-major matrices the host shares): `const T*` where it
-    /// is read only.
-    fn buffer_pointer(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
-        let TypeInner::Buffer {
-            kind,
-            access,
-            element,
-            ..
-        } = self.module.types[ty].inner
-        else {
-            return unsupported("a buffer of an unknown kind", span);
-        };
-        let element = match (kind, element) {
-            (ir::BufferKind::ByteAddress, _) => "uint32_t".to_string(),
-            (ir::BufferKind::Structured, Some(e)) => self.spell_stored(e, columns, span)?,
-            (ir::BufferKind::Typed, _) => {
-                return unsupported("typed buffers (`Buffer<T>`)", span);
-            }
-            (ir::BufferKind::Append | ir::BufferKind::Consume, _) => {
-                return unsupported(
-                    "append and consume buffers (no buffer counters in CUDA output)",
-                    span,
-                );
-            }
-            (_, None) => return unsupported("a buffer without an element type", span),
-        };
-        match access {
-            ir::ResourceAccess::Read => Ok(format!("const {element}*")),
-            ir::ResourceAccess::ReadWrite => Ok(format!("{element}*")),
-            ir::ResourceAccess::RasterizerOrdered => {
-                unsupported("rasterizer-ordered buffers", span)
-            }
-        }
     }
 
     /// The members and globals holding column-major matrices the host
@@ -485,68 +367,6 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn name_everything(&mut self) {
-        let module = self.module;
-        // The entries' names first: the host looks them up.
-        for e in &self.entries {
-            let name = match &e.program {
-                Some(program) => program.clone(),
-                None => entry_point_name(&e.entry.name, e.entry.stage),
-            };
-            self.names.taken.take(&name);
-        }
-        for e in &self.entries {
-            let name = match &e.program {
-                Some(_) => self.names.fresh(&format!("{}_body", e.entry.name)),
-                None => entry_point_name(&e.entry.name, e.entry.stage),
-            };
-            self.names.functions.insert(e.entry.function, name);
-        }
-        self.names.name_structs(module, &self.used_structs);
-        if self.globals_block.is_some() {
-            let ty = self.names.fresh("Globals");
-            let param = self.names.fresh("globals_");
-            self.globals_block = Some((ty, param));
-        }
-        if self.program.is_some() {
-            self.names.taken.take("LaunchParams");
-            for i in 0..self.entries.len() {
-                if !self.entries[i].uniform_params.is_empty() {
-                    self.entries[i].record_struct = Some(self.names.fresh("ShaderRecordParams"));
-                }
-            }
-        }
-        let globals = self.kinds.keys().copied().collect();
-        let kinds = &self.kinds;
-        self.names
-            .name_globals(module, globals, |g| kinds[&g] == GlobalKind::Plain);
-        self.names.name_functions(module, &self.reachable);
-    }
-
-    pub fn module_names(&self) -> Namer {
-        self.names.taken.clone()
-    }
-
-    /// The spelling of a value type as stored in memory the host shares:
-    /// with `columns`, a matrix (or the matrices of an array) as
-    /// `lg::column_major<M>`.
-    pub fn spell_stored(&self, ty: Handle<ir::Type>, columns: bool, span: Span) -> Result<String> {
-        if !columns {
-            return self.spell(ty, span);
-        }
-        match self.module.types[ty].inner {
-            TypeInner::Matrix { .. } => Ok(format!("lg::column_major<{}>", self.spell(ty, span)?)),
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => Ok(format!(
-                "lg::array<{}, {n}>",
-                self.spell_stored(base, true, span)?
-            )),
-            _ => self.spell(ty, span),
-        }
-    }
-
     pub fn write(mut self) -> Result<String> {
         let mut out = String::new();
         if self.program.is_some() || self.uses_traversable() {
@@ -573,392 +393,6 @@ impl<'a> Writer<'a> {
                 TypeInner::AccelerationStructure
             )
         })
-    }
-
-    /// Structs whose bytes the host shares: those inside constant buffers,
-    /// structured buffers and the globals block. They get `legalis_layout`
-    /// offsets; other structs (payloads, locals only) stay as C++ lays them.
-    pub(super) fn buffer_structs(&self) -> BTreeSet<Handle<ir::Type>> {
-        let mut out = BTreeSet::new();
-        for g in self.kinds.keys() {
-            let global = &self.module.globals[*g];
-            if global.space == AddressSpace::Uniform {
-                crate::structs::mark_structs(self.module, global.ty, &mut out);
-            }
-        }
-        for e in &self.entries {
-            let params = &self.module.functions[e.entry.function].params;
-            for &i in &e.uniform_params {
-                crate::structs::mark_structs(self.module, params[i].ty, &mut out);
-            }
-        }
-        out
-    }
-
-    fn structs(&self) -> Result<String> {
-        let module = self.module;
-        let mut out = String::new();
-        let shared = self.buffer_structs();
-        for &ty in &self.used_structs {
-            let TypeInner::Struct { members } = &module.types[ty].inner else {
-                continue;
-            };
-            if members.is_empty() && shared.contains(&ty) {
-                // C++ gives an empty struct one byte; the host's layout
-                // gives it none.
-                return unsupported(
-                    "an empty struct in memory the host shares",
-                    module.types.span(ty),
-                );
-            }
-            let names = &self.names.members[&ty];
-            let mut fields = Vec::new();
-            for (i, m) in members.iter().enumerate() {
-                let columns = self.column_members.contains(&(ty, i as u32));
-                let spelled = self.spell_stored(m.ty, columns, m.span)?;
-                fields.push((spelled, names[i].clone(), m.ty, m.matrix_layout));
-            }
-            if shared.contains(&ty) {
-                self.laid_out_struct(&self.names.struct_name(ty), &fields, &mut out)?;
-            } else {
-                writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
-                for (spelled, field, ..) in &fields {
-                    writeln!(out, "    {spelled} {field};").ok();
-                }
-                out.push_str("};\n\n");
-            }
-        }
-        if let Some((ty, _)) = &self.globals_block {
-            let mut fields = Vec::new();
-            for g in self.globals_of(GlobalKind::Plain) {
-                let global = &module.globals[g];
-                let span = module.globals.span(g);
-                let columns = self.column_globals.contains(&g);
-                let spelled = self.spell_stored(global.ty, columns, span)?;
-                fields.push((
-                    spelled,
-                    self.names.globals[&g].clone(),
-                    global.ty,
-                    global.matrix_layout,
-                ));
-            }
-            self.laid_out_struct(ty, &fields, &mut out)?;
-        }
-        for e in &self.entries {
-            if let Some(name) = &e.record_struct {
-                let fields = self.record_fields_of(e.entry, &e.uniform_params)?;
-                self.laid_out_struct(name, &fields, &mut out)?;
-            }
-        }
-        Ok(out)
-    }
-
-    /// The members of an OptiX program's shader-record struct: its
-    /// `uniform` parameters in order, under their own names.
-    pub(super) fn record_fields(&self) -> Result<Vec<SharedField>> {
-        self.record_fields_of(self.entry, &self.uniform_params)
-    }
-
-    fn record_fields_of(
-        &self,
-        entry: &ir::EntryPoint,
-        uniform_params: &[usize],
-    ) -> Result<Vec<SharedField>> {
-        let params = &self.module.functions[entry.function].params;
-        let mut local = Namer::new(RULES);
-        let mut fields = Vec::new();
-        for &i in uniform_params {
-            let p = &params[i];
-            fields.push((
-                self.param_type(p.ty, p.span)?,
-                local.call(&p.name),
-                p.ty,
-                None,
-            ));
-        }
-        Ok(fields)
-    }
-
-    /// Per member of struct `ty`: whether `laid_out_struct` puts padding
-    /// bytes before it.
-    pub(super) fn padded_members(&self, ty: Handle<ir::Type>) -> Vec<bool> {
-        let TypeInner::Struct { members } = &self.module.types[ty].inner else {
-            return Vec::new();
-        };
-        if !self.buffer_structs().contains(&ty) {
-            return Vec::new();
-        }
-        let types: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
-        let Ok((_, placed)) = Layouter::new(self.module, Rule::Cuda).struct_layout(&types) else {
-            return Vec::new();
-        };
-        let mut cursor = 0;
-        placed
-            .iter()
-            .map(|m| {
-                let padded = m.offset > cursor;
-                cursor = m.offset + m.layout.size;
-                padded
-            })
-            .collect()
-    }
-
-    /// A struct whose members sit at their `legalis_layout` CUDA offsets:
-    /// the prelude's vectors, matrices and arrays align only to their
-    /// scalar, so explicit padding bytes before a member (and at the end)
-    /// reach every offset and size the rule asks for; `static_assert`s
-    /// make nvcc prove them.
-    fn laid_out_struct(&self, name: &str, fields: &[SharedField], out: &mut String) -> Result<()> {
-        let layouter = Layouter::new(self.module, Rule::Cuda);
-        let types: Vec<_> = fields.iter().map(|f| (f.2, f.3)).collect();
-        let (layout, placed) = match layouter.struct_layout(&types) {
-            Ok(l) => l,
-            // Opaque members (resources in a parameter struct) have no
-            // layout to keep: the struct stays as C++ lays it out.
-            Err(_) => {
-                writeln!(out, "struct {name}\n{{").ok();
-                for (spelled, field, ..) in fields {
-                    writeln!(out, "    {spelled} {field};").ok();
-                }
-                out.push_str("};\n\n");
-                return Ok(());
-            }
-        };
-        writeln!(out, "struct {name}\n{{").ok();
-        let mut cursor = 0;
-        let mut pads = 0;
-        let mut pad = |out: &mut String, to: u32, cursor: &mut u32| {
-            if to > *cursor {
-                writeln!(out, "    unsigned char _pad{pads}[{}];", to - *cursor).ok();
-                pads += 1;
-                *cursor = to;
-            }
-        };
-        for ((spelled, field, ..), member) in fields.iter().zip(&placed) {
-            pad(out, member.offset, &mut cursor);
-            writeln!(out, "    {spelled} {field};").ok();
-            cursor = member.offset + member.layout.size;
-        }
-        pad(out, layout.size, &mut cursor);
-        out.push_str("};\n");
-        for ((_, field, ..), member) in fields.iter().zip(&placed) {
-            writeln!(
-                out,
-                "static_assert(offsetof({name}, {field}) == {}, \"{name}.{field}\");",
-                member.offset
-            )
-            .ok();
-        }
-        writeln!(
-            out,
-            "static_assert(sizeof({name}) == {}, \"sizeof({name})\");\n",
-            layout.size
-        )
-        .ok();
-        Ok(())
-    }
-
-    pub(super) fn globals_of(&self, kind: GlobalKind) -> Vec<Handle<ir::GlobalVariable>> {
-        reach::globals_of(&self.kinds, |k| *k == kind)
-    }
-
-    /// An OptiX program's resources: the launch parameters, one member per
-    /// resource in declaration order, then the `Globals` block.
-    fn launch_params(&self) -> Result<String> {
-        if self.program.is_none() {
-            return Ok(String::new());
-        }
-        let members = self.launch_members()?;
-        if members.is_empty() {
-            return Ok(String::new());
-        }
-        let mut out = String::from("struct LaunchParams\n{\n");
-        for (_, declaration) in members {
-            writeln!(out, "    {declaration};").ok();
-        }
-        out.push_str("};\n\nextern \"C\"\n{\n    __constant__ LaunchParams params;\n}\n\n");
-        Ok(out)
-    }
-
-    /// The members of an OptiX program's launch parameters, each with its
-    /// global (`None`: the `Globals` block) and declaration.
-    fn launch_members(&self) -> Result<Vec<(Option<Handle<ir::GlobalVariable>>, String)>> {
-        let mut members = Vec::new();
-        for g in self.globals_of(GlobalKind::Resource(())) {
-            let span = self.module.globals.span(g);
-            let declaration = format!(
-                "{} {}",
-                self.resource_type(g, span)?,
-                self.names.globals[&g]
-            );
-            members.push((Some(g), declaration));
-        }
-        if let Some((ty, name)) = &self.globals_block {
-            members.push((None, format!("{ty} {name}")));
-        }
-        Ok(members)
-    }
-
-    /// The parameters function `f` takes for the globals it reaches
-    /// (`kernel`: the kernel's own, which are all its parameters), each
-    /// with its global (`None`: the `Globals` block).
-    fn trailing_params(
-        &self,
-        f: Handle<ir::Function>,
-        kernel: bool,
-    ) -> Result<Vec<(Option<Handle<ir::GlobalVariable>>, String)>> {
-        let mut params = Vec::new();
-        for &g in &self.threaded[&f] {
-            if let Some(p) = self.global_param(g, kernel)? {
-                params.push((Some(g), p));
-            }
-        }
-        let needs_globals_block = self.threaded[&f]
-            .iter()
-            .any(|g| self.kinds[g] == GlobalKind::Plain);
-        if let (true, Some((ty, name))) = (needs_globals_block, &self.globals_block) {
-            params.push((
-                None,
-                if kernel {
-                    format!("{ty} {name}")
-                } else {
-                    format!("const {ty}& {name}")
-                },
-            ));
-        }
-        Ok(params)
-    }
-
-    /// Where each resource and plain uniform the entry point reaches is
-    /// in the output: the kernel parameters or the launch parameters
-    /// (the same lists the kernel's signature and `LaunchParams` are
-    /// written from).
-    pub fn resources(&self) -> Result<Vec<super::Resource>> {
-        let module = self.module;
-        let list = match self.program {
-            Some(_) => self.launch_members()?,
-            None => self.trailing_params(self.entry.function, true)?,
-        };
-        let count = list.len() as u32;
-        let mut out = Vec::new();
-        for (index, (global, declaration)) in list.into_iter().enumerate() {
-            let place = match self.program {
-                Some(_) => super::ResourcePlace::LaunchParams,
-                None => super::ResourcePlace::KernelParameter(index as u32),
-            };
-            match global {
-                Some(g) => out.push(super::Resource {
-                    global: module.globals[g].name.clone(),
-                    name: self.names.globals[&g].clone(),
-                    declaration,
-                    place,
-                    block: None,
-                    parameter: None,
-                }),
-                None => {
-                    let Some((_, block)) = &self.globals_block else {
-                        continue;
-                    };
-                    for g in self.globals_of(GlobalKind::Plain) {
-                        let span = module.globals.span(g);
-                        let name = self.names.globals[&g].clone();
-                        let columns = self.column_globals.contains(&g);
-                        out.push(super::Resource {
-                            global: module.globals[g].name.clone(),
-                            declaration: format!(
-                                "{} {name}",
-                                self.spell_stored(module.globals[g].ty, columns, span)?
-                            ),
-                            name,
-                            place: place.clone(),
-                            block: Some(block.clone()),
-                            parameter: None,
-                        });
-                    }
-                }
-            }
-        }
-        out.extend(self.uniform_resources(count)?);
-        Ok(out)
-    }
-
-    /// The entry point's `uniform` parameters as [`super::Resource`]s: an
-    /// OptiX program's shader-record members, or a kernel's launch
-    /// arguments from parameter `first` on.
-    fn uniform_resources(&self, first: u32) -> Result<Vec<super::Resource>> {
-        let params = &self.entry_function().params;
-        let mut out = Vec::new();
-        if let Some(record) = &self.record_struct {
-            for (member, (&i, (spelled, name, ..))) in self
-                .uniform_params
-                .iter()
-                .zip(self.record_fields()?)
-                .enumerate()
-            {
-                out.push(super::Resource {
-                    global: params[i].name.clone(),
-                    declaration: format!("{spelled} {name}"),
-                    name,
-                    place: super::ResourcePlace::ShaderRecord {
-                        record: record.clone(),
-                        member: member as u32,
-                    },
-                    block: None,
-                    parameter: Some(i as u32),
-                });
-            }
-            return Ok(out);
-        }
-        let ctx = self.fn_ctx(self.entry.function)?;
-        for (n, &i) in self.uniform_params.iter().enumerate() {
-            let p = &params[i];
-            let name = ctx.param_names[i].clone();
-            out.push(super::Resource {
-                global: p.name.clone(),
-                declaration: format!("{} {name}", self.param_type(p.ty, p.span)?),
-                name,
-                place: super::ResourcePlace::KernelParameter(first + n as u32),
-                block: None,
-                parameter: Some(i as u32),
-            });
-        }
-        Ok(out)
-    }
-
-    /// `static const` values: `__device__ const` variables, but for those
-    /// whose initializer nvcc cannot initialize statically (vector and
-    /// matrix arithmetic, reads of other constants: `a + c`), which are
-    /// written as their initializer where they are used.
-    fn constants(&self) -> Result<String> {
-        let mut constants = self.globals_of(GlobalKind::Constant);
-        constants.retain(|g| self.inlined_constant(*g).is_none());
-        self.write_constants(&constants, "__device__ const", |_, _| Ok(()))
-    }
-
-    /// A threaded global as a parameter of a function (`kernel`: of the
-    /// kernel itself).
-    fn global_param(&self, g: Handle<ir::GlobalVariable>, kernel: bool) -> Result<Option<String>> {
-        let module = self.module;
-        let global = &module.globals[g];
-        let span = module.globals.span(g);
-        let name = &self.names.globals[&g];
-        let text = match self.kinds[&g] {
-            GlobalKind::Constant | GlobalKind::Plain => return Ok(None),
-            GlobalKind::Private | GlobalKind::Workgroup if kernel => return Ok(None),
-            GlobalKind::Private | GlobalKind::Workgroup => {
-                format!("{}& {name}", self.spell(global.ty, span)?)
-            }
-            GlobalKind::Resource(()) => {
-                let ty = self.resource_type(g, span)?;
-                match &module.types[global.ty].inner {
-                    // A constant buffer is a value of the kernel, a const
-                    // reference below it.
-                    TypeInner::ConstantBuffer { .. } if !kernel => format!("const {ty}& {name}"),
-                    _ => format!("{ty} {name}"),
-                }
-            }
-        };
-        Ok(Some(text))
     }
 
     /// Every reachable function once, each written for the first entry
@@ -1100,27 +534,5 @@ impl Writer<'_> {
             block,
             prefix,
         )
-    }
-}
-
-/// A member of a struct shared with the host: its spelling, name, type
-/// and matrix major.
-type SharedField = (String, String, Handle<ir::Type>, Option<ir::MatrixLayout>);
-
-/// Whether `ty` (a matrix, or an array of them) shared with the host is
-/// stored in column order: HLSL's default `column_major`, not `row_major`.
-/// A matrix of one row or one column stores the same components in either
-/// order and stays an `lg::mat`.
-fn holds_column_major(
-    module: &ir::Module,
-    ty: Handle<ir::Type>,
-    major: Option<ir::MatrixLayout>,
-) -> bool {
-    match module.types[ty].inner {
-        TypeInner::Array { base, .. } => holds_column_major(module, base, major),
-        TypeInner::Matrix { rows, columns, .. } => {
-            rows > 1 && columns > 1 && major != Some(ir::MatrixLayout::RowMajor)
-        }
-        _ => false,
     }
 }

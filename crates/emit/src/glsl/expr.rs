@@ -8,8 +8,10 @@
 use legalis_ir as ir;
 use legalis_ir::{BinaryOp, Expression, Handle, Literal, ScalarKind, TypeInner};
 
+use super::names::helper_name;
 use super::resources::TexelUpdate;
-use super::writer::{Ctx, Result, Writer, helper_name, matrix_as_rows, unsupported};
+use super::types::matrix_as_rows;
+use super::writer::{Ctx, Result, Writer, unsupported};
 
 /// The shape of a numeric operand, for printing operators on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +68,7 @@ impl Writer<'_> {
                 {
                     self.write_expr(ctx, *base, out)?;
                     out.push('.');
-                    super::writer::sanitize_into(&member.name, out);
+                    super::names::sanitize_into(&member.name, out);
                     return Ok(());
                 }
             }

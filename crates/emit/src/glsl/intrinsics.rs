@@ -14,7 +14,8 @@
 use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Intrinsic as I, ScalarKind, TypeInner};
 
-use super::writer::{Ctx, Result, Writer, matrix_as_rows, unsupported};
+use super::types::matrix_as_rows;
+use super::writer::{Ctx, Result, Writer, unsupported};
 
 /// Intrinsics that are one GLSL function of the same arguments, with the
 /// subgroup extension they need. A data table, hence its length.

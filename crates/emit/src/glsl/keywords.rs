@@ -1,7 +1,7 @@
 //! GLSL reserved words, as pure data.
 //!
 //! A user name in this list, starting with `gl_`, or containing `__` cannot
-//! be a GLSL identifier; `writer::sanitize` renames it deterministically.
+//! be a GLSL identifier; `names::sanitize` renames it deterministically.
 
 /// Keywords, reserved-for-future words and built-in type names of GLSL 4.60
 /// (Vulkan) plus the explicit-arithmetic-type extensions we emit.

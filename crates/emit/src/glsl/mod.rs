@@ -22,11 +22,15 @@
 mod expr;
 mod hit_object;
 mod intrinsics;
+mod io;
 mod keywords;
 mod methods;
+mod names;
 mod ray_query;
 mod ray_tracing;
 mod resources;
+mod stmt;
+mod types;
 mod writer;
 
 use legalis_ir as ir;

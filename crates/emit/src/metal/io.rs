@@ -4,14 +4,17 @@
 //! members of its `[[stage_in]]` struct, and a mesh function's
 //! `metal::mesh` (B21).
 
+use super::Error;
+use super::writer::{GlobalKind, rasterizer_ordered};
+use crate::cfamily::prelude::*;
+use crate::cfamily::reach;
 use legalis_ir as ir;
-use legalis_ir::{ShaderStage, Span, TypeInner};
+use legalis_ir::{Handle, ShaderStage, Span, TypeInner};
 use legalis_sysval::Direction;
 
-use super::Error;
+use super::names::RULES;
 use super::types::{Result, unsupported};
-use super::writer::{RULES, Writer};
-use crate::cfamily::prelude::*;
+use super::writer::Writer;
 
 /// The member names of an entry function's `[[stage_in]]` struct, one per
 /// parameter (meaningful for the `Location` ones): each parameter's name,
@@ -120,5 +123,70 @@ impl Writer<'_> {
             "metal::mesh<{}, {primitive}, {vertices}, {primitives}, metal::topology::{topology}>",
             self.spell(vertex, span)?
         ))
+    }
+}
+
+impl Writer<'_> {
+    /// Program-scope `constant` values.
+    pub(super) fn constants(&self) -> Result<String> {
+        let constants = reach::globals_of(&self.kinds, |k| *k == GlobalKind::Constant);
+        let exprs = &self.module.global_expressions;
+        self.write_constants(&constants, "constant", |init, span| {
+            if !super::expr::is_const(exprs, init) {
+                return unsupported(
+                    "a `static const` initializer that is not a constant expression",
+                    span,
+                );
+            }
+            Ok(())
+        })
+    }
+
+    /// A threaded global as a parameter (attributed on the entry point
+    /// `entry`, when it is one). A rasterizer-ordered resource joins raster
+    /// order group 0 (`[[raster_order_group(0)]]`, the reference's one
+    /// group), which only a fragment function has.
+    pub(super) fn global_param(
+        &self,
+        g: Handle<ir::GlobalVariable>,
+        entry: Option<&ir::EntryPoint>,
+    ) -> Result<Option<String>> {
+        let attributed = entry.is_some();
+        let module = self.module;
+        let global = &module.globals[g];
+        let span = module.globals.span(g);
+        let name = &self.names.globals[&g];
+        let text = match self.kinds[&g] {
+            GlobalKind::Constant => return Ok(None),
+            GlobalKind::Plain => return Ok(None),
+            GlobalKind::Private if attributed => return Ok(None),
+            GlobalKind::Workgroup if attributed => return Ok(None),
+            GlobalKind::Private => format!("thread {}& {name}", self.spell(global.ty, span)?),
+            GlobalKind::Workgroup => {
+                format!("threadgroup {}& {name}", self.spell(global.ty, span)?)
+            }
+            GlobalKind::Resource(slot) => {
+                let ty = self.resource_type(g, span)?;
+                let ordered = rasterizer_ordered(&module.types[global.ty].inner);
+                match entry {
+                    Some(entry) if ordered && entry.stage != ShaderStage::Fragment => {
+                        return unsupported(
+                            format!(
+                                "a rasterizer-ordered resource in a {} entry point (Metal raster order groups are a fragment function's)",
+                                entry.stage.name()
+                            ),
+                            span,
+                        );
+                    }
+                    Some(_) if ordered => format!(
+                        "{ty} {name} [[raster_order_group(0)]] [[{}]]",
+                        slot.attribute()
+                    ),
+                    Some(_) => format!("{ty} {name} [[{}]]", slot.attribute()),
+                    None => format!("{ty} {name}"),
+                }
+            }
+        };
+        Ok(Some(text))
     }
 }

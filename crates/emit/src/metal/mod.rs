@@ -35,12 +35,13 @@ mod expr;
 mod intrinsics;
 mod io;
 mod keywords;
+mod names;
 mod types;
 mod writer;
 
 use legalis_ir as ir;
 
-pub use writer::entry_point_name;
+pub use names::entry_point_name;
 
 /// What the caller asks of the writer (nothing yet; kept for the backend
 /// shape every writer has).

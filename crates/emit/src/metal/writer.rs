@@ -1,10 +1,11 @@
 //! The MSL writer: what the entry point reaches, how each global reaches
-//! the code that uses it (see the module doc), names, structs (the
-//! `[[stage_in]]` struct among them) and functions with the entry point's
-//! attributes. Statements and expressions are in `expr.rs` (over the
-//! shared `cfamily/`), built-in functions in `intrinsics.rs`, the entry
-//! function's interface (attributes, `[[stage_in]]` members,
-//! `metal::mesh`) in `io.rs`.
+//! the code that uses it (see the module doc), argument-table indices and
+//! functions with the entry point's attributes. Names are in `names.rs`,
+//! types and structs (the `[[stage_in]]` struct among them) in
+//! `types.rs`, the entry function's interface (attributes, `[[stage_in]]`
+//! members, `metal::mesh`) and `constant` globals in `io.rs`, statements
+//! and expressions in `expr.rs` (over the shared `cfamily/`), built-in
+//! functions in `intrinsics.rs`.
 //!
 //! Argument table numbering, per Metal's three tables: `register(bN)`,
 //! `register(tN)` and `register(uN)` of a buffer give `[[buffer(N)]]`,
@@ -14,6 +15,7 @@
 //! free index of its table in declaration order, with the `_Globals`
 //! block of plain uniforms first among the buffers.
 
+use super::names::RULES;
 use legalis_ir::{FastHashMap, FastHashSet};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,16 +25,11 @@ use legalis_ir as ir;
 use legalis_ir::{AddressSpace, Expression, Handle, ShaderStage, Span, TypeInner};
 use legalis_sysval::Direction;
 
-use super::io::stage_in_members;
-use super::keywords::RESERVED;
-use super::types::{self, Result, unsupported};
+use super::types::{Result, unsupported};
 use super::{Error, Options};
 use crate::cfamily::names::Names;
 use crate::cfamily::prelude::*;
 use crate::cfamily::reach::{self, Initializers};
-use crate::identifier::sanitize;
-use crate::namer::Reserved;
-use crate::namer::{Namer, Rules};
 
 /// A Metal argument table index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,7 +43,7 @@ pub(super) enum Slot {
 }
 
 impl Slot {
-    fn attribute(self) -> String {
+    pub(super) fn attribute(self) -> String {
         match self {
             Slot::Buffer(n) => format!("buffer({n})"),
             Slot::Texture(n) => format!("texture({n})"),
@@ -92,7 +89,7 @@ pub(super) struct Writer<'a> {
     /// Per entry point, an object function's payload pointer and
     /// `mesh_grid_properties` parameter names, and the payload type (B21).
     pub object_payloads: Vec<Option<(String, String, Handle<ir::Type>)>>,
-    used_structs: BTreeSet<Handle<ir::Type>>,
+    pub(super) used_structs: BTreeSet<Handle<ir::Type>>,
     /// Helper functions the intrinsics need (an integer `dot`, which MSL
     /// lacks), by name: written once, before the functions.
     pub helpers: RefCell<BTreeMap<String, String>>,
@@ -102,29 +99,12 @@ pub(super) struct Writer<'a> {
     pub uses: FastHashMap<Handle<ir::GlobalVariable>, crate::resource_uses::Use>,
 }
 
-/// The names no MSL identifier of the output takes.
-pub(super) static RESERVED_NAMES: Reserved =
-    Reserved::new(&[crate::cfamily::keywords::CPP_RESERVED, RESERVED]);
-
-/// How MSL spells a fresh name: the source name made an identifier,
-/// kept off [`RESERVED_NAMES`].
-pub(super) const RULES: Rules = Rules {
-    sanitize,
-    reserved: |name| RESERVED_NAMES.contains(name),
-};
-
 /// The span of the first `discard` in `block`, nested blocks included.
 fn first_discard(block: &ir::Block) -> Option<Span> {
     block.iter().find_map(|(stmt, span)| match stmt {
         ir::Statement::Discard => Some(span),
         other => other.blocks().into_iter().find_map(first_discard),
     })
-}
-
-/// The MSL name of an entry point called `name`: the name itself, made an
-/// identifier, with `_1` appended when MSL reserves it (`main`).
-pub fn entry_point_name(name: &str) -> String {
-    Namer::new(RULES).call(name)
 }
 
 /// A struct type behind a buffer-like type: a `cbuffer`'s block, a
@@ -197,7 +177,7 @@ impl<'a> Writer<'a> {
         self.entries.iter().position(|e| e.function == f)
     }
 
-    fn entry_function(&self, k: usize) -> &'a ir::Function {
+    pub(super) fn entry_function(&self, k: usize) -> &'a ir::Function {
         &self.module.functions[self.entries[k].function]
     }
 
@@ -448,102 +428,6 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    fn name_everything(&mut self) {
-        let module = self.module;
-        // Room for every module-scope name up front: thousands of varyings
-        // would rehash the tables as they grow.
-        let names = module.types.len() + module.globals.len() + module.functions.len();
-        self.names.taken.reserve(names);
-        self.names.globals.reserve(module.globals.len());
-        // The entry functions' names first: the host looks them up.
-        for entry in &self.entries {
-            let entry_name = entry_point_name(&entry.name);
-            self.names.taken.take(&entry_name);
-            self.names.functions.insert(entry.function, entry_name);
-        }
-        self.names.name_structs(module, &self.used_structs);
-        if let Some((_, _, n)) = self.globals_block.take() {
-            let ty = self.names.fresh("Globals");
-            let param = self.names.fresh("globals_");
-            self.globals_block = Some((ty, param, n));
-        }
-        for k in 0..self.entries.len() {
-            self.name_entry(k);
-        }
-        // Members of `_Globals` have their own namespace.
-        let globals = self.kinds.keys().copied().collect();
-        let kinds = &self.kinds;
-        self.names
-            .name_globals(module, globals, |g| kinds[&g] == GlobalKind::Plain);
-        self.names.name_functions(module, &self.reachable);
-    }
-
-    /// Entry point `k`'s own names: its `[[stage_in]]` struct and
-    /// parameter, an object function's payload and grid parameters.
-    fn name_entry(&mut self, k: usize) {
-        let entry = self.entries[k];
-        let func = self.entry_function(k);
-        let has_stage_in = func
-            .params
-            .iter()
-            .any(|p| matches!(p.io.binding, Some(ir::Binding::Location { .. })));
-        if has_stage_in {
-            let ty = self.names.fresh(&format!("{}_in", entry.name));
-            // One parameter name, taken once, serves every entry function.
-            let param = match self.stage_ins.iter().flatten().next() {
-                Some((_, param)) => param.clone(),
-                None => self.names.fresh("stage_input"),
-            };
-            self.stage_ins[k] = Some((ty, param));
-        }
-        if entry.stage == ShaderStage::Amplification {
-            let payload_ty = func.expressions.iter().find_map(|(_, e)| match e {
-                Expression::Intrinsic {
-                    fun: ir::Intrinsic::DispatchMesh,
-                    args,
-                } => args.get(3).and_then(|a| func.expressions.ty(*a)),
-                _ => None,
-            });
-            if let Some(ty) = payload_ty {
-                let payload = self.names.fresh("payload_out");
-                let grid = self.names.fresh("grid");
-                self.object_payloads[k] = Some((payload, grid, ty));
-            }
-        }
-    }
-
-    /// The spelling of a struct member's declared type (transposed where
-    /// stored so).
-    fn member_type(
-        &self,
-        st: Handle<ir::Type>,
-        index: u32,
-        m: &ir::StructMember,
-    ) -> Result<String> {
-        if self.transposed.contains(&(st, index)) {
-            return self.transposed_spelling(m.ty, m.span);
-        }
-        self.spell(m.ty, m.span)
-    }
-
-    fn transposed_spelling(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
-        match self.module.types[ty].inner {
-            TypeInner::Matrix {
-                rows,
-                columns,
-                scalar,
-            } => Ok(format!("{}{columns}x{rows}", types::scalar(scalar, span)?)),
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => Ok(format!(
-                "array<{}, {n}>",
-                self.transposed_spelling(base, span)?
-            )),
-            _ => self.spell(ty, span),
-        }
-    }
-
     pub fn write(mut self) -> Result<String> {
         let mut out = String::from("#include <metal_stdlib>\nusing namespace metal;\n\n");
         out.push_str(&self.structs()?);
@@ -554,165 +438,6 @@ impl<'a> Writer<'a> {
         }
         out.push_str(&functions);
         Ok(out)
-    }
-
-    fn structs(&self) -> Result<String> {
-        let module = self.module;
-        let mut out = String::new();
-        // The structs whose members carry attributes, with the stage they
-        // are the outputs of: each entry function's result and (B21) the
-        // vertex and primitive structs of a mesh function's `metal::mesh`.
-        let mut attributed: FastHashMap<Handle<ir::Type>, ShaderStage> = FastHashMap::default();
-        for (k, entry) in self.entries.iter().enumerate() {
-            let func = self.entry_function(k);
-            let mesh_elements = func
-                .params
-                .iter()
-                .filter_map(|p| match module.types[p.ty].inner {
-                    TypeInner::MeshOutput {
-                        kind: ir::MeshOutputKind::Vertices | ir::MeshOutputKind::Primitives,
-                        element,
-                        ..
-                    } => Some(element),
-                    _ => None,
-                });
-            for ty in func.result.iter().map(|r| r.ty).chain(mesh_elements) {
-                attributed.entry(ty).or_insert(entry.stage);
-            }
-        }
-        for &ty in &self.used_structs {
-            let TypeInner::Struct { members } = &module.types[ty].inner else {
-                continue;
-            };
-            if members.is_empty() {
-                return unsupported("an empty struct", module.types.span(ty));
-            }
-            let names = &self.names.members[&ty];
-            writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
-            for (i, m) in members.iter().enumerate() {
-                let spelled = self.member_type(ty, i as u32, m)?;
-                let attribute = if let Some(&stage) = attributed.get(&ty) {
-                    let binding = m.io.binding.as_ref().ok_or_else(|| Error::NotLegalized {
-                        what: format!("the result member `{}` has no attribute", m.name),
-                        span: m.span,
-                    })?;
-                    format!(
-                        " [[{}]]",
-                        self.attribute(binding, stage, Direction::Output, &m.io, m.span)?
-                    )
-                } else {
-                    String::new()
-                };
-                writeln!(out, "    {spelled} {}{attribute};", names[i]).ok();
-            }
-            out.push_str("};\n\n");
-        }
-        for (k, entry) in self.entries.iter().enumerate() {
-            let Some((ty, _)) = &self.stage_ins[k] else {
-                continue;
-            };
-            writeln!(out, "struct {ty}\n{{").ok();
-            let func = self.entry_function(k);
-            for (p, member) in func.params.iter().zip(stage_in_members(func)) {
-                let Some(binding @ ir::Binding::Location { .. }) = &p.io.binding else {
-                    continue;
-                };
-                let attribute =
-                    self.attribute(binding, entry.stage, Direction::Input, &p.io, p.span)?;
-                writeln!(
-                    out,
-                    "    {} {member} [[{attribute}]];",
-                    self.spell(p.ty, p.span)?,
-                )
-                .ok();
-            }
-            out.push_str("};\n\n");
-        }
-        if let Some((ty, _, _)) = &self.globals_block {
-            writeln!(out, "struct {ty}\n{{").ok();
-            let mut plain: Vec<_> = self
-                .kinds
-                .iter()
-                .filter(|(_, k)| **k == GlobalKind::Plain)
-                .map(|(g, _)| *g)
-                .collect();
-            plain.sort();
-            for g in plain {
-                let global = &module.globals[g];
-                let span = module.globals.span(g);
-                let spelled = if self.transposed_plain.contains(&g) {
-                    self.transposed_spelling(global.ty, span)?
-                } else {
-                    self.spell(global.ty, span)?
-                };
-                writeln!(out, "    {spelled} {};", self.names.globals[&g]).ok();
-            }
-            out.push_str("};\n\n");
-        }
-        Ok(out)
-    }
-
-    /// Program-scope `constant` values.
-    fn constants(&self) -> Result<String> {
-        let constants = reach::globals_of(&self.kinds, |k| *k == GlobalKind::Constant);
-        let exprs = &self.module.global_expressions;
-        self.write_constants(&constants, "constant", |init, span| {
-            if !super::expr::is_const(exprs, init) {
-                return unsupported(
-                    "a `static const` initializer that is not a constant expression",
-                    span,
-                );
-            }
-            Ok(())
-        })
-    }
-
-    /// A threaded global as a parameter (attributed on the entry point
-    /// `entry`, when it is one). A rasterizer-ordered resource joins raster
-    /// order group 0 (`[[raster_order_group(0)]]`, the reference's one
-    /// group), which only a fragment function has.
-    fn global_param(
-        &self,
-        g: Handle<ir::GlobalVariable>,
-        entry: Option<&ir::EntryPoint>,
-    ) -> Result<Option<String>> {
-        let attributed = entry.is_some();
-        let module = self.module;
-        let global = &module.globals[g];
-        let span = module.globals.span(g);
-        let name = &self.names.globals[&g];
-        let text = match self.kinds[&g] {
-            GlobalKind::Constant => return Ok(None),
-            GlobalKind::Plain => return Ok(None),
-            GlobalKind::Private if attributed => return Ok(None),
-            GlobalKind::Workgroup if attributed => return Ok(None),
-            GlobalKind::Private => format!("thread {}& {name}", self.spell(global.ty, span)?),
-            GlobalKind::Workgroup => {
-                format!("threadgroup {}& {name}", self.spell(global.ty, span)?)
-            }
-            GlobalKind::Resource(slot) => {
-                let ty = self.resource_type(g, span)?;
-                let ordered = rasterizer_ordered(&module.types[global.ty].inner);
-                match entry {
-                    Some(entry) if ordered && entry.stage != ShaderStage::Fragment => {
-                        return unsupported(
-                            format!(
-                                "a rasterizer-ordered resource in a {} entry point (Metal raster order groups are a fragment function's)",
-                                entry.stage.name()
-                            ),
-                            span,
-                        );
-                    }
-                    Some(_) if ordered => format!(
-                        "{ty} {name} [[raster_order_group(0)]] [[{}]]",
-                        slot.attribute()
-                    ),
-                    Some(_) => format!("{ty} {name} [[{}]]", slot.attribute()),
-                    None => format!("{ty} {name}"),
-                }
-            }
-        };
-        Ok(Some(text))
     }
 
     /// Whether the read-write texture `g` is only written (whole texels,
@@ -728,56 +453,6 @@ impl<'a> Writer<'a> {
     pub fn needs_fence(&self, g: Handle<ir::GlobalVariable>) -> bool {
         let u = self.uses.get(&g).copied().unwrap_or_default();
         u.write && u.read
-    }
-
-    /// The MSL parameter type of a resource global.
-    fn resource_type(&self, g: Handle<ir::GlobalVariable>, span: Span) -> Result<String> {
-        let module = self.module;
-        let global = &module.globals[g];
-        Ok(match &module.types[global.ty].inner {
-            TypeInner::Texture(_) => types::texture(
-                module,
-                global.ty,
-                self.compare.contains(&g),
-                self.write_only(g),
-                span,
-            )?,
-            TypeInner::Sampler { .. } => "sampler".into(),
-            TypeInner::SubpassInput { texel, .. } => self.spell(*texel, span)?,
-            TypeInner::Buffer {
-                kind: ir::BufferKind::Typed,
-                ..
-            } => types::texture_buffer(module, global.ty, span)?,
-            TypeInner::ConstantBuffer { inner } => {
-                format!("constant {}&", self.spell(*inner, span)?)
-            }
-            TypeInner::TextureBuffer { inner } => {
-                format!("const device {}&", self.spell(*inner, span)?)
-            }
-            TypeInner::Buffer {
-                kind,
-                access,
-                element,
-                ..
-            } => {
-                let element = match (kind, element) {
-                    (ir::BufferKind::ByteAddress, _) => "uint".to_string(),
-                    (_, Some(e)) => {
-                        device_layout_matches(module, *e, global.matrix_layout, span)?;
-                        self.spell(*e, span)?
-                    }
-                    (_, None) => return unsupported("a buffer without an element type", span),
-                };
-                match access {
-                    ir::ResourceAccess::Read => format!("const device {element}*"),
-                    // Rasterizer-ordered: in a raster order group.
-                    ir::ResourceAccess::ReadWrite | ir::ResourceAccess::RasterizerOrdered => {
-                        format!("device {element}*")
-                    }
-                }
-            }
-            _ => return unsupported("this resource type", span),
-        })
     }
 
     fn functions(&mut self) -> Result<String> {
@@ -935,7 +610,7 @@ fn not_planned<T>(name: &str, span: Span) -> Result<T> {
 }
 
 /// Whether a resource type is rasterizer-ordered (`RasterizerOrdered*`).
-fn rasterizer_ordered(inner: &TypeInner) -> bool {
+pub(super) fn rasterizer_ordered(inner: &TypeInner) -> bool {
     matches!(
         inner,
         TypeInner::Texture(ir::Texture {
@@ -960,7 +635,7 @@ fn is_compare(fun: ir::Intrinsic) -> bool {
 /// native types the writer spells give: the metal-constant rule) differs
 /// from the metal-device rule the host uses (`packed_float3`): the span is
 /// the first member whose offset or size differs, else the buffer.
-fn device_layout_matches(
+pub(super) fn device_layout_matches(
     module: &ir::Module,
     element: Handle<ir::Type>,
     major: Option<ir::MatrixLayout>,

@@ -9,7 +9,7 @@ use legalis_ir::{BinaryOp, Expression, Handle, Literal, Scalar, ScalarKind, Type
 use spirv::{Op, StorageClass, Word};
 
 use super::expr::Place;
-use super::globals::plain_ptr;
+use super::io::plain_ptr;
 use super::writer::{Layout, Result, Writer, is_pure, unsupported};
 
 /// The shape of a numeric value in SPIR-V terms: `size` components per

@@ -8,7 +8,7 @@ use legalis_ir as ir;
 use legalis_ir::{Expression, Handle, Literal, TypeInner};
 use spirv::{Op, StorageClass, Word};
 
-use super::globals::plain_ptr;
+use super::io::plain_ptr;
 use super::writer::{Layout, Ptr, Result, Writer, unsupported};
 
 /// Where a store goes.

@@ -9,7 +9,7 @@ use legalis_ir::{AddressSpace, Handle, TypeInner};
 use spirv::{FunctionControl, StorageClass, Word};
 
 use super::expr::Place;
-use super::globals::plain_ptr;
+use super::io::plain_ptr;
 use super::writer::{FnState, Layout, Result, Writer, unsupported};
 
 impl<'a> Writer<'a> {

@@ -20,17 +20,17 @@
 //! `b * a`, and HLSL's default `column_major` packing is SPIR-V `RowMajor`.
 //! Descriptor bindings follow [`assign_bindings`].
 
+mod asm;
 mod builder;
 mod constants;
 mod convert;
 mod expr;
 mod function;
-mod globals;
 mod hit_object;
 mod image;
 mod intrinsics;
+mod io;
 mod layout;
-mod names;
 mod ray_query;
 mod ray_tracing;
 mod rename;
@@ -41,7 +41,7 @@ mod writer;
 use legalis_ir as ir;
 
 pub use crate::binding::{Bindings, assign_bindings};
-pub use names::disassemble;
+pub use asm::disassemble;
 pub use rename::rename;
 
 /// What the caller asks of the writer.

@@ -57,7 +57,7 @@ impl Writer<'_> {
             if let Some(cap @ ir::HandleCapability::DescriptorHeapExt) =
                 self.options.handle_capability
             {
-                return unsupported(super::globals::handle_capability_refusal(cap), self.span(e));
+                return unsupported(super::io::handle_capability_refusal(cap), self.span(e));
             }
             let ty = self.expr_ty(e)?;
             let ty = self.ty(ty, Layout::Plain)?;

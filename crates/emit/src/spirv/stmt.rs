@@ -10,7 +10,7 @@ use spirv::{LoopControl, SelectionControl, StorageClass, Word};
 
 use super::convert::Shape;
 use super::expr::Place;
-use super::globals::plain_ptr;
+use super::io::plain_ptr;
 use super::writer::{Breakable, Result, Writer, unsupported};
 
 impl Writer<'_> {

@@ -661,7 +661,7 @@ impl<'a> Writer<'a> {
     /// A `GLSL.std.450` instruction by name.
     pub fn ext(&mut self, ty: Word, name: &str, args: &[Word]) -> Result<Word> {
         let set = self.glsl_std();
-        let Some(number) = super::names::GLSL_STD_450.iter().position(|n| *n == name) else {
+        let Some(number) = super::asm::GLSL_STD_450.iter().position(|n| *n == name) else {
             return Err(Error::Internal {
                 what: format!("unknown GLSL.std.450 instruction {name}"),
             });

@@ -25,7 +25,10 @@
 
 mod expr;
 mod intrinsics;
+mod io;
 mod keywords;
+mod names;
+mod stmt;
 mod types;
 mod writer;
 

@@ -2,8 +2,12 @@
 //! for the uniform address space's 16-byte rules), and storage-texture
 //! formats.
 
+use super::writer::{Writer, entry_result_stage};
+use crate::resource_uses::Use;
 use legalis_ir as ir;
 use legalis_ir::{Handle, ScalarKind, Span, TypeInner};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 pub(super) use super::{Result, unsupported};
 
@@ -188,5 +192,433 @@ pub(super) fn texel_shape(
         Some(TypeInner::Scalar(s)) => Some((1, *s)),
         Some(TypeInner::Vector { size, scalar }) => Some((*size, *scalar)),
         _ => None,
+    }
+}
+
+/// The index of member `m` in `members`.
+/// `bool` or a vector of them.
+pub(super) fn is_bool(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    matches!(
+        module.types[ty].inner,
+        TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } if s.kind == ir::ScalarKind::Bool
+    )
+}
+
+/// A matrix, or an array of them.
+pub(super) fn holds_matrix(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    match &module.types[ty].inner {
+        TypeInner::Matrix { .. } => true,
+        TypeInner::Array { base, .. } => holds_matrix(module, *base),
+        _ => false,
+    }
+}
+
+impl Writer<'_> {
+    /// `ty` spelled as stored: a column-major matrix (or array of them)
+    /// as `matCxR`.
+    pub fn spell_stored(
+        &self,
+        ty: Handle<ir::Type>,
+        transposed: bool,
+        span: Span,
+    ) -> Result<String> {
+        if !transposed {
+            return self.spell(ty, span);
+        }
+        match &self.module.types[ty].inner {
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } => {
+                let t = self.module.types.get(&ir::Type {
+                    name: None,
+                    inner: TypeInner::Matrix {
+                        rows: *columns,
+                        columns: *rows,
+                        scalar: *scalar,
+                    },
+                });
+                match t {
+                    Some(t) => self.spell(t, span),
+                    None => {
+                        self::scalar(*scalar, span)?;
+                        Ok(format!("mat{columns}x{rows}<f32>"))
+                    }
+                }
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_stored(*base, true, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => self.spell(ty, span),
+        }
+    }
+
+    /// `atomic<u32>`/`atomic<i32>` for an integer scalar, and arrays of
+    /// them; atomics inside structs are not supported yet.
+    pub(super) fn spell_atomic(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Scalar(s)
+                if s.width == 4
+                    && matches!(s.kind, ir::ScalarKind::Uint | ir::ScalarKind::Sint) =>
+            {
+                Ok(format!("atomic<{}>", self::scalar(*s, span)?))
+            }
+            TypeInner::Array { base, size } => {
+                let base = self.spell_atomic(*base, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => unsupported(
+                format!(
+                    "an `Interlocked` operation on a `{}` (WGSL atomics are 32-bit integers, here whole variables or array elements)",
+                    ir::print::type_name(self.module, ty)
+                ),
+                span,
+            ),
+        }
+    }
+
+    pub fn spell(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        self::spell(self.module, ty, &|t| self.struct_name(t), span)
+    }
+
+    /// Struct types the output uses, in module order.
+    pub(super) fn structs(&self) -> Result<String> {
+        let mut used = BTreeSet::new();
+        let mark = |ty: Handle<ir::Type>, used: &mut BTreeSet<Handle<ir::Type>>| {
+            crate::structs::mark_structs(self.module, ty, used);
+        };
+        for &g in &self.used_globals {
+            let var = &self.module.globals[g];
+            let ty = match self.module.types[var.ty].inner {
+                TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => inner,
+                TypeInner::Buffer {
+                    element: Some(e), ..
+                } => e,
+                _ => var.ty,
+            };
+            mark(ty, &mut used);
+        }
+        for &f in &self.reachable {
+            let func = &self.module.functions[f];
+            for p in &func.params {
+                mark(p.ty, &mut used);
+            }
+            if let Some(r) = &func.result {
+                mark(r.ty, &mut used);
+            }
+            for (_, l) in func.locals.iter() {
+                mark(l.ty, &mut used);
+            }
+            for (h, _) in func.expressions.iter() {
+                if let Some(ty) = func.expressions.ty(h) {
+                    mark(ty, &mut used);
+                }
+            }
+        }
+        let mut out = String::new();
+        for ty in used {
+            let t = &self.module.types[ty];
+            let TypeInner::Struct { members } = &t.inner else {
+                continue;
+            };
+            let span = self.module.types.span(ty);
+            if members.is_empty() {
+                return unsupported("an empty struct (WGSL structs have members)", span);
+            }
+            let names = &self.member_names[&ty];
+            let in_uniform = self.uniform_structs.contains(&ty);
+            writeln!(out, "struct {} {{", self.struct_name(ty)).ok();
+            let mut after_struct = false;
+            for (index, (m, name)) in members.iter().zip(names).enumerate() {
+                let index = index as u32;
+                let mut attrs = String::new();
+                if let Some(io) = &m.io.binding
+                    && let Some(stage) = entry_result_stage(self, ty)
+                {
+                    attrs = self.io_attributes(io, stage, m.span)?;
+                }
+                let is_struct = matches!(self.module.types[m.ty].inner, TypeInner::Struct { .. });
+                let is_array = matches!(self.module.types[m.ty].inner, TypeInner::Array { .. });
+                if in_uniform && (is_struct || is_array || after_struct) {
+                    attrs.push_str("@align(16) ");
+                }
+                after_struct = is_struct;
+                let transposed = self.transposed_members.contains(&(ty, index));
+                let member_ty = if self.padded_members.contains(&(ty, index)) {
+                    self.padded_spelling(m.ty, m.span)?
+                } else if self.padded_matrix_members.contains(&(ty, index)) {
+                    self.padded_matrix_spelling(m.ty, transposed, m.span)?
+                } else if self.bool_members.contains(&(ty, index)) {
+                    self.bool_spelling(m.ty)
+                } else {
+                    self.spell_stored(m.ty, transposed, m.span)?
+                };
+                push!(&mut out, "    ", attrs, name, ": ", member_ty, ",\n");
+            }
+            out.push_str("}\n\n");
+        }
+        Ok(out)
+    }
+
+    /// A texture or sampler type as WGSL spells it, given how it is used.
+    pub fn handle_type(&self, ty: Handle<ir::Type>, u: Use, span: Span) -> Result<String> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Sampler { comparison } => Ok(if *comparison || u.compare {
+                "sampler_comparison".into()
+            } else {
+                "sampler".into()
+            }),
+            TypeInner::Texture(t) => {
+                use ir::TextureDim as D;
+                if t.combined {
+                    return unsupported(
+                        format!(
+                            "the combined texture-sampler `{}` (WGSL textures and samplers \
+                             are separate bindings)",
+                            ir::print::type_name(module, ty)
+                        ),
+                        span,
+                    );
+                }
+                let shape = match (t.dim, t.arrayed, t.multisampled) {
+                    (D::D1, false, false) => "1d",
+                    (D::D2, false, false) => "2d",
+                    (D::D2, true, false) => "2d_array",
+                    (D::D3, false, false) => "3d",
+                    (D::Cube, false, false) => "cube",
+                    (D::Cube, true, false) => "cube_array",
+                    (D::D2, false, true) => "multisampled_2d",
+                    _ => {
+                        return unsupported(
+                            format!(
+                                "`{}` (WGSL has no such texture)",
+                                ir::print::type_name(module, ty)
+                            ),
+                            span,
+                        );
+                    }
+                };
+                if t.access != ir::ResourceAccess::Read {
+                    if t.multisampled || t.dim == D::Cube {
+                        return unsupported(
+                            format!(
+                                "`{}` (WGSL has no such storage texture)",
+                                ir::print::type_name(module, ty)
+                            ),
+                            span,
+                        );
+                    }
+                    let format = self::storage_format(module, t.texel, t.normalization, span)?;
+                    let access = match (u.read, u.write) {
+                        (true, true) => "read_write",
+                        (true, false) => "read",
+                        _ => "write",
+                    };
+                    return Ok(format!("texture_storage_{shape}<{format}, {access}>"));
+                }
+                if u.compare || t.shadow {
+                    if t.dim == D::D1 || t.dim == D::D3 {
+                        return unsupported("comparison sampling of a 1D or 3D texture", span);
+                    }
+                    return Ok(format!("texture_depth_{shape}"));
+                }
+                let scalar = self::texel_shape(module, t.texel)
+                    .map(|(_, s)| s)
+                    .unwrap_or(ir::Scalar::F32);
+                Ok(format!("texture_{shape}<{}>", self::scalar(scalar, span)?))
+            }
+            _ => unsupported(
+                format!("`{}` as a texture", ir::print::type_name(module, ty)),
+                span,
+            ),
+        }
+    }
+
+    /// What WGSL's uniform address space allows: host-shareable types
+    /// whose array strides are multiples of 16 bytes. Marks the structs
+    /// for `@align(16)`.
+    pub(super) fn check_uniform(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                self.uniform_structs.insert(ty);
+                for (i, m) in members.iter().enumerate() {
+                    if self.paddable(m.ty) {
+                        self.padded_members.insert((ty, i as u32));
+                    } else if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
+                    } else if self
+                        .padded_matrix(m.ty, self.transposed_members.contains(&(ty, i as u32)))
+                        .is_some()
+                    {
+                        self.padded_matrix_members.insert((ty, i as u32));
+                    } else {
+                        self.check_uniform(m.ty, m.span)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeInner::Array { base, .. } => {
+                self.check_uniform(*base, span)?;
+                let (align, size) = self::layout(module, *base).unwrap_or((4, 4));
+                if !self::round_up(align, size).is_multiple_of(16) {
+                    return unsupported(
+                        format!(
+                            "the uniform array `{}` (WGSL uniform arrays need a stride that is a multiple of 16 bytes)",
+                            ir::print::type_name(module, ty)
+                        ),
+                        span,
+                    );
+                }
+                Ok(())
+            }
+            _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// An array of numeric scalars or vectors (not `bool`) whose WGSL
+    /// stride is under 16 bytes: stored one element per `vec4`.
+    pub(super) fn paddable(&self, ty: Handle<ir::Type>) -> bool {
+        let module = self.module;
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(_),
+        } = module.types[ty].inner
+        else {
+            return false;
+        };
+        let numeric = match &module.types[base].inner {
+            TypeInner::Scalar(s) | TypeInner::Vector { scalar: s, .. } => {
+                s.width == 4 && s.kind != ir::ScalarKind::Bool
+            }
+            _ => false,
+        };
+        numeric
+            && self::layout(module, base)
+                .is_some_and(|(align, size)| !self::round_up(align, size).is_multiple_of(16))
+    }
+
+    /// For a uniform matrix (or array of matrices) whose stored WGSL
+    /// columns are 2-vectors, the number of stored columns; `transposed`
+    /// says the matrix is stored column-major (`matCxR`).
+    pub fn padded_matrix(&self, ty: Handle<ir::Type>, transposed: bool) -> Option<u8> {
+        match self.module.types[ty].inner {
+            TypeInner::Array { base, .. } => self.padded_matrix(base, transposed),
+            TypeInner::Matrix { rows, columns, .. } => {
+                let (count, len) = if transposed {
+                    (columns, rows)
+                } else {
+                    (rows, columns)
+                };
+                (len == 2).then_some(count)
+            }
+            _ => None,
+        }
+    }
+
+    /// A padded matrix as stored: `array<vec4<f32>, C>`, inside the arrays
+    /// that hold it.
+    pub(super) fn padded_matrix_spelling(
+        &self,
+        ty: Handle<ir::Type>,
+        transposed: bool,
+        span: Span,
+    ) -> Result<String> {
+        match &self.module.types[ty].inner {
+            TypeInner::Array { base, size } => {
+                let base = self.padded_matrix_spelling(*base, transposed, span)?;
+                Ok(match size {
+                    ir::ArraySize::Constant(n) => format!("array<{base}, {n}>"),
+                    ir::ArraySize::Unsized => format!("array<{base}>"),
+                })
+            }
+            _ => {
+                // Checks the matrix has a WGSL type at all.
+                self.spell_stored(ty, transposed, span)?;
+                let count = self.padded_matrix(ty, transposed).unwrap_or(2);
+                Ok(format!("array<vec4<f32>, {count}>"))
+            }
+        }
+    }
+
+    /// A padded array's element type spelled as stored: `vec4<T>`.
+    pub fn padded_spelling(&self, ty: Handle<ir::Type>, span: Span) -> Result<String> {
+        let TypeInner::Array {
+            base,
+            size: ir::ArraySize::Constant(n),
+        } = self.module.types[ty].inner
+        else {
+            return self.spell(ty, span);
+        };
+        let scalar = self.module.types[base]
+            .inner
+            .scalar()
+            .unwrap_or(ir::Scalar::F32);
+        Ok(format!("array<vec4<{}>, {n}>", self::scalar(scalar, span)?))
+    }
+
+    /// The components an element of a padded array keeps: `Some(n)` for
+    /// an array of n-component elements stored one per `vec4`.
+    pub fn padded_components(&self, ty: Handle<ir::Type>) -> Option<u8> {
+        match self.module.types[ty].inner {
+            TypeInner::Array { base, .. } => match self.module.types[base].inner {
+                TypeInner::Scalar(_) => Some(1),
+                TypeInner::Vector { size, .. } => Some(size),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    pub(super) fn check_storage(&mut self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let module = self.module;
+        match &module.types[ty].inner {
+            TypeInner::Struct { members } => {
+                for (i, m) in members.iter().enumerate() {
+                    if is_bool(module, m.ty) {
+                        self.bool_members.insert((ty, i as u32));
+                    } else {
+                        self.check_storage(m.ty, m.span)?;
+                    }
+                }
+                Ok(())
+            }
+            TypeInner::Array { base, .. } => self.check_storage(*base, span),
+            _ => self.check_host_shareable(ty, span),
+        }
+    }
+
+    /// `bool`/`boolN` as stored in a buffer: `u32`/`vecN<u32>`.
+    pub fn bool_spelling(&self, ty: Handle<ir::Type>) -> String {
+        match self.module.types[ty].inner {
+            TypeInner::Vector { size, .. } => format!("vec{size}<u32>"),
+            _ => "u32".into(),
+        }
+    }
+
+    fn check_host_shareable(&self, ty: Handle<ir::Type>, span: Span) -> Result<()> {
+        let inner = &self.module.types[ty].inner;
+        if inner
+            .scalar()
+            .is_some_and(|s| s.kind == ir::ScalarKind::Bool)
+        {
+            return unsupported(
+                "`bool` in a buffer (WGSL buffers hold 32-bit numbers, not booleans)",
+                span,
+            );
+        }
+        if inner.is_resource() {
+            return unsupported("a resource inside a buffer", span);
+        }
+        Ok(())
     }
 }
