@@ -88,7 +88,7 @@
 
 pub mod codes;
 mod common;
-pub use common::legalized::{Family, Legalized, LegalizedAll};
+pub use common::legalized::{Family, Job, Legalized, LegalizedAll};
 pub use common::plan;
 pub mod cuda;
 pub mod glsl;

@@ -1094,6 +1094,7 @@ fn hull_plan_numbers_patch_constants_after_the_control_points() {
     );
     let call = l
         .plan
+        .extra
         .patch_constant
         .as_ref()
         .expect("a patch-constant call");
@@ -1492,6 +1493,7 @@ fn inputs_without_semantics_take_the_next_free_location() {
 /// `name kind location reason` for every ray-tracing variable of the plan.
 fn ray_summary(l: &Legalized) -> Vec<String> {
     l.plan
+        .extra
         .ray
         .iter()
         .map(|v| {

@@ -261,7 +261,7 @@ fn b21_mesh_plan_members_payload_and_indices() {
             ("m".to_string(), "user(M)".to_string())
         ]
     );
-    let shape = l.plan.mesh.clone().expect("a mesh shape");
+    let shape = l.plan.extra.shape.clone().expect("a mesh shape");
     assert_eq!(
         (shape.vertices, shape.primitives, shape.topology),
         (4, 2, "line")
@@ -279,7 +279,7 @@ fn b21_mesh_plan_members_payload_and_indices() {
         Some((Target::Indices { per_primitive: 2 }, Reason::Topology))
     );
     assert_eq!(target("scale"), Some((Target::Uniform, Reason::Uniform)));
-    assert_eq!(l.plan.object_payload, None);
+    assert_eq!(l.plan.extra.object_payload, None);
 }
 
 #[test]
@@ -289,8 +289,8 @@ fn b21_object_plan_names_the_payload() {
                    pl.x = g; DispatchMesh(1, 1, 1, pl);
                }";
     let l = ok(src, ir::ShaderStage::Amplification);
-    assert_eq!(l.plan.object_payload.as_deref(), Some("Pl"));
-    assert_eq!(l.plan.mesh, None);
+    assert_eq!(l.plan.extra.object_payload.as_deref(), Some("Pl"));
+    assert_eq!(l.plan.extra.shape, None);
 }
 
 /// Linking checks the fragment function against the vertex function it

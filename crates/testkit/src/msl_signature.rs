@@ -358,7 +358,7 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
         // B21: the mesh object and the grid properties take no attribute.
         if p.attribute.is_none() && p.ty.starts_with("metal::mesh<") {
             meshes += 1;
-            match &plan.mesh {
+            match &plan.extra.shape {
                 Some(shape) => compare_mesh(signature, &p.ty, shape, plan, module, &mut problems)?,
                 None => problems.push(format!("the plan has no mesh, the signature `{}`", p.ty)),
             }
@@ -382,7 +382,7 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
                         .find(|l| l.target == Target::Payload)
                         .map(|l| ir::print::type_name(module, l.ty)),
                 ),
-                _ => ("object_data ", plan.object_payload.clone()),
+                _ => ("object_data ", plan.extra.object_payload.clone()),
             };
             let pointee = p.ty.strip_prefix(space).and_then(|t| t.strip_suffix('*'));
             match (pointee, payload) {
@@ -452,8 +452,8 @@ pub fn compare(signature: &Signature, plan: &Plan, module: &ir::Module) -> Resul
             inputs.push(p);
         }
     }
-    let want_meshes = usize::from(plan.mesh.is_some());
-    let want_grids = usize::from(plan.object_payload.is_some());
+    let want_meshes = usize::from(plan.extra.shape.is_some());
+    let want_grids = usize::from(plan.extra.object_payload.is_some());
     let want_payloads = want_grids
         + plan
             .leaves

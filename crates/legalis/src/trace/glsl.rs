@@ -62,7 +62,7 @@ fn to_json(
         })
         .map(|(_, g)| synthesized_json(module, plan.stage, g))
         .collect();
-    let patch_constant = plan.patch_constant.as_ref().map(|call| {
+    let patch_constant = plan.extra.patch_constant.as_ref().map(|call| {
         let args: Vec<Value> = call
             .args
             .iter()

@@ -148,7 +148,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
         })
         .collect();
     let mut synthesized = Vec::new();
-    if let Some(shape) = &plan.mesh {
+    if let Some(shape) = &plan.extra.shape {
         synthesized.push(json!({
             "name": "mesh_out",
             "direction": "out",
@@ -161,7 +161,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
             "why": "the metal::mesh parameter the vertex, index and primitive outputs are written to (B21)",
         }));
     }
-    if let Some(payload) = &plan.object_payload {
+    if let Some(payload) = &plan.extra.object_payload {
         synthesized.push(json!({
             "name": "payload_out",
             "direction": "out",

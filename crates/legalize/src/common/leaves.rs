@@ -10,12 +10,14 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Span, Type, TypeInner};
 use legalis_sysval::Direction;
 
-/// A leaf before locations are assigned. `R` is the target's root type,
-/// `T` its decided place (a target and a reason).
+use super::plan::Root;
+
+/// A leaf before locations are assigned. `T` is its decided place (the
+/// target's target and a reason).
 #[derive(Clone, Debug)]
-pub struct RawLeaf<R, T> {
+pub struct RawLeaf<T> {
     pub path: String,
-    pub root: R,
+    pub root: Root,
     pub members: Vec<u32>,
     pub direction: Direction,
     /// A field of a mesh function's `out vertices`/`out primitives`
@@ -31,23 +33,21 @@ pub struct RawLeaf<R, T> {
 }
 
 /// What differs between the targets' walks.
-pub struct Rules<R, T> {
-    pub param_root: fn(u32) -> R,
-    pub result_root: R,
+pub struct Rules<T> {
     /// The place of an entry-point `uniform` parameter or resource.
     pub uniform: T,
     /// Whether matrices and arrays are leaves (to be refused later with
     /// the target's own code) rather than refused here.
     pub composite_leaves: bool,
-    /// The code and message (path, type name) of a value that cannot be
-    /// a varying at all.
+    /// The code of a value that cannot be a varying at all, and what its
+    /// message says it cannot be (`a WGSL varying: ` and why).
     pub shape_code: u32,
-    pub shape_message: fn(&str, &str) -> String,
+    pub not_a: &'static str,
 }
 
 /// Where the walk is.
-pub struct Walk<R> {
-    pub root: R,
+pub struct Walk {
+    pub root: Root,
     pub direction: Direction,
     pub path: String,
     pub members: Vec<u32>,
@@ -55,21 +55,16 @@ pub struct Walk<R> {
 
 /// Every leaf of `func`'s signature. `special` may take a parameter
 /// first (Metal's payload and mesh outputs): it returns whether it did.
-pub fn collect<R: Clone, T: Clone>(
+pub fn collect<T: Clone>(
     module: &ir::Module,
     func: &ir::Function,
-    rules: &Rules<R, T>,
-    mut special: impl FnMut(
-        u32,
-        &ir::FunctionParam,
-        &mut Vec<RawLeaf<R, T>>,
-        &mut Vec<Diagnostic>,
-    ) -> bool,
-) -> Result<Vec<RawLeaf<R, T>>, Vec<Diagnostic>> {
+    rules: &Rules<T>,
+    mut special: impl FnMut(u32, &ir::FunctionParam, &mut Vec<RawLeaf<T>>, &mut Vec<Diagnostic>) -> bool,
+) -> Result<Vec<RawLeaf<T>>, Vec<Diagnostic>> {
     let mut leaves = Vec::new();
     let mut errors = Vec::new();
     for (index, param) in func.params.iter().enumerate() {
-        let root = (rules.param_root)(index as u32);
+        let root = Root::Param(index as u32);
         // A resource, or an array of them, is a binding, as on GLSL.
         if param.role == ir::ParamRole::Uniform || module.is_resource_type(param.ty) {
             leaves.push(RawLeaf {
@@ -110,7 +105,7 @@ pub fn collect<R: Clone, T: Clone>(
     }
     if let Some(result) = &func.result {
         let at = Walk {
-            root: rules.result_root.clone(),
+            root: Root::Result,
             direction: Direction::Output,
             path: "return".into(),
             members: Vec::new(),
@@ -145,14 +140,14 @@ pub(crate) fn collected<L>(
 /// (and, where the rules say so, a matrix or array) is one leaf; anything
 /// else is refused at its declaration.
 #[allow(clippy::too_many_arguments)]
-pub fn walk<R: Clone, T>(
+pub fn walk<T>(
     module: &ir::Module,
-    rules: &Rules<R, T>,
-    at: Walk<R>,
+    rules: &Rules<T>,
+    at: Walk,
     ty: Handle<Type>,
     io: &ir::IoAttrs,
     span: Span,
-    leaves: &mut Vec<RawLeaf<R, T>>,
+    leaves: &mut Vec<RawLeaf<T>>,
     errors: &mut Vec<Diagnostic>,
 ) {
     let inner = module.types.try_get(ty).map(|t| &t.inner);
@@ -183,7 +178,7 @@ pub fn walk<R: Clone, T>(
             let name = ir::print::type_name(module, ty);
             errors.push(Diagnostic::error(
                 rules.shape_code,
-                (rules.shape_message)(&at.path, &name),
+                format!("`{}` of type `{name}` cannot be {}", at.path, rules.not_a),
                 span,
             ));
             return;
@@ -303,29 +298,29 @@ pub(crate) fn unsupported_system_value(code: u32, message: String, span: Span) -
 
 /// What one target's column decides in [`map_system_values`] (WGSL,
 /// Metal): the walk is the same, the column and the codes are not.
-pub(crate) trait Column<R, T> {
+pub(crate) trait Column<T> {
     /// The code of an unknown `SV_*` semantic.
     const UNKNOWN_SYSTEM_VALUE: u32;
     /// Decides `leaf`, declared with system value `value` (semantic index
     /// `index`), from the column, or pushes why the target cannot.
     fn system_value(
         &self,
-        leaf: &mut RawLeaf<R, T>,
+        leaf: &mut RawLeaf<T>,
         value: ir::SystemValue,
         index: u32,
         errors: &mut Vec<Diagnostic>,
     );
     /// The error of a user varying where the stage takes none.
-    fn user_varying(&self, leaf: &RawLeaf<R, T>) -> Option<Diagnostic>;
+    fn user_varying(&self, leaf: &RawLeaf<T>) -> Option<Diagnostic>;
     /// The error of a leaf still undecided whose type cannot be a
     /// varying; `refused` when the leaf has an error already.
-    fn shape(&self, leaf: &RawLeaf<R, T>, refused: bool) -> Option<Diagnostic>;
+    fn shape(&self, leaf: &RawLeaf<T>, refused: bool) -> Option<Diagnostic>;
 }
 
 /// Decides every undecided leaf that is a system value from `column`;
 /// the others stay for location assignment. Returns the errors.
-pub(crate) fn map_system_values<R, T, C: Column<R, T>>(
-    leaves: &mut [RawLeaf<R, T>],
+pub(crate) fn map_system_values<T, C: Column<T>>(
+    leaves: &mut [RawLeaf<T>],
     column: &C,
 ) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
@@ -358,12 +353,12 @@ pub(crate) fn map_system_values<R, T, C: Column<R, T>>(
 /// own message (`unsupported`) for its "not expressible" code
 /// (`unsupported.0`), otherwise that the stage has no such value in the
 /// leaf's direction ("an input", "an output").
-pub(crate) fn refused_system_value<R, T>(
+pub(crate) fn refused_system_value<T>(
     code: u32,
     unsupported: (u32, fn(ir::SystemValue) -> String),
     value: ir::SystemValue,
     stage: ir::ShaderStage,
-    leaf: &RawLeaf<R, T>,
+    leaf: &RawLeaf<T>,
 ) -> Diagnostic {
     let message = if code == unsupported.0 {
         (unsupported.1)(value)
@@ -392,10 +387,10 @@ pub(crate) struct Locations {
 impl Locations {
     /// Reserves `reserved(i, leaf)` for every undecided leaf of
     /// `direction`; a location reserved twice is an error `code`.
-    pub(crate) fn reserve<R, T>(
-        leaves: &[RawLeaf<R, T>],
+    pub(crate) fn reserve<T>(
+        leaves: &[RawLeaf<T>],
         direction: Direction,
-        reserved: impl Fn(usize, &RawLeaf<R, T>) -> Option<u32>,
+        reserved: impl Fn(usize, &RawLeaf<T>) -> Option<u32>,
         code: u32,
         errors: &mut Vec<Diagnostic>,
     ) -> Locations {
@@ -406,7 +401,7 @@ impl Locations {
             }
             if let Some(location) = reserved(i, leaf) {
                 if let Some(&other) = taken.get(&location) {
-                    let other: &RawLeaf<R, T> = &leaves[other];
+                    let other: &RawLeaf<T> = &leaves[other];
                     errors.push(location_conflict(
                         code,
                         location,

@@ -34,6 +34,47 @@ pub struct LegalizedAll<P> {
     pub plans: Vec<P>,
 }
 
+/// One entry point for a family to legalize ([`Family::legalize_one`]):
+/// the provided methods of [`Family`] look the entry point up once.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// The module it is in.
+    pub module: &'a ir::Module,
+    /// Its index in `module.entry_points`.
+    pub entry_point: usize,
+    /// The entry point.
+    pub entry: &'a ir::EntryPoint,
+    /// The API conventions to legalize it under.
+    pub policy: &'a ir::Policy,
+    /// The places of the inputs the previous stage of a linked pipeline
+    /// writes (a family that links by names, Metal, or has no stages to
+    /// link, CUDA, ignores them).
+    pub linked: &'a ir::link::Linked,
+    /// Whether the module's other entry points stay.
+    pub others: Others,
+}
+
+/// Declares a family (`$family`, `$title`): its unit type and its
+/// `Legalized` and `LegalizedAll` over the family's `Plan`, which the
+/// family's module documentation describes.
+macro_rules! family {
+    ($family:ident, $title:literal) => {
+        #[doc = concat!("The ", $title, " family: its [`Family`](crate::Family) methods")]
+        #[doc = "legalize as the module documentation describes."]
+        #[derive(Clone, Copy, Debug)]
+        pub struct $family;
+
+        #[doc = concat!("One entry point legalized for ", $title, ": the module and its [`Plan`].")]
+        pub type Legalized = crate::Legalized<Plan>;
+
+        #[doc = concat!("Every entry point of a module legalized for ", $title, " into one module")]
+        #[doc = "([`Family::legalize_all_unverified`](crate::Family::legalize_all_unverified)),"]
+        #[doc = "with one [`Plan`] each, in entry-point order."]
+        pub type LegalizedAll = crate::LegalizedAll<Plan>;
+    };
+}
+pub(crate) use family;
+
 mod sealed {
     use legalis_ir as ir;
     use legalis_ir::diag::Diagnostic;
@@ -140,13 +181,28 @@ pub trait Family: sealed::Sealed {
     /// keeping or dropping the other entry points (`others`). The resource
     /// arguments are left as they are and the result is not verified: the
     /// provided methods do both.
-    fn legalize_one(
-        module: &ir::Module,
+    fn legalize_one(job: Job<'_>) -> Result<Legalized<Self::Plan>, Vec<Diagnostic>>;
+
+    /// The [`Job`] of entry point `entry_point` of `module`, refused with
+    /// the family's code where there is no such entry point or the family
+    /// has not its stage.
+    fn job<'a>(
+        module: &'a ir::Module,
         entry_point: usize,
-        policy: &ir::Policy,
-        linked: &ir::link::Linked,
+        policy: &'a ir::Policy,
+        linked: &'a ir::link::Linked,
         others: Others,
-    ) -> Result<Legalized<Self::Plan>, Vec<Diagnostic>>;
+    ) -> Result<Job<'a>, Vec<Diagnostic>> {
+        let entry = Self::entry(module, entry_point)?;
+        Ok(Job {
+            module,
+            entry_point,
+            entry,
+            policy,
+            linked,
+            others,
+        })
+    }
 
     /// The IR verifier on a legalized module (`verify_legalized`: no
     /// semantic left on the entry point): a pass that left it invalid is
@@ -203,7 +259,8 @@ pub trait Family: sealed::Sealed {
         policy: &ir::Policy,
         linked: &ir::link::Linked,
     ) -> Result<Legalized<Self::Plan>, Vec<Diagnostic>> {
-        let mut legalized = Self::legalize_one(module, entry_point, policy, linked, Others::Drop)?;
+        let job = Self::job(module, entry_point, policy, linked, Others::Drop)?;
+        let mut legalized = Self::legalize_one(job)?;
         finish::<Self>(&mut legalized.module);
         Ok(legalized)
     }
@@ -220,8 +277,8 @@ pub trait Family: sealed::Sealed {
     ) -> Result<LegalizedAll<Self::Plan>, Vec<Diagnostic>> {
         let (mut module, plans) = ir::legalize_each(module, |current, k| {
             let linked = ir::link::Linked::default();
-            Self::legalize_one(current, k, policy, &linked, Others::Keep)
-                .map(|l| (l.module, l.plan))
+            let job = Self::job(current, k, policy, &linked, Others::Keep)?;
+            Self::legalize_one(job).map(|l| (l.module, l.plan))
         })?;
         finish::<Self>(&mut module);
         Ok(LegalizedAll { module, plans })

@@ -71,6 +71,36 @@ impl Reason {
     }
 }
 
+/// The legalization plan of one entry point: where every leaf of its
+/// parameters and result goes (`L`: the family's leaf), and what the
+/// family decides besides (`X`: GLSL's patch-constant call and
+/// ray-tracing variables, Metal's mesh shape and object payload; nothing
+/// for WGSL).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan<L, X = ()> {
+    /// The entry point's name.
+    pub entry: String,
+    /// The entry point's stage.
+    pub stage: ir::ShaderStage,
+    /// The leaves that have a place, of the parameters and of the result
+    /// (and, for a hull shader, of its patch-constant function).
+    pub leaves: Vec<L>,
+    /// What the family decides besides the leaves.
+    pub extra: X,
+}
+
+impl<L, X> Plan<L, X> {
+    /// The plan of `entry` whose leaves go to `leaves`, with `extra`.
+    pub fn new(entry: &ir::EntryPoint, leaves: Vec<L>, extra: X) -> Self {
+        Plan {
+            entry: entry.name.clone(),
+            stage: entry.stage,
+            leaves,
+            extra,
+        }
+    }
+}
+
 /// One leaf of the entry point's signature and where it goes (`T`: the
 /// family's target).
 #[derive(Clone, Debug, PartialEq)]
@@ -124,8 +154,22 @@ pub(crate) trait FamilyTarget {
     fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
-    /// The binding the interface value carries.
-    fn io(&self) -> ir::IoAttrs;
+    /// The binding the interface value carries: by default the builtin
+    /// or the location of [`FamilyTarget::place`], none for the others
+    /// (uniforms become globals, never interface values).
+    fn io(&self) -> ir::IoAttrs {
+        let binding = match self.place() {
+            Place::BuiltIn(value) => super::builder::builtin_binding(value),
+            Place::Location(location, interpolation) => {
+                super::builder::location_binding(location, interpolation)
+            }
+            Place::Uniform | Place::Made => return ir::IoAttrs::default(),
+        };
+        ir::IoAttrs {
+            binding: Some(binding),
+            ..ir::IoAttrs::default()
+        }
+    }
 
     /// An entry-point `uniform` parameter: a global, not a varying.
     fn is_uniform(&self) -> bool {
@@ -217,8 +261,8 @@ impl<T: FamilyTarget> super::link::LinkLeaf for Leaf<T> {
 /// The decided leaves of `raw` as plan leaves, in order, each named by
 /// `name` (from the names taken so far and the raw leaf).
 pub(crate) fn decide<T>(
-    raw: Vec<RawLeaf<Root, (T, Reason)>>,
-    mut name: impl FnMut(&RawLeaf<Root, (T, Reason)>) -> String,
+    raw: Vec<RawLeaf<(T, Reason)>>,
+    mut name: impl FnMut(&RawLeaf<(T, Reason)>) -> String,
 ) -> Vec<Leaf<T>> {
     raw.into_iter()
         .filter_map(|mut raw| {

@@ -23,6 +23,15 @@
 //! function the any-hit program reaches: the writer passes the payload
 //! on to those functions, which write it back before the call.
 //!
+//! A [`Legalized`] module: a kernel's wrapper and renamed body, or an OptiX
+//! program's module unchanged, and what the writer needs (the kernel's
+//! system-value leaves or the program's payload and attribute layouts).
+//! [`LegalizedAll`]: every entry point of a module legalized for CUDA into
+//! one translation unit ([`Family::legalize_all_unverified`]), one plan
+//! each (in entry-point order): OptiX programs, as OptiX builds one module
+//! of them, are checked and planned without rewriting the module.
+//! `legalize_linked` is `legalize`, as CUDA has no graphics stages to link.
+//!
 //! The legalizer never prints; the result is IR plus the plan.
 
 use legalis_ir as ir;
@@ -34,11 +43,10 @@ use legalis_ir::{
 use legalis_layout::optix as layout;
 use legalis_sysval::{CudaMapping, Direction};
 
-use crate::Family;
 use crate::codes;
 use crate::common::builder::{self, FunctionBuilder};
-use crate::common::legalized::Sealed;
-use crate::common::legalized::keep_or_drop;
+use crate::common::legalized::{family, keep_or_drop};
+use crate::{Family, Job};
 
 /// A system-value leaf of a kernel's parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,23 +110,7 @@ pub enum Plan {
     },
 }
 
-/// The CUDA family: its [`Family`] methods (`legalize`,
-/// `legalize_unverified`, `legalize_all_unverified`, `verify`) legalize as
-/// described above; `legalize_linked` is `legalize`, as CUDA has no
-/// graphics stages to link.
-#[derive(Clone, Copy, Debug)]
-pub struct Cuda;
-
-/// A legalized module: a kernel's wrapper and renamed body, or an OptiX
-/// program's module unchanged, and what the writer needs (the kernel's
-/// system-value leaves or the program's payload and attribute layouts).
-pub type Legalized = crate::Legalized<Plan>;
-
-/// Every entry point of a module legalized for CUDA into one translation
-/// unit ([`Family::legalize_all_unverified`]), one plan each (in
-/// entry-point order): OptiX programs, as OptiX builds one module of
-/// them, are checked and planned without rewriting the module.
-pub type LegalizedAll = crate::LegalizedAll<Plan>;
+family!(Cuda, "CUDA");
 
 impl Family for Cuda {
     type Plan = Plan;
@@ -127,16 +119,10 @@ impl Family for Cuda {
     // arguments.
     const RESOURCE_ARGUMENTS_AS_GLOBALS: bool = false;
 
-    fn legalize_one(
-        module: &ir::Module,
-        entry_point: usize,
-        _policy: &ir::Policy,
-        _linked: &ir::link::Linked,
-        others: ir::OtherEntryPoints,
-    ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = Self::entry(module, entry_point)?;
+    fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
+        let (module, entry) = (job.module, job.entry);
         let mut out = module.clone();
-        let index = keep_or_drop(&mut out, entry_point, others);
+        let index = keep_or_drop(&mut out, job.entry_point, job.others);
         let plan = if entry.stage == S::Compute {
             let (leaves, uniforms) = kernel_leaves(module, &module.functions[entry.function])?;
             wrap_kernel(&mut out, index, &leaves, &uniforms);

@@ -250,7 +250,7 @@ pub fn apply(
             );
         }
     }
-    if let Some(call) = &plan.patch_constant {
+    if let Some(call) = &plan.extra.patch_constant {
         crate::glsl::hull::splice(&mut b, module, plan, call, &interface, &locals)?;
     }
     b.push(ir::Statement::Return(None));

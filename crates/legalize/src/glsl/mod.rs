@@ -21,6 +21,17 @@
 //! - `forward_resource_locals.rs`: locals of resource type (which GLSL
 //!   cannot have) are replaced by their initializers.
 //!
+//! A [`Legalized`] module: its one entry point is parameterless, stage
+//! inputs and outputs are `Input`/`Output` globals with builtins or
+//! locations; the GLSL version and extensions its rows need are the plan's
+//! ([`Plan::version`], [`Plan::extensions`]). [`LegalizedAll`]: every entry
+//! point of a module legalized for SPIR-V into one module
+//! ([`Family::legalize_all_unverified`]): each parameterless, with its own
+//! plan (in entry-point order). Each legalized entry point is a new
+//! function around its source function, so a function that is both an entry
+//! point and called keeps its parameters for its callers
+//! (`legalis_emit::spirv::write_entries` writes the module).
+//!
 //! The legalizer never prints; the result is IR plus the plan, which also
 //! gives the GLSL version and the extensions the rows used.
 //!
@@ -93,45 +104,21 @@ use legalis_ir::diag::Diagnostic;
 
 pub use plan::{
     Leaf, Linked, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable, Reason, Root,
-    Target,
+    Stages, Target,
 };
 
-use crate::Family;
-use crate::common::legalized::Sealed;
+use crate::common::legalized::family;
+use crate::{Family, Job};
 
-/// The GLSL/SPIR-V family: its [`Family`] methods (`legalize`,
-/// `legalize_linked`, `legalize_unverified`, `legalize_all_unverified`,
-/// `verify`) legalize as described above.
-#[derive(Clone, Copy, Debug)]
-pub struct Glsl;
-
-/// A legalized module: its one entry point is parameterless, stage inputs
-/// and outputs are `Input`/`Output` globals with builtins or locations; the
-/// GLSL version and extensions its rows need are the plan's
-/// ([`Plan::version`], [`Plan::extensions`]).
-pub type Legalized = crate::Legalized<Plan>;
-
-/// Every entry point of a module legalized for SPIR-V into one module
-/// ([`Family::legalize_all_unverified`]): each parameterless, with its own
-/// plan (in entry-point order). Each legalized entry point is a new
-/// function around its source function, so a function that is both an
-/// entry point and called keeps its parameters for its callers
-/// (`legalis_emit::spirv::write_entries` writes the module).
-pub type LegalizedAll = crate::LegalizedAll<Plan>;
+family!(Glsl, "GLSL and SPIR-V");
 
 use ir::OtherEntryPoints as Others;
 
 impl Family for Glsl {
     type Plan = Plan;
 
-    fn legalize_one(
-        module: &ir::Module,
-        entry_point: usize,
-        policy: &ir::Policy,
-        linked: &Linked,
-        others: Others,
-    ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = Self::entry(module, entry_point)?;
+    fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
+        let (module, entry) = (job.module, job.entry);
         let func = &module.functions[entry.function];
         let mut leaves = map_system_values::collect_leaves(module, func, false)?;
         let patch_constant = match entry.stage {
@@ -144,27 +131,28 @@ impl Family for Glsl {
             return Err(errors);
         }
         if entry.stage.is_ray_tracing() {
-            return legalize_ray_tracing(module, entry_point, entry, others, policy);
+            return legalize_ray_tracing(module, job.entry_point, entry, job.others, job.policy);
         }
-        if policy.vertex_ids == ir::VertexIdBase::Raw {
+        if job.policy.vertex_ids == ir::VertexIdBase::Raw {
             adapt_builtins::raw_vertex_ids(entry.stage, &mut leaves);
         }
-        let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
+        let errors =
+            assign_locations::assign_locations(module, entry.stage, &mut leaves, job.linked);
         if !errors.is_empty() {
             return Err(errors);
         }
         let plan = make_plan(module, entry, leaves, patch_constant);
         let mut out = module.clone();
         patches_as_arrays(&mut out);
-        let globals = flatten_varyings::apply(&mut out, entry_point, &plan, policy)?;
+        let globals = flatten_varyings::apply(&mut out, job.entry_point, &plan, job.policy)?;
         per_vertex::apply(&mut out, entry.function, &plan, &globals);
         finish(
             out,
             plan,
             entry,
-            entry_point,
-            others,
-            policy.preserve_params,
+            job.entry_point,
+            job.others,
+            job.policy.preserve_params,
         )
     }
 
@@ -187,7 +175,7 @@ fn legalize_ray_tracing(
     policy: &ir::Policy,
 ) -> Result<Legalized, Vec<Diagnostic>> {
     let mut plan = make_plan(module, entry, Vec::new(), None);
-    plan.ray = ray_tracing::plan(module, entry)?;
+    plan.extra.ray = ray_tracing::plan(module, entry)?;
     let mut out = module.clone();
     ray_tracing::apply(&mut out, entry_point, &plan);
     finish(
@@ -305,13 +293,11 @@ fn make_plan(
             })
         })
         .collect();
-    Plan {
-        entry: entry.name.clone(),
-        stage: entry.stage,
-        leaves,
+    let stages = Stages {
         patch_constant,
         ray: Vec::new(),
-    }
+    };
+    Plan::new(entry, leaves, stages)
 }
 
 /// Inputs are named after their path (`input.pos` → `input_pos`), outputs

@@ -152,15 +152,12 @@ pub struct Leaf {
 }
 
 /// The legalization plan of one entry point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// The entry point's name.
-    pub entry: String,
-    /// The entry point's stage.
-    pub stage: ir::ShaderStage,
-    /// The leaves that have a place: of the parameters, of the result and,
-    /// for hull shaders, of the patch-constant function.
-    pub leaves: Vec<Leaf>,
+pub type Plan = crate::common::plan::Plan<Leaf, Stages>;
+
+/// What a GLSL plan decides besides the leaves, for the stages that
+/// need more.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stages {
     /// Hull shaders: the patch-constant call the splice makes.
     pub patch_constant: Option<PatchConstantCall>,
     /// Ray-tracing stages: payloads, callable data and hit attributes.

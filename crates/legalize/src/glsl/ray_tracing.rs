@@ -364,6 +364,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
     let entry = module.entry_points[entry_index].clone();
     let original = module.functions[entry.function].clone();
     let globals: Vec<(Handle<ir::GlobalVariable>, Handle<Type>)> = plan
+        .extra
         .ray
         .iter()
         .map(|var| {
@@ -402,7 +403,7 @@ pub fn apply(module: &mut ir::Module, entry_index: usize, plan: &Plan) {
             globals: &globals,
             function,
         };
-        if !plan.ray.iter().any(|v| rewrite.concerns(v)) {
+        if !plan.extra.ray.iter().any(|v| rewrite.concerns(v)) {
             continue;
         }
         let mut b = FunctionBuilder::of(module.functions[function].clone());
@@ -463,7 +464,7 @@ fn wrapper(
     // Where each parameter lives: a global, and a member of it when
     // consolidated.
     let mut places: Vec<Option<(usize, Option<u32>)>> = vec![None; original.params.len()];
-    for (v, var) in plan.ray.iter().enumerate() {
+    for (v, var) in plan.extra.ray.iter().enumerate() {
         if let RaySource::Params(params) = &var.source {
             let consolidated = params.len() > 1;
             for (k, &p) in params.iter().enumerate() {
@@ -537,7 +538,7 @@ impl Rewrite<'_> {
 
     /// The variable of the call site `expr` of this function.
     fn call_site(&self, expr: Handle<ir::Expression>) -> Option<usize> {
-        self.plan.ray.iter().position(|v| {
+        self.plan.extra.ray.iter().position(|v| {
             v.source
                 == RaySource::CallSite {
                     function: self.function,
@@ -589,6 +590,7 @@ impl Rewrite<'_> {
                 | I::CallShader => self.call_site(e),
                 I::ReportHit => self
                     .plan
+                    .extra
                     .ray
                     .iter()
                     .position(|v| v.source == RaySource::ReportHit),

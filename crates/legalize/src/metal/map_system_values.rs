@@ -16,20 +16,14 @@ use crate::codes;
 use crate::common::leaves;
 
 /// A leaf before locations are assigned.
-pub type RawLeaf = leaves::RawLeaf<Root, (Target, Reason)>;
+pub type RawLeaf = leaves::RawLeaf<(Target, Reason)>;
 
-fn rules() -> leaves::Rules<Root, (Target, Reason)> {
+fn rules() -> leaves::Rules<(Target, Reason)> {
     leaves::Rules {
-        param_root: Root::Param,
-        result_root: Root::Result,
         uniform: (Target::Uniform, Reason::Uniform),
         composite_leaves: false,
         shape_code: codes::METAL_UNSUPPORTED_SHAPE,
-        shape_message: |path, name| {
-            format!(
-                "`{path}` of type `{name}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors"
-            )
-        },
+        not_a: "a Metal varying: Metal stage inputs and outputs are scalars and vectors",
     }
 }
 
@@ -49,7 +43,7 @@ pub fn collect_leaves(
 /// `param` is one.
 fn mesh_leaves(
     module: &ir::Module,
-    rules: &leaves::Rules<Root, (Target, Reason)>,
+    rules: &leaves::Rules<(Target, Reason)>,
     index: u32,
     param: &ir::FunctionParam,
     leaves: &mut Vec<RawLeaf>,
@@ -121,7 +115,7 @@ struct Metal<'m> {
     entry: &'m ir::EntryPoint,
 }
 
-impl leaves::Column<Root, (Target, Reason)> for Metal<'_> {
+impl leaves::Column<(Target, Reason)> for Metal<'_> {
     const UNKNOWN_SYSTEM_VALUE: u32 = codes::METAL_UNKNOWN_SYSTEM_VALUE;
 
     fn system_value(

@@ -419,7 +419,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     rewrite_stores(&mut w, module, &mut body, plan);
     // An object function's `DispatchMesh`: every thread reaches it, but
     // one copies the payload out, after the group's writes to it.
-    if let (Some(_), Some((param, param_ty))) = (&plan.object_payload, group_thread_id) {
+    if let (Some(_), Some((param, param_ty))) = (&plan.extra.object_payload, group_thread_id) {
         let [x, y, _] = entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
         dispatch_once(&mut w, module, &mut body, param, param_ty, [x, y]);
     }
@@ -431,7 +431,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
 
     let func = w.func;
     *module.functions.get_mut(f) = func;
-    if let Some(shape) = &plan.mesh {
+    if let Some(shape) = &plan.extra.shape {
         let attributes = &mut module.entry_points[entry_point].attributes;
         attributes.mesh_vertices = Some(shape.vertices);
         attributes.mesh_primitives = Some(shape.primitives);

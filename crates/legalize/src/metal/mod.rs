@@ -30,6 +30,17 @@
 //! rewritten in place instead of wrapped (`mesh.rs`): Metal's mesh object
 //! and payload exist only as the entry function's parameters.
 //!
+//! A [`Legalized`] module: its one entry point's function takes attributed
+//! parameters and returns an attributed struct (or nothing): the attributed
+//! wrapper or, for mesh and object functions, the source function rewritten
+//! in place. [`LegalizedAll`]: every entry point of a module legalized for
+//! Metal into one MSL translation unit
+//! ([`Family::legalize_all_unverified`]): a wrapper is a new function and
+//! an object or mesh function is rewritten in place, so either leaves the
+//! others' functions alone; one plan each (in entry-point order).
+//! `legalis_emit::metal::write_entries` writes it. `legalize_linked` is
+//! `legalize`, as Metal links by names.
+//!
 //! The legalizer never prints; the result is IR plus the plan.
 
 mod assign_locations;
@@ -46,34 +57,14 @@ use legalis_ir::diag::Diagnostic;
 use legalis_sysval::Direction;
 
 pub use link::link_inputs;
-pub use plan::{Leaf, MeshShape, Plan, Reason, Root, Target};
+pub use plan::{Leaf, Mesh, MeshShape, Plan, Reason, Root, Target};
 
-use crate::Family;
 use crate::codes;
-use crate::common::legalized::Sealed;
-use crate::common::legalized::keep_or_drop;
+use crate::common::legalized::{family, keep_or_drop};
 use crate::common::plan::{interface_name, unique_name};
-use ir::OtherEntryPoints as Others;
+use crate::{Family, Job};
 
-/// The Metal family: its [`Family`] methods (`legalize`,
-/// `legalize_unverified`, `legalize_all_unverified`, `verify`) legalize as
-/// described above; `legalize_linked` is `legalize`, as Metal links by
-/// names.
-#[derive(Clone, Copy, Debug)]
-pub struct Metal;
-
-/// A legalized module: its one entry point's function takes attributed
-/// parameters and returns an attributed struct (or nothing): the
-/// attributed wrapper or, for mesh and object functions, the source
-/// function rewritten in place.
-pub type Legalized = crate::Legalized<Plan>;
-
-/// Every entry point of a module legalized for Metal into one MSL
-/// translation unit ([`Family::legalize_all_unverified`]): a wrapper is a
-/// new function and an object or mesh function is rewritten in place, so
-/// either leaves the others' functions alone; one plan each (in
-/// entry-point order). `legalis_emit::metal::write_entries` writes it.
-pub type LegalizedAll = crate::LegalizedAll<Plan>;
+family!(Metal, "Metal");
 
 impl Family for Metal {
     type Plan = Plan;
@@ -85,14 +76,8 @@ impl Family for Metal {
 
     // Metal links by `[[user(...)]]` names, which each stage takes from its
     // semantics alone: nothing to place from the previous stage.
-    fn legalize_one(
-        module: &ir::Module,
-        entry_point: usize,
-        policy: &ir::Policy,
-        _linked: &ir::link::Linked,
-        others: Others,
-    ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = Self::entry(module, entry_point)?;
+    fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
+        let (module, entry) = (job.module, job.entry);
         let in_place = matches!(
             entry.stage,
             ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
@@ -130,15 +115,15 @@ impl Family for Metal {
                 )]);
             }
         }
-        plan.mesh = mesh::shape(module, entry);
-        plan.object_payload = mesh::object_payload(module, entry);
+        plan.extra.shape = mesh::shape(module, entry);
+        plan.extra.object_payload = mesh::object_payload(module, entry);
         let mut out = module.clone();
         add_group_thread_id(&mut out, &mut plan);
-        let index = keep_or_drop(&mut out, entry_point, others);
+        let index = keep_or_drop(&mut out, job.entry_point, job.others);
         if in_place {
             mesh::apply(&mut out, index, &plan);
         } else {
-            wrap_entry_point::apply(&mut out, index, &plan, policy);
+            wrap_entry_point::apply(&mut out, index, &plan, job.policy);
         }
         Ok(Legalized { module: out, plan })
     }
@@ -184,7 +169,8 @@ fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
         .iter()
         .find(|l| matches!(l.target, Target::GroupIndex { .. }))
         .map(|l| l.span);
-    let dispatches = plan.stage == ir::ShaderStage::Amplification && plan.object_payload.is_some();
+    let dispatches =
+        plan.stage == ir::ShaderStage::Amplification && plan.extra.object_payload.is_some();
     let Some(span) = group_index.or_else(|| {
         dispatches.then(|| plan.leaves.first().map_or(ir::Span::UNDEFINED, |l| l.span))
     }) else {
@@ -264,11 +250,5 @@ fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) ->
         }
         None => unique_name(&mut names, raw.direction, interface_name(&raw.path)),
     });
-    Plan {
-        entry: entry.name.clone(),
-        stage: entry.stage,
-        leaves,
-        mesh: None,
-        object_payload: None,
-    }
+    Plan::new(entry, leaves, Default::default())
 }

@@ -79,19 +79,16 @@ pub struct MeshShape {
 pub type Leaf = crate::common::plan::Leaf<Target>;
 
 /// The legalization plan of one entry point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// The entry point's name.
-    pub entry: String,
-    /// The entry point's stage.
-    pub stage: ir::ShaderStage,
-    /// The leaves of the parameters and of the result.
-    pub leaves: Vec<Leaf>,
-    /// A mesh function's `metal::mesh` parameter (B21).
-    pub mesh: Option<MeshShape>,
+pub type Plan = crate::common::plan::Plan<Leaf, Mesh>;
+
+/// What a Metal plan decides besides the leaves (B21).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    /// A mesh function's `metal::mesh` parameter.
+    pub shape: Option<MeshShape>,
     /// An object function's payload type name, when it calls
     /// `DispatchMesh`: the `object_data T* [[payload]]` and
-    /// `mesh_grid_properties` parameters (B21).
+    /// `mesh_grid_properties` parameters.
     pub object_payload: Option<String>,
 }
 

@@ -10,12 +10,12 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Type, TypeInner};
 use legalis_sysval::WgslMapping;
 
-use super::plan::{Reason, Root, Target};
+use super::plan::{Reason, Target};
 use crate::codes;
 use crate::common::leaves;
 
 /// A leaf before locations are assigned.
-pub type RawLeaf = leaves::RawLeaf<Root, (Target, Reason)>;
+pub type RawLeaf = leaves::RawLeaf<(Target, Reason)>;
 
 /// Every leaf of the entry point, in declaration order: parameters first,
 /// then the result. Matrices and arrays are leaves too, so that a system
@@ -26,16 +26,10 @@ pub fn collect_leaves(
     func: &ir::Function,
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
     let rules = leaves::Rules {
-        param_root: Root::Param,
-        result_root: Root::Result,
         uniform: (Target::Uniform, Reason::Uniform),
         composite_leaves: true,
         shape_code: codes::WGSL_UNSUPPORTED_SHAPE,
-        shape_message: |path, name| {
-            format!(
-                "`{path}` of type `{name}` cannot be a WGSL varying: WGSL passes numeric scalars and vectors"
-            )
-        },
+        not_a: "a WGSL varying: WGSL passes numeric scalars and vectors",
     };
     leaves::collect(module, func, &rules, |_, _, _, _| false)
 }
@@ -56,7 +50,7 @@ struct Wgsl<'m> {
     stage: ir::ShaderStage,
 }
 
-impl leaves::Column<Root, (Target, Reason)> for Wgsl<'_> {
+impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
     const UNKNOWN_SYSTEM_VALUE: u32 = codes::WGSL_UNKNOWN_SYSTEM_VALUE;
 
     fn system_value(

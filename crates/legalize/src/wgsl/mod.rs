@@ -24,6 +24,14 @@
 //! WGSL has no base builtin to subtract, so `-fvk-raw-vertex-id` changes
 //! nothing here (the reference maps them the same way).
 //!
+//! A [`Legalized`] module: its one entry point's function takes attributed
+//! parameters and returns an attributed struct (or nothing).
+//! [`LegalizedAll`]: every entry point of a module legalized for WGSL into
+//! one module ([`Family::legalize_all_unverified`]): each an attributed
+//! wrapper, a new function that leaves the others' functions alone, with
+//! its own plan (in entry-point order); `legalis_emit::wgsl::write_entries`
+//! writes it.
+//!
 //! The legalizer never prints; the result is IR plus the plan.
 
 mod assign_locations;
@@ -41,48 +49,26 @@ use legalis_sysval::Direction;
 pub use link::link_inputs;
 pub use plan::{Leaf, Linked, Plan, Reason, Root, Target};
 
-use crate::Family;
 use crate::codes;
-use crate::common::legalized::Sealed;
-use crate::common::legalized::keep_or_drop;
+use crate::common::legalized::{family, keep_or_drop};
 use crate::common::plan::{interface_name, unique_name};
-use ir::OtherEntryPoints as Others;
+use crate::{Family, Job};
 
-/// The WGSL family: its [`Family`] methods (`legalize`,
-/// `legalize_linked`, `legalize_unverified`, `legalize_all_unverified`,
-/// `verify`) legalize as described above.
-#[derive(Clone, Copy, Debug)]
-pub struct Wgsl;
-
-/// A legalized module: its one entry point's function takes attributed
-/// parameters and returns an attributed struct (or nothing).
-pub type Legalized = crate::Legalized<Plan>;
-
-/// Every entry point of a module legalized for WGSL into one module
-/// ([`Family::legalize_all_unverified`]): each an attributed wrapper, a
-/// new function that leaves the others' functions alone, with its own
-/// plan (in entry-point order); `legalis_emit::wgsl::write_entries`
-/// writes it.
-pub type LegalizedAll = crate::LegalizedAll<Plan>;
+family!(Wgsl, "WGSL");
 
 impl Family for Wgsl {
     type Plan = Plan;
 
-    fn legalize_one(
-        module: &ir::Module,
-        entry_point: usize,
-        policy: &ir::Policy,
-        linked: &Linked,
-        others: Others,
-    ) -> Result<Legalized, Vec<Diagnostic>> {
-        let entry = Self::entry(module, entry_point)?;
+    fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
+        let (module, entry) = (job.module, job.entry);
         let func = &module.functions[entry.function];
         let mut leaves = map_system_values::collect_leaves(module, func)?;
         let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
         if !errors.is_empty() {
             return Err(errors);
         }
-        let errors = assign_locations::assign_locations(module, entry.stage, &mut leaves, linked);
+        let errors =
+            assign_locations::assign_locations(module, entry.stage, &mut leaves, job.linked);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -97,19 +83,16 @@ impl Family for Wgsl {
             )]);
         }
         let mut out = module.clone();
-        let index = keep_or_drop(&mut out, entry_point, others);
-        wrap_entry_point::apply(&mut out, index, &plan, policy);
+        let index = keep_or_drop(&mut out, job.entry_point, job.others);
+        wrap_entry_point::apply(&mut out, index, &plan, job.policy);
         Ok(Legalized { module: out, plan })
     }
 }
 
 fn make_plan(entry: &ir::EntryPoint, leaves: Vec<map_system_values::RawLeaf>) -> Plan {
     let mut names: FastHashSet<(Direction, String)> = FastHashSet::default();
-    Plan {
-        entry: entry.name.clone(),
-        stage: entry.stage,
-        leaves: crate::common::plan::decide(leaves, |raw| {
-            unique_name(&mut names, raw.direction, interface_name(&raw.path))
-        }),
-    }
+    let leaves = crate::common::plan::decide(leaves, |raw| {
+        unique_name(&mut names, raw.direction, interface_name(&raw.path))
+    });
+    Plan::new(entry, leaves, ())
 }

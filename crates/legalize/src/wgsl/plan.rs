@@ -39,12 +39,4 @@ pub enum Target {
 pub type Leaf = crate::common::plan::Leaf<Target>;
 
 /// The legalization plan of one entry point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// The entry point's name.
-    pub entry: String,
-    /// The entry point's stage.
-    pub stage: ir::ShaderStage,
-    /// The leaves of the parameters and of the result.
-    pub leaves: Vec<Leaf>,
-}
+pub type Plan = crate::common::plan::Plan<Leaf>;

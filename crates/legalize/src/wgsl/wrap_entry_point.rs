@@ -16,7 +16,6 @@ use legalis_ir as ir;
 use legalis_sysval::BuiltinType;
 
 use super::plan::{Plan, Target};
-use crate::common::builder;
 use crate::common::plan::{FamilyTarget, Place};
 use crate::common::wrap::wrap;
 
@@ -40,21 +39,6 @@ impl FamilyTarget for Target {
         match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
             _ => None,
-        }
-    }
-    fn io(&self) -> ir::IoAttrs {
-        let binding = match self {
-            Target::BuiltIn { value, .. } => builder::builtin_binding(*value),
-            Target::Location {
-                location,
-                interpolation,
-            } => builder::location_binding(*location, *interpolation),
-            // Uniform leaves become globals, never interface values.
-            Target::Uniform => return ir::IoAttrs::default(),
-        };
-        ir::IoAttrs {
-            binding: Some(binding),
-            ..ir::IoAttrs::default()
         }
     }
 }
