@@ -18,6 +18,12 @@ pub(crate) struct Rules {
     pub reserved: fn(&str) -> bool,
 }
 
+/// The matrix type names GLSL and WGSL both reserve (`matCxR`, whose
+/// spelling they share).
+pub(crate) const MATRIX_TYPES: &[&str] = &[
+    "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4",
+];
+
 /// A target's reserved words (the union of `lists`) as a set built on
 /// first use: names are checked for every declaration, and scanning the
 /// lists would cost thousands of steps a name.

@@ -47,11 +47,7 @@ pub(crate) fn collect(
                 let u = uses.entry(*g).or_default();
                 use ir::Intrinsic as I;
                 match fun {
-                    I::SampleCmp
-                    | I::SampleCmpLevelZero
-                    | I::SampleCmpLevel
-                    | I::GatherCmp
-                    | I::GatherCmpRed => u.compare = true,
+                    _ if fun.compares() => u.compare = true,
                     I::Load | I::Load2 | I::Load3 | I::Load4 => u.read = true,
                     I::Store | I::Store2 | I::Store3 | I::Store4 => u.write = true,
                     _ => {}

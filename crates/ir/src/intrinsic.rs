@@ -504,7 +504,129 @@ impl Intrinsic {
     }
 }
 
+/// The operation of an atomic intrinsic: a free one (`InterlockedAdd`
+/// on a variable) or a `RWByteAddressBuffer` method (`InterlockedAdd` on
+/// a word of the buffer). Each target names its atomics after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// `InterlockedAdd`.
+    Add,
+    /// `InterlockedAnd`.
+    And,
+    /// `InterlockedOr`.
+    Or,
+    /// `InterlockedXor`.
+    Xor,
+    /// `InterlockedMin`.
+    Min,
+    /// `InterlockedMax`.
+    Max,
+    /// `InterlockedExchange`.
+    Exchange,
+    /// `InterlockedCompareExchange`.
+    CompareExchange,
+    /// `InterlockedCompareStore`.
+    CompareStore,
+}
+
+impl AtomicOp {
+    /// The operation's name, as HLSL's `Interlocked*` ends (`Add`,
+    /// `Exchange`, `CompareStore`).
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "Add",
+            AtomicOp::And => "And",
+            AtomicOp::Or => "Or",
+            AtomicOp::Xor => "Xor",
+            AtomicOp::Min => "Min",
+            AtomicOp::Max => "Max",
+            AtomicOp::Exchange => "Exchange",
+            AtomicOp::CompareExchange => "CompareExchange",
+            AtomicOp::CompareStore => "CompareStore",
+        }
+    }
+
+    /// Whether it compares before it stores (`CompareExchange`,
+    /// `CompareStore`).
+    pub fn compares(self) -> bool {
+        matches!(self, AtomicOp::CompareExchange | AtomicOp::CompareStore)
+    }
+}
+
 impl Intrinsic {
+    /// Whether this is a texture's `Sample*` method (`Sample` to
+    /// `SampleCmpBias`).
+    pub fn is_sample(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            Sample
+                | SampleBias
+                | SampleLevel
+                | SampleGrad
+                | SampleCmp
+                | SampleCmpLevelZero
+                | SampleCmpLevel
+                | SampleCmpGrad
+                | SampleCmpBias
+        )
+    }
+
+    /// Whether this is a texture's `Gather*` method.
+    pub fn is_gather(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            Gather | GatherRed | GatherGreen | GatherBlue | GatherAlpha | GatherCmp | GatherCmpRed
+        )
+    }
+
+    /// Whether this is a texture method that compares with a reference
+    /// value (`SampleCmp*`, `GatherCmp*`): its texture is a depth texture
+    /// and its sampler a comparison sampler.
+    pub fn compares(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            SampleCmp
+                | SampleCmpLevelZero
+                | SampleCmpLevel
+                | SampleCmpGrad
+                | SampleCmpBias
+                | GatherCmp
+                | GatherCmpRed
+        )
+    }
+
+    /// The operation of an atomic intrinsic, and whether it is a
+    /// byte-address buffer's method (`buffer.InterlockedAdd(address,
+    /// value)`) rather than a free function on a variable; `None` for
+    /// every other intrinsic.
+    pub fn atomic(self) -> Option<(AtomicOp, bool)> {
+        use Intrinsic::*;
+        Some(match self {
+            InterlockedAdd => (AtomicOp::Add, false),
+            InterlockedAnd => (AtomicOp::And, false),
+            InterlockedOr => (AtomicOp::Or, false),
+            InterlockedXor => (AtomicOp::Xor, false),
+            InterlockedMin => (AtomicOp::Min, false),
+            InterlockedMax => (AtomicOp::Max, false),
+            InterlockedExchange => (AtomicOp::Exchange, false),
+            InterlockedCompareExchange => (AtomicOp::CompareExchange, false),
+            InterlockedCompareStore => (AtomicOp::CompareStore, false),
+            BufferInterlockedAdd => (AtomicOp::Add, true),
+            BufferInterlockedAnd => (AtomicOp::And, true),
+            BufferInterlockedOr => (AtomicOp::Or, true),
+            BufferInterlockedXor => (AtomicOp::Xor, true),
+            BufferInterlockedMin => (AtomicOp::Min, true),
+            BufferInterlockedMax => (AtomicOp::Max, true),
+            BufferInterlockedExchange => (AtomicOp::Exchange, true),
+            BufferInterlockedCompareExchange => (AtomicOp::CompareExchange, true),
+            BufferInterlockedCompareStore => (AtomicOp::CompareStore, true),
+            _ => return None,
+        })
+    }
+
     /// Whether calling the intrinsic changes something besides giving its
     /// value: it writes memory (stores, atomics, counters, `out`
     /// arguments such as `sincos`'s), synchronises (barriers, the
@@ -518,68 +640,51 @@ impl Intrinsic {
     /// around them changes; see [`is_pure_with`]).
     pub fn has_side_effects(self) -> bool {
         use Intrinsic::*;
-        matches!(
-            self,
-            Clip | AllMemoryBarrier
-                | AllMemoryBarrierWithGroupSync
-                | DeviceMemoryBarrier
-                | DeviceMemoryBarrierWithGroupSync
-                | GroupMemoryBarrier
-                | GroupMemoryBarrierWithGroupSync
-                | BeginInvocationInterlock
-                | EndInvocationInterlock
-                | WorkgroupUniformLoad
-                | InterlockedAdd
-                | InterlockedAnd
-                | InterlockedCompareExchange
-                | InterlockedCompareStore
-                | InterlockedExchange
-                | InterlockedMax
-                | InterlockedMin
-                | InterlockedOr
-                | InterlockedXor
-                | BufferInterlockedAdd
-                | BufferInterlockedAnd
-                | BufferInterlockedOr
-                | BufferInterlockedXor
-                | BufferInterlockedMin
-                | BufferInterlockedMax
-                | BufferInterlockedExchange
-                | BufferInterlockedCompareExchange
-                | BufferInterlockedCompareStore
-                | SinCos
-                | Modf
-                | Frexp
-                | GetDimensions
-                | Store
-                | Store2
-                | Store3
-                | Store4
-                | IncrementCounter
-                | DecrementCounter
-                | Append
-                | Consume
-                | RestartStrip
-                | SetMeshOutputCounts
-                | DispatchMesh
-                | TraceRay
-                | TraceMotionRay
-                | CallShader
-                | ReportHit
-                | IgnoreHit
-                | AcceptHitAndEndSearch
-                | HitObjectTraceRay
-                | HitObjectMakeMiss
-                | HitObjectMakeNop
-                | HitObjectMakeHit
-                | HitObjectInvoke
-                | ReorderThread
-                | RayQueryTraceRayInline
-                | RayQueryProceed
-                | RayQueryAbort
-                | RayQueryCommitNonOpaqueTriangleHit
-                | RayQueryCommitProceduralPrimitiveHit
-        )
+        self.atomic().is_some()
+            || matches!(
+                self,
+                Clip | AllMemoryBarrier
+                    | AllMemoryBarrierWithGroupSync
+                    | DeviceMemoryBarrier
+                    | DeviceMemoryBarrierWithGroupSync
+                    | GroupMemoryBarrier
+                    | GroupMemoryBarrierWithGroupSync
+                    | BeginInvocationInterlock
+                    | EndInvocationInterlock
+                    | WorkgroupUniformLoad
+                    | SinCos
+                    | Modf
+                    | Frexp
+                    | GetDimensions
+                    | Store
+                    | Store2
+                    | Store3
+                    | Store4
+                    | IncrementCounter
+                    | DecrementCounter
+                    | Append
+                    | Consume
+                    | RestartStrip
+                    | SetMeshOutputCounts
+                    | DispatchMesh
+                    | TraceRay
+                    | TraceMotionRay
+                    | CallShader
+                    | ReportHit
+                    | IgnoreHit
+                    | AcceptHitAndEndSearch
+                    | HitObjectTraceRay
+                    | HitObjectMakeMiss
+                    | HitObjectMakeNop
+                    | HitObjectMakeHit
+                    | HitObjectInvoke
+                    | ReorderThread
+                    | RayQueryTraceRayInline
+                    | RayQueryProceed
+                    | RayQueryAbort
+                    | RayQueryCommitNonOpaqueTriangleHit
+                    | RayQueryCommitProceduralPrimitiveHit
+            )
     }
 }
 

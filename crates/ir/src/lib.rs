@@ -58,7 +58,7 @@ mod visit;
 
 pub use arena::{Arena, Handle, UniqueArena};
 pub use entries::{OtherEntryPoints, legalize_each};
-pub use intrinsic::{Intrinsic, RayQueryRead, is_constant, is_pure, is_pure_with};
+pub use intrinsic::{AtomicOp, Intrinsic, RayQueryRead, is_constant, is_pure, is_pure_with};
 pub use module::*;
 pub use policy::{
     BufferLayout, DebugLevel, HandleCapability, OptimizationLevel, Policy, VertexIdBase,

@@ -97,6 +97,15 @@ impl ShaderStage {
         Some(stage)
     }
 
+    /// Whether the stage runs in workgroups (`[numthreads]`): compute,
+    /// mesh and amplification.
+    pub fn has_workgroups(self) -> bool {
+        matches!(
+            self,
+            ShaderStage::Compute | ShaderStage::Mesh | ShaderStage::Amplification
+        )
+    }
+
     /// Whether this is one of the six ray-tracing stages (ray generation to callable).
     pub fn is_ray_tracing(self) -> bool {
         matches!(

@@ -133,7 +133,7 @@ pub fn metal(sv: SV, stage: S, dir: Direction) -> MetalMapping {
     if !has_stage(stage) {
         return UNSUPPORTED;
     }
-    let threads = matches!(stage, S::Compute | S::Amplification | S::Mesh);
+    let threads = stage.has_workgroups();
     match sv {
         SV::Position => match (stage, dir) {
             // A vertex shader's `SV_Position` input is an ordinary attribute.

@@ -113,18 +113,14 @@ fn optix_call(fun: I) -> Option<(&'static str, &'static [S])> {
     })
 }
 
-/// The CUDA atomic of an `Interlocked*` intrinsic.
-fn atomic(fun: I) -> Option<&'static str> {
-    Some(match fun {
-        I::InterlockedAdd => "atomicAdd",
-        I::InterlockedAnd => "atomicAnd",
-        I::InterlockedOr => "atomicOr",
-        I::InterlockedXor => "atomicXor",
-        I::InterlockedMin => "atomicMin",
-        I::InterlockedMax => "atomicMax",
-        I::InterlockedExchange => "atomicExch",
-        _ => return None,
-    })
+/// The CUDA atomic of a free `Interlocked*` intrinsic that does not
+/// compare: `atomicAdd` ..., `atomicExch`.
+fn atomic(fun: I) -> Option<String> {
+    match fun.atomic()? {
+        (ir::AtomicOp::Exchange, false) => Some("atomicExch".into()),
+        (op, false) if !op.compares() => Some(format!("atomic{}", op.name())),
+        _ => None,
+    }
 }
 
 impl Writer<'_> {

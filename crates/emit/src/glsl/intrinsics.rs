@@ -311,12 +311,7 @@ impl Writer<'_> {
                 Ok(format!("{f}({})", a[0]))
             }
             I::WaveGetWaveIndex | I::WaveGetNumWaves => {
-                if !matches!(
-                    self.entry.stage,
-                    ir::ShaderStage::Compute
-                        | ir::ShaderStage::Mesh
-                        | ir::ShaderStage::Amplification
-                ) {
+                if !self.entry.stage.has_workgroups() {
                     return unsupported(
                         format!(
                             "`{}` outside compute, mesh and amplification shaders \
@@ -595,6 +590,19 @@ impl Writer<'_> {
         if let Some(b) = barrier(fun) {
             return Ok(b.to_string());
         }
+        if let Some((op, on_buffer)) = fun.atomic() {
+            let target = if on_buffer {
+                format!(
+                    "atomic{{}}({}.data[uint({}) >> 2u], {{}})",
+                    self.expr(ctx, args[0])?,
+                    self.expr(ctx, args[1])?
+                )
+            } else {
+                self.atomic_target(ctx, args[0])?
+            };
+            let skip = if on_buffer { 2 } else { 1 };
+            return self.atomic(ctx, op, target, &args[skip..]);
+        }
         match fun {
             // `main` holds the interlock around the whole shader
             // (`write_interlock`).
@@ -603,34 +611,6 @@ impl Writer<'_> {
                     return unsupported(format!("`{}` outside fragment shaders", fun.name()), span);
                 }
                 Ok(format!("/* {}(): in main */", fun.name()))
-            }
-            I::InterlockedAdd
-            | I::InterlockedAnd
-            | I::InterlockedOr
-            | I::InterlockedXor
-            | I::InterlockedMin
-            | I::InterlockedMax
-            | I::InterlockedExchange
-            | I::InterlockedCompareExchange
-            | I::InterlockedCompareStore => {
-                let target = self.atomic_target(ctx, args[0])?;
-                self.atomic(ctx, fun, target, &args[1..])
-            }
-            I::BufferInterlockedAdd
-            | I::BufferInterlockedAnd
-            | I::BufferInterlockedOr
-            | I::BufferInterlockedXor
-            | I::BufferInterlockedMin
-            | I::BufferInterlockedMax
-            | I::BufferInterlockedExchange
-            | I::BufferInterlockedCompareExchange
-            | I::BufferInterlockedCompareStore => {
-                let target = format!(
-                    "atomic{{}}({}.data[uint({}) >> 2u], {{}})",
-                    self.expr(ctx, args[0])?,
-                    self.expr(ctx, args[1])?
-                );
-                self.atomic(ctx, buffer_atomic_as_free(fun), target, &args[2..])
             }
             I::Clip => {
                 let ty = self.expr_ty(ctx, args[0])?;
@@ -718,23 +698,14 @@ impl Writer<'_> {
     fn atomic(
         &mut self,
         ctx: &Ctx,
-        fun: I,
+        op: ir::AtomicOp,
         target: String,
         args: &[Handle<Expression>],
     ) -> Result<String> {
-        let name = match fun {
-            I::InterlockedAdd => "Add",
-            I::InterlockedAnd => "And",
-            I::InterlockedOr => "Or",
-            I::InterlockedXor => "Xor",
-            I::InterlockedMin => "Min",
-            I::InterlockedMax => "Max",
-            I::InterlockedExchange => "Exchange",
-            _ => "CompSwap",
-        };
-        let (call_args, original) = match fun {
-            I::InterlockedCompareExchange => (&args[0..2], args.get(2)),
-            I::InterlockedCompareStore => (&args[0..2], None),
+        let name = if op.compares() { "CompSwap" } else { op.name() };
+        let (call_args, original) = match op {
+            ir::AtomicOp::CompareExchange => (&args[0..2], args.get(2)),
+            ir::AtomicOp::CompareStore => (&args[0..2], None),
             _ => (&args[0..1], args.get(1)),
         };
         let mut vals = Vec::new();
@@ -794,21 +765,6 @@ fn barrier(fun: I) -> Option<&'static str> {
         I::AllMemoryBarrierWithGroupSync => "memoryBarrier(); barrier()",
         _ => return None,
     })
-}
-
-/// The free `Interlocked*` function a byte-address buffer method matches.
-fn buffer_atomic_as_free(fun: I) -> I {
-    match fun {
-        I::BufferInterlockedAdd => I::InterlockedAdd,
-        I::BufferInterlockedAnd => I::InterlockedAnd,
-        I::BufferInterlockedOr => I::InterlockedOr,
-        I::BufferInterlockedXor => I::InterlockedXor,
-        I::BufferInterlockedMin => I::InterlockedMin,
-        I::BufferInterlockedMax => I::InterlockedMax,
-        I::BufferInterlockedExchange => I::InterlockedExchange,
-        I::BufferInterlockedCompareExchange => I::InterlockedCompareExchange,
-        _ => I::InterlockedCompareStore,
-    }
 }
 
 /// The GLSL subgroup builtin wave intrinsic `fun` reads (the system-value

@@ -76,15 +76,6 @@ pub const RESERVED: &[&str] = &[
     "mat2",
     "mat3",
     "mat4",
-    "mat2x2",
-    "mat2x3",
-    "mat2x4",
-    "mat3x2",
-    "mat3x3",
-    "mat3x4",
-    "mat4x2",
-    "mat4x3",
-    "mat4x4",
     "dmat2",
     "dmat3",
     "dmat4",
@@ -391,6 +382,7 @@ pub const RESERVED: &[&str] = &[
 /// Whether `name` is reserved, through a set built once (the list is long
 /// and names are looked up for every declaration and member access).
 pub fn is_reserved(name: &str) -> bool {
-    static SET: crate::namer::Reserved = crate::namer::Reserved::new(&[RESERVED]);
+    static SET: crate::namer::Reserved =
+        crate::namer::Reserved::new(&[RESERVED, crate::namer::MATRIX_TYPES]);
     SET.contains(name)
 }

@@ -232,16 +232,7 @@ impl Writer<'_> {
         a: &[String],
     ) -> Result<String> {
         let span = ctx.exprs.span(e);
-        let shadow = matches!(
-            fun,
-            I::SampleCmp
-                | I::SampleCmpLevelZero
-                | I::SampleCmpLevel
-                | I::SampleCmpGrad
-                | I::SampleCmpBias
-                | I::GatherCmp
-                | I::GatherCmpRed
-        );
+        let shadow = fun.compares();
         let comb = self.combine(tex, shadow, a, span)?;
         if let Some(&(_, f, extra, bias)) = SAMPLES.iter().find(|s| s.0 == fun) {
             let value = self.sample(f, extra, bias, &comb, a, span)?;

@@ -305,27 +305,21 @@ impl<'a> Writer<'a> {
     fn write_stage_layout(&mut self, out: &mut String) -> Result<()> {
         use ir::ShaderStage as S;
         let attrs = &self.entry.attributes;
+        if self.entry.stage.has_workgroups() {
+            let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
+            writeln!(
+                out,
+                "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
+            )
+            .ok();
+        }
         match self.entry.stage {
-            S::Compute => {
-                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
-                writeln!(
-                    out,
-                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
-                )
-                .ok();
-            }
             S::Fragment if attrs.early_depth_stencil => {
                 out.push_str("layout(early_fragment_tests) in;\n");
             }
-            S::Vertex | S::Fragment => {}
+            S::Vertex | S::Fragment | S::Compute => {}
             S::Mesh => {
                 self.require("GL_EXT_mesh_shader");
-                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
-                writeln!(
-                    out,
-                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
-                )
-                .ok();
                 let vertices = attrs.mesh_vertices.unwrap_or(0);
                 let primitives = attrs.mesh_primitives.unwrap_or(0);
                 writeln!(
@@ -340,15 +334,7 @@ impl<'a> Writer<'a> {
                 };
                 writeln!(out, "layout({topology}) out;").ok();
             }
-            S::Amplification => {
-                self.require("GL_EXT_mesh_shader");
-                let [x, y, z] = attrs.workgroup_size.unwrap_or([1, 1, 1]);
-                writeln!(
-                    out,
-                    "layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in;"
-                )
-                .ok();
-            }
+            S::Amplification => self.require("GL_EXT_mesh_shader"),
             S::RayGeneration
             | S::Intersection
             | S::AnyHit

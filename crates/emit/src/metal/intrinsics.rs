@@ -357,7 +357,9 @@ impl Writer<'_> {
             I::SampleGrad => ("sample", 2, Some(gradient)),
             I::SampleCmp => ("sample_compare", 1, None),
             I::SampleCmpLevelZero => ("sample_compare", 1, Some("level0")),
-            _ => ("sample_compare", 2, Some("level")),
+            I::SampleCmpLevel => ("sample_compare", 2, Some("level")),
+            // `SampleCmpGrad` and `SampleCmpBias`.
+            _ => return unsupported(format!("`{}` as a value", fun.name()), span),
         };
         if rest.len() < fixed || rest.len() > fixed + 1 {
             return unsupported(
@@ -414,7 +416,7 @@ impl Writer<'_> {
         let sampler = self.expr(ctx, args[1])?;
         let coords = self.sample_coords(ctx, ty, args[2], span)?;
         let mut parts = vec![sampler, coords];
-        let compare = matches!(fun, I::GatherCmp | I::GatherCmpRed);
+        let compare = fun.compares();
         let mut rest = &args[3..];
         if compare {
             let Some((value, more)) = rest.split_first() else {
@@ -835,20 +837,8 @@ impl Intrinsics for Writer<'_> {
                 };
                 format!("quad_shuffle_xor({}, ushort({mask}))", a.join(", "))
             }
-            I::Sample
-            | I::SampleBias
-            | I::SampleLevel
-            | I::SampleGrad
-            | I::SampleCmp
-            | I::SampleCmpLevelZero
-            | I::SampleCmpLevel => self.sample(ctx, call)?,
-            I::Gather
-            | I::GatherRed
-            | I::GatherGreen
-            | I::GatherBlue
-            | I::GatherAlpha
-            | I::GatherCmp
-            | I::GatherCmpRed => self.gather(ctx, call)?,
+            _ if fun.is_sample() => self.sample(ctx, call)?,
+            _ if fun.is_gather() => self.gather(ctx, call)?,
             I::CalculateLevelOfDetail | I::CalculateLevelOfDetailUnclamped => {
                 let (tex, _) = self.texture(ctx, args[0], span)?;
                 let a = self.args(ctx, &args[1..])?;

@@ -251,7 +251,7 @@ impl<'a> Writer<'a> {
             let func = &self.module.functions[f];
             for (_, e) in func.expressions.iter() {
                 if let Expression::Intrinsic { fun, args } = e
-                    && is_compare(*fun)
+                    && ir::Intrinsic::compares(*fun)
                     && let Some(Expression::Global(g)) = args.first().map(|a| &func.expressions[*a])
                 {
                     self.compare.insert(*g);
@@ -270,10 +270,7 @@ impl<'a> Writer<'a> {
             Ok(Some(match global.space {
                 AddressSpace::Workgroup => {
                     let outside_kernel = self.entries.iter().any(|e| {
-                        !matches!(
-                            e.stage,
-                            ShaderStage::Compute | ShaderStage::Amplification | ShaderStage::Mesh
-                        ) && self.threaded[&e.function].contains(&g)
+                        !e.stage.has_workgroups() && self.threaded[&e.function].contains(&g)
                     });
                     if outside_kernel {
                         return unsupported(
@@ -620,14 +617,6 @@ pub(super) fn rasterizer_ordered(inner: &TypeInner) -> bool {
             access: ir::ResourceAccess::RasterizerOrdered,
             ..
         }
-    )
-}
-
-fn is_compare(fun: ir::Intrinsic) -> bool {
-    use ir::Intrinsic as I;
-    matches!(
-        fun,
-        I::SampleCmp | I::SampleCmpLevelZero | I::SampleCmpLevel | I::GatherCmp | I::GatherCmpRed
     )
 }
 

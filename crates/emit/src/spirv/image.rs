@@ -594,18 +594,7 @@ impl Writer<'_> {
         let mut all = vec![Operand::IdRef(si), Operand::IdRef(coord)];
         all.append(&mut ops);
         let v = self.op_with(op, Some(result_ty), all)?;
-        if result_ty == ty
-            && !matches!(
-                fun,
-                I::Gather
-                    | I::GatherRed
-                    | I::GatherGreen
-                    | I::GatherBlue
-                    | I::GatherAlpha
-                    | I::GatherCmp
-                    | I::GatherCmpRed
-            )
-        {
+        if result_ty == ty && !fun.is_gather() {
             return self.narrow_texel(v, &info, span);
         }
         Ok(v)

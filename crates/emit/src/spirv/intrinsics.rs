@@ -591,15 +591,7 @@ impl Writer<'_> {
                 };
                 self.b.emit_mesh_tasks_ext(counts, Some(payload))?;
             }
-            I::InterlockedAdd
-            | I::InterlockedAnd
-            | I::InterlockedOr
-            | I::InterlockedXor
-            | I::InterlockedMin
-            | I::InterlockedMax
-            | I::InterlockedExchange
-            | I::InterlockedCompareExchange
-            | I::InterlockedCompareStore => self.atomic(e, fun, args)?,
+            _ if let Some((op, false)) = fun.atomic() => self.atomic(e, op, args)?,
             I::Clip => self.clip(e, args[0])?,
             I::BeginInvocationInterlock | I::EndInvocationInterlock => {
                 // Nothing here: the entry function holds the interlock
@@ -654,7 +646,12 @@ impl Writer<'_> {
         self.begin(merge)
     }
 
-    fn atomic(&mut self, e: Handle<Expression>, fun: I, args: &[Handle<Expression>]) -> Result<()> {
+    fn atomic(
+        &mut self,
+        e: Handle<Expression>,
+        op: ir::AtomicOp,
+        args: &[Handle<Expression>],
+    ) -> Result<()> {
         let span = self.span(e);
         let (ptr, scalar, scope) = match self.place(args[0])? {
             Place::Mem(p) => {
@@ -701,10 +698,10 @@ impl Writer<'_> {
         };
         let (scope, relaxed) = (self.uint(scope), self.uint(0));
         let signed = scalar.kind == ScalarKind::Sint;
-        let (op, operands, original) = match fun {
-            I::InterlockedCompareExchange | I::InterlockedCompareStore => {
+        let (op, operands, original) = match op {
+            ir::AtomicOp::CompareExchange | ir::AtomicOp::CompareStore => {
                 let a = self.args_as(&args[1..3], Some(one))?;
-                let original = if fun == I::InterlockedCompareExchange {
+                let original = if op == ir::AtomicOp::CompareExchange {
                     args.get(3)
                 } else {
                     None
@@ -717,15 +714,15 @@ impl Writer<'_> {
             }
             _ => {
                 let a = self.args_as(&args[1..2], Some(one))?;
-                let op = match fun {
-                    I::InterlockedAdd => Op::AtomicIAdd,
-                    I::InterlockedAnd => Op::AtomicAnd,
-                    I::InterlockedOr => Op::AtomicOr,
-                    I::InterlockedXor => Op::AtomicXor,
-                    I::InterlockedMin if signed => Op::AtomicSMin,
-                    I::InterlockedMin => Op::AtomicUMin,
-                    I::InterlockedMax if signed => Op::AtomicSMax,
-                    I::InterlockedMax => Op::AtomicUMax,
+                let op = match op {
+                    ir::AtomicOp::Add => Op::AtomicIAdd,
+                    ir::AtomicOp::And => Op::AtomicAnd,
+                    ir::AtomicOp::Or => Op::AtomicOr,
+                    ir::AtomicOp::Xor => Op::AtomicXor,
+                    ir::AtomicOp::Min if signed => Op::AtomicSMin,
+                    ir::AtomicOp::Min => Op::AtomicUMin,
+                    ir::AtomicOp::Max if signed => Op::AtomicSMax,
+                    ir::AtomicOp::Max => Op::AtomicUMax,
                     _ => Op::AtomicExchange,
                 };
                 (op, vec![ptr, scope, relaxed, a[0]], args.get(2))
@@ -961,12 +958,7 @@ impl Writer<'_> {
             I::WaveGetWaveIndex | I::WaveGetNumWaves => {
                 // Vulkan allows `SubgroupId` and `NumSubgroups` in the
                 // compute-like stages only.
-                if !matches!(
-                    self.entry.stage,
-                    ir::ShaderStage::Compute
-                        | ir::ShaderStage::Mesh
-                        | ir::ShaderStage::Amplification
-                ) {
+                if !self.entry.stage.has_workgroups() {
                     return unsupported(
                         format!(
                             "`{}` outside compute, mesh and amplification shaders",

@@ -45,6 +45,12 @@ impl Writer<'_> {
         self.require_version(1, 4);
     }
 
+    /// The ray-tracing execution model `model`, with what it requires.
+    pub(super) fn ray_tracing(&mut self, model: spirv::ExecutionModel) -> spirv::ExecutionModel {
+        self.require_ray_tracing();
+        model
+    }
+
     /// A ray intrinsic; `None` for every other intrinsic.
     pub(super) fn ray_intrinsic(
         &mut self,

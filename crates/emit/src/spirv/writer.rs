@@ -394,22 +394,12 @@ impl<'a> Writer<'a> {
                 self.capability(spirv::Capability::Tessellation);
                 ExecutionModel::TessellationEvaluation
             }
-            S::RayGeneration
-            | S::Intersection
-            | S::AnyHit
-            | S::ClosestHit
-            | S::Miss
-            | S::Callable => {
-                self.require_ray_tracing();
-                match self.entry.stage {
-                    S::RayGeneration => ExecutionModel::RayGenerationKHR,
-                    S::Intersection => ExecutionModel::IntersectionKHR,
-                    S::AnyHit => ExecutionModel::AnyHitKHR,
-                    S::ClosestHit => ExecutionModel::ClosestHitKHR,
-                    S::Miss => ExecutionModel::MissKHR,
-                    _ => ExecutionModel::CallableKHR,
-                }
-            }
+            S::RayGeneration => self.ray_tracing(ExecutionModel::RayGenerationKHR),
+            S::Intersection => self.ray_tracing(ExecutionModel::IntersectionKHR),
+            S::AnyHit => self.ray_tracing(ExecutionModel::AnyHitKHR),
+            S::ClosestHit => self.ray_tracing(ExecutionModel::ClosestHitKHR),
+            S::Miss => self.ray_tracing(ExecutionModel::MissKHR),
+            S::Callable => self.ray_tracing(ExecutionModel::CallableKHR),
         };
         // SPIR-V 1.4 made the interface list every global the entry point
         // uses; before, only its inputs and outputs.

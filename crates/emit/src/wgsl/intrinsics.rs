@@ -12,35 +12,12 @@ use super::expr::FnCtx;
 use super::types::{Result, unsupported};
 use super::writer::Writer;
 
-/// The `Interlocked*` functions on a variable (not a buffer method).
-pub(super) fn is_atomic(fun: I) -> bool {
-    matches!(
-        fun,
-        I::InterlockedAdd
-            | I::InterlockedAnd
-            | I::InterlockedCompareExchange
-            | I::InterlockedCompareStore
-            | I::InterlockedExchange
-            | I::InterlockedMax
-            | I::InterlockedMin
-            | I::InterlockedOr
-            | I::InterlockedXor
-    )
-}
-
-/// The WGSL function of a `RWByteAddressBuffer` atomic method; compare
-/// operations have none that cannot fail spuriously.
-pub(super) fn buffer_atomic(fun: I) -> Option<&'static str> {
-    Some(match fun {
-        I::BufferInterlockedAdd => "atomicAdd",
-        I::BufferInterlockedAnd => "atomicAnd",
-        I::BufferInterlockedOr => "atomicOr",
-        I::BufferInterlockedXor => "atomicXor",
-        I::BufferInterlockedMin => "atomicMin",
-        I::BufferInterlockedMax => "atomicMax",
-        I::BufferInterlockedExchange => "atomicExchange",
-        _ => return None,
-    })
+/// The WGSL function of the atomic `fun`: free or a `RWByteAddressBuffer`
+/// method alike, `atomicAdd` ...; the compare operations have none that
+/// cannot fail spuriously.
+pub(super) fn atomic_name(fun: I) -> Option<String> {
+    let (op, _) = fun.atomic()?;
+    (!op.compares()).then(|| format!("atomic{}", op.name()))
 }
 
 /// One-to-one renames: same arguments, same order.
@@ -405,8 +382,16 @@ impl Writer<'_> {
                 vec![format!("if {test} {{ discard; }}")]
             }
             I::GetDimensions => self.get_dimensions(ctx, args, span)?,
-            _ if is_atomic(fun) => self.atomic(ctx, fun, args, span)?,
-            _ if buffer_atomic(fun).is_some() => self.buffer_atomic(ctx, fun, args, span)?,
+            _ if fun.atomic().is_some_and(|(_, on_buffer)| !on_buffer) => {
+                self.atomic(ctx, fun, args, span)?
+            }
+            // The compare methods of a buffer have no WGSL atomic.
+            _ if fun
+                .atomic()
+                .is_some_and(|(op, on_buffer)| on_buffer && !op.compares()) =>
+            {
+                self.buffer_atomic(ctx, fun, args, span)?
+            }
             I::SinCos => {
                 let [x, sin_out, cos_out] = args else {
                     return unsupported("`sincos` without three arguments", span);
@@ -588,23 +573,14 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
         span: Span,
     ) -> Result<Vec<String>> {
-        let name = match fun {
-            I::InterlockedAdd => "atomicAdd",
-            I::InterlockedAnd => "atomicAnd",
-            I::InterlockedOr => "atomicOr",
-            I::InterlockedXor => "atomicXor",
-            I::InterlockedMin => "atomicMin",
-            I::InterlockedMax => "atomicMax",
-            I::InterlockedExchange => "atomicExchange",
-            _ => {
-                return unsupported(
-                    format!(
-                        "`{}` (WGSL's only compare-and-swap, `atomicCompareExchangeWeak`, may fail spuriously)",
-                        fun.name()
-                    ),
-                    span,
-                );
-            }
+        let Some(name) = atomic_name(fun) else {
+            return unsupported(
+                format!(
+                    "`{}` (WGSL's only compare-and-swap, `atomicCompareExchangeWeak`, may fail spuriously)",
+                    fun.name()
+                ),
+                span,
+            );
         };
         let [dest, value, original @ ..] = args else {
             return unsupported(format!("`{}` without a value", fun.name()), span);
@@ -650,7 +626,7 @@ impl Writer<'_> {
         args: &[Handle<Expression>],
         span: Span,
     ) -> Result<Vec<String>> {
-        let Some(name) = buffer_atomic(fun) else {
+        let Some(name) = atomic_name(fun) else {
             return unsupported(format!("`{}` on a byte-address buffer", fun.name()), span);
         };
         let [object, address, value, original @ ..] = args else {

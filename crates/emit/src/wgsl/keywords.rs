@@ -187,15 +187,6 @@ pub const RESERVED: &[&str] = &[
     "vec2",
     "vec3",
     "vec4",
-    "mat2x2",
-    "mat2x3",
-    "mat2x4",
-    "mat3x2",
-    "mat3x3",
-    "mat3x4",
-    "mat4x2",
-    "mat4x3",
-    "mat4x4",
     "array",
     "atomic",
     "ptr",
@@ -311,6 +302,7 @@ pub const RESERVED: &[&str] = &[
 /// Whether `name` is reserved, through a set built once (the list is long
 /// and names are looked up for every declaration and member access).
 pub fn is_reserved(name: &str) -> bool {
-    static SET: crate::namer::Reserved = crate::namer::Reserved::new(&[RESERVED]);
+    static SET: crate::namer::Reserved =
+        crate::namer::Reserved::new(&[RESERVED, crate::namer::MATRIX_TYPES]);
     SET.contains(name)
 }

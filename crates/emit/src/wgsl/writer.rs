@@ -194,8 +194,9 @@ impl<'a> Writer<'a> {
         let func = &self.module.functions[f];
         for (_, e) in func.expressions.iter() {
             if let Expression::Intrinsic { fun, args } = e
-                && (super::intrinsics::is_atomic(*fun)
-                    || super::intrinsics::buffer_atomic(*fun).is_some())
+                && fun
+                    .atomic()
+                    .is_some_and(|(op, on_buffer)| !(on_buffer && op.compares()))
                 && let Some(&dest) = args.first()
                 && let Some(g) = super::expr::root_global(&func.expressions, dest)
             {
