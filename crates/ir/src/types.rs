@@ -377,6 +377,20 @@ pub struct Type {
 }
 
 impl TypeInner {
+    /// The types of the parts an aggregate is built from, in order: each
+    /// element of an array of constant size, each member of a struct;
+    /// `None` for every other type.
+    pub fn parts(&self) -> Option<Vec<Handle<Type>>> {
+        match self {
+            TypeInner::Array {
+                base,
+                size: ArraySize::Constant(n),
+            } => Some(vec![*base; *n as usize]),
+            TypeInner::Struct { members } => Some(members.iter().map(|m| m.ty).collect()),
+            _ => None,
+        }
+    }
+
     /// The scalar of a scalar, vector or matrix.
     pub fn scalar(&self) -> Option<Scalar> {
         match *self {

@@ -697,11 +697,7 @@ impl Writer<'_> {
             return self.expr(ctx, next);
         }
         let parts: Vec<Handle<ir::Type>> = match self.inner(ty) {
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => vec![*base; *n as usize],
-            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            inner if let Some(parts) = inner.parts() => parts,
             &TypeInner::Matrix {
                 rows,
                 columns,

@@ -228,11 +228,7 @@ impl Writer<'_> {
                     self.convert_num(v, s, stored, span)
                 };
             }
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => vec![base; n as usize],
-            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            inner if let Some(parts) = inner.parts() => parts,
             _ => return unsupported("loading this type from a block", span),
         };
         let (src, dst) = if loading {
@@ -472,11 +468,7 @@ impl Writer<'_> {
         }
         let ty_id = self.ty(ty, Layout::Plain)?;
         let parts: Vec<Handle<ir::Type>> = match self.inner(ty) {
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => vec![*base; *n as usize],
-            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            inner if let Some(parts) = inner.parts() => parts,
             TypeInner::Scalar(_) | TypeInner::Vector { .. } | TypeInner::Matrix { .. } => {
                 return self.build_numeric(ty, queue, span);
             }

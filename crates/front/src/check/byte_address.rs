@@ -241,11 +241,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Value {
         let parts: Vec<Handle<Type>> = match self.inner(ty) {
-            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => vec![*base; *n as usize],
+            inner if let Some(parts) = inner.parts() => parts,
             _ => {
                 let expr = values.next().expect("one value per leaf");
                 return Value { expr, ty: Some(ty) };

@@ -479,14 +479,7 @@ impl Checker<'_> {
         {
             return zero;
         }
-        let elements: Option<Vec<Handle<Type>>> = match self.inner(ty).clone() {
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => Some(vec![base; n as usize]),
-            TypeInner::Struct { members } => Some(members.iter().map(|m| m.ty).collect()),
-            _ => None,
-        };
+        let elements = self.inner(ty).parts();
         let is_struct = matches!(self.inner(ty), TypeInner::Struct { .. });
         if let Some(elements) = elements {
             if is_struct
@@ -610,11 +603,7 @@ impl Checker<'_> {
     ) -> Option<Handle<ir::Expression>> {
         let inner = self.inner(ty).clone();
         let parts: Vec<Handle<Type>> = match inner {
-            TypeInner::Array {
-                base,
-                size: ir::ArraySize::Constant(n),
-            } => vec![base; n as usize],
-            TypeInner::Struct { members } => members.iter().map(|m| m.ty).collect(),
+            ref inner if let Some(parts) = inner.parts() => parts,
             _ => {
                 let (scalar, shape) = self.numeric(ty)?;
                 let n = shape.component_count() as usize;
