@@ -9,93 +9,8 @@ use legalis_ir::{FastHashMap, FastHashSet};
 use std::fmt::Write as _;
 
 use rspirv::dr::{Instruction, Module, Operand};
+use rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE;
 use spirv::Op;
-
-/// The `GLSL.std.450` instruction names, by number (0 is unused).
-pub(super) const GLSL_STD_450: [&str; 82] = [
-    "",
-    "Round",
-    "RoundEven",
-    "Trunc",
-    "FAbs",
-    "SAbs",
-    "FSign",
-    "SSign",
-    "Floor",
-    "Ceil",
-    "Fract",
-    "Radians",
-    "Degrees",
-    "Sin",
-    "Cos",
-    "Tan",
-    "Asin",
-    "Acos",
-    "Atan",
-    "Sinh",
-    "Cosh",
-    "Tanh",
-    "Asinh",
-    "Acosh",
-    "Atanh",
-    "Atan2",
-    "Pow",
-    "Exp",
-    "Log",
-    "Exp2",
-    "Log2",
-    "Sqrt",
-    "InverseSqrt",
-    "Determinant",
-    "MatrixInverse",
-    "Modf",
-    "ModfStruct",
-    "FMin",
-    "UMin",
-    "SMin",
-    "FMax",
-    "UMax",
-    "SMax",
-    "FClamp",
-    "UClamp",
-    "SClamp",
-    "FMix",
-    "IMix",
-    "Step",
-    "SmoothStep",
-    "Fma",
-    "Frexp",
-    "FrexpStruct",
-    "Ldexp",
-    "PackSnorm4x8",
-    "PackUnorm4x8",
-    "PackSnorm2x16",
-    "PackUnorm2x16",
-    "PackHalf2x16",
-    "PackDouble2x32",
-    "UnpackSnorm2x16",
-    "UnpackUnorm2x16",
-    "UnpackHalf2x16",
-    "UnpackSnorm4x8",
-    "UnpackUnorm4x8",
-    "UnpackDouble2x32",
-    "Length",
-    "Distance",
-    "Cross",
-    "Normalize",
-    "FaceForward",
-    "Reflect",
-    "Refract",
-    "FindILsb",
-    "FindSMsb",
-    "FindUMsb",
-    "InterpolateAtCentroid",
-    "InterpolateAtSample",
-    "InterpolateAtOffset",
-    "NMin",
-    "NMax",
-    "NClamp",
-];
 
 /// Disassembles `words`; invalid input gives a one-line comment.
 pub fn disassemble(words: &[u32]) -> String {
@@ -477,8 +392,8 @@ impl Printer<'_> {
                 write!(out, "{v}").ok();
             }
             Operand::LiteralExtInstInteger(n) if ext_number => {
-                match GLSL_STD_450.get(*n as usize) {
-                    Some(name) => out.push_str(name),
+                match GLSL_STD_450_INSTRUCTION_TABLE.lookup_opcode(*n) {
+                    Some(inst) => out.push_str(inst.opname),
                     None => {
                         write!(out, "{n}").ok();
                     }

@@ -651,15 +651,17 @@ impl<'a> Writer<'a> {
     /// A `GLSL.std.450` instruction by name.
     pub fn ext(&mut self, ty: Word, name: &str, args: &[Word]) -> Result<Word> {
         let set = self.glsl_std();
-        let Some(number) = super::asm::GLSL_STD_450.iter().position(|n| *n == name) else {
+        let table = &rspirv::grammar::GLSL_STD_450_INSTRUCTION_TABLE;
+        let Some(number) = table
+            .iter()
+            .find(|i| i.opname == name)
+            .map(|i| i.opcode.into())
+        else {
             return Err(Error::Internal {
                 what: format!("unknown GLSL.std.450 instruction {name}"),
             });
         };
-        let mut operands = vec![
-            Operand::IdRef(set),
-            Operand::LiteralExtInstInteger(number as u32),
-        ];
+        let mut operands = vec![Operand::IdRef(set), Operand::LiteralExtInstInteger(number)];
         operands.extend(args.iter().map(|&a| Operand::IdRef(a)));
         self.op_with(Op::ExtInst, Some(ty), operands)
     }
