@@ -7,7 +7,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Span, Type, TypeInner};
+use legalis_ir::{Handle, Span, SystemValue, Type, TypeInner};
 use legalis_sysval::Direction;
 
 use super::plan::Root;
@@ -301,20 +301,42 @@ pub(crate) fn unsupported_system_value(code: u32, message: String, span: Span) -
 pub(crate) trait Column<T> {
     /// The code of an unknown `SV_*` semantic.
     const UNKNOWN_SYSTEM_VALUE: u32;
-    /// Decides `leaf`, declared with system value `value` (semantic index
-    /// `index`), from the column, or pushes why the target cannot.
+    /// The code of a system value the target cannot express, and its
+    /// message.
+    const UNSUPPORTED: (u32, fn(ir::SystemValue) -> String);
+    /// The entry point's stage.
+    fn stage(&self) -> ir::ShaderStage;
+    /// Decides `leaf`, declared with system value `sv` (semantic index
+    /// `index`), from the column, or says why the target cannot.
     fn system_value(
         &self,
         leaf: &mut RawLeaf<T>,
-        value: ir::SystemValue,
+        sv: SystemValue,
         index: u32,
-        errors: &mut Vec<Diagnostic>,
-    );
+    ) -> Option<Diagnostic>;
     /// The error of a user varying where the stage takes none.
     fn user_varying(&self, leaf: &RawLeaf<T>) -> Option<Diagnostic>;
     /// The error of a leaf still undecided whose type cannot be a
     /// varying; `refused` when the leaf has an error already.
     fn shape(&self, leaf: &RawLeaf<T>, refused: bool) -> Option<Diagnostic>;
+
+    /// A system value the column refuses with `code`: the column's own
+    /// message for its "not expressible" code ([`Column::UNSUPPORTED`]),
+    /// otherwise that the stage has no such value in the leaf's direction
+    /// ("an input", "an output").
+    fn refused(&self, code: u32, value: SystemValue, leaf: &RawLeaf<T>) -> Diagnostic {
+        let message = if code == Self::UNSUPPORTED.0 {
+            (Self::UNSUPPORTED.1)(value)
+        } else {
+            format!(
+                "`{}` cannot be an {} of a {} entry point",
+                value.name(),
+                leaf.direction.name(),
+                self.stage().name()
+            )
+        };
+        unsupported_system_value(code, message, leaf.span)
+    }
 }
 
 /// Decides every undecided leaf that is a system value from `column`;
@@ -332,7 +354,7 @@ pub(crate) fn map_system_values<T, C: Column<T>>(
         let reported = errors.len();
         match semantic {
             Some(ir::Semantic::System { value, index }) => {
-                column.system_value(leaf, value, index, &mut errors)
+                errors.extend(column.system_value(leaf, value, index))
             }
             Some(ir::Semantic::UnknownSystem { name, .. }) => errors.push(Diagnostic::error(
                 C::UNKNOWN_SYSTEM_VALUE,
@@ -347,30 +369,6 @@ pub(crate) fn map_system_values<T, C: Column<T>>(
         }
     }
     errors
-}
-
-/// A system value a target's column refuses with `code`: the column's
-/// own message (`unsupported`) for its "not expressible" code
-/// (`unsupported.0`), otherwise that the stage has no such value in the
-/// leaf's direction ("an input", "an output").
-pub(crate) fn refused_system_value<T>(
-    code: u32,
-    unsupported: (u32, fn(ir::SystemValue) -> String),
-    value: ir::SystemValue,
-    stage: ir::ShaderStage,
-    leaf: &RawLeaf<T>,
-) -> Diagnostic {
-    let message = if code == unsupported.0 {
-        (unsupported.1)(value)
-    } else {
-        format!(
-            "`{}` cannot be an {} of a {} entry point",
-            value.name(),
-            leaf.direction.name(),
-            stage.name()
-        )
-    };
-    unsupported_system_value(code, message, leaf.span)
 }
 
 /// The user-varying locations of one direction (WGSL and Metal): the

@@ -8,7 +8,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Type, TypeInner};
+use legalis_ir::{Handle, SystemValue, Type, TypeInner};
 use legalis_sysval::{Direction, MetalMapping};
 
 use super::plan::{Reason, Root, Target};
@@ -118,32 +118,34 @@ struct Metal<'m> {
 impl leaves::Column<(Target, Reason)> for Metal<'_> {
     const UNKNOWN_SYSTEM_VALUE: u32 = codes::METAL_UNKNOWN_SYSTEM_VALUE;
 
-    fn system_value(
-        &self,
-        leaf: &mut RawLeaf,
-        value: ir::SystemValue,
-        index: u32,
-        errors: &mut Vec<Diagnostic>,
-    ) {
-        let stage = self.entry.stage;
-        match legalis_sysval::metal(value, stage, leaf.direction) {
+    const UNSUPPORTED: (u32, fn(SystemValue) -> String) = (
+        codes::METAL_UNSUPPORTED_SYSTEM_VALUE,
+        legalis_sysval::metal::unsupported_message,
+    );
+
+    fn stage(&self) -> ir::ShaderStage {
+        self.entry.stage
+    }
+
+    fn system_value(&self, leaf: &mut RawLeaf, sv: SystemValue, index: u32) -> Option<Diagnostic> {
+        match legalis_sysval::metal(sv, self.entry.stage, leaf.direction) {
             MetalMapping::BuiltIn(_)
                 if leaf.mesh.is_some_and(|kind| {
                     (kind == ir::MeshOutputKind::Primitives)
-                        != legalis_sysval::metal::per_primitive(value)
+                        != legalis_sysval::metal::per_primitive(sv)
                 }) =>
             {
-                let (each, array) = if legalis_sysval::metal::per_primitive(value) {
+                let (each, array) = if legalis_sysval::metal::per_primitive(sv) {
                     ("primitive", "out primitives")
                 } else {
                     ("vertex", "out vertices")
                 };
-                errors.push(Diagnostic::error(
+                return Some(Diagnostic::error(
                     legalis_sysval::codes::NOT_IN_STAGE,
                     format!(
                         "system value `{}` has one value per {each}: declare it in the \
                          element of the `{array}` array",
-                        value.name()
+                        sv.name()
                     ),
                     leaf.span,
                 ));
@@ -153,7 +155,7 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
             }
             MetalMapping::BuiltIn(row) => {
                 let target = Target::BuiltIn {
-                    value,
+                    value: sv,
                     row,
                     index,
                     interpolation: leaf.io.interpolation,
@@ -165,17 +167,9 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
                 let [x, y, _] = self.entry.attributes.workgroup_size.unwrap_or([1, 1, 1]);
                 leaf.target = Some((Target::GroupIndex { x, y }, Reason::Synthesized));
             }
-            MetalMapping::Unsupported { code } => errors.push(leaves::refused_system_value(
-                code,
-                (
-                    codes::METAL_UNSUPPORTED_SYSTEM_VALUE,
-                    legalis_sysval::metal::unsupported_message,
-                ),
-                value,
-                stage,
-                leaf,
-            )),
+            MetalMapping::Unsupported { code } => return Some(self.refused(code, sv, leaf)),
         }
+        None
     }
 
     fn user_varying(&self, leaf: &RawLeaf) -> Option<Diagnostic> {

@@ -7,7 +7,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, Type, TypeInner};
+use legalis_ir::{Handle, SystemValue, Type, TypeInner};
 use legalis_sysval::WgslMapping;
 
 use super::plan::{Reason, Target};
@@ -53,33 +53,28 @@ struct Wgsl<'m> {
 impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
     const UNKNOWN_SYSTEM_VALUE: u32 = codes::WGSL_UNKNOWN_SYSTEM_VALUE;
 
-    fn system_value(
-        &self,
-        leaf: &mut RawLeaf,
-        value: ir::SystemValue,
-        index: u32,
-        errors: &mut Vec<Diagnostic>,
-    ) {
-        match legalis_sysval::wgsl(value, self.stage, leaf.direction) {
+    const UNSUPPORTED: (u32, fn(SystemValue) -> String) = (
+        codes::WGSL_UNSUPPORTED_SYSTEM_VALUE,
+        legalis_sysval::wgsl::unsupported_message,
+    );
+
+    fn stage(&self) -> ir::ShaderStage {
+        self.stage
+    }
+
+    fn system_value(&self, leaf: &mut RawLeaf, sv: SystemValue, index: u32) -> Option<Diagnostic> {
+        match legalis_sysval::wgsl(sv, self.stage, leaf.direction) {
             WgslMapping::BuiltIn(row) => {
-                leaf.target = Some((Target::BuiltIn { value, row }, Reason::TableRow));
+                leaf.target = Some((Target::BuiltIn { value: sv, row }, Reason::TableRow));
             }
             WgslMapping::Location { by_index } => {
                 if by_index {
                     leaf.fixed_location = Some(index);
                 }
             }
-            WgslMapping::Unsupported { code } => errors.push(leaves::refused_system_value(
-                code,
-                (
-                    codes::WGSL_UNSUPPORTED_SYSTEM_VALUE,
-                    legalis_sysval::wgsl::unsupported_message,
-                ),
-                value,
-                self.stage,
-                leaf,
-            )),
+            WgslMapping::Unsupported { code } => return Some(self.refused(code, sv, leaf)),
         }
+        None
     }
 
     fn user_varying(&self, leaf: &RawLeaf) -> Option<Diagnostic> {
