@@ -554,6 +554,47 @@ impl AtomicOp {
 }
 
 impl Intrinsic {
+    /// Whether GLSL, WGSL, MSL and the CUDA prelude all have this function
+    /// under its HLSL name ([`Intrinsic::name`]) with HLSL's arguments: the
+    /// math every shading language shares (`abs`, `clamp`, `smoothstep`,
+    /// `transpose` ...).
+    pub fn is_common_math(self) -> bool {
+        use Intrinsic::*;
+        matches!(
+            self,
+            Abs | Acos
+                | Asin
+                | Atan
+                | Ceil
+                | Clamp
+                | Cos
+                | Cosh
+                | Cross
+                | Determinant
+                | Distance
+                | Exp
+                | Exp2
+                | Floor
+                | Length
+                | Log
+                | Log2
+                | Max
+                | Min
+                | Normalize
+                | Pow
+                | Reflect
+                | Sin
+                | Sinh
+                | SmoothStep
+                | Sqrt
+                | Step
+                | Tan
+                | Tanh
+                | Transpose
+                | Trunc
+        )
+    }
+
     /// Whether this is a texture's `Sample*` method (`Sample` to
     /// `SampleCmpBias`).
     pub fn is_sample(self) -> bool {

@@ -53,3 +53,17 @@ fn workgroup_stages_are_compute_mesh_and_amplification() {
         assert!(s.has_workgroups(), "{s:?}");
     }
 }
+
+#[test]
+fn common_math_is_spelled_in_lower_case() {
+    let common: Vec<_> = Intrinsic::ALL
+        .iter()
+        .filter(|f| f.is_common_math())
+        .collect();
+    assert_eq!(common.len(), 31);
+    for fun in common {
+        let name = fun.name();
+        assert_eq!(name, name.to_ascii_lowercase(), "{fun:?}");
+        assert_eq!(name, format!("{fun:?}").to_ascii_lowercase(), "{fun:?}");
+    }
+}

@@ -11,50 +11,20 @@ use super::expr::{Exprs, FnCtx};
 /// `fun`'s HLSL name where both MSL and the CUDA prelude call it so,
 /// with HLSL's arguments.
 pub(crate) fn hlsl_named(fun: I) -> Option<&'static str> {
-    matches!(
-        fun,
-        I::Abs
-            | I::Acos
-            | I::All
-            | I::Any
-            | I::Asin
-            | I::Atan
-            | I::Atan2
-            | I::Ceil
-            | I::Clamp
-            | I::Cos
-            | I::Cosh
-            | I::Cross
-            | I::Determinant
-            | I::Distance
-            | I::Dot
-            | I::Exp
-            | I::Exp2
-            | I::FaceForward
-            | I::Floor
-            | I::Fmod
-            | I::Length
-            | I::Log
-            | I::Log10
-            | I::Log2
-            | I::Max
-            | I::Min
-            | I::Normalize
-            | I::Pow
-            | I::Reflect
-            | I::Rsqrt
-            | I::Saturate
-            | I::Sign
-            | I::Sin
-            | I::Sinh
-            | I::SmoothStep
-            | I::Sqrt
-            | I::Step
-            | I::Tan
-            | I::Tanh
-            | I::Transpose
-            | I::Trunc
-    )
+    (fun.is_common_math()
+        || matches!(
+            fun,
+            I::All
+                | I::Any
+                | I::Atan2
+                | I::Dot
+                | I::FaceForward
+                | I::Fmod
+                | I::Log10
+                | I::Rsqrt
+                | I::Saturate
+                | I::Sign
+        ))
     .then(|| fun.name())
 }
 
