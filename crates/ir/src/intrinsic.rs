@@ -323,51 +323,30 @@ impl Intrinsic {
     /// object is then the first argument.
     pub fn is_method(self) -> bool {
         use Intrinsic::*;
-        matches!(
-            self,
-            Sample
-                | SampleBias
-                | SampleLevel
-                | SampleGrad
-                | SampleCmp
-                | SampleCmpLevelZero
-                | SampleCmpLevel
-                | SampleCmpGrad
-                | SampleCmpBias
-                | Gather
-                | GatherRed
-                | GatherGreen
-                | GatherBlue
-                | GatherAlpha
-                | GatherCmp
-                | GatherCmpRed
-                | CalculateLevelOfDetail
-                | CalculateLevelOfDetailUnclamped
-                | Load
-                | GetDimensions
-                | SubpassLoad
-                | Load2
-                | Load3
-                | Load4
-                | Store
-                | Store2
-                | Store3
-                | Store4
-                | IncrementCounter
-                | DecrementCounter
-                | Append
-                | Consume
-                | RestartStrip
-                | BufferInterlockedAdd
-                | BufferInterlockedAnd
-                | BufferInterlockedOr
-                | BufferInterlockedXor
-                | BufferInterlockedMin
-                | BufferInterlockedMax
-                | BufferInterlockedExchange
-                | BufferInterlockedCompareExchange
-                | BufferInterlockedCompareStore
-        ) || self.is_hit_object_method()
+        self.is_sample()
+            || self.is_gather()
+            || self.atomic().is_some_and(|(_, on_buffer)| on_buffer)
+            || matches!(
+                self,
+                CalculateLevelOfDetail
+                    | CalculateLevelOfDetailUnclamped
+                    | Load
+                    | GetDimensions
+                    | SubpassLoad
+                    | Load2
+                    | Load3
+                    | Load4
+                    | Store
+                    | Store2
+                    | Store3
+                    | Store4
+                    | IncrementCounter
+                    | DecrementCounter
+                    | Append
+                    | Consume
+                    | RestartStrip
+            )
+            || self.is_hit_object_method()
             || self.is_ray_query_method()
     }
 

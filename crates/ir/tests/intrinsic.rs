@@ -15,6 +15,7 @@ fn every_atomic_is_named_interlocked_and_its_operation() {
         assert_eq!(fun.name(), format!("Interlocked{}", op.name()), "{fun:?}");
         assert_eq!(buffer, format!("{fun:?}").starts_with("Buffer"), "{fun:?}");
         assert!(fun.has_side_effects(), "{fun:?}");
+        assert_eq!(fun.is_method(), buffer, "{fun:?}");
         if buffer {
             on_buffer += 1;
         } else {
@@ -30,6 +31,9 @@ fn texture_method_families_follow_their_names() {
         let name = fun.name();
         assert_eq!(fun.is_sample(), name.starts_with("Sample"), "{fun:?}");
         assert_eq!(fun.is_gather(), name.starts_with("Gather"), "{fun:?}");
+        if fun.is_sample() || fun.is_gather() {
+            assert!(fun.is_method(), "{fun:?}");
+        }
         assert_eq!(
             fun.compares(),
             name.starts_with("SampleCmp") || name.starts_with("GatherCmp"),
