@@ -95,7 +95,7 @@ pub fn collect_leaves(
             continue;
         }
         let start = Walk {
-            root: root.clone(),
+            root,
             direction: Direction::Input,
             path: param.name.clone(),
             members: Vec::new(),
@@ -103,7 +103,7 @@ pub fn collect_leaves(
             stream: None,
             mesh: None,
         };
-        match (module.types.try_get(param.ty).map(|t| &t.inner), param.role) {
+        let (start, ty) = match (module.types.try_get(param.ty).map(|t| &t.inner), param.role) {
             // Mesh outputs: every field of the element is an output array
             // the body writes in place (B10). Indices and the payload have
             // no semantics: `mesh_outputs.rs` makes their globals.
@@ -121,16 +121,7 @@ pub fn collect_leaves(
                     mesh: Some(kind),
                     ..start
                 };
-                walk(
-                    module,
-                    start,
-                    element,
-                    &param.io,
-                    param.span,
-                    &mut leaves,
-                    &mut errors,
-                );
-                continue;
+                (start, element)
             }
             (
                 Some(TypeInner::MeshOutput {
@@ -147,16 +138,7 @@ pub fn collect_leaves(
                     ..start
                 };
                 streams += 1;
-                walk(
-                    module,
-                    start,
-                    element,
-                    &param.io,
-                    param.span,
-                    &mut leaves,
-                    &mut errors,
-                );
-                continue;
+                (start, element)
             }
             (
                 Some(&TypeInner::Array {
@@ -177,39 +159,36 @@ pub fn collect_leaves(
                     vertices: Some(n),
                     ..start
                 };
-                walk(
-                    module,
-                    start,
-                    base,
-                    &param.io,
-                    param.span,
-                    &mut leaves,
-                    &mut errors,
-                );
+                (start, base)
+            }
+            _ => {
+                for &direction in leaves::directions(param.direction) {
+                    let start = Walk {
+                        direction,
+                        ..start.clone()
+                    };
+                    walk(
+                        module,
+                        start,
+                        param.ty,
+                        &param.io,
+                        param.span,
+                        &mut leaves,
+                        &mut errors,
+                    );
+                }
                 continue;
             }
-            _ => {}
-        }
-        for &direction in leaves::directions(param.direction) {
-            let start = Walk {
-                root: root.clone(),
-                direction,
-                path: param.name.clone(),
-                members: Vec::new(),
-                vertices: None,
-                stream: None,
-                mesh: None,
-            };
-            walk(
-                module,
-                start,
-                param.ty,
-                &param.io,
-                param.span,
-                &mut leaves,
-                &mut errors,
-            );
-        }
+        };
+        walk(
+            module,
+            start,
+            ty,
+            &param.io,
+            param.span,
+            &mut leaves,
+            &mut errors,
+        );
     }
     if let Some(result) = &func.result {
         let start = Walk {
@@ -240,6 +219,8 @@ pub fn collect_leaves(
     leaves::collected(leaves, errors)
 }
 
+/// Where the walk is.
+#[derive(Clone)]
 struct Walk {
     root: Root,
     direction: Direction,
