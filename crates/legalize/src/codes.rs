@@ -52,6 +52,9 @@ pub const RAY_TRACING_PARAMETER: u32 = 49103;
 pub const HIT_ATTRIBUTE_TYPES: u32 = 49104;
 /// `ReportHit` where its attributes cannot be stored first: a loop condition.
 pub const REPORT_HIT_PLACEMENT: u32 = 49105;
+/// A `[[vk::index(n)]]` dual-source blending index on something other
+/// than a fragment output, past 1, or 1 at a location other than 0.
+pub const BLEND_INDEX: u32 = 49106;
 
 pub use legalis_sysval::codes::{
     CUDA_UNSUPPORTED_SYSTEM_VALUE, METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE,
@@ -75,6 +78,11 @@ pub const WGSL_VERTEX_WITHOUT_POSITION: u32 = 55206;
 pub const WGSL_UNKNOWN_SYSTEM_VALUE: u32 = 55207;
 /// A target was asked for but no entry point was chosen.
 pub const WGSL_NO_ENTRY_POINT: u32 = 55208;
+/// A `[[vk::index(n)]]` dual-source blending index WGSL cannot write (as
+/// `E49106`), or dual-source blending beside other fragment outputs at a
+/// location, or with two different types: WGSL's `@blend_src` takes
+/// exactly two outputs of one type at `@location(0)`.
+pub const WGSL_BLEND_INDEX: u32 = 55209;
 /// The legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.
 pub const WGSL_INTERNAL_VERIFY: u32 = 55200;
@@ -111,6 +119,9 @@ pub const METAL_VERTEX_WITHOUT_POSITION: u32 = 55311;
 /// A Metal mesh function's outputs past what `metal::mesh` holds: 256
 /// vertices, 512 primitives.
 pub const METAL_MESH_TOO_LARGE: u32 = 55312;
+/// A `[[vk::index(n)]]` dual-source blending index Metal cannot write
+/// (as `E49106`).
+pub const METAL_BLEND_INDEX: u32 = 55313;
 
 /// The CUDA-legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.

@@ -63,10 +63,12 @@ fn summary(l: &Legalized) -> Vec<String> {
                 Target::Location {
                     location,
                     interpolation,
+                    ..
                 } if interpolation.is_default() => format!("@location({location})"),
                 Target::Location {
                     location,
                     interpolation,
+                    ..
                 } => format!("@location({location}) {interpolation:?}"),
                 Target::Uniform => "uniform".into(),
             };

@@ -305,6 +305,15 @@ pub fn location_attribute(
     }
 }
 
+/// A fragment output's attribute with its dual-source blending source:
+/// `color(0), index(1)` for `[[vk::index(1)]]`; unchanged without one.
+pub fn with_blend(attribute: String, blend: Option<u32>) -> String {
+    match blend {
+        Some(index) => format!("{attribute}, index({index})"),
+        None => attribute,
+    }
+}
+
 /// The name a user varying of semantic `name` and index `index` links by
 /// between Metal stages: the semantic in upper case (HLSL semantics ignore
 /// case), with `_index` after it unless the index is 0 (`TEXCOORD`,

@@ -465,7 +465,7 @@ fn validate_wgsl_entries(source: &str) -> Result<naga::Module, String> {
         .map_err(|e| format!("naga (WGSL): {}", e.emit_to_string(source)))?;
     naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
+        naga::valid::Capabilities::default() | legalis_validate::WGSL_CAPABILITIES,
     )
     .validate(&module)
     .map_err(|e| format!("naga (WGSL validation): {}", e.emit_to_string(source)))?;

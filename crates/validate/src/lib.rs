@@ -352,11 +352,22 @@ fn has_image_array(words: &[u32]) -> bool {
     false
 }
 
+/// The capabilities naga validates WGSL under: core WebGPU (naga's
+/// defaults plus `SHADER_FLOAT16_IN_FLOAT32`: `pack2x16float` and
+/// `unpack2x16float` are core WGSL that naga gates for old GL backends)
+/// and WebGPU's optional features that a module asks for with `enable`
+/// (`f16`, `dual_source_blending`, `clip_distances`). naga's WGSL front
+/// end refuses a feature's use without its `enable`, so granting them
+/// lets no module through that does not ask.
+pub const WGSL_CAPABILITIES: naga::valid::Capabilities =
+    naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32
+        .union(naga::valid::Capabilities::SHADER_FLOAT16)
+        .union(naga::valid::Capabilities::DUAL_SOURCE_BLENDING)
+        .union(naga::valid::Capabilities::CLIP_DISTANCES);
+
 /// Parses and validates WGSL with naga, in-process: the WGSL front end,
 /// then naga's validator with every check on (uniformity included) and
-/// the capabilities of core WebGPU (naga's defaults plus
-/// `SHADER_FLOAT16_IN_FLOAT32`: `pack2x16float` and `unpack2x16float` are
-/// core WGSL that naga gates for old GL backends). The module must have exactly one
+/// [`WGSL_CAPABILITIES`]. The module must have exactly one
 /// entry point, of `stage`. Errors carry naga's own rendering, with the
 /// offending line.
 pub fn validate_wgsl(source: &str, stage: ShaderStage) -> Result<naga::Module, String> {
@@ -364,7 +375,7 @@ pub fn validate_wgsl(source: &str, stage: ShaderStage) -> Result<naga::Module, S
         .map_err(|e| format!("naga (WGSL): {}", e.emit_to_string(source)))?;
     let mut validator = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::default() | naga::valid::Capabilities::SHADER_FLOAT16_IN_FLOAT32,
+        naga::valid::Capabilities::default() | WGSL_CAPABILITIES,
     );
     validator
         .validate(&module)

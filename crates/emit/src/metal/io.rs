@@ -55,13 +55,17 @@ impl Writer<'_> {
             ir::Binding::Location {
                 location,
                 interpolation,
+                index,
                 ..
-            } => Ok(legalis_sysval::metal::location_attribute(
-                stage,
-                dir,
-                *location,
-                *interpolation,
-                io.link_name.as_deref(),
+            } => Ok(legalis_sysval::metal::with_blend(
+                legalis_sysval::metal::location_attribute(
+                    stage,
+                    dir,
+                    *location,
+                    *interpolation,
+                    io.link_name.as_deref(),
+                ),
+                *index,
             )),
             ir::Binding::Semantic(_) => Err(Error::NotLegalized {
                 what: "a varying still bound by its semantic".into(),

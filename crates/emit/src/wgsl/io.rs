@@ -43,12 +43,16 @@ impl Writer<'_> {
             ir::Binding::Location {
                 location,
                 interpolation,
+                index,
                 ..
             } => {
                 let mut s = String::with_capacity(16);
                 s.push_str("@location(");
                 crate::push_number(&mut s, *location);
                 s.push_str(") ");
+                if let Some(index) = index {
+                    write!(s, "@blend_src({index}) ").ok();
+                }
                 if !interpolation.is_default() {
                     let mode = match interpolation.mode {
                         Some(ir::InterpolationMode::Flat) => "flat",

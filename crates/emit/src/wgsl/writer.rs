@@ -267,7 +267,7 @@ impl<'a> Writer<'a> {
     }
 
     pub fn write(mut self) -> Result<String> {
-        let mut out = String::new();
+        let mut out = self.enables();
         let globals = self.globals()?;
         let functions = self.functions()?;
         let structs = self.structs()?;
@@ -275,6 +275,23 @@ impl<'a> Writer<'a> {
         out.push_str(&globals);
         out.push_str(&functions);
         Ok(out)
+    }
+
+    /// The `enable` directives of the extensions the module uses:
+    /// `dual_source_blending` for a `@blend_src` output.
+    fn enables(&self) -> String {
+        let blends = |binding: &Option<ir::Binding>| {
+            matches!(binding, Some(ir::Binding::Location { index: Some(_), .. }))
+        };
+        let members = self.module.types.iter().any(|(_, ty)| match &ty.inner {
+            TypeInner::Struct { members, .. } => members.iter().any(|m| blends(&m.io.binding)),
+            _ => false,
+        });
+        if members {
+            "enable dual_source_blending;\n\n".into()
+        } else {
+            String::new()
+        }
     }
 
     fn functions(&mut self) -> Result<String> {

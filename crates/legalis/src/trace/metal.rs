@@ -23,22 +23,25 @@ pub(crate) fn render_entries(module: &ir::Module, plans: &[Plan], format: TraceF
 /// [`render`]'s JSON value for one entry point's plan.
 fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
     use legalis_legalize::metal as m;
-    let location =
-        |location: u32, interpolation: ir::Interpolation, metal: String, per_primitive: bool| {
-            json!({
-                "kind": "location",
-                "location": location,
-                "component": 0,
-                "count": 1,
-                "index": null,
-                "interpolation": interpolation_name(interpolation),
-                "sampling": sampling_name(interpolation),
-                "patch": false,
-                "per_primitive": per_primitive,
-                "per_vertex": false,
-                "metal": metal,
-            })
-        };
+    let location = |location: u32,
+                    interpolation: ir::Interpolation,
+                    metal: String,
+                    per_primitive: bool,
+                    blend: Option<u32>| {
+        json!({
+            "kind": "location",
+            "location": location,
+            "component": 0,
+            "count": 1,
+            "index": blend,
+            "interpolation": interpolation_name(interpolation),
+            "sampling": sampling_name(interpolation),
+            "patch": false,
+            "per_primitive": per_primitive,
+            "per_vertex": false,
+            "metal": metal,
+        })
+    };
     let leaves: Vec<Value> = plan
         .leaves
         .iter()
@@ -47,12 +50,15 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
             let per_primitive = leaf.mesh == Some(ir::MeshOutputKind::Primitives);
             let (place, adapter) = match &leaf.target {
                 // `SV_TargetN`: `[[color(N)]]` in the declared type.
-                m::Target::BuiltIn { row, index, .. } if row.by_index => (
+                m::Target::BuiltIn {
+                    row, index, blend, ..
+                } if row.by_index => (
                     location(
                         *index,
                         ir::Interpolation::default(),
-                        row.attribute(*index),
+                        legalis_sysval::metal::with_blend(row.attribute(*index), *blend),
                         false,
+                        *blend,
                     ),
                     None,
                 ),
@@ -61,6 +67,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     row,
                     index,
                     interpolation,
+                    blend,
                 } => {
                     let ty = builtin_type_name(row.ty, false);
                     let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
@@ -70,7 +77,10 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                             "value": value.name(),
                             "glsl": null,
                             "spirv": null,
-                            "metal": row.attribute_with(*index, *interpolation),
+                            "metal": legalis_sysval::metal::with_blend(
+                                row.attribute_with(*index, *interpolation),
+                                *blend,
+                            ),
                             "element": null,
                             "block": null,
                             "type": ty,
@@ -82,6 +92,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     location: l,
                     interpolation,
                     link,
+                    blend,
                 } => {
                     let direction = if leaf.mesh.is_some() {
                         Direction::Output
@@ -93,14 +104,20 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     } else {
                         *interpolation
                     };
-                    let metal = legalis_sysval::metal::location_attribute(
-                        plan.stage,
-                        direction,
-                        *l,
-                        interpolation_for_text,
-                        link.as_deref(),
+                    let metal = legalis_sysval::metal::with_blend(
+                        legalis_sysval::metal::location_attribute(
+                            plan.stage,
+                            direction,
+                            *l,
+                            interpolation_for_text,
+                            link.as_deref(),
+                        ),
+                        *blend,
                     );
-                    (location(*l, *interpolation, metal, per_primitive), None)
+                    (
+                        location(*l, *interpolation, metal, per_primitive, *blend),
+                        None,
+                    )
                 }
                 m::Target::GroupIndex { x, y } => (
                     json!({

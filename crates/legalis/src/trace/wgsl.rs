@@ -45,13 +45,14 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
                 w::Target::Location {
                     location,
                     interpolation,
+                    blend,
                 } => (
                     json!({
                         "kind": "location",
                         "location": location,
                         "component": 0,
                         "count": 1,
-                        "index": null,
+                        "index": blend,
                         "interpolation": interpolation_name(*interpolation),
                         "sampling": sampling_name(*interpolation),
                         "patch": false,

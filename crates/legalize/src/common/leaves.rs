@@ -377,8 +377,8 @@ pub(crate) fn map_system_values<T, C: Column<T>>(
 /// lowest free one never moves back: `next` only advances, and the
 /// numbering is linear in the leaves.
 pub(crate) struct Locations {
-    /// Location → the first leaf reserving it.
-    taken: std::collections::BTreeMap<u32, usize>,
+    /// (Location, blend source) → the first leaf reserving it.
+    taken: std::collections::BTreeMap<(u32, u32), usize>,
     next: u32,
 }
 
@@ -398,7 +398,8 @@ impl Locations {
                 continue;
             }
             if let Some(location) = reserved(i, leaf) {
-                if let Some(&other) = taken.get(&location) {
+                let key = (location, blend_source(&leaf.io));
+                if let Some(&other) = taken.get(&key) {
                     let other: &RawLeaf<T> = &leaves[other];
                     errors.push(location_conflict(
                         code,
@@ -407,7 +408,7 @@ impl Locations {
                         (&leaf.path, leaf.span),
                     ));
                 }
-                taken.entry(location).or_insert(i);
+                taken.entry(key).or_insert(i);
             }
         }
         Locations { taken, next: 0 }
@@ -415,7 +416,7 @@ impl Locations {
 
     /// The lowest location neither reserved nor handed out yet.
     pub(crate) fn next_free(&mut self) -> u32 {
-        while self.taken.contains_key(&self.next) {
+        while self.taken.contains_key(&(self.next, 0)) {
             self.next += 1;
         }
         // `next` never comes back here: the location need not be
@@ -423,4 +424,58 @@ impl Locations {
         self.next += 1;
         self.next - 1
     }
+}
+
+/// The blend source a fragment output writes, as location numbering sees
+/// it: `[[vk::index(1)]]` is the second source of dual-source blending,
+/// which shares location 0 with the first; every other leaf is source 0.
+pub(crate) fn blend_source(io: &ir::IoAttrs) -> u32 {
+    u32::from(io.explicit_index.is_some_and(|i| i > 0))
+}
+
+/// A leaf with its location decided, as [`blend_index_errors`] sees it.
+pub(crate) struct Located<'a> {
+    pub direction: Direction,
+    pub io: &'a ir::IoAttrs,
+    pub location: u32,
+    pub path: &'a str,
+    pub span: Span,
+}
+
+/// The errors of `[[vk::index(n)]]`, every target's: dual-source blending
+/// gives a fragment output a second source, index 1, at location 0 only
+/// (Vulkan's `maxFragmentDualSrcAttachments`, Metal's `[[color(0),
+/// index(1)]]`, WGSL's `@location(0) @blend_src(1)`), so an index on
+/// anything else, an index past 1, or index 1 at another location is the
+/// error `code`.
+pub(crate) fn blend_index_errors<'a>(
+    stage: ir::ShaderStage,
+    code: u32,
+    leaves: impl IntoIterator<Item = Located<'a>>,
+) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    for leaf in leaves {
+        let Some(index) = leaf.io.explicit_index else {
+            continue;
+        };
+        let path = leaf.path;
+        let message = if stage != ir::ShaderStage::Fragment || leaf.direction != Direction::Output {
+            format!(
+                "`{path}` has `[[vk::index({index})]]`, a dual-source blending index: only a fragment output has one"
+            )
+        } else if index > 1 {
+            format!(
+                "`{path}` has `[[vk::index({index})]]`: dual-source blending has sources 0 and 1 only"
+            )
+        } else if index == 1 && leaf.location != 0 {
+            format!(
+                "`{path}` is the second source of dual-source blending (`[[vk::index(1)]]`) at location {}: the second source blends at location 0 only; add `[[vk::location(0)]]`",
+                leaf.location
+            )
+        } else {
+            continue;
+        };
+        errors.push(Diagnostic::error(code, message, leaf.span));
+    }
+    errors
 }

@@ -154,6 +154,11 @@ pub(crate) trait FamilyTarget {
     fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
+    /// A fragment output's dual-source blending source,
+    /// `[[vk::index(n)]]`; `None` without one.
+    fn blend(&self) -> Option<u32> {
+        None
+    }
     /// The binding the interface value carries: by default the builtin
     /// or the location of [`FamilyTarget::place`], none for the others
     /// (uniforms become globals, never interface values).
@@ -161,7 +166,11 @@ pub(crate) trait FamilyTarget {
         let binding = match self.place() {
             Place::BuiltIn(value) => super::builder::builtin_binding(value),
             Place::Location(location, interpolation) => {
-                super::builder::location_binding(location, interpolation)
+                let mut binding = super::builder::location_binding(location, interpolation);
+                if let ir::Binding::Location { index, .. } = &mut binding {
+                    *index = self.blend();
+                }
+                binding
             }
             Place::Uniform | Place::Made => return ir::IoAttrs::default(),
         };

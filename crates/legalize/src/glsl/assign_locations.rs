@@ -33,7 +33,9 @@ pub fn assign_locations(
     }
     let mut errors = Vec::new();
     for direction in [Direction::Input, Direction::Output] {
-        let mut taken = Taken::default();
+        // One numbering per blend source: the second source of dual-source
+        // blending (`[[vk::index(1)]]`) shares location 0 with the first.
+        let mut taken = [Taken::default(), Taken::default()];
         // Reserved first.
         for (i, leaf) in leaves.iter().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
@@ -46,6 +48,7 @@ pub fn assign_locations(
                 .or(leaf.fixed_location)
             {
                 let count = location_count(module, leaf.ty);
+                let taken = &mut taken[common::blend_source(&leaf.io) as usize];
                 if let Some((_, other)) = taken.overlapping(location, count) {
                     errors.push(common::location_conflict(
                         codes::LOCATION_CONFLICT,
@@ -76,7 +79,10 @@ pub fn assign_locations(
                     (Some(l), _) if linked == Some(l) => (l, Reason::Linked),
                     (Some(l), _) => (l, Reason::ExplicitLocation),
                     (None, Some(l)) => (l, Reason::SemanticIndex),
-                    (None, None) => (taken.take_lowest_free(count, i), Reason::NextFreeLocation),
+                    (None, None) => {
+                        let taken = &mut taken[common::blend_source(&leaf.io) as usize];
+                        (taken.take_lowest_free(count, i), Reason::NextFreeLocation)
+                    }
                 };
             let patch = is_patch(stage, leaf);
             let interpolation = if patch {
@@ -96,6 +102,21 @@ pub fn assign_locations(
             leaf.target = Some((target, reason));
         }
     }
+    let located = leaves.iter().filter_map(|leaf| match &leaf.target {
+        Some((Target::Location { location, .. }, _)) => Some(common::Located {
+            direction: leaf.direction,
+            io: &leaf.io,
+            location: *location,
+            path: &leaf.path,
+            span: leaf.span,
+        }),
+        _ => None,
+    });
+    errors.extend(common::blend_index_errors(
+        stage,
+        codes::BLEND_INDEX,
+        located,
+    ));
     errors
 }
 

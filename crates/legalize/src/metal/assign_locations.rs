@@ -38,12 +38,18 @@ pub fn assign_locations(
                 (None, None) => (taken.next_free(), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
+            // Dual-source blending: `[[color(0), index(1)]]`.
+            let blend = match (stage, direction) {
+                (ShaderStage::Fragment, Direction::Output) => leaf.io.explicit_index,
+                _ => None,
+            };
             let target = match color_row(stage, leaf) {
                 Some((value, row)) => Target::BuiltIn {
                     value,
                     row,
                     index: location,
                     interpolation: ir::Interpolation::default(),
+                    blend,
                 },
                 None => Target::Location {
                     location,
@@ -54,11 +60,31 @@ pub fn assign_locations(
                         }
                         _ => None,
                     },
+                    blend,
                 },
             };
             leaf.target = Some((target, reason));
         }
     }
+    let located = leaves.iter().filter_map(|leaf| {
+        let location = match &leaf.target {
+            Some((Target::BuiltIn { row, index, .. }, _)) if row.by_index => *index,
+            Some((Target::Location { location, .. }, _)) => *location,
+            _ => return None,
+        };
+        Some(leaves::Located {
+            direction: leaf.direction,
+            io: &leaf.io,
+            location,
+            path: &leaf.path,
+            span: leaf.span,
+        })
+    });
+    errors.extend(leaves::blend_index_errors(
+        stage,
+        codes::METAL_BLEND_INDEX,
+        located,
+    ));
     errors
 }
 

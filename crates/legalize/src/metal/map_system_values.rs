@@ -159,6 +159,7 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
                     row,
                     index,
                     interpolation: leaf.io.interpolation,
+                    blend: None,
                 };
                 leaf.target = Some((target, Reason::TableRow));
             }

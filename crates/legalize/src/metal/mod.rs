@@ -223,6 +223,7 @@ fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
             row,
             index: 0,
             interpolation: ir::Interpolation::default(),
+            blend: None,
         },
         reason: Reason::Synthesized,
         span,

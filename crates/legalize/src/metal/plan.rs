@@ -6,6 +6,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::SystemValue;
+use legalis_sysval::metal::with_blend;
 use legalis_sysval::{Direction, MetalBuiltin};
 
 pub use crate::common::plan::{Reason, Root};
@@ -26,6 +27,9 @@ pub enum Target {
         /// (`[[barycentric_coord, center_no_perspective]]`); unused by
         /// every other builtin.
         interpolation: ir::Interpolation,
+        /// `[[vk::index(n)]]` of a fragment output: the dual-source
+        /// blending source (`[[color(0), index(1)]]`).
+        blend: Option<u32>,
     },
     /// A user varying: `[[attribute(location)]]` on a vertex input,
     /// `[[user(SEMANTIC)]]` with its interpolation between vertex and
@@ -39,6 +43,8 @@ pub enum Target {
         /// The name stages link by (`legalis_sysval::metal::link_name`
         /// of the semantic); `None` without a semantic (`locnN`).
         link: Option<String>,
+        /// As [`Target::BuiltIn`]'s: `[[color(0), index(1)]]`.
+        blend: Option<u32>,
     },
     /// `SV_GroupIndex`: `(z*Y + y)*X + x` of the threadgroup-local id and
     /// the `[numthreads(X, Y, Z)]` extents.
@@ -107,18 +113,23 @@ impl Plan {
                         row,
                         index,
                         interpolation,
+                        blend,
                         ..
-                    } => row.attribute_with(*index, *interpolation),
+                    } => with_blend(row.attribute_with(*index, *interpolation), *blend),
                     Target::Location {
                         location,
                         interpolation,
                         link,
-                    } => legalis_sysval::metal::location_attribute(
-                        self.stage,
-                        direction,
-                        *location,
-                        *interpolation,
-                        link.as_deref(),
+                        blend,
+                    } => with_blend(
+                        legalis_sysval::metal::location_attribute(
+                            self.stage,
+                            direction,
+                            *location,
+                            *interpolation,
+                            link.as_deref(),
+                        ),
+                        *blend,
                     ),
                     Target::GroupIndex { .. }
                     | Target::Uniform

@@ -135,9 +135,12 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
     let mut link_name = None;
     let binding = match target {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
-        Target::BuiltIn { row, index, .. } if row.by_index => {
-            builder::location_binding(*index, ir::Interpolation::default())
-        }
+        Target::BuiltIn {
+            row, index, blend, ..
+        } if row.by_index => blended(
+            builder::location_binding(*index, ir::Interpolation::default()),
+            *blend,
+        ),
         Target::BuiltIn {
             value,
             interpolation: declared,
@@ -154,9 +157,10 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             location: l,
             interpolation,
             link,
+            blend,
         } => {
             link_name = link.clone();
-            builder::location_binding(*l, *interpolation)
+            blended(builder::location_binding(*l, *interpolation), *blend)
         }
         // Uniform leaves become globals, synthesised ones locals, the
         // payload and the indices parameters of their own kind (B21):
@@ -171,4 +175,12 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
         link_name,
         ..ir::IoAttrs::default()
     }
+}
+
+/// A location binding with its dual-source blending source.
+fn blended(mut binding: ir::Binding, blend: Option<u32>) -> ir::Binding {
+    if let ir::Binding::Location { index, .. } = &mut binding {
+        *index = blend;
+    }
+    binding
 }

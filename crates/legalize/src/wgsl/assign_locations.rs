@@ -60,9 +60,102 @@ pub fn assign_locations(
                 Target::Location {
                     location,
                     interpolation,
+                    blend: None,
                 },
                 reason,
             ));
+        }
+    }
+    errors.extend(dual_source_blending(module, stage, leaves));
+    errors
+}
+
+/// `@blend_src`: the leaves of a dual-source blending fragment take their
+/// source, and anything WGSL cannot write is an error. WGSL blends two
+/// sources only as exactly two outputs of one type at `@location(0)`,
+/// `@blend_src(0)` and `@blend_src(1)`: no other output at a location, and
+/// no `@blend_src` at all without the second source (a lone
+/// `[[vk::index(0)]]` is the default source, written as plain
+/// `@location(0)`).
+fn dual_source_blending(
+    module: &ir::Module,
+    stage: ShaderStage,
+    leaves: &mut [RawLeaf],
+) -> Vec<Diagnostic> {
+    let located = |leaf: &RawLeaf| match &leaf.target {
+        Some((Target::Location { location, .. }, _)) => Some(*location),
+        _ => None,
+    };
+    let mut errors = leaves::blend_index_errors(
+        stage,
+        codes::WGSL_BLEND_INDEX,
+        leaves.iter().filter_map(|leaf| {
+            Some(leaves::Located {
+                direction: leaf.direction,
+                io: &leaf.io,
+                location: located(leaf)?,
+                path: &leaf.path,
+                span: leaf.span,
+            })
+        }),
+    );
+    let outputs: Vec<usize> = (0..leaves.len())
+        .filter(|&i| leaves[i].direction == Direction::Output && located(&leaves[i]).is_some())
+        .collect();
+    let second = outputs
+        .iter()
+        .copied()
+        .find(|&i| leaves::blend_source(&leaves[i].io) == 1);
+    // Misplaced indices are reported already.
+    let Some(second) = second.filter(|_| errors.is_empty()) else {
+        return errors;
+    };
+    let first = outputs
+        .iter()
+        .copied()
+        .find(|&i| located(&leaves[i]) == Some(0) && leaves::blend_source(&leaves[i].io) == 0);
+    let Some(first) = first else {
+        errors.push(Diagnostic::error(
+            codes::WGSL_BLEND_INDEX,
+            format!(
+                "`{}` is the second source of dual-source blending, but no output is the first (location 0, `[[vk::index(0)]]`): WGSL's `@blend_src` takes both",
+                leaves[second].path
+            ),
+            leaves[second].span,
+        ));
+        return errors;
+    };
+    for &i in &outputs {
+        if i != first && i != second {
+            errors.push(
+                Diagnostic::error(
+                    codes::WGSL_BLEND_INDEX,
+                    format!(
+                        "`{}` is an output at a location beside dual-source blending: WGSL's `@blend_src` outputs must be the only ones at a location",
+                        leaves[i].path
+                    ),
+                    leaves[i].span,
+                )
+                .with_label(leaves[second].span, "the second blend source"),
+            );
+        }
+    }
+    if module.types[leaves[first].ty].inner != module.types[leaves[second].ty].inner {
+        errors.push(
+            Diagnostic::error(
+                codes::WGSL_BLEND_INDEX,
+                format!(
+                    "`{}` and `{}` are the two sources of dual-source blending with different types: WGSL's `@blend_src(0)` and `@blend_src(1)` have one type",
+                    leaves[first].path, leaves[second].path
+                ),
+                leaves[second].span,
+            )
+            .with_label(leaves[first].span, "the first blend source"),
+        );
+    }
+    for (i, source) in [(first, 0), (second, 1)] {
+        if let Some((Target::Location { blend, .. }, _)) = &mut leaves[i].target {
+            *blend = Some(source);
         }
     }
     errors

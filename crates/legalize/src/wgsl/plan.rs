@@ -30,6 +30,9 @@ pub enum Target {
         /// `@interpolate(...)`: integers are always flat; the default
         /// (perspective, center) is `Interpolation::default()`.
         interpolation: ir::Interpolation,
+        /// `@blend_src(n)` of a fragment output, from `[[vk::index(n)]]`
+        /// (dual-source blending).
+        blend: Option<u32>,
     },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,

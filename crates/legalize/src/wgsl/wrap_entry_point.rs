@@ -31,6 +31,7 @@ impl FamilyTarget for Target {
             Target::Location {
                 location,
                 interpolation,
+                ..
             } => Place::Location(*location, *interpolation),
             Target::Uniform => Place::Uniform,
         }
@@ -38,6 +39,12 @@ impl FamilyTarget for Target {
     fn builtin_type(&self) -> Option<BuiltinType> {
         match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
+            _ => None,
+        }
+    }
+    fn blend(&self) -> Option<u32> {
+        match self {
+            Target::Location { blend, .. } => *blend,
             _ => None,
         }
     }
