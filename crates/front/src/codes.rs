@@ -212,3 +212,8 @@ pub const DEFAULT_WORKGROUP_SIZE: u32 = 31015;
 /// A geometry shader's array input without `point`/`line`/`triangle`...:
 /// the primitive its length names is taken (warning).
 pub const DEFAULT_INPUT_PRIMITIVE: u32 = 31016;
+/// Two different depth outputs of one fragment entry point (`SV_Depth`
+/// beside `SV_DepthGreaterEqual`, ...): a fragment shader writes one
+/// depth, and its conservative-depth mode would promise a bound for a
+/// depth the shader does not constrain.
+pub const DEPTH_OUTPUTS: u32 = 31017;

@@ -48,7 +48,7 @@ pub mod wgsl;
 
 pub use cuda::{CudaBuiltin, CudaMapping, cuda};
 pub use glsl::{Access, Alternate, ArrayIndex, GlslBuiltin, GlslMapping, Rebase, glsl};
-pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape};
+pub use hlsl::{DeclaredTypes, Shape, declared_types, spell, tess_factor_shape, writes_depth};
 pub use mesh::{PrimitiveIndices, primitive_indices};
 pub use metal::{MetalBuiltin, MetalMapping, metal};
 pub use ray::{RayBuiltin, ray_builtin};

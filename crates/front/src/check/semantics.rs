@@ -131,6 +131,26 @@ impl Checker<'_> {
             });
             if let Some(first) = earlier {
                 diagnostics.push(duplicate(first, d, stage));
+                continue;
+            }
+            let other_depth = found[..i]
+                .iter()
+                .find(|e| is_depth_output(e) && is_depth_output(d) && e.value != d.value);
+            if let Some(first) = other_depth {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::DEPTH_OUTPUTS,
+                        format!(
+                            "`{}` and `{}` are two depth outputs (`{}` and `{}`): a fragment shader writes one depth; keep one of them",
+                            first.path,
+                            d.path,
+                            first.value.name(),
+                            d.value.name()
+                        ),
+                        d.span,
+                    )
+                    .with_label(first.span, "the other depth output"),
+                );
             }
         }
         for diagnostic in diagnostics {
@@ -308,6 +328,11 @@ impl Checker<'_> {
             _ => None,
         }
     }
+}
+
+/// `SV_Depth`, `SV_DepthGreaterEqual` or `SV_DepthLessEqual` written.
+fn is_depth_output(d: &Declared) -> bool {
+    d.direction == Direction::Output && legalis_sysval::writes_depth(d.value)
 }
 
 fn duplicate(first: &Declared, d: &Declared, stage: Stage) -> Diagnostic {
