@@ -123,6 +123,12 @@ pub fn semantic_key(semantic: &ir::Semantic) -> Option<(String, u32)> {
 pub struct Linked {
     /// One per input the previous stage writes, in the input's order.
     pub inputs: Vec<LinkedInput>,
+    /// A domain shader after its hull: the hull's `[partitioning]`, which
+    /// GLSL states in the evaluation shader only.
+    pub partitioning: Option<ir::Partitioning>,
+    /// A domain shader after its hull: the hull's `[outputtopology]`
+    /// (the winding, or point mode), as [`Linked::partitioning`].
+    pub output_topology: Option<ir::OutputTopology>,
 }
 
 /// Where the previous stage writes one input.
@@ -138,6 +144,11 @@ pub struct LinkedInput {
 }
 
 impl Linked {
+    /// Whether the previous stage fixes nothing of this one.
+    pub fn is_empty(&self) -> bool {
+        self.inputs.is_empty() && self.partitioning.is_none() && self.output_topology.is_none()
+    }
+
     /// The producer's slot for a leaf's user semantic.
     pub fn find(&self, semantic: Option<&ir::Semantic>) -> Option<&LinkedInput> {
         let key = semantic_key(semantic?)?;

@@ -144,6 +144,18 @@ pub enum Partitioning {
     Pow2,
 }
 
+impl Partitioning {
+    /// The attribute's argument: `"fractional_odd"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Partitioning::Integer => "integer",
+            Partitioning::FractionalEven => "fractional_even",
+            Partitioning::FractionalOdd => "fractional_odd",
+            Partitioning::Pow2 => "pow2",
+        }
+    }
+}
+
 /// How a compute shader's invocations form the groups its derivatives
 /// are taken over (`[DerivativeGroupQuad]`, `[DerivativeGroupLinear]`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,6 +181,19 @@ pub enum OutputTopology {
     TriangleCw,
     /// `"triangle_ccw"`: counter-clockwise triangles (hull shaders).
     TriangleCcw,
+}
+
+impl OutputTopology {
+    /// The attribute's argument: `"triangle_cw"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputTopology::Point => "point",
+            OutputTopology::Line => "line",
+            OutputTopology::Triangle => "triangle",
+            OutputTopology::TriangleCw => "triangle_cw",
+            OutputTopology::TriangleCcw => "triangle_ccw",
+        }
+    }
 }
 
 /// The input primitive of a geometry shader (`triangle VsOut v[3]`).

@@ -40,6 +40,11 @@ pub const INVALID_MODULE: u32 = 11;
 /// for a target that has no graphics stages (`cuda`); the message names the
 /// target.
 pub const LINK_UNSUPPORTED_TARGET: u32 = 12;
+/// (warning) A domain shader written as GLSL (or through GLSL) whose
+/// spacing or winding neither its own `[partitioning]`/`[outputtopology]`
+/// nor a linked hull states: GLSL states them in the evaluation shader
+/// only, so glslang's defaults (`equal_spacing`, `ccw`) apply.
+pub const TESSELLATOR_DEFAULTS: u32 = 13;
 
 /// Every internal error of every codes file: the codes whose doc comment
 /// says `(internal)`, a bug in Legalis that no input may produce (the

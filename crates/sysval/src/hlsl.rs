@@ -206,6 +206,17 @@ pub fn spell(kind: ScalarKind, shape: Shape) -> String {
     }
 }
 
+/// Whether `value` writes the fragment's depth: `SV_Depth`,
+/// `SV_DepthGreaterEqual`, `SV_DepthLessEqual`. D3D gives the three one
+/// output register (`oDepth`, `oDepthGE`, `oDepthLE`), so an entry point
+/// declares one of them: the front end refuses a second (`E31017`).
+pub fn writes_depth(value: SV) -> bool {
+    matches!(
+        value,
+        SV::Depth | SV::DepthGreaterEqual | SV::DepthLessEqual
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,15 +291,4 @@ mod tests {
         );
         assert_eq!(tess_factor_shape(SV::Position, TessDomain::Quad), None);
     }
-}
-
-/// Whether `value` writes the fragment's depth: `SV_Depth`,
-/// `SV_DepthGreaterEqual`, `SV_DepthLessEqual`. D3D gives the three one
-/// output register (`oDepth`, `oDepthGE`, `oDepthLE`), so an entry point
-/// declares one of them: the front end refuses a second (`E31017`).
-pub fn writes_depth(value: SV) -> bool {
-    matches!(
-        value,
-        SV::Depth | SV::DepthGreaterEqual | SV::DepthLessEqual
-    )
 }

@@ -356,7 +356,26 @@ impl<'a> Writer<'a> {
                     Some(ir::TessDomain::Isoline) => "isolines",
                     Some(ir::TessDomain::Tri) | None => "triangles",
                 };
-                writeln!(out, "layout({primitive}) in;").ok();
+                // The spacing and winding the legalizer took from the
+                // entry point or its linked hull (glslang's defaults,
+                // `equal_spacing` and `ccw`, without).
+                let spacing = attrs.partitioning.map(|p| match p {
+                    // The legalizer refuses `pow2` (E49989).
+                    ir::Partitioning::Integer | ir::Partitioning::Pow2 => "equal_spacing",
+                    ir::Partitioning::FractionalEven => "fractional_even_spacing",
+                    ir::Partitioning::FractionalOdd => "fractional_odd_spacing",
+                });
+                let order = match attrs.output_topology {
+                    Some(ir::OutputTopology::TriangleCw) => Some("cw"),
+                    Some(ir::OutputTopology::TriangleCcw) => Some("ccw"),
+                    Some(ir::OutputTopology::Point) => Some("point_mode"),
+                    _ => None,
+                };
+                let layout: Vec<&str> = [Some(primitive), spacing, order]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                writeln!(out, "layout({}) in;", layout.join(", ")).ok();
             }
             S::Geometry => {
                 let input = match attrs.input_primitive {

@@ -469,33 +469,16 @@ impl<'a> Writer<'a> {
                     Some(ir::TessDomain::Tri) | None => M::Triangles,
                 };
                 self.b.execution_mode(main_id, primitive, []);
+                // What the entry point or its linked hull states; Vulkan
+                // lets either stage carry it when both agree.
+                self.tessellator_modes(main_id, attrs, None);
             }
             S::Hull => {
                 // The tessellator's modes may sit in either stage in
                 // SPIR-V; HLSL writes them on the hull, as the reference
                 // does.
-                if let Some(spacing) = attrs.partitioning.map(|p| match p {
-                    // The legalizer refuses `pow2` (E49989).
-                    ir::Partitioning::Integer | ir::Partitioning::Pow2 => M::SpacingEqual,
-                    ir::Partitioning::FractionalEven => M::SpacingFractionalEven,
-                    ir::Partitioning::FractionalOdd => M::SpacingFractionalOdd,
-                }) {
-                    self.b.execution_mode(main_id, spacing, []);
-                }
                 let n = attrs.output_control_points.unwrap_or(1);
-                self.b.execution_mode(main_id, M::OutputVertices, [n]);
-                match attrs.output_topology {
-                    Some(ir::OutputTopology::TriangleCw) => {
-                        self.b.execution_mode(main_id, M::VertexOrderCw, [])
-                    }
-                    Some(ir::OutputTopology::TriangleCcw) => {
-                        self.b.execution_mode(main_id, M::VertexOrderCcw, [])
-                    }
-                    Some(ir::OutputTopology::Point) => {
-                        self.b.execution_mode(main_id, M::PointMode, [])
-                    }
-                    _ => {}
-                }
+                self.tessellator_modes(main_id, attrs, Some(n));
                 let primitive = match attrs.domain {
                     Some(ir::TessDomain::Quad) => M::Quads,
                     Some(ir::TessDomain::Isoline) => M::Isolines,
@@ -540,6 +523,37 @@ impl<'a> Writer<'a> {
 
     /// Capabilities, extensions and the version go in last: only now is it
     /// known what the module uses.
+    /// The tessellator's spacing and vertex order (or point mode) of
+    /// `attrs`, with a hull's `OutputVertices` between them.
+    fn tessellator_modes(
+        &mut self,
+        main_id: Word,
+        attrs: &ir::EntryPointAttributes,
+        output_vertices: Option<u32>,
+    ) {
+        use spirv::ExecutionMode as M;
+        if let Some(spacing) = attrs.partitioning.map(|p| match p {
+            // The legalizer refuses `pow2` (E49989).
+            ir::Partitioning::Integer | ir::Partitioning::Pow2 => M::SpacingEqual,
+            ir::Partitioning::FractionalEven => M::SpacingFractionalEven,
+            ir::Partitioning::FractionalOdd => M::SpacingFractionalOdd,
+        }) {
+            self.b.execution_mode(main_id, spacing, []);
+        }
+        if let Some(n) = output_vertices {
+            self.b.execution_mode(main_id, M::OutputVertices, [n]);
+        }
+        let order = match attrs.output_topology {
+            Some(ir::OutputTopology::TriangleCw) => Some(M::VertexOrderCw),
+            Some(ir::OutputTopology::TriangleCcw) => Some(M::VertexOrderCcw),
+            Some(ir::OutputTopology::Point) => Some(M::PointMode),
+            _ => None,
+        };
+        if let Some(order) = order {
+            self.b.execution_mode(main_id, order, []);
+        }
+    }
+
     fn write_header(&mut self) {
         let (major, minor) = self.version;
         self.b.set_version(major, minor);

@@ -264,10 +264,11 @@ impl Checker<'_> {
         let stages: &[Stage] = match name.as_str() {
             "numthreads" => &[Compute, Mesh, Amplification],
             "domain" => &[Hull, Domain],
-            "partitioning" | "outputcontrolpoints" | "patchconstantfunc" | "maxtessfactor" => {
-                &[Hull]
-            }
-            "outputtopology" => &[Hull, Mesh],
+            "outputcontrolpoints" | "patchconstantfunc" | "maxtessfactor" => &[Hull],
+            // A domain entry point may state the tessellator's spacing and
+            // winding too: GLSL writes them in the evaluation shader.
+            "partitioning" => &[Hull, Domain],
+            "outputtopology" => &[Hull, Mesh, Domain],
             "maxvertexcount" | "instance" | "streamoutput" | "streamoutputstride" => &[Geometry],
             "earlydepthstencil" | "requirefullquads" => &[Fragment],
             "quadderivatives" => &[Fragment, Compute],

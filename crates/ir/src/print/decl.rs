@@ -7,8 +7,8 @@ use super::Writer;
 use crate::{
     AddressSpace, Binding, Block, EntryPoint, EntryPointAttributes, Function, FunctionParam,
     GlobalVariable, Handle, InputPrimitive, Interpolation, InterpolationMode, IoAttrs,
-    MatrixLayout, OutputTopology, ParamDirection, ParamRole, Partitioning, RegisterClass, Sampling,
-    Semantic, Statement, StructMember, TessDomain, Type,
+    MatrixLayout, ParamDirection, ParamRole, RegisterClass, Sampling, Semantic, Statement,
+    StructMember, TessDomain, Type,
 };
 
 /// A function header longer than this puts one parameter per line.
@@ -196,13 +196,10 @@ impl<'a> Writer<'a> {
             out.push(format!("domain(\"{}\")", tess_domain(domain)));
         }
         if let Some(partitioning) = attrs.partitioning {
-            out.push(format!(
-                "partitioning(\"{}\")",
-                partitioning_name(partitioning)
-            ));
+            out.push(format!("partitioning(\"{}\")", partitioning.name()));
         }
         if let Some(topology) = attrs.output_topology {
-            out.push(format!("outputtopology(\"{}\")", topology_name(topology)));
+            out.push(format!("outputtopology(\"{}\")", topology.name()));
         }
         if let Some(n) = attrs.output_control_points {
             out.push(format!("outputcontrolpoints({n})"));
@@ -385,24 +382,5 @@ fn tess_domain(domain: TessDomain) -> &'static str {
         TessDomain::Tri => "tri",
         TessDomain::Quad => "quad",
         TessDomain::Isoline => "isoline",
-    }
-}
-
-fn partitioning_name(partitioning: Partitioning) -> &'static str {
-    match partitioning {
-        Partitioning::Integer => "integer",
-        Partitioning::FractionalEven => "fractional_even",
-        Partitioning::FractionalOdd => "fractional_odd",
-        Partitioning::Pow2 => "pow2",
-    }
-}
-
-fn topology_name(topology: OutputTopology) -> &'static str {
-    match topology {
-        OutputTopology::Point => "point",
-        OutputTopology::Line => "line",
-        OutputTopology::Triangle => "triangle",
-        OutputTopology::TriangleCw => "triangle_cw",
-        OutputTopology::TriangleCcw => "triangle_ccw",
     }
 }

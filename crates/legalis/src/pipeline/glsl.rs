@@ -67,6 +67,16 @@ impl Pipeline for Glsl {
         Ok((spirv_bytes(cx.target, &words), trace))
     }
 
+    fn warnings(cx: &Ctx, module: &ir::Module) -> Vec<Diagnostic> {
+        let writes_glsl = cx.target == Target::Glsl || cx.request.policy.spirv_via_glsl;
+        match module.entry_points.first() {
+            Some(entry) if writes_glsl && entry.stage == ShaderStage::Domain => {
+                tessellator_defaults(entry).into_iter().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     fn keep(legalized: &legalize::Legalized) -> legalize::Legalized {
         legalized.clone()
     }
@@ -78,6 +88,34 @@ impl Pipeline for Glsl {
     ) -> Result<ir::link::Linked, Vec<Diagnostic>> {
         legalize::link::link_inputs(module, producer, consumer)
     }
+}
+
+/// A GLSL evaluation shader's spacing or winding that nothing states
+/// (`E00013`): glslang's default applies, whatever the hull said.
+fn tessellator_defaults(domain: &ir::EntryPoint) -> Option<Diagnostic> {
+    let attrs = &domain.attributes;
+    let mut missing = Vec::new();
+    if attrs.partitioning.is_none() {
+        missing.push("its spacing (`[partitioning(...)]`; GLSL's default is `equal_spacing`)");
+    }
+    // Isolines have no winding.
+    if attrs.output_topology.is_none() && attrs.domain != Some(ir::TessDomain::Isoline) {
+        missing.push("its winding (`[outputtopology(...)]`; GLSL's default is `ccw`)");
+    }
+    if missing.is_empty() {
+        return None;
+    }
+    let message = format!(
+        "GLSL states the tessellator's spacing and winding in the evaluation shader, and nothing states {} for the domain shader `{}`: give the entry point the hull's attributes, or link it after its hull (`-entry HULL -entry {}`)",
+        missing.join(" or "),
+        domain.name,
+        domain.name
+    );
+    Some(Diagnostic::warning(
+        codes::TESSELLATOR_DEFAULTS,
+        message,
+        domain.span,
+    ))
 }
 
 /// The SPIR-V writer's options under `policy`, with the binding plan.

@@ -76,6 +76,13 @@ pub(crate) trait Pipeline {
         consumer: &Legalized<Self>,
     ) -> Result<ir::link::Linked, Vec<Diagnostic>>;
 
+    /// Warnings about the written code of one legalized entry point
+    /// (`module`'s first) that the legalizer cannot know: they depend on
+    /// the target's text, not its family.
+    fn warnings(_cx: &Ctx, _module: &ir::Module) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+
     /// The last step on written code (`wgsl-spirv-asm` turns the WGSL into
     /// SPIR-V assembly); `span` is the entry point's.
     fn finish(
@@ -232,6 +239,7 @@ fn write_one<P: Pipeline>(
         },
     );
     let (bytes, trace, bindings) = keep_if_verified(verified, written, diagnostics)?;
+    diagnostics.extend(P::warnings(cx, &legalized.module));
     let legalis_legalize::Legalized { module, plan } = legalized;
     let stage = module.entry_points[0].stage;
     dispose_elsewhere(plan);
@@ -337,7 +345,7 @@ fn link_with<P: Pipeline>(
                 Some(producer) => P::link(module, producer, &own)?,
                 None => return Ok(own),
             };
-            if hints.inputs.is_empty() {
+            if hints.is_empty() {
                 Ok(own)
             } else {
                 legalize::<P>(cx, module, i, &hints)

@@ -55,12 +55,7 @@ pub fn plan_call(
         )]);
     };
     if attrs.partitioning == Some(ir::Partitioning::Pow2) {
-        let message = "`[partitioning(\"pow2\")]` has no Vulkan equivalent: use \"integer\", \"fractional_even\" or \"fractional_odd\"";
-        return Err(vec![Diagnostic::error(
-            codes::NO_TARGET_EQUIVALENT,
-            message,
-            entry.span,
-        )]);
+        return Err(vec![pow2(entry.span)]);
     }
     for leaf in leaves.iter_mut() {
         if leaf.direction == Direction::Output {
@@ -298,4 +293,68 @@ fn read_output_patch(
             });
         }
     }
+}
+
+/// The tessellator settings a domain shader takes from the hull it is
+/// linked after: the hull's `[partitioning]` and `[outputtopology]`
+/// (GLSL states them in the evaluation shader only). A domain entry
+/// point that states one itself must agree with the hull: else
+/// `E49802`, naming both, into `errors`.
+pub fn link_tessellator(
+    hull: &ir::EntryPoint,
+    domain: &ir::EntryPoint,
+    errors: &mut Vec<Diagnostic>,
+) -> (Option<ir::Partitioning>, Option<ir::OutputTopology>) {
+    let (h, d) = (&hull.attributes, &domain.attributes);
+    let mut disagree = |attribute: &str, hull_says: &str, domain_says: &str| {
+        errors.push(
+            Diagnostic::error(
+                codes::LINK_MISMATCH,
+                format!(
+                    "the domain shader `{}` tessellates with `[{attribute}(\"{domain_says}\")]`, its hull `{}` with `[{attribute}(\"{hull_says}\")]`",
+                    domain.name, hull.name
+                ),
+                domain.span,
+            )
+            .with_label(hull.span, "the hull"),
+        )
+    };
+    if let (Some(a), Some(b)) = (h.partitioning, d.partitioning)
+        && a != b
+    {
+        disagree("partitioning", a.name(), b.name());
+    }
+    if let (Some(a), Some(b)) = (h.output_topology, d.output_topology)
+        && a != b
+    {
+        disagree("outputtopology", a.name(), b.name());
+    }
+    (
+        h.partitioning.or(d.partitioning),
+        h.output_topology.or(d.output_topology),
+    )
+}
+
+/// A domain entry point's tessellator settings: its own `[partitioning]`
+/// and `[outputtopology]`, else what its linked hull says (`linked`).
+/// `pow2` has no Vulkan spacing: `E49989`, as on the hull.
+pub fn domain_tessellator(
+    entry: &ir::EntryPoint,
+    linked: &ir::link::Linked,
+) -> Result<(Option<ir::Partitioning>, Option<ir::OutputTopology>), Vec<Diagnostic>> {
+    let attrs = &entry.attributes;
+    let partitioning = attrs.partitioning.or(linked.partitioning);
+    if partitioning == Some(ir::Partitioning::Pow2) {
+        return Err(vec![pow2(entry.span)]);
+    }
+    Ok((
+        partitioning,
+        attrs.output_topology.or(linked.output_topology),
+    ))
+}
+
+/// `[partitioning("pow2")]`, which Vulkan cannot tessellate with.
+fn pow2(span: ir::Span) -> Diagnostic {
+    let message = "`[partitioning(\"pow2\")]` has no Vulkan equivalent: use \"integer\", \"fractional_even\" or \"fractional_odd\"";
+    Diagnostic::error(codes::NO_TARGET_EQUIVALENT, message, span)
 }

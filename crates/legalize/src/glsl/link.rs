@@ -65,7 +65,28 @@ pub fn link_inputs(
         &varyings(&c.leaves, Direction::Input),
         Rules::default(),
     );
-    join(errors, matched)
+    let producer_entry = module
+        .entry_points
+        .iter()
+        .find(|e| e.name == p.entry && e.stage == p.stage);
+    let tessellator = match (producer_entry, consumer_entry) {
+        (Some(hull), Some(domain))
+            if hull.stage == ir::ShaderStage::Hull && domain.stage == ir::ShaderStage::Domain =>
+        {
+            Some(crate::glsl::hull::link_tessellator(
+                hull,
+                domain,
+                &mut errors,
+            ))
+        }
+        _ => None,
+    };
+    let mut linked = join(errors, matched)?;
+    if let Some((partitioning, output_topology)) = tessellator {
+        linked.partitioning = partitioning;
+        linked.output_topology = output_topology;
+    }
+    Ok(linked)
 }
 
 /// The leaves at locations (user semantics are always varyings: the

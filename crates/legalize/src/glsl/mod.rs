@@ -143,6 +143,12 @@ impl Family for Glsl {
         }
         let plan = make_plan(module, entry, leaves, patch_constant);
         let mut out = module.clone();
+        if entry.stage == ir::ShaderStage::Domain {
+            let (partitioning, topology) = hull::domain_tessellator(entry, job.linked)?;
+            let attributes = &mut out.entry_points[job.entry_point].attributes;
+            attributes.partitioning = partitioning;
+            attributes.output_topology = topology;
+        }
         patches_as_arrays(&mut out);
         let globals = flatten_varyings::apply(&mut out, job.entry_point, &plan, job.policy)?;
         per_vertex::apply(&mut out, entry.function, &plan, &globals);
