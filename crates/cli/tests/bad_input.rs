@@ -47,6 +47,16 @@ fn catalogue() -> Vec<Case> {
         " + 1.0".repeat(10_000)
     );
     let glsl = |file: &'static str| vec![file, "-target", "glsl", "-o", "out.glsl"];
+    // S1 is one struct deep, S(n) holds S(n-1): a local of S256 nests past
+    // SPIR-V's 255.
+    let mut deep_structs = String::from("struct S1 { float v; };\n");
+    for i in 2..=256 {
+        deep_structs.push_str(&format!("struct S{i} {{ S{} inner; float w; }};\n", i - 1));
+    }
+    deep_structs.push_str(
+        "RWStructuredBuffer<float> o;\n[shader(\"compute\")] [numthreads(1, 1, 1)]\n\
+void main() { S256 s; s.w = 1.0; o[0] = s.w; }\n",
+    );
     vec![
         Case {
             name: "truncated file",
@@ -247,6 +257,56 @@ wgsl wgsl-spirv-asm cuda"
                 "error[E00003]: cannot write nofolder/out.glsl: No such file or directory (os error 2)"
                     .into(),
             location: None,
+        },
+        Case {
+            name: "numthreads past HLSL's group limits",
+            files: vec![(
+                "f.slang",
+                b"RWStructuredBuffer<uint> o;\n[shader(\"compute\")]\n\
+[numthreads(4294967295, 4294967295, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) { o[id.x] = 1; }\n"
+                    .to_vec(),
+            )],
+            args: vec!["f.slang", "-target", "wgsl", "-o", "out.wgsl"],
+            code: 1,
+            first_line:
+                "error[E31018]: `numthreads` x extent 4294967295 is past the 1024 HLSL allows a compute shader"
+                    .into(),
+            location: Some("  --> f.slang:3:2"),
+        },
+        Case {
+            name: "structs nested past SPIR-V's limit",
+            files: vec![("f.slang", deep_structs.into_bytes())],
+            args: vec!["f.slang", "-target", "spirv", "-o", "out.spv"],
+            code: 1,
+            first_line:
+                "error[E49107]: `S256` nests structs 256 deep: GLSL and SPIR-V take 255".into(),
+            location: Some("    --> f.slang:259:20"),
+        },
+        Case {
+            name: "a second blend source at location 1",
+            files: vec![(
+                "f.slang",
+                b"struct O { float4 a : SV_Target0; [[vk::location(1), vk::index(1)]] float4 b : SV_Target1; };\n\
+[shader(\"fragment\")]\nO main() { O o; o.a = 1; o.b = 0; return o; }\n"
+                    .to_vec(),
+            )],
+            args: glsl("f.slang"),
+            code: 1,
+            first_line: "error[E49106]: `return.b` is the second source of dual-source blending (`[[vk::index(1)]]`) at location 1: the second source blends at location 0 only; add `[[vk::location(0)]]`".into(),
+            location: Some("  --> f.slang:1:76"),
+        },
+        Case {
+            name: "two depth outputs",
+            files: vec![(
+                "f.slang",
+                b"struct O { float4 c : SV_Target; float d : SV_Depth; float e : SV_DepthLessEqual; };\n\
+[shader(\"fragment\")]\nO main() { O o; o.c = 1; o.d = 0; o.e = 0; return o; }\n"
+                    .to_vec(),
+            )],
+            args: glsl("f.slang"),
+            code: 1,
+            first_line: "error[E31017]: `return.d` and `return.e` are two depth outputs (`SV_Depth` and `SV_DepthLessEqual`): a fragment shader writes one depth; keep one of them".into(),
+            location: Some("  --> f.slang:1:60"),
         },
     ]
 }

@@ -217,3 +217,7 @@ pub const DEFAULT_INPUT_PRIMITIVE: u32 = 31016;
 /// depth, and its conservative-depth mode would promise a bound for a
 /// depth the shader does not constrain.
 pub const DEPTH_OUTPUTS: u32 = 31017;
+/// `[numthreads]` past HLSL's limits: a compute group's extents past
+/// 1024, 1024, 64 or over 1024 threads, a mesh or amplification group
+/// over 128 threads.
+pub const WORKGROUP_LIMIT: u32 = 31018;

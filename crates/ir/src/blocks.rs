@@ -177,6 +177,36 @@ fn holds_resource(module: &ir::Module, ty: Handle<Type>) -> bool {
 }
 
 impl ir::Module {
+    /// The struct nesting depth of every type of the module, by handle
+    /// index: a struct is one deeper than its deepest member, an array as
+    /// deep as its element, a buffer of elements one deeper than its
+    /// element (its block wraps it: GLSL's `buffer { T data[]; }`, SPIR-V's
+    /// block struct), a constant or texture buffer as deep as its block
+    /// struct, any other type 0. A type's parts are in the arena before it
+    /// (it holds their handles), so one pass in arena order computes every
+    /// depth.
+    pub fn struct_depths(&self) -> Vec<u32> {
+        let mut depths = vec![0u32; self.types.len()];
+        for (h, ty) in self.types.iter() {
+            let at = |t: Handle<Type>| depths.get(t.index()).copied().unwrap_or(0);
+            depths[h.index()] = match &ty.inner {
+                TypeInner::Struct { members } => {
+                    1 + members.iter().map(|m| at(m.ty)).max().unwrap_or(0)
+                }
+                TypeInner::Array { base, .. } => at(*base),
+                TypeInner::Buffer {
+                    element: Some(element),
+                    ..
+                } => 1 + at(*element),
+                TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                    at(*inner)
+                }
+                _ => 0,
+            };
+        }
+        depths
+    }
+
     /// Whether `ty` is a resource or an array of them (of arrays of them):
     /// a binding of its own, never a varying or a value in memory.
     pub fn is_resource_type(&self, ty: Handle<Type>) -> bool {

@@ -55,6 +55,9 @@ pub const REPORT_HIT_PLACEMENT: u32 = 49105;
 /// A `[[vk::index(n)]]` dual-source blending index on something other
 /// than a fragment output, past 1, or 1 at a location other than 0.
 pub const BLEND_INDEX: u32 = 49106;
+/// A value whose type nests structs deeper than GLSL and SPIR-V take
+/// (SPIR-V's 255 levels), a buffer's or `_Globals` block counted.
+pub const STRUCT_NESTING_LIMIT: u32 = 49107;
 
 pub use legalis_sysval::codes::{
     CUDA_UNSUPPORTED_SYSTEM_VALUE, METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE,

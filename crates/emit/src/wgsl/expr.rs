@@ -588,6 +588,12 @@ impl Writer<'_> {
             }
             Expression::Unary { op, expr } => {
                 let operand_ty = ctx.ty(*expr);
+                if *op == UnaryOp::Negate
+                    && let Some(v) = self.const_int(ctx, *expr)
+                    && let Some(text) = v.negate().refused_text()
+                {
+                    return Ok(text);
+                }
                 let v = self.expr(ctx, *expr)?;
                 let scalar = operand_ty.and_then(|t| self.module.types[t].inner.scalar());
                 match op {
@@ -866,6 +872,13 @@ impl Writer<'_> {
         }
         let vector = matches!(lt, Some(TypeInner::Vector { .. }))
             || matches!(rt, Some(TypeInner::Vector { .. }));
+        // Integer constants WGSL would refuse to evaluate (an overflow, a
+        // shift of 32 or more), where HLSL wraps: HLSL's value instead.
+        if let (Some(l), Some(r)) = (self.const_int(ctx, left), self.const_int(ctx, right))
+            && let Some(text) = l.binary(op, r).and_then(Folded::refused_text)
+        {
+            return Ok(text);
+        }
         let a = self.expr(ctx, left)?;
         if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) && !vector {
             // The right side runs only when needed; when it needs
@@ -1180,6 +1193,139 @@ impl Writer<'_> {
 }
 
 pub(super) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+
+/// A 32-bit integer constant as HLSL computes it, and whether WGSL's
+/// constant evaluation of the expression that made it fails.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Folded {
+    bits: u32,
+    signed: bool,
+    /// WGSL refuses the operation that made this value as a constant
+    /// expression: it overflowed, or shifted by 32 or more.
+    refused: bool,
+}
+
+impl Folded {
+    fn value(bits: u32, signed: bool) -> Folded {
+        Folded {
+            bits,
+            signed,
+            refused: false,
+        }
+    }
+
+    /// `-self`: HLSL wraps; WGSL refuses `-i32::MIN`, and Legalis writes a
+    /// `u32` negation as `~v + 1u`, which overflows for 0.
+    fn negate(self) -> Folded {
+        let refused = if self.signed {
+            self.bits == i32::MIN as u32
+        } else {
+            self.bits == 0
+        };
+        Folded {
+            bits: self.bits.wrapping_neg(),
+            signed: self.signed,
+            refused: refused || self.refused,
+        }
+    }
+
+    /// `self op r` on 32-bit integers as HLSL computes it, with whether
+    /// WGSL refuses it as a constant expression; `None` for an operation
+    /// not folded here (division, comparisons, mixed signedness).
+    fn binary(self, op: BinaryOp, r: Folded) -> Option<Folded> {
+        let (a, b, signed) = (self.bits, r.bits, self.signed);
+        let (sa, sb) = (a as i32, b as i32);
+        let (bits, refused) = match op {
+            BinaryOp::Add if signed => (sa.wrapping_add(sb) as u32, sa.checked_add(sb).is_none()),
+            BinaryOp::Add => (a.wrapping_add(b), a.checked_add(b).is_none()),
+            BinaryOp::Subtract if signed => {
+                (sa.wrapping_sub(sb) as u32, sa.checked_sub(sb).is_none())
+            }
+            BinaryOp::Subtract => (a.wrapping_sub(b), a.checked_sub(b).is_none()),
+            BinaryOp::Multiply if signed => {
+                (sa.wrapping_mul(sb) as u32, sa.checked_mul(sb).is_none())
+            }
+            BinaryOp::Multiply => (a.wrapping_mul(b), a.checked_mul(b).is_none()),
+            BinaryOp::BitwiseAnd => (a & b, false),
+            BinaryOp::BitwiseOr => (a | b, false),
+            BinaryOp::BitwiseXor => (a ^ b, false),
+            // HLSL takes the shift amount modulo 32; WGSL refuses 32 or
+            // more (the amount is written as `u32(...)`), and a left shift
+            // that changes the sign or drops set bits.
+            BinaryOp::ShiftLeft => {
+                let bits = a.wrapping_shl(b & 31);
+                let lost = if b >= 32 {
+                    true
+                } else if signed {
+                    // The top `b + 1` bits must all equal the sign.
+                    let top = sa >> (31 - b);
+                    top != 0 && top != -1
+                } else {
+                    b > 0 && a >> (32 - b) != 0
+                };
+                (bits, lost)
+            }
+            BinaryOp::ShiftRight if signed => ((sa >> (b & 31)) as u32, b >= 32),
+            BinaryOp::ShiftRight => (a >> (b & 31), b >= 32),
+            _ => return None,
+        };
+        Some(Folded {
+            bits,
+            signed,
+            refused: refused || self.refused || r.refused,
+        })
+    }
+
+    /// HLSL's value as a WGSL literal when WGSL would refuse to compute it.
+    fn refused_text(self) -> Option<String> {
+        self.refused.then(|| {
+            if self.signed {
+                int_literal(i64::from(self.bits as i32))
+            } else {
+                format!("{}u", self.bits)
+            }
+        })
+    }
+}
+
+impl Writer<'_> {
+    /// The value of a scalar 32-bit integer expression made of literals,
+    /// conversions between `int` and `uint`, negation and the arithmetic
+    /// [`Folded::binary`] folds, as HLSL computes it; `None` for anything
+    /// else.
+    pub(super) fn const_int(&self, ctx: &FnCtx, e: Handle<Expression>) -> Option<Folded> {
+        let TypeInner::Scalar(scalar) = self.module.types[ctx.ty(e)?].inner else {
+            return None;
+        };
+        let signed = match (scalar.kind, scalar.width) {
+            (ScalarKind::Sint, 4) => true,
+            (ScalarKind::Uint, 4) => false,
+            _ => return None,
+        };
+        match &ctx.exprs[e] {
+            Expression::Literal(Literal::Int(i)) => Some(Folded::value(*i as u32, signed)),
+            Expression::Literal(Literal::Uint(u)) => Some(Folded::value(*u as u32, signed)),
+            Expression::Convert { expr } => {
+                let inner = self.const_int(ctx, *expr)?;
+                Some(Folded { signed, ..inner })
+            }
+            Expression::Unary {
+                op: UnaryOp::Negate,
+                expr,
+            } => Some(self.const_int(ctx, *expr)?.negate()),
+            Expression::Binary { op, left, right } => {
+                let (l, r) = (self.const_int(ctx, *left)?, self.const_int(ctx, *right)?);
+                // Shift amounts may be of the other signedness.
+                let shift = matches!(op, BinaryOp::ShiftLeft | BinaryOp::ShiftRight);
+                if l.signed != signed || (!shift && r.signed != signed) {
+                    return None;
+                }
+                l.binary(*op, r)
+            }
+            _ => None,
+        }
+    }
+}
 
 pub(super) fn int_literal(i: i64) -> String {
     if i == i64::from(i32::MIN) {

@@ -303,6 +303,8 @@ impl Checker<'_> {
                             "`numthreads` extents must be at least 1",
                             attr.span,
                         );
+                    } else if let Some(message) = workgroup_limit(stage, [x, y, z]) {
+                        self.error(codes::WORKGROUP_LIMIT, message, attr.span);
                     } else {
                         out.workgroup_size = Some([x, y, z]);
                     }
@@ -658,4 +660,36 @@ fn implies_compute(decl: &ast::FunctionDecl) -> bool {
     decl.attributes
         .iter()
         .any(|a| lower_name(a) == "numthreads")
+}
+
+/// What is wrong with `[numthreads(x, y, z)]` on a `stage` entry point,
+/// past HLSL's limits: a compute shader's extents are at most 1024, 1024
+/// and 64 with at most 1024 threads in all (D3D11 `cs_5_0`), a mesh or
+/// amplification shader's at most 128 threads in all (D3D12). Every
+/// target takes a group within them (Metal, Vulkan and naga's WGSL
+/// validator allow more); a device's own smaller limits are the
+/// pipeline's to check.
+fn workgroup_limit(stage: Stage, [x, y, z]: [u32; 3]) -> Option<String> {
+    let threads = u64::from(x) * u64::from(y) * u64::from(z);
+    let (extents, total) = match stage {
+        Stage::Compute => ([1024, 1024, 64], 1024),
+        Stage::Mesh | Stage::Amplification => ([128, 128, 128], 128),
+        _ => return None,
+    };
+    let (article, name) = (stage.article(), stage.name());
+    let over = [x, y, z]
+        .into_iter()
+        .zip(extents)
+        .zip(["x", "y", "z"])
+        .find(|((v, max), _)| v > max);
+    if let Some(((v, max), axis)) = over {
+        return Some(format!(
+            "`numthreads` {axis} extent {v} is past the {max} HLSL allows {article} {name} shader"
+        ));
+    }
+    (threads > total).then(|| {
+        format!(
+            "`numthreads({x}, {y}, {z})` is {threads} threads, past the {total} HLSL allows {article} {name} shader's group"
+        )
+    })
 }

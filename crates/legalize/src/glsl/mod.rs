@@ -102,6 +102,8 @@ mod task_payload;
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 
+use crate::codes;
+
 pub use plan::{
     Leaf, Linked, Part, PatchArg, PatchConstantCall, Plan, RaySource, RayVariable, Reason, Root,
     Stages, Target,
@@ -208,11 +210,57 @@ fn finish(
         out.entry_points = vec![out.entry_points.swap_remove(entry_point)];
     }
     prune_unreachable::apply(&mut out, preserve_params);
+    struct_nesting_limit(&out)?;
     if entry.stage == ir::ShaderStage::Amplification {
         task_payload::apply(&mut out)?;
     }
     forward_resource_locals::apply(&mut out)?;
     Ok(Legalized { module: out, plan })
+}
+
+/// The deepest struct nesting SPIR-V takes (its universal limit), and so
+/// GLSL, which glslang makes SPIR-V of.
+const STRUCT_NESTING: u32 = 255;
+
+/// A global, parameter, result or local whose type nests structs deeper
+/// than [`STRUCT_NESTING`], counting the block a buffer or a plain
+/// uniform (`_Globals`) is wrapped in: `E49107` at it, naming the type.
+/// Only what the written module keeps counts: a deep struct nothing uses
+/// is not written.
+fn struct_nesting_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
+    let depths = module.struct_depths();
+    let depth = |ty: ir::Handle<ir::Type>| depths.get(ty.index()).copied().unwrap_or(0);
+    let globals = module.globals.iter().map(|(h, g)| {
+        let in_globals_block =
+            g.space == ir::AddressSpace::Uniform && !module.is_resource_type(g.ty);
+        let blocked = in_globals_block || module.is_resource_type(g.ty);
+        let d = depth(g.ty) + u32::from(in_globals_block);
+        (g.ty, d, blocked, module.globals.span(h))
+    });
+    let functions = module.functions.iter().flat_map(|(_, f)| {
+        let params = f.params.iter().map(|p| (p.ty, p.span));
+        let result = f.result.iter().map(|r| (r.ty, r.span));
+        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
+        params
+            .chain(result)
+            .chain(locals)
+            .map(|(ty, span)| (ty, depth(ty), false, span))
+    });
+    match globals
+        .chain(functions)
+        .find(|(_, d, ..)| *d > STRUCT_NESTING)
+    {
+        Some((ty, d, blocked, span)) => Err(vec![Diagnostic::error(
+            codes::STRUCT_NESTING_LIMIT,
+            format!(
+                "`{}` nests structs {d} deep{}: GLSL and SPIR-V take {STRUCT_NESTING}",
+                ir::print::type_name(module, ty),
+                if blocked { ", its block counted" } else { "" },
+            ),
+            span,
+        )]),
+        None => Ok(()),
+    }
 }
 
 /// `InputPatch<T, N>` / `OutputPatch<T, N>` have no GLSL or SPIR-V type:
