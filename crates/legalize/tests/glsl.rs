@@ -386,9 +386,36 @@ fn system_values_outside_their_stage() {
     );
     let text = ir::print::print_module(&l.module);
     assert!(text.contains("= c_value.y;"), "{text}");
-    let e = err(
+    // Registers pack in semantic-index order, D3D's way: a float2 at
+    // index 0 then a float at index 1 are elements 0, 1 and 2.
+    let l = ok(
         "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance0, out float d : SV_ClipDistance1) \
          : SV_Position { c = p.xy; d = p.z; return p; }",
+        "main",
+        ir::ShaderStage::Vertex,
+    );
+    let elements: Vec<(&str, Option<u32>)> = l
+        .plan
+        .leaves
+        .iter()
+        .filter_map(|leaf| match &leaf.target {
+            Target::BuiltIn {
+                value: ir::SystemValue::ClipDistance,
+                element,
+                ..
+            } => Some((leaf.path.as_str(), *element)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        elements,
+        [("c.x", Some(0)), ("c.y", Some(1)), ("d", Some(2))]
+    );
+    // Two declarations on one register (`d[1]` is register 1, as `c`) is
+    // E49993 on the element they share.
+    let e = err(
+        "float4 main(float4 p : POSITION, out float2 c : SV_ClipDistance1, out float d[2] : SV_ClipDistance0) \
+         : SV_Position { c = p.xy; d[0] = p.z; d[1] = p.w; return p; }",
         "main",
         ir::ShaderStage::Vertex,
     );
@@ -396,7 +423,7 @@ fn system_values_outside_their_stage() {
         e[0],
         (
             "E49993".to_string(),
-            "`c.y` and `d` both use `gl_ClipDistance[1]`".to_string(),
+            "`c.x` and `d[1]` both use `gl_ClipDistance[1]`".to_string(),
             "d".to_string()
         )
     );
@@ -426,8 +453,8 @@ fn system_values_outside_their_stage() {
     assert!(text.contains("= c_value[1u];"), "{text}");
     // Eight elements each and together: E49998 at the declaration past it.
     let e = err(
-        "float4 main(float4 p : POSITION, out float c[8] : SV_ClipDistance1) : SV_Position \
-         { c = (float[8])0; return p; }",
+        "float4 main(float4 p : POSITION, out float4 c : SV_ClipDistance0, out float4 d : SV_ClipDistance1, \
+         out float e : SV_ClipDistance2) : SV_Position { c = p; d = p; e = 0; return p; }",
         "main",
         ir::ShaderStage::Vertex,
     );
@@ -435,8 +462,8 @@ fn system_values_outside_their_stage() {
         e[0],
         (
             "E49998".to_string(),
-            "`c[7]` needs 9 elements of `SV_ClipDistance`; at most 8 are guaranteed".to_string(),
-            "c".to_string()
+            "`e` needs 9 elements of `SV_ClipDistance`; at most 8 are guaranteed".to_string(),
+            "e".to_string()
         )
     );
     let e = err(
@@ -657,7 +684,8 @@ fn geometry_rejections_are_coded() {
     );
     assert_eq!(e[0].2, "prim");
     // A per-vertex element of an arrayed builtin: `gl_in[i].gl_ClipDistance[k]`,
-    // a vector spread over consecutive elements.
+    // a vector spread over consecutive elements; alone, the register of
+    // `SV_ClipDistance1` is the first, at element 0.
     let l = ok(
         "struct V { float4 p : SV_Position; float2 c : SV_ClipDistance1; }; struct O { float4 p : SV_Position; };\n\
          [maxvertexcount(1)] void main(point V v[1], inout PointStream<O> s) { O o; o.p = v[0].p * v[0].c.y; s.Append(o); }",
@@ -675,7 +703,7 @@ fn geometry_rejections_are_coded() {
             _ => None,
         })
         .collect();
-    assert_eq!(elements, [("v.c.x", Some(1)), ("v.c.y", Some(2))]);
+    assert_eq!(elements, [("v.c.x", Some(0)), ("v.c.y", Some(1))]);
     let text = ir::print::print_module(&l.module);
     assert!(text.contains("v_value[0u].c.y = gl_ClipDistance"), "{text}");
     // Streams of different primitive kinds.

@@ -242,7 +242,7 @@ fn walk(
     errors: &mut Vec<Diagnostic>,
 ) {
     // A vector or array of clip or cull distances: one leaf per scalar, on
-    // consecutive elements from the semantic's own index (B15).
+    // consecutive registers or components, packed later (B15).
     if let Some((value, index)) = distance_semantic(io) {
         let parts: Vec<(Part, String)> = match module.types.try_get(ty).map(|t| &t.inner) {
             Some(&TypeInner::Vector { size, .. }) => (0..size)
@@ -348,8 +348,9 @@ fn walk(
 }
 
 /// Two leaves on one element of an arrayed builtin in one direction
-/// (`float2 a : SV_ClipDistance0` and `float b : SV_ClipDistance1` both
-/// reach `gl_ClipDistance[1]`): `E49993`, naming both.
+/// (`float2 c : SV_ClipDistance1` and `float d[2] : SV_ClipDistance0`,
+/// whose `d[1]` is register 1 too, both reach `gl_ClipDistance[1]`):
+/// `E49993`, naming both.
 fn element_conflicts(leaves: &[RawLeaf], errors: &mut Vec<Diagnostic>) {
     let element = |leaf: &RawLeaf| match &leaf.target {
         Some((
@@ -582,9 +583,69 @@ pub fn map_leaves(
             }
         }
     }
+    pack_distances(leaves);
     element_conflicts(leaves, &mut errors);
     distance_limits(leaves, &mut errors);
     errors
+}
+
+/// Packs clip and cull distances as D3D does (B15): each semantic index
+/// is one register of up to four components (`float4 c :
+/// SV_ClipDistance1` is register 1, components 0 to 3; each element of
+/// `float d[2] : SV_ClipDistance0` a register of its own), and the
+/// registers of one direction follow each other in semantic-index order
+/// in the one `gl_ClipDistance` array. So `float4 a : SV_ClipDistance0`
+/// and `float4 b : SV_ClipDistance1` are elements 0 to 3 and 4 to 7,
+/// and `SV_ClipDistance0` and `SV_ClipDistance2` scalars elements 0 and
+/// 1, as DXC and glslang's HLSL front end pack them.
+fn pack_distances(leaves: &mut [RawLeaf]) {
+    // The register and the component of each distance leaf, by index.
+    let place = |leaf: &RawLeaf| match &leaf.target {
+        Some((
+            Target::BuiltIn {
+                value: value @ (ir::SystemValue::ClipDistance | ir::SystemValue::CullDistance),
+                element: Some(e),
+                ..
+            },
+            _,
+        )) => Some(match leaf.part {
+            // The walk numbered the components from the register's index.
+            Some(Part::Component(j)) => (*value, e.saturating_sub(u32::from(j)), u32::from(j)),
+            _ => (*value, *e, 0),
+        }),
+        _ => None,
+    };
+    for direction in [Direction::Input, Direction::Output] {
+        for value in [ir::SystemValue::ClipDistance, ir::SystemValue::CullDistance] {
+            // Register → its components, in semantic-index order.
+            let mut widths: std::collections::BTreeMap<u32, u32> = Default::default();
+            for leaf in leaves.iter().filter(|l| l.direction == direction) {
+                if let Some((v, register, component)) = place(leaf)
+                    && v == value
+                {
+                    let width = widths.entry(register).or_default();
+                    *width = (*width).max(component + 1);
+                }
+            }
+            let mut offsets = std::collections::BTreeMap::new();
+            let mut next = 0u32;
+            for (&register, &width) in &widths {
+                offsets.insert(register, next);
+                next = next.saturating_add(width);
+            }
+            for leaf in leaves.iter_mut().filter(|l| l.direction == direction) {
+                let Some((v, register, component)) = place(leaf) else {
+                    continue;
+                };
+                if v != value {
+                    continue;
+                }
+                if let Some((Target::BuiltIn { element, .. }, _)) = &mut leaf.target {
+                    *element = Some(offsets[&register] + component);
+                }
+            }
+        }
+    }
 }
 
 /// Whether this legalizer can express the row for the leaf yet: a builtin
