@@ -28,19 +28,9 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     metal: String,
                     per_primitive: bool,
                     blend: Option<u32>| {
-        json!({
-            "kind": "location",
-            "location": location,
-            "component": 0,
-            "count": 1,
-            "index": blend,
-            "interpolation": interpolation_name(interpolation),
-            "sampling": sampling_name(interpolation),
-            "patch": false,
-            "per_primitive": per_primitive,
-            "per_vertex": false,
-            "metal": metal,
-        })
+        let mut place = user_location(location, interpolation, blend, per_primitive);
+        place["metal"] = Value::String(metal);
+        place
     };
     let leaves: Vec<Value> = plan
         .leaves

@@ -94,6 +94,29 @@ fn sampling_name(i: ir::Interpolation) -> Option<&'static str> {
 
 /// The HLSL name of a builtin's type (`int`, `float4`, `float[4]`), or of
 /// one element of an arrayed builtin.
+/// The place of a WGSL or Metal user varying (or render target): one
+/// location, no component, with its dual-source blending `index`, its
+/// interpolation, and whether it is per primitive.
+fn user_location(
+    location: u32,
+    interpolation: ir::Interpolation,
+    index: Option<u32>,
+    per_primitive: bool,
+) -> Value {
+    serde_json::json!({
+        "kind": "location",
+        "location": location,
+        "component": 0,
+        "count": 1,
+        "index": index,
+        "interpolation": interpolation_name(interpolation),
+        "sampling": sampling_name(interpolation),
+        "patch": false,
+        "per_primitive": per_primitive,
+        "per_vertex": false,
+    })
+}
+
 fn builtin_type_name(ty: legalis_sysval::BuiltinType, element: bool) -> String {
     use legalis_sysval::BuiltinType as B;
     let scalar = scalar_name;
