@@ -25,6 +25,10 @@ use crate::namer::Namer;
 
 pub(super) use super::{Result, unsupported};
 
+/// `gl_MaxGeometryOutputVertices`: the most GLSL guarantees (glslang's
+/// default, Vulkan's least `maxGeometryOutputVertices`).
+const MAX_GEOMETRY_OUTPUT_VERTICES: u32 = 256;
+
 /// Expressions and names of the function (or initializer list) being printed.
 pub(super) struct Ctx<'a> {
     /// The function, `None` for module initializers.
@@ -395,6 +399,18 @@ impl<'a> Writer<'a> {
                     Some(ir::StreamKind::Triangle) | None => "triangle_strip",
                 };
                 let max = attrs.max_vertex_count.unwrap_or(1);
+                // GLSL refuses `max_vertices` past the implementation's
+                // `gl_MaxGeometryOutputVertices`, which is 256 on glslang
+                // and the least Vulkan guarantees; SPIR-V states no limit
+                // of its own (the device's `maxGeometryOutputVertices`).
+                if max > MAX_GEOMETRY_OUTPUT_VERTICES {
+                    return unsupported(
+                        format!(
+                            "`[maxvertexcount({max})]`: GLSL's `max_vertices` is at most {MAX_GEOMETRY_OUTPUT_VERTICES} (`gl_MaxGeometryOutputVertices`); SPIR-V takes up to the device's `maxGeometryOutputVertices`"
+                        ),
+                        self.entry.span,
+                    );
+                }
                 writeln!(out, "layout({output}, max_vertices = {max}) out;").ok();
             }
         }
