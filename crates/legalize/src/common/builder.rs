@@ -248,13 +248,18 @@ pub(crate) fn builtin_binding(value: ir::SystemValue) -> ir::Binding {
     })
 }
 
-/// A plain user varying's binding: `location` with `interpolation`, no
-/// component, dual-source index, patch, per-primitive or per-vertex mark.
-pub(crate) fn location_binding(location: u32, interpolation: ir::Interpolation) -> ir::Binding {
+/// A plain user varying's binding: `location` with `interpolation` and a
+/// fragment output's dual-source blending source `index`; no component,
+/// patch, per-primitive or per-vertex mark.
+pub(crate) fn location_binding(
+    location: u32,
+    interpolation: ir::Interpolation,
+    index: Option<u32>,
+) -> ir::Binding {
     ir::Binding::Location {
         location,
         component: 0,
-        index: None,
+        index,
         interpolation,
         patch: false,
         per_primitive: false,

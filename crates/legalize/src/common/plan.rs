@@ -138,9 +138,10 @@ pub struct Leaf<T> {
 pub(crate) enum Place {
     /// A builtin of this system value: a parameter of the wrapper.
     BuiltIn(SystemValue),
-    /// A user varying at this location, with this interpolation: a
-    /// parameter of the wrapper.
-    Location(u32, ir::Interpolation),
+    /// A user varying at this location, with this interpolation and
+    /// (a fragment output's) dual-source blending source: a parameter of
+    /// the wrapper or a member of its result.
+    Location(u32, ir::Interpolation, Option<u32>),
     /// An entry-point `uniform` parameter: a global, not a varying.
     Uniform,
     /// Something the rewrite makes: not a parameter of the wrapper
@@ -154,23 +155,14 @@ pub(crate) trait FamilyTarget {
     fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
-    /// A fragment output's dual-source blending source,
-    /// `[[vk::index(n)]]`; `None` without one.
-    fn blend(&self) -> Option<u32> {
-        None
-    }
     /// The binding the interface value carries: by default the builtin
     /// or the location of [`FamilyTarget::place`], none for the others
     /// (uniforms become globals, never interface values).
     fn io(&self) -> ir::IoAttrs {
         let binding = match self.place() {
             Place::BuiltIn(value) => super::builder::builtin_binding(value),
-            Place::Location(location, interpolation) => {
-                let mut binding = super::builder::location_binding(location, interpolation);
-                if let ir::Binding::Location { index, .. } = &mut binding {
-                    *index = self.blend();
-                }
-                binding
+            Place::Location(location, interpolation, blend) => {
+                super::builder::location_binding(location, interpolation, blend)
             }
             Place::Uniform | Place::Made => return ir::IoAttrs::default(),
         };
@@ -199,7 +191,7 @@ pub(crate) trait FamilyTarget {
     /// A user varying's location and interpolation.
     fn location(&self) -> Option<(u32, ir::Interpolation)> {
         match self.place() {
-            Place::Location(location, interpolation) => Some((location, interpolation)),
+            Place::Location(location, interpolation, _) => Some((location, interpolation)),
             _ => None,
         }
     }

@@ -646,6 +646,7 @@ fn capture_globals(
             binding: Some(builder::location_binding(
                 next_location,
                 ir::Interpolation::default(),
+                None,
             )),
             stream: leaf.stream.filter(|_| several_streams),
             xfb: Some(capture.xfb),

@@ -110,8 +110,9 @@ impl FamilyTarget for Target {
             Target::Location {
                 location,
                 interpolation,
+                blend,
                 ..
-            } => Place::Location(*location, *interpolation),
+            } => Place::Location(*location, *interpolation, *blend),
             Target::Uniform => Place::Uniform,
             Target::GroupIndex { .. } | Target::Payload | Target::Indices { .. } => Place::Made,
         }
@@ -137,10 +138,9 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
         // `SV_TargetN` is `[[color(N)]]`: a fragment output location.
         Target::BuiltIn {
             row, index, blend, ..
-        } if row.by_index => blended(
-            builder::location_binding(*index, ir::Interpolation::default()),
-            *blend,
-        ),
+        } if row.by_index => {
+            builder::location_binding(*index, ir::Interpolation::default(), *blend)
+        }
         Target::BuiltIn {
             value,
             interpolation: declared,
@@ -160,7 +160,7 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
             blend,
         } => {
             link_name = link.clone();
-            blended(builder::location_binding(*l, *interpolation), *blend)
+            builder::location_binding(*l, *interpolation, *blend)
         }
         // Uniform leaves become globals, synthesised ones locals, the
         // payload and the indices parameters of their own kind (B21):
@@ -175,12 +175,4 @@ pub(super) fn io_for(target: &Target) -> ir::IoAttrs {
         link_name,
         ..ir::IoAttrs::default()
     }
-}
-
-/// A location binding with its dual-source blending source.
-fn blended(mut binding: ir::Binding, blend: Option<u32>) -> ir::Binding {
-    if let ir::Binding::Location { index, .. } = &mut binding {
-        *index = blend;
-    }
-    binding
 }

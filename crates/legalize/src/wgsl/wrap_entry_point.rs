@@ -31,20 +31,14 @@ impl FamilyTarget for Target {
             Target::Location {
                 location,
                 interpolation,
-                ..
-            } => Place::Location(*location, *interpolation),
+                blend,
+            } => Place::Location(*location, *interpolation, *blend),
             Target::Uniform => Place::Uniform,
         }
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
         match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
-            _ => None,
-        }
-    }
-    fn blend(&self) -> Option<u32> {
-        match self {
-            Target::Location { blend, .. } => *blend,
             _ => None,
         }
     }
