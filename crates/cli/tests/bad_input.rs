@@ -296,6 +296,18 @@ wgsl wgsl-spirv-asm cuda"
             location: Some("  --> f.slang:1:76"),
         },
         Case {
+            name: "a ninth render target",
+            files: vec![(
+                "f.slang",
+                b"[shader(\"fragment\")]\nfloat4 main(float4 c : COLOR0) : SV_Target8 { return c; }\n"
+                    .to_vec(),
+            )],
+            args: glsl("f.slang"),
+            code: 1,
+            first_line: "error[E31019]: `SV_Target8`: HLSL has render targets 0 to 7".into(),
+            location: Some("  --> f.slang:2:1"),
+        },
+        Case {
             name: "two depth outputs",
             files: vec![(
                 "f.slang",

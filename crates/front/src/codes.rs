@@ -221,3 +221,5 @@ pub const DEPTH_OUTPUTS: u32 = 31017;
 /// 1024, 1024, 64 or over 1024 threads, a mesh or amplification group
 /// over 128 threads.
 pub const WORKGROUP_LIMIT: u32 = 31018;
+/// `SV_TargetN` past HLSL's eight render targets (`SV_Target8`).
+pub const RENDER_TARGET_LIMIT: u32 = 31019;

@@ -18,6 +18,9 @@ use legalis_sysval::{Direction, GlslMapping, Shape};
 use super::Checker;
 use crate::codes;
 
+/// The render targets HLSL has: `SV_Target0` to `SV_Target7`.
+const RENDER_TARGETS: u32 = 8;
+
 /// One declaration with a known system-value semantic.
 struct Declared {
     value: SystemValue,
@@ -277,6 +280,19 @@ impl Checker<'_> {
                 format!(
                     "system value `{name}` is not available as {} {at}",
                     stage.article()
+                ),
+                d.span,
+            ));
+        }
+        // D3D has eight render targets; Metal's `[[color(n)]]` and
+        // WebGPU's default color attachments stop there too.
+        if d.value == SystemValue::Target && d.index >= RENDER_TARGETS {
+            return Some(Diagnostic::error(
+                codes::RENDER_TARGET_LIMIT,
+                format!(
+                    "`SV_Target{}`: HLSL has render targets 0 to {}",
+                    d.index,
+                    RENDER_TARGETS - 1
                 ),
                 d.span,
             ));
