@@ -86,6 +86,10 @@ pub const WGSL_NO_ENTRY_POINT: u32 = 55208;
 /// location, or with two different types: WGSL's `@blend_src` takes
 /// exactly two outputs of one type at `@location(0)`.
 pub const WGSL_BLEND_INDEX: u32 = 55209;
+/// Clip distances WGSL's one `clip_distances` array cannot hold: two
+/// declarations of one `SV_ClipDistanceN` register, or more than eight
+/// distances in all (as `E49993`/`E49998` on GLSL).
+pub const WGSL_CLIP_DISTANCES: u32 = 55210;
 /// The legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.
 pub const WGSL_INTERNAL_VERIFY: u32 = 55200;
@@ -125,6 +129,9 @@ pub const METAL_MESH_TOO_LARGE: u32 = 55312;
 /// A `[[vk::index(n)]]` dual-source blending index Metal cannot write
 /// (as `E49106`).
 pub const METAL_BLEND_INDEX: u32 = 55313;
+/// Clip distances Metal's one `[[clip_distance]]` array cannot hold (as
+/// `E55210` on WGSL).
+pub const METAL_CLIP_DISTANCES: u32 = 55314;
 
 /// The CUDA-legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.

@@ -158,12 +158,12 @@ fn b20_group_index_reuses_a_declared_local_id() {
 
 #[test]
 fn unsupported_system_values_are_e55302_at_each_declaration() {
-    let src = "struct VOut { float4 pos : SV_Position; float clip : SV_ClipDistance0; float cull : SV_CullDistance0; };
+    let src = "struct VOut { float4 pos : SV_Position; uint rate : SV_ShadingRate; float cull : SV_CullDistance0; };
                VOut main() { VOut o = (VOut)0; return o; }";
     assert_eq!(
         err(src, VS),
         [
-            ("E55302".to_string(), "clip".to_string()),
+            ("E55302".to_string(), "rate".to_string()),
             ("E55302".to_string(), "cull".to_string()),
         ]
     );

@@ -247,13 +247,13 @@ fn dx_position_w_reads_the_reciprocal() {
 
 #[test]
 fn unsupported_system_values_are_e55202_at_each_declaration() {
-    let src = "struct Out { float4 pos : SV_Position; float clip : SV_ClipDistance0; float cull : SV_CullDistance; };
-         Out main(uint view : SV_ViewID) { Out o; o.pos = 0; o.clip = 0; o.cull = float(view); return o; }";
+    let src = "struct Out { float4 pos : SV_Position; uint layer : SV_RenderTargetArrayIndex; float cull : SV_CullDistance; };
+         Out main(uint view : SV_ViewID) { Out o; o.pos = 0; o.layer = 0; o.cull = float(view); return o; }";
     assert_eq!(
         err(src, VS),
         [
             ("E55202".to_string(), "view".to_string()),
-            ("E55202".to_string(), "clip".to_string()),
+            ("E55202".to_string(), "layer".to_string()),
             ("E55202".to_string(), "cull".to_string()),
         ]
     );
@@ -261,8 +261,8 @@ fn unsupported_system_values_are_e55202_at_each_declaration() {
     let errors = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_err();
     assert_eq!(errors[0].message, "system value semantic not supported");
     assert_eq!(
-        errors[1].labels[0].message,
-        "system value semantic 'sv_clipdistance' is not supported for the current target."
+        errors[2].labels[0].message,
+        "system value semantic 'sv_culldistance' is not supported for the current target."
     );
 }
 
@@ -306,7 +306,7 @@ fn other_refusals_have_their_codes_and_spans() {
     // A system value WGSL cannot express is E55202 whatever its shape.
     assert_eq!(
         err(
-            "struct V { float4 p : SV_Position; float c[2] : SV_ClipDistance0; };
+            "struct V { float4 p : SV_Position; float c[2] : SV_CullDistance0; };
              V main(float4 p : P) { V v; v.p = p; v.c[0] = 0; v.c[1] = 1; return v; }",
             VS
         ),

@@ -280,8 +280,8 @@ const FLOAT2: BuiltinType = BuiltinType::Vector(legalis_ir::Scalar::F32, 2);
 const FLOAT3: BuiltinType = BuiltinType::Vector(legalis_ir::Scalar::F32, 3);
 const INT2: BuiltinType = BuiltinType::Vector(legalis_ir::Scalar::I32, 2);
 /// `gl_ClipDistance[]`/`gl_CullDistance[]`: the legalizer sizes the
-/// redeclaration from the highest semantic index used.
-const DISTANCES: BuiltinType = BuiltinType::Array(legalis_ir::Scalar::F32, None);
+/// redeclaration from the distances packed into it.
+const DISTANCES: BuiltinType = BuiltinType::DISTANCES;
 /// `gl_SampleMask[]`: one 32-bit word covers HLSL's 32 samples.
 const SAMPLE_MASK: BuiltinType = BuiltinType::Array(legalis_ir::Scalar::I32, Some(1));
 

@@ -101,6 +101,9 @@ impl BuiltinType {
     pub const UINT3: BuiltinType = BuiltinType::Vector(Scalar::U32, 3);
     /// A `bool`.
     pub const BOOL: BuiltinType = BuiltinType::Scalar(Scalar::BOOL);
+    /// Clip or cull distances: one array of `float`s that the legalizer
+    /// sizes from the distances the entry point declares.
+    pub const DISTANCES: BuiltinType = BuiltinType::Array(Scalar::F32, None);
 
     /// The kind of its scalars (of the elements, for a vector or array).
     pub fn scalar_kind(self) -> ScalarKind {

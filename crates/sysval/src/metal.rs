@@ -4,7 +4,9 @@
 //! or that it is synthesised (`SV_GroupIndex`, B20), or that Metal cannot
 //! express it (`E55302`, at the declaration: never dropped, never made a
 //! user varying; the reference drops clip distances and conservative
-//! depth on a vertex result silently).
+//! depth on a vertex result silently). A vertex function's clip
+//! distances are one `[[clip_distance]]` float array that the legalizer
+//! packs every `SV_ClipDistanceN` output into.
 //!
 //! Stages: Metal has vertex, fragment and kernel (compute) functions and,
 //! for amplification and mesh shaders, object and mesh functions (B21).
@@ -215,9 +217,14 @@ pub fn metal(sv: SV, stage: S, dir: Direction) -> MetalMapping {
         | SV::GroupIndex
         | SV::WaveLaneIndex
         | SV::WaveLaneCount => NOT_HERE,
-        // Metal's `[[clip_distance]]` is one float array whose packing
-        // from HLSL's `SV_ClipDistanceN` vectors Legalis does not do yet;
-        // refused rather than dropped as the reference does.
+        // Every `SV_ClipDistanceN` output of a vertex function is elements
+        // of one `float name [[clip_distance]] [N]` member, which the
+        // legalizer sizes (issue 29). A fragment function cannot read
+        // them and Metal has no cull distances: refused rather than
+        // dropped as the reference does.
+        SV::ClipDistance if (stage, dir) == (S::Vertex, Out) => {
+            builtin("clip_distance", BuiltinType::DISTANCES)
+        }
         SV::ClipDistance
         | SV::CullDistance
         | SV::InnerCoverage
@@ -420,6 +427,7 @@ mod tests {
             attributes_of(S::Vertex, Direction::Output),
             names(&[
                 (SV::Position, "position"),
+                (SV::ClipDistance, "clip_distance"),
                 (SV::RenderTargetArrayIndex, "render_target_array_index"),
                 (SV::ViewportArrayIndex, "viewport_array_index"),
                 (SV::PointSize, "point_size"),
@@ -521,13 +529,14 @@ mod tests {
                 }
             }
         }
-        // 15 system values Metal cannot express, in 5 stages, both ways.
-        assert_eq!(unsupported, 15 * 10);
+        // 15 system values Metal cannot express, in 5 stages, both ways,
+        // but for a vertex function's clip distances.
+        assert_eq!(unsupported, 15 * 10 - 1);
         assert_eq!(rows + not_here + unsupported, 45 * 10);
-        // Vertex 8 in (one a user attribute) and 4 out, fragment 10 in and
+        // Vertex 8 in (one a user attribute) and 5 out, fragment 10 in and
         // 6 out, 6 in each of the three thread stages (one synthesised)
         // and the wave index in compute, mesh 6 out.
-        assert_eq!(rows, 8 + 4 + 10 + 6 + 3 * 6 + 1 + 6);
+        assert_eq!(rows, 8 + 5 + 10 + 6 + 3 * 6 + 1 + 6);
     }
 
     /// Stages compiled apart link by semantic: the name is the semantic's.

@@ -2,18 +2,22 @@
 //! builtin's WGSL type, or that it is an ordinary `@location` varying, or
 //! that WGSL cannot express it (`E55202`, B23).
 //!
-//! The builtins are the core WGSL set, without `enable` extensions:
-//! `position`, `front_facing`, `frag_depth`, `sample_index`, `sample_mask`,
+//! The builtins are the core WGSL set and one of WebGPU's standard
+//! `enable` extensions: `position`, `front_facing`, `frag_depth`, `sample_index`, `sample_mask`,
 //! `vertex_index`, `instance_index`, `local_invocation_id`,
 //! `local_invocation_index`, `global_invocation_id`, `workgroup_id` and
 //! `num_workgroups` (which no HLSL system value names, so no row reaches
-//! it). The rows follow the reference compiler: what it refuses for WGSL
-//! (clip and cull distances, primitive id, conservative depth, stencil
-//! export, point size, layer and viewport, view and draw indices, wave
-//! lanes) is refused here with its code and message, at the declaration.
-//! `clip_distances` and `primitive_index` exist behind WGSL `enable`
-//! extensions that WebGPU devices need not offer; they stay refused like
-//! the reference refuses them until a test proves a portable mapping.
+//! it), and a vertex shader's `clip_distances` (`enable clip_distances;`,
+//! issue 29): one `array<f32, N>` that the legalizer packs every
+//! `SV_ClipDistanceN` output into, as D3D packs its registers. The other
+//! rows follow the reference compiler: what it refuses for WGSL (cull
+//! distances and clip distances read by a fragment shader, which WGSL
+//! cannot express, primitive id, conservative depth, stencil export,
+//! point size, layer and viewport, view and draw indices, wave lanes) is
+//! refused here with its code and message, at the declaration.
+//! `primitive_index` exists behind a WGSL `enable` extension; it stays
+//! refused like the reference refuses it until a test proves a portable
+//! mapping.
 //!
 //! Conversions are not rows: the legalizer converts whenever the declared
 //! type differs from the builtin's (`int` vertex ids from `u32`, a `uint2`
@@ -132,6 +136,11 @@ pub fn wgsl(sv: SV, stage: S, dir: Direction) -> WgslMapping {
             (S::Compute, In) => builtin("local_invocation_index", BuiltinType::UINT),
             _ => NOT_HERE,
         },
+        // Every `SV_ClipDistanceN` output of a vertex shader is elements
+        // of this one array, the legalizer sizes it.
+        SV::ClipDistance if (stage, dir) == (S::Vertex, Out) => {
+            builtin("clip_distances", BuiltinType::DISTANCES)
+        }
         SV::DepthGreaterEqual
         | SV::DepthLessEqual
         | SV::InnerCoverage
@@ -202,7 +211,10 @@ mod tests {
         );
         assert_eq!(
             builtins_of(S::Vertex, Direction::Output),
-            [(SV::Position, "position")]
+            [
+                (SV::Position, "position"),
+                (SV::ClipDistance, "clip_distances")
+            ]
         );
         assert_eq!(
             wgsl(SV::Position, S::Vertex, Direction::Input),
@@ -287,8 +299,9 @@ mod tests {
                 }
             }
         }
-        // 31 system values WGSL cannot express, in 3 stages, both ways.
-        assert_eq!(unsupported, 31 * 6);
+        // 31 system values WGSL cannot express, in 3 stages, both ways,
+        // but for a vertex shader's clip distances.
+        assert_eq!(unsupported, 31 * 6 - 1);
         // 14 it can, in the 17 cells where they mean something.
         assert_eq!(not_here, 14 * 6 - 17);
     }

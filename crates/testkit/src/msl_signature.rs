@@ -129,6 +129,17 @@ fn signature(line: &str, structs: &HashMap<String, Vec<Declared>>) -> Result<Sig
 /// `[[raster_order_group(N)]]` before the attribute where there is one.
 fn declared(text: &str) -> Result<Declared, String> {
     let text = text.trim();
+    // `float d [[clip_distance]] [2]`: a C array's extent follows the
+    // attribute; the type read is `float[2]`.
+    let (text, extent) = match text.rsplit_once("]] [") {
+        Some((head, tail)) if !tail.starts_with('[') => {
+            let n = tail
+                .strip_suffix(']')
+                .ok_or_else(|| format!("an unterminated extent in `{text}`"))?;
+            (&text[..head.len() + 2], Some(n))
+        }
+        _ => (text, None),
+    };
     let (decl, mut attribute) = match text.split_once(" [[") {
         Some((decl, attr)) => {
             let attr = attr
@@ -149,8 +160,12 @@ fn declared(text: &str) -> Result<Declared, String> {
     let (ty, name) = decl
         .rsplit_once(' ')
         .ok_or_else(|| format!("no type and name in `{text}`"))?;
+    let ty = match extent {
+        Some(n) => format!("{ty}[{n}]"),
+        None => ty.to_string(),
+    };
     Ok(Declared {
-        ty: ty.to_string(),
+        ty,
         name: name.to_string(),
         attribute,
         raster_order_group,
@@ -187,6 +202,8 @@ fn expected(
     let attributes: BTreeMap<String, String> =
         plan.expected_attributes(direction).into_iter().collect();
     let mut out = Vec::new();
+    // Clip distances: one `float[N]` of the elements the leaves fill.
+    let mut gathered: BTreeMap<String, u32> = BTreeMap::new();
     for leaf in plan
         .leaves
         .iter()
@@ -195,10 +212,38 @@ fn expected(
         let Some(attribute) = attributes.get(&leaf.name) else {
             continue;
         };
+        if let Target::BuiltIn {
+            element: Some(first),
+            ..
+        } = leaf.target
+        {
+            let end = first + element_count(module, leaf.ty);
+            let len = gathered.entry(attribute.clone()).or_default();
+            *len = (*len).max(end);
+            continue;
+        }
         out.push((attribute.clone(), leaf_type(leaf, module)?));
     }
+    out.extend(
+        gathered
+            .into_iter()
+            .map(|(a, n)| (a, format!("float[{n}]"))),
+    );
     out.sort();
     Ok(out)
+}
+
+/// How many scalars a value of `ty` holds: an array's elements, a
+/// vector's components, or 1.
+fn element_count(module: &ir::Module, ty: ir::Handle<ir::Type>) -> u32 {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Array {
+            size: ir::ArraySize::Constant(n),
+            ..
+        }) => *n,
+        Some(ir::TypeInner::Vector { size, .. }) => u32::from(*size),
+        _ => 1,
+    }
 }
 
 /// The MSL type a leaf has at the interface: the attribute's own, or the

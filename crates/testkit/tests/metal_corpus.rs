@@ -29,8 +29,7 @@ const RE_READ: usize = 134;
 /// Entry points refused with a coded diagnostic, by code.
 const REFUSED: &[(&str, usize)] = &[
     ("E47001", 11),
-    ("E55302", 5),
-    ("E55304", 2),
+    ("E55302", 7),
     ("E55309", 6),
     ("E55311", 3),
     ("E56301", 44),

@@ -228,7 +228,21 @@ impl Writer<'_> {
             let names = &self.names.members[&ty];
             writeln!(out, "struct {}\n{{", self.names.struct_name(ty)).ok();
             for (i, m) in members.iter().enumerate() {
-                let spelled = self.member_type(ty, i as u32, m)?;
+                let mut spelled = self.member_type(ty, i as u32, m)?;
+                // `float name [[clip_distance]] [N]`: an attributed array
+                // is a C array, its extent after the attribute.
+                let mut extent = String::new();
+                if let (
+                    Some(_),
+                    TypeInner::Array {
+                        base,
+                        size: ir::ArraySize::Constant(n),
+                    },
+                ) = (attributed.get(&ty), &module.types[m.ty].inner)
+                {
+                    spelled = self.spell(*base, m.span)?;
+                    extent = format!(" [{n}]");
+                }
                 let attribute = if let Some(&stage) = attributed.get(&ty) {
                     let binding = m.io.binding.as_ref().ok_or_else(|| Error::NotLegalized {
                         what: format!("the result member `{}` has no attribute", m.name),
@@ -241,7 +255,7 @@ impl Writer<'_> {
                 } else {
                     String::new()
                 };
-                writeln!(out, "    {spelled} {}{attribute};", names[i]).ok();
+                writeln!(out, "    {spelled} {}{attribute}{extent};", names[i]).ok();
             }
             out.push_str("};\n\n");
         }

@@ -278,20 +278,30 @@ impl<'a> Writer<'a> {
     }
 
     /// The `enable` directives of the extensions the module uses:
-    /// `dual_source_blending` for a `@blend_src` output.
+    /// `clip_distances` for a `@builtin(clip_distances)` output,
+    /// `dual_source_blending` for a `@blend_src` one.
     fn enables(&self) -> String {
-        let blends = |binding: &Option<ir::Binding>| {
-            matches!(binding, Some(ir::Binding::Location { index: Some(_), .. }))
+        let member = |wanted: fn(&ir::Binding) -> bool| {
+            self.module.types.iter().any(|(_, ty)| match &ty.inner {
+                TypeInner::Struct { members, .. } => members
+                    .iter()
+                    .any(|m| m.io.binding.as_ref().is_some_and(wanted)),
+                _ => false,
+            })
         };
-        let members = self.module.types.iter().any(|(_, ty)| match &ty.inner {
-            TypeInner::Struct { members, .. } => members.iter().any(|m| blends(&m.io.binding)),
-            _ => false,
-        });
-        if members {
-            "enable dual_source_blending;\n\n".into()
-        } else {
-            String::new()
+        let mut out = String::new();
+        if member(
+            |b| matches!(b, ir::Binding::BuiltIn(b) if b.value == ir::SystemValue::ClipDistance),
+        ) {
+            out.push_str("enable clip_distances;\n");
         }
+        if member(|b| matches!(b, ir::Binding::Location { index: Some(_), .. })) {
+            out.push_str("enable dual_source_blending;\n");
+        }
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out
     }
 
     fn functions(&mut self) -> Result<String> {

@@ -58,8 +58,13 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                     index,
                     interpolation,
                     blend,
+                    element,
                 } => {
-                    let ty = builtin_type_name(row.ty, false);
+                    // A gathered leaf fills its elements as declared.
+                    let ty = match element {
+                        Some(_) => declared.clone(),
+                        None => builtin_type_name(row.ty, false),
+                    };
                     let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
                     (
                         json!({
@@ -71,7 +76,7 @@ fn metal_json(module: &ir::Module, plan: &Plan) -> Value {
                                 row.attribute_with(*index, *interpolation),
                                 *blend,
                             ),
-                            "element": null,
+                            "element": element,
                             "block": null,
                             "type": ty,
                         }),

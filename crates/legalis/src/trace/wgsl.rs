@@ -26,8 +26,16 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
         .map(|leaf| {
             let declared = ir::print::type_name(module, leaf.ty);
             let (place, adapter) = match &leaf.target {
-                w::Target::BuiltIn { value, row } => {
-                    let ty = builtin_type_name(row.ty, false);
+                w::Target::BuiltIn {
+                    value,
+                    row,
+                    element,
+                } => {
+                    // A gathered leaf fills its elements as declared.
+                    let ty = match element {
+                        Some(_) => declared.clone(),
+                        None => builtin_type_name(row.ty, false),
+                    };
                     let adapter = (ty != declared).then(|| format!("{ty} as {declared}"));
                     (
                         json!({
@@ -35,7 +43,7 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
                             "value": value.name(),
                             "wgsl": row.name,
                             "spirv": null,
-                            "element": null,
+                            "element": element,
                             "block": null,
                             "type": ty,
                         }),

@@ -10,7 +10,7 @@ use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, Span, SystemValue, Type, TypeInner};
 use legalis_sysval::Direction;
 
-use super::plan::Root;
+use super::plan::{FamilyTarget, Reason, Root};
 
 /// A leaf before locations are assigned. `T` is its decided place (the
 /// target's target and a reason).
@@ -366,6 +366,135 @@ pub(crate) fn map_system_values<T, C: Column<T>>(
         let refused = errors.len() > reported;
         if leaf.target.is_none() {
             errors.extend(column.shape(leaf, refused));
+        }
+    }
+    errors
+}
+
+/// The first element of each clip- or cull-distance register in the one
+/// array the distances are packed into, and the array's length, every
+/// target's (GLSL's too): D3D packs each semantic index as a register of
+/// up to four components (`widths`: register → its components), and the
+/// registers follow each other in semantic-index order. So `float4`s at
+/// `SV_ClipDistance0` and `SV_ClipDistance1` are elements 0 to 3 and 4 to
+/// 7, and scalars at `SV_ClipDistance0` and `SV_ClipDistance2` elements 0
+/// and 1, as DXC and glslang's HLSL front end pack them.
+pub(crate) fn register_offsets(
+    widths: &std::collections::BTreeMap<u32, u32>,
+) -> (std::collections::BTreeMap<u32, u32>, u32) {
+    let mut offsets = std::collections::BTreeMap::new();
+    let mut next = 0u32;
+    for (&register, &width) in widths {
+        offsets.insert(register, next);
+        next = next.saturating_add(width);
+    }
+    (offsets, next)
+}
+
+/// The most distances a WGSL or Metal vertex function writes: WebGPU's
+/// `clip_distances` and Metal's `[[clip_distance]]` hold eight, as GLSL's
+/// `gl_MaxClipDistances` guarantees.
+const MAX_DISTANCES: u32 = 8;
+
+/// The registers a distance of type `ty` declared at semantic index
+/// `first` takes, with their widths: a scalar or vector is one register,
+/// an array of `k` scalars `k` registers from `first`.
+fn distance_registers(module: &ir::Module, ty: Handle<Type>, first: u32) -> Vec<(u32, u32)> {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Array {
+            size: ir::ArraySize::Constant(k),
+            ..
+        }) => (0..*k).map(|i| (first.saturating_add(i), 1)).collect(),
+        Some(TypeInner::Vector { size, .. }) => vec![(first, u32::from(*size))],
+        _ => vec![(first, 1)],
+    }
+}
+
+/// How many distances a value of type `ty` holds: the elements a leaf
+/// fills, in order (array elements, vector components, or the scalar).
+pub(crate) fn distance_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
+    distance_registers(module, ty, 0).iter().map(|r| r.1).sum()
+}
+
+/// WGSL's and Metal's clip distances: every leaf gathered into a builtin
+/// array (whose target's element is still its semantic index) gets the
+/// first element it fills, as [`register_offsets`] packs the registers.
+/// A leaf's registers follow each other, so its elements do too. Two
+/// leaves on one register, or more than eight distances in all, are the
+/// error `code`.
+pub(crate) fn pack_distances<T: FamilyTarget>(
+    module: &ir::Module,
+    leaves: &mut [RawLeaf<(T, Reason)>],
+    code: u32,
+) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    // Each direction's builtin arrays, one at a time.
+    let mut arrays: Vec<(Direction, SystemValue)> = Vec::new();
+    for leaf in leaves.iter_mut() {
+        if let Some((target, _)) = &mut leaf.target
+            && target.element_mut().is_some()
+            && let Some(value) = target.builtin()
+            && !arrays.contains(&(leaf.direction, value))
+        {
+            arrays.push((leaf.direction, value));
+        }
+    }
+    for (direction, value) in arrays {
+        // Register → its width and the leaf that has it.
+        let mut registers: std::collections::BTreeMap<u32, (u32, usize)> = Default::default();
+        let mut firsts = Vec::new();
+        for (i, leaf) in leaves.iter().enumerate() {
+            let Some((target, _)) = &leaf.target else {
+                continue;
+            };
+            let Some(first) = target.element() else {
+                continue;
+            };
+            if leaf.direction != direction || target.builtin() != Some(value) {
+                continue;
+            }
+            firsts.push((i, first));
+            for (register, width) in distance_registers(module, leaf.ty, first) {
+                if let Some(&(_, other)) = registers.get(&register) {
+                    let other = &leaves[other];
+                    let message = format!(
+                        "`{}` and `{}` both write `{}{register}`: each semantic index is one register of up to four distances",
+                        other.path,
+                        leaf.path,
+                        value.name()
+                    );
+                    errors.push(
+                        Diagnostic::error(code, message, leaf.span)
+                            .with_label(other.span, "the other one"),
+                    );
+                    continue;
+                }
+                registers.insert(register, (width, i));
+            }
+        }
+        let widths = registers.iter().map(|(&r, &(w, _))| (r, w)).collect();
+        let (offsets, total) = register_offsets(&widths);
+        if let Some((_, &(_, past))) = registers
+            .iter()
+            .find(|(r, (w, _))| offsets[*r] + w > MAX_DISTANCES)
+        {
+            let leaf = &leaves[past];
+            errors.push(Diagnostic::error(
+                code,
+                format!(
+                    "`{}` makes {total} `{}` values: the target holds {MAX_DISTANCES} in all",
+                    leaf.path,
+                    value.name()
+                ),
+                leaf.span,
+            ));
+        }
+        for (i, first) in firsts {
+            if let Some((target, _)) = &mut leaves[i].target
+                && let Some(element) = target.element_mut()
+            {
+                *element = offsets[&first];
+            }
         }
     }
     errors

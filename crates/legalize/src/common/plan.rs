@@ -155,6 +155,11 @@ pub(crate) trait FamilyTarget {
     fn place(&self) -> Place;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
+    /// For a leaf gathered into a builtin array (clip distances): the
+    /// first element it fills (before packing, its first register).
+    fn element(&self) -> Option<u32>;
+    /// [`FamilyTarget::element`], for the packing to set.
+    fn element_mut(&mut self) -> Option<&mut u32>;
     /// The binding the interface value carries: by default the builtin
     /// or the location of [`FamilyTarget::place`], none for the others
     /// (uniforms become globals, never interface values).
@@ -231,6 +236,9 @@ impl<T: FamilyTarget> WrapLeaf for Leaf<T> {
     }
     fn builtin_type(&self) -> Option<BuiltinType> {
         self.target.builtin_type()
+    }
+    fn element(&self) -> Option<u32> {
+        self.target.element()
     }
     fn io(&self) -> ir::IoAttrs {
         self.target.io()

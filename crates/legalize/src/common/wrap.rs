@@ -7,7 +7,10 @@
 //! what it computes (Metal's `SV_GroupIndex`), calls the source function
 //! (renamed `<entry>_body`), and copies every output leaf into the result
 //! struct (converted to the builtin's type). The user's code is not
-//! rewritten.
+//! rewritten. Clip distances are the one exception to a member per leaf:
+//! every `SV_ClipDistanceN` output fills its elements of one builtin
+//! array member, packed as D3D packs its registers
+//! ([`super::leaves::pack_distances`]).
 //!
 //! The [`ir::Policy`] conventions on builtin values apply here:
 //! `-fvk-invert-y` negates the written position's `y`,
@@ -49,6 +52,9 @@ pub(crate) trait WrapLeaf {
     fn builtin(&self) -> Option<SystemValue>;
     /// The builtin's own type, when the interface takes it.
     fn builtin_type(&self) -> Option<BuiltinType>;
+    /// For a leaf gathered into a builtin array (clip distances): the
+    /// first element it fills.
+    fn element(&self) -> Option<u32>;
     /// The binding the interface value carries.
     fn io(&self) -> ir::IoAttrs;
 }
@@ -184,7 +190,8 @@ pub(crate) fn wrap<L: WrapLeaf>(
         }
     };
 
-    // Outputs: one member each of the result struct.
+    // Outputs: one member each of the result struct, but one array member
+    // for all the leaves gathered into one builtin.
     let outputs: Vec<&L> = leaves
         .iter()
         .filter(|l| l.direction() == Direction::Output)
@@ -193,16 +200,7 @@ pub(crate) fn wrap<L: WrapLeaf>(
     if outputs.is_empty() {
         b.push(Statement::Return(None));
     } else {
-        let members = outputs
-            .iter()
-            .map(|leaf| ir::StructMember {
-                name: leaf.name().to_string(),
-                ty: interface_type(module, *leaf),
-                io: leaf.io(),
-                matrix_layout: None,
-                span: leaf.span(),
-            })
-            .collect();
+        let (members, member_of) = output_members(module, &outputs);
         let out_ty = module.types.insert(
             Type {
                 name: Some(format!("{}Output", entry.name)),
@@ -211,7 +209,7 @@ pub(crate) fn wrap<L: WrapLeaf>(
             source.span,
         );
         let out = b.declare("output", out_ty, None);
-        for (m, leaf) in outputs.iter().enumerate() {
+        for (leaf, m) in outputs.iter().zip(member_of) {
             let (base, root_ty) = match leaf.root() {
                 WrapRoot::Result => match result_local {
                     Some((l, ty)) => (l, ty),
@@ -224,14 +222,19 @@ pub(crate) fn wrap<L: WrapLeaf>(
                 WrapRoot::Added => continue,
             };
             b.span = leaf.span();
+            if let Some(first) = leaf.element() {
+                let source = (Expression::Local(base), root_ty);
+                store_elements(&mut b, module, *leaf, source, (out, out_ty, m), first);
+                continue;
+            }
             let interface_ty = interface_type(module, *leaf);
             let value = b.place(module, Expression::Local(base), root_ty, leaf.members());
             let value = b.convert(value, leaf.declared(), interface_ty);
-            let target = b.place(module, Expression::Local(out), out_ty, &[m as u32]);
+            let target = b.place(module, Expression::Local(out), out_ty, &[m]);
             b.push(Statement::Store { target, value });
             if leaf.builtin() == Some(SystemValue::Position) && policy.invert_y {
                 let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
-                let position = b.place(module, Expression::Local(out), out_ty, &[m as u32]);
+                let position = b.place(module, Expression::Local(out), out_ty, &[m]);
                 let negate = b.invert_y(position, float);
                 b.push(negate);
             }
@@ -249,6 +252,88 @@ pub(crate) fn wrap<L: WrapLeaf>(
     let span = module.functions.span(inner);
     let wrapper = module.functions.append(b.func, span);
     module.entry_points[entry_point].function = wrapper;
+}
+
+/// The members of the result struct of the `outputs`, and the member
+/// each output goes to: one per leaf, but one `float[N]` array for all
+/// the leaves gathered into one builtin (named after the first; `N` the
+/// elements they fill).
+fn output_members<L: WrapLeaf>(
+    module: &mut ir::Module,
+    outputs: &[&L],
+) -> (Vec<ir::StructMember>, Vec<u32>) {
+    let mut members: Vec<ir::StructMember> = Vec::new();
+    let mut member_of = Vec::with_capacity(outputs.len());
+    // A gathered builtin → its member and the elements it holds so far.
+    let mut arrays: Vec<(SystemValue, u32, u32)> = Vec::new();
+    for leaf in outputs {
+        let gathered = leaf.builtin().zip(leaf.element());
+        let Some((value, first)) = gathered else {
+            member_of.push(members.len() as u32);
+            members.push(ir::StructMember {
+                name: leaf.name().to_string(),
+                ty: interface_type(module, *leaf),
+                io: leaf.io(),
+                matrix_layout: None,
+                span: leaf.span(),
+            });
+            continue;
+        };
+        let end = first + super::leaves::distance_count(module, leaf.declared());
+        match arrays.iter_mut().find(|a| a.0 == value) {
+            Some((_, m, len)) => {
+                *len = (*len).max(end);
+                member_of.push(*m);
+            }
+            None => {
+                let m = members.len() as u32;
+                arrays.push((value, m, end));
+                member_of.push(m);
+                members.push(ir::StructMember {
+                    name: leaf.name().to_string(),
+                    ty: leaf.declared(),
+                    io: leaf.io(),
+                    matrix_layout: None,
+                    span: leaf.span(),
+                });
+            }
+        }
+    }
+    let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
+    for (_, m, len) in arrays {
+        members[m as usize].ty = builder::array_of(module, float, len);
+    }
+    (members, member_of)
+}
+
+/// `output.m[first + j] = value[j]` for each distance `j` of a leaf
+/// gathered into the builtin array member `m` of `output` (its type
+/// `out_ty`): the leaf's array elements or vector components in order, or
+/// the scalar. `source` is the root the leaf is a member of, with its
+/// type.
+fn store_elements<L: WrapLeaf>(
+    b: &mut FunctionBuilder,
+    module: &mut ir::Module,
+    leaf: &L,
+    source: (Expression, Handle<Type>),
+    (out, out_ty, m): (Handle<ir::LocalVariable>, Handle<Type>, u32),
+    first: u32,
+) {
+    let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
+    let uint = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
+    let declared = leaf.declared();
+    let count = super::leaves::distance_count(module, declared);
+    for j in 0..count {
+        let value = b.place(module, source.0.clone(), source.1, leaf.members());
+        let value = match module.types[declared].inner {
+            TypeInner::Array { .. } => b.element(value, j, uint, float),
+            TypeInner::Vector { .. } => b.swizzle(value, vec![j as u8], float),
+            _ => value,
+        };
+        let array = b.place(module, Expression::Local(out), out_ty, &[m]);
+        let target = b.element(array, first + j, uint, float);
+        b.push(Statement::Store { target, value });
+    }
 }
 
 /// `local.m0.m1... = value`: an input `value` of the interface's type

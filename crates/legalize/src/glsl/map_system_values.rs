@@ -594,10 +594,8 @@ pub fn map_leaves(
 /// SV_ClipDistance1` is register 1, components 0 to 3; each element of
 /// `float d[2] : SV_ClipDistance0` a register of its own), and the
 /// registers of one direction follow each other in semantic-index order
-/// in the one `gl_ClipDistance` array. So `float4 a : SV_ClipDistance0`
-/// and `float4 b : SV_ClipDistance1` are elements 0 to 3 and 4 to 7,
-/// and `SV_ClipDistance0` and `SV_ClipDistance2` scalars elements 0 and
-/// 1, as DXC and glslang's HLSL front end pack them.
+/// in the one `gl_ClipDistance` array
+/// (`common::leaves::register_offsets`, which WGSL and Metal share).
 fn pack_distances(leaves: &mut [RawLeaf]) {
     // The register and the component of each distance leaf, by index.
     let place = |leaf: &RawLeaf| match &leaf.target {
@@ -627,12 +625,7 @@ fn pack_distances(leaves: &mut [RawLeaf]) {
                     *width = (*width).max(component + 1);
                 }
             }
-            let mut offsets = std::collections::BTreeMap::new();
-            let mut next = 0u32;
-            for (&register, &width) in &widths {
-                offsets.insert(register, next);
-                next = next.saturating_add(width);
-            }
+            let (offsets, _) = crate::common::leaves::register_offsets(&widths);
             for leaf in leaves.iter_mut().filter(|l| l.direction == direction) {
                 let Some((v, register, component)) = place(leaf) else {
                     continue;

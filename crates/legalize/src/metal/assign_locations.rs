@@ -50,6 +50,7 @@ pub fn assign_locations(
                     index: location,
                     interpolation: ir::Interpolation::default(),
                     blend,
+                    element: None,
                 },
                 None => Target::Location {
                     location,

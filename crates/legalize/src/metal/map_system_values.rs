@@ -9,7 +9,7 @@
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, SystemValue, Type, TypeInner};
-use legalis_sysval::{Direction, MetalMapping};
+use legalis_sysval::{BuiltinType, Direction, MetalMapping};
 
 use super::plan::{Reason, Root, Target};
 use crate::codes;
@@ -21,7 +21,8 @@ pub type RawLeaf = leaves::RawLeaf<(Target, Reason)>;
 fn rules() -> leaves::Rules<(Target, Reason)> {
     leaves::Rules {
         uniform: (Target::Uniform, Reason::Uniform),
-        composite_leaves: false,
+        // Refused by `shape` but for clip-distance arrays.
+        composite_leaves: true,
         shape_code: codes::METAL_UNSUPPORTED_SHAPE,
         not_a: "a Metal varying: Metal stage inputs and outputs are scalars and vectors",
     }
@@ -106,7 +107,11 @@ pub fn map_leaves(
     entry: &ir::EntryPoint,
     leaves: &mut [RawLeaf],
 ) -> Vec<Diagnostic> {
-    leaves::map_system_values(leaves, &Metal { module, entry })
+    let mut errors = leaves::map_system_values(leaves, &Metal { module, entry });
+    if errors.is_empty() {
+        errors = leaves::pack_distances(module, leaves, codes::METAL_CLIP_DISTANCES);
+    }
+    errors
 }
 
 /// The Metal column of the table, for one entry point.
@@ -160,6 +165,9 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
                     index,
                     interpolation: leaf.io.interpolation,
                     blend: None,
+                    // An array row gathers: the semantic index is the
+                    // first register until the distances are packed.
+                    element: matches!(row.ty, BuiltinType::Array(..)).then_some(index),
                 };
                 leaf.target = Some((target, Reason::TableRow));
             }
@@ -190,27 +198,39 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
     }
 
     /// Checked even where the semantic was refused (WGSL reports one of
-    /// the two).
-    fn shape(&self, leaf: &RawLeaf, _refused: bool) -> Option<Diagnostic> {
-        (!is_user_varying_type(self.module, leaf.ty)).then(|| {
-            Diagnostic::error(
-                codes::METAL_UNSUPPORTED_SHAPE,
-                format!(
-                    "`{}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
-                    leaf.path
-                ),
-                leaf.span,
-            )
-        })
+    /// the two), but for a matrix or an array.
+    fn shape(&self, leaf: &RawLeaf, refused: bool) -> Option<Diagnostic> {
+        if is_user_varying_type(self.module, leaf.ty) {
+            return None;
+        }
+        let message = match self.module.types.try_get(leaf.ty).map(|t| &t.inner) {
+            Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if refused => return None,
+            Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) => format!(
+                "`{}` of type `{}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors",
+                leaf.path,
+                ir::print::type_name(self.module, leaf.ty)
+            ),
+            _ => format!(
+                "`{}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
+                leaf.path
+            ),
+        };
+        Some(Diagnostic::error(
+            codes::METAL_UNSUPPORTED_SHAPE,
+            message,
+            leaf.span,
+        ))
     }
 }
 
 /// Whether Metal can pass a value of `ty` as a user varying: numeric
-/// scalars and vectors up to 32 bits (no `bool`, no 64-bit types).
+/// scalars and vectors up to 32 bits (no `bool`, no 64-bit types, no
+/// matrices or arrays).
 fn is_user_varying_type(module: &ir::Module, ty: Handle<Type>) -> bool {
-    module
-        .types
-        .try_get(ty)
-        .and_then(|t| t.inner.scalar())
-        .is_some_and(|s| s.kind != ir::ScalarKind::Bool && s.width <= 4)
+    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(s)) => Some(*s),
+        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
+        _ => None,
+    };
+    scalar.is_some_and(|s| s.kind != ir::ScalarKind::Bool && s.width <= 4)
 }

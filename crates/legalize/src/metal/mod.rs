@@ -224,6 +224,7 @@ fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
             index: 0,
             interpolation: ir::Interpolation::default(),
             blend: None,
+            element: None,
         },
         reason: Reason::Synthesized,
         span,

@@ -30,6 +30,10 @@ pub enum Target {
         /// `[[vk::index(n)]]` of a fragment output: the dual-source
         /// blending source (`[[color(0), index(1)]]`).
         blend: Option<u32>,
+        /// For a clip distance: the first element of the one
+        /// `[[clip_distance]]` array that the leaf's values fill, in
+        /// order (`common::leaves::pack_distances`).
+        element: Option<u32>,
     },
     /// A user varying: `[[attribute(location)]]` on a vertex input,
     /// `[[user(SEMANTIC)]]` with its interpolation between vertex and

@@ -8,7 +8,7 @@
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
 use legalis_ir::{Handle, SystemValue, Type, TypeInner};
-use legalis_sysval::WgslMapping;
+use legalis_sysval::{BuiltinType, WgslMapping};
 
 use super::plan::{Reason, Target};
 use crate::codes;
@@ -41,7 +41,11 @@ pub fn map_leaves(
     stage: ir::ShaderStage,
     leaves: &mut [RawLeaf],
 ) -> Vec<Diagnostic> {
-    leaves::map_system_values(leaves, &Wgsl { module, stage })
+    let mut errors = leaves::map_system_values(leaves, &Wgsl { module, stage });
+    if errors.is_empty() {
+        errors = leaves::pack_distances(module, leaves, codes::WGSL_CLIP_DISTANCES);
+    }
+    errors
 }
 
 /// The WGSL column of the table, for one stage.
@@ -65,7 +69,15 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
     fn system_value(&self, leaf: &mut RawLeaf, sv: SystemValue, index: u32) -> Option<Diagnostic> {
         match legalis_sysval::wgsl(sv, self.stage, leaf.direction) {
             WgslMapping::BuiltIn(row) => {
-                leaf.target = Some((Target::BuiltIn { value: sv, row }, Reason::TableRow));
+                // An array row gathers: the semantic index is the first
+                // register until the distances are packed.
+                let element = matches!(row.ty, BuiltinType::Array(..)).then_some(index);
+                let target = Target::BuiltIn {
+                    value: sv,
+                    row,
+                    element,
+                };
+                leaf.target = Some((target, Reason::TableRow));
             }
             WgslMapping::Location { by_index } => {
                 if by_index {

@@ -22,6 +22,10 @@ pub enum Target {
         value: SystemValue,
         /// The system-value table's WGSL row: the builtin's name and type.
         row: WgslBuiltin,
+        /// For a clip distance: the first element of the one
+        /// `clip_distances` array that the leaf's values fill, in order
+        /// (`common::leaves::pack_distances`).
+        element: Option<u32>,
     },
     /// A user varying, `@location(N)`.
     Location {

@@ -42,4 +42,16 @@ impl FamilyTarget for Target {
             _ => None,
         }
     }
+    fn element(&self) -> Option<u32> {
+        match self {
+            Target::BuiltIn { element, .. } => *element,
+            _ => None,
+        }
+    }
+    fn element_mut(&mut self) -> Option<&mut u32> {
+        match self {
+            Target::BuiltIn { element, .. } => element.as_mut(),
+            _ => None,
+        }
+    }
 }
