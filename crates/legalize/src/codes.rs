@@ -111,10 +111,11 @@ pub const METAL_USER_VARYING_IN_COMPUTE: u32 = 55305;
 pub const METAL_UNKNOWN_SYSTEM_VALUE: u32 = 55307;
 /// Metal was asked for but no entry point was chosen.
 pub const METAL_NO_ENTRY_POINT: u32 = 55308;
-/// A Metal mesh output used other than by a whole-element store
-/// (`verts[i] = v;`): part of an element written, an element read, the
-/// array passed on. Metal's `set_vertex`/`set_primitive`/`set_index`
-/// write whole elements only (B21).
+/// A Metal mesh output used as its thread-local copy cannot take: the
+/// array passed on, or an element (or part of one) written other than by
+/// an assignment statement, where the copy could not mark it written.
+/// Metal's `set_vertex`/`set_primitive`/`set_index` write whole elements
+/// only (B21, issue 29).
 pub const METAL_MESH_OUTPUT_ACCESS: u32 = 55309;
 /// `SetMeshOutputCounts` or `DispatchMesh` called outside the entry
 /// function: on Metal only the entry function holds the mesh object and

@@ -21,10 +21,14 @@
 //!   `set_primitive_count` (Metal has no vertex count) and `DispatchMesh`
 //!   the payload store and `set_threadgroups_per_grid` (writer).
 //!
-//! Metal cannot write part of a mesh output element nor read one back:
-//! any other use of a mesh output is `E55309`, and `SetMeshOutputCounts`
-//! or `DispatchMesh` outside the entry function is `E55310` (the reference
-//! rejects the first with its own code and does not check the second).
+//! Metal cannot write part of a mesh output element nor read one back
+//! (the reference refuses both): an output array used so (`verts[i].pos
+//! = p;`, a read of `verts[i].uv`) lives in a thread-local copy with a
+//! written flag per element, and each exit writes the flagged elements
+//! whole through the store above (`elements.rs`). What the copy cannot
+//! take (the array passed on, an element written as an `out` argument)
+//! is `E55309`; `SetMeshOutputCounts` or `DispatchMesh` outside the entry
+//! function is `E55310` (the reference does not check it).
 
 use legalis_ir::{FastHashMap, FastHashSet};
 
@@ -38,6 +42,8 @@ use super::wrap_entry_point::{group_index, io_for, store_group_index};
 use crate::codes;
 use crate::common::builder::{self, FunctionBuilder};
 use crate::common::wrap::{interface_type, store_input};
+
+mod elements;
 
 /// The mesh-output parameters of `func`, by index.
 fn mesh_params(module: &ir::Module, func: &ir::Function) -> FastHashMap<u32, MeshOutputKind> {
@@ -85,45 +91,14 @@ fn callees(module: &ir::Module, entry: Handle<ir::Function>) -> Vec<Handle<ir::F
     out
 }
 
-/// The source checks B21 needs before planning: mesh outputs written
-/// whole, in the entry function; the mesh and dispatch calls there too.
+/// The source checks B21 needs before planning: mesh outputs used only
+/// as their thread-local copies can take (`elements`); the mesh and
+/// dispatch calls in the entry function.
 pub fn check(module: &ir::Module, entry: &ir::EntryPoint) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     let func = &module.functions[entry.function];
     let params = mesh_params(module, func);
-    if !params.is_empty() {
-        let mut whole = FastHashSet::default();
-        stores(&func.body, &mut |target| {
-            if let Expression::Index { base, .. } = &func.expressions[target]
-                && matches!(func.expressions[*base], Expression::Param(k) if params.contains_key(&k))
-            {
-                whole.insert(target);
-            }
-        });
-        for (h, e) in func.expressions.iter() {
-            for child in e.children() {
-                let Expression::Param(k) = func.expressions[child] else {
-                    continue;
-                };
-                if !params.contains_key(&k) {
-                    continue;
-                }
-                let stored_whole = matches!(e, Expression::Index { base, .. } if *base == child)
-                    && whole.contains(&h);
-                if !stored_whole {
-                    let name = &func.params[k as usize].name;
-                    errors.push(Diagnostic::error(
-                        codes::METAL_MESH_OUTPUT_ACCESS,
-                        format!(
-                            "`{name}` is a Metal mesh output: write whole elements (`{name}[i] = value;`); \
-                             Metal cannot write part of an element, read one back, or pass the array on"
-                        ),
-                        func.expressions.span(h),
-                    ));
-                }
-            }
-        }
-    }
+    errors.extend(elements::check(module, func, &params));
     // Metal's `mesh<V, P, NV, NP, t>` holds at most 256 vertices and 512
     // primitives.
     for p in &func.params {
@@ -332,6 +307,15 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         }
     }
 
+    // Outputs written field by field: a thread-local copy each.
+    let mut copies = elements::declare(
+        &mut w,
+        module,
+        &source,
+        &mesh_params(module, &source),
+        &mut prologue,
+    );
+
     // Inputs: one attributed parameter each, stored into its place.
     let mut group_thread_id = None;
     for leaf in plan.leaves.iter().filter(|l| {
@@ -378,6 +362,9 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     }
     for (k, param) in kept {
         old[k] = Old::Param(w.func.params.len() as u32);
+        if let Some(copy) = copies.get_mut(&(k as u32)) {
+            copy.param = w.func.params.len() as u32;
+        }
         w.func.params.push(param);
     }
 
@@ -399,6 +386,11 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
     for index in 0..original {
         let h = Handle::from_index(index);
         if let Expression::Param(k) = w.func.expressions[h] {
+            if let Some(copy) = copies.get(&k) {
+                let (local, ty) = copy.replacement();
+                w.func.expressions.set(h, local, Some(ty));
+                continue;
+            }
             let mut ty = w.func.expressions.ty(h);
             let replacement = match old.get(k as usize) {
                 Some(Old::Param(n)) => {
@@ -413,9 +405,11 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         }
     }
 
-    // Whole-element stores of vertices and primitives: through the
-    // element struct.
+    // Stores into the copies mark their elements written, and each exit
+    // writes the written ones out; then whole-element stores of vertices
+    // and primitives go through the element struct.
     let mut body = std::mem::take(&mut w.func.body);
+    elements::rewrite(&mut w, module, &mut body, &copies);
     rewrite_stores(&mut w, module, &mut body, plan);
     // An object function's `DispatchMesh`: every thread reaches it, but
     // one copies the payload out, after the group's writes to it.
