@@ -274,6 +274,16 @@ pub(crate) fn is_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
         .is_some_and(|s| matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint))
 }
 
+/// A `half` scalar or vector (`min16float`, `float16_t`).
+pub(crate) fn is_half(module: &ir::Module, ty: Handle<Type>) -> bool {
+    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(s)) => Some(*s),
+        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
+        _ => None,
+    };
+    scalar.is_some_and(|s| s.kind == ir::ScalarKind::Float && s.width == 2)
+}
+
 /// Two leaves on one location: the error `code` at the `second` leaf's
 /// declaration (path, span), labelled at the `first`'s.
 pub(crate) fn location_conflict(
