@@ -274,14 +274,18 @@ pub(crate) fn is_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
         .is_some_and(|s| matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint))
 }
 
-/// A `half` scalar or vector (`min16float`, `float16_t`).
-pub(crate) fn is_half(module: &ir::Module, ty: Handle<Type>) -> bool {
-    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
+/// The scalar of a scalar or vector type; `None` for any other type.
+pub(crate) fn scalar_or_vector(module: &ir::Module, ty: Handle<Type>) -> Option<ir::Scalar> {
+    match module.types.try_get(ty).map(|t| &t.inner) {
         Some(TypeInner::Scalar(s)) => Some(*s),
         Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
         _ => None,
-    };
-    scalar.is_some_and(|s| s.kind == ir::ScalarKind::Float && s.width == 2)
+    }
+}
+
+/// A `half` scalar or vector (`min16float`, `float16_t`).
+pub(crate) fn is_half(module: &ir::Module, ty: Handle<Type>) -> bool {
+    scalar_or_vector(module, ty).is_some_and(|s| s == ir::Scalar::F16)
 }
 
 /// Two leaves on one location: the error `code` at the `second` leaf's

@@ -7,7 +7,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, SystemValue, Type, TypeInner};
+use legalis_ir::{Handle, SystemValue, Type};
 use legalis_sysval::WgslMapping;
 
 use super::plan::{Reason, Target};
@@ -123,7 +123,7 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
 /// f16;`, or widened to `f32`); 16-bit integers, 64-bit types and `bool`
 /// cannot.
 fn is_location_type(module: &ir::Module, ty: Handle<Type>) -> bool {
-    scalar_of(module, ty).is_some_and(|s| match s.kind {
+    leaves::scalar_or_vector(module, ty).is_some_and(|s| match s.kind {
         ir::ScalarKind::Bool => false,
         ir::ScalarKind::Float => matches!(s.width, 2 | 4),
         _ => s.width == 4,
@@ -132,16 +132,7 @@ fn is_location_type(module: &ir::Module, ty: Handle<Type>) -> bool {
 
 /// `int16_t`, `uint16_t` and their vectors: WGSL has no such type.
 fn is_16bit_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
-    scalar_of(module, ty).is_some_and(|s| {
+    leaves::scalar_or_vector(module, ty).is_some_and(|s| {
         s.width == 2 && matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint)
     })
-}
-
-/// The scalar of a scalar or vector type.
-fn scalar_of(module: &ir::Module, ty: Handle<Type>) -> Option<ir::Scalar> {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Scalar(s)) => Some(*s),
-        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
-        _ => None,
-    }
 }
