@@ -228,11 +228,13 @@ API conventions (the same on every target):
                     gl_InstanceIndex as they are, without subtracting
                     gl_BaseVertex and gl_BaseInstance (legalis's own option)
   -fvk-widen-16bit-varyings
-                    glsl, spirv: 16-bit scalar and vector varyings travel
-                    as 32-bit ones, converted where the entry point reads
-                    and writes them, so the module needs no 16-bit inputs
-                    and outputs (storageInputOutput16); 16-bit matrices and
-                    arrays are refused (legalis's own option)
+                    glsl, spirv, wgsl: 16-bit scalar and vector varyings
+                    travel as 32-bit ones, converted where the entry point
+                    reads and writes them, so the module needs no 16-bit
+                    inputs and outputs (storageInputOutput16; on WGSL
+                    `half` varyings are `f32` locations instead of `f16`
+                    ones); 16-bit matrices and arrays are refused
+                    (legalis's own option)
   -emit-spirv-via-glsl
                     spirv, spirv-asm: glslang compiles legalis's GLSL
                     (SPIR-V 1.6) instead of the SPIR-V writer
@@ -869,8 +871,18 @@ const VARYING_LEGALIZERS: &[Writer] = &[
     Writer::Metal,
 ];
 /// The targets of the GLSL legalizer, the only one that reads
-/// `vertex_ids`, `widen_16bit_varyings` and the scalar layout.
+/// `vertex_ids` and the scalar layout.
 const GLSL_LEGALIZER: &[Writer] = &[Writer::Glsl, Writer::Spirv, Writer::SpirvViaGlsl];
+/// The targets of the legalizers that read `widen_16bit_varyings`: the
+/// GLSL one's and the WGSL one's (Metal passes `half` varyings as they
+/// are).
+const WIDEN_16BIT: &[Writer] = &[
+    Writer::Glsl,
+    Writer::Spirv,
+    Writer::SpirvViaGlsl,
+    Writer::Wgsl,
+    Writer::WgslSpirv,
+];
 /// The targets of `legalis_bind`'s Vulkan rule (which the WGSL rule
 /// runs too): register shifts and `-fvk-bind-globals`; and the writers
 /// that keep unused resources under `-preserve-params` (GLSL's pruning,
@@ -924,7 +936,7 @@ pub const TARGET_OPTIONS: &[TargetOption] = &[
     TargetOption {
         name: "-fvk-widen-16bit-varyings",
         spellings: &["-fvk-widen-16bit-varyings"],
-        writers: GLSL_LEGALIZER,
+        writers: WIDEN_16BIT,
     },
     // They choose between the two ways to SPIR-V.
     TargetOption {
@@ -2069,7 +2081,7 @@ mod tests {
             ("-fvk-use-dx-position-w", every_varying),
             ("-fvk-use-entrypoint-name", spirv),
             ("-fvk-raw-vertex-id", glsl_legalizer),
-            ("-fvk-widen-16bit-varyings", glsl_legalizer),
+            ("-fvk-widen-16bit-varyings", vulkan_wgsl),
             ("-emit-spirv-directly", spirv),
             ("-preserve-params", vulkan_wgsl),
             ("-fvk-use-scalar-layout", glsl_legalizer),

@@ -353,3 +353,109 @@ fn booleans_in_buffers_are_words() {
         ],
     );
 }
+
+/// `half` is `f16` everywhere, under `enable f16;`: locals, functions,
+/// buffers, matrices, `h` literals (the nearest `f16`), `0.0h`, the
+/// writer's own constants of the operand's type, conversions both ways;
+/// an infinite `half` constant is assigned at run time.
+#[test]
+fn half_is_f16_under_enable_f16() {
+    let out = compute(
+        "half4 v = buf[id.x]; half2x2 m = half2x2(1, 2, 3, 4); m = m * m;
+         v.x = rcp(v.y) + big; v.w++;
+         if (isinf(v.x) || any(v)) v.y = -0.1h;
+         float4 wide = v; v = (half4)wide + twice(v.x); buf[id.x] = v;",
+        "RWStructuredBuffer<half4> buf; static const half big = 100000.0;
+         half twice(half h) { return h * 2; }",
+    );
+    has(
+        &out,
+        &[
+            "enable f16;\n",
+            "var<storage, read_write> buf: array<vec4<f16>>;",
+            "var<private> big: f16;",
+            "big = f16(bitcast<f32>(2139095040u));",
+            "fn twice(h: f16) -> f16 {",
+            "(h * 2.0h)",
+            "mat2x2<f16>(1.0h, 2.0h, 3.0h, 4.0h)",
+            "mat2x2<f16>((m[0] * m[0]), (m[1] * m[1]))",
+            "(1.0h / v.y)",
+            "(v.w + 1.0h)",
+            "(abs(v.x) > 65504.0h)",
+            "any(v != vec4<f16>(0.0h))",
+            "-(0.099975586h)",
+            "var wide: vec4<f32> = vec4<f32>(v);",
+            "vec4<f16>(wide)",
+        ],
+    );
+}
+
+/// `clip` of a `half` compares with the `f16` zero.
+#[test]
+fn clip_of_half() {
+    let out = wgsl_ok(
+        "float4 main(half3 c : COLOR0) : SV_Target { clip(c); clip(c.x); return float4(c, 1); }",
+        ShaderStage::Fragment,
+    );
+    has(
+        &out,
+        &[
+            "@location(0) c: vec3<f16>",
+            "any(c < vec3<f16>(0.0h))",
+            "(c.x < 0.0h)",
+        ],
+    );
+}
+
+/// A texture of `half` texels is sampled as `f32` (WGSL sampled textures
+/// have no `f16` type) and its texels converted.
+#[test]
+fn half_textures_are_sampled_as_f32() {
+    let out = wgsl_ok(
+        "Texture2D<half4> t; Texture2D<half> r; SamplerState s;
+         float4 main(float2 uv : TEXCOORD0) : SV_Target {
+             half4 a = t.Sample(s, uv); half g = t.GatherRed(s, uv).x; half x = r.Sample(s, uv);
+             return a + g + x;
+         }",
+        ShaderStage::Fragment,
+    );
+    has(
+        &out,
+        &[
+            "var t: texture_2d<f32>;",
+            "var a: vec4<f16> = vec4<f16>(textureSample(t, s, uv));",
+            "vec4<f16>(textureGather(0, t, s, uv)).x",
+            "f16(textureSample(r, s, uv).x)",
+        ],
+    );
+}
+
+/// `enable f16;` only when the output has an `f16`: a `half` function
+/// nothing calls does not ask for the feature.
+#[test]
+fn unused_half_enables_nothing() {
+    let out = compute(
+        "rw[id.x] = 1;",
+        "RWStructuredBuffer<uint> rw; half unused(half h) { return h; }",
+    );
+    assert!(!out.contains("f16"), "{out}");
+}
+
+/// WGSL has no 16-bit integers, and no uniform `f16` matrix laid out as
+/// a constant buffer's.
+#[test]
+fn sixteen_bit_integers_and_uniform_half_matrices_are_refused() {
+    let (message, at) = wgsl_err(
+        "RWStructuredBuffer<uint> rw;
+         [numthreads(1, 1, 1)] void main() { int16_t s = 3; rw[0] = s; }",
+        ShaderStage::Compute,
+    );
+    assert!(message.contains("WGSL has no 16-bit integers"), "{message}");
+    assert!(at.contains("s = 3"), "{at}");
+    let (message, _) = wgsl_err(
+        "cbuffer C { half2x2 m; }; RWStructuredBuffer<half2> rw;
+         [numthreads(1, 1, 1)] void main() { rw[0] = m[0]; }",
+        ShaderStage::Compute,
+    );
+    assert!(message.contains("uniform `half` matrix"), "{message}");
+}

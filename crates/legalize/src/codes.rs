@@ -69,8 +69,8 @@ pub const WGSL_UNSUPPORTED_STAGE: u32 = 55201;
 /// the other one.
 pub const WGSL_LOCATION_CONFLICT: u32 = 55203;
 /// A varying of a shape WGSL cannot pass at a location (a matrix, an
-/// array, a `bool`, an opaque type); WGSL user varyings are numeric
-/// scalars and vectors.
+/// array, a `bool`, a 16-bit integer, a 64-bit type, an opaque type);
+/// WGSL user varyings are 32-bit numeric and `f16` scalars and vectors.
 pub const WGSL_UNSUPPORTED_SHAPE: u32 = 55204;
 /// A compute entry-point parameter without a system-value semantic.
 pub const WGSL_USER_VARYING_IN_COMPUTE: u32 = 55205;

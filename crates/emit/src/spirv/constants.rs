@@ -77,7 +77,7 @@ impl Writer<'_> {
         let bits: u64 = match (scalar.kind, scalar.width) {
             (ScalarKind::Bool, _) => return self.const_bool(as_u64 != 0),
             (ScalarKind::Float, 8) => as_f64.to_bits(),
-            (ScalarKind::Float, 2) => u64::from(f16_bits(as_f64 as f32)),
+            (ScalarKind::Float, 2) => u64::from(crate::float_text::f16_bits(as_f64 as f32)),
             (ScalarKind::Float, _) => u64::from((as_f64 as f32).to_bits()),
             (_, 8) => as_u64,
             (ScalarKind::Sint, w) if w < 4 => {
@@ -139,34 +139,4 @@ impl Writer<'_> {
         let ty = self.numeric(scalar, size, 0, Layout::Plain);
         self.composite_const(ty, vec![c; size as usize])
     }
-}
-
-/// IEEE half bits of `f`, rounding to nearest even.
-fn f16_bits(f: f32) -> u16 {
-    let bits = f.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xFF) as i32;
-    let mant = bits & 0x7F_FFFF;
-    if exp == 0xFF {
-        return sign | 0x7C00 | if mant != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1F {
-        return sign | 0x7C00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = (mant | 0x80_0000) >> (1 - e);
-        let round = (m >> 12) & 1;
-        return sign | ((m >> 13) + round) as u16;
-    }
-    let m = mant >> 13;
-    let rest = mant & 0x1FFF;
-    let mut h = (sign as u32) | ((e as u32) << 10) | m;
-    if rest > 0x1000 || (rest == 0x1000 && (m & 1) == 1) {
-        h += 1;
-    }
-    h as u16
 }

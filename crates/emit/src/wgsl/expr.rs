@@ -205,6 +205,43 @@ pub(super) fn is_const(exprs: &ir::ExpressionArena, e: Handle<Expression>) -> bo
     ir::is_constant(exprs, e, true, &|_| false)
 }
 
+/// Whether every float literal in `e`'s tree is finite in its type: an
+/// infinite one (`1e39` as `f32`, `100000.0` as `f16`) is written through
+/// `bitcast`, which is no WGSL constant expression, so a global
+/// initialized with it is assigned at the start of the entry point.
+pub(super) fn finite_literals(
+    module: &ir::Module,
+    exprs: &ir::ExpressionArena,
+    e: Handle<Expression>,
+) -> bool {
+    // A converted literal is written as a literal of the new type.
+    let literal = match exprs[e] {
+        Expression::Literal(lit) => Some(lit),
+        Expression::Convert { expr } => match exprs[expr] {
+            Expression::Literal(lit) => Some(lit),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(lit) = literal {
+        let value = match lit {
+            Literal::Float(f) => f,
+            Literal::Int(i) => i as f64,
+            Literal::Uint(u) => u as f64,
+            Literal::Bool(_) => return true,
+        };
+        return match exprs.ty(e).and_then(|t| module.types[t].inner.scalar()) {
+            Some(s) if s.kind == ScalarKind::Float && s.width == 2 => {
+                let bits = crate::float_text::f16_bits(value as f32);
+                crate::float_text::f16_value(bits).is_finite()
+            }
+            Some(s) if s.kind == ScalarKind::Float => (value as f32).is_finite(),
+            _ => true,
+        } && (exprs[e].children().into_iter()).all(|c| finite_literals(module, exprs, c));
+    }
+    (exprs[e].children().into_iter()).all(|c| finite_literals(module, exprs, c))
+}
+
 pub(super) const INDENT: &str = "    ";
 
 impl Writer<'_> {
@@ -779,10 +816,12 @@ impl Writer<'_> {
             (Literal::Int(i), ScalarKind::Uint) => format!("{}u", i as u32),
             (Literal::Float(f), ScalarKind::Uint) => format!("{}u", f as u32),
             (Literal::Bool(b), ScalarKind::Uint) => format!("{}u", u32::from(b)),
-            (Literal::Float(f), ScalarKind::Float) => float_literal(f),
-            (Literal::Int(i), ScalarKind::Float) => float_literal(i as f64),
-            (Literal::Uint(u), ScalarKind::Float) => float_literal(u as f64),
-            (Literal::Bool(b), ScalarKind::Float) => float_literal(f64::from(u8::from(b))),
+            (Literal::Float(f), ScalarKind::Float) => float_literal_of(scalar, f),
+            (Literal::Int(i), ScalarKind::Float) => float_literal_of(scalar, i as f64),
+            (Literal::Uint(u), ScalarKind::Float) => float_literal_of(scalar, u as f64),
+            (Literal::Bool(b), ScalarKind::Float) => {
+                float_literal_of(scalar, f64::from(u8::from(b)))
+            }
         })
     }
 
@@ -847,11 +886,16 @@ impl Writer<'_> {
     /// A `vec4` texel narrowed to the declared texel type (`.x` for a
     /// `Texture2D<float>`).
     pub(super) fn narrow_texel(&self, value: String, texel: Option<Handle<ir::Type>>) -> String {
-        match texel.and_then(|t| super::types::texel_shape(self.module, t)) {
+        let shape = texel.and_then(|t| super::types::texel_shape(self.module, t));
+        let narrowed = match shape {
             Some((1, _)) => format!("{value}.x"),
             Some((2, _)) => format!("{value}.xy"),
             Some((3, _)) => format!("{value}.xyz"),
             _ => value,
+        };
+        match shape {
+            Some((size, scalar)) => half_texel(narrowed, size, scalar),
+            None => narrowed,
         }
     }
 
@@ -963,7 +1007,11 @@ impl Writer<'_> {
             }
             (
                 BinaryOp::Multiply | BinaryOp::Divide,
-                Some(TypeInner::Matrix { rows, columns, .. }),
+                Some(TypeInner::Matrix {
+                    rows,
+                    columns,
+                    scalar,
+                }),
                 Some(TypeInner::Matrix { .. }),
             ) => {
                 let a = self.reusable(ctx, left)?;
@@ -971,7 +1019,8 @@ impl Writer<'_> {
                 let cols: Vec<String> = (0..*rows)
                     .map(|i| format!("({a}[{i}] {} {b}[{i}])", op.symbol()))
                     .collect();
-                Ok(format!("mat{rows}x{columns}<f32>({})", cols.join(", ")))
+                let s = super::types::scalar(*scalar, span)?;
+                Ok(format!("mat{rows}x{columns}<{s}>({})", cols.join(", ")))
             }
             _ => unsupported(format!("`{}` on these matrix operands", op.symbol()), span),
         }
@@ -1052,8 +1101,16 @@ impl Writer<'_> {
                     .collect();
                 format!("{to_name}({})", cols.join(", "))
             }
-            (TypeInner::Scalar(_), TypeInner::Matrix { rows, columns, .. }) => {
-                let col = format!("vec{columns}<f32>(f32({v}))");
+            (
+                TypeInner::Scalar(_),
+                TypeInner::Matrix {
+                    rows,
+                    columns,
+                    scalar,
+                },
+            ) => {
+                let s = super::types::scalar(*scalar, span)?;
+                let col = format!("vec{columns}<{s}>({s}({v}))");
                 let cols: Vec<String> = (0..*rows).map(|_| col.clone()).collect();
                 format!("{to_name}({})", cols.join(", "))
             }
@@ -1352,11 +1409,59 @@ pub(super) fn float_literal(f: f64) -> String {
     }
 }
 
+/// A float literal of the float scalar `s`: `f32` as
+/// [`float_literal`], `f16` as [`half_literal`].
+pub(super) fn float_literal_of(s: ir::Scalar, f: f64) -> String {
+    if s.width == 2 {
+        half_literal(f)
+    } else {
+        float_literal(f)
+    }
+}
+
+/// An `h` literal holding `f` rounded to the nearest `f16` (to nearest
+/// even, as a `half` constant is everywhere else), written as the
+/// shortest text that reads back to that `f16`; infinities and NaN (and
+/// values past 65504, which round to infinity) as the `f32` one's bits
+/// converted (WGSL has no literals for them, no 16-bit integers to bit
+/// cast, and no constant that overflows).
+pub(super) fn half_literal(f: f64) -> String {
+    let bits = crate::float_text::f16_bits(f as f32);
+    let value = crate::float_text::f16_value(bits);
+    if !value.is_finite() {
+        return format!("f16(bitcast<f32>({}u))", value.to_bits());
+    }
+    // The `f32` that equals the `f16` reads back to it: the `f16` nearest
+    // to the text is nearer than half an `f32` step.
+    let text = crate::float_text::debug_f32(value);
+    if text.starts_with('-') {
+        format!("({text}h)")
+    } else {
+        format!("{text}h")
+    }
+}
+
+/// The zero of a scalar type (`0.0h` for `f16`).
 pub(super) fn zero_of(s: ir::Scalar) -> &'static str {
     match s.kind {
+        ScalarKind::Float if s.width == 2 => "0.0h",
         ScalarKind::Float => "0.0f",
         ScalarKind::Uint => "0u",
         ScalarKind::Sint => "0i",
         ScalarKind::Bool => "false",
+    }
+}
+
+/// A texel read from a texture of `half` texels, which WGSL samples as
+/// `f32` (`texture_2d<f32>`: sampled textures have no `f16` type),
+/// converted to the `f16` value the code expects: `vec4<f16>(value)`,
+/// `f16(value)`; any other texel as it is.
+pub(super) fn half_texel(value: String, size: u8, scalar: ir::Scalar) -> String {
+    if scalar.kind != ScalarKind::Float || scalar.width != 2 {
+        return value;
+    }
+    match size {
+        1 => format!("f16({value})"),
+        n => format!("vec{n}<f16>({value})"),
     }
 }

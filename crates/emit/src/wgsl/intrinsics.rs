@@ -215,9 +215,17 @@ impl Writer<'_> {
                 if s.is_some_and(|s| s.kind != ScalarKind::Float) {
                     return unsupported("`rcp` of an integer", span);
                 }
-                format!("(1.0f / {})", one(ctx)?)
+                let unit = super::expr::float_literal_of(s.unwrap_or(ir::Scalar::F32), 1.0);
+                format!("({unit} / {})", one(ctx)?)
             }
-            I::Log10 => format!("(log2({}) * 0.30102999566f)", one(ctx)?),
+            I::Log10 => {
+                let s = ty.and_then(|t| self.module.types[t].inner.scalar());
+                let k = match s {
+                    Some(s) if s.width == 2 => "0.30102999566h",
+                    _ => "0.30102999566f",
+                };
+                format!("(log2({}) * {k})", one(ctx)?)
+            }
             I::Mad => {
                 let a = self.args(ctx, args)?;
                 let float = ty
@@ -247,11 +255,16 @@ impl Writer<'_> {
                 let Some(&arg) = args.first() else {
                     return unsupported(format!("`{}` without arguments", fun.name()), span);
                 };
+                // The largest finite value of the argument's type.
+                let max = match self.scalar_of(ctx, arg) {
+                    Some(s) if s.width == 2 => "65504.0h",
+                    _ => "3.40282347e38f",
+                };
                 let v = self.reusable(ctx, arg)?;
                 match fun {
                     I::IsNan => format!("({v} != {v})"),
-                    I::IsInf => format!("(abs({v}) > 3.40282347e38f)"),
-                    _ => format!("(abs({v}) <= 3.40282347e38f)"),
+                    I::IsInf => format!("(abs({v}) > {max})"),
+                    _ => format!("(abs({v}) <= {max})"),
                 }
             }
             I::Sample
@@ -344,9 +357,12 @@ impl Writer<'_> {
                 let arg_ty = ctx.ty(arg).map(|t| self.module.types[t].inner.clone());
                 let v = self.expr(ctx, arg)?;
                 let test = match arg_ty {
-                    Some(TypeInner::Vector { size, .. }) => {
-                        format!("any({v} < vec{size}<f32>(0.0f))")
+                    Some(TypeInner::Vector { size, scalar }) => {
+                        let s = super::types::scalar(scalar, span)?;
+                        let zero = super::expr::zero_of(scalar);
+                        format!("any({v} < vec{size}<{s}>({zero}))")
                     }
+                    Some(TypeInner::Scalar(s)) => format!("({v} < {})", super::expr::zero_of(s)),
                     _ => format!("({v} < 0.0f)"),
                 };
                 vec![format!("if {test} {{ discard; }}")]
@@ -527,6 +543,15 @@ impl Writer<'_> {
         Ok(match fun {
             I::Sample | I::SampleBias | I::SampleLevel | I::SampleGrad if !tex.depth => {
                 self.narrow_texel(call, Some(tex.texel))
+            }
+            // Four texels of one component: `vec4<f16>` of a `half` texture.
+            I::Gather | I::GatherRed | I::GatherGreen | I::GatherBlue | I::GatherAlpha
+                if !tex.depth =>
+            {
+                match super::types::texel_shape(self.module, tex.texel) {
+                    Some((_, scalar)) => super::expr::half_texel(call, 4, scalar),
+                    None => call,
+                }
             }
             _ => call,
         })

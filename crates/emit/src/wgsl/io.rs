@@ -148,7 +148,14 @@ impl Writer<'_> {
                 AddressSpace::Private | AddressSpace::Constant => {
                     let ty = self.spell(v.ty, span)?;
                     match v.init {
-                        Some(init) if super::expr::is_const(&module.global_expressions, init) => {
+                        Some(init)
+                            if super::expr::is_const(&module.global_expressions, init)
+                                && super::expr::finite_literals(
+                                    module,
+                                    &module.global_expressions,
+                                    init,
+                                ) =>
+                        {
                             let mut ctx = super::expr::FnCtx::for_globals(self);
                             let value = self.expr(&mut ctx, init)?;
                             writeln!(out, "var<private> {name}: {ty} = {value};\n").ok();

@@ -265,9 +265,10 @@ impl Writer<'_> {
                         if increment { "++" } else { "--" }
                     )]);
                 }
-                let one = match scalar.map(|s| s.kind) {
-                    Some(ScalarKind::Float) => "1.0f",
-                    Some(ScalarKind::Uint) => "1u",
+                let one = match scalar.map(|s| (s.kind, s.width)) {
+                    Some((ScalarKind::Float, 2)) => "1.0h",
+                    Some((ScalarKind::Float, _)) => "1.0f",
+                    Some((ScalarKind::Uint, _)) => "1u",
                     _ => "1i",
                 };
                 let place = self.expr(ctx, *target)?;

@@ -11,19 +11,63 @@ use std::fmt::Write as _;
 
 pub(super) use super::{Result, unsupported};
 
-/// `f32`, `i32`, `u32`, `bool`; other widths have no WGSL type (`f16`
-/// needs an extension WebGPU devices need not offer).
+/// `f32`, `i32`, `u32`, `bool`, and `f16` for `half` (`min16float`,
+/// `float16_t`), which the module then enables (`enable f16;`, a feature
+/// WebGPU devices need not offer: see [`uses_f16`]). Other widths have no
+/// WGSL type: WGSL has no 16-bit integers and no 64-bit numbers.
 pub(super) fn scalar(s: ir::Scalar, span: Span) -> Result<&'static str> {
     match (s.kind, s.width) {
         (ScalarKind::Bool, _) => Ok("bool"),
         (ScalarKind::Float, 4) => Ok("f32"),
+        (ScalarKind::Float, 2) => Ok("f16"),
         (ScalarKind::Sint, 4) => Ok("i32"),
         (ScalarKind::Uint, 4) => Ok("u32"),
+        (ScalarKind::Sint | ScalarKind::Uint, 2) => unsupported(
+            format!(
+                "`{}` (WGSL has no 16-bit integers: declare it `int` or `uint`)",
+                s.name()
+            ),
+            span,
+        ),
         _ => unsupported(
-            format!("`{}` (WGSL has 32-bit scalars only)", s.name()),
+            format!("`{}` (WGSL has 32-bit scalars and `f16` only)", s.name()),
             span,
         ),
     }
+}
+
+/// Whether `ty` is or holds (in a vector, matrix, array, struct or
+/// buffer) a 16-bit float: the module then needs `enable f16;`. A
+/// texture of `half` texels does not: WGSL samples it as `f32`.
+pub(super) fn uses_f16(module: &ir::Module, ty: Handle<ir::Type>) -> bool {
+    fn walk(
+        module: &ir::Module,
+        ty: Handle<ir::Type>,
+        seen: &mut BTreeSet<Handle<ir::Type>>,
+    ) -> bool {
+        if !seen.insert(ty) {
+            return false;
+        }
+        let Some(t) = module.types.try_get(ty) else {
+            return false;
+        };
+        let half = |s: &ir::Scalar| s.kind == ScalarKind::Float && s.width == 2;
+        match &t.inner {
+            TypeInner::Scalar(s)
+            | TypeInner::Vector { scalar: s, .. }
+            | TypeInner::Matrix { scalar: s, .. } => half(s),
+            TypeInner::Array { base, .. } => walk(module, *base, seen),
+            TypeInner::Struct { members } => members.iter().any(|m| walk(module, m.ty, seen)),
+            TypeInner::ConstantBuffer { inner } | TypeInner::TextureBuffer { inner } => {
+                walk(module, *inner, seen)
+            }
+            TypeInner::Buffer {
+                element: Some(e), ..
+            } => walk(module, *e, seen),
+            _ => false,
+        }
+    }
+    walk(module, ty, &mut BTreeSet::new())
 }
 
 /// Spells a value type; structs through `struct_name`. Opaque types are
@@ -54,10 +98,10 @@ pub(super) fn spell(
             columns,
             scalar: s,
         } => {
-            if s.kind != ScalarKind::Float || s.width != 4 {
+            if s.kind != ScalarKind::Float || !matches!(s.width, 2 | 4) {
                 return unsupported(
                     format!(
-                        "`{}{rows}x{columns}` (WGSL matrices are floating-point)",
+                        "`{}{rows}x{columns}` (WGSL matrices are of `f32` or `f16`)",
                         s.name()
                     ),
                     span,
@@ -69,7 +113,7 @@ pub(super) fn spell(
                     span,
                 );
             }
-            format!("mat{rows}x{columns}<f32>")
+            format!("mat{rows}x{columns}<{}>", scalar(*s, span)?)
         }
         TypeInner::Array { base, size } => {
             let base = spell(module, *base, struct_name, span)?;
@@ -100,23 +144,33 @@ pub(super) fn spell(
 }
 
 /// WGSL's alignment and size of a host-shareable value type (32-bit
-/// scalars only); `None` for anything else.
+/// scalars and `f16`, whose scalar is 2 bytes: `vec3<f16>` is aligned to
+/// 8 and 6 bytes long); `None` for anything else.
 pub(super) fn layout(module: &ir::Module, ty: Handle<ir::Type>) -> Option<(u32, u32)> {
-    let vector = |size: u8| match size {
-        2 => (8, 8),
-        3 => (16, 12),
-        _ => (16, 16),
+    let shareable = |s: &ir::Scalar| {
+        s.kind != ScalarKind::Bool
+            && (s.width == 4 || (s.width == 2 && s.kind == ScalarKind::Float))
+    };
+    let vector = |size: u8, width: u8| {
+        let w = u32::from(width);
+        match size {
+            2 => (2 * w, 2 * w),
+            3 => (4 * w, 3 * w),
+            _ => (4 * w, 4 * w),
+        }
     };
     match &module.types.try_get(ty)?.inner {
-        TypeInner::Scalar(s) if s.width == 4 && s.kind != ScalarKind::Bool => Some((4, 4)),
-        TypeInner::Vector { size, scalar }
-            if scalar.width == 4 && scalar.kind != ScalarKind::Bool =>
-        {
-            Some(vector(*size))
+        TypeInner::Scalar(s) if shareable(s) => Some((u32::from(s.width), u32::from(s.width))),
+        TypeInner::Vector { size, scalar } if shareable(scalar) => {
+            Some(vector(*size, scalar.width))
         }
         // `matRxC`: R columns of `vecC`.
-        TypeInner::Matrix { rows, columns, .. } => {
-            let (align, size) = vector(*columns);
+        TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        } if shareable(scalar) => {
+            let (align, size) = vector(*columns, scalar.width);
             Some((align, u32::from(*rows) * round_up(align, size)))
         }
         TypeInner::Array { base, size } => {
@@ -242,8 +296,8 @@ impl Writer<'_> {
                 match t {
                     Some(t) => self.spell(t, span),
                     None => {
-                        self::scalar(*scalar, span)?;
-                        Ok(format!("mat{columns}x{rows}<f32>"))
+                        let s = self::scalar(*scalar, span)?;
+                        Ok(format!("mat{columns}x{rows}<{s}>"))
                     }
                 }
             }
@@ -434,6 +488,14 @@ impl Writer<'_> {
                 let scalar = self::texel_shape(module, t.texel)
                     .map(|(_, s)| s)
                     .unwrap_or(ir::Scalar::F32);
+                // Sampled textures are of `f32`, `i32` or `u32`: a `half`
+                // texture is sampled as `f32` and its texels converted
+                // (`expr::half_texel`).
+                let scalar = if scalar == ir::Scalar::F16 {
+                    ir::Scalar::F32
+                } else {
+                    scalar
+                };
                 Ok(format!("texture_{shape}<{}>", self::scalar(scalar, span)?))
             }
             _ => unsupported(
@@ -481,6 +543,13 @@ impl Writer<'_> {
                 }
                 Ok(())
             }
+            TypeInner::Matrix { scalar, .. } if scalar.width == 2 => unsupported(
+                format!(
+                    "the uniform `half` matrix `{}` (its rows are 16 bytes apart in a constant buffer, `f16` matrix columns are not in WGSL)",
+                    ir::print::type_name(module, ty)
+                ),
+                span,
+            ),
             _ => self.check_host_shareable(ty, span),
         }
     }
@@ -513,7 +582,13 @@ impl Writer<'_> {
     pub fn padded_matrix(&self, ty: Handle<ir::Type>, transposed: bool) -> Option<u8> {
         match self.module.types[ty].inner {
             TypeInner::Array { base, .. } => self.padded_matrix(base, transposed),
-            TypeInner::Matrix { rows, columns, .. } => {
+            // `f16` matrices in a uniform buffer are refused by
+            // `check_uniform`: they are never padded.
+            TypeInner::Matrix {
+                rows,
+                columns,
+                scalar,
+            } if scalar.width == 4 => {
                 let (count, len) = if transposed {
                     (columns, rows)
                 } else {

@@ -277,9 +277,11 @@ impl<'a> Writer<'a> {
         Ok(out)
     }
 
-    /// The `enable` directives of the extensions the module uses:
-    /// `clip_distances` for a `@builtin(clip_distances)` output,
-    /// `dual_source_blending` for a `@blend_src` one.
+    /// The `enable` directives of the extensions the module uses: `f16`
+    /// for any `f16` type the output spells or computes (see
+    /// [`Writer::uses_f16`]), `clip_distances` for a
+    /// `@builtin(clip_distances)` output, `dual_source_blending` for a
+    /// `@blend_src` one.
     fn enables(&self) -> String {
         let member = |wanted: fn(&ir::Binding) -> bool| {
             self.module.types.iter().any(|(_, ty)| match &ty.inner {
@@ -290,6 +292,9 @@ impl<'a> Writer<'a> {
             })
         };
         let mut out = String::new();
+        if self.uses_f16() {
+            out.push_str("enable f16;\n");
+        }
         if member(
             |b| matches!(b, ir::Binding::BuiltIn(b) if b.value == ir::SystemValue::ClipDistance),
         ) {
@@ -302,6 +307,30 @@ impl<'a> Writer<'a> {
             out.push('\n');
         }
         out
+    }
+
+    /// Whether the output has an `f16` anywhere: in a global the entry
+    /// points reach (a buffer's element too), or in a parameter, result,
+    /// local or expression of a function they reach (an `h` literal is an
+    /// expression of `f16` type). The types of the module that nothing
+    /// written uses do not count: `enable f16;` asks the device for a
+    /// feature.
+    fn uses_f16(&self) -> bool {
+        let module = self.module;
+        let f16 = |ty| super::types::uses_f16(module, ty);
+        if self.used_globals.iter().any(|&g| f16(module.globals[g].ty)) {
+            return true;
+        }
+        self.reachable.iter().any(|&f| {
+            let func = &module.functions[f];
+            func.params.iter().any(|p| f16(p.ty))
+                || func.result.as_ref().is_some_and(|r| f16(r.ty))
+                || func.locals.iter().any(|(_, l)| f16(l.ty))
+                || func
+                    .expressions
+                    .iter()
+                    .any(|(h, _)| func.expressions.ty(h).is_some_and(f16))
+        })
     }
 
     fn functions(&mut self) -> Result<String> {

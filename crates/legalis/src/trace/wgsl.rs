@@ -5,7 +5,9 @@ use legalis_legalize::wgsl::Plan;
 use serde_json::json;
 
 /// The trace of a WGSL legalization: builtins by their `@builtin` name,
-/// locations; WGSL makes no interface variable of its own.
+/// locations; WGSL makes no interface variable of its own. A `half`
+/// location widened by `-fvk-widen-16bit-varyings` has the adapter
+/// `float4 as half4`; one without an adapter travels as `f16`.
 pub(crate) fn render(module: &ir::Module, plan: &Plan, format: TraceFormat) -> String {
     finish(&wgsl_json(module, plan), format)
 }
@@ -54,9 +56,11 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
                     location,
                     interpolation,
                     blend,
+                    widened,
                 } => (
                     user_location(*location, *interpolation, *blend, false),
-                    None,
+                    // `-fvk-widen-16bit-varyings`: the location is `f32`.
+                    widened.then(|| format!("{} as {declared}", widened_name(module, leaf.ty))),
                 ),
                 w::Target::Uniform => (json!({ "kind": "uniform" }), None),
             };
@@ -92,4 +96,15 @@ fn wgsl_json(module: &ir::Module, plan: &Plan) -> Value {
         "synthesized": [],
         "patch_constant": null,
     })
+}
+
+/// The 32-bit counterpart's HLSL name of a 16-bit scalar or vector type
+/// (`half4` → `float4`).
+fn widened_name(module: &ir::Module, ty: ir::Handle<ir::Type>) -> String {
+    let wide = |s: ir::Scalar| ir::Scalar { width: 4, ..s }.name();
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(ir::TypeInner::Scalar(s)) => wide(*s).to_string(),
+        Some(ir::TypeInner::Vector { size, scalar }) => format!("{}{size}", wide(*scalar)),
+        _ => ir::print::type_name(module, ty),
+    }
 }

@@ -234,6 +234,22 @@ pub(crate) fn ty(module: &mut ir::Module, inner: TypeInner) -> Handle<Type> {
         .insert(Type { name: None, inner }, Span::UNDEFINED)
 }
 
+/// The 32-bit counterpart of a 16-bit scalar or vector type
+/// (`-fvk-widen-16bit-varyings`, GLSL, SPIR-V and WGSL); any other type as
+/// it is.
+pub(crate) fn widened(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
+    let wide = |s: ir::Scalar| ir::Scalar { width: 4, ..s };
+    let inner = match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(&TypeInner::Scalar(s)) if s.width == 2 => TypeInner::Scalar(wide(s)),
+        Some(&TypeInner::Vector { size, scalar }) if scalar.width == 2 => TypeInner::Vector {
+            size,
+            scalar: wide(scalar),
+        },
+        _ => return ty,
+    };
+    self::ty(module, inner)
+}
+
 /// `base[n]`, interned in `module`.
 pub(crate) fn array_of(module: &mut ir::Module, base: Handle<Type>, n: u32) -> Handle<Type> {
     let size = ir::ArraySize::Constant(n);

@@ -274,6 +274,20 @@ pub(crate) fn is_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
         .is_some_and(|s| matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint))
 }
 
+/// The scalar of a scalar or vector type; `None` for any other type.
+pub(crate) fn scalar_or_vector(module: &ir::Module, ty: Handle<Type>) -> Option<ir::Scalar> {
+    match module.types.try_get(ty).map(|t| &t.inner) {
+        Some(TypeInner::Scalar(s)) => Some(*s),
+        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
+        _ => None,
+    }
+}
+
+/// A `half` scalar or vector (`min16float`, `float16_t`).
+pub(crate) fn is_half(module: &ir::Module, ty: Handle<Type>) -> bool {
+    scalar_or_vector(module, ty).is_some_and(|s| s == ir::Scalar::F16)
+}
+
 /// Two leaves on one location: the error `code` at the `second` leaf's
 /// declaration (path, span), labelled at the `first`'s.
 pub(crate) fn location_conflict(

@@ -200,6 +200,11 @@ pub(crate) trait FamilyTarget {
             _ => None,
         }
     }
+    /// Whether a 16-bit varying travels as its 32-bit counterpart
+    /// (`-fvk-widen-16bit-varyings`, WGSL).
+    fn widened(&self) -> bool {
+        false
+    }
 }
 
 impl<T: FamilyTarget> WrapLeaf for Leaf<T> {
@@ -242,6 +247,9 @@ impl<T: FamilyTarget> WrapLeaf for Leaf<T> {
     }
     fn io(&self) -> ir::IoAttrs {
         self.target.io()
+    }
+    fn widened(&self) -> bool {
+        self.target.widened()
     }
 }
 

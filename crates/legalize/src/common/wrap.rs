@@ -57,6 +57,8 @@ pub(crate) trait WrapLeaf {
     fn element(&self) -> Option<u32>;
     /// The binding the interface value carries.
     fn io(&self) -> ir::IoAttrs;
+    /// A 16-bit varying that travels as its 32-bit counterpart.
+    fn widened(&self) -> bool;
 }
 
 /// How the wrapper passes a source parameter.
@@ -360,9 +362,11 @@ pub(crate) fn writes_position<L: WrapLeaf>(leaves: &[L]) -> bool {
         .any(|l| l.direction() == Direction::Output && l.builtin() == Some(SystemValue::Position))
 }
 
-/// The type at the interface: the builtin's own, or the declared one.
+/// The type at the interface: the builtin's own, the declared one, or its
+/// 32-bit counterpart for a widened 16-bit varying.
 pub(crate) fn interface_type<L: WrapLeaf>(module: &mut ir::Module, leaf: &L) -> Handle<Type> {
     match leaf.builtin_type() {
+        None if leaf.widened() => builder::widened(module, leaf.declared()),
         Some(BuiltinType::Scalar(s)) => builder::ty(module, TypeInner::Scalar(s)),
         Some(BuiltinType::Vector(scalar, size)) => {
             builder::ty(module, TypeInner::Vector { size, scalar })

@@ -499,7 +499,7 @@ fn make_globals(module: &mut ir::Module, plan: &Plan, widen: bool) -> Interface 
                 // 16-bit one as its 32-bit counterpart when widened.
                 let value_ty = bool_as_uint(module, leaf.ty);
                 let value_ty = if widen {
-                    widened(module, value_ty)
+                    builder::widened(module, value_ty)
                 } else {
                     value_ty
                 };
@@ -762,23 +762,6 @@ pub(crate) fn bool_as_uint(module: &mut ir::Module, ty: Handle<Type>) -> Handle<
         }
         Some(&ir::TypeInner::Vector { size, scalar }) if scalar.kind == ir::ScalarKind::Bool => {
             ir::TypeInner::Vector { size, scalar: uint }
-        }
-        _ => return ty,
-    };
-    builder::ty(module, inner)
-}
-
-/// The 32-bit counterpart of a 16-bit scalar or vector type
-/// (`-fvk-widen-16bit-varyings`); any other type as it is.
-fn widened(module: &mut ir::Module, ty: Handle<Type>) -> Handle<Type> {
-    let wide = |s: ir::Scalar| ir::Scalar { width: 4, ..s };
-    let inner = match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(&ir::TypeInner::Scalar(s)) if s.width == 2 => ir::TypeInner::Scalar(wide(s)),
-        Some(&ir::TypeInner::Vector { size, scalar }) if scalar.width == 2 => {
-            ir::TypeInner::Vector {
-                size,
-                scalar: wide(scalar),
-            }
         }
         _ => return ty,
     };

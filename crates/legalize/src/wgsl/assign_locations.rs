@@ -5,7 +5,9 @@
 //! In a linked pipeline, the inputs the previous stage writes are reserved
 //! first, at the locations it writes them (`Reason::Linked`).
 //! Interpolation applies between stages only (vertex outputs, fragment
-//! inputs), and integers are always `flat`, as WGSL requires.
+//! inputs), and integers are always `flat`, as WGSL requires. Under
+//! `-fvk-widen-16bit-varyings` (`widen`) a `half` location is marked
+//! widened: it travels as `f32`.
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -22,6 +24,7 @@ pub fn assign_locations(
     stage: ShaderStage,
     leaves: &mut [RawLeaf],
     linked: &Linked,
+    widen: bool,
 ) -> Vec<Diagnostic> {
     // Inputs the previous stage of a linked pipeline writes take its
     // locations (they are reserved like explicit ones).
@@ -56,11 +59,13 @@ pub fn assign_locations(
                 (None, None) => (taken.next_free(), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
+            let widened = widen && leaves::is_half(module, leaf.ty);
             leaf.target = Some((
                 Target::Location {
                     location,
                     interpolation,
                     blend: None,
+                    widened,
                 },
                 reason,
             ));

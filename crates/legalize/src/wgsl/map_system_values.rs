@@ -7,7 +7,7 @@
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
-use legalis_ir::{Handle, SystemValue, Type, TypeInner};
+use legalis_ir::{Handle, SystemValue, Type};
 use legalis_sysval::{BuiltinType, WgslMapping};
 
 use super::plan::{Reason, Target};
@@ -109,10 +109,20 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
             return None;
         }
         let name = ir::print::type_name(self.module, leaf.ty);
+        if is_16bit_integer(self.module, leaf.ty) {
+            return Some(Diagnostic::error(
+                codes::WGSL_UNSUPPORTED_SHAPE,
+                format!(
+                    "`{}` of type `{name}` cannot be a WGSL varying: WGSL has no 16-bit integers; declare it with 32-bit `int` or `uint` components",
+                    leaf.path
+                ),
+                leaf.span,
+            ));
+        }
         Some(Diagnostic::error(
             codes::WGSL_UNSUPPORTED_SHAPE,
             format!(
-                "`{}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric scalars and vectors",
+                "`{}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric and `f16` scalars and vectors",
                 leaf.path
             ),
             leaf.span,
@@ -121,12 +131,20 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
 }
 
 /// Whether WGSL can pass a value of `ty` at a location: `i32`, `u32`,
-/// `f32` scalars and vectors (16- and 64-bit types and `bool` cannot).
+/// `f32` and `f16` scalars and vectors (`half` as `f16` under `enable
+/// f16;`, or widened to `f32`); 16-bit integers, 64-bit types and `bool`
+/// cannot.
 fn is_location_type(module: &ir::Module, ty: Handle<Type>) -> bool {
-    let scalar = match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Scalar(s)) => Some(*s),
-        Some(TypeInner::Vector { scalar, .. }) => Some(*scalar),
-        _ => None,
-    };
-    scalar.is_some_and(|s| s.width == 4 && s.kind != ir::ScalarKind::Bool)
+    leaves::scalar_or_vector(module, ty).is_some_and(|s| match s.kind {
+        ir::ScalarKind::Bool => false,
+        ir::ScalarKind::Float => matches!(s.width, 2 | 4),
+        _ => s.width == 4,
+    })
+}
+
+/// `int16_t`, `uint16_t` and their vectors: WGSL has no such type.
+fn is_16bit_integer(module: &ir::Module, ty: Handle<Type>) -> bool {
+    leaves::scalar_or_vector(module, ty).is_some_and(|s| {
+        s.width == 2 && matches!(s.kind, ir::ScalarKind::Sint | ir::ScalarKind::Uint)
+    })
 }

@@ -9,7 +9,9 @@
 //!   one level), the WGSL column of the system-value table, `E55202` for
 //!   every system value WGSL cannot express (B23);
 //! - `assign_locations.rs`: sequential `@location`s honouring
-//!   `[[vk::location]]` and `SV_TargetN`, `@interpolate` (integers flat);
+//!   `[[vk::location]]` and `SV_TargetN`, `@interpolate` (integers flat),
+//!   `half` varyings widened to `f32` under `-fvk-widen-16bit-varyings`
+//!   (`f16` under `enable f16;` otherwise);
 //! - `link.rs`: a stage of a linked pipeline (several `-entry`) checked
 //!   against the previous one by `legalis_ir::link`, its inputs then
 //!   legalized at the locations that stage writes them
@@ -67,8 +69,13 @@ impl Family for Wgsl {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let errors =
-            assign_locations::assign_locations(module, entry.stage, &mut leaves, job.linked);
+        let errors = assign_locations::assign_locations(
+            module,
+            entry.stage,
+            &mut leaves,
+            job.linked,
+            job.policy.widen_16bit_varyings,
+        );
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -37,6 +37,10 @@ pub enum Target {
         /// `@blend_src(n)` of a fragment output, from `[[vk::index(n)]]`
         /// (dual-source blending).
         blend: Option<u32>,
+        /// A `half` varying under `-fvk-widen-16bit-varyings`: it travels
+        /// as its `f32` counterpart, converted by the wrapper. Without the
+        /// option it travels as `f16` (`enable f16;`).
+        widened: bool,
     },
     /// An entry-point `uniform` parameter: becomes a uniform global.
     Uniform,

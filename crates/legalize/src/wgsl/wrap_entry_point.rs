@@ -7,6 +7,10 @@
 //! struct (with conversions to the builtins' types). The source function
 //! itself is untouched, so no expression of the user's code is rewritten.
 //!
+//! Under `-fvk-widen-16bit-varyings` a `half` varying's parameter or
+//! member is `f32` (`vec4<f32>`) and the wrapper converts it to and from
+//! the declared `half`; without it the varying is `f16` itself.
+//!
 //! The [`ir::Policy`] conventions on builtin values apply here:
 //! `-fvk-invert-y` negates the written position's `y`,
 //! `-fvk-use-dx-position-w` makes a fragment position's `w` its
@@ -32,6 +36,7 @@ impl FamilyTarget for Target {
                 location,
                 interpolation,
                 blend,
+                ..
             } => Place::Location(*location, *interpolation, *blend),
             Target::Uniform => Place::Uniform,
         }
@@ -53,5 +58,8 @@ impl FamilyTarget for Target {
             Target::BuiltIn { element, .. } => element.as_mut(),
             _ => None,
         }
+    }
+    fn widened(&self) -> bool {
+        matches!(self, Target::Location { widened: true, .. })
     }
 }
