@@ -176,8 +176,11 @@ fn other_refusals_have_their_codes_and_spans() {
     let conflict = "struct O { [[vk::location(1)]] float4 a : A; [[vk::location(1)]] float4 b : B; float4 p : SV_Position; };
                     O main() { O o = (O)0; return o; }";
     assert_eq!(err(conflict, VS), [("E55303".to_string(), "b".to_string())]);
-    let shape = "float4 main(float4x4 m : M) : SV_Target { return m[0]; }";
+    // A matrix is one varying per row; of 64-bit rows, refused once.
+    let shape = "float4 main(double4x4 m : M) : SV_Target { return float4(m[0]); }";
     assert_eq!(err(shape, FS), [("E55304".to_string(), "m".to_string())]);
+    let array = "float4 main(float4 a[2] : A) : SV_Target { return a[0]; }";
+    assert_eq!(err(array, FS), [("E55304".to_string(), "a".to_string())]);
     let boolean = "float4 main(bool b : B) : SV_Target { return b ? 1 : 0; }";
     assert_eq!(err(boolean, FS), [("E55304".to_string(), "b".to_string())]);
     let compute = "[numthreads(1, 1, 1)] void main(uint x : X) {}";

@@ -277,7 +277,7 @@ fn other_refusals_have_their_codes_and_spans() {
     );
     assert_eq!(
         err(
-            "float4 main(float4x4 m : M) : SV_Target { return m[0]; }",
+            "float4 main(double4x4 m : M) : SV_Target { return float4(m[0]); }",
             FS
         ),
         [("E55204".to_string(), "m".to_string())]

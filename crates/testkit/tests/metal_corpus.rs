@@ -27,12 +27,7 @@ use legalis::{Request, ShaderStage, Target};
 /// one (issue 26).
 const RE_READ: usize = 136;
 /// Entry points refused with a coded diagnostic, by code.
-const REFUSED: &[(&str, usize)] = &[
-    ("E47001", 15),
-    ("E55302", 7),
-    ("E55311", 3),
-    ("E56301", 44),
-];
+const REFUSED: &[(&str, usize)] = &[("E47001", 15), ("E55302", 7), ("E55311", 3), ("E56301", 44)];
 
 #[test]
 fn corpus_compiles_to_metal_whose_signatures_match_the_plan_or_is_refused_with_a_code() {

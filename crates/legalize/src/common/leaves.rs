@@ -30,15 +30,23 @@ pub struct RawLeaf<T> {
     pub target: Option<T>,
     /// For `SV_Target2`: the location the semantic index fixes.
     pub fixed_location: Option<u32>,
+    /// A row of a matrix varying: the HLSL row and the matrix's rows. A
+    /// matrix is one leaf per row where the rules say so, each a vector
+    /// (`ty`) at its own location, the rows at consecutive ones.
+    pub row: Option<(u32, u32)>,
 }
 
 /// What differs between the targets' walks.
+#[derive(Clone)]
 pub struct Rules<T> {
     /// The place of an entry-point `uniform` parameter or resource.
     pub uniform: T,
     /// Whether matrices and arrays are leaves (to be refused later with
     /// the target's own code) rather than refused here.
     pub composite_leaves: bool,
+    /// Whether a matrix user varying is one leaf per HLSL row
+    /// ([`RawLeaf::row`]): WGSL and Metal pass vectors, not matrices.
+    pub matrix_rows: bool,
     /// The code of a value that cannot be a varying at all, and what its
     /// message says it cannot be (`a WGSL varying: ` and why).
     pub shape_code: u32,
@@ -78,6 +86,7 @@ pub fn collect<T: Clone>(
                 span: param.span,
                 target: Some(rules.uniform.clone()),
                 fixed_location: None,
+                row: None,
             });
             continue;
         }
@@ -173,6 +182,35 @@ pub fn walk<T>(
             }
         }
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => {}
+        Some(&TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        }) if rules.matrix_rows
+            && !matches!(
+                semantic(io),
+                Some(ir::Semantic::System { .. } | ir::Semantic::UnknownSystem { .. })
+            ) =>
+        {
+            if let Some(row_ty) = module.types.get(&row_type(columns, scalar)) {
+                for k in 0..u32::from(rows) {
+                    leaves.push(RawLeaf {
+                        path: format!("{}[{k}]", at.path),
+                        root: at.root.clone(),
+                        members: at.members.clone(),
+                        direction: at.direction,
+                        mesh: None,
+                        ty: row_ty,
+                        io: row_io(io, k),
+                        span,
+                        target: None,
+                        fixed_location: None,
+                        row: Some((k, u32::from(rows))),
+                    });
+                }
+                return;
+            }
+        }
         Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if rules.composite_leaves => {}
         _ => {
             let name = ir::print::type_name(module, ty);
@@ -196,8 +234,91 @@ pub fn walk<T>(
             span,
             target: None,
             fixed_location: None,
+            row: None,
         });
     }
+}
+
+/// The type of one row of an HLSL matrix of `columns` columns: a vector,
+/// or a scalar for one column.
+fn row_type(columns: u8, scalar: ir::Scalar) -> Type {
+    let inner = match columns {
+        1 => TypeInner::Scalar(scalar),
+        size => TypeInner::Vector { size, scalar },
+    };
+    Type { name: None, inner }
+}
+
+/// The attributes of row `k` of a matrix declared with `io`: row `k` of
+/// `TEXCOORD0` is `TEXCOORD{k}` (a matrix takes one semantic index per
+/// row, as D3D counts them), and row `k` of `[[vk::location(n)]]` is at
+/// `n + k`.
+fn row_io(io: &ir::IoAttrs, k: u32) -> ir::IoAttrs {
+    let mut io = io.clone();
+    if let Some(ir::Binding::Semantic(ir::Semantic::User { index, .. })) = &mut io.binding {
+        *index = index.saturating_add(k);
+    }
+    if let Some(location) = &mut io.explicit_location {
+        *location = location.saturating_add(k);
+    }
+    io
+}
+
+/// What a refusal of `leaf` names: its path and its type, the whole
+/// matrix's for a matrix's first row (`return.m`, `double4x4`); `None`
+/// for the other rows, so that a declaration is refused once.
+pub(crate) fn refused_as<T>(module: &ir::Module, leaf: &RawLeaf<T>) -> Option<(String, String)> {
+    match leaf.row {
+        Some((0, rows)) => {
+            let path = leaf.path.strip_suffix("[0]").unwrap_or(&leaf.path);
+            let inner = module.types.try_get(leaf.ty).map(|t| &t.inner);
+            let columns = match inner {
+                Some(TypeInner::Vector { size, .. }) => *size,
+                _ => 1,
+            };
+            let scalar = inner.and_then(|t| t.scalar()).map_or("", |s| s.name());
+            Some((path.to_string(), format!("{scalar}{rows}x{columns}")))
+        }
+        Some(_) => None,
+        None => Some((leaf.path.clone(), ir::print::type_name(module, leaf.ty))),
+    }
+}
+
+/// `module`, with the row type of every matrix its entry point `func`
+/// passes interned ([`RawLeaf::row`]): borrowed when it has them all.
+pub(crate) fn with_row_types<'m>(
+    module: &'m ir::Module,
+    func: &ir::Function,
+) -> std::borrow::Cow<'m, ir::Module> {
+    let mut missing = Vec::new();
+    let mut pending: Vec<Handle<Type>> = func.params.iter().map(|p| p.ty).collect();
+    pending.extend(func.result.as_ref().map(|r| r.ty));
+    let mut seen = legalis_ir::FastHashSet::default();
+    while let Some(ty) = pending.pop() {
+        if !seen.insert(ty) {
+            continue;
+        }
+        match module.types.try_get(ty).map(|t| &t.inner) {
+            Some(TypeInner::Struct { members }) => pending.extend(members.iter().map(|m| m.ty)),
+            Some(&TypeInner::Matrix {
+                columns, scalar, ..
+            }) => {
+                let row = row_type(columns, scalar);
+                if module.types.get(&row).is_none() && !missing.contains(&row) {
+                    missing.push(row);
+                }
+            }
+            _ => {}
+        }
+    }
+    if missing.is_empty() {
+        return std::borrow::Cow::Borrowed(module);
+    }
+    let mut module = module.clone();
+    for row in missing {
+        module.types.insert(row, Span::UNDEFINED);
+    }
+    std::borrow::Cow::Owned(module)
 }
 
 /// One field of a struct the walk flattens.
@@ -512,61 +633,6 @@ pub(crate) fn pack_distances<T: FamilyTarget>(
         }
     }
     errors
-}
-
-/// The user-varying locations of one direction (WGSL and Metal): the
-/// reserved ones first, then the lowest free one for each other leaf in
-/// declaration order. Free locations are only ever consumed, so the
-/// lowest free one never moves back: `next` only advances, and the
-/// numbering is linear in the leaves.
-pub(crate) struct Locations {
-    /// (Location, blend source) → the first leaf reserving it.
-    taken: std::collections::BTreeMap<(u32, u32), usize>,
-    next: u32,
-}
-
-impl Locations {
-    /// Reserves `reserved(i, leaf)` for every undecided leaf of
-    /// `direction`; a location reserved twice is an error `code`.
-    pub(crate) fn reserve<T>(
-        leaves: &[RawLeaf<T>],
-        direction: Direction,
-        reserved: impl Fn(usize, &RawLeaf<T>) -> Option<u32>,
-        code: u32,
-        errors: &mut Vec<Diagnostic>,
-    ) -> Locations {
-        let mut taken = std::collections::BTreeMap::new();
-        for (i, leaf) in leaves.iter().enumerate() {
-            if leaf.direction != direction || leaf.target.is_some() {
-                continue;
-            }
-            if let Some(location) = reserved(i, leaf) {
-                let key = (location, blend_source(&leaf.io));
-                if let Some(&other) = taken.get(&key) {
-                    let other: &RawLeaf<T> = &leaves[other];
-                    errors.push(location_conflict(
-                        code,
-                        location,
-                        (&other.path, other.span),
-                        (&leaf.path, leaf.span),
-                    ));
-                }
-                taken.entry(key).or_insert(i);
-            }
-        }
-        Locations { taken, next: 0 }
-    }
-
-    /// The lowest location neither reserved nor handed out yet.
-    pub(crate) fn next_free(&mut self) -> u32 {
-        while self.taken.contains_key(&(self.next, 0)) {
-            self.next += 1;
-        }
-        // `next` never comes back here: the location need not be
-        // recorded (the map keeps the reserved ones).
-        self.next += 1;
-        self.next - 1
-    }
 }
 
 /// The blend source a fragment output writes, as location numbering sees

@@ -6,12 +6,14 @@
 //! source entry function with the IR builder it and Metal's in-place
 //! rewrite (B21) use (`wrap.rs`), and the last step of every legalizer but
 //! CUDA's: resource arguments read as the globals they are bound to
-//! (`resource_arguments.rs`).
+//! (`resource_arguments.rs`). Every target numbers locations with
+//! `locations.rs`.
 
 pub(crate) mod builder;
 pub(crate) mod leaves;
 pub(crate) mod legalized;
 pub(crate) mod link;
+pub(crate) mod locations;
 pub mod plan;
 pub(crate) mod resource_arguments;
 pub(crate) mod wrap;

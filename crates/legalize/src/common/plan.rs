@@ -116,8 +116,12 @@ pub struct Leaf<T> {
     /// For a field of a Metal mesh function's `out vertices` or `out
     /// primitives` element: which (B21).
     pub mesh: Option<ir::MeshOutputKind>,
-    /// The leaf's type as declared.
+    /// The leaf's type as declared (a row's vector for a row of a
+    /// matrix).
     pub ty: Handle<Type>,
+    /// For one row of a matrix varying: the HLSL row (`m[row]`), at its
+    /// own location.
+    pub row: Option<u32>,
     /// Name of the entry-point parameter (inputs) or result-struct member
     /// (outputs) made for it.
     pub name: String,
@@ -221,6 +225,9 @@ impl<T: FamilyTarget> WrapLeaf for Leaf<T> {
     fn members(&self) -> &[u32] {
         &self.members
     }
+    fn row(&self) -> Option<u32> {
+        self.row
+    }
     fn declared(&self) -> Handle<Type> {
         self.ty
     }
@@ -293,6 +300,7 @@ pub(crate) fn decide<T>(
                 direction: raw.direction,
                 mesh: raw.mesh,
                 ty: raw.ty,
+                row: raw.row.map(|(row, _)| row),
                 target,
                 reason,
                 span: raw.span,
@@ -302,9 +310,9 @@ pub(crate) fn decide<T>(
 }
 
 /// `input.pos` → `input_pos`; `return.color` → `color`; a bare `return`
-/// → `result`.
+/// → `result`; a matrix's row `return.m[1]` → `m_1`.
 pub(crate) fn interface_name(path: &str) -> String {
-    let flat = path.replace('.', "_");
+    let flat = path.replace(['.', '['], "_").replace(']', "");
     match flat.strip_prefix("return") {
         Some("") => "result".into(),
         Some(rest) if rest.starts_with('_') => rest.trim_start_matches('_').to_string(),

@@ -38,6 +38,8 @@ pub(crate) trait WrapLeaf {
     fn direction(&self) -> Direction;
     /// Member indices from the root to the leaf.
     fn members(&self) -> &[u32];
+    /// For a row of a matrix varying: the HLSL row of the member.
+    fn row(&self) -> Option<u32>;
     /// The type the source declares.
     fn declared(&self) -> Handle<Type>;
     /// The interface parameter's or result member's name.
@@ -151,15 +153,9 @@ pub(crate) fn wrap<L: WrapLeaf>(
         } else {
             b.expr(Expression::Param(index), Some(interface_ty))
         };
-        let store = store_input(
-            &mut b,
-            module,
-            value,
-            (interface_ty, leaf.declared()),
-            (local, root_ty),
-            leaf.members(),
-        );
-        b.push(store);
+        let value = b.convert(value, interface_ty, leaf.declared());
+        let target = leaf_place(&mut b, module, Expression::Local(local), root_ty, leaf);
+        b.push(Statement::Store { target, value });
     }
 
     compute(&mut b, module, &arguments, &made);
@@ -230,7 +226,7 @@ pub(crate) fn wrap<L: WrapLeaf>(
                 continue;
             }
             let interface_ty = interface_type(module, *leaf);
-            let value = b.place(module, Expression::Local(base), root_ty, leaf.members());
+            let value = leaf_place(&mut b, module, Expression::Local(base), root_ty, *leaf);
             let value = b.convert(value, leaf.declared(), interface_ty);
             let target = b.place(module, Expression::Local(out), out_ty, &[m]);
             b.push(Statement::Store { target, value });
@@ -335,6 +331,25 @@ fn store_elements<L: WrapLeaf>(
         let array = b.place(module, Expression::Local(out), out_ty, &[m]);
         let target = b.element(array, first + j, uint, float);
         b.push(Statement::Store { target, value });
+    }
+}
+
+/// `root.m0.m1...`, the place of `leaf` in a `root` of type `root_ty`,
+/// and `[row]` of it for a matrix's row.
+fn leaf_place<L: WrapLeaf>(
+    b: &mut FunctionBuilder,
+    module: &mut ir::Module,
+    root: Expression,
+    root_ty: Handle<Type>,
+    leaf: &L,
+) -> Handle<Expression> {
+    let place = b.place(module, root, root_ty, leaf.members());
+    match leaf.row() {
+        Some(row) => {
+            let uint = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
+            b.element(place, row, uint, leaf.declared())
+        }
+        None => place,
     }
 }
 

@@ -4,7 +4,7 @@
 //! apply it, and `--trace-legalization` prints it.
 
 use legalis_ir as ir;
-use legalis_ir::{Handle, Span, SystemValue, Type, TypeInner};
+use legalis_ir::{Handle, Span, SystemValue, Type};
 use legalis_sysval::{Direction, GlslBuiltin};
 
 /// Where a leaf lives in the entry point's signature.
@@ -200,35 +200,4 @@ pub enum RaySource {
     },
     /// The attributes of every `ReportHit` of an intersection shader.
     ReportHit,
-}
-
-/// Locations a value of `ty` occupies as a varying: one per vector or
-/// scalar, two for 64-bit vectors of more than two components, one per
-/// HLSL row for matrices (the GLSL writer prints HLSL `floatRxC` as GLSL
-/// `matRxC`, whose R columns are the HLSL rows), two per row when the rows
-/// are 64-bit vectors of more than two components (`double3x3` takes six),
-/// times the element count for arrays.
-pub(crate) fn location_count(module: &ir::Module, ty: Handle<Type>) -> u32 {
-    match module.types.try_get(ty).map(|t| &t.inner) {
-        Some(TypeInner::Scalar(_)) => 1,
-        Some(TypeInner::Vector { size, scalar }) if scalar.width == 8 && *size > 2 => 2,
-        Some(TypeInner::Vector { .. }) => 1,
-        Some(TypeInner::Matrix {
-            rows,
-            columns,
-            scalar,
-        }) => {
-            let per_row = if scalar.width == 8 && *columns > 2 {
-                2
-            } else {
-                1
-            };
-            u32::from(*rows) * per_row
-        }
-        Some(TypeInner::Array {
-            base,
-            size: ir::ArraySize::Constant(n),
-        }) => n.saturating_mul(location_count(module, *base)),
-        _ => 1,
-    }
 }

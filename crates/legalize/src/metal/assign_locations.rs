@@ -16,7 +16,8 @@ use legalis_sysval::{Direction, MetalMapping};
 use super::map_system_values::RawLeaf;
 use super::plan::{Reason, Target};
 use crate::codes;
-use crate::common::leaves::{self, Locations};
+use crate::common::leaves;
+use crate::common::locations::Locations;
 
 pub fn assign_locations(
     module: &ir::Module,
@@ -27,15 +28,15 @@ pub fn assign_locations(
     for direction in [Direction::Input, Direction::Output] {
         let reserved = |_, leaf: &RawLeaf| leaf.io.explicit_location.or(leaf.fixed_location);
         let code = codes::METAL_LOCATION_CONFLICT;
-        let mut taken = Locations::reserve(leaves, direction, reserved, code, &mut errors);
-        for leaf in leaves.iter_mut() {
+        let mut taken = Locations::reserve(module, leaves, direction, reserved, code, &mut errors);
+        for (i, leaf) in leaves.iter_mut().enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
             let (location, reason) = match (leaf.io.explicit_location, leaf.fixed_location) {
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
-                (None, None) => (taken.next_free(), Reason::NextFreeLocation),
+                (None, None) => (taken.next_free(leaf.row, i), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
             // Dual-source blending: `[[color(0), index(1)]]`.
@@ -86,6 +87,64 @@ pub fn assign_locations(
         codes::METAL_BLEND_INDEX,
         located,
     ));
+    errors.extend(link_name_conflicts(stage, leaves));
+    errors
+}
+
+/// Two varyings between stages that link by one `[[user(NAME)]]`: the
+/// next stage could not tell them apart. The semantics are the same
+/// (`TEXCOORD1` twice), or a matrix's rows reach another declaration's
+/// semantic (a `float4x4` at `TEXCOORD0` takes `TEXCOORD0` to
+/// `TEXCOORD3`, as D3D counts them).
+fn link_name_conflicts(stage: ShaderStage, leaves: &[RawLeaf]) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let mut seen: std::collections::BTreeMap<(bool, String), usize> = Default::default();
+    for (i, leaf) in leaves.iter().enumerate() {
+        let Some((
+            Target::Location {
+                location,
+                interpolation,
+                link: Some(link),
+                ..
+            },
+            _,
+        )) = &leaf.target
+        else {
+            continue;
+        };
+        let attribute = legalis_sysval::metal::location_attribute(
+            stage,
+            leaf.direction,
+            *location,
+            *interpolation,
+            Some(link),
+        );
+        if !attribute.starts_with("user(") {
+            continue;
+        }
+        let key = (leaf.direction == Direction::Input, link.clone());
+        if let Some(&other) = seen.get(&key) {
+            let other = &leaves[other];
+            let why = if other.row.is_some() || leaf.row.is_some() {
+                "a matrix takes one semantic index per row, as D3D counts them"
+            } else {
+                "each varying needs a semantic of its own"
+            };
+            errors.push(
+                Diagnostic::error(
+                    codes::METAL_LOCATION_CONFLICT,
+                    format!(
+                        "`{}` and `{}` both link to the next stage as `[[user({link})]]`: {why}",
+                        other.path, leaf.path
+                    ),
+                    leaf.span,
+                )
+                .with_label(other.span, "the other one"),
+            );
+            continue;
+        }
+        seen.insert(key, i);
+    }
     errors
 }
 

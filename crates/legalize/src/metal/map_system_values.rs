@@ -23,6 +23,7 @@ fn rules() -> leaves::Rules<(Target, Reason)> {
         uniform: (Target::Uniform, Reason::Uniform),
         // Refused by `shape` but for clip-distance arrays.
         composite_leaves: true,
+        matrix_rows: true,
         shape_code: codes::METAL_UNSUPPORTED_SHAPE,
         not_a: "a Metal varying: Metal stage inputs and outputs are scalars and vectors",
     }
@@ -62,6 +63,7 @@ fn mesh_leaves(
         span: param.span,
         target: Some((target, reason)),
         fixed_location: None,
+        row: None,
     };
     if param.role == ir::ParamRole::Payload {
         leaves.push(fixed(Target::Payload, Reason::Payload, Direction::Input));
@@ -91,8 +93,14 @@ fn mesh_leaves(
         members: Vec::new(),
     };
     let first = leaves.len();
+    // A mesh output element is written whole: its matrices stay matrices
+    // (refused by `shape`).
+    let rules = leaves::Rules {
+        matrix_rows: false,
+        ..rules.clone()
+    };
     leaves::walk(
-        module, rules, at, *element, &param.io, param.span, leaves, errors,
+        module, &rules, at, *element, &param.io, param.span, leaves, errors,
     );
     for leaf in &mut leaves[first..] {
         leaf.mesh = Some(*kind);
@@ -203,16 +211,14 @@ impl leaves::Column<(Target, Reason)> for Metal<'_> {
         if is_user_varying_type(self.module, leaf.ty) {
             return None;
         }
+        let (path, name) = leaves::refused_as(self.module, leaf)?;
         let message = match self.module.types.try_get(leaf.ty).map(|t| &t.inner) {
             Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if refused => return None,
             Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) => format!(
-                "`{}` of type `{}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors",
-                leaf.path,
-                ir::print::type_name(self.module, leaf.ty)
+                "`{path}` of type `{name}` cannot be a Metal varying: Metal stage inputs and outputs are scalars and vectors",
             ),
             _ => format!(
-                "`{}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
-                leaf.path
+                "`{path}` cannot be a Metal user varying: `bool` and 64-bit values cannot cross stages",
             ),
         };
         Some(Diagnostic::error(

@@ -77,7 +77,11 @@ impl Family for Metal {
     // Metal links by `[[user(...)]]` names, which each stage takes from its
     // semantics alone: nothing to place from the previous stage.
     fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
-        let (module, entry) = (job.module, job.entry);
+        let entry = job.entry;
+        let module = &*crate::common::leaves::with_row_types(
+            job.module,
+            &job.module.functions[entry.function],
+        );
         let in_place = matches!(
             entry.stage,
             ir::ShaderStage::Mesh | ir::ShaderStage::Amplification
@@ -217,6 +221,7 @@ fn add_group_thread_id(module: &mut ir::Module, plan: &mut Plan) {
         mesh: None,
         // The wrapper gives the parameter the attribute's own type.
         ty: uint3,
+        row: None,
         name,
         target: Target::BuiltIn {
             value: ir::SystemValue::GroupThreadId,

@@ -17,7 +17,8 @@ use legalis_sysval::Direction;
 use super::map_system_values::RawLeaf;
 use super::plan::{Linked, Reason, Target};
 use crate::codes;
-use crate::common::leaves::{self, Locations};
+use crate::common::leaves;
+use crate::common::locations::Locations;
 
 pub fn assign_locations(
     module: &ir::Module,
@@ -46,8 +47,8 @@ pub fn assign_locations(
                 .or(leaf.fixed_location)
         };
         let code = codes::WGSL_LOCATION_CONFLICT;
-        let mut taken = Locations::reserve(leaves, direction, reserved, code, &mut errors);
-        for (leaf, linked) in leaves.iter_mut().zip(&from_producer) {
+        let mut taken = Locations::reserve(module, leaves, direction, reserved, code, &mut errors);
+        for (i, (leaf, linked)) in leaves.iter_mut().zip(&from_producer).enumerate() {
             if leaf.direction != direction || leaf.target.is_some() {
                 continue;
             }
@@ -56,7 +57,7 @@ pub fn assign_locations(
                 (Some(l), _) if *linked == Some(l) => (l, Reason::Linked),
                 (Some(l), _) => (l, Reason::ExplicitLocation),
                 (None, Some(l)) => (l, Reason::SemanticIndex),
-                (None, None) => (taken.next_free(), Reason::NextFreeLocation),
+                (None, None) => (taken.next_free(leaf.row, i), Reason::NextFreeLocation),
             };
             let interpolation = interpolation_for(module, stage, leaf);
             let widened = widen && leaves::is_half(module, leaf.ty);

@@ -28,6 +28,7 @@ pub fn collect_leaves(
     let rules = leaves::Rules {
         uniform: (Target::Uniform, Reason::Uniform),
         composite_leaves: true,
+        matrix_rows: true,
         shape_code: codes::WGSL_UNSUPPORTED_SHAPE,
         not_a: "a WGSL varying: WGSL passes numeric scalars and vectors",
     };
@@ -108,13 +109,12 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
         if refused || is_location_type(self.module, leaf.ty) {
             return None;
         }
-        let name = ir::print::type_name(self.module, leaf.ty);
+        let (path, name) = leaves::refused_as(self.module, leaf)?;
         if is_16bit_integer(self.module, leaf.ty) {
             return Some(Diagnostic::error(
                 codes::WGSL_UNSUPPORTED_SHAPE,
                 format!(
-                    "`{}` of type `{name}` cannot be a WGSL varying: WGSL has no 16-bit integers; declare it with 32-bit `int` or `uint` components",
-                    leaf.path
+                    "`{path}` of type `{name}` cannot be a WGSL varying: WGSL has no 16-bit integers; declare it with 32-bit `int` or `uint` components",
                 ),
                 leaf.span,
             ));
@@ -122,8 +122,7 @@ impl leaves::Column<(Target, Reason)> for Wgsl<'_> {
         Some(Diagnostic::error(
             codes::WGSL_UNSUPPORTED_SHAPE,
             format!(
-                "`{}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric and `f16` scalars and vectors",
-                leaf.path
+                "`{path}` of type `{name}` cannot be a WGSL varying: `@location` values are 32-bit numeric and `f16` scalars and vectors",
             ),
             leaf.span,
         ))

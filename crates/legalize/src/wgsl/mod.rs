@@ -62,7 +62,11 @@ impl Family for Wgsl {
     type Plan = Plan;
 
     fn legalize_one(job: Job<'_>) -> Result<Legalized, Vec<Diagnostic>> {
-        let (module, entry) = (job.module, job.entry);
+        let entry = job.entry;
+        let module = &*crate::common::leaves::with_row_types(
+            job.module,
+            &job.module.functions[entry.function],
+        );
         let func = &module.functions[entry.function];
         let mut leaves = map_system_values::collect_leaves(module, func)?;
         let errors = map_system_values::map_leaves(module, entry.stage, &mut leaves);
