@@ -57,6 +57,20 @@ fn catalogue() -> Vec<Case> {
         "RWStructuredBuffer<float> o;\n[shader(\"compute\")] [numthreads(1, 1, 1)]\n\
 void main() { S256 s; s.w = 1.0; o[0] = s.w; }\n",
     );
+    // A struct of 16384 members and a function of 256 parameters, one
+    // past SPIR-V's limits.
+    let members: String = (0..16384).map(|i| format!("float m{i}; ")).collect();
+    let wide_struct = format!(
+        "struct W {{ {members}}};\nRWStructuredBuffer<W> w;\n[shader(\"compute\")] [numthreads(1, 1, 1)]\n\
+void main(uint3 id : SV_DispatchThreadID) {{ W v = w[id.y]; w[id.x] = v; }}\n"
+    );
+    let params: Vec<String> = (0..256).map(|i| format!("float a{i}")).collect();
+    let many_params = format!(
+        "float f({}) {{ return a0; }}\nRWStructuredBuffer<float> o;\n[shader(\"compute\")] [numthreads(1, 1, 1)]\n\
+void main() {{ o[0] = f({}); }}\n",
+        params.join(", "),
+        vec!["o[1]"; 256].join(", ")
+    );
     vec![
         Case {
             name: "truncated file",
@@ -294,6 +308,75 @@ wgsl wgsl-spirv-asm cuda"
             code: 1,
             first_line: "error[E49106]: `return.b` is the second source of dual-source blending (`[[vk::index(1)]]`) at location 1: the second source blends at location 0 only; add `[[vk::location(0)]]`".into(),
             location: Some("  --> f.slang:1:76"),
+        },
+        Case {
+            name: "a fragment output past GLSL's locations",
+            files: vec![(
+                "f.slang",
+                b"struct O { [[vk::location(32)]] float4 c : SV_Target0; };\n\
+[shader(\"fragment\")]\nO main() { O o; o.c = 1; return o; }\n"
+                    .to_vec(),
+            )],
+            args: glsl("f.slang"),
+            code: 1,
+            first_line: "error[E56001]: GLSL output does not support `return.c` at location 32: GLSL's fragment outputs are at locations 0 to 31 (`gl_MaxDrawBuffers`); SPIR-V takes it, up to the device's limits".into(),
+            location: Some("  --> f.slang:1:40"),
+        },
+        Case {
+            name: "a varying past the last location",
+            files: vec![(
+                "f.slang",
+                b"struct O { float4 p : SV_Position; [[vk::location(4294967295)]] float4 a[2] : A; };\n\
+[shader(\"vertex\")]\nO main() { O o; o.p = 1; o.a[0] = 1; o.a[1] = 1; return o; }\n"
+                    .to_vec(),
+            )],
+            args: vec!["f.slang", "-target", "spirv", "-o", "out.spv"],
+            code: 1,
+            first_line: "error[E49108]: `return.a` at location 4294967295 takes 2 locations, past the last one GLSL and SPIR-V number (4294967295)".into(),
+            location: Some("  --> f.slang:1:72"),
+        },
+        Case {
+            name: "a struct past SPIR-V's members",
+            files: vec![("f.slang", wide_struct.into_bytes())],
+            args: vec!["f.slang", "-target", "spirv", "-o", "out.spv"],
+            code: 1,
+            first_line: "error[E49109]: `W` has 16384 members: GLSL and SPIR-V take 16383 in a struct"
+                .into(),
+            location: Some("  --> f.slang:2:23"),
+        },
+        Case {
+            name: "a function past SPIR-V's parameters",
+            files: vec![("f.slang", many_params.into_bytes())],
+            args: vec!["f.slang", "-target", "spirv", "-o", "out.spv"],
+            code: 1,
+            first_line: "error[E49110]: `f` has 256 parameters: GLSL and SPIR-V take 255; pass some of them in a struct".into(),
+            location: Some("  --> f.slang:1:2965"),
+        },
+        Case {
+            name: "a type past WGSL's size",
+            files: vec![(
+                "f.slang",
+                b"RWStructuredBuffer<float> o;\n[shader(\"compute\")]\n[numthreads(1, 1, 1)]\n\
+void main(uint3 id : SV_DispatchThreadID) { float g[65536][65536]; g[id.x][id.y] = 1; o[0] = g[id.y][id.x]; }\n"
+                    .to_vec(),
+            )],
+            args: vec!["f.slang", "-target", "wgsl", "-o", "out.wgsl"],
+            code: 1,
+            first_line: "error[E55211]: `float[65536][65536]` is larger than the 2147483647 bytes WGSL takes in a type".into(),
+            location: Some("  --> f.slang:4:51"),
+        },
+        Case {
+            name: "a buffer of 4 GiB elements on SPIR-V",
+            files: vec![(
+                "f.slang",
+                b"struct T { float4 t[16777216][16]; };\nRWStructuredBuffer<T> b;\nRWStructuredBuffer<float> o;\n\
+[shader(\"compute\")]\n[numthreads(1, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) { o[0] = b[0].t[id.x][id.y].x; }\n"
+                    .to_vec(),
+            )],
+            args: vec!["f.slang", "-target", "spirv", "-o", "out.spv"],
+            code: 1,
+            first_line: "error[E56101]: SPIR-V output does not support a buffer type of 4 GiB or more (offsets and strides are 32-bit)".into(),
+            location: Some("  --> f.slang:2:23"),
         },
         Case {
             name: "a ninth render target",

@@ -216,6 +216,10 @@ pub enum Error {
     NestedUnsized(ir::Span),
     /// A resource, sampler or other opaque type inside a buffer.
     Opaque(ir::Span),
+    /// A type of 4 GiB or more: its size, an offset or a stride past the
+    /// 32 bits every layout counts bytes in (SPIR-V's `Offset` and
+    /// `ArrayStride` are 32-bit).
+    TooLarge(ir::Span),
 }
 
 impl Error {
@@ -223,7 +227,7 @@ impl Error {
     /// type).
     pub fn span(&self) -> ir::Span {
         match self {
-            Error::NestedUnsized(s) | Error::Opaque(s) => *s,
+            Error::NestedUnsized(s) | Error::Opaque(s) | Error::TooLarge(s) => *s,
         }
     }
 
@@ -233,6 +237,7 @@ impl Error {
         match self {
             Error::NestedUnsized(_) => "a nested unsized array",
             Error::Opaque(_) => "this type in a buffer",
+            Error::TooLarge(_) => "a buffer type of 4 GiB or more (offsets and strides are 32-bit)",
         }
     }
 }
@@ -316,7 +321,7 @@ impl<'m> Layouter<'m> {
                 let align = self.rule.aggregate_align(self.layout(*base, major)?.align);
                 match size {
                     ir::ArraySize::Constant(n) => Layout {
-                        size: n * stride,
+                        size: n.checked_mul(stride).ok_or(Error::TooLarge(span))?,
                         align,
                     },
                     ir::ArraySize::Unsized => return Err(Error::NestedUnsized(span)),
@@ -324,7 +329,10 @@ impl<'m> Layouter<'m> {
             }
             TypeInner::Struct { members } => {
                 let fields: Vec<_> = members.iter().map(|m| (m.ty, m.matrix_layout)).collect();
-                self.struct_layout(&fields)?.0
+                match self.struct_layout(&fields) {
+                    Err(Error::TooLarge(_)) => return Err(Error::TooLarge(span)),
+                    other => other?.0,
+                }
             }
             // A device address (`T*`): eight bytes under every rule.
             TypeInner::Pointer { .. } => Layout { size: 8, align: 8 },
@@ -340,11 +348,12 @@ impl<'m> Layouter<'m> {
         let mut offset = 0;
         let mut align = 1;
         let mut out = Vec::with_capacity(fields.len());
+        let too_large = || Error::TooLarge(ir::Span::UNDEFINED);
         for &(ty, major) in fields {
             let layout = self.layout(ty, major)?;
-            offset = round_up(offset, layout.align);
+            offset = checked_round_up(offset, layout.align).ok_or_else(too_large)?;
             out.push(Member { offset, layout });
-            offset += layout.size;
+            offset = offset.checked_add(layout.size).ok_or_else(too_large)?;
             align = align.max(layout.align);
         }
         let align = self.rule.aggregate_align(align);
@@ -353,7 +362,7 @@ impl<'m> Layouter<'m> {
         let size = if self.rule == Rule::Scalar {
             offset
         } else {
-            round_up(offset, align)
+            checked_round_up(offset, align).ok_or_else(too_large)?
         };
         Ok((Layout { size, align }, out))
     }
@@ -397,7 +406,8 @@ impl<'m> Layouter<'m> {
         major: Option<ir::MatrixLayout>,
     ) -> Result<u32> {
         let l = self.layout(elem, major)?;
-        Ok(round_up(l.size, self.rule.aggregate_align(l.align)))
+        checked_round_up(l.size, self.rule.aggregate_align(l.align))
+            .ok_or(Error::TooLarge(self.module.types.span(elem)))
     }
 
     /// Bytes between the vectors of a matrix (SPIR-V's `MatrixStride`);
@@ -445,9 +455,15 @@ impl<'m> Layouter<'m> {
     }
 }
 
-/// `x` rounded up to a multiple of `align`.
+/// `x` rounded up to a multiple of `align`; `None` past `u32::MAX`.
+fn checked_round_up(x: u32, align: u32) -> Option<u32> {
+    x.div_ceil(align.max(1)).checked_mul(align.max(1))
+}
+
+/// `x` rounded up to a multiple of `align` (at most `u32::MAX`: a size
+/// that close to it fails [`checked_round_up`] where it is laid out).
 fn round_up(x: u32, align: u32) -> u32 {
-    x.div_ceil(align.max(1)) * align.max(1)
+    x.div_ceil(align.max(1)).saturating_mul(align.max(1))
 }
 
 #[cfg(test)]

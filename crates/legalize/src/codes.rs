@@ -58,6 +58,16 @@ pub const BLEND_INDEX: u32 = 49106;
 /// A value whose type nests structs deeper than GLSL and SPIR-V take
 /// (SPIR-V's 255 levels), a buffer's or `_Globals` block counted.
 pub const STRUCT_NESTING_LIMIT: u32 = 49107;
+/// A varying whose locations run past the last one SPIR-V can number
+/// (4294967295): `[[vk::location(n)]]` near the top of the range on an
+/// array, a matrix or a 64-bit vector.
+pub const LOCATION_LIMIT: u32 = 49108;
+/// A struct (or a buffer's or `_Globals` block) with more members than
+/// GLSL and SPIR-V take (SPIR-V's 16383).
+pub const STRUCT_MEMBER_LIMIT: u32 = 49109;
+/// A function with more parameters than GLSL and SPIR-V take (SPIR-V's
+/// 255).
+pub const PARAMETER_LIMIT: u32 = 49110;
 
 pub use legalis_sysval::codes::{
     CUDA_UNSUPPORTED_SYSTEM_VALUE, METAL_UNSUPPORTED_SYSTEM_VALUE, WGSL_UNSUPPORTED_SYSTEM_VALUE,
@@ -90,6 +100,9 @@ pub const WGSL_BLEND_INDEX: u32 = 55209;
 /// declarations of one `SV_ClipDistanceN` register, or more than eight
 /// distances in all (as `E49993`/`E49998` on GLSL).
 pub const WGSL_CLIP_DISTANCES: u32 = 55210;
+/// A value whose WGSL type is larger than the 2147483647 bytes WGSL
+/// takes (naga's limit on any type's size).
+pub const WGSL_TYPE_TOO_LARGE: u32 = 55211;
 /// The legalized module failed the IR verifier (internal): a bug in
 /// Legalis, never expected from any input.
 pub const WGSL_INTERNAL_VERIFY: u32 = 55200;

@@ -294,7 +294,17 @@ impl<'a> Writer<'a> {
         }
         for g in self.reachable_globals.clone() {
             self.entry = self.owner(None, Some(g));
-            self.declare_global(g)?;
+            // A type that cannot be laid out (a buffer of 4 GiB) has no
+            // place in the source of its own: the global is where it is.
+            self.declare_global(g).map_err(|e| match e {
+                Error::Unsupported { what, span } if span == Span::UNDEFINED => {
+                    Error::Unsupported {
+                        what,
+                        span: self.module.globals.span(g),
+                    }
+                }
+                e => e,
+            })?;
             let modes = std::mem::take(&mut self.row_modes);
             let depth = std::mem::replace(&mut self.writes_depth, false);
             if depth || !modes.is_empty() {

@@ -172,8 +172,61 @@ fn write_glsl(
         preserve_params: policy.preserve_params,
         scalar_layout: policy.buffer_layout == ir::BufferLayout::Scalar,
     };
-    legalis_emit::glsl::write(&legalized.module, 0, &options)
+    glsl_locations(legalized)
+        .and_then(|()| legalis_emit::glsl::write(&legalized.module, 0, &options))
         .map_err(|e| write_error(legalis_emit::codes::of(&e), e.to_string(), e.span()))
+}
+
+/// The last location glslang takes in a `layout(location = N)`
+/// (`TQualifier::layoutLocationEnd` less one); SPIR-V numbers locations
+/// with 32 bits.
+const GLSL_LAST_LOCATION: u32 = 4094;
+
+/// glslang's `gl_MaxDrawBuffers`: a fragment output's location is below
+/// it. SPIR-V has no limit of its own (the device's `maxColorAttachments`).
+const GLSL_DRAW_BUFFERS: u32 = 32;
+
+/// A varying at a location glslang refuses: past [`GLSL_LAST_LOCATION`],
+/// or a fragment output at [`GLSL_DRAW_BUFFERS`] or past. `E56001` at the
+/// declaration the plan took it from (the entry point for an output
+/// Legalis made, a transform-feedback copy).
+fn glsl_locations(legalized: &legalize::Legalized) -> Result<(), legalis_emit::glsl::Error> {
+    let module = &legalized.module;
+    let entry = &module.entry_points[0];
+    for (_, global) in module.globals.iter() {
+        let Some(ir::Binding::Location { location, .. }) =
+            global.io.as_ref().and_then(|io| io.binding.as_ref())
+        else {
+            continue;
+        };
+        let leaf = legalized
+            .plan
+            .leaves
+            .iter()
+            .find(|l| l.global_name == global.name);
+        let (path, span) = leaf.map_or((global.name.as_str(), entry.span), |l| {
+            (l.path.as_str(), l.span)
+        });
+        let fragment_output =
+            entry.stage == ShaderStage::Fragment && global.space == ir::AddressSpace::Output;
+        let why = if *location > GLSL_LAST_LOCATION {
+            format!("GLSL's locations end at {GLSL_LAST_LOCATION} (glslang)")
+        } else if fragment_output && *location >= GLSL_DRAW_BUFFERS {
+            format!(
+                "GLSL's fragment outputs are at locations 0 to {} (`gl_MaxDrawBuffers`)",
+                GLSL_DRAW_BUFFERS - 1
+            )
+        } else {
+            continue;
+        };
+        return Err(legalis_emit::glsl::Error::Unsupported {
+            what: format!(
+                "`{path}` at location {location}: {why}; SPIR-V takes it, up to the device's limits"
+            ),
+            span,
+        });
+    }
+    Ok(())
 }
 
 /// `-emit-spirv-via-glsl`: glslang compiles the GLSL Legalis wrote (Vulkan

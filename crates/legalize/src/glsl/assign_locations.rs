@@ -83,6 +83,21 @@ pub fn assign_locations(
                         (taken.take_lowest_free(count, i), Reason::NextFreeLocation)
                     }
                 };
+            // SPIR-V numbers locations with 32 bits: a run that passes the
+            // last one (`[[vk::location(4294967295)]]` on an array) has no
+            // numbers for its rest.
+            if location.checked_add(count.max(1) - 1).is_none() {
+                errors.push(Diagnostic::error(
+                    codes::LOCATION_LIMIT,
+                    format!(
+                        "`{}` at location {location} takes {count} locations, past the last one GLSL and SPIR-V number ({})",
+                        leaf.path,
+                        u32::MAX
+                    ),
+                    leaf.span,
+                ));
+                continue;
+            }
             let patch = is_patch(stage, leaf);
             let interpolation = if patch {
                 ir::Interpolation::default()

@@ -128,7 +128,7 @@ pub fn apply(
     );
     removed.sort_unstable();
     let captures = stream_output::plan_captures(module, plan, &entry.attributes)?;
-    let copies = capture_globals(module, plan, &interface.globals, &captures);
+    let copies = capture_globals(module, plan, &interface.globals, &captures)?;
     let invert_y = interface
         .position_policy
         .filter(|(p, ..)| p.invert_y)
@@ -605,15 +605,16 @@ fn capture_globals(
     plan: &Plan,
     globals: &[Handle<ir::GlobalVariable>],
     captures: &[Capture],
-) -> Vec<CaptureCopy> {
-    let mut next_location = plan
+) -> Result<Vec<CaptureCopy>, Vec<Diagnostic>> {
+    // 64 bits: an output may end at SPIR-V's last location, 4294967295.
+    let mut next_location: u64 = plan
         .leaves
         .iter()
         .filter(|l| l.direction == Direction::Output)
         .filter_map(|l| match l.target {
             Target::Location {
                 location, count, ..
-            } => Some(location + count),
+            } => Some(u64::from(location) + u64::from(count)),
             _ => None,
         })
         .max()
@@ -642,9 +643,20 @@ fn capture_globals(
             },
         };
         let ty = builder::ty(module, inner);
+        let Ok(location) = u32::try_from(next_location) else {
+            return Err(vec![Diagnostic::error(
+                crate::codes::LOCATION_LIMIT,
+                format!(
+                    "`{}` is captured through a copy output at the location after the last output, past the last one GLSL and SPIR-V number ({})",
+                    leaf.path,
+                    u32::MAX
+                ),
+                leaf.span,
+            )]);
+        };
         let io = ir::IoAttrs {
             binding: Some(builder::location_binding(
-                next_location,
+                location,
                 ir::Interpolation::default(),
                 None,
             )),
@@ -662,7 +674,7 @@ fn capture_globals(
             count: capture.count,
         });
     }
-    copies
+    Ok(copies)
 }
 
 /// The element type and length of a constant-size array type.

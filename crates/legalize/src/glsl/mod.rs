@@ -211,6 +211,8 @@ fn finish(
     }
     prune_unreachable::apply(&mut out, preserve_params);
     struct_nesting_limit(&out)?;
+    struct_member_limit(&out)?;
+    parameter_limit(&out)?;
     if entry.stage == ir::ShaderStage::Amplification {
         task_payload::apply(&mut out)?;
     }
@@ -258,6 +260,111 @@ fn struct_nesting_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
                 if blocked { ", its block counted" } else { "" },
             ),
             span,
+        )]),
+        None => Ok(()),
+    }
+}
+
+/// The most members a struct has in SPIR-V (its universal limit), and
+/// so in GLSL, which glslang makes SPIR-V of.
+const STRUCT_MEMBERS: usize = 16383;
+
+/// A global, parameter, result or local whose type holds a struct of
+/// more than [`STRUCT_MEMBERS`] members, or more plain uniforms than the
+/// `_Globals` block can hold: `E49109` at it. Only what the written
+/// module keeps counts.
+fn struct_member_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
+    // The widest struct each type holds, its own members or deeper.
+    let mut widest: Vec<(usize, Option<ir::Handle<ir::Type>>)> =
+        vec![(0, None); module.types.len()];
+    for (h, ty) in module.types.iter() {
+        let at = |t: ir::Handle<ir::Type>| widest.get(t.index()).copied().unwrap_or((0, None));
+        widest[h.index()] = match &ty.inner {
+            ir::TypeInner::Struct { members } => members
+                .iter()
+                .map(|m| at(m.ty))
+                .chain([(members.len(), Some(h))])
+                .max_by_key(|&(n, _)| n)
+                .unwrap_or((0, None)),
+            ir::TypeInner::Array { base, .. } => at(*base),
+            ir::TypeInner::Buffer {
+                element: Some(element),
+                ..
+            } => at(*element),
+            ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } => {
+                at(*inner)
+            }
+            _ => (0, None),
+        };
+    }
+    let at = |ty: ir::Handle<ir::Type>| widest.get(ty.index()).copied().unwrap_or((0, None));
+    let globals = module
+        .globals
+        .iter()
+        .map(|(h, g)| (at(g.ty), module.globals.span(h)));
+    let functions = module.functions.iter().flat_map(|(_, f)| {
+        let params = f.params.iter().map(|p| (p.ty, p.span));
+        let result = f.result.iter().map(|r| (r.ty, r.span));
+        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
+        params
+            .chain(result)
+            .chain(locals)
+            .map(|(ty, span)| (at(ty), span))
+    });
+    if let Some(((n, Some(ty)), span)) = globals
+        .chain(functions)
+        .find(|((n, _), _)| *n > STRUCT_MEMBERS)
+    {
+        return Err(vec![Diagnostic::error(
+            codes::STRUCT_MEMBER_LIMIT,
+            format!(
+                "`{}` has {n} members: GLSL and SPIR-V take {STRUCT_MEMBERS} in a struct",
+                ir::print::type_name(module, ty),
+            ),
+            span,
+        )]);
+    }
+    // Plain uniforms are the members of one block, `_Globals`.
+    let plain: Vec<_> = module
+        .globals
+        .iter()
+        .filter(|(_, g)| g.space == ir::AddressSpace::Uniform && !module.is_resource_type(g.ty))
+        .map(|(h, _)| h)
+        .collect();
+    if let Some(&h) = plain.get(STRUCT_MEMBERS) {
+        return Err(vec![Diagnostic::error(
+            codes::STRUCT_MEMBER_LIMIT,
+            format!(
+                "{} plain uniforms are the members of the `_Globals` block: GLSL and SPIR-V take {STRUCT_MEMBERS} in a block; put them in arrays or constant buffers",
+                plain.len()
+            ),
+            module.globals.span(h),
+        )]);
+    }
+    Ok(())
+}
+
+/// The most parameters a function has in SPIR-V (its universal limit),
+/// and so in GLSL.
+const PARAMETERS: usize = 255;
+
+/// A function of more than [`PARAMETERS`] parameters, after legalization
+/// (resources passed on are parameters no more): `E49110` at the first
+/// parameter past the limit.
+fn parameter_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
+    match module
+        .functions
+        .iter()
+        .find(|(_, f)| f.params.len() > PARAMETERS)
+    {
+        Some((_, f)) => Err(vec![Diagnostic::error(
+            codes::PARAMETER_LIMIT,
+            format!(
+                "`{}` has {} parameters: GLSL and SPIR-V take {PARAMETERS}; pass some of them in a struct",
+                f.name,
+                f.params.len()
+            ),
+            f.params[PARAMETERS].span,
         )]),
         None => Ok(()),
     }

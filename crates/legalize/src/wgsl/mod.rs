@@ -43,6 +43,7 @@ pub mod plan;
 mod wrap_entry_point;
 
 use legalis_ir::FastHashSet;
+use std::collections::BTreeSet;
 
 use legalis_ir as ir;
 use legalis_ir::diag::Diagnostic;
@@ -95,8 +96,69 @@ impl Family for Wgsl {
         }
         let mut out = module.clone();
         let index = keep_or_drop(&mut out, job.entry_point, job.others);
+        type_size_limit(&out)?;
         wrap_entry_point::apply(&mut out, index, &plan, job.policy);
         Ok(Legalized { module: out, plan })
+    }
+}
+
+/// The largest type WGSL takes, in bytes (naga refuses a larger one:
+/// "type is too large").
+const WGSL_MAX_TYPE_SIZE: u32 = 2_147_483_647;
+
+/// A global, parameter, result or local the entry points reach whose
+/// WGSL type (a buffer's element or block) is larger than [`WGSL_MAX_TYPE_SIZE`]: `E55211` at
+/// it, naming the type.
+fn type_size_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
+    let layouter = legalis_layout::Layouter::new(module, legalis_layout::Rule::Std430);
+    // The type WGSL declares: a buffer's element or a constant buffer's
+    // struct; resources have no size.
+    let sized = |ty: ir::Handle<ir::Type>| match &module.types[ty].inner {
+        ir::TypeInner::Buffer {
+            element: Some(element),
+            ..
+        } => Some(*element),
+        ir::TypeInner::ConstantBuffer { inner } | ir::TypeInner::TextureBuffer { inner } => {
+            Some(*inner)
+        }
+        _ if module.is_resource_type(ty) => None,
+        _ => Some(ty),
+    };
+    let too_large = |ty: ir::Handle<ir::Type>| match layouter.layout(ty, None) {
+        Ok(layout) => layout.size > WGSL_MAX_TYPE_SIZE,
+        Err(legalis_layout::Error::TooLarge(_)) => true,
+        Err(_) => false,
+    };
+    // What the writer writes: what the entry points reach.
+    let (mut reached_globals, mut reached_functions) = (BTreeSet::new(), BTreeSet::new());
+    for entry in &module.entry_points {
+        let reach = ir::Reach::of_entry_point(module, entry);
+        reached_globals.extend(reach.globals());
+        reached_functions.extend(reach.functions());
+    }
+    let globals = reached_globals
+        .into_iter()
+        .map(|h| (module.globals[h].ty, module.globals.span(h)));
+    let functions = reached_functions.into_iter().flat_map(|f| {
+        let f = &module.functions[f];
+        let params = f.params.iter().map(|p| (p.ty, p.span));
+        let result = f.result.iter().map(|r| (r.ty, r.span));
+        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
+        params.chain(result).chain(locals)
+    });
+    let found = globals
+        .chain(functions)
+        .find_map(|(ty, span)| sized(ty).filter(|&t| too_large(t)).map(|t| (t, span)));
+    match found {
+        Some((ty, span)) => Err(vec![Diagnostic::error(
+            codes::WGSL_TYPE_TOO_LARGE,
+            format!(
+                "`{}` is larger than the {WGSL_MAX_TYPE_SIZE} bytes WGSL takes in a type",
+                ir::print::type_name(module, ty),
+            ),
+            span,
+        )]),
+        None => Ok(()),
     }
 }
 
