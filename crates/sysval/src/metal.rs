@@ -217,12 +217,12 @@ pub fn metal(sv: SV, stage: S, dir: Direction) -> MetalMapping {
         | SV::GroupIndex
         | SV::WaveLaneIndex
         | SV::WaveLaneCount => NOT_HERE,
-        // Every `SV_ClipDistanceN` output of a vertex function is elements
-        // of one `float name [[clip_distance]] [N]` member, which the
-        // legalizer sizes (issue 29). A fragment function cannot read
-        // them and Metal has no cull distances: refused rather than
-        // dropped as the reference does.
-        SV::ClipDistance if (stage, dir) == (S::Vertex, Out) => {
+        // Every `SV_ClipDistanceN` output of a vertex function (or of a
+        // mesh function's vertex) is elements of one `float name
+        // [[clip_distance]] [N]` member, which the legalizer sizes (issue
+        // 29). A fragment function cannot read them and Metal has no cull
+        // distances: refused rather than dropped as the reference does.
+        SV::ClipDistance if matches!((stage, dir), (S::Vertex | S::Mesh, Out)) => {
             builtin("clip_distance", BuiltinType::DISTANCES)
         }
         SV::ClipDistance
@@ -502,6 +502,7 @@ mod tests {
             names(&[
                 (SV::Position, "position"),
                 (SV::PrimitiveId, "primitive_id"),
+                (SV::ClipDistance, "clip_distance"),
                 (SV::RenderTargetArrayIndex, "render_target_array_index"),
                 (SV::ViewportArrayIndex, "viewport_array_index"),
                 (SV::CullPrimitive, "primitive_culled"),
@@ -530,13 +531,13 @@ mod tests {
             }
         }
         // 15 system values Metal cannot express, in 5 stages, both ways,
-        // but for a vertex function's clip distances.
-        assert_eq!(unsupported, 15 * 10 - 1);
+        // but for a vertex and a mesh function's clip distances.
+        assert_eq!(unsupported, 15 * 10 - 2);
         assert_eq!(rows + not_here + unsupported, 45 * 10);
         // Vertex 8 in (one a user attribute) and 5 out, fragment 10 in and
         // 6 out, 6 in each of the three thread stages (one synthesised)
-        // and the wave index in compute, mesh 6 out.
-        assert_eq!(rows, 8 + 5 + 10 + 6 + 3 * 6 + 1 + 6);
+        // and the wave index in compute, mesh 7 out.
+        assert_eq!(rows, 8 + 5 + 10 + 6 + 3 * 6 + 1 + 7);
     }
 
     /// Stages compiled apart link by semantic: the name is the semantic's.

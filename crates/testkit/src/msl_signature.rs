@@ -201,14 +201,24 @@ fn expected(
 ) -> Result<Vec<(String, String)>, String> {
     let attributes: BTreeMap<String, String> =
         plan.expected_attributes(direction).into_iter().collect();
-    let mut out = Vec::new();
-    // Clip distances: one `float[N]` of the elements the leaves fill.
-    let mut gathered: BTreeMap<String, u32> = BTreeMap::new();
-    for leaf in plan
+    let leaves = plan
         .leaves
         .iter()
-        .filter(|l| l.direction == direction && l.mesh.is_none())
-    {
+        .filter(|l| l.direction == direction && l.mesh.is_none());
+    pairs_of(leaves, &attributes, module)
+}
+
+/// `(attribute, MSL type)` pairs of the `leaves` that have an attribute
+/// in `attributes`, sorted: the clip distances one `float[N]` of the
+/// elements they fill.
+fn pairs_of<'a>(
+    leaves: impl Iterator<Item = &'a Leaf>,
+    attributes: &BTreeMap<String, String>,
+    module: &ir::Module,
+) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut gathered: BTreeMap<String, u32> = BTreeMap::new();
+    for leaf in leaves {
         let Some(attribute) = attributes.get(&leaf.name) else {
             continue;
         };
@@ -263,14 +273,8 @@ fn expected_mesh(
     kind: ir::MeshOutputKind,
 ) -> Result<Vec<(String, String)>, String> {
     let attributes: BTreeMap<String, String> = plan.mesh_attributes(kind).into_iter().collect();
-    let mut out = Vec::new();
-    for leaf in plan.leaves.iter().filter(|l| l.mesh == Some(kind)) {
-        if let Some(attribute) = attributes.get(&leaf.name) {
-            out.push((attribute.clone(), leaf_type(leaf, module)?));
-        }
-    }
-    out.sort();
-    Ok(out)
+    let leaves = plan.leaves.iter().filter(|l| l.mesh == Some(kind));
+    pairs_of(leaves, &attributes, module)
 }
 
 /// `metal::mesh<V, P, NV, NP, metal::topology::T>`: its five arguments.

@@ -222,7 +222,10 @@ pub(crate) fn wrap<L: WrapLeaf>(
             b.span = leaf.span();
             if let Some(first) = leaf.element() {
                 let source = (Expression::Local(base), root_ty);
-                store_elements(&mut b, module, *leaf, source, (out, out_ty, m), first);
+                for store in store_elements(&mut b, module, *leaf, source, (out, out_ty, m), first)
+                {
+                    b.push(store);
+                }
                 continue;
             }
             let interface_ty = interface_type(module, *leaf);
@@ -256,7 +259,7 @@ pub(crate) fn wrap<L: WrapLeaf>(
 /// each output goes to: one per leaf, but one `float[N]` array for all
 /// the leaves gathered into one builtin (named after the first; `N` the
 /// elements they fill).
-fn output_members<L: WrapLeaf>(
+pub(crate) fn output_members<L: WrapLeaf>(
     module: &mut ir::Module,
     outputs: &[&L],
 ) -> (Vec<ir::StructMember>, Vec<u32>) {
@@ -307,20 +310,21 @@ fn output_members<L: WrapLeaf>(
 /// `output.m[first + j] = value[j]` for each distance `j` of a leaf
 /// gathered into the builtin array member `m` of `output` (its type
 /// `out_ty`): the leaf's array elements or vector components in order, or
-/// the scalar. `source` is the root the leaf is a member of, with its
-/// type.
-fn store_elements<L: WrapLeaf>(
+/// the scalar, for the caller to place. `source` is the root the leaf is
+/// a member of, with its type.
+pub(crate) fn store_elements<L: WrapLeaf>(
     b: &mut FunctionBuilder,
     module: &mut ir::Module,
     leaf: &L,
     source: (Expression, Handle<Type>),
     (out, out_ty, m): (Handle<ir::LocalVariable>, Handle<Type>, u32),
     first: u32,
-) {
+) -> Vec<Statement> {
     let float = builder::ty(module, TypeInner::Scalar(ir::Scalar::F32));
     let uint = builder::ty(module, TypeInner::Scalar(ir::Scalar::U32));
     let declared = leaf.declared();
     let count = super::leaves::distance_count(module, declared);
+    let mut stores = Vec::with_capacity(count as usize);
     for j in 0..count {
         let value = b.place(module, source.0.clone(), source.1, leaf.members());
         let value = match module.types[declared].inner {
@@ -330,8 +334,9 @@ fn store_elements<L: WrapLeaf>(
         };
         let array = b.place(module, Expression::Local(out), out_ty, &[m]);
         let target = b.element(array, first + j, uint, float);
-        b.push(Statement::Store { target, value });
+        stores.push(Statement::Store { target, value });
     }
+    stores
 }
 
 /// `root.m0.m1...`, the place of `leaf` in a `root` of type `root_ty`,

@@ -41,7 +41,7 @@ use super::plan::{Leaf, MeshShape, Plan, Root, Target};
 use super::wrap_entry_point::{group_index, io_for, store_group_index};
 use crate::codes;
 use crate::common::builder::{self, FunctionBuilder};
-use crate::common::wrap::{interface_type, store_input};
+use crate::common::wrap::{WrapLeaf, interface_type, output_members, store_elements, store_input};
 
 mod elements;
 
@@ -237,22 +237,14 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan) {
         if leaves.is_empty() {
             continue;
         }
-        let members = leaves
-            .iter()
-            .map(|leaf| {
-                let mut io = io_for(&leaf.target);
-                if let Some(ir::Binding::Location { per_primitive, .. }) = &mut io.binding {
-                    *per_primitive = kind == MeshOutputKind::Primitives;
-                }
-                ir::StructMember {
-                    name: leaf.name.clone(),
-                    ty: interface_type(module, *leaf),
-                    io,
-                    matrix_layout: None,
-                    span: leaf.span,
-                }
-            })
-            .collect();
+        // One member per leaf, the clip distances one array, as the
+        // wrapper's result struct.
+        let (mut members, _) = output_members(module, &leaves);
+        for member in &mut members {
+            if let Some(ir::Binding::Location { per_primitive, .. }) = &mut member.io.binding {
+                *per_primitive = kind == MeshOutputKind::Primitives;
+            }
+        }
         let ty = module.types.insert(
             Type {
                 name: Some(format!("{}{suffix}", entry.name)),
@@ -569,12 +561,20 @@ fn element_store(
         .iter()
         .filter(|l| l.mesh == Some(kind))
         .collect();
-    for (m, leaf) in leaves.iter().enumerate() {
-        let interface_ty = interface_type(module, *leaf);
+    let (_, member_of) = output_members(module, &leaves);
+    for (leaf, m) in leaves.iter().zip(member_of) {
         w.span = leaf.span;
+        if let Some(first) = leaf.element() {
+            let source = (Expression::Local(element), source_ty);
+            for store in store_elements(w, module, *leaf, source, (out, interface, m), first) {
+                block.push(store, leaf.span);
+            }
+            continue;
+        }
+        let interface_ty = interface_type(module, *leaf);
         let read = w.place(module, Expression::Local(element), source_ty, &leaf.members);
         let read = w.convert(read, leaf.ty, interface_ty);
-        let target = w.place(module, Expression::Local(out), interface, &[m as u32]);
+        let target = w.place(module, Expression::Local(out), interface, &[m]);
         block.push(
             Statement::Store {
                 target,
