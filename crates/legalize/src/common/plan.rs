@@ -140,8 +140,11 @@ pub struct Leaf<T> {
 /// linker need to know.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Place {
-    /// A builtin of this system value: a parameter of the wrapper.
-    BuiltIn(SystemValue),
+    /// A builtin of this system value: a parameter of the wrapper; with
+    /// an element, a leaf gathered into the builtin's one array (clip
+    /// distances) from that element on (before packing, its first
+    /// register).
+    BuiltIn(SystemValue, Option<u32>),
     /// A user varying at this location, with this interpolation and
     /// (a fragment output's) dual-source blending source: a parameter of
     /// the wrapper or a member of its result.
@@ -161,7 +164,12 @@ pub(crate) trait FamilyTarget {
     fn builtin_type(&self) -> Option<BuiltinType>;
     /// For a leaf gathered into a builtin array (clip distances): the
     /// first element it fills (before packing, its first register).
-    fn element(&self) -> Option<u32>;
+    fn element(&self) -> Option<u32> {
+        match self.place() {
+            Place::BuiltIn(_, element) => element,
+            _ => None,
+        }
+    }
     /// [`FamilyTarget::element`], for the packing to set.
     fn element_mut(&mut self) -> Option<&mut u32>;
     /// The binding the interface value carries: by default the builtin
@@ -169,7 +177,7 @@ pub(crate) trait FamilyTarget {
     /// (uniforms become globals, never interface values).
     fn io(&self) -> ir::IoAttrs {
         let binding = match self.place() {
-            Place::BuiltIn(value) => super::builder::builtin_binding(value),
+            Place::BuiltIn(value, _) => super::builder::builtin_binding(value),
             Place::Location(location, interpolation, blend) => {
                 super::builder::location_binding(location, interpolation, blend)
             }
@@ -188,12 +196,12 @@ pub(crate) trait FamilyTarget {
     /// Whether an input leaf becomes a parameter of the wrapper (not a
     /// uniform, not computed).
     fn is_parameter(&self) -> bool {
-        matches!(self.place(), Place::BuiltIn(_) | Place::Location(..))
+        matches!(self.place(), Place::BuiltIn(..) | Place::Location(..))
     }
     /// The system value of a builtin leaf.
     fn builtin(&self) -> Option<SystemValue> {
         match self.place() {
-            Place::BuiltIn(value) => Some(value),
+            Place::BuiltIn(value, _) => Some(value),
             _ => None,
         }
     }

@@ -106,7 +106,7 @@ pub(super) fn group_index(
 impl FamilyTarget for Target {
     fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
+            Target::BuiltIn { value, element, .. } => Place::BuiltIn(*value, *element),
             Target::Location {
                 location,
                 interpolation,
@@ -122,12 +122,6 @@ impl FamilyTarget for Target {
             // `[[color(n)]]` takes the declared type: an integer render
             // target is written as integers.
             Target::BuiltIn { row, .. } if !row.by_index => Some(row.ty),
-            _ => None,
-        }
-    }
-    fn element(&self) -> Option<u32> {
-        match self {
-            Target::BuiltIn { element, .. } => *element,
             _ => None,
         }
     }

@@ -31,7 +31,7 @@ pub fn apply(module: &mut ir::Module, entry_point: usize, plan: &Plan, policy: &
 impl FamilyTarget for Target {
     fn place(&self) -> Place {
         match self {
-            Target::BuiltIn { value, .. } => Place::BuiltIn(*value),
+            Target::BuiltIn { value, element, .. } => Place::BuiltIn(*value, *element),
             Target::Location {
                 location,
                 interpolation,
@@ -44,12 +44,6 @@ impl FamilyTarget for Target {
     fn builtin_type(&self) -> Option<BuiltinType> {
         match self {
             Target::BuiltIn { row, .. } => Some(row.ty),
-            _ => None,
-        }
-    }
-    fn element(&self) -> Option<u32> {
-        match self {
-            Target::BuiltIn { element, .. } => *element,
             _ => None,
         }
     }
