@@ -475,24 +475,14 @@ fn write_out(
         let element_ty = copy.element;
         let statement = each_element(w, module, copy.count, |w, i| {
             let condition = flag(w, copy.written, i, bool_ty);
-            let output = w.expr(Expression::Param(copy.param), Some(param_ty));
-            let j = w.copy_tree(i);
-            let target = w.expr(
-                Expression::Index {
-                    base: output,
-                    index: j,
-                },
-                Some(element_ty),
-            );
-            let local = w.expr(Expression::Local(copy.local), Some(copy.ty));
-            let k = w.copy_tree(i);
-            let value = w.expr(
-                Expression::Index {
-                    base: local,
-                    index: k,
-                },
-                Some(element_ty),
-            );
+            // `array[i]`, with a copy of the index tree.
+            let element = |w: &mut FunctionBuilder, array: Expression, ty| {
+                let base = w.expr(array, Some(ty));
+                let index = w.copy_tree(i);
+                w.expr(Expression::Index { base, index }, Some(element_ty))
+            };
+            let target = element(w, Expression::Param(copy.param), param_ty);
+            let value = element(w, Expression::Local(copy.local), copy.ty);
             let mut accept = ir::Block::default();
             accept.push(Statement::Store { target, value }, span);
             let mut body = ir::Block::default();
