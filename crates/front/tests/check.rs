@@ -2288,3 +2288,26 @@ fn ray_query_rejections() {
         "RayQuery<0, 1>",
     );
 }
+
+#[test]
+fn a_compound_assignment_statement_evaluates_its_index_once() {
+    // `a[n++] += 2.0;` is `a[i] = a[i] + 2.0` with `i = n++` evaluated
+    // once before the store; a pure index is copied, not hoisted.
+    let m = ok("float main(uint k) {
+            float a[4] = { 0, 0, 0, 0 };
+            uint n = 0;
+            a[n++] += 2.0;
+            a[k] *= 3.0;
+            return a[0] + float(n);
+        }");
+    let f = function(&m, "main");
+    let text = ir::print::print_module(&m);
+    let increments = f
+        .expressions
+        .iter()
+        .filter(|(_, e)| matches!(e, ir::Expression::IncDec { .. }))
+        .count();
+    assert_eq!(increments, 1, "{text}");
+    let hoisted = f.locals.iter().filter(|(_, l)| l.name == "index").count();
+    assert_eq!(hoisted, 1, "{text}");
+}

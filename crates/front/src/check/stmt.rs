@@ -531,6 +531,14 @@ impl Checker<'_> {
             } if method.name == "Store"
                 && !type_args.is_empty()
                 && self.byte_address_store(object, method, type_args, args, e.span, out) => {}
+            ast::ExprKind::Assign {
+                op: Some(op),
+                target,
+                value,
+            } => {
+                let (target, value) = self.lower_compound_store(*op, target, value, e.span, out);
+                out.push(ir::Statement::Store { target, value }, e.span);
+            }
             ast::ExprKind::Assign { op, target, value } => {
                 let (target, value) = self.lower_assignment(*op, target, value, e.span);
                 out.push(ir::Statement::Store { target, value }, e.span);
@@ -542,6 +550,80 @@ impl Checker<'_> {
                 let v = self.lower_expr(e);
                 out.push(ir::Statement::Expr(v.expr), e.span);
             }
+        }
+    }
+
+    /// `a[i] op= v;` as a statement: `a[i] = a[i] op v`, the target
+    /// lowered once and copied as the left operand. An index with a side
+    /// effect (`a[n++] += 2.0;`, `a[next()] *= 3.0;`) is evaluated once,
+    /// into a local declared before the store, so that the copy reads
+    /// the element the store writes. (Lowering the target twice, as an
+    /// assignment inside an expression still does, evaluates it twice.)
+    fn lower_compound_store(
+        &mut self,
+        op: ast::BinaryOp,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+        out: &mut ir::Block,
+    ) -> (ir::Handle<ir::Expression>, ir::Handle<ir::Expression>) {
+        let t = self.lower_value(target);
+        self.require_place(t.expr, target.span);
+        self.hoist_impure_indices(t.expr, out);
+        let target_ty = t.ty.unwrap_or(self.error_ty);
+        let again = super::convert::Value {
+            expr: self.copy_expr(t.expr),
+            ty: t.ty,
+        };
+        let v = self.lower_value(value);
+        let combined = self.lower_binary(op, again, v, (target.span, value.span), span);
+        let value = self.coerce(combined, target_ty, span);
+        (t.expr, value)
+    }
+
+    /// Each index with a side effect in the place `place` (through its
+    /// members, swizzles and indices) is declared as a local before the
+    /// statement, and the place reads the local instead.
+    fn hoist_impure_indices(&mut self, place: ir::Handle<ir::Expression>, out: &mut ir::Block) {
+        let mut at = place;
+        loop {
+            let exprs = self.exprs_ref();
+            let (base, index) = match &exprs[at] {
+                ir::Expression::Index { base, index } => (*base, Some(*index)),
+                ir::Expression::Member { base, .. } | ir::Expression::Swizzle { base, .. } => {
+                    (*base, None)
+                }
+                _ => return,
+            };
+            if let Some(index) = index
+                && !ir::is_pure(exprs, index)
+            {
+                let (ty, span) = (exprs.ty(index), exprs.span(index));
+                let Some(ctx) = &mut self.ctx else {
+                    return;
+                };
+                let local = ctx.func.locals.append(
+                    ir::LocalVariable {
+                        name: "index".into(),
+                        ty: ty.unwrap_or(self.error_ty),
+                        is_static: false,
+                        is_const: false,
+                    },
+                    span,
+                );
+                out.push(
+                    ir::Statement::Declare {
+                        local,
+                        init: Some(index),
+                    },
+                    span,
+                );
+                let read = self.append(ir::Expression::Local(local), ty, span).expr;
+                if let ir::Expression::Index { index, .. } = self.exprs().get_mut(at) {
+                    *index = read;
+                }
+            }
+            at = base;
         }
     }
 
