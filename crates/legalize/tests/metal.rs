@@ -181,6 +181,14 @@ fn other_refusals_have_their_codes_and_spans() {
     assert_eq!(err(shape, FS), [("E55304".to_string(), "m".to_string())]);
     let array = "float4 main(float4 a[2] : A) : SV_Target { return a[0]; }";
     assert_eq!(err(array, FS), [("E55304".to_string(), "a".to_string())]);
+    // An array whose system value is refused is refused once, for that.
+    let culled = "struct O { float4 p : SV_Position; float c[2] : SV_CullDistance0; };
+                  O main() { O o = (O)0; return o; }";
+    assert_eq!(err(culled, VS), [("E55302".to_string(), "c".to_string())]);
+    // Two varyings linking by one `[[user(NAME)]]`.
+    let twice = "struct O { float4 p : SV_Position; float4 a : TEXCOORD1; float2 b : TEXCOORD1; };
+                 O main() { O o = (O)0; return o; }";
+    assert_eq!(err(twice, VS), [("E55303".to_string(), "b".to_string())]);
     let boolean = "float4 main(bool b : B) : SV_Target { return b ? 1 : 0; }";
     assert_eq!(err(boolean, FS), [("E55304".to_string(), "b".to_string())]);
     let compute = "[numthreads(1, 1, 1)] void main(uint x : X) {}";

@@ -509,3 +509,108 @@ fn linked_inputs_take_the_vertex_stage_locations() {
         )]
     );
 }
+
+/// A module built by hand, without the vector types the front end
+/// declares: a fragment `main(float3x2 m : M, float4 c : C) : SV_Target`
+/// returning `c`.
+fn matrix_without_row_type() -> ir::Module {
+    let mut m = ir::Module::default();
+    let mut ty = |inner| {
+        m.types
+            .insert(ir::Type { name: None, inner }, ir::Span::UNDEFINED)
+    };
+    let float4 = ty(ir::TypeInner::Vector {
+        size: 4,
+        scalar: ir::Scalar::F32,
+    });
+    let float3x2 = ty(ir::TypeInner::Matrix {
+        rows: 3,
+        columns: 2,
+        scalar: ir::Scalar::F32,
+    });
+    let semantic = |text| ir::IoAttrs {
+        binding: Some(ir::Binding::Semantic(
+            ir::Semantic::parse(text).expect("a semantic"),
+        )),
+        ..ir::IoAttrs::default()
+    };
+    let param = |name: &str, ty, io| ir::FunctionParam {
+        name: name.to_string(),
+        ty,
+        direction: ir::ParamDirection::In,
+        role: ir::ParamRole::Plain,
+        io,
+        span: ir::Span::UNDEFINED,
+    };
+    let mut f = ir::Function {
+        name: "main".to_string(),
+        params: vec![
+            param("m", float3x2, semantic("M")),
+            param("c", float4, semantic("C")),
+        ],
+        result: Some(ir::FunctionResult {
+            ty: float4,
+            io: semantic("SV_Target"),
+            span: ir::Span::UNDEFINED,
+        }),
+        locals: ir::Arena::new(),
+        expressions: ir::ExpressionArena::default(),
+        body: ir::Block::default(),
+        span: ir::Span::UNDEFINED,
+    };
+    let c = f
+        .expressions
+        .append(ir::Expression::Param(1), Some(float4), ir::Span::UNDEFINED);
+    f.body
+        .push(ir::Statement::Return(Some(c)), ir::Span::UNDEFINED);
+    let function = m.functions.append(f, ir::Span::UNDEFINED);
+    m.entry_points.push(ir::EntryPoint {
+        name: "main".to_string(),
+        stage: FS,
+        function,
+        attributes: ir::EntryPointAttributes::default(),
+        span: ir::Span::UNDEFINED,
+    });
+    m
+}
+
+#[test]
+fn a_matrix_varying_is_a_row_each_even_where_the_module_lacks_the_row_type() {
+    let module = matrix_without_row_type();
+    let float2 = ir::Type {
+        name: None,
+        inner: ir::TypeInner::Vector {
+            size: 2,
+            scalar: ir::Scalar::F32,
+        },
+    };
+    // The legalizer interns the row type itself.
+    assert!(module.types.get(&float2).is_none());
+    let l = Wgsl::legalize(&module, 0, &ir::Policy::default()).unwrap_or_else(|e| panic!("{e:#?}"));
+    ir::verify::verify_legalized(&l.module).expect("the verifier accepts the result");
+    let rows: Vec<(u32, Option<u32>)> = l
+        .plan
+        .leaves
+        .iter()
+        .filter_map(|leaf| match leaf.target {
+            Target::Location { location, .. } if leaf.direction == Direction::Input => {
+                Some((location, leaf.row))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [(0, Some(0)), (1, Some(1)), (2, Some(2)), (3, None)],
+        "{:?}",
+        summary(&l)
+    );
+    let row = l.module.types.get(&float2).expect("the row type");
+    assert!(
+        l.plan
+            .leaves
+            .iter()
+            .filter(|leaf| leaf.row.is_some())
+            .all(|leaf| leaf.ty == row)
+    );
+}
