@@ -1723,3 +1723,42 @@ fn uniform_resource_parameters_read_their_globals() {
     assert!(params.contains(&"k"), "{params:?}");
     assert!(legalized.module.globals.iter().any(|(_, g)| g.name == "o"));
 }
+
+#[test]
+fn a_capture_copy_past_the_last_location_is_e49108() {
+    // `pos.xyz` is captured through a copy output at the location after
+    // the last output, 4294967295, which has no next one.
+    let src = "struct VsOut { float4 pos : SV_Position; };
+        struct Particle { float4 pos : POSITION; [[vk::location(4294967295)]] float4 color : COLOR0; };
+        [shader(\"geometry\")] [maxvertexcount(1)] [StreamOutput(0, \"0:POSITION.xyz\")]
+        void main(point VsOut input[1], inout PointStream<Particle> particles)
+        { Particle p; p.pos = input[0].pos; p.color = input[0].pos; particles.Append(p); }";
+    let errors = err(src, "main", ir::ShaderStage::Geometry);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        (errors[0].0.as_str(), errors[0].2.as_str()),
+        ("E49108", "pos")
+    );
+}
+
+#[test]
+fn more_plain_uniforms_than_a_block_holds_are_e49109() {
+    // SPIR-V's 16383 members, one plain uniform over, every one used (a
+    // uniform nothing reads is not written).
+    let mut src = String::new();
+    for i in 0..16384 {
+        src.push_str(&format!("float u{i};\n"));
+    }
+    src.push_str("float4 main() : SV_Target {\n    float s = 0;\n");
+    for i in 0..16384 {
+        src.push_str(&format!("    s += u{i};\n"));
+    }
+    src.push_str("    return float4(s, 0, 0, 1);\n}\n");
+    let errors = err(&src, "main", ir::ShaderStage::Fragment);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, "E49109");
+    assert!(
+        errors[0].1.starts_with("16384 plain uniforms"),
+        "{errors:?}"
+    );
+}

@@ -614,3 +614,33 @@ fn a_matrix_varying_is_a_row_each_even_where_the_module_lacks_the_row_type() {
             .all(|leaf| leaf.ty == row)
     );
 }
+
+#[test]
+fn a_one_column_matrix_varying_is_a_scalar_per_row() {
+    let l = ok(
+        "float4 main(float2x1 m : M) : SV_Target { return float4(m._m00, m._m10, 0, 1); }",
+        FS,
+    );
+    assert_eq!(
+        summary(&l),
+        [
+            "m_0: in @location(0)",
+            "m_1: in @location(1)",
+            "result: out @location(0)"
+        ]
+    );
+    let rows = l.plan.leaves.iter().filter(|leaf| leaf.row.is_some());
+    assert!(rows.clone().count() == 2);
+    assert!(rows.into_iter().all(|leaf| matches!(
+        l.module.types[leaf.ty].inner,
+        ir::TypeInner::Scalar(ir::Scalar::F32)
+    )));
+    // Of 64-bit rows, refused once, named as the matrix.
+    assert_eq!(
+        err(
+            "float4 main(double2x1 d : D) : SV_Target { return float4(float(d._m00), 0, 0, 1); }",
+            FS
+        ),
+        [("E55204".to_string(), "d".to_string())]
+    );
+}

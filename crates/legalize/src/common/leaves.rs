@@ -160,6 +160,41 @@ pub fn walk<T>(
     errors: &mut Vec<Diagnostic>,
 ) {
     let inner = module.types.try_get(ty).map(|t| &t.inner);
+    // A matrix user varying is one leaf per row where the rules say so.
+    let split = rules.matrix_rows
+        && !matches!(
+            semantic(io),
+            Some(ir::Semantic::System { .. } | ir::Semantic::UnknownSystem { .. })
+        );
+    let rows = match inner {
+        Some(&TypeInner::Matrix {
+            rows,
+            columns,
+            scalar,
+        }) if split => module
+            .types
+            .get(&row_type(columns, scalar))
+            .map(|row_ty| (rows, row_ty)),
+        _ => None,
+    };
+    if let Some((rows, row_ty)) = rows {
+        for k in 0..u32::from(rows) {
+            leaves.push(RawLeaf {
+                path: format!("{}[{k}]", at.path),
+                root: at.root.clone(),
+                members: at.members.clone(),
+                direction: at.direction,
+                mesh: None,
+                ty: row_ty,
+                io: row_io(io, k),
+                span,
+                target: None,
+                fixed_location: None,
+                row: Some((k, u32::from(rows))),
+            });
+        }
+        return;
+    }
     match inner {
         Some(TypeInner::Struct { members }) => {
             for field in fields(members, io, &at.path, &at.members) {
@@ -182,35 +217,6 @@ pub fn walk<T>(
             }
         }
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => {}
-        Some(&TypeInner::Matrix {
-            rows,
-            columns,
-            scalar,
-        }) if rules.matrix_rows
-            && !matches!(
-                semantic(io),
-                Some(ir::Semantic::System { .. } | ir::Semantic::UnknownSystem { .. })
-            ) =>
-        {
-            if let Some(row_ty) = module.types.get(&row_type(columns, scalar)) {
-                for k in 0..u32::from(rows) {
-                    leaves.push(RawLeaf {
-                        path: format!("{}[{k}]", at.path),
-                        root: at.root.clone(),
-                        members: at.members.clone(),
-                        direction: at.direction,
-                        mesh: None,
-                        ty: row_ty,
-                        io: row_io(io, k),
-                        span,
-                        target: None,
-                        fixed_location: None,
-                        row: Some((k, u32::from(rows))),
-                    });
-                }
-                return;
-            }
-        }
         Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if rules.composite_leaves => {}
         _ => {
             let name = ir::print::type_name(module, ty);
@@ -582,12 +588,10 @@ pub(crate) fn pack_distances<T: FamilyTarget>(
             let Some((target, _)) = &leaf.target else {
                 continue;
             };
-            let Some(first) = target.element() else {
+            let ours = leaf.direction == direction && target.builtin() == Some(value);
+            let Some(first) = target.element().filter(|_| ours) else {
                 continue;
             };
-            if leaf.direction != direction || target.builtin() != Some(value) {
-                continue;
-            }
             firsts.push((i, first));
             for (register, width) in distance_registers(module, leaf.ty, first) {
                 if let Some(&(_, other)) = registers.get(&register) {
