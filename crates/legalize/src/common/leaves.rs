@@ -41,9 +41,6 @@ pub struct RawLeaf<T> {
 pub struct Rules<T> {
     /// The place of an entry-point `uniform` parameter or resource.
     pub uniform: T,
-    /// Whether matrices and arrays are leaves (to be refused later with
-    /// the target's own code) rather than refused here.
-    pub composite_leaves: bool,
     /// Whether a matrix user varying is one leaf per HLSL row
     /// ([`RawLeaf::row`]): WGSL and Metal pass vectors, not matrices.
     pub matrix_rows: bool,
@@ -145,9 +142,9 @@ pub(crate) fn collected<L>(
     }
 }
 
-/// Flattens structs into their fields, at any depth; a scalar or vector
-/// (and, where the rules say so, a matrix or array) is one leaf; anything
-/// else is refused at its declaration.
+/// Flattens structs into their fields, at any depth; a scalar, vector,
+/// matrix or array is one leaf (a matrix one per row where the rules say
+/// so); anything else is refused at its declaration.
 #[allow(clippy::too_many_arguments)]
 pub fn walk<T>(
     module: &ir::Module,
@@ -217,7 +214,9 @@ pub fn walk<T>(
             }
         }
         Some(TypeInner::Scalar(_) | TypeInner::Vector { .. }) => {}
-        Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) if rules.composite_leaves => {}
+        // Leaves too, for the target's own shape check to refuse (but for
+        // clip-distance arrays), or the system value's.
+        Some(TypeInner::Matrix { .. } | TypeInner::Array { .. }) => {}
         _ => {
             let name = ir::print::type_name(module, ty);
             errors.push(Diagnostic::error(

@@ -21,8 +21,6 @@ pub type RawLeaf = leaves::RawLeaf<(Target, Reason)>;
 fn rules() -> leaves::Rules<(Target, Reason)> {
     leaves::Rules {
         uniform: (Target::Uniform, Reason::Uniform),
-        // Refused by `shape` but for clip-distance arrays.
-        composite_leaves: true,
         matrix_rows: true,
         shape_code: codes::METAL_UNSUPPORTED_SHAPE,
         not_a: "a Metal varying: Metal stage inputs and outputs are scalars and vectors",

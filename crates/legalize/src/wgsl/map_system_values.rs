@@ -27,7 +27,6 @@ pub fn collect_leaves(
 ) -> Result<Vec<RawLeaf>, Vec<Diagnostic>> {
     let rules = leaves::Rules {
         uniform: (Target::Uniform, Reason::Uniform),
-        composite_leaves: true,
         matrix_rows: true,
         shape_code: codes::WGSL_UNSUPPORTED_SHAPE,
         not_a: "a WGSL varying: WGSL passes numeric scalars and vectors",
