@@ -45,3 +45,16 @@ pub(crate) fn report(
         vec![legalis_ir::diag::Diagnostic::error(code, message, span)]
     })
 }
+
+/// The type and span of every parameter, result and local of `functions`:
+/// where the legalizers' type limits are checked, besides the globals.
+pub(crate) fn function_types<'m>(
+    functions: impl Iterator<Item = &'m legalis_ir::Function>,
+) -> impl Iterator<Item = (legalis_ir::Handle<legalis_ir::Type>, legalis_ir::Span)> {
+    functions.flat_map(|f| {
+        let params = f.params.iter().map(|p| (p.ty, p.span));
+        let result = f.result.iter().map(|r| (r.ty, r.span));
+        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
+        params.chain(result).chain(locals)
+    })
+}

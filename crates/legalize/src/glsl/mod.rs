@@ -220,20 +220,6 @@ fn finish(
     Ok(Legalized { module: out, plan })
 }
 
-/// The type and span of every parameter, result and local of the
-/// module's functions: where the type limits below are checked, besides
-/// the globals.
-fn function_types(
-    module: &ir::Module,
-) -> impl Iterator<Item = (ir::Handle<ir::Type>, ir::Span)> + '_ {
-    module.functions.iter().flat_map(|(_, f)| {
-        let params = f.params.iter().map(|p| (p.ty, p.span));
-        let result = f.result.iter().map(|r| (r.ty, r.span));
-        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
-        params.chain(result).chain(locals)
-    })
-}
-
 /// The deepest struct nesting SPIR-V takes (its universal limit), and so
 /// GLSL, which glslang makes SPIR-V of.
 const STRUCT_NESTING: u32 = 255;
@@ -253,7 +239,8 @@ fn struct_nesting_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
         let d = depth(g.ty) + u32::from(in_globals_block);
         (g.ty, d, blocked, module.globals.span(h))
     });
-    let functions = function_types(module).map(|(ty, span)| (ty, depth(ty), false, span));
+    let functions = crate::common::function_types(module.functions.iter().map(|(_, f)| f))
+        .map(|(ty, span)| (ty, depth(ty), false, span));
     match globals
         .chain(functions)
         .find(|(_, d, ..)| *d > STRUCT_NESTING)
@@ -308,7 +295,8 @@ fn struct_member_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
         .globals
         .iter()
         .map(|(h, g)| (at(g.ty), module.globals.span(h)));
-    let functions = function_types(module).map(|(ty, span)| (at(ty), span));
+    let functions = crate::common::function_types(module.functions.iter().map(|(_, f)| f))
+        .map(|(ty, span)| (at(ty), span));
     if let Some(((n, Some(ty)), span)) = globals
         .chain(functions)
         .find(|((n, _), _)| *n > STRUCT_MEMBERS)

@@ -139,13 +139,8 @@ fn type_size_limit(module: &ir::Module) -> Result<(), Vec<Diagnostic>> {
     let globals = reached_globals
         .into_iter()
         .map(|h| (module.globals[h].ty, module.globals.span(h)));
-    let functions = reached_functions.into_iter().flat_map(|f| {
-        let f = &module.functions[f];
-        let params = f.params.iter().map(|p| (p.ty, p.span));
-        let result = f.result.iter().map(|r| (r.ty, r.span));
-        let locals = f.locals.iter().map(|(h, l)| (l.ty, f.locals.span(h)));
-        params.chain(result).chain(locals)
-    });
+    let functions =
+        crate::common::function_types(reached_functions.into_iter().map(|f| &module.functions[f]));
     let found = globals
         .chain(functions)
         .find_map(|(ty, span)| sized(ty).filter(|&t| too_large(t)).map(|t| (t, span)));
